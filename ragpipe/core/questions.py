@@ -1,0 +1,127 @@
+"""Import question sets from CSV, JSON and JSONL files, reporting every problem with its
+file, line and field."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from ragpipe.core.schemas import InputError, InputErrors, Question
+
+QUESTION_SUFFIXES = (".csv", ".json", ".jsonl")
+# Accepted column names, English and Chinese, mapped to Question's fields.
+ALIASES = {
+    "id": "question_id", "question_id": "question_id", "编号": "question_id",
+    "question": "question", "question_text": "question", "问题": "question",
+    "ground_truth_answer": "ground_truth_answer", "ground_truth": "ground_truth_answer",
+    "answer": "ground_truth_answer", "标准答案": "ground_truth_answer",
+    "ground_truth_contexts": "ground_truth_contexts", "contexts": "ground_truth_contexts",
+    "参考上下文": "ground_truth_contexts",
+    "question_type": "question_type", "type": "question_type", "问题类型": "question_type",
+}
+
+
+def _decode(path: Path) -> str:
+    raw = path.read_bytes()
+    for encoding in ("utf-8-sig", "gb18030"):
+        try:
+            return raw.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise InputError(str(path), "encoding", "neither UTF-8 nor GBK text")
+
+
+def _records(path: Path, text: str) -> list[tuple[int, object]]:
+    """(line number, raw record) pairs."""
+    suffix = path.suffix.lower()
+    if suffix == ".jsonl":
+        records = []
+        for n, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                records.append((n, json.loads(line)))
+            except json.JSONDecodeError as exc:
+                raise InputError(str(path), "json", f"invalid JSON: {exc.msg}", line=n) from exc
+        return records
+    if suffix == ".json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(str(path), "json", f"invalid JSON: {exc.msg}", line=exc.lineno) from exc
+        if isinstance(data, dict) and isinstance(data.get("questions"), list):
+            data = data["questions"]
+        if not isinstance(data, list):
+            raise InputError(str(path), "questions", "expected a list of question objects")
+        return [(None, item) for item in data]
+    reader = csv.DictReader(io.StringIO(text))
+    return [(reader.line_num, row) for row in reader]
+
+
+def _normalise(record: dict) -> dict:
+    out: dict = {}
+    for key, value in record.items():
+        field = ALIASES.get(str(key).strip().lower()) if key is not None else None
+        if field is None or value is None or value == "":
+            continue
+        if field == "ground_truth_contexts" and isinstance(value, str):
+            value = [v.strip() for v in value.replace(";", "|").split("|") if v.strip()]
+        if field == "question_type" and isinstance(value, str):
+            value = value.strip().upper()
+        out[field] = value
+    return out
+
+
+def load_question_file(path: Path) -> list[Question]:
+    questions, problems = [], []
+    for index, (line, record) in enumerate(_records(path, _decode(path))):
+        where = line if line is not None else index + 1
+        if not isinstance(record, dict):
+            problems.append(InputError(str(path), "question", "expected an object", line=where))
+            continue
+        fields = _normalise(record)
+        fields.setdefault("question_id", f"{path.stem}-{where}")
+        fields["source"] = f"{path.name}:{where}"
+        try:
+            questions.append(Question.model_validate(fields))
+        except ValidationError as exc:
+            for err in exc.errors():
+                field = ".".join(str(p) for p in err["loc"]) or "question"
+                problems.append(InputError(str(path), field, err["msg"], line=where))
+    if problems:
+        raise InputErrors(problems)
+    return questions
+
+
+def load_questions(dataset_dir: Path, chunk_ids: set[str]) -> list[Question]:
+    """All question files of a dataset; ids unique, ground-truth contexts must be known chunks."""
+    qdir = dataset_dir / "questions"
+    paths = sorted(p for p in qdir.glob("*") if p.suffix.lower() in QUESTION_SUFFIXES) if qdir.is_dir() else []
+    if not paths:
+        raise InputError(str(qdir), "questions", f"no question files ({', '.join(QUESTION_SUFFIXES)})")
+    questions, problems, seen = [], [], {}
+    for path in paths:
+        try:
+            loaded = load_question_file(path)
+        except InputErrors as exc:
+            problems.extend(exc.problems)
+            continue
+        except InputError as exc:
+            problems.append(exc)
+            continue
+        for q in loaded:
+            line = int(q.source.rsplit(":", 1)[1])
+            if q.question_id in seen:
+                problems.append(InputError(str(path), "id", f"duplicate id {q.question_id!r} (first in {seen[q.question_id]})", line))
+            seen[q.question_id] = q.source
+            unknown = [c for c in q.ground_truth_contexts if c not in chunk_ids]
+            if unknown:
+                problems.append(InputError(str(path), "ground_truth_contexts", f"unknown chunk ids {unknown}", line))
+            questions.append(q)
+    if problems:
+        raise InputErrors(problems)
+    return questions

@@ -1,0 +1,69 @@
+"""The records that flow between the assets (field names follow seed 001's EvalCase)."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from pydantic import BaseModel, Field
+
+
+class InputError(ValueError):
+    """Bad user input; the message names the file, the line when there is one, and the field."""
+
+    def __init__(self, file: str, field: str, problem: str, line: int | None = None):
+        self.file, self.field, self.problem, self.line = file, field, problem, line
+        where = f"{file}:{line}" if line is not None else file
+        super().__init__(f"{where}: field '{field}': {problem}")
+
+
+class Chunk(BaseModel):
+    chunk_id: str
+    doc_id: str
+    title: str
+    position: int
+    text: str
+
+
+class QuestionType(str, Enum):
+    FACTUAL = "FACTUAL"
+    INFERENTIAL = "INFERENTIAL"
+    USER_DEFINED = "USER_DEFINED"
+
+
+class Question(BaseModel):
+    question_id: str = Field(min_length=1, max_length=200)
+    question: str = Field(min_length=1, max_length=4000)
+    ground_truth_answer: str = Field(min_length=1, max_length=20000)
+    ground_truth_contexts: list[str] = Field(default_factory=list, description="chunk ids")
+    question_type: QuestionType = QuestionType.USER_DEFINED
+    source: str = Field(description="file (and line) the question came from")
+
+
+class RagResponse(BaseModel):
+    question_id: str
+    answer: str | None
+    retrieved_contexts: list[str]
+    retrieved_ids: list[str]
+    latency_ms: float
+    error: str | None = None
+
+
+class EvalCase(BaseModel):
+    """One question joined with one bot version's response: what a metric reads."""
+
+    question_id: str
+    question: str
+    ground_truth_answer: str | None = None
+    ground_truth_contexts: list[str] = Field(default_factory=list, description="chunk ids")
+    answer: str | None = None
+    retrieved_contexts: list[str] = Field(default_factory=list)
+    retrieved_ids: list[str] = Field(default_factory=list)
+    bot_error: str | None = None
+
+
+class InputErrors(ValueError):
+    """Every problem found in one input, so a user fixes them all in one pass."""
+
+    def __init__(self, problems: list[InputError]):
+        self.problems = problems
+        super().__init__(f"{len(problems)} problem(s):\n" + "\n".join(f"  {p}" for p in problems))

@@ -1,0 +1,41 @@
+"""Aggregate per-question scores: mean with a bootstrap CI95, counts, pass rate."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+BOOTSTRAP_RESAMPLES = 2000
+
+
+def bootstrap_ci(values: np.ndarray, resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0) -> tuple[float, float]:
+    """Percentile bootstrap CI95 of the mean; seeded so a re-run gives the same interval."""
+    if len(values) == 0:
+        return math.nan, math.nan
+    if len(values) == 1:
+        return float(values[0]), float(values[0])
+    rng = np.random.default_rng(seed)
+    means = values[rng.integers(0, len(values), size=(resamples, len(values)))].mean(axis=1)
+    low, high = np.percentile(means, [2.5, 97.5])
+    return float(low), float(high)
+
+
+def summarize(values, higher_is_better: bool, pass_threshold: float | None) -> dict:
+    array = np.asarray(values, dtype=float)
+    measured = array[~np.isnan(array)]
+    low, high = bootstrap_ci(measured)
+    if pass_threshold is None or len(measured) == 0:
+        pass_rate = math.nan
+    elif higher_is_better:
+        pass_rate = float((measured >= pass_threshold).mean())
+    else:
+        pass_rate = float((measured <= pass_threshold).mean())
+    return {
+        "mean": float(measured.mean()) if len(measured) else math.nan,
+        "ci95_low": low,
+        "ci95_high": high,
+        "n": int(len(measured)),
+        "n_unmeasured": int(len(array) - len(measured)),
+        "pass_rate": pass_rate,
+    }

@@ -1,0 +1,136 @@
+"""Language-aware text handling: language detection, sentence and clause splitting,
+content-word tokenization for Chinese (jieba) and English, and number extraction."""
+
+from __future__ import annotations
+
+import logging
+import re
+import unicodedata
+from functools import lru_cache
+
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_SENTENCE_END = re.compile(r"(?<=[。！？!?；;])|(?<=\.)\s+(?=[A-Z0-9\"'(])|\n+")
+# Chinese clauses joined by a comma plus a connective are separate claims
+# ("…为 3.5%，且联邦政府要求…"); a bare comma usually is not.
+_ZH_CLAUSE = re.compile(r"[，,](?=(?:且|并且|而且|同时|但|但是|另外|此外|并|还|以及|也)\S)")
+_ZH_COMMA = re.compile(r"[，,]")
+_MIN_CLAUSE_TOKENS = 3
+_EN_CLAUSE = re.compile(r",?\s+(?:and also|and|but|while|whereas|although)\s+(?=\w+\s+\w+\s+\w+)", re.I)
+_NUMBER = re.compile(
+    r"(?P<num>\d+(?:[.,]\d+)*)\s*(?P<unit>%|％|‰|万亿|亿|万|千|百|percent|million|billion|thousand)?", re.I
+)
+_UNIT_SCALE = {"万亿": 1e12, "亿": 1e8, "万": 1e4, "千": 1e3, "百": 1e2,
+               "million": 1e6, "billion": 1e9, "thousand": 1e3}
+
+EN_STOPWORDS = frozenset(
+    """a an the and or but if then than so of to in on at by for with from as is are was were be been
+    being am do does did doing have has had having it its this that these those there here i you he she
+    we they them his her our your their my me us what which who whom whose when where why how all any
+    both each few more most other some such no nor not only own same too very can will just should
+    would could may might must shall into about over under again further once also up down out off
+    s t don per via within without between during before after above below through""".split()
+)
+ZH_STOPWORDS = frozenset(
+    """的 了 和 与 及 或 是 在 有 为 对 等 将 把 被 由 从 向 以 于 之 其 该 这 那 此 并 且 也 都 就 还 而 但
+    中 上 下 个 些 吗 呢 吧 啊 什么 哪些 怎么 怎样 如何 多少 是否 可以 能否 哪个 哪里 通过 进行 相关 按照
+    根据 以及 或者 如果 需要 应当 可 能 会 所 其中 已经 这些 那些 各 每 我 你 他 我们 你们 他们 请问""".split()
+)
+
+
+def is_chinese(text: str) -> bool:
+    """True when CJK characters make up a large share of the letters."""
+    cjk = len(_CJK.findall(text))
+    latin = sum(1 for ch in text if ch.isascii() and ch.isalpha())
+    return cjk > 0 and cjk >= latin / 4
+
+
+def normalize(text: str) -> str:
+    """NFKC folds full-width digits and punctuation to their half-width forms."""
+    return unicodedata.normalize("NFKC", text or "").strip()
+
+
+def split_sentences(text: str) -> list[str]:
+    parts = _SENTENCE_END.split(normalize(text))
+    return [p.strip() for p in parts if p and p.strip() and re.search(r"\w", p)]
+
+
+def split_statements(text: str) -> list[str]:
+    """Approximate atomic statements: sentences, further split at connective clauses."""
+    statements: list[str] = []
+    for sentence in split_sentences(text):
+        if is_chinese(sentence):
+            clauses = [c for part in _ZH_CLAUSE.split(sentence) for c in _merge_short(_ZH_COMMA.split(part))]
+        else:
+            clauses = _EN_CLAUSE.split(sentence)
+        statements.extend(c.strip(" ，,;；。.") for c in clauses)
+    return [s for s in statements if len(content_tokens(s)) > 0]
+
+
+def _merge_short(pieces: list[str]) -> list[str]:
+    """Comma-separated Chinese clauses stand alone only when each carries enough content."""
+    merged: list[str] = []
+    for piece in pieces:
+        if merged and (len(content_tokens(piece)) < _MIN_CLAUSE_TOKENS
+                       or len(content_tokens(merged[-1])) < _MIN_CLAUSE_TOKENS):
+            merged[-1] = f"{merged[-1]}，{piece}"
+        else:
+            merged.append(piece)
+    return merged
+
+
+@lru_cache(maxsize=1)
+def _jieba():
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    jieba.initialize()
+    return jieba
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ies", "es", "s", "ing", "ed"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+    return word
+
+
+@lru_cache(maxsize=65536)
+def content_tokens(text: str) -> tuple[str, ...]:
+    """Content words (no stopwords or punctuation), lower-cased, light English stemming.
+
+    Chinese text is segmented with jieba; multi-character words also contribute their
+    character bigrams so that 所得税 matches 企业所得税 partially.
+    """
+    text = normalize(text).lower()
+    tokens: list[str] = []
+    if _CJK.search(text):
+        for word in _jieba().lcut(text):
+            word = word.strip()
+            if not word or word in ZH_STOPWORDS or not re.search(r"\w", word):
+                continue
+            if word.isascii():
+                if word not in EN_STOPWORDS:
+                    tokens.append(_stem(word))
+                continue
+            tokens.append(word)
+            if len(word) > 2:
+                tokens.extend(word[i : i + 2] for i in range(len(word) - 1))
+    else:
+        for word in re.findall(r"[a-z0-9]+(?:[.'-][a-z0-9]+)*", text):
+            if word not in EN_STOPWORDS:
+                tokens.append(_stem(word))
+    return tuple(tokens)
+
+
+def numbers(text: str) -> set[float]:
+    """Numeric values with their scale applied (3.5% → 3.5, 10万 → 100000)."""
+    found: set[float] = set()
+    for match in _NUMBER.finditer(normalize(text)):
+        raw = match.group("num").replace(",", "")
+        try:
+            value = float(raw)
+        except ValueError:
+            continue
+        unit = (match.group("unit") or "").lower()
+        found.add(round(value * _UNIT_SCALE.get(unit, 1.0), 6))
+    return found

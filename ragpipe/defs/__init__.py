@@ -1,0 +1,1 @@
+"""The Dagster layer: moves data between storage and ragpipe.core."""

