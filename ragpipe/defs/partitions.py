@@ -4,6 +4,8 @@ from pathlib import Path
 
 import dagster as dg
 
+from ragpipe.core.bots import BOT_KEY
+
 datasets = dg.DynamicPartitionsDefinition(name="datasets")
 bot_versions = dg.DynamicPartitionsDefinition(name="bot_versions")
 # String keys read "bot|dataset": Dagster sorts the dimensions by name.
@@ -24,11 +26,18 @@ def dataset_keys(data_dir: Path) -> list[str]:
     return sorted(p.name for p in root.iterdir() if p.is_dir() and valid_key(p.name)) if root.is_dir() else []
 
 
-def bot_version_keys(data_dir: Path) -> list[str]:
+def bot_files(data_dir: Path) -> list[Path]:
     root = data_dir / "bots"
-    if not root.is_dir():
-        return []
-    return sorted(p.stem for p in root.glob("*.y*ml") if "@" in p.stem and valid_key(p.stem))
+    return sorted(root.glob("*.y*ml")) if root.is_dir() else []
+
+
+def bot_version_keys(data_dir: Path) -> list[str]:
+    return [p.stem for p in bot_files(data_dir) if BOT_KEY.fullmatch(p.stem)]
+
+
+def misnamed_bot_files(data_dir: Path) -> list[Path]:
+    """Bot files whose name is no valid partition key; reported, never silently skipped."""
+    return [p for p in bot_files(data_dir) if not BOT_KEY.fullmatch(p.stem)]
 
 
 def sync_partitions(instance: dg.DagsterInstance, data_dir: Path) -> tuple[list[str], list[str]]:

@@ -36,10 +36,6 @@ class ProjectPaths(dg.ConfigurableResource):
     def reports(self) -> Path:
         return Path(self.output_dir) / "reports"
 
-    @property
-    def cache(self) -> Path:
-        return Path(self.output_dir) / "cache"
-
 
 class EmbedderResource(dg.ConfigurableResource):
     """Offline embeddings (see ragpipe.core.embeddings), cached by content hash on disk."""

@@ -1,0 +1,79 @@
+"""Seed 001's worked examples (the FHA cases), offline mode."""
+
+import math
+
+import pytest
+
+from ragpipe.core.metrics import REGISTRY, Toolkit
+from ragpipe.core.schemas import EvalCase
+
+QUESTION = "什么是 FHA 贷款的最低首付？"
+CONTEXT = "FHA 贷款允许最低 3.5% 的首付..."
+
+
+@pytest.fixture(scope="module")
+def kit(embedder):
+    return Toolkit(embedder)
+
+
+def score(kit, metric, **fields):
+    return REGISTRY[metric].score(EvalCase(question_id="q", question=QUESTION, **fields), kit)
+
+
+def test_faithfulness_full_and_partial_hallucination(kit):
+    assert score(kit, "faithfulness", answer="FHA 贷款最低首付为 3.5%", retrieved_contexts=[CONTEXT]).value == 1.0
+    half = score(kit, "faithfulness", answer="FHA 贷款最低首付为 3.5%，且联邦政府强制要求不得超过此比例",
+                 retrieved_contexts=[CONTEXT])
+    assert half.value == 0.5
+    verdicts = half.details["statements"]
+    assert [v["supported"] for v in verdicts] == [True, False]
+
+
+def test_context_recall_half_of_ground_truth_retrieved(kit):
+    result = score(kit, "context_recall", ground_truth_answer="FHA 贷款最低首付 3.5%，信用分数至少 580",
+                   retrieved_contexts=[CONTEXT])
+    assert result.value == 0.5
+
+
+def test_context_precision_is_rank_aware(kit):
+    first = score(kit, "context_precision", ground_truth_contexts=["fha"], retrieved_contexts=["a", "b"],
+                  retrieved_ids=["fha", "arm"])
+    second = score(kit, "context_precision", ground_truth_contexts=["fha"], retrieved_contexts=["a", "b"],
+                   retrieved_ids=["arm", "fha"])
+    none = score(kit, "context_precision", ground_truth_contexts=["fha"], retrieved_contexts=["a"],
+                 retrieved_ids=["arm"])
+    assert (first.value, second.value, none.value) == (1.0, 0.5, 0.0)
+
+
+def test_answer_correctness_same_fact_and_wrong_number(kit):
+    gt = "FHA 贷款允许最低 3.5% 的首付"
+    assert score(kit, "answer_correctness", answer="FHA 贷款最低首付为 3.5%", ground_truth_answer=gt).value == 1.0
+    assert score(kit, "answer_correctness", answer="FHA 贷款最低首付为 5%", ground_truth_answer=gt).value == 0.0
+
+
+def test_answer_relevancy_prefers_direct_answer(kit):
+    direct = score(kit, "answer_relevancy", answer="FHA 贷款允许最低 3.5% 的首付")
+    rambling = score(kit, "answer_relevancy", answer="FHA 贷款有很多优势，包括较低的首付要求、灵活的信用分数标准...")
+    refusal = score(kit, "answer_relevancy", answer="未在资料中找到相关信息。")
+    assert direct.value > rambling.value > refusal.value == 0.0
+
+
+def test_english_faithfulness(kit):
+    result = REGISTRY["faithfulness"].score(EvalCase(
+        question_id="q", question="What is the FHA minimum down payment?",
+        answer="FHA loans require at least 3.5% down. The federal government caps down payments at 3.5%.",
+        retrieved_contexts=["FHA loans allow a down payment as low as 3.5%."]), kit)
+    assert result.value == 0.5
+
+
+def test_missing_fields_and_bot_errors_are_nan_with_a_reason(kit):
+    missing = score(kit, "context_recall", retrieved_contexts=[CONTEXT])
+    assert math.isnan(missing.value) and "ground_truth_answer" in missing.error
+    failed = score(kit, "faithfulness", answer=None, bot_error="timeout after 30 s")
+    assert math.isnan(failed.value) and "timeout" in failed.error
+
+
+def test_every_metric_documents_itself():
+    for metric in REGISTRY.values():
+        assert metric.definition and metric.nan_when and metric.reads
+        assert set(metric.reads) <= set(EvalCase.model_fields)

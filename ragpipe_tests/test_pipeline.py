@@ -1,0 +1,89 @@
+"""The whole asset graph on the bundled sample data, and what survives bad input."""
+
+import json
+
+import dagster as dg
+import pandas as pd
+import pytest
+
+from ragpipe.core.metrics import REGISTRY
+from ragpipe.defs.definitions import build_defs
+from ragpipe.defs.instance import prepare_dagster_home
+from ragpipe.defs.partitions import bot_version_keys, misnamed_bot_files
+from ragpipe.defs.runner import materialize_all
+
+DATASETS = ["policy_zh", "product_en"]
+BOTS = ["refbot@v1", "refbot@v2"]
+
+
+def run_graph(project, **filters):
+    prepare_dagster_home(project)
+    defs = build_defs(project)
+    with dg.DagsterInstance.get() as instance:
+        outcomes = materialize_all(defs, instance, progress=lambda _: None, **filters)
+        materialized = {
+            key.to_user_string(): instance.get_materialized_partitions(key)
+            for key in defs.resolve_all_asset_keys()
+        }
+    return outcomes, materialized
+
+
+def test_whole_graph_on_sample_data(project):
+    outcomes, materialized = run_graph(project)
+    assert all(o.success for o in outcomes), [o.error for o in outcomes if not o.success]
+    evaluations = {f"{bot}|{ds}" for bot in BOTS for ds in DATASETS}
+    assert materialized["corpus"] == set(DATASETS) == materialized["leaderboard"]
+    for asset in ["rag_responses", "aggregate_scores", "diagnosis_report", *(f"scores/{m}" for m in REGISTRY)]:
+        assert materialized[asset] == evaluations, asset
+
+    warehouse = project / ".ragpipe" / "warehouse"
+    # One Parquet file per partition, readable without Dagster.
+    faith = pd.read_parquet(warehouse / "scores" / "faithfulness" / "refbot@v2" / "policy_zh.parquet")
+    questions = pd.read_parquet(warehouse / "question_set" / "policy_zh.parquet")
+    assert len(faith) == len(questions) >= 30
+    assert faith["value"].dropna().between(0, 1).all()
+    assert json.loads(faith["details"].iloc[0])["statements"]
+
+    for dataset in DATASETS:
+        board = pd.read_parquet(warehouse / "leaderboard" / f"{dataset}.parquet")
+        assert set(board["bot_version"]) == set(BOTS)
+        v1, v2 = (board.set_index("bot_version").loc[b] for b in BOTS)
+        # v2's hybrid top-4 retrieval must beat v1's BM25 top-2 where retrieval is measured.
+        assert v2["context_recall"] > v1["context_recall"]
+        aggregate = pd.read_parquet(warehouse / "aggregate_scores" / "refbot@v1" / f"{dataset}.parquet")
+        assert set(aggregate["metric"]) == set(REGISTRY)
+        assert (aggregate["ci95_low"] <= aggregate["mean"]).all() and (aggregate["mean"] <= aggregate["ci95_high"]).all()
+
+    report_dir = project / ".ragpipe" / "reports" / "policy_zh" / "refbot@v1"
+    report = json.loads((report_dir / "diagnosis.json").read_text(encoding="utf-8"))
+    assert {a["metric"] for a in report["aggregates"]} == set(REGISTRY)
+    assert "<table>" in (report_dir / "diagnosis.html").read_text(encoding="utf-8")
+
+
+def test_bad_bot_and_bad_question_file_fail_alone(project):
+    (project / "data" / "bots" / "refbot@v3.yaml").write_text(
+        "name: refbot\nversion: v3\nkind: reference\nretrieval:\n  method: bm25\n  top_k: many\n", encoding="utf-8")
+    bad_questions = project / "data" / "datasets" / "product_en" / "questions" / "extra.jsonl"
+    bad_questions.write_text('{"id": "x1", "question": "Where?"}\n', encoding="utf-8")
+
+    outcomes, materialized = run_graph(project)
+    failed = {(o.job, o.partition): o.error for o in outcomes if not o.success}
+    assert set(failed) == {("prepare_dataset", "product_en"), ("evaluate_bot_version", "refbot@v3|policy_zh")}
+    dataset_error = failed[("prepare_dataset", "product_en")]
+    assert f"{bad_questions}:1: field 'ground_truth_answer'" in dataset_error
+    bot_error = failed[("evaluate_bot_version", "refbot@v3|policy_zh")]
+    assert "refbot@v3.yaml" in bot_error and "retrieval.top_k" in bot_error
+
+    # Everything else still materialized, and the leaderboard skips the broken version.
+    assert materialized["diagnosis_report"] == {"refbot@v1|policy_zh", "refbot@v2|policy_zh"}
+    assert materialized["leaderboard"] == {"policy_zh"}
+    board = pd.read_parquet(project / ".ragpipe" / "warehouse" / "leaderboard" / "policy_zh.parquet")
+    assert sorted(board["bot_version"]) == BOTS
+
+
+@pytest.mark.parametrize("name", ["refbot@v|x", "refbot@v,x", "refbot-v3"])
+def test_misnamed_bot_files_are_reported_not_registered(project, name):
+    bad = project / "data" / "bots" / f"{name}.yaml"
+    bad.write_text("name: x\n", encoding="utf-8")
+    assert bot_version_keys(project / "data") == BOTS
+    assert misnamed_bot_files(project / "data") == [bad]

@@ -1,0 +1,31 @@
+from ragpipe.core.text import content_tokens, is_chinese, numbers, split_statements
+
+
+def test_chinese_statements_split_at_connective_and_full_clauses():
+    assert split_statements("FHA 贷款最低首付为 3.5%，且联邦政府强制要求不得超过此比例") == [
+        "FHA 贷款最低首付为 3.5%", "且联邦政府强制要求不得超过此比例"]
+    assert split_statements("FHA 贷款最低首付 3.5%，信用分数至少 580") == ["FHA 贷款最低首付 3.5%", "信用分数至少 580"]
+    # A short lead-in clause is not a statement of its own.
+    assert split_statements("根据规定，企业可以享受所得税减免。") == ["根据规定，企业可以享受所得税减免"]
+
+
+def test_english_statements_split_at_sentences_and_clauses():
+    text = "The minimum down payment is 3.5%. Borrowers need a score of 580, and lenders may ask for more."
+    assert split_statements(text) == ["The minimum down payment is 3.5%", "Borrowers need a score of 580",
+                                      "lenders may ask for more"]
+
+
+def test_tokens_drop_stopwords_and_segment_chinese():
+    assert "中小企业" in content_tokens("中小企业的所得税")
+    assert "的" not in content_tokens("中小企业的所得税")
+    assert content_tokens("The loans are approved") == ("loan", "approv")
+
+
+def test_numbers_apply_units_and_full_width_digits():
+    assert numbers("补贴 10万元，比例 3.5％") == {100000.0, 3.5}
+    assert numbers("1,200 dollars") == {1200.0}
+
+
+def test_language_detection():
+    assert is_chinese("小微企业 VAT 优惠")
+    assert not is_chinese("FHA loans allow 3.5% down")
