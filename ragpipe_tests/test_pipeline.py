@@ -6,6 +6,7 @@ import dagster as dg
 import pandas as pd
 import pytest
 
+from ragpipe.cli import main
 from ragpipe.core.metrics import REGISTRY
 from ragpipe.defs.definitions import build_defs
 from ragpipe.defs.instance import prepare_dagster_home
@@ -60,23 +61,25 @@ def test_whole_graph_on_sample_data(project):
     assert "<table>" in (report_dir / "diagnosis.html").read_text(encoding="utf-8")
 
 
-def test_bad_bot_and_bad_question_file_fail_alone(project):
+def test_bad_bot_and_bad_question_file_fail_alone(project, capsys):
     (project / "data" / "bots" / "refbot@v3.yaml").write_text(
         "name: refbot\nversion: v3\nkind: reference\nretrieval:\n  method: bm25\n  top_k: many\n", encoding="utf-8")
     bad_questions = project / "data" / "datasets" / "product_en" / "questions" / "extra.jsonl"
     bad_questions.write_text('{"id": "x1", "question": "Where?"}\n', encoding="utf-8")
 
-    outcomes, materialized = run_graph(project)
-    failed = {(o.job, o.partition): o.error for o in outcomes if not o.success}
-    assert set(failed) == {("prepare_dataset", "product_en"), ("evaluate_bot_version", "refbot@v3|policy_zh")}
-    dataset_error = failed[("prepare_dataset", "product_en")]
-    assert f"{bad_questions}:1: field 'ground_truth_answer'" in dataset_error
-    bot_error = failed[("evaluate_bot_version", "refbot@v3|policy_zh")]
-    assert "refbot@v3.yaml" in bot_error and "retrieval.top_k" in bot_error
+    assert main(["run", "--project-dir", str(project)]) == 1
+    errors = capsys.readouterr().err
+    assert "2 run(s) failed" in errors
+    assert "prepare_dataset [product_en]: question_set:" in errors
+    assert f"{bad_questions}:1: field 'ground_truth_answer'" in errors
+    assert "evaluate_bot_version [refbot@v3|policy_zh]: rag_responses:" in errors
+    assert "refbot@v3.yaml: field 'retrieval.top_k'" in errors
 
     # Everything else still materialized, and the leaderboard skips the broken version.
-    assert materialized["diagnosis_report"] == {"refbot@v1|policy_zh", "refbot@v2|policy_zh"}
-    assert materialized["leaderboard"] == {"policy_zh"}
+    with dg.DagsterInstance.get() as instance:
+        assert instance.get_materialized_partitions(dg.AssetKey("diagnosis_report")) == {
+            "refbot@v1|policy_zh", "refbot@v2|policy_zh"}
+        assert instance.get_materialized_partitions(dg.AssetKey("leaderboard")) == {"policy_zh"}
     board = pd.read_parquet(project / ".ragpipe" / "warehouse" / "leaderboard" / "policy_zh.parquet")
     assert sorted(board["bot_version"]) == BOTS
 

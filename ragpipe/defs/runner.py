@@ -14,7 +14,7 @@ from ragpipe.defs.resources import ProjectPaths
 
 
 # Progress goes to our own output; the event log keeps the detail for the UI.
-QUIET = {"loggers": {"console": {"config": {"log_level": "ERROR"}}}}
+QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 
 
 @dataclass

@@ -107,3 +107,13 @@ class Toolkit:
                 reason += f"; numbers not in evidence: {', '.join(f'{n:g}' for n in unknown_numbers)}"
             verdicts.append(Verdict(statement, supported, score, sentences[best] if evidence else "", reason))
         return verdicts
+
+
+def supported_share(kit: Toolkit, text: str, evidence: list[str], empty_reason: str) -> MetricResult:
+    """Share of the text's statements that the evidence supports, with every verdict."""
+    statements = kit.statements(text)
+    if not statements:
+        return MetricResult.unmeasured(empty_reason)
+    verdicts = kit.verify(statements, evidence)
+    return MetricResult(sum(v.supported for v in verdicts) / len(verdicts),
+                        {"statements": [v.as_dict() for v in verdicts]})

@@ -1,14 +1,10 @@
-from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit
+from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit, supported_share
 from ragpipe.core.schemas import EvalCase
 
 
 def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
-    statements = kit.statements(case.ground_truth_answer)
-    if not statements:
-        return MetricResult.unmeasured("the ground-truth answer makes no statement")
-    verdicts = kit.verify(statements, case.retrieved_contexts)
-    supported = sum(v.supported for v in verdicts)
-    return MetricResult(supported / len(verdicts), {"statements": [v.as_dict() for v in verdicts]})
+    return supported_share(kit, case.ground_truth_answer, case.retrieved_contexts,
+                           "the ground-truth answer makes no statement")
 
 
 METRIC = Metric(

@@ -1,14 +1,10 @@
-from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit
+from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit, supported_share
 from ragpipe.core.schemas import EvalCase
 
 
 def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
-    statements = kit.statements(case.answer)
-    if not statements:
-        return MetricResult.unmeasured("the answer makes no statement (refusal or empty)")
-    verdicts = kit.verify(statements, case.retrieved_contexts)
-    supported = sum(v.supported for v in verdicts)
-    return MetricResult(supported / len(verdicts), {"statements": [v.as_dict() for v in verdicts]})
+    return supported_share(kit, case.answer, case.retrieved_contexts,
+                           "the answer makes no statement (refusal or empty)")
 
 
 METRIC = Metric(
