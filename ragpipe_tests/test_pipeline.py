@@ -10,7 +10,7 @@ from ragpipe.cli import main
 from ragpipe.core.metrics import REGISTRY
 from ragpipe.defs.definitions import build_defs
 from ragpipe.defs.instance import prepare_dagster_home
-from ragpipe.defs.partitions import bot_version_keys, misnamed_bot_files
+from ragpipe.defs.partitions import bot_version_keys, dataset_keys, misnamed_inputs
 from ragpipe.defs.runner import materialize_all
 
 DATASETS = ["policy_zh", "product_en"]
@@ -89,4 +89,11 @@ def test_misnamed_bot_files_are_reported_not_registered(project, name):
     bad = project / "data" / "bots" / f"{name}.yaml"
     bad.write_text("name: x\n", encoding="utf-8")
     assert bot_version_keys(project / "data") == BOTS
-    assert misnamed_bot_files(project / "data") == [bad]
+    assert misnamed_inputs(project / "data") == [bad]
+
+
+def test_misnamed_dataset_folder_is_reported_not_registered(project):
+    bad = project / "data" / "datasets" / "policy[zh]"
+    bad.mkdir()
+    assert dataset_keys(project / "data") == DATASETS
+    assert misnamed_inputs(project / "data") == [bad]

@@ -52,10 +52,6 @@ class BotConfig(BaseModel):
         return f"{self.name}@{self.version}"
 
 
-def bot_key_for(path: Path) -> str:
-    return path.stem
-
-
 def load_bot_config(path: Path) -> BotConfig:
     """Parse and validate one bot file; errors name the file, the line and the field."""
     try:
@@ -74,7 +70,7 @@ def load_bot_config(path: Path) -> BotConfig:
         raise InputErrors(
             [InputError(str(path), ".".join(str(p) for p in e["loc"]) or "bot", e["msg"]) for e in exc.errors()]
         ) from exc
-    if config.key != bot_key_for(path):
+    if config.key != path.stem:
         raise InputError(str(path), "name/version", f"file must be named {config.key}.yaml to match name and version")
     return config
 

@@ -1,5 +1,6 @@
 """Partitions: one per dataset folder, one per bot config file, and their product."""
 
+import re
 from pathlib import Path
 
 import dagster as dg
@@ -14,30 +15,33 @@ evaluations = dg.MultiPartitionsDefinition({"dataset": datasets, "bot": bot_vers
 # Evaluation assets read dataset-level assets through this mapping.
 BY_DATASET = dg.MultiToSingleDimensionPartitionMapping(partition_dimension_name="dataset")
 
-_FORBIDDEN = set("|[],")
+# Partition keys may not contain | [ ] , (Dagster's multi-partition syntax).
+DATASET_KEY = re.compile(r"^[A-Za-z0-9_.-]+$")
 
 
-def valid_key(key: str) -> bool:
-    return bool(key) and not (_FORBIDDEN & set(key))
-
-
-def dataset_keys(data_dir: Path) -> list[str]:
+def _dataset_dirs(data_dir: Path) -> list[Path]:
     root = data_dir / "datasets"
-    return sorted(p.name for p in root.iterdir() if p.is_dir() and valid_key(p.name)) if root.is_dir() else []
+    return sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
 
 
-def bot_files(data_dir: Path) -> list[Path]:
+def _bot_files(data_dir: Path) -> list[Path]:
     root = data_dir / "bots"
     return sorted(root.glob("*.y*ml")) if root.is_dir() else []
 
 
+def dataset_keys(data_dir: Path) -> list[str]:
+    return [p.name for p in _dataset_dirs(data_dir) if DATASET_KEY.fullmatch(p.name)]
+
+
 def bot_version_keys(data_dir: Path) -> list[str]:
-    return [p.stem for p in bot_files(data_dir) if BOT_KEY.fullmatch(p.stem)]
+    return [p.stem for p in _bot_files(data_dir) if BOT_KEY.fullmatch(p.stem)]
 
 
-def misnamed_bot_files(data_dir: Path) -> list[Path]:
-    """Bot files whose name is no valid partition key; reported, never silently skipped."""
-    return [p for p in bot_files(data_dir) if not BOT_KEY.fullmatch(p.stem)]
+def misnamed_inputs(data_dir: Path) -> list[Path]:
+    """Dataset folders and bot files whose names are no valid partition key: reported
+    to the user, never silently skipped."""
+    return ([p for p in _dataset_dirs(data_dir) if not DATASET_KEY.fullmatch(p.name)]
+            + [p for p in _bot_files(data_dir) if not BOT_KEY.fullmatch(p.stem)])
 
 
 def sync_partitions(instance: dg.DagsterInstance, data_dir: Path) -> tuple[list[str], list[str]]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import dagster as dg
 
 from ragpipe.defs.definitions import dataset_job, evaluation_job, leaderboard_job
-from ragpipe.defs.partitions import misnamed_bot_files, sync_partitions
+from ragpipe.defs.partitions import misnamed_inputs, sync_partitions
 from ragpipe.defs.resources import ProjectPaths
 
 
@@ -58,9 +58,10 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
                  + (f"\n       {outcome.error}" if outcome.error else ""))
         return outcome
 
-    for path in misnamed_bot_files(paths.data):
-        record(RunOutcome("register_bot_version", path.name, False,
-                          error=f"{path}: file name must be <bot>@<version>.yaml (letters, digits, _ . -)"))
+    for path in misnamed_inputs(paths.data):
+        expected = "a folder name" if path.is_dir() else "a file name <bot>@<version>.yaml"
+        record(RunOutcome("register_partition", path.name, False,
+                          error=f"{path}: not registered; expected {expected} of letters, digits, _ . -"))
     for dataset in dataset_keys:
         if not record(_execute(defs, instance, dataset_job.name, dataset)).success:
             continue
