@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
 
 from pydantic import BaseModel, Field
@@ -59,6 +60,21 @@ class EvalCase(BaseModel):
     retrieved_contexts: list[str] = Field(default_factory=list)
     retrieved_ids: list[str] = Field(default_factory=list)
     bot_error: str | None = None
+
+
+@dataclass
+class Verdict:
+    """Whether one statement is supported by the evidence, how strongly, and why."""
+
+    statement: str
+    supported: bool
+    score: float
+    evidence: str
+    reason: str
+
+    def as_dict(self) -> dict:
+        return {"statement": self.statement, "supported": self.supported, "score": round(self.score, 4),
+                "evidence": self.evidence, "reason": self.reason}
 
 
 class InputErrors(ValueError):
