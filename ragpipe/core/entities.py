@@ -1,0 +1,157 @@
+"""Entities for seed 000's entity-aware dimensions: offline extraction, the knowledge-graph
+entity set, and matching that tolerates width, case, punctuation and aliases.
+
+Offline extraction takes the union of
+- dictionary matches against the knowledge-graph entities and their aliases,
+- proper nouns by part of speech for Chinese (jieba: places, people, organisations,
+  other proper nouns, abbreviations),
+- numbers, dates, amounts and percentages,
+- capitalised spans for English.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from ragpipe.core.schemas import InputError
+from ragpipe.core.text import EN_STOPWORDS, _jieba, is_chinese, numbers
+
+_ZH_PROPER_POS = {"ns", "nr", "nt", "nz", "j", "nrt", "nrfg"}
+# Runs of nominal words form domain terms (华侨 投资 审批 → 华侨投资审批).
+_ZH_NOMINAL_POS = _ZH_PROPER_POS | {"n", "vn", "an", "b", "nw"}
+_EN_MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+_NUMERIC = re.compile(
+    _EN_MONTH + r"\s+\d{1,2}(?:,\s*\d{4})?|\d{4}年(?:\d{1,2}月(?:\d{1,2}日)?)?|\d+(?:[.,]\d+)*\s*"
+    r"(?:%|％|万亿|亿|万元|万|元|千|个月|月|年|天|日|人|percent|million|billion|thousand|days|months|years)?"
+    r"|\$\s?\d+(?:[.,]\d+)*(?:\s?(?:million|billion|k))?",
+    re.I)
+_EN_SPAN = re.compile(r"\b(?:[A-Z][a-zA-Z&'-]*|[A-Z]{2,})(?:\s+(?:of|and|for|the|de)?\s*(?:[A-Z][a-zA-Z&'-]*|[A-Z]{2,}))*")
+
+
+def normalize_entity(text: str) -> str:
+    """Fold width and case, drop punctuation and spaces: 'ＦＨＡ 贷款' ~ 'fha贷款'."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return "".join(ch for ch in folded if ch.isalnum() or ch in ".%$")
+
+
+def is_numeric(entity: str) -> bool:
+    return bool(numbers(entity)) and len(re.sub(r"[\d.,%％\s$]", "", entity)) <= 3
+
+
+@dataclass
+class GraphEntities:
+    """The knowledge-graph entities of one dataset, with aliases mapped to names."""
+
+    names: list[str] = field(default_factory=list)
+    types: dict[str, str] = field(default_factory=dict)
+    alias_to_name: dict[str, str] = field(default_factory=dict)  # normalised alias → name
+
+    @classmethod
+    def from_records(cls, records: list[dict]) -> "GraphEntities":
+        graph = cls()
+        for record in records:
+            name = record["name"]
+            graph.names.append(name)
+            graph.types[name] = record.get("type", "")
+            for surface in [name, *record.get("aliases", [])]:
+                graph.alias_to_name[normalize_entity(surface)] = name
+        return graph
+
+    def canonical(self, entity: str) -> str | None:
+        return self.alias_to_name.get(normalize_entity(entity))
+
+    def find_in(self, text: str) -> list[str]:
+        """Graph entities whose name or an alias occurs in the text (longest first)."""
+        normalized = normalize_entity(text)
+        found = {name for alias, name in self.alias_to_name.items() if len(alias) >= 2 and alias in normalized}
+        return sorted(found, key=len, reverse=True)
+
+
+def load_graph_entities(dataset_dir: Path) -> GraphEntities | None:
+    """The embedded graph of a dataset (graph/entities.jsonl), or None when it has none."""
+    path = dataset_dir / "graph" / "entities.jsonl"
+    if not path.exists():
+        return None
+    records = []
+    for line_no, line in enumerate(path.read_text(encoding="utf-8-sig").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(str(path), "json", f"invalid JSON: {exc.msg}", line_no) from exc
+        if not isinstance(record, dict) or not isinstance(record.get("name"), str) or not record["name"].strip():
+            raise InputError(str(path), "name", "each entity needs a non-empty name", line_no)
+        records.append(record)
+    return GraphEntities.from_records(records)
+
+
+@lru_cache(maxsize=8192)
+def _zh_terms(text: str) -> tuple[str, ...]:
+    """Proper nouns by part of speech, and runs of two or more nominal words."""
+    import jieba.posseg
+
+    _jieba()
+    terms, run = [], []
+    for word, flag in [*jieba.posseg.cut(text), ("", "x")]:
+        if flag in _ZH_PROPER_POS and len(word) >= 2:
+            terms.append(word)
+        if flag in _ZH_NOMINAL_POS:
+            run.append(word)
+            continue
+        if len(run) >= 2 and len("".join(run)) >= 4:
+            terms.append("".join(run))
+        run = []
+    return tuple(terms)
+
+
+def _en_spans(text: str) -> list[str]:
+    spans = []
+    for match in _EN_SPAN.finditer(text):
+        words = match.group(0).split()
+        while words and words[0].lower() in EN_STOPWORDS:  # "The", "In", … before a name
+            words = words[1:]
+        sentence_start = not text[: match.start()].strip() or text[: match.start()].rstrip()[-1] in ".!?:;"
+        if words and (len(words) > 1 or not sentence_start or words[0].isupper()) and not re.fullmatch(_EN_MONTH, words[0]):
+            spans.append(" ".join(words))
+    return spans
+
+
+def extract_entities(text: str, graph: GraphEntities | None = None) -> list[str]:
+    """Offline entities of a text, graph names where an alias matched, deduplicated."""
+    text = unicodedata.normalize("NFKC", text or "")
+    found: list[str] = list(graph.find_in(text)) if graph else []
+    candidates = list(_zh_terms(text)) if is_chinese(text) else _en_spans(text)
+    candidates += [m.group(0).strip() for m in _NUMERIC.finditer(text) if m.group(0).strip()]
+    for candidate in candidates:
+        name = graph.canonical(candidate) if graph else None
+        found.append(name or candidate)
+    unique: dict[str, str] = {}
+    for entity in found:
+        if normalize_entity(entity):
+            unique.setdefault(normalize_entity(entity), entity)
+    return list(unique.values())
+
+
+def same_entity(a: str, b: str) -> bool:
+    """Equal after normalisation, one containing the other, or equal numeric values."""
+    na, nb = normalize_entity(a), normalize_entity(b)
+    if not na or not nb:
+        return False
+    if is_numeric(a) or is_numeric(b):
+        return is_numeric(a) and is_numeric(b) and numbers(a) == numbers(b)
+    return na == nb or (min(len(na), len(nb)) >= 2 and (na in nb or nb in na))
+
+
+def covered(required: list[str], available: list[str], text: str = "") -> tuple[list[str], list[str]]:
+    """(covered, missing) entities of ``required``: matched by an available entity, or
+    named in ``text`` itself."""
+    normalized = normalize_entity(text)
+    hit = [e for e in required
+           if any(same_entity(e, other) for other in available) or (normalize_entity(e) in normalized and not is_numeric(e))]
+    return hit, [e for e in required if e not in hit]

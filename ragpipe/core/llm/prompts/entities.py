@@ -1,0 +1,107 @@
+"""Entity extraction (seed 000's prompt, done right): policy entities copied verbatim
+from the text, typed, as a JSON array. A failure is an error, never a placeholder."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Literal
+
+from pydantic import BaseModel, RootModel
+
+from ragpipe.core.llm.prompts.base import Language, Output, Prompt, Text
+
+EntityType = Literal["policy", "organization", "location", "legal_clause", "industry"]
+Role = Literal["question", "answer", "context", "ground_truth", "text"]
+
+ROLE_LABELS: dict[str, dict[str, str]] = {
+    "zh": {"question": "问题文本", "answer": "回答文本", "context": "检索上下文", "ground_truth": "标准答案",
+           "text": "文本"},
+    "en": {"question": "question text", "answer": "answer text", "context": "retrieved context",
+           "ground_truth": "reference answer", "text": "text"},
+}
+
+
+class EntitiesInput(BaseModel):
+    text: str
+    role: Role
+
+
+class Entity(Output):
+    name: Text
+    type: EntityType
+
+
+class Entities(RootModel[list[Entity]]):
+    pass
+
+
+def _folded(text: str) -> str:
+    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text)).lower()
+
+
+def _variables(inputs: EntitiesInput, language: Language) -> dict[str, str]:
+    return {"role_label": ROLE_LABELS[language][inputs.role]}
+
+
+def _check(inputs: EntitiesInput, output: Entities) -> None:
+    text = _folded(inputs.text)
+    invented = [e.name for e in output.root if _folded(e.name) not in text]
+    if invented:
+        raise ValueError(f"entities not found verbatim in the text: {invented}; copy names exactly as written")
+
+
+ZH = """任务：从下面的${role_label}中提取关键政策实体。
+
+${data_rule}
+
+实体类型（type 取括号中的代码）：
+- 政策名称（policy）
+- 机构组织（organization）
+- 地理位置（location）
+- 法律条款（legal_clause）
+- 行业领域（industry）
+
+规则：
+1. 只提取文本中实际出现的实体，name 必须与原文逐字一致，不要改写、补全或翻译。
+2. 同一实体只列一次；不属于以上类型的词语不要提取。
+3. 文本中没有这类实体时输出空数组 []。
+
+文本：
+${text}
+
+输出格式：只输出一个 JSON 数组，例如 [{"name": "财政部", "type": "organization"}, {"name": "小微企业", "type": "industry"}]，不要输出其他内容。"""
+
+EN = """Task: extract the key policy entities from the ${role_label} below.
+
+${data_rule}
+
+Entity types (use the code in brackets as type):
+- policy name (policy)
+- agency or organization (organization)
+- geographic location (location)
+- legal provision or clause (legal_clause)
+- industry or sector (industry)
+
+Rules:
+1. Extract only entities that actually occur in the text; name must be copied verbatim, not rephrased, completed
+   or translated.
+2. List each entity once; do not extract words of any other type.
+3. When the text has no such entity, output an empty array [].
+
+Text:
+${text}
+
+Output format: only a JSON array, for example [{"name": "Ministry of Finance", "type": "organization"},
+{"name": "small businesses", "type": "industry"}], nothing else."""
+
+ENTITIES: Prompt[EntitiesInput, Entities] = Prompt(
+    name="entity_extraction",
+    version="1.0",
+    input_model=EntitiesInput,
+    output_model=Entities,
+    templates={"zh": ZH, "en": EN},
+    data_fields={"text": "text"},
+    variables=_variables,
+    check=_check,
+)

@@ -1,0 +1,83 @@
+"""LLM judge (seed 002): the answer scored 1–5 against the ground truth, with reasoning."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from ragpipe.core.llm.prompts.base import Output, Prompt, Score5, Text
+
+
+class JudgeInput(BaseModel):
+    question: str
+    ground_truth: str
+    answer: str
+
+
+class JudgeOutput(Output):
+    reasoning: Text
+    score: Score5
+
+
+ZH = """你是一个客观、严谨的 RAG 系统回答质量评估专家。请根据原始问题和标准答案，对 RAG 系统的回答进行评分。
+
+${data_rule}
+
+评分标准（5 分制）：
+- 5 分（完美回答）：事实 100% 准确，与标准答案一致，全面回答了问题，无任何冗余，语言流畅。
+- 4 分（高质量回答）：绝大部分信息准确，可能有极微小瑕疵，基本完整，可读性好。
+- 3 分（中等质量回答）：包含部分正确信息，但也有明显错误或遗漏，需要用户自行辨别。
+- 2 分（低质量回答）：包含大量错误信息，或未能解决问题，可能会误导用户。
+- 1 分（错误或无法回答）：完全错误，产生幻觉，或拒绝回答。
+
+以标准答案为事实依据：与标准答案矛盾的内容算作错误；标准答案中没有的具体细节（数字、日期、名称）不能加分。
+
+待评估信息：
+1. 原始问题：
+${question}
+2. 标准答案（Ground Truth）：
+${ground_truth}
+3. RAG 系统回答：
+${answer}
+
+你的任务：先在 reasoning 中说明打分原因，再给出 score（1 到 5 的整数）。
+
+输出格式：只输出一个 JSON 对象，例如
+{"reasoning": "回答基本准确并涵盖了主要信息点，但遗漏了关于次要贡献者的细节。语言表达清晰，但可以更简洁一些。", "score": 4}"""
+
+EN = """You are an objective, rigorous expert in judging the answers of RAG systems. Score the RAG system's
+answer against the original question and the ground-truth answer.
+
+${data_rule}
+
+Scoring rubric (1 to 5):
+- 5 (perfect): the facts are 100% accurate and agree with the ground truth, the question is fully answered,
+  nothing redundant, fluent.
+- 4 (high quality): almost all information is accurate, at most very minor flaws, essentially complete, readable.
+- 3 (medium quality): some correct information, but also clear errors or omissions the user has to sort out.
+- 2 (low quality): much wrong information, or the question is not addressed; may mislead the user.
+- 1 (wrong or no answer): completely wrong, hallucinated, or declines to answer.
+
+The ground truth is the factual reference: content that contradicts it is an error; specific details
+(numbers, dates, names) that the ground truth does not contain earn no credit.
+
+Material to evaluate:
+1. Original question:
+${question}
+2. Ground-truth answer:
+${ground_truth}
+3. RAG system answer:
+${answer}
+
+Your task: first explain the score in reasoning, then give score (an integer from 1 to 5).
+
+Output format: only a JSON object, for example
+{"reasoning": "Mostly accurate and covers the main points, but misses the detail about minor contributors. Clear, though it could be more concise.", "score": 4}"""
+
+JUDGE_1_5: Prompt[JudgeInput, JudgeOutput] = Prompt(
+    name="llm_judge",
+    version="1.0",
+    input_model=JudgeInput,
+    output_model=JudgeOutput,
+    templates={"zh": ZH, "en": EN},
+    data_fields={"question": "question", "ground_truth": "ground_truth", "answer": "answer"},
+)

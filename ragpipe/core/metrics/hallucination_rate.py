@@ -1,0 +1,31 @@
+import math
+
+from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit, Unmeasurable
+from ragpipe.core.schemas import EvalCase
+
+
+def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
+    faithfulness = kit.result("faithfulness", case)
+    if math.isnan(faithfulness.value):
+        raise Unmeasurable(f"faithfulness unmeasured: {faithfulness.error}")
+    unverified = kit.result("unverified_entity_ratio", case)
+    weight = kit.config.unverified_penalty["hallucination"]
+    entity_term = 0.0 if math.isnan(unverified.value) else weight * unverified.value
+    value = min(1.0, (1 - faithfulness.value) + entity_term)
+    high = kit.config.thresholds["high_risk_hallucination"]
+    return MetricResult(value, {
+        "base": 1 - faithfulness.value, "entity_term": entity_term,
+        "entity_term_note": unverified.error if math.isnan(unverified.value) else None,
+        "risk_level": "高风险" if value > high else "低风险",
+    })
+
+
+METRIC = Metric(
+    name="hallucination_rate",
+    definition=("Seed 000's composite: (1 − faithfulness) + 0.5 × unverified-entity ratio, capped at 1. "
+                "Without a knowledge graph the entity term is left out (said in the details). Lower is better."),
+    reads=("answer", "retrieved_contexts"),
+    higher_is_better=False,
+    nan_when="faithfulness is unmeasured",
+    compute=compute,
+)

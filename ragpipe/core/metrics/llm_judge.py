@@ -1,0 +1,19 @@
+from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit
+from ragpipe.core.schemas import EvalCase
+
+
+def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
+    score, reasoning = kit.require_llm().judge_1_5(case.question, case.ground_truth_answer, case.answer)
+    return MetricResult(float(score), {"reasoning": reasoning})
+
+
+METRIC = Metric(
+    name="llm_judge",
+    definition=("Seed 002's LLM judge: 1 (wrong, hallucinated or refused) to 5 (fully correct, grounded, "
+                "complete, fluent) against the ground-truth answer, with the judge's reasoning."),
+    reads=("question", "answer", "ground_truth_answer"),
+    higher_is_better=True,
+    nan_when="no LLM configured, the judge's output stays invalid after one re-ask, or a field is missing",
+    compute=compute,
+    value_range=(1.0, 5.0),
+)

@@ -1,0 +1,24 @@
+from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit
+from ragpipe.core.schemas import EvalCase
+
+
+def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
+    statements = kit.statements(case.answer)
+    if not statements:
+        return MetricResult.unmeasured("the answer makes no statement (refusal or empty)")
+    correct = kit.verify(statements, [case.ground_truth_answer])
+    grounded = kit.verify(statements, case.retrieved_contexts)
+    # Wrong, yet taken from the retrieved contexts: the bot relayed noise.
+    noisy = [c.statement for c, g in zip(correct, grounded) if not c.supported and g.supported]
+    return MetricResult(len(noisy) / len(statements), {"noisy_statements": noisy, "statements": len(statements)})
+
+
+METRIC = Metric(
+    name="noise_sensitivity",
+    definition=("Share of the answer's statements that are wrong by the ground-truth answer yet "
+                "supported by a retrieved context: errors the bot took from noisy retrieval. Lower is better."),
+    reads=("answer", "ground_truth_answer", "retrieved_contexts"),
+    higher_is_better=False,
+    nan_when="no answer, no ground-truth answer, no retrieved contexts, the bot failed, or no statement",
+    compute=compute,
+)

@@ -1,0 +1,22 @@
+from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit
+from ragpipe.core.schemas import EvalCase
+
+
+def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
+    # Without retrieved documents the judge runs seed 003's pure-LLM mode.
+    result = kit.require_llm().rubric_1_10(case.question, case.answer, case.retrieved_contexts or None)
+    details = result.model_dump()
+    return MetricResult(float(result.weighted_score), details)
+
+
+METRIC = Metric(
+    name="rubric_1_10",
+    definition=("Seed 003's rubric: accuracy (50 %), completeness (30 %) and clarity (20 %) each 1-10; the "
+                "value is the weighted score; is_passing when accuracy ≥ 7; with reason and suggestion. "
+                "Judged against the retrieved documents, or without any (pure-LLM mode)."),
+    reads=("question", "answer"),
+    higher_is_better=True,
+    nan_when="no LLM configured, the judge's output stays invalid after one re-ask, or no answer",
+    compute=compute,
+    value_range=(1.0, 10.0),
+)

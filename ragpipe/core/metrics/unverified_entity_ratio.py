@@ -1,0 +1,24 @@
+from ragpipe.core.entities import is_numeric
+from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit, Unmeasurable
+from ragpipe.core.schemas import EvalCase
+
+
+def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
+    if kit.graph is None:
+        raise Unmeasurable("no knowledge-graph entities for this dataset")
+    # Numbers and dates are checked against the contexts by faithfulness, not the graph.
+    named = [e for e in kit.entities(case.answer) if not is_numeric(e)]
+    unverified = [e for e in named if kit.graph.canonical(e) is None and not kit.graph.find_in(e)]
+    value = len(unverified) / len(named) if named else 0.0
+    return MetricResult(value, {"answer_entities": named, "unverified_entities": unverified})
+
+
+METRIC = Metric(
+    name="unverified_entity_ratio",
+    definition=("Share of the answer's named entities that the knowledge graph does not know "
+                "(seed 000's unmatched ratio); 0 when the answer names none. Lower is better."),
+    reads=("answer",),
+    higher_is_better=False,
+    nan_when="no answer, the bot failed, or the dataset has no knowledge graph",
+    compute=compute,
+)
