@@ -77,3 +77,36 @@ def test_every_metric_documents_itself():
     for metric in REGISTRY.values():
         assert metric.definition and metric.nan_when and metric.reads
         assert set(metric.reads) <= set(EvalCase.model_fields)
+
+
+def test_context_relevance_half_of_retrieved_contexts(kit):
+    zh = score(kit, "context_relevance", retrieved_contexts=[CONTEXT, "ARMs 通常以较低利率开始..."])
+    en = REGISTRY["context_relevance"].score(EvalCase(
+        question_id="q", question="What is the minimum down payment for an FHA loan?",
+        retrieved_contexts=["FHA loans allow down payments as low as 3.5%.",
+                            "ARMs usually start with a lower interest rate."]), kit)
+    assert zh.value == en.value == 0.5
+    assert [c["relevant"] for c in zh.details["contexts"]] == [True, False]
+
+
+def test_noise_sensitivity_counts_wrong_statements_taken_from_contexts(kit):
+    noisy = score(kit, "noise_sensitivity", answer="FHA 贷款最低首付为 5%", ground_truth_answer="FHA 贷款允许最低 3.5% 的首付",
+                  retrieved_contexts=["过时资料：FHA 贷款最低首付为 5%"])
+    clean = score(kit, "noise_sensitivity", answer="FHA 贷款最低首付为 3.5%", ground_truth_answer="FHA 贷款允许最低 3.5% 的首付",
+                  retrieved_contexts=[CONTEXT])
+    assert (noisy.value, clean.value) == (1.0, 0.0)
+    assert REGISTRY["noise_sensitivity"].higher_is_better is False
+
+
+def test_factual_correctness_precision_recall_f1(kit):
+    result = score(kit, "factual_correctness", answer="FHA 贷款最低首付为 3.5%",
+                   ground_truth_answer="FHA 贷款最低首付 3.5%，信用分数至少 580")
+    assert (result.details["precision"], result.details["recall"]) == (1.0, 0.5)
+    assert result.value == pytest.approx(2 / 3)
+
+
+def test_semantic_similarity_orders_paraphrase_above_unrelated(kit):
+    gt = "FHA 贷款允许最低 3.5% 的首付"
+    close = score(kit, "semantic_similarity", answer="FHA 贷款最低首付为 3.5%", ground_truth_answer=gt)
+    far = score(kit, "semantic_similarity", answer="可调利率贷款通常以较低利率开始", ground_truth_answer=gt)
+    assert 0 <= far.value < close.value <= 1

@@ -92,8 +92,9 @@ def load_graph_entities(dataset_dir: Path) -> GraphEntities | None:
 
 
 @lru_cache(maxsize=8192)
-def _zh_terms(text: str) -> tuple[str, ...]:
-    """Proper nouns by part of speech, and runs of two or more nominal words."""
+def _zh_terms(text: str, proper_only: bool = False) -> tuple[str, ...]:
+    """Proper nouns by part of speech, and (unless ``proper_only``) runs of two or more
+    nominal words."""
     import jieba.posseg
 
     _jieba()
@@ -101,7 +102,7 @@ def _zh_terms(text: str) -> tuple[str, ...]:
     for word, flag in [*jieba.posseg.cut(text), ("", "x")]:
         if flag in _ZH_PROPER_POS and len(word) >= 2:
             terms.append(word)
-        if flag in _ZH_NOMINAL_POS:
+        if flag in _ZH_NOMINAL_POS and not proper_only:
             run.append(word)
             continue
         if len(run) >= 2 and len("".join(run)) >= 4:
@@ -122,11 +123,13 @@ def _en_spans(text: str) -> list[str]:
     return spans
 
 
-def extract_entities(text: str, graph: GraphEntities | None = None) -> list[str]:
-    """Offline entities of a text, graph names where an alias matched, deduplicated."""
+def extract_entities(text: str, graph: GraphEntities | None = None, proper_only: bool = False) -> list[str]:
+    """Offline entities of a text, graph names where an alias matched, deduplicated.
+    ``proper_only`` leaves out Chinese noun compounds (topic terms such as 纳税所得额),
+    which name no thing a knowledge graph could verify."""
     text = unicodedata.normalize("NFKC", text or "")
     found: list[str] = list(graph.find_in(text)) if graph else []
-    candidates = list(_zh_terms(text)) if is_chinese(text) else _en_spans(text)
+    candidates = list(_zh_terms(text, proper_only)) if is_chinese(text) else _en_spans(text)
     candidates += [m.group(0).strip() for m in _NUMERIC.finditer(text) if m.group(0).strip()]
     for candidate in candidates:
         name = graph.canonical(candidate) if graph else None
@@ -136,6 +139,12 @@ def extract_entities(text: str, graph: GraphEntities | None = None) -> list[str]
         if normalize_entity(entity):
             unique.setdefault(normalize_entity(entity), entity)
     return list(unique.values())
+
+
+def outermost(entities: list[str]) -> list[str]:
+    """Drop entities contained in a longer one of the list (发改委 inside 国家发改委)."""
+    keys = [normalize_entity(e) for e in entities]
+    return [e for e, k in zip(entities, keys) if not any(k != other and k in other for other in keys)]
 
 
 def same_entity(a: str, b: str) -> bool:

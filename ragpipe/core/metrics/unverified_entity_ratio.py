@@ -1,4 +1,4 @@
-from ragpipe.core.entities import is_numeric
+from ragpipe.core.entities import extract_entities, is_numeric, outermost
 from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit, Unmeasurable
 from ragpipe.core.schemas import EvalCase
 
@@ -6,8 +6,9 @@ from ragpipe.core.schemas import EvalCase
 def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     if kit.graph is None:
         raise Unmeasurable("no knowledge-graph entities for this dataset")
-    # Numbers and dates are checked against the contexts by faithfulness, not the graph.
-    named = [e for e in kit.entities(case.answer) if not is_numeric(e)]
+    # Only names a graph could hold count; numbers and dates are faithfulness's business.
+    found = kit.entities(case.answer) if kit.llm is not None else extract_entities(case.answer, kit.graph, proper_only=True)
+    named = outermost([e for e in found if not is_numeric(e)])
     unverified = [e for e in named if kit.graph.canonical(e) is None and not kit.graph.find_in(e)]
     value = len(unverified) / len(named) if named else 0.0
     return MetricResult(value, {"answer_entities": named, "unverified_entities": unverified})

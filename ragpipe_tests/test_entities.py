@@ -1,0 +1,121 @@
+"""Seed 000's entity-aware dimensions, the overall score, its YAML settings and the online API."""
+
+import math
+
+import pytest
+
+import ragpipe
+from ragpipe.core.config import load_config
+from ragpipe.core.entities import GraphEntities, covered, extract_entities, load_graph_entities, same_entity
+from ragpipe.core.metrics import REGISTRY, Toolkit
+from ragpipe.core.schemas import EvalCase, InputError
+from ragpipe_tests.conftest import REPO
+
+GRAPH = GraphEntities.from_records([
+    {"name": "财政部", "type": "agency", "aliases": ["中华人民共和国财政部"]},
+    {"name": "深圳市", "type": "region"}, {"name": "小型微利企业", "type": "policy"},
+])
+
+
+def test_offline_extraction_finds_graph_entities_proper_nouns_numbers_and_english_names():
+    zh = extract_entities("中华人民共和国财政部规定，深圳市小型微利企业减按25%计入，2027年12月31日前有效。", GRAPH)
+    assert {"财政部", "深圳市", "小型微利企业", "25%", "2027年12月31日"} <= set(zh)
+    en = extract_entities("Apply to the Office of Economic Development by March 31, 2026 for $25,000.")
+    assert {"Office of Economic Development", "March 31, 2026", "$25,000"} <= set(en)
+    assert "Apply" not in en
+
+
+def test_matching_tolerates_width_case_aliases_and_numeric_forms():
+    assert same_entity("ＦＨＡ", "fha") and same_entity("1万元", "10000元")
+    assert GRAPH.canonical("中华人民共和国财政部") == "财政部"
+    assert not same_entity("3.5%", "5%")
+    assert covered(["深圳市", "财政部"], ["深圳市"], "由财政部发布") == (["深圳市", "财政部"], [])
+
+
+def test_sample_graph_loads_and_bad_lines_are_named(tmp_path):
+    graph = load_graph_entities(REPO / "data" / "datasets" / "policy_zh")
+    assert len(graph.names) >= 40 and graph.canonical("税务总局") == "国家税务总局"
+    bad = tmp_path / "graph"
+    bad.mkdir()
+    (bad / "entities.jsonl").write_text('{"name": "财政部"}\n{"type": "agency"}\n', encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        load_graph_entities(tmp_path)
+    assert (caught.value.line, caught.value.field) == (2, "name")
+
+
+@pytest.fixture
+def kit(embedder):
+    return Toolkit(embedder, graph=GRAPH)
+
+
+def case(question, answer, contexts):
+    return EvalCase(question_id="q", question=question, answer=answer, retrieved_contexts=contexts)
+
+
+def test_entity_dimensions_follow_seed_000(kit):
+    c = case("深圳市小型微利企业有什么所得税优惠？", "小型微利企业减按25%计入应纳税所得额，由国家发改委负责。",
+             ["深圳市小型微利企业减按25%计入应纳税所得额。"])
+    coverage = kit.result("entity_coverage", c)
+    assert coverage.value < 1 and "深圳市" in coverage.details["missing_entities"]
+    assert "小型微利企业" in coverage.details["covered_entities"]
+    sufficiency = kit.result("context_sufficiency", c)
+    assert sufficiency.value > coverage.value and "深圳市" in sufficiency.details["covered_entities"]
+    unverified = kit.result("unverified_entity_ratio", c)
+    assert [e for e in unverified.details["unverified_entities"] if "发改委" in e] == unverified.details["unverified_entities"]
+    assert len(unverified.details["unverified_entities"]) == 1  # 发改委 inside 国家发改委 counts once
+    faith = kit.result("faithfulness", c).value
+    hallucination = kit.result("hallucination_rate", c).value
+    assert hallucination == pytest.approx(min(1, (1 - faith) + 0.5 * unverified.value))
+
+
+def test_no_question_entity_or_no_graph_is_nan_not_a_default(embedder, kit):
+    vague = kit.result("entity_coverage", case("怎么办？", "请咨询。", ["请咨询当地部门。"]))
+    assert math.isnan(vague.value) and "no entity" in vague.error
+    no_graph = Toolkit(embedder).result("unverified_entity_ratio", case("深圳市？", "深圳市。", ["深圳市。"]))
+    assert math.isnan(no_graph.value) and "knowledge-graph" in no_graph.error
+
+
+def test_overall_score_levels_and_diagnosis(kit):
+    good = kit.result("overall_score", case("深圳市小型微利企业所得税怎么算？", "深圳市小型微利企业减按25%计入应纳税所得额。",
+                                            ["深圳市小型微利企业减按25%计入应纳税所得额。"]))
+    poor = kit.result("overall_score", case("深圳市小型微利企业所得税怎么算？", "注册资本最低100万元，需要验资报告。",
+                                            ["深圳市小型微利企业减按25%计入应纳税所得额。"]))
+    assert good.value > poor.value
+    assert poor.details["quality_level"] == "较差"
+    assert any("建议重新生成答案" in line for line in poor.details["diagnosis"])
+    scores = good.details["dimension_scores"]
+    weights = good.details["weights_used"]
+    expected = sum(weights[d] * scores[d] for d in weights)
+    assert good.value == pytest.approx(max(0, min(1, expected)))
+
+
+def test_weights_come_from_yaml(tmp_path, embedder):
+    custom = tmp_path / "eval.yaml"
+    custom.write_text("evaluation:\n  weights: {faithfulness: 1.0, hallucination: 0.0}\n"
+                      "  thresholds: {entity_coverage: 0.8, faithfulness: 0.7, relevancy: 0.7, sufficiency: 0.8,\n"
+                      "    hallucination: 0.2, unverified_entities: 0.2, high_risk_hallucination: 0.5, regenerate_below: 0.7}\n"
+                      "  quality_levels: {good: 0.5, bad: 0.0}\n"
+                      "  unverified_penalty: {faithfulness: 0.0, hallucination: 0.0}\n", encoding="utf-8")
+    kit = Toolkit(embedder, graph=GRAPH, config=load_config(str(custom)))
+    c = case("深圳市的优惠？", "深圳市小型微利企业减按25%计入。", ["深圳市小型微利企业减按25%计入。"])
+    result = kit.result("overall_score", c)
+    assert result.value == kit.result("faithfulness", c).value
+    assert result.details["quality_level"] in {"good", "bad"}
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("evaluation:\n  weights: {charisma: 1.0}\n  thresholds: {}\n  quality_levels: {}\n"
+                   "  unverified_penalty: {}\n", encoding="utf-8")
+    with pytest.raises(InputError, match="weights"):
+        load_config(str(bad))
+
+
+def test_evaluate_returns_seed_000_shape():
+    result = ragpipe.evaluate("中小企业税收优惠政策有哪些？", "中小企业享受所得税减免、增值税优惠等政策支持，由国家发改委审批",
+                              ["国家对中小企业实行所得税减免和增值税优惠政策支持。"], graph_entities=["中小企业", "财政部"])
+    assert set(result) >= {"overall_score", "dimension_scores", "diagnosis", "entity_analysis"}
+    assert set(result["dimension_scores"]) == {"entity_coverage", "faithfulness", "relevancy", "sufficiency", "hallucination"}
+    assert set(result["entity_analysis"]) == {"question_entities", "answer_entities", "missing_entities",
+                                              "unverified_entities"}
+    assert 0 <= result["overall_score"] <= 1 and result["quality_level"] in {"优秀", "良好", "一般", "较差"}
+    assert any("发改委" in e for e in result["entity_analysis"]["unverified_entities"])
+    assert "中小企业" not in result["entity_analysis"]["unverified_entities"]
+    assert REGISTRY["overall_score"].higher_is_better
