@@ -98,6 +98,13 @@ def _bench(args: argparse.Namespace) -> int:
     return latency(args.rest)
 
 
+def _metrics(args: argparse.Namespace) -> int:
+    from ragpipe.core.metrics import metrics_markdown
+
+    print(metrics_markdown(), end="")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="ragpipe", description="Evaluate RAG bots with Dagster assets.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -113,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     score.add_argument("--graph-dataset", help="a dataset folder whose graph/entities.jsonl verifies entities")
     score.add_argument("--cache-dir", help="persist embeddings here across runs")
     score.set_defaults(func=_score)
+    sub.add_parser("metrics", help="print the metric reference (Markdown)").set_defaults(func=_metrics)
     bench = sub.add_parser("bench", help="measure: `quality` against human labels, `latency` of ragpipe.evaluate")
     bench.add_argument("what", choices=["quality", "latency"])
     bench.add_argument("rest", nargs=argparse.REMAINDER, help="options of the benchmark (see its --help)")

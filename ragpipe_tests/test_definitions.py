@@ -23,3 +23,10 @@ def test_dg_check_defs_passes(tmp_path):
                             env={"PATH": str(dg_cli.parent), "HOME": str(tmp_path), "DAGSTER_HOME": str(tmp_path)})
     assert result.returncode == 0, result.stdout + result.stderr
     assert "All definitions loaded successfully" in result.stdout + result.stderr
+
+
+def test_metric_reference_is_generated_from_the_registry():
+    from ragpipe.core.metrics import metrics_markdown
+
+    assert (REPO / "docs" / "metrics.md").read_text(encoding="utf-8") == metrics_markdown(), \
+        "docs/metrics.md is stale: run `ragpipe metrics > docs/metrics.md`"

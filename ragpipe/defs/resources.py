@@ -46,3 +46,27 @@ class EmbedderResource(dg.ConfigurableResource):
     @cached_property
     def embedder(self) -> Embedder:
         return Embedder(self.backend, Path(self.cache_dir) / f"embeddings-{self.backend}.sqlite")
+
+
+class LLMResource(dg.ConfigurableResource):
+    """An OpenAI-compatible judge for the LLM mode of the metrics. With no ``base_url`` the
+    metrics run offline and the LLM-only judges report "not configured"."""
+
+    base_url: str = ""
+    model: str = ""
+    api_key: str | None = None  # set through dg.EnvVar, never in code or YAML
+    timeout: float = 60.0
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.base_url)
+
+    def evaluator(self, language: str | None = None):
+        """A new LLMEvaluator (with its own decomposition memo), or None when offline."""
+        if not self.configured:
+            return None
+        from ragpipe.core.llm import LLMClient, LLMEvaluator, LLMSettings
+
+        client = LLMClient(LLMSettings(base_url=self.base_url, model=self.model, api_key=self.api_key,
+                                       timeout=self.timeout))
+        return LLMEvaluator(client, language=language)

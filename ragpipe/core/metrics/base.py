@@ -36,6 +36,7 @@ class Metric:
     nan_when: str
     compute: Callable[[EvalCase, "Toolkit"], MetricResult]
     value_range: tuple[float, float] = (0.0, 1.0)
+    llm_only: bool = False  # judges: no offline method exists
 
     def score(self, case: EvalCase, toolkit: "Toolkit") -> MetricResult:
         if case.bot_error and {"answer", "retrieved_contexts"} & set(self.reads):

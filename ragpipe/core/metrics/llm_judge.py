@@ -15,5 +15,6 @@ METRIC = Metric(
     higher_is_better=True,
     nan_when="no LLM configured, the judge's output stays invalid after one re-ask, or a field is missing",
     compute=compute,
+    llm_only=True,
     value_range=(1.0, 5.0),
 )

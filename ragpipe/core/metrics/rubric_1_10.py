@@ -18,5 +18,6 @@ METRIC = Metric(
     higher_is_better=True,
     nan_when="no LLM configured, the judge's output stays invalid after one re-ask, or no answer",
     compute=compute,
+    llm_only=True,
     value_range=(1.0, 10.0),
 )

@@ -18,7 +18,7 @@ from ragpipe.core.stats import summarize
 from ragpipe.defs.datasets.assets import dataset_language
 from ragpipe.defs.errors import input_failure
 from ragpipe.defs.partitions import BY_DATASET, datasets, evaluations
-from ragpipe.defs.resources import EmbedderResource, ProjectPaths
+from ragpipe.defs.resources import EmbedderResource, LLMResource, ProjectPaths
 
 GROUP = "evaluation"
 DATASET_INPUT = {"partition_mapping": BY_DATASET}
@@ -79,11 +79,11 @@ def score_asset(metric: Metric) -> dg.AssetsDefinition:
               f"Reads {', '.join(metric.reads)}. NaN when {metric.nan_when}.",
               ins={"question_set": dg.AssetIn(**DATASET_INPUT), "rag_responses": dg.AssetIn()})
     def _score(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: EmbedderResource,
-               question_set: pd.DataFrame, rag_responses: pd.DataFrame) -> dg.Output:
+               llm: LLMResource, question_set: pd.DataFrame, rag_responses: pd.DataFrame) -> dg.Output:
         dataset, _ = _keys(context)
         with input_failure():
             graph = load_graph_entities(paths.dataset_dir(dataset))
-        toolkit = Toolkit(embedder.embedder, graph=graph)
+        toolkit = Toolkit(embedder.embedder, graph=graph, llm=llm.evaluator(dataset_language(paths, dataset)))
         rows = []
         for case in build_cases(question_set, rag_responses):
             result = metric.score(case, toolkit)
@@ -94,6 +94,7 @@ def score_asset(metric: Metric) -> dg.AssetsDefinition:
         return dg.Output(frame, metadata={
             "mean": float(measured.mean()) if len(measured) else float("nan"),
             "n": len(measured), "n_unmeasured": int(frame["value"].isna().sum()),
+            "mode": toolkit.mode,
         })
 
     return _score
