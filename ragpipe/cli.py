@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from ragpipe.cli_questions import register as register_questions
+
 
 def _run(args: argparse.Namespace) -> int:
     import dagster as dg
@@ -121,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     score.add_argument("--cache-dir", help="persist embeddings here across runs")
     score.set_defaults(func=_score)
     sub.add_parser("metrics", help="print the metric reference (Markdown)").set_defaults(func=_metrics)
+    register_questions(sub)
     bench = sub.add_parser("bench", help="measure: `quality` against human labels, `latency` of ragpipe.evaluate")
     bench.add_argument("what", choices=["quality", "latency"])
     bench.add_argument("rest", nargs=argparse.REMAINDER, help="options of the benchmark (see its --help)")

