@@ -18,6 +18,7 @@ def _run(args: argparse.Namespace) -> int:
 
     warnings.filterwarnings("ignore", category=dg.BetaWarning)  # partition mappings, data versions
 
+    from ragpipe.core.metrics import REGISTRY
     from ragpipe.defs.definitions import build_defs
     from ragpipe.defs.instance import prepare_dagster_home
     from ragpipe.defs.runner import materialize_all
@@ -33,10 +34,15 @@ def _run(args: argparse.Namespace) -> int:
     print(f"\n{sum(o.success for o in outcomes)}/{len(outcomes)} runs succeeded in "
           f"{time.perf_counter() - started:.1f} s")
     for board in sorted((warehouse / "leaderboard").glob("*.parquet")):
-        frame = pd.read_parquet(board)
-        print(f"\nLeaderboard for {board.stem}:")
-        metrics = [c for c in frame.columns if c not in ("rank", "bot_version", "overall") and not c.endswith("_ci95")]
+        frame = pd.read_parquet(board).dropna(axis=1, how="all")
+        metrics = [c for c in frame.columns if c in REGISTRY]
+        print(f"\nLeaderboard for {board.stem} (mean per metric; unmeasured metrics left out):")
         print(frame[["rank", "bot_version", "overall", *metrics]].to_string(index=False, float_format="%.3f"))
+        deltas = [c for c in frame.columns if c.startswith("Δ") and c.endswith("_ci95")]
+        if deltas:
+            print("Paired difference from the baseline version, CI95 (bootstrap over questions):")
+            print(frame[["bot_version", "baseline", *deltas]].dropna(subset=deltas, how="all")
+                  .rename(columns=lambda c: c.removesuffix("_ci95")).to_string(index=False))
     print(f"\nReports (HTML and JSON): {paths.reports}")
     for html in sorted(paths.reports.glob("*/*/diagnosis.html")):
         print(f"  {html}")

@@ -44,12 +44,18 @@ class BotConfig(BaseModel):
     version: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
     kind: Literal["reference"]
     description: str = ""
+    baseline: bool = False  # the version others of this bot are compared with
     retrieval: RetrievalConfig
     answer: AnswerConfig = AnswerConfig()
 
     @property
     def key(self) -> str:
         return f"{self.name}@{self.version}"
+
+
+def version_order(key: str) -> list:
+    """Natural order of a <bot>@<version> key's version: v2 < v10, 1.9 < 1.10."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", key.split("@", 1)[1])]
 
 
 def load_bot_config(path: Path) -> BotConfig:

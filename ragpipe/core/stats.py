@@ -39,3 +39,21 @@ def summarize(values, higher_is_better: bool, pass_threshold: float | None) -> d
         "n_unmeasured": int(len(array) - len(measured)),
         "pass_rate": pass_rate,
     }
+
+
+def paired_bootstrap(candidate, baseline, resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0) -> dict:
+    """Mean of per-question differences (candidate − baseline) over the questions both
+    measured, with a percentile-bootstrap CI95 that resamples questions, not scores."""
+    a, b = np.asarray(candidate, dtype=float), np.asarray(baseline, dtype=float)
+    both = ~np.isnan(a) & ~np.isnan(b)
+    diffs = a[both] - b[both]
+    low, high = bootstrap_ci(diffs, resamples, seed)
+    return {"mean_diff": float(diffs.mean()) if len(diffs) else math.nan,
+            "ci95_low": low, "ci95_high": high, "n_pairs": int(both.sum())}
+
+
+def significant_drop(comparison: dict, higher_is_better: bool) -> bool:
+    """The whole CI95 of the difference lies on the worse side of zero."""
+    if comparison["n_pairs"] == 0:
+        return False
+    return comparison["ci95_high"] < 0 if higher_is_better else comparison["ci95_low"] > 0

@@ -7,6 +7,8 @@ from functools import cached_property
 from pathlib import Path
 
 import dagster as dg
+import pandas as pd
+from upath import UPath
 
 from ragpipe.core.embeddings import Embedder
 
@@ -16,10 +18,12 @@ def default_project_dir() -> Path:
 
 
 class ProjectPaths(dg.ConfigurableResource):
-    """Inputs under ``data_dir``; everything ragpipe writes under ``output_dir``."""
+    """Inputs under ``data_dir``; reports under ``output_dir``; ``warehouse_dir`` is the
+    Parquet IO manager's base path (read directly only to compare bot versions)."""
 
     data_dir: str
     output_dir: str
+    warehouse_dir: str
 
     @property
     def data(self) -> Path:
@@ -35,6 +39,14 @@ class ProjectPaths(dg.ConfigurableResource):
     @property
     def reports(self) -> Path:
         return Path(self.output_dir) / "reports"
+
+    def stored_scores(self, metric: str, bot_version: str, dataset: str) -> pd.DataFrame | None:
+        """Per-question scores of another partition, as the IO manager stored them."""
+        path = UPath(self.warehouse_dir) / "scores" / metric / bot_version / f"{dataset}.parquet"
+        if not path.exists():
+            return None
+        with path.open("rb") as handle:
+            return pd.read_parquet(handle)
 
 
 class EmbedderResource(dg.ConfigurableResource):

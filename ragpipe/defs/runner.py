@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import dagster as dg
 
-from ragpipe.defs.definitions import dataset_job, evaluation_job, leaderboard_job
+from ragpipe.defs.jobs import dataset_job, evaluation_job, leaderboard_job
 from ragpipe.defs.partitions import misnamed_inputs, sync_partitions
 from ragpipe.defs.resources import ProjectPaths
 

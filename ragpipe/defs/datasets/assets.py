@@ -26,7 +26,7 @@ def dataset_language(paths: ProjectPaths, dataset: str) -> str:
     return (config or {}).get("language", "en")
 
 
-@dg.asset(partitions_def=datasets, group_name="datasets", kinds={"parquet"})
+@dg.asset(partitions_def=datasets, group_name="datasets", kinds={"parquet"}, automation_condition=dg.AutomationCondition.eager())
 def corpus(context: dg.AssetExecutionContext, paths: ProjectPaths) -> dg.Output[pd.DataFrame]:
     """The documents of one dataset (data/datasets/<dataset>/docs/), split into chunks with
     stable ids ``<document>#<n>``."""
@@ -40,7 +40,7 @@ def corpus(context: dg.AssetExecutionContext, paths: ProjectPaths) -> dg.Output[
     })
 
 
-@dg.asset(partitions_def=datasets, group_name="datasets", kinds={"parquet"})
+@dg.asset(partitions_def=datasets, group_name="datasets", kinds={"parquet"}, automation_condition=dg.AutomationCondition.eager())
 def question_set(context: dg.AssetExecutionContext, paths: ProjectPaths, corpus: pd.DataFrame) -> dg.Output[pd.DataFrame]:
     """The questions of one dataset, imported from CSV/JSON/JSONL files under questions/,
     each with its ground-truth answer and the ids of the chunks that hold it."""

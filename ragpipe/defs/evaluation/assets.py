@@ -8,16 +8,16 @@ from datetime import datetime, timezone
 import dagster as dg
 import pandas as pd
 
-from ragpipe.core.bots import ReferenceBot, load_bot_config
-from ragpipe.core.diagnosis import diagnose, load_rules
+from ragpipe.core.bots import ReferenceBot, load_bot_config, version_order
+from ragpipe.core.diagnosis import diagnose, load_rules, severity
 from ragpipe.core.entities import load_graph_entities
 from ragpipe.core.metrics import REGISTRY, Metric, Toolkit
 from ragpipe.core.report import to_html, to_json, to_markdown
-from ragpipe.core.schemas import Chunk, EvalCase
-from ragpipe.core.stats import summarize
+from ragpipe.core.schemas import Chunk, EvalCase, InputError, InputErrors
+from ragpipe.core.stats import paired_bootstrap, significant_drop, summarize
 from ragpipe.defs.datasets.assets import dataset_language
 from ragpipe.defs.errors import input_failure
-from ragpipe.defs.partitions import BY_DATASET, datasets, evaluations
+from ragpipe.defs.partitions import BY_DATASET, bot_version_keys, datasets, evaluations
 from ragpipe.defs.resources import EmbedderResource, LLMResource, ProjectPaths
 
 GROUP = "evaluation"
@@ -30,7 +30,7 @@ def _keys(context: dg.AssetExecutionContext) -> tuple[str, str]:
     return key["dataset"], key["bot"]
 
 
-@dg.asset(partitions_def=evaluations, group_name=GROUP, kinds={"parquet"},
+@dg.asset(partitions_def=evaluations, group_name=GROUP, kinds={"parquet"}, automation_condition=dg.AutomationCondition.eager(),
           ins={"corpus": dg.AssetIn(**DATASET_INPUT), "question_set": dg.AssetIn(**DATASET_INPUT)})
 def rag_responses(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: EmbedderResource,
                   corpus: pd.DataFrame, question_set: pd.DataFrame) -> pd.DataFrame:
@@ -75,7 +75,7 @@ def score_asset(metric: Metric) -> dg.AssetsDefinition:
     direction = "higher is better" if metric.higher_is_better else "lower is better"
 
     @dg.asset(name=metric.name, key_prefix="scores", partitions_def=evaluations, group_name="scores",
-              kinds={"parquet"}, description=f"{metric.definition} Range {metric.value_range}, {direction}. "
+              kinds={"parquet"}, automation_condition=dg.AutomationCondition.eager(), description=f"{metric.definition} Range {metric.value_range}, {direction}. "
               f"Reads {', '.join(metric.reads)}. NaN when {metric.nan_when}.",
               ins={"question_set": dg.AssetIn(**DATASET_INPUT), "rag_responses": dg.AssetIn()})
     def _score(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: EmbedderResource,
@@ -103,20 +103,88 @@ def score_asset(metric: Metric) -> dg.AssetsDefinition:
 score_assets = [score_asset(m) for m in REGISTRY.values()]
 
 
-@dg.asset(partitions_def=evaluations, group_name=GROUP, kinds={"parquet"}, ins=SCORE_INS)
-def aggregate_scores(**scores: pd.DataFrame) -> pd.DataFrame:
+THRESHOLD_METRICS = [m for m in REGISTRY if m in load_rules()]
+REGRESSION_CHECK = "no_regression_vs_baseline"
+
+
+def baseline_of(paths: ProjectPaths, bot_version: str) -> str:
+    """The version of the same bot marked ``baseline: true``, else its oldest version."""
+    name = bot_version.split("@", 1)[0]
+    versions = sorted((k for k in bot_version_keys(paths.data) if k.split("@", 1)[0] == name), key=version_order)
+    for key in versions:
+        try:
+            if load_bot_config(paths.bot_file(key)).baseline:
+                return key
+        except (InputError, InputErrors):
+            continue
+    return versions[0] if versions else bot_version
+
+
+def compare_with_baseline(paths: ProjectPaths, dataset: str, bot_version: str, baseline: str,
+                          scores: dict[str, pd.DataFrame]) -> dict[str, dict]:
+    """Per metric, the paired bootstrap of this version's per-question scores against the
+    baseline's (metrics the baseline has no stored scores for are left out)."""
+    out = {}
+    for name, metric in REGISTRY.items():
+        base = paths.stored_scores(name, baseline, dataset)
+        if base is None or scores.get(name) is None:
+            continue
+        paired = scores[name].merge(base, on="question_id", suffixes=("", "_baseline"))
+        comparison = paired_bootstrap(paired["value"], paired["value_baseline"])
+        out[name] = {**comparison, "significant_drop": significant_drop(comparison, metric.higher_is_better)}
+    return out
+
+
+def _threshold_check(row: dict) -> dg.AssetCheckResult:
+    rule = load_rules()[row["metric"]]
+    verdict = severity(rule, row["mean"])
+    return dg.AssetCheckResult(
+        check_name=f"{row['metric']}_threshold", passed=verdict is None,
+        severity=dg.AssetCheckSeverity.ERROR if verdict and verdict[0] == "critical" else dg.AssetCheckSeverity.WARN,
+        metadata={"mean": row["mean"], "warning": rule.warning, "critical": rule.critical,
+                  "direction": "higher is better" if rule.higher_is_better else "lower is better",
+                  "n": row["n"]})
+
+
+@dg.asset(partitions_def=evaluations, group_name=GROUP, kinds={"parquet"},
+          automation_condition=dg.AutomationCondition.eager(), ins=SCORE_INS,
+          check_specs=[dg.AssetCheckSpec(f"{m}_threshold", asset="aggregate_scores",
+                                         description=f"mean {m} against the warning (WARN) and critical (ERROR) "
+                                                     "thresholds of rules.yaml") for m in THRESHOLD_METRICS]
+          + [dg.AssetCheckSpec(REGRESSION_CHECK, asset="aggregate_scores",
+                               description="no metric significantly worse than the baseline version "
+                                           "(paired bootstrap over per-question scores, CI95)")])
+def aggregate_scores(context: dg.AssetExecutionContext, paths: ProjectPaths, **score_inputs: pd.DataFrame):
     """Per metric: mean, bootstrap CI95, n, number unmeasured, and the share of questions
-    on the good side of the warning threshold."""
+    on the good side of the warning threshold. Checked against the thresholds and against
+    the bot's baseline version."""
+    dataset, bot_version = _keys(context)
+    scores = {name: score_inputs[f"score_{name}"] for name in REGISTRY}
     rules = load_rules()
     rows = []
     for name, metric in REGISTRY.items():
         rule = rules.get(name)
-        stats = summarize(scores[f"score_{name}"]["value"], metric.higher_is_better, rule.warning if rule else None)
+        stats = summarize(scores[name]["value"], metric.higher_is_better, rule.warning if rule else None)
         rows.append({"metric": name, "higher_is_better": metric.higher_is_better, **stats})
-    return pd.DataFrame(rows)
+    yield dg.Output(pd.DataFrame(rows))
+    for row in rows:
+        if row["metric"] in THRESHOLD_METRICS:
+            yield _threshold_check(row)
+    baseline = baseline_of(paths, bot_version)
+    if baseline == bot_version:
+        yield dg.AssetCheckResult(check_name=REGRESSION_CHECK, passed=True,
+                                  metadata={"baseline": baseline, "note": "this is the baseline version"})
+        return
+    comparison = compare_with_baseline(paths, dataset, bot_version, baseline, scores)
+    drops = sorted(name for name, c in comparison.items() if c["significant_drop"])
+    yield dg.AssetCheckResult(
+        check_name=REGRESSION_CHECK, passed=not drops, severity=dg.AssetCheckSeverity.ERROR,
+        metadata={"baseline": baseline, "significant_drops": dg.MetadataValue.json(drops),
+                  "comparison": dg.MetadataValue.json({k: {kk: (None if isinstance(vv, float) and vv != vv else vv)
+                                                           for kk, vv in v.items()} for k, v in comparison.items()})})
 
 
-@dg.asset(partitions_def=evaluations, group_name="reports", kinds={"parquet", "html"},
+@dg.asset(partitions_def=evaluations, group_name="reports", kinds={"parquet", "html"}, automation_condition=dg.AutomationCondition.eager(),
           ins={"question_set": dg.AssetIn(**DATASET_INPUT), "rag_responses": dg.AssetIn(),
                "aggregate_scores": dg.AssetIn(), **SCORE_INS})
 def diagnosis_report(context: dg.AssetExecutionContext, paths: ProjectPaths, question_set: pd.DataFrame,
@@ -164,13 +232,14 @@ def _oriented(metric: str, mean: float) -> float:
     return scaled if spec.higher_is_better else 1 - scaled
 
 
-@dg.asset(partitions_def=datasets, group_name="reports", kinds={"parquet"},
+@dg.asset(partitions_def=datasets, group_name="reports", kinds={"parquet"}, automation_condition=dg.AutomationCondition.eager(),
           ins={"aggregate_scores": dg.AssetIn(partition_mapping=BY_DATASET,
                                               metadata={"allow_missing_partitions": True})})
 def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths,
                 aggregate_scores: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """Every evaluated bot version of one dataset side by side: per metric the mean and its
-    CI95, ranked by the mean over measured metrics (each scaled to [0, 1], best = 1).
+    CI95, ranked by the mean over measured metrics (each scaled to [0, 1], best = 1), and
+    the paired difference from the bot's baseline version with its CI95 (Δ columns).
     Versions whose evaluation failed are absent."""
     rows = []
     for key, frame in aggregate_scores.items():
@@ -182,12 +251,24 @@ def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths,
         row["overall"] = float(pd.Series([_oriented(r["metric"], r["mean"]) for r in frame.to_dict("records")],
                                          dtype=float).mean())
         rows.append(row)
+    for row in rows:  # paired differences against each bot's baseline version
+        bot, row["baseline"] = row["bot_version"], baseline_of(paths, row["bot_version"])
+        if row["baseline"] == bot:
+            continue
+        own = {m: paths.stored_scores(m, bot, context.partition_key) for m in REGISTRY}
+        comparison = compare_with_baseline(paths, context.partition_key, bot, row["baseline"], own)
+        for metric, c in comparison.items():
+            if c["n_pairs"]:
+                row[f"Δ{metric}"] = c["mean_diff"]
+                row[f"Δ{metric}_ci95"] = f"[{c['ci95_low']:+.3f}, {c['ci95_high']:+.3f}]"
+        row["significant_drops"] = ", ".join(m for m, c in comparison.items() if c["significant_drop"])
     board = pd.DataFrame(rows)
     if board.empty:
         raise dg.Failure(f"no bot version of dataset {context.partition_key} has aggregate scores yet")
     board = board.sort_values("overall", ascending=False).reset_index(drop=True)
     board.insert(0, "rank", range(1, len(board) + 1))
-    shown = board[["rank", "bot_version", "overall", *REGISTRY]]
+    deltas = [c for c in board.columns if c.startswith("Δ") and not c.endswith("_ci95")]
+    shown = board[["rank", "bot_version", "overall", *REGISTRY, "baseline", *deltas]].dropna(axis=1, how="all")
     out_dir = paths.reports / context.partition_key
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "leaderboard.json").write_text(board.to_json(orient="records", force_ascii=False, indent=2), encoding="utf-8")

@@ -1,0 +1,25 @@
+"""The jobs behind `ragpipe run`, the sensors and schedules, and UI backfills."""
+
+import dagster as dg
+
+from ragpipe.defs.datasets.assets import corpus, question_set
+from ragpipe.defs.evaluation.assets import (
+    aggregate_scores,
+    diagnosis_report,
+    leaderboard,
+    rag_responses,
+    score_assets,
+)
+
+DATASET_ASSETS = [corpus, question_set]
+EVALUATION_ASSETS = [rag_responses, *score_assets, aggregate_scores, diagnosis_report]
+
+dataset_job = dg.define_asset_job(
+    "prepare_dataset", selection=dg.AssetSelection.assets(*DATASET_ASSETS),
+    description="Chunk one dataset's corpus and import its question set.")
+evaluation_job = dg.define_asset_job(
+    "evaluate_bot_version", selection=dg.AssetSelection.assets(*EVALUATION_ASSETS),
+    description="Ask one bot version every question of one dataset, score, aggregate and diagnose.")
+leaderboard_job = dg.define_asset_job(
+    "rank_bot_versions", selection=dg.AssetSelection.assets(leaderboard),
+    description="Compare every evaluated bot version of one dataset.")
