@@ -12,8 +12,12 @@ def checks_of(result: dg.ExecuteInProcessResult) -> dict[str, dg.AssetCheckEvalu
 
 
 def test_passing_and_regressing_versions(project):
-    # v3 retrieves a single chunk by keywords: worse than the baseline v1 (the oldest version).
-    (project / "data" / "bots" / "refbot@v3.yaml").write_text(
+    # v1.1 repeats v1's config (no regression); v3 retrieves a single chunk by keywords:
+    # worse than the baseline v1, the oldest version.
+    bots = project / "data" / "bots"
+    (bots / "refbot@v1.1.yaml").write_text((bots / "refbot@v1.yaml").read_text(encoding="utf-8")
+                                          .replace("version: v1", "version: v1.1"), encoding="utf-8")
+    (bots / "refbot@v3.yaml").write_text(
         "name: refbot\nversion: v3\nkind: reference\nretrieval: {method: bm25, top_k: 1}\nanswer: {max_sentences: 1}\n",
         encoding="utf-8")
     prepare_dagster_home(project)
@@ -24,13 +28,14 @@ def test_passing_and_regressing_versions(project):
         evaluate = defs.resolve_job_def("evaluate_bot_version")
         results = {bot: evaluate.execute_in_process(
             instance=instance, partition_key=dg.MultiPartitionKey({"dataset": "product_en", "bot": bot}))
-            for bot in ("refbot@v1", "refbot@v2", "refbot@v3")}
+            for bot in ("refbot@v1", "refbot@v1.1", "refbot@v3")}
         board = defs.resolve_job_def("rank_bot_versions").execute_in_process(instance=instance, partition_key="product_en")
 
     baseline = checks_of(results["refbot@v1"])["no_regression_vs_baseline"]
     assert baseline.passed and baseline.metadata["note"].value == "this is the baseline version"
-    better = checks_of(results["refbot@v2"])["no_regression_vs_baseline"]
-    assert better.passed and better.metadata["baseline"].value == "refbot@v1"
+    same = checks_of(results["refbot@v1.1"])["no_regression_vs_baseline"]
+    assert same.passed and same.metadata["baseline"].value == "refbot@v1"
+    assert same.metadata["significant_drops"].value == []
     worse = checks_of(results["refbot@v3"])["no_regression_vs_baseline"]
     assert not worse.passed and worse.severity == dg.AssetCheckSeverity.ERROR
     drops = worse.metadata["significant_drops"].value
@@ -47,5 +52,5 @@ def test_passing_and_regressing_versions(project):
             assert evaluation.passed == (mean >= warning if higher else mean <= warning)
 
     table = board.output_for_node("leaderboard").set_index("bot_version")
-    assert table.loc["refbot@v3", "Δcontext_recall"] < 0 < table.loc["refbot@v2", "Δcontext_recall"]
+    assert table.loc["refbot@v3", "Δcontext_recall"] < 0 == table.loc["refbot@v1.1", "Δcontext_recall"]
     assert "context_recall" in table.loc["refbot@v3", "significant_drops"]
