@@ -106,6 +106,29 @@ def _bench(args: argparse.Namespace) -> int:
     return latency(args.rest)
 
 
+def _backfill(args: argparse.Namespace) -> int:
+    """Every registered bot version of one dataset, as one Dagster backfill (the daemon runs it)."""
+    import subprocess
+
+    import dagster as dg
+
+    from ragpipe.defs.instance import prepare_dagster_home
+    from ragpipe.defs.partitions import bot_versions
+
+    project_dir = Path(args.project_dir).resolve()
+    prepare_dagster_home(project_dir)
+    with dg.DagsterInstance.get() as instance:
+        bots = [b for b in instance.get_dynamic_partitions(bot_versions.name) if not args.bot or b in args.bot]
+    if not bots:
+        print("no bot versions registered yet: run `ragpipe run` or start the daemon first", file=sys.stderr)
+        return 1
+    keys = ",".join(f"{bot}|{args.dataset}" for bot in bots)
+    command = [str(Path(sys.executable).parent / "dagster"), "job", "backfill", "-w",
+               str(project_dir / "workspace.yaml"), "-j", "evaluate_bot_version", "--partitions", keys, "--noprompt"]
+    print(f"backfilling {len(bots)} bot version(s) on {args.dataset}: {', '.join(bots)}")
+    return subprocess.run(command, cwd=project_dir).returncode
+
+
 def _metrics(args: argparse.Namespace) -> int:
     from ragpipe.core.metrics import metrics_markdown
 
@@ -130,6 +153,11 @@ def main(argv: list[str] | None = None) -> int:
     score.set_defaults(func=_score)
     sub.add_parser("metrics", help="print the metric reference (Markdown)").set_defaults(func=_metrics)
     register_questions(sub)
+    backfill = sub.add_parser("backfill", help="re-evaluate every bot version of a dataset (a Dagster backfill)")
+    backfill.add_argument("--dataset", required=True)
+    backfill.add_argument("--bot", action="append", help="only these bot versions (repeatable)")
+    backfill.add_argument("--project-dir", default=".")
+    backfill.set_defaults(func=_backfill)
     bench = sub.add_parser("bench", help="measure: `quality` against human labels, `latency` of ragpipe.evaluate")
     bench.add_argument("what", choices=["quality", "latency"])
     bench.add_argument("rest", nargs=argparse.REMAINDER, help="options of the benchmark (see its --help)")

@@ -8,11 +8,11 @@ from ragpipe.defs.evaluation.assets import (
     diagnosis_report,
     leaderboard,
     rag_responses,
-    score_assets,
+    scores,
 )
 
 DATASET_ASSETS = [corpus, question_set]
-EVALUATION_ASSETS = [rag_responses, *score_assets, aggregate_scores, diagnosis_report]
+EVALUATION_ASSETS = [rag_responses, scores, aggregate_scores, diagnosis_report]
 
 dataset_job = dg.define_asset_job(
     "prepare_dataset", selection=dg.AssetSelection.assets(*DATASET_ASSETS),

@@ -74,6 +74,7 @@ class Toolkit:
         self.mode = "llm" if llm is not None else "offline"
         self._statements: dict[str, tuple[str, ...]] = {}
         self._entities: dict[str, list[str]] = {}
+        self._verdicts: dict[tuple, list[Verdict]] = {}
         self._results: dict[tuple[str, int], tuple[EvalCase, MetricResult]] = {}
 
     def relatedness(self, cosine):
@@ -88,9 +89,12 @@ class Toolkit:
         return self._statements[text]
 
     def verify(self, statements, evidence: list[str]) -> list[Verdict]:
-        if self.llm is not None:
-            return self.llm.verify(list(statements), list(evidence))
-        return self.verifier.verify(statements, evidence)
+        """Verdicts, memoised: faithfulness, noise_sensitivity and hallucination_rate ask the same."""
+        key = (tuple(statements), tuple(evidence))
+        if key not in self._verdicts:
+            self._verdicts[key] = (self.llm.verify(list(statements), list(evidence)) if self.llm is not None
+                                   else self.verifier.verify(statements, evidence))
+        return self._verdicts[key]
 
     def entities(self, text: str | None) -> list[str]:
         text = text or ""

@@ -71,36 +71,40 @@ def build_cases(question_set: pd.DataFrame, responses: pd.DataFrame) -> list[Eva
     ]
 
 
-def score_asset(metric: Metric) -> dg.AssetsDefinition:
+def _score_spec(metric: Metric) -> dg.AssetSpec:
     direction = "higher is better" if metric.higher_is_better else "lower is better"
+    return dg.AssetSpec(
+        key=["scores", metric.name], group_name="scores", kinds={"parquet"},
+        automation_condition=dg.AutomationCondition.eager(),
+        deps=[dg.AssetDep("question_set", partition_mapping=BY_DATASET), dg.AssetDep("rag_responses")],
+        description=f"{metric.definition} Range {metric.value_range}, {direction}. "
+                    f"Reads {', '.join(metric.reads)}. NaN when {metric.nan_when}.")
 
-    @dg.asset(name=metric.name, key_prefix="scores", partitions_def=evaluations, group_name="scores",
-              kinds={"parquet"}, automation_condition=dg.AutomationCondition.eager(), description=f"{metric.definition} Range {metric.value_range}, {direction}. "
-              f"Reads {', '.join(metric.reads)}. NaN when {metric.nan_when}.",
-              ins={"question_set": dg.AssetIn(**DATASET_INPUT), "rag_responses": dg.AssetIn()})
-    def _score(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: EmbedderResource,
-               llm: LLMResource, question_set: pd.DataFrame, rag_responses: pd.DataFrame) -> dg.Output:
-        dataset, _ = _keys(context)
-        with input_failure():
-            graph = load_graph_entities(paths.dataset_dir(dataset))
-        toolkit = Toolkit(embedder.embedder, graph=graph, llm=llm.evaluator(dataset_language(paths, dataset)))
+
+@dg.multi_asset(specs=[_score_spec(m) for m in REGISTRY.values()], partitions_def=evaluations, can_subset=True,
+                ins={"question_set": dg.AssetIn(), "rag_responses": dg.AssetIn()})
+def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: EmbedderResource, llm: LLMResource,
+           question_set: pd.DataFrame, rag_responses: pd.DataFrame):
+    """One asset per registered metric, computed in one step so every metric shares the
+    statements, entities, verdicts and sub-metric results of each question."""
+    dataset, _ = _keys(context)
+    with input_failure():
+        graph = load_graph_entities(paths.dataset_dir(dataset))
+    toolkit = Toolkit(embedder.embedder, graph=graph, llm=llm.evaluator(dataset_language(paths, dataset)))
+    cases = build_cases(question_set, rag_responses)
+    for key in context.selected_asset_keys:
+        name = key.path[-1]
         rows = []
-        for case in build_cases(question_set, rag_responses):
-            result = metric.score(case, toolkit)
+        for case in cases:
+            result = toolkit.result(name, case)
             rows.append({"question_id": case.question_id, "value": result.value,
                          "details": json.dumps(result.details, ensure_ascii=False), "error": result.error})
         frame = pd.DataFrame(rows)
         measured = frame["value"].dropna()
-        return dg.Output(frame, metadata={
+        yield dg.Output(frame, output_name=context.assets_def.get_output_name_for_asset_key(key), metadata={
             "mean": float(measured.mean()) if len(measured) else float("nan"),
-            "n": len(measured), "n_unmeasured": int(frame["value"].isna().sum()),
-            "mode": toolkit.mode,
+            "n": len(measured), "n_unmeasured": int(frame["value"].isna().sum()), "mode": toolkit.mode,
         })
-
-    return _score
-
-
-score_assets = [score_asset(m) for m in REGISTRY.values()]
 
 
 THRESHOLD_METRICS = [m for m in REGISTRY if m in load_rules()]
