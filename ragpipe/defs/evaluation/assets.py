@@ -71,18 +71,17 @@ def build_cases(question_set: pd.DataFrame, responses: pd.DataFrame) -> list[Eva
     ]
 
 
-def _score_spec(metric: Metric) -> dg.AssetSpec:
+def _score_out(metric: Metric) -> dg.AssetOut:
     direction = "higher is better" if metric.higher_is_better else "lower is better"
-    return dg.AssetSpec(
-        key=["scores", metric.name], group_name="scores", kinds={"parquet"},
+    return dg.AssetOut(
+        key=["scores", metric.name], group_name="scores", kinds={"parquet"}, is_required=False,
         automation_condition=dg.AutomationCondition.eager(),
-        deps=[dg.AssetDep("question_set", partition_mapping=BY_DATASET), dg.AssetDep("rag_responses")],
         description=f"{metric.definition} Range {metric.value_range}, {direction}. "
                     f"Reads {', '.join(metric.reads)}. NaN when {metric.nan_when}.")
 
 
-@dg.multi_asset(specs=[_score_spec(m) for m in REGISTRY.values()], partitions_def=evaluations, can_subset=True,
-                ins={"question_set": dg.AssetIn(), "rag_responses": dg.AssetIn()})
+@dg.multi_asset(outs={name: _score_out(m) for name, m in REGISTRY.items()}, partitions_def=evaluations,
+                can_subset=True, ins={"question_set": dg.AssetIn(**DATASET_INPUT), "rag_responses": dg.AssetIn()})
 def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: EmbedderResource, llm: LLMResource,
            question_set: pd.DataFrame, rag_responses: pd.DataFrame):
     """One asset per registered metric, computed in one step so every metric shares the
@@ -101,7 +100,7 @@ def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: Emb
                          "details": json.dumps(result.details, ensure_ascii=False), "error": result.error})
         frame = pd.DataFrame(rows)
         measured = frame["value"].dropna()
-        yield dg.Output(frame, output_name=context.assets_def.get_output_name_for_asset_key(key), metadata={
+        yield dg.Output(frame, output_name=name, metadata={
             "mean": float(measured.mean()) if len(measured) else float("nan"),
             "n": len(measured), "n_unmeasured": int(frame["value"].isna().sum()), "mode": toolkit.mode,
         })
@@ -239,12 +238,13 @@ def _oriented(metric: str, mean: float) -> float:
 @dg.asset(partitions_def=datasets, group_name="reports", kinds={"parquet"}, automation_condition=dg.AutomationCondition.eager(),
           ins={"aggregate_scores": dg.AssetIn(partition_mapping=BY_DATASET,
                                               metadata={"allow_missing_partitions": True})})
-def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths,
-                aggregate_scores: dict[str, pd.DataFrame]) -> pd.DataFrame:
+def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths, aggregate_scores) -> pd.DataFrame:
     """Every evaluated bot version of one dataset side by side: per metric the mean and its
     CI95, ranked by the mean over measured metrics (each scaled to [0, 1], best = 1), and
     the paired difference from the bot's baseline version with its CI95 (Δ columns).
     Versions whose evaluation failed are absent."""
+    if isinstance(aggregate_scores, pd.DataFrame):  # the IO manager hands a lone partition over bare
+        aggregate_scores = {context.asset_partition_keys_for_input("aggregate_scores")[0]: aggregate_scores}
     rows = []
     for key, frame in aggregate_scores.items():
         bot = key.keys_by_dimension["bot"] if isinstance(key, dg.MultiPartitionKey) else str(key).split("|")[0]
