@@ -36,17 +36,19 @@ def test_new_bot_config_is_evaluated_by_the_daemon(project, pg_env):
         outcomes = materialize_all(build_defs(project), instance, progress=lambda _: None)
     assert all(o.success for o in outcomes)
 
+    log = (project / "daemon.log").open("w")  # a file, not a pipe: an unread pipe would block the daemon
     daemon = subprocess.Popen(
         [str(Path(sys.executable).parent / "dagster-daemon"), "run", "-w", str(REPO / "workspace.yaml")],
-        cwd=project, env=os.environ.copy(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        cwd=project, env=os.environ.copy(), stdout=log, stderr=subprocess.STDOUT)
     try:
         dropped = time.monotonic()
         shutil.move(project / "refbot@v2.yaml", project / "data" / "bots" / "refbot@v2.yaml")
         expected = [project / ".ragpipe" / "reports" / d / "refbot@v2" / "diagnosis.html"
                     for d in ("policy_zh", "product_en")]
         while not all(p.exists() for p in expected):
-            assert daemon.poll() is None, "dagster-daemon exited"
-            assert time.monotonic() - dropped < DEADLINE_S, f"no reports after {DEADLINE_S} s"
+            assert daemon.poll() is None, "dagster-daemon exited:\n" + (project / "daemon.log").read_text()[-3000:]
+            assert time.monotonic() - dropped < DEADLINE_S, \
+                f"no reports after {DEADLINE_S} s:\n" + (project / "daemon.log").read_text()[-3000:]
             time.sleep(2)
         elapsed = time.monotonic() - dropped
         print(f"\nnew bot config → reports for every dataset in {elapsed:.0f} s (daemon, PostgreSQL instance)")
@@ -56,6 +58,7 @@ def test_new_bot_config_is_evaluated_by_the_daemon(project, pg_env):
             daemon.wait(timeout=30)
         except subprocess.TimeoutExpired:
             daemon.kill()
+        log.close()
     with dg.DagsterInstance.get() as instance:
         runs = instance.get_runs(filters=dg.RunsFilter(tags={"dagster/partition/bot": "refbot@v2"}))
         assert runs and all(r.status == dg.DagsterRunStatus.SUCCESS for r in runs)
