@@ -1,0 +1,1 @@
+"""Benchmarks of ragpipe itself: agreement with human labels, latency, LLM calls."""
