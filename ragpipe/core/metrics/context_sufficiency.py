@@ -1,16 +1,10 @@
-from ragpipe.core.entities import covered
 from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit
+from ragpipe.core.metrics.entity_coverage import question_entity_share
 from ragpipe.core.schemas import EvalCase
 
 
 def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
-    required = kit.entities(case.question)
-    if not required:
-        return MetricResult.unmeasured("the question names no entity")
-    joined = "\n".join(case.retrieved_contexts)
-    hit, missing = covered(required, kit.entities(joined), joined)
-    return MetricResult(len(hit) / len(required), {"question_entities": required, "covered_entities": hit,
-                                                   "uncovered_entities": missing})
+    return question_entity_share(kit, case.question, "\n".join(case.retrieved_contexts), "uncovered_entities")
 
 
 METRIC = Metric(
