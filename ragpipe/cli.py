@@ -97,10 +97,6 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    if args.what == "quality":
-        from ragpipe.bench.quality import main as quality
-
-        return quality(args.rest)
     from ragpipe.bench.latency import main as latency
 
     return latency(args.rest)
@@ -158,8 +154,8 @@ def main(argv: list[str] | None = None) -> int:
     backfill.add_argument("--bot", action="append", help="only these bot versions (repeatable)")
     backfill.add_argument("--project-dir", default=".")
     backfill.set_defaults(func=_backfill)
-    bench = sub.add_parser("bench", help="measure: `quality` against human labels, `latency` of ragpipe.evaluate")
-    bench.add_argument("what", choices=["quality", "latency"])
+    bench = sub.add_parser("bench", help="measure: `latency` of ragpipe.evaluate")
+    bench.add_argument("what", choices=["latency"])
     bench.add_argument("rest", nargs=argparse.REMAINDER, help="options of the benchmark (see its --help)")
     bench.set_defaults(func=_bench)
     args = parser.parse_args(argv)
