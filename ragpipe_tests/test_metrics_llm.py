@@ -1,15 +1,20 @@
-"""The metrics in LLM mode, against the scripted judge on a loopback server."""
+"""The metrics in LLM mode, against the scripted judge on a loopback server: shared
+decomposition, batched prefetch (at most five calls per sample for the whole suite),
+failures as NaN with the reason and never a number the model did not give, and a second
+run served from the cache."""
 
 import math
 
 import pytest
 
-from ragpipe.core.llm import LLMClient, LLMEvaluator, LLMSettings
+from ragpipe.core.llm import METRIC_PROMPTS, LLMClient, LLMEvaluator, LLMSettings
 from ragpipe.core.metrics import REGISTRY, Toolkit
 from ragpipe.core.scoring import score_case
 from ragpipe.core.schemas import EvalCase
 from ragpipe_tests.fake_judge import fake_llm, prompt_of
 from ragpipe_tests.openai_server import OpenAIServer, Reply
+
+FAST = {"timeout": 5, "backoff_base": 0.01, "backoff_max": 0.05}
 
 CASE = EvalCase(
     question_id="fha", question="FHA 贷款的最低首付是多少？",
@@ -22,7 +27,7 @@ CASE = EvalCase(
 @pytest.fixture
 def judged(embedder):
     with OpenAIServer(route=fake_llm) as server:
-        with LLMClient(LLMSettings(base_url=server.base_url, model="judge", timeout=5)) as client:
+        with LLMClient(LLMSettings(base_url=server.base_url, model="judge", **FAST)) as client:
             yield server, Toolkit(embedder, llm=LLMEvaluator(client))
 
 
@@ -56,10 +61,11 @@ def test_llm_failure_is_nan_with_reason_and_spares_other_metrics(embedder):
         return Reply(status=500, raw="upstream exploded") if prompt_of(request) == "llm_judge" else fake_llm(request)
 
     with OpenAIServer(route=broken_judge) as server:
-        with LLMClient(LLMSettings(base_url=server.base_url, model="judge", timeout=5)) as client:
+        with LLMClient(LLMSettings(base_url=server.base_url, model="judge", **FAST)) as client:
             kit = Toolkit(embedder, llm=LLMEvaluator(client))
             results = score_case(CASE, kit, ["llm_judge", "faithfulness"])
     assert math.isnan(results["llm_judge"].value) and "500" in results["llm_judge"].error
+    assert "gave up after 6 attempts" in results["llm_judge"].error
     assert results["faithfulness"].value == 0.5
 
 
@@ -67,3 +73,120 @@ def test_llm_only_metrics_are_unmeasured_offline(embedder):
     results = score_case(CASE, Toolkit(embedder), ["llm_judge", "rubric_1_10"])
     for result in results.values():
         assert math.isnan(result.value) and "no" in result.error and "LLM" in result.error
+
+
+# ---- the whole LLM suite, batched -----------------------------------------------------------
+SUITE_CASES = [
+    EvalCase(question_id="fha", question="FHA 贷款的最低首付是多少？",
+             answer="FHA 贷款最低首付为 3.5%。联邦政府强制要求不得超过此比例。",
+             retrieved_contexts=["FHA 贷款最低首付为 3.5%。", "ARM 通常以较低利率开始。", "财政部支持中小企业。"],
+             ground_truth_answer="FHA 贷款最低首付为 3.5%。信用分数至少 580。"),
+    EvalCase(question_id="ohio", question="What did the Ministry of Finance announce for Ohio?",
+             answer="The Ministry of Finance announced tax relief for small businesses in Ohio.",
+             retrieved_contexts=["FHA loans need 3.5% down.", "The Ministry of Finance announced tax relief.",
+                                 "Ohio is a state."],
+             ground_truth_answer="Tax relief for small businesses in Ohio."),
+]
+
+
+def suite(kit: Toolkit) -> dict:
+    out = {}
+    for case in SUITE_CASES:
+        for name, r in score_case(case, kit).items():
+            out[(case.question_id, name)] = (r.value, r.error, r.details)
+    return out
+
+
+def same(a: dict, b: dict) -> bool:
+    def norm(v):
+        value, error, details = v
+        return ("nan" if math.isnan(value) else round(value, 9), error, details)
+    return {k: norm(v) for k, v in a.items()} == {k: norm(v) for k, v in b.items()}
+
+
+def test_prefetched_suite_needs_at_most_five_calls_per_sample_and_changes_nothing(embedder, tmp_path):
+    with OpenAIServer(route=fake_llm) as server:
+        with LLMClient(LLMSettings(base_url=server.base_url, model="judge", **FAST)) as client:
+            unbatched = suite(Toolkit(embedder, llm=LLMEvaluator(client)))
+            unbatched_calls = server.count()
+            server.reset()
+            evaluator = LLMEvaluator(client)
+            report = evaluator.prefetch(SUITE_CASES)
+            batched = suite(Toolkit(embedder, llm=evaluator))
+        assert server.count() == report.batched_calls <= 5 * len(SUITE_CASES)
+        assert unbatched_calls > 2 * server.count()
+    assert same(batched, unbatched)
+    measured = {k for k, v in batched.items() if not math.isnan(v[0])}
+    for case in SUITE_CASES:
+        for name in ("faithfulness", "context_relevance", "context_recall", "answer_relevancy", "answer_correctness",
+                     "factual_correctness", "noise_sensitivity", "llm_judge", "rubric_1_10"):
+            assert (case.question_id, name) in measured, (case.question_id, name)
+
+
+def test_second_run_is_served_from_the_cache(embedder, tmp_path):
+    settings = dict(model="judge", cache_dir=str(tmp_path / "llm-cache"), **FAST)
+    with OpenAIServer(route=fake_llm) as server:
+        runs = []
+        for _ in range(2):
+            with LLMClient(LLMSettings(base_url=server.base_url, **settings)) as client:
+                evaluator = LLMEvaluator(client)
+                evaluator.prefetch(SUITE_CASES)
+                runs.append((suite(Toolkit(embedder, llm=evaluator)), client.stats(), server.count()))
+                server.reset()
+    (first, s1, calls1), (second, s2, calls2) = runs
+    assert calls1 == s1.cache_misses > 0 and calls2 == 0
+    assert (s2.cache_misses, s2.requests, s2.cache_hits) == (0, 0, s1.cache_misses)
+    assert same(first, second)
+
+
+OUT_OF_RANGE = {
+    "judge_and_rubric": {"judge": {"reasoning": "great", "score": 7},
+                         "rubric": {"analysis": "a", "accuracy": 11, "completeness": 5, "clarity": 5, "reason": "r",
+                                    "suggestion": "s"}},
+    "llm_judge": {"reasoning": "great", "score": 7},
+    "rubric_1_10": {"analysis": "a", "accuracy": 11, "completeness": 5, "clarity": 5, "reason": "r",
+                    "suggestion": "s"},
+}
+MALFORMED = {
+    "judge_and_rubric": '{"judge": {"reasoning": "great", "score": ',
+    "llm_judge": '{"reasoning": "great", "score": ',
+    "rubric_1_10": '{"analysis": "fine", "accuracy": 8, "completeness',
+}
+PROSE = {name: "I would give it 4/5 and 8/10." for name in OUT_OF_RANGE}
+
+
+@pytest.mark.parametrize("bad", [OUT_OF_RANGE, MALFORMED, PROSE], ids=["out_of_range", "malformed", "prose"])
+def test_invalid_judge_output_is_nan_with_the_reason_never_a_number(embedder, bad):
+    """Out of range or malformed, in the batched call, the single fallback and its re-ask:
+    the judges are NaN with the validation error, never the model's 7, 11, 4 or 8."""
+    def route(req):
+        return bad.get(prompt_of(req)) or fake_llm(req)
+
+    with OpenAIServer(route=route) as server:
+        with LLMClient(LLMSettings(base_url=server.base_url, model="judge", **FAST)) as client:
+            evaluator = LLMEvaluator(client)
+            report = evaluator.prefetch([CASE])
+            kit = Toolkit(embedder, llm=evaluator)
+            results = score_case(CASE, kit, ["llm_judge", "rubric_1_10", "faithfulness"])
+            assert report.failures == {"judges": 1} and report.fallback_calls == 2
+        judge_calls = [r for r in server.requests if prompt_of(r) in bad]
+        assert len(judge_calls) == 6  # batched + re-ask, then each single prompt + re-ask; the metrics add none
+    for name in ("llm_judge", "rubric_1_10"):
+        assert math.isnan(results[name].value) and "invalid output after one re-ask" in results[name].error
+        assert results[name].details == {}
+    if bad is OUT_OF_RANGE:
+        assert "less than or equal to 5" in results["llm_judge"].error
+        assert "less than or equal to 10" in results["rubric_1_10"].error
+    assert results["faithfulness"].value == 0.5
+
+
+def test_every_llm_metric_has_a_prompt_hash(embedder):
+    with OpenAIServer(route=fake_llm) as server:
+        with LLMClient(LLMSettings(base_url=server.base_url, model="judge", **FAST)) as client:
+            evaluator = LLMEvaluator(client, language="zh")
+            for name, metric in REGISTRY.items():
+                h = evaluator.prompt_hash(name)
+                if name in ("context_precision", "semantic_similarity"):
+                    assert h is None  # offline only
+                else:
+                    assert name in METRIC_PROMPTS and len(h) == 64, name

@@ -1,19 +1,27 @@
 """The evaluation prompts, one module each: typed input and output models, a zh and an
-en template, a version, and a hash to store beside every score they produce."""
+en template, a version, and a hash to store beside every score they produce.
 
+Single prompts serve one operation each (``statement_decomposition``, ``llm_judge`` …);
+the batched prompts (``answer_analysis``, ``statement_verification_batch``,
+``entity_extraction_batch``, ``judge_and_rubric``; ``context_relevance`` judges all
+contexts at once) serve a whole sample in a few calls with the same results."""
+
+from ragpipe.core.llm.prompts.answer_analysis import ANSWER_ANALYSIS
 from ragpipe.core.llm.prompts.answer_relevancy import ANSWER_RELEVANCY
 from ragpipe.core.llm.prompts.base import LANGUAGES, Language, Prompt, fence, pick_language
 from ragpipe.core.llm.prompts.context_relevance import CONTEXT_RELEVANCE
 from ragpipe.core.llm.prompts.decompose import DECOMPOSE
-from ragpipe.core.llm.prompts.entities import ENTITIES
+from ragpipe.core.llm.prompts.entities import ENTITIES, ENTITIES_BATCH
 from ragpipe.core.llm.prompts.judge import JUDGE_1_5
+from ragpipe.core.llm.prompts.judge_and_rubric import JUDGE_AND_RUBRIC
 from ragpipe.core.llm.prompts.rubric import RUBRIC_1_10, RUBRIC_1_10_PURE_LLM
-from ragpipe.core.llm.prompts.verify import VERIFY
+from ragpipe.core.llm.prompts.verify import VERIFY, VERIFY_BATCH
 
 PROMPTS: dict[str, Prompt] = {
     p.name: p
     for p in (DECOMPOSE, VERIFY, CONTEXT_RELEVANCE, ANSWER_RELEVANCY, ENTITIES, JUDGE_1_5,
-              RUBRIC_1_10, RUBRIC_1_10_PURE_LLM)
+              RUBRIC_1_10, RUBRIC_1_10_PURE_LLM,
+              ANSWER_ANALYSIS, VERIFY_BATCH, ENTITIES_BATCH, JUDGE_AND_RUBRIC)
 }
 
 
@@ -22,6 +30,6 @@ def prompt_hash(name: str, language: Language) -> str:
     return PROMPTS[name].hash(language)
 
 
-__all__ = ["ANSWER_RELEVANCY", "CONTEXT_RELEVANCE", "DECOMPOSE", "ENTITIES", "JUDGE_1_5", "LANGUAGES",
-           "PROMPTS", "RUBRIC_1_10", "RUBRIC_1_10_PURE_LLM", "VERIFY", "Language", "Prompt", "fence",
-           "pick_language", "prompt_hash"]
+__all__ = ["ANSWER_ANALYSIS", "ANSWER_RELEVANCY", "CONTEXT_RELEVANCE", "DECOMPOSE", "ENTITIES", "ENTITIES_BATCH",
+           "JUDGE_1_5", "JUDGE_AND_RUBRIC", "LANGUAGES", "PROMPTS", "RUBRIC_1_10", "RUBRIC_1_10_PURE_LLM", "VERIFY",
+           "VERIFY_BATCH", "Language", "Prompt", "fence", "pick_language", "prompt_hash"]

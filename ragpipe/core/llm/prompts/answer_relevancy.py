@@ -65,4 +65,5 @@ ANSWER_RELEVANCY: Prompt[AnswerRelevancyInput, AnswerRelevancyOutput] = Prompt(
     templates={"zh": ZH, "en": EN},
     data_fields={"answer": "answer"},
     check=_check,
+    lengths=lambda inputs: {"questions": inputs.n},
 )

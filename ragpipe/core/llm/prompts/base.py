@@ -106,10 +106,16 @@ class Prompt(Generic[I, O]):
     """One prompt: typed input and output, a template per language, a version.
 
     ``data_fields`` maps each input field that holds material under evaluation to its
-    fence label (a list field gets one numbered fence per item). ``variables`` adds
+    fence label (a list field gets one numbered fence per item), or to a function that
+    renders the field's value as fenced blocks itself (for structured material, e.g.
+    numbered groups of statements); such a function must put all material in fences. ``variables`` adds
     template values computed from the input (counts, translated labels). ``check``
     validates what the output schema cannot see alone (e.g. one verdict per statement)
     and raises ``ValueError``; the client treats that like any invalid output.
+    ``lengths`` gives, per input, the exact number of items of top-level output arrays
+    (one verdict per context …): the schema sent to the server says so (minItems =
+    maxItems), so servers that enforce schemas with a grammar (llama.cpp) cannot stop
+    short; ``check`` still verifies it for servers that do not.
     """
 
     name: str
@@ -117,9 +123,10 @@ class Prompt(Generic[I, O]):
     input_model: type[I]
     output_model: type[O]
     templates: Mapping[str, str]
-    data_fields: Mapping[str, str]
+    data_fields: Mapping[str, "str | Callable[[Any, Language], str]"]
     variables: Callable[[I, Language], dict[str, str]] | None = None
     check: Callable[[I, O], None] | None = None
+    lengths: Callable[[I], dict[str, int]] | None = None
     _complete: dict[str, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -148,6 +155,9 @@ class Prompt(Generic[I, O]):
             value = getattr(inputs, name)
             if name in self.data_fields:
                 label = self.data_fields[name]
+                if callable(label):
+                    values[name] = label(value, language)
+                    continue
                 is_list = isinstance(value, (list, tuple))
                 values[name] = fence_items(label, list(value)) if is_list else fence(label, value)
             else:
@@ -165,10 +175,14 @@ class Prompt(Generic[I, O]):
     def returns_array(self) -> bool:
         return issubclass(self.output_model, RootModel)
 
-    def response_schema(self) -> dict:
-        """The JSON schema for ``response_format``. Servers want an object at the root,
-        so an array output is wrapped as ``{"items": [...]}``."""
+    def response_schema(self, inputs: I | None = None) -> dict:
+        """The JSON schema for ``response_format`` (with ``inputs``: the exact array
+        lengths they imply). Servers want an object at the root, so an array output is
+        wrapped as ``{"items": [...]}``."""
         schema = self.output_model.model_json_schema()
+        if inputs is not None and self.lengths is not None:
+            for name, n in self.lengths(inputs).items():
+                schema["properties"][name].update(minItems=n, maxItems=n)
         if not self.returns_array:
             return schema
         defs = schema.pop("$defs", None)

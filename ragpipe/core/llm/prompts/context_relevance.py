@@ -1,63 +1,89 @@
-"""Context relevance (seed 001): is one retrieved context relevant to the question?
-The metric is relevant contexts / all contexts."""
+"""Context relevance (seed 001): which of the retrieved contexts are relevant to the
+question? All contexts of a sample are judged in one call, one verdict each; the metric
+is relevant contexts / all contexts."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
-from ragpipe.core.llm.prompts.base import Output, Prompt, Text
+from ragpipe.core.llm.prompts.base import Language, Output, Prompt, Text
 
 
 class ContextRelevanceInput(BaseModel):
     question: str
-    context: str
+    contexts: list[str] = Field(min_length=1)
 
 
-class ContextRelevanceOutput(Output):
+class ContextVerdict(Output):
+    index: int = Field(ge=1, description="number of the context, from 1")
     reason: Text
     relevant: bool
 
 
-ZH = """任务：判断一段检索到的上下文是否与问题相关。
+class ContextRelevanceOutput(Output):
+    contexts: list[ContextVerdict]
+
+
+def _variables(inputs: ContextRelevanceInput, language: Language) -> dict[str, str]:
+    return {"n_contexts": str(len(inputs.contexts))}
+
+
+def _check(inputs: ContextRelevanceInput, output: ContextRelevanceOutput) -> None:
+    n = len(inputs.contexts)
+    indices = sorted(c.index for c in output.contexts)
+    if indices != list(range(1, n + 1)):
+        raise ValueError(f"expected exactly one verdict for each context index 1..{n}, got indices {indices}")
+
+
+ZH = """任务：逐段判断检索到的上下文是否与问题相关。
 
 ${data_rule}
 
 判断标准：
 - relevant = true：这段上下文包含有助于回答该问题的信息（全部或部分）。
 - relevant = false：这段上下文讲的是别的主题，或者只是字面上出现了相同的词语。
-- 不要求它能完整回答问题；只依据这段上下文本身判断，不要使用外部知识。
+- 不要求它能完整回答问题；每段只依据它本身判断，不要使用外部知识，也不要受其他段落影响。
+
+共有 ${n_contexts} 段上下文。每段都要回答且只回答一次，index 与上下文编号一致。
 
 问题：
 ${question}
 
 上下文：
-${context}
+${contexts}
 
-输出格式：只输出一个 JSON 对象 {"reason": "一句话理由", "relevant": true 或 false}"""
+输出格式：只输出一个 JSON 对象，例如
+{"contexts": [{"index": 1, "reason": "写明了最低首付比例。", "relevant": true}, {"index": 2, "reason": "讲的是浮动利率，与首付无关。", "relevant": false}]}"""
 
-EN = """Task: decide whether one retrieved context passage is relevant to a question.
+EN = """Task: decide, passage by passage, whether the retrieved context passages are relevant to a question.
 
 ${data_rule}
 
 Criteria:
 - relevant = true: the passage contains information that helps answer the question (fully or in part).
 - relevant = false: the passage is about something else, or only shares some words with the question.
-- The passage does not need to answer the question completely; judge by the passage alone, without outside
-  knowledge.
+- A passage does not need to answer the question completely; judge each passage by itself alone, without
+  outside knowledge and without being swayed by the other passages.
+
+There are ${n_contexts} passages. Answer every passage exactly once, with index equal to its number.
 
 Question:
 ${question}
 
-Context:
-${context}
+Context passages:
+${contexts}
 
-Output format: only a JSON object {"reason": "one sentence", "relevant": true or false}"""
+Output format: only a JSON object, for example
+{"contexts": [{"index": 1, "reason": "States the minimum down payment.", "relevant": true}, {"index": 2, "reason": "About adjustable rates, not down payments.", "relevant": false}]}"""
 
 CONTEXT_RELEVANCE: Prompt[ContextRelevanceInput, ContextRelevanceOutput] = Prompt(
     name="context_relevance",
-    version="1.0",
+    version="2.0",
     input_model=ContextRelevanceInput,
     output_model=ContextRelevanceOutput,
     templates={"zh": ZH, "en": EN},
-    data_fields={"question": "question", "context": "context"},
+    data_fields={"question": "question", "contexts": "context"},
+    variables=_variables,
+    check=_check,
+    lengths=lambda inputs: {"contexts": len(inputs.contexts)},
 )

@@ -7,9 +7,9 @@ import re
 import unicodedata
 from typing import Literal
 
-from pydantic import BaseModel, RootModel
+from pydantic import BaseModel, Field, RootModel
 
-from ragpipe.core.llm.prompts.base import Language, Output, Prompt, Text
+from ragpipe.core.llm.prompts.base import Language, Output, Prompt, Text, fence
 
 EntityType = Literal["policy", "organization", "location", "legal_clause", "industry"]
 Role = Literal["question", "answer", "context", "ground_truth", "text"]
@@ -104,4 +104,104 @@ ENTITIES: Prompt[EntitiesInput, Entities] = Prompt(
     data_fields={"text": "text"},
     variables=_variables,
     check=_check,
+)
+
+
+# ---- the entities of several texts in one call ------------------------------------------
+class EntityText(BaseModel):
+    role: Role
+    text: str
+
+
+class EntitiesBatchInput(BaseModel):
+    texts: list[EntityText] = Field(min_length=1)
+
+
+class TextEntities(Output):
+    index: int = Field(ge=1, description="number of the text, from 1")
+    entities: list[Entity]
+
+
+class EntitiesBatchOutput(Output):
+    texts: list[TextEntities]
+
+
+def _render_texts(texts: list[EntityText], language: Language) -> str:
+    head = "文本 {i}（{label}）：" if language == "zh" else "Text {i} ({label}):"
+    return "\n\n".join("\n".join((head.format(i=i, label=ROLE_LABELS[language][t.role]), fence(f"text {i}", t.text)))
+                       for i, t in enumerate(texts, 1))
+
+
+def _batch_variables(inputs: EntitiesBatchInput, language: Language) -> dict[str, str]:
+    return {"n_texts": str(len(inputs.texts))}
+
+
+def _batch_check(inputs: EntitiesBatchInput, output: EntitiesBatchOutput) -> None:
+    n = len(inputs.texts)
+    indices = sorted(t.index for t in output.texts)
+    if indices != list(range(1, n + 1)):
+        raise ValueError(f"expected exactly one entry for each text index 1..{n}, got indices {indices}")
+    for got in output.texts:
+        text = _folded(inputs.texts[got.index - 1].text)
+        invented = [e.name for e in got.entities if _folded(e.name) not in text]
+        if invented:
+            raise ValueError(f"text {got.index}: entities not found verbatim in that text: {invented}; "
+                             "copy names exactly as written")
+
+
+BATCH_ZH = """任务：从下面每一段文本中分别提取关键政策实体。
+
+${data_rule}
+
+实体类型（type 取括号中的代码）：
+- 政策名称（policy）
+- 机构组织（organization）
+- 地理位置（location）
+- 法律条款（legal_clause）
+- 行业领域（industry）
+
+规则：
+1. 每段文本单独处理：只提取该段文本中实际出现的实体，name 必须与该段原文逐字一致，不要改写、补全或翻译。
+2. 同一段文本中的同一实体只列一次；不属于以上类型的词语不要提取。
+3. 某段文本中没有这类实体时，它的 entities 为空数组 []。
+4. 共有 ${n_texts} 段文本，每段都要回答且只回答一次，index 与文本编号一致。
+
+${texts}
+
+输出格式：只输出一个 JSON 对象，例如
+{"texts": [{"index": 1, "entities": [{"name": "财政部", "type": "organization"}, {"name": "小微企业", "type": "industry"}]}, {"index": 2, "entities": []}]}"""
+
+BATCH_EN = """Task: extract the key policy entities from each of the texts below, text by text.
+
+${data_rule}
+
+Entity types (use the code in brackets as type):
+- policy name (policy)
+- agency or organization (organization)
+- geographic location (location)
+- legal provision or clause (legal_clause)
+- industry or sector (industry)
+
+Rules:
+1. Treat each text on its own: extract only entities that actually occur in that text; name must be copied
+   verbatim from it, not rephrased, completed or translated.
+2. List each entity once per text; do not extract words of any other type.
+3. A text without such entities gets an empty entities array [].
+4. There are ${n_texts} texts; answer every text exactly once, with index equal to its number.
+
+${texts}
+
+Output format: only a JSON object, for example
+{"texts": [{"index": 1, "entities": [{"name": "Ministry of Finance", "type": "organization"}, {"name": "small businesses", "type": "industry"}]}, {"index": 2, "entities": []}]}"""
+
+ENTITIES_BATCH: Prompt[EntitiesBatchInput, EntitiesBatchOutput] = Prompt(
+    name="entity_extraction_batch",
+    version="1.0",
+    input_model=EntitiesBatchInput,
+    output_model=EntitiesBatchOutput,
+    templates={"zh": BATCH_ZH, "en": BATCH_EN},
+    data_fields={"texts": _render_texts},
+    variables=_batch_variables,
+    check=_batch_check,
+    lengths=lambda inputs: {"texts": len(inputs.texts)},
 )

@@ -1,4 +1,6 @@
-"""LLM judge (seed 002): the answer scored 1–5 against the ground truth, with reasoning."""
+"""LLM judge (seed 002): the answer scored 1–5 against the ground truth, with reasoning.
+Few-shot calibration examples (seed 003's remedy for score inflation) show that a fluent
+answer with a fabricated figure scores 2, not 4."""
 
 from __future__ import annotations
 
@@ -18,11 +20,7 @@ class JudgeOutput(Output):
     score: Score5
 
 
-ZH = """你是一个客观、严谨的 RAG 系统回答质量评估专家。请根据原始问题和标准答案，对 RAG 系统的回答进行评分。
-
-${data_rule}
-
-评分标准（5 分制）：
+RUBRIC_ZH = """评分标准（5 分制）：
 - 5 分（完美回答）：事实 100% 准确，与标准答案一致，全面回答了问题，无任何冗余，语言流畅。
 - 4 分（高质量回答）：绝大部分信息准确，可能有极微小瑕疵，基本完整，可读性好。
 - 3 分（中等质量回答）：包含部分正确信息，但也有明显错误或遗漏，需要用户自行辨别。
@@ -30,6 +28,56 @@ ${data_rule}
 - 1 分（错误或无法回答）：完全错误，产生幻觉，或拒绝回答。
 
 以标准答案为事实依据：与标准答案矛盾的内容算作错误；标准答案中没有的具体细节（数字、日期、名称）不能加分。
+不要因为回答流畅、语气肯定或篇幅长就给高分。"""
+
+RUBRIC_EN = """Scoring rubric (1 to 5):
+- 5 (perfect): the facts are 100% accurate and agree with the ground truth, the question is fully answered,
+  nothing redundant, fluent.
+- 4 (high quality): almost all information is accurate, at most very minor flaws, essentially complete, readable.
+- 3 (medium quality): some correct information, but also clear errors or omissions the user has to sort out.
+- 2 (low quality): much wrong information, or the question is not addressed; may mislead the user.
+- 1 (wrong or no answer): completely wrong, hallucinated, or declines to answer.
+
+The ground truth is the factual reference: content that contradicts it is an error; specific details
+(numbers, dates, names) that the ground truth does not contain earn no credit. Do not reward fluency, a
+confident tone or length."""
+
+CALIBRATION_ZH = """校准示例（只用于说明评分尺度，不是本次待评估的材料）：
+示例 1（流畅但编造，2 分）
+问题：小微企业贷款贴息比例是多少？　标准答案：贴息比例为 30%，单户上限 100 万元。
+回答：贴息比例为 50%，单户上限 200 万元，由市财政局按季度发放。
+评分：{"reasoning": "比例和上限都与标准答案矛盾，按季度发放也没有依据；表述流畅但关键数字是编造的，会误导用户。", "score": 2}
+示例 2（准确但遗漏条件，4 分）
+问题与标准答案：同示例 1。
+回答：贴息比例为 30%。
+评分：{"reasoning": "比例正确，但遗漏了单户 100 万元的上限。", "score": 4}
+示例 3（拒绝回答，1 分）
+问题与标准答案：同示例 1。
+回答：抱歉，我无法回答这个问题。
+评分：{"reasoning": "没有给出任何信息，属于拒绝回答。", "score": 1}"""
+
+CALIBRATION_EN = """Calibration examples (they only illustrate the scale; they are not the material under evaluation):
+Example 1 (fluent but fabricated, 2)
+Question: What interest subsidy do small-business loans get? Ground truth: 30%, capped at 1 million yuan per
+business.
+Answer: The subsidy is 50%, capped at 2 million yuan per business and paid quarterly by the city finance bureau.
+Scores: {"reasoning": "The rate and the cap contradict the ground truth and the quarterly payment has no basis; fluent, but the key figures are fabricated and would mislead the user.", "score": 2}
+Example 2 (accurate but misses a condition, 4)
+Question and ground truth: as in example 1.
+Answer: The subsidy is 30%.
+Scores: {"reasoning": "The rate is right, but the cap of 1 million yuan per business is missing.", "score": 4}
+Example 3 (declines, 1)
+Question and ground truth: as in example 1.
+Answer: Sorry, I cannot answer that.
+Scores: {"reasoning": "Gives no information; a refusal.", "score": 1}"""
+
+ZH = """你是一个客观、严谨的 RAG 系统回答质量评估专家。请根据原始问题和标准答案，对 RAG 系统的回答进行评分。
+
+${data_rule}
+
+""" + RUBRIC_ZH + """
+
+""" + CALIBRATION_ZH + """
 
 待评估信息：
 1. 原始问题：
@@ -49,16 +97,9 @@ answer against the original question and the ground-truth answer.
 
 ${data_rule}
 
-Scoring rubric (1 to 5):
-- 5 (perfect): the facts are 100% accurate and agree with the ground truth, the question is fully answered,
-  nothing redundant, fluent.
-- 4 (high quality): almost all information is accurate, at most very minor flaws, essentially complete, readable.
-- 3 (medium quality): some correct information, but also clear errors or omissions the user has to sort out.
-- 2 (low quality): much wrong information, or the question is not addressed; may mislead the user.
-- 1 (wrong or no answer): completely wrong, hallucinated, or declines to answer.
+""" + RUBRIC_EN + """
 
-The ground truth is the factual reference: content that contradicts it is an error; specific details
-(numbers, dates, names) that the ground truth does not contain earn no credit.
+""" + CALIBRATION_EN + """
 
 Material to evaluate:
 1. Original question:
@@ -75,7 +116,7 @@ Output format: only a JSON object, for example
 
 JUDGE_1_5: Prompt[JudgeInput, JudgeOutput] = Prompt(
     name="llm_judge",
-    version="1.0",
+    version="1.1",
     input_model=JudgeInput,
     output_model=JudgeOutput,
     templates={"zh": ZH, "en": EN},

@@ -35,7 +35,7 @@ def _variables(inputs: RubricInput, language: Language) -> dict[str, str]:
     return {"n_documents": str(len(inputs.documents))}
 
 
-_CRITERIA_ZH = """评分标准（每项为 1 到 10 的整数）：
+CRITERIA_ZH = """评分标准（每项为 1 到 10 的整数）：
 1. accuracy 准确性（权重 50%）：数据与引用是否精确？有无幻觉？
    - 10：数据精确，引用无误；或者资料中没有相关信息时，如实指出没有。
    - 7–9：数据大致正确，没有明显幻觉。
@@ -49,7 +49,7 @@ _CRITERIA_ZH = """评分标准（每项为 1 到 10 的整数）：
    - 10：结构清晰，推理连贯，没有冗言。
    - 1–4：逻辑混乱，语句不通，答非所问。"""
 
-_CRITERIA_EN = """Scoring rubric (each an integer from 1 to 10):
+CRITERIA_EN = """Scoring rubric (each an integer from 1 to 10):
 1. accuracy (weight 50%): are the data and citations precise? Any hallucination?
    - 10: precise data, correct citations; or, when the sources hold no such information, says so honestly.
    - 7–9: data broadly correct, no evident hallucination.
@@ -67,7 +67,7 @@ WITH_DOCUMENTS_ZH = """你是一位严格的评审。请针对下面的“问题
 
 ${data_rule}
 
-""" + _CRITERIA_ZH + """
+""" + CRITERIA_ZH + """
 
 评估步骤（先分析，后打分）：
 先在 analysis 中做“错误分析”：逐条列出回答中具体的事实错误、没有文献依据的内容和遗漏点；然后再按上述标准给出三个分数。
@@ -102,7 +102,7 @@ given the "reference documents".
 
 ${data_rule}
 
-""" + _CRITERIA_EN + """
+""" + CRITERIA_EN + """
 
 Procedure (analyse first, then score):
 First write an error analysis in analysis: list the concrete factual errors, the content without support in the
@@ -145,7 +145,7 @@ ${data_rule}
 本次评估没有参考文献，accuracy 只能依据公认、可靠的知识判断：你无法确认的具体数字、日期、名称和条款编号不能当作正确；
 凭空给出的具体细节按编造处理；如实说明不确定或不知道不算错误。
 
-""" + _CRITERIA_ZH + """
+""" + CRITERIA_ZH + """
 
 评估步骤（先分析，后打分）：
 先在 analysis 中做“错误分析”：逐条列出回答中的事实错误、无法确认的具体细节和遗漏点；然后再按上述标准给出三个分数。
@@ -181,7 +181,7 @@ There are no reference documents, so judge accuracy by well-established, reliabl
 numbers, dates, names and clause numbers that you cannot confirm do not count as correct; specific details given
 without basis count as fabricated; saying honestly that something is uncertain or unknown is not an error.
 
-""" + _CRITERIA_EN + """
+""" + CRITERIA_EN + """
 
 Procedure (analyse first, then score):
 First write an error analysis in analysis: list the factual errors, the specific details that cannot be

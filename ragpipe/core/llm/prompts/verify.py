@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from ragpipe.core.llm.prompts.base import Language, Output, Prompt, Text
+from ragpipe.core.llm.prompts.base import Language, Output, Prompt, Text, fence
 
 
 class VerifyInput(BaseModel):
@@ -98,4 +98,127 @@ VERIFY: Prompt[VerifyInput, VerifyOutput] = Prompt(
     data_fields={"evidence": "context", "statements": "statement"},
     variables=_variables,
     check=_check,
+    lengths=lambda inputs: {"verdicts": len(inputs.statements)},
+)
+
+
+# ---- several statement lists, each against its own passages, in one call -------------
+class VerifyCheck(BaseModel):
+    statements: list[str] = Field(min_length=1)
+    passages: list[int] = Field(min_length=1, description="numbers of the passages to judge by, from 1")
+
+
+class VerifyBatchInput(BaseModel):
+    passages: list[str] = Field(min_length=1)
+    checks: list[VerifyCheck] = Field(min_length=1)
+
+
+class CheckVerdicts(Output):
+    check: int = Field(ge=1, description="number of the check, from 1")
+    verdicts: list[StatementVerdict]
+
+
+class VerifyBatchOutput(Output):
+    checks: list[CheckVerdicts]
+
+
+_CHECK_HEAD = {
+    "zh": "核对 {k}：只依据段落 {passages}，判断以下 {n} 条陈述：",
+    "en": "Check {k}: judge the following {n} statement(s) by passage(s) {passages} only:",
+}
+
+
+def _render_checks(checks: list[VerifyCheck], language: Language) -> str:
+    blocks = []
+    for k, check in enumerate(checks, 1):
+        sep = "、" if language == "zh" else ", "
+        head = _CHECK_HEAD[language].format(k=k, n=len(check.statements), passages=sep.join(map(str, check.passages)))
+        items = [fence(f"check {k} statement {i}", s) for i, s in enumerate(check.statements, 1)]
+        blocks.append("\n".join([head, *items]))
+    return "\n\n".join(blocks)
+
+
+def _batch_variables(inputs: VerifyBatchInput, language: Language) -> dict[str, str]:
+    return {"n_passages": str(len(inputs.passages)), "n_checks": str(len(inputs.checks))}
+
+
+def _batch_check(inputs: VerifyBatchInput, output: VerifyBatchOutput) -> None:
+    k = len(inputs.checks)
+    numbers = sorted(c.check for c in output.checks)
+    if numbers != list(range(1, k + 1)):
+        raise ValueError(f"expected exactly one entry for each check 1..{k}, got checks {numbers}")
+    for got in output.checks:
+        check = inputs.checks[got.check - 1]
+        n = len(check.statements)
+        indices = sorted(v.index for v in got.verdicts)
+        if indices != list(range(1, n + 1)):
+            raise ValueError(f"check {got.check}: expected exactly one verdict for each statement index 1..{n}, "
+                             f"got indices {indices}")
+        allowed = set(check.passages)
+        for v in got.verdicts:
+            if v.source and v.source not in allowed:
+                raise ValueError(f"check {got.check}, verdict {v.index}: source {v.source} is not one of this "
+                                 f"check's passages {sorted(allowed)} (or 0)")
+            if v.verdict == 1 and v.source == 0:
+                raise ValueError(f"check {got.check}, verdict {v.index}: a supported statement needs the number of "
+                                 "its supporting passage")
+
+
+BATCH_ZH = """任务：进行若干项“核对”。每项核对给出一组陈述和允许使用的段落编号，逐条判断陈述是否得到这些段落的支持（自然语言推理）。
+
+${data_rule}
+
+判断标准：
+- verdict = 1：该核对允许使用的段落明确陈述了该内容，或可以从中直接推出。
+- verdict = 0：这些段落没有提到、说法不同或与之矛盾。只依据该核对允许使用的段落判断，不要使用其他段落、常识或背景知识；陈述中的数字、日期、名称或条件只要这些段落中没有，就判 0。
+- source：作出判断所依据的段落编号（必须是该核对允许使用的段落）；没有任何段落涉及该陈述时填 0。verdict 为 1 时，source 必须是支持它的段落编号。
+- reason：用一句话说明理由。
+
+共有 ${n_passages} 个段落和 ${n_checks} 项核对。每项核对都要回答且只回答一次（check 与核对编号一致）；每条陈述都要回答且只回答一次（index 与陈述编号一致）。
+
+段落：
+${passages}
+
+核对：
+${checks}
+
+输出格式：只输出一个 JSON 对象，例如
+{"checks": [{"check": 1, "verdicts": [{"index": 1, "reason": "段落 1 写明最低首付为 3.5%。", "verdict": 1, "source": 1}, {"index": 2, "reason": "段落中没有提到联邦政府的上限要求。", "verdict": 0, "source": 0}]}, {"check": 2, "verdicts": [{"index": 1, "reason": "段落 3 给出的比例是 5%，与陈述矛盾。", "verdict": 0, "source": 3}]}]}"""
+
+BATCH_EN = """Task: carry out a number of checks. Each check gives a list of statements and the passages it may use;
+decide, statement by statement, whether those passages support it (natural language inference).
+
+${data_rule}
+
+Criteria:
+- verdict = 1: the passages the check may use state it explicitly or it follows directly from them.
+- verdict = 0: those passages do not mention it, say something different, or contradict it. Judge only by the
+  passages the check may use, not by other passages or common or background knowledge; a statement with a
+  number, date, name or condition that those passages do not contain gets 0.
+- source: the number of the passage the verdict rests on (one the check may use); 0 when no passage addresses
+  it. When verdict is 1, source must be the number of a supporting passage.
+- reason: one sentence explaining the verdict.
+
+There are ${n_passages} passages and ${n_checks} checks. Answer every check exactly once (check equal to the
+check's number) and every statement in it exactly once (index equal to the statement's number).
+
+Passages:
+${passages}
+
+Checks:
+${checks}
+
+Output format: only a JSON object, for example
+{"checks": [{"check": 1, "verdicts": [{"index": 1, "reason": "Passage 1 states the minimum down payment of 3.5%.", "verdict": 1, "source": 1}, {"index": 2, "reason": "No passage mentions a federal upper limit.", "verdict": 0, "source": 0}]}, {"check": 2, "verdicts": [{"index": 1, "reason": "Passage 3 gives 5%, which contradicts the statement.", "verdict": 0, "source": 3}]}]}"""
+
+VERIFY_BATCH: Prompt[VerifyBatchInput, VerifyBatchOutput] = Prompt(
+    name="statement_verification_batch",
+    version="1.0",
+    input_model=VerifyBatchInput,
+    output_model=VerifyBatchOutput,
+    templates={"zh": BATCH_ZH, "en": BATCH_EN},
+    data_fields={"passages": "passage", "checks": _render_checks},
+    variables=_batch_variables,
+    check=_batch_check,
+    lengths=lambda inputs: {"checks": len(inputs.checks)},
 )
