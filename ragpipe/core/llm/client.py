@@ -40,6 +40,7 @@ import asyncio
 import email.utils
 import json
 import logging
+import os
 import random
 import threading
 import time
@@ -104,6 +105,17 @@ class LLMSettings(BaseModel):
     cache_namespace: str = Field("", description="separates caches of servers that report the same model name")
     price_per_1k_prompt_tokens: float = Field(0.0, ge=0)
     price_per_1k_completion_tokens: float = Field(0.0, ge=0)
+
+
+def settings_from_env(environ: "dict[str, str] | None" = None, **overrides: Any) -> LLMSettings | None:
+    """Settings from ``RAGPIPE_LLM_BASE_URL``, ``_MODEL`` and ``_API_KEY`` (the variables
+    the Dagster LLMResource reads), or None when no base URL is set: the offline mode."""
+    env = os.environ if environ is None else environ
+    base_url = env.get("RAGPIPE_LLM_BASE_URL", "").strip()
+    if not base_url:
+        return None
+    return LLMSettings(base_url=base_url, model=env.get("RAGPIPE_LLM_MODEL", ""),
+                       api_key=env.get("RAGPIPE_LLM_API_KEY") or None, **overrides)
 
 
 class LLM(Protocol):
@@ -651,4 +663,4 @@ async def arun_any(llm: Any, prompt: Prompt[I, O], inputs: I, language: Language
 
 
 __all__ = ["LLM", "LLMClient", "LLMError", "LLMSettings", "LLMStats", "RateLimiter", "arun_any", "extract_json",
-           "retry_after_seconds", "run_sync"]
+           "retry_after_seconds", "run_sync", "settings_from_env"]
