@@ -143,3 +143,39 @@ def test_offline_generator_makes_answerable_retrievable_questions(embedder):
     print(f"\noffline generator: {len(questions)} questions, ground-truth chunk in the top 5 for "
           f"{hits}/{len(questions)} ({hits / len(questions):.0%})")
     assert hits / len(questions) >= 0.8
+
+
+def test_question_set_data_version_follows_content_and_metadata_names_origins(tmp_path):
+    import dagster as dg
+
+    from ragpipe.defs.datasets.assets import corpus, question_set
+    from ragpipe.defs.partitions import datasets
+    from ragpipe.defs.resources import ProjectPaths
+
+    data = tmp_path / "data"
+    shutil.copytree(REPO / "data" / "datasets" / "policy_zh", data / "datasets" / "policy_zh")
+    folder = data / "datasets" / "policy_zh" / "questions"
+    generated = {"id": "gen-001", "question": "深圳市对首次创业的个人给予多少一次性创业补贴？",
+                 "ground_truth_answer": "1万元。", "ground_truth_contexts": ["shenzhen_chuangye_butie#1"],
+                 "origin": "llm-questions/1 model=m prompt=question_generation@1.0:0123456789abcdef "
+                           "from shenzhen_chuangye_butie#1"}
+    (folder / "generated.jsonl").write_text(json.dumps(generated, ensure_ascii=False) + "\n", encoding="utf-8")
+    paths = ProjectPaths(data_dir=str(data), output_dir=str(tmp_path / "out"), warehouse_dir=str(tmp_path / "wh"))
+    instance = dg.DagsterInstance.ephemeral()
+    instance.add_dynamic_partitions(datasets.name, ["policy_zh"])
+
+    def materialize() -> tuple[str, dict]:
+        result = dg.materialize([corpus, question_set], partition_key="policy_zh", resources={"paths": paths},
+                                instance=instance)
+        (event,) = result.asset_materializations_for_node("question_set")
+        return event.tags["dagster/data_version"], event.metadata["provenance"].value
+
+    first, provenance = materialize()
+    assert provenance == {"generated.jsonl": {"llm-questions/1 model=m prompt=question_generation@1.0:0123456789abcdef": 1},
+                          "questions.jsonl": {"written": 47}}
+    assert materialize()[0] == first  # unchanged files: same version, downstream does not re-run
+    (folder / "generated.jsonl").touch()
+    assert materialize()[0] == first  # a newer mtime is not a change
+    generated["ground_truth_answer"] = "一次性创业补贴1万元。"
+    (folder / "generated.jsonl").write_text(json.dumps(generated, ensure_ascii=False) + "\n", encoding="utf-8")
+    assert materialize()[0] != first

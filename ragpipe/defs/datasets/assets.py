@@ -52,4 +52,15 @@ def question_set(context: dg.AssetExecutionContext, paths: ProjectPaths, corpus:
         "questions": len(frame),
         "by_type": dg.MetadataValue.json(dict(types)),
         "files": dg.MetadataValue.json(sorted({s.split(":")[0] for s in frame["source"]})),
+        "provenance": dg.MetadataValue.json(question_provenance(questions)),
     })
+
+
+def question_provenance(questions) -> dict[str, dict[str, int]]:
+    """Per file, how many questions were written by hand and how many each generator made
+    (``generator model=… prompt=name@version:hash``, the origin without its source chunks)."""
+    out: dict[str, Counter] = {}
+    for q in questions:
+        made_by = q.origin.split(" from ")[0] if q.origin else "written"
+        out.setdefault(q.source.split(":")[0], Counter())[made_by] += 1
+    return {file: dict(counts) for file, counts in sorted(out.items())}
