@@ -65,6 +65,32 @@ def test_not_a_list_binary_and_wrong_encoding(tmp_path):
     assert problems_of(tmp_path / "b.jsonl") in ({(None, "encoding")}, {(1, "json")})
 
 
+def test_excel_import_with_chinese_headers_typed_cells_and_row_numbers(tmp_path):
+    import openpyxl
+
+    from ragpipe.core.questions import write_question_file
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append([])  # a blank first row: the header is the first non-empty one
+    sheet.append(["编号", "问题", "标准答案", "参考上下文", "问题类型"])
+    sheet.append([7, "深圳创业补贴多少？", 10000, "doc#0|doc#1", "factual"])
+    sheet.append(["q8", None, "缺少问题。", None, "OPINION"])
+    book.save(tmp_path / "q.xlsx")
+    assert problems_of(tmp_path / "q.xlsx") == {(4, "question"), (4, "question_type")}  # Excel's row numbers
+
+    sheet.delete_rows(4)
+    book.save(tmp_path / "q.xlsx")
+    (loaded,) = load_question_file(tmp_path / "q.xlsx")
+    assert (loaded.question_id, loaded.ground_truth_answer, loaded.ground_truth_contexts, loaded.source) == (
+        "7", "10000", ["doc#0", "doc#1"], "q.xlsx:3")
+    write_question_file(tmp_path / "out.xlsx", [loaded])
+    assert load_question_file(tmp_path / "out.xlsx")[0].model_dump(exclude={"source"}) == \
+        loaded.model_dump(exclude={"source"})
+    (tmp_path / "fake.xlsx").write_text("id,question\n", encoding="utf-8")
+    assert problems_of(tmp_path / "fake.xlsx") == {(None, "xlsx")}
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.one_of(st.binary(max_size=300), st.text(max_size=300).map(str.encode),
                       st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
@@ -72,7 +98,7 @@ def test_not_a_list_binary_and_wrong_encoding(tmp_path):
                                        st.sampled_from(["id", "question", "问题", "ground_truth", "标准答案",
                                                         "contexts", "type", "x"]), inner, max_size=5),
                                    max_leaves=12).map(lambda v: json.dumps(v).encode())),
-       suffix=st.sampled_from([".csv", ".json", ".jsonl"]))
+       suffix=st.sampled_from([".csv", ".json", ".jsonl", ".xlsx"]))
 def test_random_bytes_never_crash_the_importer(tmp_path, data, suffix):
     path = tmp_path / f"fuzz{suffix}"
     path.write_bytes(data)

@@ -1,5 +1,5 @@
-"""Import question sets from CSV, JSON and JSONL files, reporting every problem with its
-file, line and field."""
+"""Import question sets from CSV, JSON, JSONL and Excel (.xlsx) files, reporting every
+problem with its file, line (Excel: row) and field."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from ragpipe.core.schemas import InputError, InputErrors, Question
 
-QUESTION_SUFFIXES = (".csv", ".json", ".jsonl")
+QUESTION_SUFFIXES = (".csv", ".json", ".jsonl", ".xlsx")
 # Accepted column names, English and Chinese, mapped to Question's fields.
 ALIASES = {
     "id": "question_id", "question_id": "question_id", "编号": "question_id",
@@ -66,6 +66,38 @@ def _records(path: Path, text: str) -> list[tuple[int, object]]:
         raise InputError(str(path), "csv", f"malformed CSV: {exc}", line=reader.line_num) from exc
 
 
+def _cell(value: object) -> object:
+    """Excel types its cells; the importer wants text (an id 7 or an answer 5000 as typed)."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else value
+
+
+def _xlsx_records(path: Path) -> list[tuple[int, object]]:
+    """(row number, record) pairs of the first sheet; its first non-empty row is the header."""
+    import openpyxl
+
+    # openpyxl raises many kinds of errors on a damaged workbook (zip, XML, KeyError …):
+    # to the user each is the same input problem
+    try:
+        workbook = openpyxl.load_workbook(path, read_only=True, data_only=True)
+        try:
+            rows = list(workbook.worksheets[0].iter_rows(values_only=True)) if workbook.worksheets else []
+        finally:
+            workbook.close()
+    except Exception as exc:
+        raise InputError(str(path), "xlsx", f"not a readable Excel workbook: {type(exc).__name__}: {exc}") from exc
+    records, header = [], None
+    for n, row in enumerate(rows, start=1):
+        if all(v is None or str(v).strip() == "" for v in row):
+            continue
+        if header is None:
+            header = [str(v).strip() if v is not None else None for v in row]
+            continue
+        records.append((n, {h: _cell(v) for h, v in zip(header, row) if h}))
+    return records
+
+
 def _normalise(record: dict) -> dict:
     out: dict = {}
     for key, value in record.items():
@@ -90,7 +122,7 @@ def load_question_file(path: Path) -> list[Question]:
 def _parse_file(path: Path) -> tuple[list[Question], list[InputError]]:
     """The valid questions of a file and the problems of the others."""
     try:
-        records = _records(path, _decode(path))
+        records = _xlsx_records(path) if path.suffix.lower() == ".xlsx" else _records(path, _decode(path))
     except InputError as exc:
         return [], [exc]
     questions, problems = [], []
@@ -153,6 +185,16 @@ def write_question_file(path: Path, questions: list[Question]) -> None:
         text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
     elif suffix == ".json":
         text = json.dumps(records, ensure_ascii=False, indent=2) + "\n"
+    elif suffix == ".xlsx":
+        import openpyxl
+
+        workbook = openpyxl.Workbook()
+        sheet = workbook.active
+        sheet.append(list(EXPORT_FIELDS))
+        for r in records:
+            sheet.append([r[f] if f != "ground_truth_contexts" else "|".join(r[f]) for f in EXPORT_FIELDS])
+        workbook.save(path)
+        return
     elif suffix == ".csv":
         buffer = io.StringIO()
         writer = csv.DictWriter(buffer, fieldnames=EXPORT_FIELDS)
