@@ -239,7 +239,7 @@ def register(sub) -> None:
     delete.add_argument("id")
     delete.set_defaults(qfunc=cmd_delete)
     export = actions.add_parser("export")
-    export.add_argument("--output", required=True, help="a .csv, .json or .jsonl path")
+    export.add_argument("--output", required=True, help="a .csv, .json, .jsonl or .xlsx path")
     export.set_defaults(qfunc=cmd_export)
     merge = actions.add_parser("merge")
     merge.add_argument("inputs", nargs="+")

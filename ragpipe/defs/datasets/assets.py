@@ -42,7 +42,7 @@ def corpus(context: dg.AssetExecutionContext, paths: ProjectPaths) -> dg.Output[
 
 @dg.asset(partitions_def=datasets, group_name="datasets", kinds={"parquet"}, automation_condition=dg.AutomationCondition.eager())
 def question_set(context: dg.AssetExecutionContext, paths: ProjectPaths, corpus: pd.DataFrame) -> dg.Output[pd.DataFrame]:
-    """The questions of one dataset, imported from CSV/JSON/JSONL files under questions/,
+    """The questions of one dataset, imported from CSV/JSON/JSONL/XLSX files under questions/,
     each with its ground-truth answer and the ids of the chunks that hold it."""
     with input_failure():
         questions = load_questions(paths.dataset_dir(context.partition_key), set(corpus["chunk_id"]))
