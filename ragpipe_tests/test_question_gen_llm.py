@@ -248,5 +248,6 @@ def test_cli_generates_with_the_llm_when_configured(tmp_path, server, monkeypatc
     assert main(argv) == 0
     captured = capsys.readouterr()
     assert "offline generator offline-extractive/1" in captured.out and "factual questions only" in captured.err
+    assert re.search(r"\d+ questions kept; dropped: duplicate 0", captured.out)
     offline = load_question_file(folder / "questions" / "llm.jsonl")
     assert offline and all(q.origin.startswith("offline-extractive/1") for q in offline)

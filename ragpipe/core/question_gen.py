@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 
 from ragpipe.core.entities import GraphEntities, normalize_entity
+from ragpipe.core.question_filters import gives_away
 from ragpipe.core.schemas import Chunk, Question, QuestionType
 from ragpipe.core.text import content_tokens, is_chinese, split_sentences
 
@@ -87,7 +88,7 @@ def question_for(sentence: str, title: str, graph: GraphEntities | None = None) 
 
 def _trivial(question: str, span: str, sentence: str) -> bool:
     """A question that gives its answer away, or keeps too little of the sentence to be specific."""
-    if normalize_entity(span) in normalize_entity(question):
+    if gives_away(question, span):
         return True
     own = set(content_tokens(question)) & set(content_tokens(sentence))
     return len(own) < MIN_OWN_TOKENS
