@@ -210,6 +210,15 @@ def _generate_llm(args, settings, chunks, graph, existing) -> list[Question]:
     return report.questions
 
 
+def _count(most: int):
+    def parse(value: str) -> int:
+        n = int(value)
+        if not 0 <= n <= most:
+            raise argparse.ArgumentTypeError(f"expected 0 to {most}, got {n}")
+        return n
+    return parse
+
+
 def _types(value: str) -> list[str]:
     types = [t.strip().upper() for t in value.split(",") if t.strip()]
     wrong = [t for t in types if t not in ("FACTUAL", "INFERENTIAL")]
@@ -258,8 +267,8 @@ def register(sub) -> None:
     dedupe.set_defaults(qfunc=cmd_dedupe)
     generate = actions.add_parser("generate", help="questions from the corpus: by the LLM when RAGPIPE_LLM_BASE_URL "
                                                    "is set, else offline extractive ones")
-    generate.add_argument("--per-doc", type=int, default=3, help="questions per document")
-    generate.add_argument("--multi-hop", type=int, default=0, help="multi-hop questions (two chunks each), LLM only")
+    generate.add_argument("--per-doc", type=_count(20), default=3, help="questions per document (at most 20)")
+    generate.add_argument("--multi-hop", type=_count(10_000), default=0, help="multi-hop questions (two chunks each), LLM only")
     generate.add_argument("--types", type=_types, default=["FACTUAL", "INFERENTIAL"],
                           help="comma-separated: FACTUAL, INFERENTIAL (offline: FACTUAL only)")
     generate.add_argument("--output", default="generated.jsonl", help="file under questions/ (replaced)")
