@@ -96,10 +96,14 @@ def _score(args: argparse.Namespace) -> int:
     return 0
 
 
-def _bench(args: argparse.Namespace) -> int:
-    from ragpipe.bench.latency import main as latency
+BENCHMARKS = {"latency": "ragpipe.bench.latency", "quality": "ragpipe.bench.quality",
+              "llm-calls": "ragpipe.bench.llm_calls"}
 
-    return latency(args.rest)
+
+def _bench(args: argparse.Namespace) -> int:
+    import importlib
+
+    return importlib.import_module(BENCHMARKS[args.what]).main(args.rest)
 
 
 def _backfill(args: argparse.Namespace) -> int:
@@ -154,8 +158,9 @@ def main(argv: list[str] | None = None) -> int:
     backfill.add_argument("--bot", action="append", help="only these bot versions (repeatable)")
     backfill.add_argument("--project-dir", default=".")
     backfill.set_defaults(func=_backfill)
-    bench = sub.add_parser("bench", help="measure: `latency` of ragpipe.evaluate")
-    bench.add_argument("what", choices=["latency"])
+    bench = sub.add_parser("bench", help="measure: `latency` of ragpipe.evaluate, `quality` against human "
+                                         "labels, `llm-calls` of the LLM suite")
+    bench.add_argument("what", choices=sorted(BENCHMARKS))
     bench.add_argument("rest", nargs=argparse.REMAINDER, help="options of the benchmark (see its --help)")
     bench.set_defaults(func=_bench)
     args = parser.parse_args(argv)
