@@ -15,7 +15,7 @@ from ragpipe.defs.automation import (
 from ragpipe.defs.evaluation.assets import leaderboard
 from ragpipe.defs.io_manager import ParquetIOManagerFactory
 from ragpipe.defs.jobs import DATASET_ASSETS, EVALUATION_ASSETS, dataset_job, evaluation_job, leaderboard_job
-from ragpipe.defs.resources import EmbedderResource, LLMResource, ProjectPaths, default_project_dir
+from ragpipe.defs.resources import EmbedderResource, GraphResource, LLMResource, ProjectPaths, default_project_dir
 
 
 def build_defs(project_dir: Path | None = None) -> dg.Definitions:
@@ -39,6 +39,7 @@ def build_defs(project_dir: Path | None = None) -> dg.Definitions:
             "llm": LLMResource(
                 base_url=os.environ.get("RAGPIPE_LLM_BASE_URL", ""), model=os.environ.get("RAGPIPE_LLM_MODEL", ""),
                 api_key=dg.EnvVar("RAGPIPE_LLM_API_KEY") if os.environ.get("RAGPIPE_LLM_API_KEY") else None),
+            "graph": GraphResource.from_env(),
         },
     )
 
