@@ -3,6 +3,7 @@ sources, `ragpipe graph load`, and the graph_entities asset, against a real Bolt
 (ArcadeDB from arcadedb-embedded) started on loopback."""
 
 import re
+import shutil
 
 import dagster as dg
 import neo4j
@@ -290,3 +291,20 @@ def _assert_no_secret(project, password: str) -> None:
     needle = password.encode("utf-8")
     leaks = [p for p in project.rglob("*") if p.is_file() and needle in p.read_bytes()]
     assert not leaks, leaks
+
+
+def test_a_dataset_without_graph_snapshots_as_absent_and_its_check_passes(project, monkeypatch):
+    monkeypatch.delenv("RAGPIPE_NEO4J_URI", raising=False)
+    shutil.rmtree(project / "data" / "datasets" / "product_en" / "graph")
+    prepare_dagster_home(project)
+    defs = build_defs(project)
+    with dg.DagsterInstance.get() as instance:
+        sync_partitions(instance, project / "data")
+        result = dg.materialize([*DATASET_ASSETS], selection=["graph_entities"], partition_key="product_en",
+                                instance=instance, resources=defs.resources)
+    materialization = result.asset_materializations_for_node("graph_entities")[0]
+    assert materialization.metadata["status"].value == "absent" and materialization.metadata["entities"].value == 0
+    check = result.get_asset_check_evaluations()[0]
+    assert check.passed and "no knowledge graph" in check.metadata["note"].value
+    frame = result.output_for_node("graph_entities")
+    assert frame.empty and frame.attrs["status"] == "absent"
