@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ragpipe.cli_graph import register as register_graph
 from ragpipe.cli_questions import register as register_questions
 
 
@@ -153,6 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     score.set_defaults(func=_score)
     sub.add_parser("metrics", help="print the metric reference (Markdown)").set_defaults(func=_metrics)
     register_questions(sub)
+    register_graph(sub)
     backfill = sub.add_parser("backfill", help="re-evaluate every bot version of a dataset (a Dagster backfill)")
     backfill.add_argument("--dataset", required=True)
     backfill.add_argument("--bot", action="append", help="only these bot versions (repeatable)")

@@ -15,7 +15,7 @@ from ragpipe.defs.automation import (
 from ragpipe.defs.evaluation.assets import leaderboard
 from ragpipe.defs.io_manager import ParquetIOManagerFactory
 from ragpipe.defs.jobs import DATASET_ASSETS, EVALUATION_ASSETS, dataset_job, evaluation_job, leaderboard_job
-from ragpipe.defs.resources import EmbedderResource, LLMResource, ProjectPaths, default_project_dir
+from ragpipe.defs.resources import EmbedderResource, GraphResource, LLMResource, ProjectPaths, default_project_dir
 
 
 def build_defs(project_dir: Path | None = None) -> dg.Definitions:
@@ -37,6 +37,7 @@ def build_defs(project_dir: Path | None = None) -> dg.Definitions:
                                          cache_dir=str(cache_dir)),
             "io_manager": ParquetIOManagerFactory(base_path=warehouse_dir),
             "llm": llm_resource(cache_dir / "llm"),
+            "graph": GraphResource.from_env(),
         },
     )
 

@@ -10,12 +10,11 @@ import pandas as pd
 
 from ragpipe.core.bots import ReferenceBot, load_bot_config, version_order
 from ragpipe.core.diagnosis import diagnose, load_rules, severity
-from ragpipe.core.entities import load_graph_entities
 from ragpipe.core.metrics import REGISTRY, Metric, Toolkit
 from ragpipe.core.report import to_html, to_json, to_markdown
 from ragpipe.core.schemas import Chunk, EvalCase, InputError, InputErrors
 from ragpipe.core.stats import paired_bootstrap, significant_drop, summarize
-from ragpipe.defs.datasets.assets import dataset_language
+from ragpipe.defs.datasets.assets import dataset_language, graph_from_snapshot
 from ragpipe.defs.errors import input_failure
 from ragpipe.defs.partitions import BY_DATASET, bot_version_keys, datasets, evaluations
 from ragpipe.defs.resources import EmbedderResource, LLMResource, ProjectPaths
@@ -81,14 +80,16 @@ def _score_out(metric: Metric) -> dg.AssetOut:
 
 
 @dg.multi_asset(outs={name: _score_out(m) for name, m in REGISTRY.items()}, partitions_def=evaluations,
-                can_subset=True, ins={"question_set": dg.AssetIn(**DATASET_INPUT), "rag_responses": dg.AssetIn()})
+                can_subset=True, ins={"question_set": dg.AssetIn(**DATASET_INPUT), "rag_responses": dg.AssetIn(),
+                                      "graph_entities": dg.AssetIn(**DATASET_INPUT)})
 def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: EmbedderResource, llm: LLMResource,
-           question_set: pd.DataFrame, rag_responses: pd.DataFrame):
+           question_set: pd.DataFrame, rag_responses: pd.DataFrame, graph_entities: pd.DataFrame):
     """One asset per registered metric, computed in one step so every metric shares the
-    statements, entities, verdicts and sub-metric results of each question."""
+    statements, entities, verdicts and sub-metric results of each question. The entity
+    metrics verify against the graph_entities snapshot, so lineage shows which graph
+    version produced which scores."""
     dataset, _ = _keys(context)
-    with input_failure():
-        graph = load_graph_entities(paths.dataset_dir(dataset))
+    graph = graph_from_snapshot(graph_entities)
     judge = llm.evaluator(dataset_language(paths, dataset))
     toolkit = Toolkit(embedder.embedder, graph=graph, llm=judge)
     cases = build_cases(question_set, rag_responses)
@@ -116,6 +117,7 @@ def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: Emb
         yield dg.Output(frame, output_name=name, metadata={
             "mean": float(measured.mean()) if len(measured) else float("nan"),
             "n": len(measured), "n_unmeasured": int(frame["value"].isna().sum()), "mode": toolkit.mode,
+            "graph": graph_entities.attrs.get("source", "embedded"),
             **({"prompt_version": version} if version else {}), **llm_metadata,
         })
 
