@@ -19,7 +19,10 @@ def _svg(width: float, height: float, body: str, label: str, cls: str) -> str:
 
 
 def oriented(value: float, low: float, high: float, higher_is_better: bool) -> float:
-    """A value on [0, 1] with 1 best, so metrics of any range and direction share an axis."""
+    """A value on [0, 1] with 1 best, so metrics of any range and direction share an axis
+    (and average: the leaderboard's overall score); NaN stays NaN."""
+    if not _ok(value):
+        return math.nan
     scaled = (value - low) / (high - low)
     return max(0.0, min(1.0, scaled if higher_is_better else 1 - scaled))
 

@@ -12,6 +12,7 @@ from ragpipe.core.diagnosis import diagnose_evaluation, load_rules
 from ragpipe.core.entities import load_graph_entities
 from ragpipe.core.metrics import REGISTRY, Metric, Toolkit
 from ragpipe.core.site import comparison_data, evaluation_data, page_url, write_comparison, write_evaluation
+from ragpipe.core.site.charts import oriented
 from ragpipe.core.site.data import threshold_checks
 from ragpipe.core.site.render import EVALUATION_PAGE, INDEX_PAGE
 from ragpipe.core.site.summaries import aggregates_markdown, evaluation_markdown, responses_markdown, scores_markdown
@@ -257,11 +258,7 @@ def diagnosis_report(context: dg.AssetExecutionContext, paths: ProjectPaths, que
 def _oriented(metric: str, mean: float) -> float:
     """A metric's mean on [0, 1] with 1 best, so metrics of any range and direction average."""
     spec = REGISTRY.get(metric)
-    if spec is None:
-        return float("nan")
-    low, high = spec.value_range
-    scaled = (mean - low) / (high - low)
-    return scaled if spec.higher_is_better else 1 - scaled
+    return float("nan") if spec is None else oriented(mean, *spec.value_range, spec.higher_is_better)
 
 
 @dg.asset(partitions_def=datasets, group_name="reports", kinds={"parquet"}, automation_condition=dg.AutomationCondition.eager(),
