@@ -167,6 +167,9 @@ def test_detail_page_draws_charts_and_a_card_per_question(site, page):
     assert histograms.count() == len(measured)
     _box(histograms.first)
     assert page.locator("svg.cibar").count() == len(measured)
+    forest = page.locator("svg.forest")  # v2 against its baseline v1
+    _box(forest)
+    assert forest.locator("circle").count() == sum(1 for c in data["comparison"].values() if c["n_pairs"]) > 0
     cards = page.locator("article.card")
     assert cards.count() == len(data["cards"]) == KEEP_QUESTIONS + 1
     first = next(c for c in data["cards"] if any(ctx["gold"] for ctx in c["contexts"]))

@@ -87,6 +87,13 @@ def _measured(data: dict) -> list[dict]:
     return [row for row in data["aggregates"] if row["n"]]
 
 
+def _forest(paired: dict[str, dict], specs: dict) -> str:
+    """Paired differences from the baseline, or '' when there are none."""
+    rows = [{"label": m, "diff": c["mean_diff"], "low": c["ci95_low"], "high": c["ci95_high"],
+             "higher_is_better": specs[m]["higher_is_better"]} for m, c in paired.items() if c.get("n_pairs")]
+    return charts.forest(rows) if rows else ""
+
+
 def evaluation_page(data: dict) -> str:
     specs = data["metrics"]
     measured = _measured(data)
@@ -116,6 +123,7 @@ def evaluation_page(data: dict) -> str:
     return _render("evaluation.html.j2", data["language"], "../../", d=data, specs=specs, samples=samples,
                    headline=headline, radar=charts.radar(axes) if len(axes) >= 3 else "",
                    histograms=histograms, grade=grade, filter_json=script_json(filter_data),
+                   forest=_forest(data["comparison"], specs),
                    metric_options=[row["metric"] for row in measured])
 
 
@@ -129,13 +137,8 @@ def comparison_page(data: dict) -> str:
     trends = [charts.trend(labels, [(v["aggregates"].get(m, {}).get("mean"), v["aggregates"].get(m, {}).get("ci95_low"),
                                      v["aggregates"].get(m, {}).get("ci95_high")) for v in versions],
                            *specs[m]["range"], m + ("" if specs[m]["higher_is_better"] else " ↓")) for m in measured]
-    forests = []
-    for v in versions:
-        rows = [{"label": m, "diff": c["mean_diff"], "low": c["ci95_low"], "high": c["ci95_high"],
-                 "higher_is_better": specs[m]["higher_is_better"]}
-                for m, c in v.get("paired", {}).items() if c.get("n_pairs")]
-        if rows:
-            forests.append({"version": v, "svg": charts.forest(rows)})
+    forests = [{"version": v, "svg": _forest(v.get("paired", {}), specs)} for v in versions]
+    forests = [f for f in forests if f["svg"]]
     ranked = sorted(versions, key=lambda v: v.get("rank") or math.inf)
     return _render("compare.html.j2", data["language"], "../", d=data, ranked=ranked, measured=measured,
                    trends=trends, forests=forests, grade=grade)
@@ -157,34 +160,37 @@ def load_json(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def build_site(reports: Path) -> Path:
-    """(Re)render every page from the page data under ``reports``; returns index.html."""
-    evaluations = []
-    for path in sorted(reports.glob(f"*/*/{EVALUATION_FILE}")):
-        data = load_json(path)
-        _write(path.with_name(EVALUATION_PAGE), evaluation_page(data))
-        evaluations.append(data)
-    comparisons = set()
-    for path in sorted(reports.glob(f"*/{COMPARISON_FILE}")):
-        _write(path.with_name(COMPARISON_PAGE), comparison_page(load_json(path)))
-        comparisons.add(path.parent.name)
+def _write_index(reports: Path) -> Path:
+    evaluations = [load_json(path) for path in sorted(reports.glob(f"*/*/{EVALUATION_FILE}"))]
+    comparisons = {path.parent.name for path in reports.glob(f"*/{COMPARISON_FILE}")}
     index = reports / INDEX_PAGE
     _write(index, index_page(evaluations, comparisons))
     return index
 
 
+def build_site(reports: Path) -> Path:
+    """(Re)render every page from the page data under ``reports``; returns index.html."""
+    for path in sorted(reports.glob(f"*/*/{EVALUATION_FILE}")):
+        _write(path.with_name(EVALUATION_PAGE), evaluation_page(load_json(path)))
+    for path in sorted(reports.glob(f"*/{COMPARISON_FILE}")):
+        _write(path.with_name(COMPARISON_PAGE), comparison_page(load_json(path)))
+    return _write_index(reports)
+
+
 def write_evaluation(reports: Path, data: dict) -> Path:
-    """Store one evaluation's page data and re-render the site; returns its page."""
+    """Store one evaluation's page data, render its page and the list; returns the page."""
     folder = reports / data["dataset"] / data["bot_version"]
     _write(folder / EVALUATION_FILE, json.dumps(data, ensure_ascii=False, indent=1))
-    build_site(reports)
+    _write(folder / EVALUATION_PAGE, evaluation_page(data))
+    _write_index(reports)
     return folder / EVALUATION_PAGE
 
 
 def write_comparison(reports: Path, data: dict) -> Path:
     folder = reports / data["dataset"]
     _write(folder / COMPARISON_FILE, json.dumps(data, ensure_ascii=False, indent=1))
-    build_site(reports)
+    _write(folder / COMPARISON_PAGE, comparison_page(data))
+    _write_index(reports)
     return folder / COMPARISON_PAGE
 
 

@@ -18,7 +18,7 @@ def fmt(value, digits: int = 3) -> str:
 
 
 def cell(text, limit: int = 160) -> str:
-    text = escape(str(text)).replace("|", "\\|").replace("\n", " ")
+    text = escape(str(text), quote=False).replace("|", "\\|").replace("\n", " ")
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -28,12 +28,13 @@ def table(header: list[str], rows: list[list]) -> list[str]:
 
 
 def aggregates_markdown(aggregates: list[dict], checks: list[dict] | None = None) -> str:
-    status = {c["metric"]: c["severity"] for c in checks or [] if c["metric"] and not c["passed"]}
+    status = {c["metric"]: c["severity"] or "ok" for c in checks or [] if c["metric"]}
     return "\n".join(table(
-        ["metric", "mean", "CI95", "n", "unmeasured", "pass rate", "status"],
+        ["metric", "mean", "CI95", "n", "unmeasured", "pass rate", "check"],
         [[f"{r['metric']} {'↑' if r['higher_is_better'] else '↓'}", r["mean"],
           f"[{fmt(r['ci95_low'])}, {fmt(r['ci95_high'])}]", r["n"], r["n_unmeasured"], fmt(r["pass_rate"], 2),
-          f"{_ICON.get(status.get(r['metric']), '🟢')} {status.get(r['metric'], 'ok')}"] for r in aggregates]))
+          f"{_ICON.get(status[r['metric']], '🟢')} {status[r['metric']]}" if r["metric"] in status else "—"]
+         for r in aggregates]))
 
 
 def evaluation_markdown(data: dict) -> str:
