@@ -12,6 +12,11 @@ from pathlib import Path
 
 def reports_dir(project_dir: str) -> Path:
     """Where the pipeline writes the site (the same rule as the Dagster resources)."""
+    import warnings
+
+    import dagster as dg
+
+    warnings.filterwarnings("ignore", category=dg.BetaWarning)  # raised while the definitions load
     from ragpipe.defs.definitions import build_defs
 
     return build_defs(Path(project_dir).resolve()).resources["paths"].reports
