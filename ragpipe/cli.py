@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from ragpipe.cli_eval import register as register_eval
 from ragpipe.cli_graph import register as register_graph
 from ragpipe.cli_questions import register as register_questions
+from ragpipe.cli_report import register as register_report
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -44,9 +46,7 @@ def _run(args: argparse.Namespace) -> int:
             print("Paired difference from the baseline version, CI95 (bootstrap over questions):")
             print(frame[["bot_version", "baseline", *deltas]].dropna(subset=deltas, how="all")
                   .rename(columns=lambda c: c.removesuffix("_ci95")).to_string(index=False))
-    print(f"\nReports (HTML and JSON): {paths.reports}")
-    for html in sorted(paths.reports.glob("*/*/diagnosis.html")):
-        print(f"  {html}")
+    print(f"\nReports (HTML, browse with `ragpipe report serve`): {paths.reports / 'index.html'}")
     print(f"Asset values (Parquet, one file per partition): {warehouse}")
     print("Browse the same runs, lineage and reports in the Dagster UI:")
     print(f"  DAGSTER_HOME={home} {Path(sys.executable).parent / 'dagster'} dev -w {project_dir / 'workspace.yaml'}")
@@ -155,6 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("metrics", help="print the metric reference (Markdown)").set_defaults(func=_metrics)
     register_questions(sub)
     register_graph(sub)
+    register_eval(sub)
+    register_report(sub)
     backfill = sub.add_parser("backfill", help="re-evaluate every bot version of a dataset (a Dagster backfill)")
     backfill.add_argument("--dataset", required=True)
     backfill.add_argument("--bot", action="append", help="only these bot versions (repeatable)")

@@ -12,6 +12,8 @@ from ragpipe.core.corpus import load_corpus
 from ragpipe.core.entities import GraphEntities
 from ragpipe.core.graph import GraphUnavailable
 from ragpipe.core.questions import load_questions
+from ragpipe.core.site.render import INDEX_PAGE
+from ragpipe.core.site.summaries import table
 from ragpipe.defs.errors import input_failure
 from ragpipe.defs.partitions import datasets
 from ragpipe.defs.resources import GraphResource, ProjectPaths
@@ -40,6 +42,10 @@ def corpus(context: dg.AssetExecutionContext, paths: ProjectPaths) -> dg.Output[
         "documents": frame["doc_id"].nunique(),
         "chunks": len(frame),
         "language": dataset_language(paths, context.partition_key),
+        "summary": dg.MetadataValue.md("\n".join(table(
+            ["document", "title", "chunks"],
+            frame.groupby(["doc_id", "title"]).size().reset_index().values.tolist()))),
+        "site": dg.MetadataValue.path(str(paths.reports / INDEX_PAGE)),
     })
 
 
@@ -55,6 +61,9 @@ def question_set(context: dg.AssetExecutionContext, paths: ProjectPaths, corpus:
         "questions": len(frame),
         "by_type": dg.MetadataValue.json(dict(types)),
         "files": dg.MetadataValue.json(sorted({s.split(":")[0] for s in frame["source"]})),
+        "summary": dg.MetadataValue.md("\n".join(table(
+            ["question_id", "type", "question"], frame[["question_id", "question_type", "question"]].head(20).values.tolist()))),
+        "site": dg.MetadataValue.path(str(paths.reports / INDEX_PAGE)),
     })
 
 
