@@ -10,7 +10,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from ragpipe.cli_eval import register as register_eval
+from ragpipe.cli_graph import register as register_graph
 from ragpipe.cli_questions import register as register_questions
+from ragpipe.cli_report import register as register_report
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -43,9 +46,7 @@ def _run(args: argparse.Namespace) -> int:
             print("Paired difference from the baseline version, CI95 (bootstrap over questions):")
             print(frame[["bot_version", "baseline", *deltas]].dropna(subset=deltas, how="all")
                   .rename(columns=lambda c: c.removesuffix("_ci95")).to_string(index=False))
-    print(f"\nReports (HTML and JSON): {paths.reports}")
-    for html in sorted(paths.reports.glob("*/*/diagnosis.html")):
-        print(f"  {html}")
+    print(f"\nReports (HTML, browse with `ragpipe report serve`): {paths.reports / 'index.html'}")
     print(f"Asset values (Parquet, one file per partition): {warehouse}")
     print("Browse the same runs, lineage and reports in the Dagster UI:")
     print(f"  DAGSTER_HOME={home} {Path(sys.executable).parent / 'dagster'} dev -w {project_dir / 'workspace.yaml'}")
@@ -96,10 +97,14 @@ def _score(args: argparse.Namespace) -> int:
     return 0
 
 
-def _bench(args: argparse.Namespace) -> int:
-    from ragpipe.bench.latency import main as latency
+BENCHMARKS = {"latency": "ragpipe.bench.latency", "quality": "ragpipe.bench.quality",
+              "llm-calls": "ragpipe.bench.llm_calls"}
 
-    return latency(args.rest)
+
+def _bench(args: argparse.Namespace) -> int:
+    import importlib
+
+    return importlib.import_module(BENCHMARKS[args.what]).main(args.rest)
 
 
 def _backfill(args: argparse.Namespace) -> int:
@@ -149,13 +154,17 @@ def main(argv: list[str] | None = None) -> int:
     score.set_defaults(func=_score)
     sub.add_parser("metrics", help="print the metric reference (Markdown)").set_defaults(func=_metrics)
     register_questions(sub)
+    register_graph(sub)
+    register_eval(sub)
+    register_report(sub)
     backfill = sub.add_parser("backfill", help="re-evaluate every bot version of a dataset (a Dagster backfill)")
     backfill.add_argument("--dataset", required=True)
     backfill.add_argument("--bot", action="append", help="only these bot versions (repeatable)")
     backfill.add_argument("--project-dir", default=".")
     backfill.set_defaults(func=_backfill)
-    bench = sub.add_parser("bench", help="measure: `latency` of ragpipe.evaluate")
-    bench.add_argument("what", choices=["latency"])
+    bench = sub.add_parser("bench", help="measure: `latency` of ragpipe.evaluate, `quality` against human "
+                                         "labels, `llm-calls` of the LLM suite")
+    bench.add_argument("what", choices=sorted(BENCHMARKS))
     bench.add_argument("rest", nargs=argparse.REMAINDER, help="options of the benchmark (see its --help)")
     bench.set_defaults(func=_bench)
     args = parser.parse_args(argv)

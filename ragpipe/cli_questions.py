@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections import Counter
 from pathlib import Path
@@ -152,7 +153,9 @@ def cmd_generate(args) -> int:
     graph = load_graph_entities(folder)
     # the other files: generated questions must not repeat them nor reuse their ids
     existing = [q for path in _files(args) if path.resolve() != output.resolve() for q in load_question_file(path)]
-    settings = None if args.offline else settings_from_env()
+    # the Dagster judge's response cache, when RAGPIPE_CACHE_DIR names it: a re-run asks nothing twice
+    cache = os.environ.get("RAGPIPE_CACHE_DIR")
+    settings = None if args.offline else settings_from_env(**({"cache_dir": str(Path(cache) / "llm")} if cache else {}))
     if settings is None:
         questions = _generate_offline(args, chunks, graph, existing)
     else:

@@ -5,12 +5,17 @@ run served from the cache."""
 
 import math
 
+import dagster as dg
+import pandas as pd
 import pytest
 
 from ragpipe.core.llm import METRIC_PROMPTS, LLMClient, LLMEvaluator, LLMSettings
 from ragpipe.core.metrics import REGISTRY, Toolkit
 from ragpipe.core.scoring import score_case
 from ragpipe.core.schemas import EvalCase
+from ragpipe.defs.definitions import build_defs
+from ragpipe.defs.instance import prepare_dagster_home
+from ragpipe.defs.runner import materialize_all
 from ragpipe_tests.fake_judge import fake_llm, prompt_of
 from ragpipe_tests.openai_server import OpenAIServer, Reply
 
@@ -190,3 +195,33 @@ def test_every_llm_metric_has_a_prompt_hash(embedder):
                     assert h is None  # offline only
                 else:
                     assert name in METRIC_PROMPTS and len(h) == 64, name
+
+
+def test_llm_mode_through_dagster_reports_calls_and_reuses_the_cache(project, monkeypatch):
+    """The scores step with a judge configured: LLM calls, tokens and cache figures in the
+    materialization metadata, a prompt version with every score, and a re-run that asks
+    the server nothing."""
+    with OpenAIServer(route=fake_llm) as server:
+        monkeypatch.setenv("RAGPIPE_LLM_BASE_URL", server.base_url)
+        monkeypatch.setenv("RAGPIPE_LLM_MODEL", "judge-model")
+        monkeypatch.setenv("RAGPIPE_LLM_PRICE_PROMPT", "0.5")
+        prepare_dagster_home(project)
+
+        def run():
+            with dg.DagsterInstance.get() as instance:
+                outcomes = materialize_all(build_defs(project), instance, progress=lambda _: None,
+                                           only_datasets=["product_en"], only_bots=["refbot@v1"])
+                assert all(o.success for o in outcomes), [o.error for o in outcomes if not o.success]
+                event = instance.get_latest_materialization_event(dg.AssetKey(["scores", "llm_judge"]))
+                return {k: v.value for k, v in event.asset_materialization.metadata.items()}
+
+        first = run()
+        sent = server.count()
+        second = run()
+    assert sent > 0 and first["llm_cache_misses"] > 0 and first["llm_prompt_tokens"] > 0
+    assert first["llm_cost"] > 0 and first["mode"] == "llm" and first["prompt_version"]
+    assert server.count() == sent, "the re-run asked the server again"
+    assert second["llm_cache_misses"] == 0 and second["llm_cache_hits"] == first["llm_calls"]
+    judged = pd.read_parquet(project / ".ragpipe" / "warehouse" / "scores" / "llm_judge" / "refbot@v1" / "product_en.parquet")
+    assert judged["value"].dropna().between(1, 5).all() and judged["value"].notna().any()
+    assert (judged["prompt_version"] == first["prompt_version"]).all()

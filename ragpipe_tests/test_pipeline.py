@@ -63,7 +63,9 @@ def test_whole_graph_on_sample_data(project):
     report_dir = project / ".ragpipe" / "reports" / "policy_zh" / "refbot@v1"
     report = json.loads((report_dir / "diagnosis.json").read_text(encoding="utf-8"))
     assert {a["metric"] for a in report["aggregates"]} == set(REGISTRY)
-    assert "<table>" in (report_dir / "diagnosis.html").read_text(encoding="utf-8")
+    page = (report_dir / "diagnosis.html").read_text(encoding="utf-8")
+    assert page.count("<article class=\"card\"") == len(report["cards"]) >= 30
+    assert all((project / ".ragpipe" / "reports" / d / "compare.html").is_file() for d in DATASETS)
 
 
 def test_bad_bot_and_bad_question_file_fail_alone(project, capsys):

@@ -251,3 +251,25 @@ def test_cli_generates_with_the_llm_when_configured(tmp_path, server, monkeypatc
     assert re.search(r"\d+ questions kept; dropped: duplicate 0", captured.out)
     offline = load_question_file(folder / "questions" / "llm.jsonl")
     assert offline and all(q.origin.startswith("offline-extractive/1") for q in offline)
+
+
+def test_llm_settings_from_the_environment():
+    from ragpipe.core.llm.client import settings_from_env
+
+    assert settings_from_env({"RAGPIPE_LLM_MODEL": "m"}) is None  # no base URL: offline
+    env = {"RAGPIPE_LLM_BASE_URL": "http://h/v1", "RAGPIPE_LLM_MODEL": "m", "RAGPIPE_LLM_API_KEY": "sk-x",
+           "RAGPIPE_LLM_CONCURRENCY": "2", "RAGPIPE_LLM_TIMEOUT": "9.5"}
+    settings = settings_from_env(env, cache_dir="/c")
+    assert (settings.model, settings.concurrency, settings.timeout, settings.cache_dir) == ("m", 2, 9.5, "/c")
+    assert settings.api_key.get_secret_value() == "sk-x" and "sk-x" not in repr(settings)
+    with pytest.raises(ValueError, match="RAGPIPE_LLM_SEED: expected int, got 'x'"):
+        settings_from_env({**env, "RAGPIPE_LLM_SEED": "x"})
+
+
+def test_dagster_llm_resource_reads_the_same_variables(monkeypatch, tmp_path):
+    from ragpipe.defs.definitions import llm_resource
+
+    monkeypatch.setenv("RAGPIPE_LLM_BASE_URL", "http://h/v1")
+    monkeypatch.setenv("RAGPIPE_LLM_REQUESTS_PER_MINUTE", "30")
+    resource = llm_resource(tmp_path)
+    assert (resource.base_url, resource.requests_per_minute, resource.cache_dir) == ("http://h/v1", 30, str(tmp_path))

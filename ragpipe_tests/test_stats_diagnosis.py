@@ -53,3 +53,51 @@ def test_findings_carry_causes_actions_and_worst_non_nan_samples():
     assert [s["question_id"] for s in finding.low_samples] == ["c", "d"]
     zh = diagnose(means, per_question, language="zh")[0]
     assert "幻觉" in zh.root_causes[0]
+
+
+def _scores(rows: dict[str, list[tuple]]) -> dict[str, pd.DataFrame]:
+    """Score frames as the score assets store them: question_id, value, details JSON."""
+    import json
+
+    return {metric: pd.DataFrame([{"question_id": q, "value": v, "details": json.dumps(d), "error": None}
+                                  for q, v, d in values]) for metric, values in rows.items()}
+
+
+def test_sample_diagnosis_reads_seed_000_and_003_details():
+    from ragpipe.core.diagnosis import diagnose_samples
+
+    scores = _scores({
+        "overall_score": [("a", 0.85, {"quality_level": "优秀", "diagnosis": ["答案质量: 优秀 (评分: 0.85)"]}),
+                          ("b", 0.55, {"quality_level": "较差", "diagnosis": ["检测到潜在幻觉"]}),
+                          ("c", 0.9, {"quality_level": "优秀"})],
+        "hallucination_rate": [("a", 0.1, {}), ("b", 0.6, {}), ("c", 0.1, {})],
+        "entity_coverage": [("a", 1.0, {"missing_entities": []}), ("b", 0.5, {"missing_entities": ["财政部"]}),
+                            ("c", 1.0, {})],
+        "unverified_entity_ratio": [("a", 0.0, {"unverified_entities": []}),
+                                    ("b", 0.5, {"unverified_entities": ["某某局"]}), ("c", 0.0, {})],
+        "rubric_1_10": [("a", 8.0, {"is_passing": True, "suggestion": "fine"}),
+                        ("b", float("nan"), {}), ("c", 5.0, {"is_passing": False, "suggestion": "cite the notice"})],
+    })
+    samples = diagnose_samples(scores)
+    a, b, c = samples["a"], samples["b"], samples["c"]
+    assert (a.risk_level, a.regenerate, a.quality_level) == ("low", False, "优秀")
+    assert (b.risk_level, b.regenerate) == ("high", True)  # seed 000: above the high-risk line
+    assert b.missing_entities == ["财政部"] and b.unverified_entities == ["某某局"] and b.lines == ["检测到潜在幻觉"]
+    assert c.regenerate and c.judge_passing is False and c.judge_suggestion == "cite the notice"  # seed 003 retry
+
+
+def test_sample_findings_follow_the_share_of_flagged_answers():
+    from ragpipe.core.diagnosis import SampleDiagnosis, judge_suggestions, sample_findings
+
+    samples = {f"q{i}": SampleDiagnosis(question_id=f"q{i}", overall_score=0.9, risk_level="low") for i in range(10)}
+    assert sample_findings(samples, "en") == []
+    for i in range(3):  # 30 %: above the 0.2 warning, below the 0.4 critical line
+        samples[f"q{i}"].missing_entities = ["Harbor District"] if i else ["Harbor District", "Eastfield"]
+        samples[f"q{i}"].overall_score = 0.5 - i / 10
+    findings = sample_findings(samples, "en")
+    assert [(f.rule, f.severity, f.count) for f in findings] == [("missing_entities", "warning", 3)]
+    assert "Harbor District, Eastfield" in findings[0].text and findings[0].question_ids == ["q2", "q1", "q0"]
+    assert "最常遗漏: Harbor District" in sample_findings(samples, "zh")[0].text
+    samples["q4"].judge_passing, samples["q4"].judge_suggestion = False, "name the annual notice"
+    samples["q5"].judge_passing, samples["q5"].judge_suggestion = False, "name the annual notice"
+    assert judge_suggestions(samples) == [{"suggestion": "name the annual notice", "question_ids": ["q4", "q5"]}]

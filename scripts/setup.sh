@@ -5,6 +5,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python=${PYTHON:-$(command -v python3.11 || command -v python3)}
 [ -x .venv/bin/python ] || "$python" -m venv .venv
+# Headless Chromium for the report-site tests (Playwright drives the system browser).
+if ! command -v chromium >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "Installing chromium (report-site tests)..."
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null
+  else
+    echo "The report-site tests need chromium: apt-get install chromium fonts-noto-cjk" >&2
+  fi
+fi
 stamp=.venv/.ragpipe-installed
 want=$(cat pyproject.toml scripts/setup.sh | sha256sum | cut -d' ' -f1)
 

@@ -7,12 +7,18 @@ from functools import lru_cache
 from pathlib import Path
 
 import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ragpipe.core.schemas import InputError
 
 DEFAULT_PATH = Path(__file__).with_name("evaluation.yaml")
 DIMENSIONS = ("entity_coverage", "faithfulness", "relevancy", "sufficiency", "hallucination")
+
+
+class EntityMatching(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    # Least difflib similarity for a fuzzy match to a graph name or alias; 1 turns it off.
+    fuzzy_threshold: float = Field(default=0.8, ge=0.5, le=1.0)
 
 
 class EvaluationConfig(BaseModel):
@@ -21,6 +27,7 @@ class EvaluationConfig(BaseModel):
     thresholds: dict[str, float]
     quality_levels: dict[str, float]
     unverified_penalty: dict[str, float]
+    entity_matching: EntityMatching = EntityMatching()
 
     def quality_level(self, overall: float) -> str:
         for level, lower in sorted(self.quality_levels.items(), key=lambda kv: -kv[1]):

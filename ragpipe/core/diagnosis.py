@@ -1,16 +1,23 @@
-"""Seed 004's rule engine: compare each metric's mean with its warning and critical
-thresholds (direction-aware) and attach root causes, suggested actions and the worst
-samples. Rules live in rules.yaml, with texts in Chinese and English."""
+"""One diagnosis per evaluation. Seed 004's rule engine compares each metric's mean with
+its warning and critical thresholds (direction-aware) and attaches root causes, suggested
+actions and the worst samples. Seed 000's per-sample diagnosis (missing and unverified
+entities, hallucination risk, regenerate advice) and seed 003's judge suggestions are read
+from the per-question score details, and rules on how many answers they flag add
+evaluation-level findings. Rules live in rules.yaml, with texts in Chinese and English."""
 
 from __future__ import annotations
 
+import json
 import math
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 import pandas as pd
 import yaml
+
+from ragpipe.core.config import EvaluationConfig, load_config
 
 RULES_PATH = Path(__file__).with_name("rules.yaml")
 SAMPLE_FIELDS = ("question_id", "question", "answer", "ground_truth_answer")
@@ -40,10 +47,27 @@ class Finding:
         return asdict(self)
 
 
+@dataclass(frozen=True)
+class SampleRule:
+    """Thresholds on the share of answers a per-sample flag marks, and what to do."""
+
+    warning: float
+    critical: float
+    text: dict[str, str]
+    actions: dict[str, list[str]]
+
+
 @lru_cache(maxsize=4)
+def _load(path: Path) -> dict:
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
 def load_rules(path: Path = RULES_PATH) -> dict[str, MetricRule]:
-    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    return {name: MetricRule(**spec) for name, spec in raw.items()}
+    return {name: MetricRule(**spec) for name, spec in _load(path)["metrics"].items()}
+
+
+def load_sample_rules(path: Path = RULES_PATH) -> dict[str, SampleRule]:
+    return {name: SampleRule(**spec) for name, spec in _load(path)["samples"].items()}
 
 
 def severity(rule: MetricRule, mean: float) -> tuple[str, float] | None:
@@ -84,3 +108,128 @@ def diagnose(means: dict[str, float], per_question: pd.DataFrame, language: str 
             low_samples=worst_samples(per_question, metric, rule, top_low_samples),
         ))
     return sorted(findings, key=lambda f: (f.severity != "critical", f.metric))
+
+
+@dataclass
+class SampleDiagnosis:
+    """Seed 000's diagnosis of one answer, with seed 003's judge verdict when there is one."""
+
+    question_id: str
+    overall_score: float | None = None
+    quality_level: str | None = None
+    risk_level: str | None = None  # "high" | "low", from the hallucination rate
+    regenerate: bool = False
+    missing_entities: list[str] = field(default_factory=list)
+    unverified_entities: list[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)  # seed 000's diagnosis text
+    judge_passing: bool | None = None
+    judge_suggestion: str | None = None
+
+    @property
+    def flags(self) -> dict[str, bool]:
+        """Which evaluation-level sample rules (rules.yaml `samples`) this answer trips."""
+        return {"regenerate": self.regenerate, "high_risk": self.risk_level == "high",
+                "missing_entities": bool(self.missing_entities),
+                "unverified_entities": bool(self.unverified_entities)}
+
+
+@dataclass
+class SampleFinding:
+    rule: str
+    severity: str
+    count: int
+    total: int
+    text: str
+    suggested_actions: list[str]
+    question_ids: list[str]
+
+
+@dataclass
+class Diagnosis:
+    findings: list[Finding]
+    sample_findings: list[SampleFinding]
+    samples: dict[str, SampleDiagnosis]
+    judge_suggestions: list[dict]  # seed 003: distinct suggestions of failed answers, most frequent first
+
+    def as_dict(self) -> dict:
+        return {"findings": [f.as_dict() for f in self.findings],
+                "sample_findings": [asdict(f) for f in self.sample_findings],
+                "samples": {k: asdict(v) for k, v in self.samples.items()},
+                "judge_suggestions": self.judge_suggestions}
+
+
+def _value(frame: pd.DataFrame | None, qid: str) -> tuple[float, dict]:
+    if frame is None or qid not in frame.index:
+        return math.nan, {}
+    row = frame.loc[qid]
+    details = row["details"]
+    return float(row["value"]), json.loads(details) if isinstance(details, str) else (details or {})
+
+
+def diagnose_samples(scores: dict[str, pd.DataFrame], config: EvaluationConfig | None = None) -> dict[str, SampleDiagnosis]:
+    """Per question, from the stored score details (question_id, value, details JSON)."""
+    config = config or load_config()
+    th = config.thresholds
+    by_id = {name: frame.set_index("question_id") for name, frame in scores.items()}
+    ids = next(iter(scores.values()))["question_id"] if scores else []
+    out = {}
+    for qid in ids:
+        overall, overall_details = _value(by_id.get("overall_score"), qid)
+        hallucination, _ = _value(by_id.get("hallucination_rate"), qid)
+        _, coverage = _value(by_id.get("entity_coverage"), qid)
+        _, unverified = _value(by_id.get("unverified_entity_ratio"), qid)
+        _, rubric = _value(by_id.get("rubric_1_10"), qid)
+        risk = None if math.isnan(hallucination) else ("high" if hallucination > th["high_risk_hallucination"] else "low")
+        passing = rubric.get("is_passing")
+        regenerate = ((not math.isnan(overall) and overall < th["regenerate_below"]) or risk == "high"
+                      or passing is False)
+        out[qid] = SampleDiagnosis(
+            question_id=qid, overall_score=None if math.isnan(overall) else round(overall, 4),
+            quality_level=overall_details.get("quality_level"), risk_level=risk, regenerate=regenerate,
+            missing_entities=list(coverage.get("missing_entities", [])),
+            unverified_entities=list(unverified.get("unverified_entities", [])),
+            lines=list(overall_details.get("diagnosis", [])),
+            judge_passing=passing, judge_suggestion=rubric.get("suggestion"),
+        )
+    return out
+
+
+def sample_findings(samples: dict[str, SampleDiagnosis], language: str = "zh", top_n: int = 5,
+                    rules: dict[str, SampleRule] | None = None) -> list[SampleFinding]:
+    """One finding per sample rule whose share of flagged answers crosses a threshold."""
+    rules = rules or load_sample_rules()
+    total = len(samples)
+    found = []
+    for name, rule in rules.items():
+        flagged = [s for s in samples.values() if s.flags.get(name)]
+        share = len(flagged) / total if total else 0.0
+        if share <= rule.warning:
+            continue
+        entities = Counter(e for s in flagged for e in (s.missing_entities if name == "missing_entities"
+                                                         else s.unverified_entities))
+        text = rule.text[language].format(n=len(flagged), total=total, share=f"{share:.0%}",
+                                          entities=", ".join(e for e, _ in entities.most_common(top_n)) or "—")
+        worst = sorted(flagged, key=lambda s: math.inf if s.overall_score is None else s.overall_score)
+        found.append(SampleFinding(
+            rule=name, severity="critical" if share > rule.critical else "warning", count=len(flagged), total=total,
+            text=text, suggested_actions=list(rule.actions[language]), question_ids=[s.question_id for s in worst[:top_n]]))
+    return sorted(found, key=lambda f: (f.severity != "critical", -f.count))
+
+
+def judge_suggestions(samples: dict[str, SampleDiagnosis]) -> list[dict]:
+    """Seed 003: what the judge suggests for the answers it did not pass, grouped."""
+    grouped: dict[str, list[str]] = {}
+    for s in samples.values():
+        if s.judge_passing is False and s.judge_suggestion:
+            grouped.setdefault(s.judge_suggestion, []).append(s.question_id)
+    return [{"suggestion": k, "question_ids": v} for k, v in sorted(grouped.items(), key=lambda kv: -len(kv[1]))]
+
+
+def diagnose_evaluation(means: dict[str, float], per_question: pd.DataFrame, scores: dict[str, pd.DataFrame],
+                        language: str = "zh", top_low_samples: int = 3) -> Diagnosis:
+    """The whole diagnosis of one evaluation: metric findings, sample findings, per-sample
+    diagnoses and the judge's suggestions."""
+    samples = diagnose_samples(scores)
+    return Diagnosis(findings=diagnose(means, per_question, language, top_low_samples),
+                     sample_findings=sample_findings(samples, language), samples=samples,
+                     judge_suggestions=judge_suggestions(samples))

@@ -15,6 +15,7 @@ import json
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from functools import lru_cache
 from pathlib import Path
 
@@ -43,27 +44,77 @@ def is_numeric(entity: str) -> bool:
     return bool(numbers(entity)) and len(re.sub(r"[\d.,%％\s$]", "", entity)) <= 3
 
 
+# Chinese and Arabic numerals: a fuzzy match may never differ in one (第二十八条 ≠ 第二十九条).
+_NUMERAL = re.compile(r"[0-9零〇一二三四五六七八九十百千万亿两]")
+
+
 @dataclass
 class GraphEntities:
-    """The knowledge-graph entities of one dataset, with aliases mapped to names."""
+    """The knowledge-graph entities of one dataset, with aliases mapped to names.
+
+    ``canonical`` matches exactly after normalisation, then fuzzily: the closest alias
+    whose similarity (difflib ratio on normalised text) reaches ``fuzzy_threshold``,
+    unless the two differ in a numeral or name different graph entities inside them
+    (杭州市人社局 ≠ 苏州市人社局). ``error`` says why a configured graph could not be read:
+    metrics that depend on it are then unmeasured, never computed without it.
+    """
 
     names: list[str] = field(default_factory=list)
     types: dict[str, str] = field(default_factory=dict)
     alias_to_name: dict[str, str] = field(default_factory=dict)  # normalised alias → name
+    fuzzy_threshold: float = 1.0
+    error: str | None = None
+    _fuzzy_memo: dict[str, str | None] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
-    def from_records(cls, records: list[dict]) -> "GraphEntities":
-        graph = cls()
+    def from_records(cls, records: list[dict], fuzzy_threshold: float | None = None) -> "GraphEntities":
+        if fuzzy_threshold is None:
+            from ragpipe.core.config import load_config
+
+            fuzzy_threshold = load_config().entity_matching.fuzzy_threshold
+        graph = cls(fuzzy_threshold=fuzzy_threshold)
         for record in records:
             name = record["name"]
             graph.names.append(name)
-            graph.types[name] = record.get("type", "")
-            for surface in [name, *record.get("aliases", [])]:
+            graph.types[name] = record.get("type") or ""
+            for surface in [name, *(record.get("aliases") or [])]:
                 graph.alias_to_name[normalize_entity(surface)] = name
         return graph
 
+    @classmethod
+    def unavailable(cls, reason: str) -> "GraphEntities":
+        return cls(error=reason)
+
     def canonical(self, entity: str) -> str | None:
-        return self.alias_to_name.get(normalize_entity(entity))
+        key = normalize_entity(entity)
+        exact = self.alias_to_name.get(key)
+        if exact is not None or self.fuzzy_threshold >= 1 or len(key) < 4:
+            return exact
+        if key not in self._fuzzy_memo:
+            self._fuzzy_memo[key] = self._fuzzy(key)
+        return self._fuzzy_memo[key]
+
+    def _fuzzy(self, key: str) -> str | None:
+        scored: dict[str, float] = {}
+        for alias, name in self.alias_to_name.items():
+            matcher = SequenceMatcher(None, key, alias, autojunk=False)
+            if matcher.real_quick_ratio() < self.fuzzy_threshold or matcher.quick_ratio() < self.fuzzy_threshold:
+                continue
+            ratio = matcher.ratio()
+            if ratio >= self.fuzzy_threshold and ratio > scored.get(name, 0) and self._compatible(key, alias, name, matcher):
+                scored[name] = ratio
+        if not scored:
+            return None
+        best = max(scored.values())
+        winners = [name for name, ratio in scored.items() if ratio == best]
+        return winners[0] if len(winners) == 1 else None  # a tie is no evidence for either
+
+    def _compatible(self, key: str, alias: str, name: str, matcher: SequenceMatcher) -> bool:
+        for op, i1, i2, j1, j2 in matcher.get_opcodes():
+            if op != "equal" and (_NUMERAL.search(key[i1:i2]) or _NUMERAL.search(alias[j1:j2])):
+                return False
+        inside = lambda text: {n for a, n in self.alias_to_name.items() if len(a) >= 2 and a in text} - {name}  # noqa: E731
+        return inside(key) == inside(alias)
 
     def find_in(self, text: str) -> list[str]:
         """Graph entities whose name or an alias occurs in the text (longest first)."""
@@ -72,12 +123,33 @@ class GraphEntities:
         return sorted(found, key=len, reverse=True)
 
 
-def load_graph_entities(dataset_dir: Path) -> GraphEntities | None:
-    """The embedded graph of a dataset (graph/entities.jsonl), or None when it has none."""
-    path = dataset_dir / "graph" / "entities.jsonl"
-    if not path.exists():
+def read_graph_files(dataset_dir: Path) -> tuple[list[dict], list[dict]] | None:
+    """The entity records (name, type, aliases) and relations (source, relation, target)
+    of a dataset's embedded graph (graph/entities.jsonl, graph/relations.jsonl), or None
+    when it has none. Bad lines are named by file, line and field."""
+    folder = dataset_dir / "graph"
+    if not (folder / "entities.jsonl").exists():
         return None
-    records = []
+    records = _jsonl(folder / "entities.jsonl")
+    for line_no, record in records:
+        if not isinstance(record.get("name"), str) or not record["name"].strip():
+            raise InputError(str(folder / "entities.jsonl"), "name", "each entity needs a non-empty name", line_no)
+        if not isinstance(record.get("aliases", []), list):
+            raise InputError(str(folder / "entities.jsonl"), "aliases", "aliases must be a list of names", line_no)
+    names = {r["name"] for _, r in records}
+    relations = _jsonl(folder / "relations.jsonl") if (folder / "relations.jsonl").exists() else []
+    for line_no, relation in relations:
+        for key in ("source", "relation", "target"):
+            value = relation.get(key)
+            if not isinstance(value, str) or not value.strip():
+                raise InputError(str(folder / "relations.jsonl"), key, f"each relation needs a non-empty {key}", line_no)
+            if key != "relation" and value not in names:
+                raise InputError(str(folder / "relations.jsonl"), key, f"{value!r} is no entity of entities.jsonl", line_no)
+    return [r for _, r in records], [r for _, r in relations]
+
+
+def _jsonl(path: Path) -> list[tuple[int, dict]]:
+    rows = []
     for line_no, line in enumerate(path.read_text(encoding="utf-8-sig").splitlines(), start=1):
         if not line.strip():
             continue
@@ -85,10 +157,16 @@ def load_graph_entities(dataset_dir: Path) -> GraphEntities | None:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
             raise InputError(str(path), "json", f"invalid JSON: {exc.msg}", line_no) from exc
-        if not isinstance(record, dict) or not isinstance(record.get("name"), str) or not record["name"].strip():
-            raise InputError(str(path), "name", "each entity needs a non-empty name", line_no)
-        records.append(record)
-    return GraphEntities.from_records(records)
+        if not isinstance(record, dict):
+            raise InputError(str(path), "json", "each line must be a JSON object", line_no)
+        rows.append((line_no, record))
+    return rows
+
+
+def load_graph_entities(dataset_dir: Path) -> GraphEntities | None:
+    """The embedded graph of a dataset (graph/entities.jsonl), or None when it has none."""
+    found = read_graph_files(dataset_dir)
+    return GraphEntities.from_records(found[0]) if found else None
 
 
 @lru_cache(maxsize=8192)

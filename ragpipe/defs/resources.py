@@ -1,4 +1,5 @@
-"""Resources shared by the assets: where things live, and the embedder."""
+"""Resources shared by the assets: where things live, the embedder, the LLM judge and the
+knowledge graph."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pandas as pd
 from upath import UPath
 
 from ragpipe.core.embeddings import Embedder
+from ragpipe.core.graph import ENTITY_QUERY, RELATION_QUERY, EmbeddedGraph, GraphSource, Neo4jGraph
 
 
 def default_project_dir() -> Path:
@@ -62,12 +64,21 @@ class EmbedderResource(dg.ConfigurableResource):
 
 class LLMResource(dg.ConfigurableResource):
     """An OpenAI-compatible judge for the LLM mode of the metrics. With no ``base_url`` the
-    metrics run offline and the LLM-only judges report "not configured"."""
+    metrics run offline and the LLM-only judges report "not configured". Responses are
+    cached on disk under ``cache_dir`` so that a re-run or a resumed run asks nothing twice."""
 
     base_url: str = ""
     model: str = ""
     api_key: str | None = None  # set through dg.EnvVar, never in code or YAML
+    temperature: float = 0.0
+    seed: int | None = 0
+    max_tokens: int = 2048
     timeout: float = 60.0
+    concurrency: int = 8
+    requests_per_minute: int | None = None
+    cache_dir: str | None = None
+    price_per_1k_prompt_tokens: float = 0.0
+    price_per_1k_completion_tokens: float = 0.0
 
     @property
     def configured(self) -> bool:
@@ -79,6 +90,41 @@ class LLMResource(dg.ConfigurableResource):
             return None
         from ragpipe.core.llm import LLMClient, LLMEvaluator, LLMSettings
 
-        client = LLMClient(LLMSettings(base_url=self.base_url, model=self.model, api_key=self.api_key,
-                                       timeout=self.timeout))
+        client = LLMClient(LLMSettings(**self.model_dump(exclude={"base_url", "model", "api_key"}),
+                                       base_url=self.base_url, model=self.model, api_key=self.api_key))
         return LLMEvaluator(client, language=language)
+
+
+class GraphResource(dg.ConfigurableResource):
+    """The knowledge-graph entities for entity verification: the dataset's embedded files
+    (graph/ beside its docs) by default, or Neo4j when ``neo4j_uri`` is set. ``query``
+    (Cypher, ``$dataset`` bound) must return ``name``, ``aliases`` and ``type``."""
+
+    neo4j_uri: str = ""
+    neo4j_user: str = "neo4j"
+    neo4j_password: str | None = None  # set through dg.EnvVar, never in code or YAML
+    neo4j_database: str | None = None
+    query: str = ENTITY_QUERY
+    relations_query: str = RELATION_QUERY
+    timeout: float = 10.0
+    retries: int = 3
+
+    @classmethod
+    def from_env(cls) -> "GraphResource":
+        """Embedded graph files unless RAGPIPE_NEO4J_URI names a Bolt server; then
+        RAGPIPE_NEO4J_USER, _PASSWORD (read through dg.EnvVar), _DATABASE, _QUERY,
+        _TIMEOUT (seconds) and _RETRIES apply."""
+        env = os.environ.get
+        return cls(
+            neo4j_uri=env("RAGPIPE_NEO4J_URI", ""), neo4j_user=env("RAGPIPE_NEO4J_USER", "neo4j"),
+            neo4j_password=dg.EnvVar("RAGPIPE_NEO4J_PASSWORD") if env("RAGPIPE_NEO4J_PASSWORD") else None,
+            neo4j_database=env("RAGPIPE_NEO4J_DATABASE") or None,
+            **({"query": env("RAGPIPE_NEO4J_QUERY")} if env("RAGPIPE_NEO4J_QUERY") else {}),
+            timeout=float(env("RAGPIPE_NEO4J_TIMEOUT", "10")), retries=int(env("RAGPIPE_NEO4J_RETRIES", "3")))
+
+    def source(self, datasets_dir: Path) -> GraphSource:
+        if not self.neo4j_uri:
+            return EmbeddedGraph(datasets_dir)
+        return Neo4jGraph(uri=self.neo4j_uri, user=self.neo4j_user, password=self.neo4j_password,
+                          database=self.neo4j_database or None, query=self.query,
+                          relations_query=self.relations_query, timeout=self.timeout, retries=self.retries)

@@ -107,15 +107,38 @@ class LLMSettings(BaseModel):
     price_per_1k_completion_tokens: float = Field(0.0, ge=0)
 
 
+# Optional RAGPIPE_LLM_<NAME> variables: the LLMSettings field each sets, and its type.
+ENV_OPTIONS: dict[str, tuple[str, type]] = {
+    "CONCURRENCY": ("concurrency", int), "REQUESTS_PER_MINUTE": ("requests_per_minute", int),
+    "MAX_TOKENS": ("max_tokens", int), "TIMEOUT": ("timeout", float), "SEED": ("seed", int),
+    "PRICE_PROMPT": ("price_per_1k_prompt_tokens", float), "PRICE_COMPLETION": ("price_per_1k_completion_tokens", float),
+}
+
+
+def env_options(environ: "dict[str, str] | None" = None) -> dict[str, Any]:
+    """The optional settings given as RAGPIPE_LLM_* variables (see ``ENV_OPTIONS``)."""
+    env = os.environ if environ is None else environ
+    out: dict[str, Any] = {}
+    for name, (field_name, cast) in ENV_OPTIONS.items():
+        value = env.get(f"RAGPIPE_LLM_{name}")
+        if value:
+            try:
+                out[field_name] = cast(value)
+            except ValueError:
+                raise ValueError(f"RAGPIPE_LLM_{name}: expected {cast.__name__}, got {value!r}") from None
+    return out
+
+
 def settings_from_env(environ: "dict[str, str] | None" = None, **overrides: Any) -> LLMSettings | None:
-    """Settings from ``RAGPIPE_LLM_BASE_URL``, ``_MODEL`` and ``_API_KEY`` (the variables
-    the Dagster LLMResource reads), or None when no base URL is set: the offline mode."""
+    """Settings from ``RAGPIPE_LLM_BASE_URL``, ``_MODEL``, ``_API_KEY`` and the optional
+    ``ENV_OPTIONS`` (the variables the Dagster LLMResource reads), or None when no base URL
+    is set: the offline mode."""
     env = os.environ if environ is None else environ
     base_url = env.get("RAGPIPE_LLM_BASE_URL", "").strip()
     if not base_url:
         return None
     return LLMSettings(base_url=base_url, model=env.get("RAGPIPE_LLM_MODEL", ""),
-                       api_key=env.get("RAGPIPE_LLM_API_KEY") or None, **overrides)
+                       api_key=env.get("RAGPIPE_LLM_API_KEY") or None, **{**env_options(env), **overrides})
 
 
 class LLM(Protocol):
@@ -663,4 +686,4 @@ async def arun_any(llm: Any, prompt: Prompt[I, O], inputs: I, language: Language
 
 
 __all__ = ["LLM", "LLMClient", "LLMError", "LLMSettings", "LLMStats", "RateLimiter", "arun_any", "extract_json",
-           "retry_after_seconds", "run_sync", "settings_from_env"]
+           "retry_after_seconds", "run_sync", "env_options", "settings_from_env"]

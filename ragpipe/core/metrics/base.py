@@ -10,7 +10,7 @@ from typing import Callable
 from ragpipe.core.config import EvaluationConfig, load_config
 from ragpipe.core.embeddings import Embedder
 from ragpipe.core.entities import GraphEntities, extract_entities
-from ragpipe.core.evidence import OfflineVerifier
+from ragpipe.core.evidence import OfflineVerifier, claims, expected_share
 from ragpipe.core.llm.client import LLMError
 from ragpipe.core.schemas import EvalCase, Verdict
 from ragpipe.core.text import split_statements
@@ -71,6 +71,8 @@ class Toolkit:
         self.graph = graph
         self.config = config or load_config()
         self.llm = llm
+        if llm is not None and hasattr(llm, "statement_filter"):
+            llm.statement_filter = claims  # prefetch then verifies the lists the metrics verify
         self.mode = "llm" if llm is not None else "offline"
         self._statements: dict[str, tuple[str, ...]] = {}
         self._entities: dict[str, list[str]] = {}
@@ -120,10 +122,13 @@ class Toolkit:
 
 
 def supported_share(kit: Toolkit, text: str, evidence: list[str], empty_reason: str) -> MetricResult:
-    """Share of the text's statements that the evidence supports, with every verdict."""
-    statements = kit.statements(text)
+    """Expected share of the text's statements that the evidence supports (the mean of
+    their calibrated support probabilities), with every verdict. List markers left over
+    from splitting an enumeration are not statements."""
+    statements = claims(kit.statements(text))
     if not statements:
         return MetricResult.unmeasured(empty_reason)
     verdicts = kit.verify(statements, evidence)
-    return MetricResult(sum(v.supported for v in verdicts) / len(verdicts),
-                        {"statements": [v.as_dict() for v in verdicts]})
+    return MetricResult(expected_share([v.score for v in verdicts]),
+                        {"statements": [v.as_dict() for v in verdicts],
+                         "supported": sum(v.supported for v in verdicts), "total": len(verdicts)})

@@ -12,6 +12,6 @@ METRIC = Metric(
     definition="Share of the question's entities that the retrieved contexts cover.",
     reads=("question", "retrieved_contexts"),
     higher_is_better=True,
-    nan_when="no retrieved contexts, the bot failed, or the question names no entity",
+    nan_when="no retrieved contexts, the bot failed, the question names no entity, or (offline) the configured knowledge graph could not be read",
     compute=compute,
 )

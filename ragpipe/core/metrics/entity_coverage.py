@@ -1,10 +1,19 @@
 from ragpipe.core.entities import covered
-from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit
+from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit, Unmeasurable
 from ragpipe.core.schemas import EvalCase
+
+
+def require_graph(kit: Toolkit) -> None:
+    """A configured graph that could not be read makes what depends on it unmeasured:
+    a number computed without it would silently mean something else."""
+    if kit.graph is not None and kit.graph.error:
+        raise Unmeasurable(kit.graph.error)
 
 
 def question_entity_share(kit: Toolkit, question: str, text: str, missing_key: str) -> MetricResult:
     """Share of the question's entities that ``text`` covers (seed 000's coverage formula)."""
+    if kit.llm is None:  # offline extraction finds entities through the graph's names and aliases
+        require_graph(kit)
     required = kit.entities(question)
     if not required:
         return MetricResult.unmeasured("the question names no entity")
@@ -22,6 +31,6 @@ METRIC = Metric(
     definition="Share of the question's entities (policies, agencies, places, articles, sectors, amounts) the answer covers.",
     reads=("question", "answer"),
     higher_is_better=True,
-    nan_when="no answer, the bot failed, or the question names no entity",
+    nan_when="no answer, the bot failed, the question names no entity, or (offline) the configured knowledge graph could not be read",
     compute=compute,
 )

@@ -1,6 +1,7 @@
 import math
 
 from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit, Unmeasurable
+from ragpipe.core.metrics.entity_coverage import require_graph
 from ragpipe.core.schemas import EvalCase
 
 
@@ -8,6 +9,7 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     faithfulness = kit.result("faithfulness", case)
     if math.isnan(faithfulness.value):
         raise Unmeasurable(f"faithfulness unmeasured: {faithfulness.error}")
+    require_graph(kit)  # with a graph configured, leaving the entity term out would change the scale
     unverified = kit.result("unverified_entity_ratio", case)
     weight = kit.config.unverified_penalty["hallucination"]
     entity_term = 0.0 if math.isnan(unverified.value) else weight * unverified.value
@@ -26,6 +28,6 @@ METRIC = Metric(
                 "Without a knowledge graph the entity term is left out (said in the details). Lower is better."),
     reads=("answer", "retrieved_contexts"),
     higher_is_better=False,
-    nan_when="faithfulness is unmeasured",
+    nan_when="faithfulness is unmeasured, or the configured knowledge graph could not be read",
     compute=compute,
 )

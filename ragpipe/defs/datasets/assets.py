@@ -1,4 +1,5 @@
-"""Dataset-level assets: the chunked corpus and the imported question set."""
+"""Dataset-level assets: the chunked corpus, the imported question set, and the snapshot of
+the knowledge-graph entities the entity metrics verify against."""
 
 import hashlib
 from collections import Counter
@@ -8,10 +9,14 @@ import pandas as pd
 import yaml
 
 from ragpipe.core.corpus import load_corpus
+from ragpipe.core.entities import GraphEntities
+from ragpipe.core.graph import GraphUnavailable
 from ragpipe.core.questions import load_questions
+from ragpipe.core.site.render import INDEX_PAGE
+from ragpipe.core.site.summaries import table
 from ragpipe.defs.errors import input_failure
 from ragpipe.defs.partitions import datasets
-from ragpipe.defs.resources import ProjectPaths
+from ragpipe.defs.resources import GraphResource, ProjectPaths
 
 
 def _content_version(frame: pd.DataFrame) -> dg.DataVersion:
@@ -37,6 +42,10 @@ def corpus(context: dg.AssetExecutionContext, paths: ProjectPaths) -> dg.Output[
         "documents": frame["doc_id"].nunique(),
         "chunks": len(frame),
         "language": dataset_language(paths, context.partition_key),
+        "summary": dg.MetadataValue.md("\n".join(table(
+            ["document", "title", "chunks"],
+            frame.groupby(["doc_id", "title"]).size().reset_index().values.tolist()))),
+        "site": dg.MetadataValue.path(str(paths.reports / INDEX_PAGE)),
     })
 
 
@@ -52,6 +61,9 @@ def question_set(context: dg.AssetExecutionContext, paths: ProjectPaths, corpus:
         "questions": len(frame),
         "by_type": dg.MetadataValue.json(dict(types)),
         "files": dg.MetadataValue.json(sorted({s.split(":")[0] for s in frame["source"]})),
+        "summary": dg.MetadataValue.md("\n".join(table(
+            ["question_id", "type", "question"], frame[["question_id", "question_type", "question"]].head(20).values.tolist()))),
+        "site": dg.MetadataValue.path(str(paths.reports / INDEX_PAGE)),
         "provenance": dg.MetadataValue.json(question_provenance(questions)),
     })
 
@@ -64,3 +76,56 @@ def question_provenance(questions) -> dict[str, dict[str, int]]:
         made_by = q.origin.split(" from ")[0] if q.origin else "written"
         out.setdefault(q.source.split(":")[0], Counter())[made_by] += 1
     return {file: dict(counts) for file, counts in sorted(out.items())}
+
+
+GRAPH_CHECK = "graph_available"
+GRAPH_COLUMNS = ["name", "type", "aliases"]
+
+
+@dg.asset(partitions_def=datasets, group_name="datasets", kinds={"parquet"},
+          automation_condition=dg.AutomationCondition.eager(),
+          check_specs=[dg.AssetCheckSpec(GRAPH_CHECK, asset="graph_entities",
+                                         description="the configured knowledge graph could be read")])
+def graph_entities(context: dg.AssetExecutionContext, paths: ProjectPaths, graph: GraphResource):
+    """The knowledge-graph entities (name, type, aliases) of one dataset as the score assets
+    used them: from the dataset's embedded graph/ files, or from Neo4j when configured.
+    Its data version is a hash of the entity set, so scores re-run only when it changes.
+    When the graph cannot be read the snapshot is empty, says why, and the entity metrics
+    downstream are unmeasured with that reason (the other metrics are still computed)."""
+    dataset = context.partition_key
+    source = graph.source(paths.data / "datasets")
+    frame = pd.DataFrame(columns=GRAPH_COLUMNS)
+    error = None
+    try:
+        with input_failure():
+            snapshot = source.read(dataset)
+    except GraphUnavailable as exc:
+        snapshot, error = None, str(exc)
+        context.log.warning(error)
+    if snapshot is not None:
+        frame = pd.DataFrame(snapshot.entities, columns=GRAPH_COLUMNS)
+    status = "ok" if snapshot is not None else "unavailable" if error else "absent"
+    # The IO manager keeps attrs in the Parquet file: the score assets read the status there.
+    frame.attrs.update({"status": status, "source": source.description, "error": error})
+    counts = snapshot.counts() if snapshot else {"entities": 0, "aliases": 0, "types": 0, "relations": 0}
+    yield dg.Output(frame, data_version=dg.DataVersion(snapshot.version() if snapshot else status), metadata={
+        **counts, "source": source.description, "status": status,
+        **({"error": error} if error else {}),
+        "by_type": dg.MetadataValue.json(dict(Counter(frame["type"]))),
+    })
+    yield dg.AssetCheckResult(
+        check_name=GRAPH_CHECK, passed=error is None, severity=dg.AssetCheckSeverity.ERROR,
+        metadata={"source": source.description, "status": status,
+                  **({"error": error} if error else {}),
+                  **({"note": "this dataset has no knowledge graph"} if status == "absent" else {})})
+
+
+def graph_from_snapshot(frame: pd.DataFrame) -> GraphEntities | None:
+    """The GraphEntities a graph_entities snapshot stands for: None when the dataset has no
+    graph, an unavailable graph (with the reason) when it could not be read."""
+    if frame.attrs.get("status") == "unavailable":
+        return GraphEntities.unavailable(frame.attrs.get("error") or "knowledge graph unavailable")
+    if frame.empty:
+        return None
+    return GraphEntities.from_records([{"name": r["name"], "type": r["type"], "aliases": list(r["aliases"])}
+                                       for r in frame.to_dict("records")])

@@ -3,20 +3,23 @@ score asset per registered metric, their aggregate, and the diagnosis report; pl
 per-dataset leaderboard over all bot versions."""
 
 import json
-from datetime import datetime, timezone
 
 import dagster as dg
 import pandas as pd
 
 from ragpipe.core.bots import ReferenceBot, load_bot_config, version_order
-from ragpipe.core.diagnosis import diagnose, load_rules, severity
-from ragpipe.core.entities import load_graph_entities
+from ragpipe.core.diagnosis import diagnose_evaluation, load_rules
 from ragpipe.core.metrics import REGISTRY, Metric, Toolkit
-from ragpipe.core.report import to_html, to_json, to_markdown
+from ragpipe.core.site import comparison_data, evaluation_data, page_url, write_comparison, write_evaluation
+from ragpipe.core.site.charts import oriented
+from ragpipe.core.site.data import threshold_checks
+from ragpipe.core.site.render import EVALUATION_PAGE, INDEX_PAGE
+from ragpipe.core.site.summaries import aggregates_markdown, evaluation_markdown, responses_markdown, scores_markdown
 from ragpipe.core.schemas import Chunk, EvalCase, InputError, InputErrors
 from ragpipe.core.stats import paired_bootstrap, significant_drop, summarize
-from ragpipe.defs.datasets.assets import dataset_language
+from ragpipe.defs.datasets.assets import dataset_language, graph_from_snapshot
 from ragpipe.defs.errors import input_failure
+from ragpipe.defs.progress import advance
 from ragpipe.defs.partitions import BY_DATASET, bot_version_keys, datasets, evaluations
 from ragpipe.defs.resources import EmbedderResource, LLMResource, ProjectPaths
 
@@ -30,6 +33,16 @@ def _keys(context: dg.AssetExecutionContext) -> tuple[str, str]:
     return key["dataset"], key["bot"]
 
 
+def page_metadata(paths: ProjectPaths, page, fragment: str = "") -> dict:
+    """The report page of an asset, as a file path and as the `ragpipe report serve` URL."""
+    return {"page": dg.MetadataValue.path(str(page)),
+            "page_url": dg.MetadataValue.url(page_url(paths.reports, page) + fragment)}
+
+
+def evaluation_page(paths: ProjectPaths, dataset: str, bot_version: str):
+    return paths.reports / dataset / bot_version / EVALUATION_PAGE
+
+
 @dg.asset(partitions_def=evaluations, group_name=GROUP, kinds={"parquet"}, automation_condition=dg.AutomationCondition.eager(),
           ins={"corpus": dg.AssetIn(**DATASET_INPUT), "question_set": dg.AssetIn(**DATASET_INPUT)})
 def rag_responses(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: EmbedderResource,
@@ -41,17 +54,20 @@ def rag_responses(context: dg.AssetExecutionContext, paths: ProjectPaths, embedd
         config = load_bot_config(paths.bot_file(bot_version))
     bot = ReferenceBot(config, [Chunk(**row) for row in corpus.to_dict("records")], embedder.embedder)
     rows = []
-    for q in question_set.itertuples():
+    for i, q in enumerate(question_set.itertuples(), start=1):
         try:
             rows.append(bot.ask(q.question_id, q.question).model_dump())
         except Exception as exc:  # one failing question must not sink the others
             rows.append({"question_id": q.question_id, "answer": None, "retrieved_contexts": [],
                          "retrieved_ids": [], "latency_ms": float("nan"), "error": f"{type(exc).__name__}: {exc}"})
+        advance("rag_responses", i, len(question_set))
     frame = pd.DataFrame(rows)
     errors = int(frame["error"].notna().sum())
     context.add_output_metadata({"bot": config.key, "retrieval": config.retrieval.method,
                                  "top_k": config.retrieval.top_k, "errors": errors,
-                                 "latency_ms_p50": float(frame["latency_ms"].median())})
+                                 "latency_ms_p50": float(frame["latency_ms"].median()),
+                                 "summary": dg.MetadataValue.md(responses_markdown(frame)),
+                                 **page_metadata(paths, evaluation_page(paths, dataset, bot_version))})
     return frame
 
 
@@ -81,28 +97,50 @@ def _score_out(metric: Metric) -> dg.AssetOut:
 
 
 @dg.multi_asset(outs={name: _score_out(m) for name, m in REGISTRY.items()}, partitions_def=evaluations,
-                can_subset=True, ins={"question_set": dg.AssetIn(**DATASET_INPUT), "rag_responses": dg.AssetIn()})
+                can_subset=True, ins={"question_set": dg.AssetIn(**DATASET_INPUT), "rag_responses": dg.AssetIn(),
+                                      "graph_entities": dg.AssetIn(**DATASET_INPUT)})
 def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: EmbedderResource, llm: LLMResource,
-           question_set: pd.DataFrame, rag_responses: pd.DataFrame):
+           question_set: pd.DataFrame, rag_responses: pd.DataFrame, graph_entities: pd.DataFrame):
     """One asset per registered metric, computed in one step so every metric shares the
-    statements, entities, verdicts and sub-metric results of each question."""
-    dataset, _ = _keys(context)
-    with input_failure():
-        graph = load_graph_entities(paths.dataset_dir(dataset))
-    toolkit = Toolkit(embedder.embedder, graph=graph, llm=llm.evaluator(dataset_language(paths, dataset)))
+    statements, entities, verdicts and sub-metric results of each question. The entity
+    metrics verify against the graph_entities snapshot, so lineage shows which graph
+    version produced which scores."""
+    dataset, bot_version = _keys(context)
+    graph = graph_from_snapshot(graph_entities)
+    judge = llm.evaluator(dataset_language(paths, dataset))
+    toolkit = Toolkit(embedder.embedder, graph=graph, llm=judge)
     cases = build_cases(question_set, rag_responses)
-    for key in context.selected_asset_keys:
-        name = key.path[-1]
-        rows = []
-        for case in cases:
-            result = toolkit.result(name, case)
-            rows.append({"question_id": case.question_id, "value": result.value,
-                         "details": json.dumps(result.details, ensure_ascii=False), "error": result.error})
-        frame = pd.DataFrame(rows)
+    names = [key.path[-1] for key in context.selected_asset_keys]
+    frames, llm_metadata = {}, {}
+    try:
+        before = judge.stats() if judge is not None else None
+        if judge is not None:
+            judge.prefetch(cases, names)  # every sample's calls, batched and concurrent, before the metrics read them
+        for name in names:
+            prompt_version = judge.prompt_hash(name) if judge is not None else None
+            rows = []
+            for i, case in enumerate(cases, start=1):
+                result = toolkit.result(name, case)
+                rows.append({"question_id": case.question_id, "value": result.value,
+                             "details": json.dumps(result.details, ensure_ascii=False), "error": result.error,
+                             "prompt_version": prompt_version})
+                advance(f"scores/{name}", i, len(cases))
+            frames[name] = pd.DataFrame(rows)
+        if judge is not None:  # calls, cache hits and misses, tokens and cost of this materialization
+            llm_metadata = (judge.stats() - before).as_metadata()
+    finally:
+        if judge is not None:
+            judge.llm.close()
+    for name, frame in frames.items():
         measured = frame["value"].dropna()
+        version = frame["prompt_version"].iloc[0] if len(frame) else None
         yield dg.Output(frame, output_name=name, metadata={
             "mean": float(measured.mean()) if len(measured) else float("nan"),
             "n": len(measured), "n_unmeasured": int(frame["value"].isna().sum()), "mode": toolkit.mode,
+            "graph": graph_entities.attrs.get("source", "embedded"),
+            **({"prompt_version": version} if version else {}), **llm_metadata,
+            "summary": dg.MetadataValue.md(scores_markdown(name, frame, REGISTRY[name].higher_is_better)),
+            **page_metadata(paths, evaluation_page(paths, dataset, bot_version), f"#metric={name}"),
         })
 
 
@@ -138,12 +176,11 @@ def compare_with_baseline(paths: ProjectPaths, dataset: str, bot_version: str, b
     return out
 
 
-def _threshold_check(row: dict) -> dg.AssetCheckResult:
-    rule = load_rules()[row["metric"]]
-    verdict = severity(rule, row["mean"])
+def _threshold_check(check: dict, row: dict) -> dg.AssetCheckResult:
+    rule = load_rules()[check["metric"]]
     return dg.AssetCheckResult(
-        check_name=f"{row['metric']}_threshold", passed=verdict is None,
-        severity=dg.AssetCheckSeverity.ERROR if verdict and verdict[0] == "critical" else dg.AssetCheckSeverity.WARN,
+        check_name=check["name"], passed=check["passed"],
+        severity=dg.AssetCheckSeverity.ERROR if check["severity"] == "critical" else dg.AssetCheckSeverity.WARN,
         metadata={"mean": row["mean"], "warning": rule.warning, "critical": rule.critical,
                   "direction": "higher is better" if rule.higher_is_better else "lower is better",
                   "n": row["n"]})
@@ -169,10 +206,20 @@ def aggregate_scores(context: dg.AssetExecutionContext, paths: ProjectPaths, **s
         rule = rules.get(name)
         stats = summarize(scores[name]["value"], metric.higher_is_better, rule.warning if rule else None)
         rows.append({"metric": name, "higher_is_better": metric.higher_is_better, **stats})
-    yield dg.Output(pd.DataFrame(rows))
-    for row in rows:
-        if row["metric"] in THRESHOLD_METRICS:
-            yield _threshold_check(row)
+    checks = threshold_checks(rows)
+    yield dg.Output(pd.DataFrame(rows), metadata={
+        "summary": dg.MetadataValue.md(aggregates_markdown(rows, checks)),
+        "scores": dg.MetadataValue.table(
+            [dg.TableRecord({k: (None if isinstance(v, float) and v != v else v) for k, v in r.items()}) for r in rows],
+            schema=dg.TableSchema(columns=[dg.TableColumn("metric", "string"), dg.TableColumn("higher_is_better", "bool"),
+                                           *(dg.TableColumn(c, "float") for c in ("mean", "ci95_low", "ci95_high")),
+                                           dg.TableColumn("n", "int"), dg.TableColumn("n_unmeasured", "int"),
+                                           dg.TableColumn("pass_rate", "float")])),
+        **page_metadata(paths, evaluation_page(paths, dataset, bot_version)),
+    })
+    by_metric = {row["metric"]: row for row in rows}
+    for check in checks:
+        yield _threshold_check(check, by_metric[check["metric"]])
     baseline = baseline_of(paths, bot_version)
     if baseline == bot_version:
         yield dg.AssetCheckResult(check_name=REGRESSION_CHECK, passed=True,
@@ -193,33 +240,34 @@ def aggregate_scores(context: dg.AssetExecutionContext, paths: ProjectPaths, **s
 def diagnosis_report(context: dg.AssetExecutionContext, paths: ProjectPaths, question_set: pd.DataFrame,
                      rag_responses: pd.DataFrame, aggregate_scores: pd.DataFrame,
                      **scores: pd.DataFrame) -> pd.DataFrame:
-    """Seed 004's rule engine over the aggregate scores: for each metric past its warning
-    or critical threshold, root causes, suggested actions and the worst samples. Written
-    as HTML and JSON under reports/<dataset>/<bot>/ and shown here as Markdown."""
+    """One diagnosis of the evaluation: seed 004's rule engine over the aggregate scores
+    (root causes, suggested actions, worst samples per metric past a threshold), seed
+    000's per-sample diagnosis and seed 003's judge suggestions. Its page (scores with
+    CI, radar chart, distributions, diagnosis, a card per question) and data are written
+    under reports/<dataset>/<bot>/ and summarised here as Markdown."""
     dataset, bot_version = _keys(context)
+    scores = {name: scores[f"score_{name}"] for name in REGISTRY}
     per_question = question_set.merge(rag_responses, on="question_id", how="left")
     for name in REGISTRY:
-        per_question[name] = per_question["question_id"].map(scores[f"score_{name}"].set_index("question_id")["value"])
+        per_question[name] = per_question["question_id"].map(scores[name].set_index("question_id")["value"])
     means = dict(zip(aggregate_scores["metric"], aggregate_scores["mean"]))
     language = dataset_language(paths, dataset)
-    findings = diagnose(means, per_question, language="zh" if language == "zh" else "en")
-    report = {
-        "dataset": dataset, "bot_version": bot_version, "language": language,
-        "generated_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "n_questions": len(question_set), "n_bot_errors": int(rag_responses["error"].notna().sum()),
-        "aggregates": aggregate_scores.to_dict("records"),
-        "findings": [f.as_dict() for f in findings],
-    }
-    out_dir = paths.reports / dataset / bot_version
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "diagnosis.json").write_text(to_json(report), encoding="utf-8")
-    (out_dir / "diagnosis.html").write_text(to_html(report), encoding="utf-8")
+    diagnosis = diagnose_evaluation(means, per_question, scores, language="zh" if language == "zh" else "en")
+    baseline = baseline_of(paths, bot_version)
+    comparison = {} if baseline == bot_version else compare_with_baseline(paths, dataset, bot_version, baseline, scores)
+    data = evaluation_data(dataset, bot_version, language, question_set, rag_responses, aggregate_scores, scores,
+                           diagnosis, baseline, comparison)
+    page = write_evaluation(paths.reports, data)
+    findings = diagnosis.findings
     context.add_output_metadata({
-        "report": dg.MetadataValue.md(to_markdown(report)),
-        "html": dg.MetadataValue.path(str(out_dir / "diagnosis.html")),
-        "json": dg.MetadataValue.path(str(out_dir / "diagnosis.json")),
+        "report": dg.MetadataValue.md(evaluation_markdown(data)),
+        **page_metadata(paths, page),
+        "json": dg.MetadataValue.path(str(page.with_name("diagnosis.json"))),
+        "site": dg.MetadataValue.path(str(paths.reports / INDEX_PAGE)),
+        "status": data["status"],
         "critical": sum(f.severity == "critical" for f in findings),
         "warning": sum(f.severity == "warning" for f in findings),
+        "answers_to_regenerate": sum(s.regenerate for s in diagnosis.samples.values()),
     })
     return pd.DataFrame([{**f.as_dict(), "low_samples": json.dumps(f.low_samples, ensure_ascii=False, default=str)}
                          for f in findings], columns=list(findings[0].as_dict()) if findings else ["metric"])
@@ -228,11 +276,7 @@ def diagnosis_report(context: dg.AssetExecutionContext, paths: ProjectPaths, que
 def _oriented(metric: str, mean: float) -> float:
     """A metric's mean on [0, 1] with 1 best, so metrics of any range and direction average."""
     spec = REGISTRY.get(metric)
-    if spec is None:
-        return float("nan")
-    low, high = spec.value_range
-    scaled = (mean - low) / (high - low)
-    return scaled if spec.higher_is_better else 1 - scaled
+    return float("nan") if spec is None else oriented(mean, *spec.value_range, spec.higher_is_better)
 
 
 @dg.asset(partitions_def=datasets, group_name="reports", kinds={"parquet"}, automation_condition=dg.AutomationCondition.eager(),
@@ -245,9 +289,10 @@ def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths, aggregat
     Versions whose evaluation failed are absent."""
     if isinstance(aggregate_scores, pd.DataFrame):  # the IO manager hands a lone partition over bare
         aggregate_scores = {context.asset_partition_keys_for_input("aggregate_scores")[0]: aggregate_scores}
-    rows = []
+    rows, versions = [], {}
     for key, frame in aggregate_scores.items():
         bot = key.keys_by_dimension["bot"] if isinstance(key, dg.MultiPartitionKey) else str(key).split("|")[0]
+        versions[bot] = {"bot_version": bot, "aggregates": {r["metric"]: r for r in frame.to_dict("records")}}
         row = {"bot_version": bot}
         for r in frame.to_dict("records"):
             row[r["metric"]] = r["mean"]
@@ -261,6 +306,7 @@ def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths, aggregat
             continue
         own = {m: paths.stored_scores(m, bot, context.partition_key) for m in REGISTRY}
         comparison = compare_with_baseline(paths, context.partition_key, bot, row["baseline"], own)
+        versions[bot]["paired"] = comparison
         for metric, c in comparison.items():
             if c["n_pairs"]:
                 row[f"Δ{metric}"] = c["mean_diff"]
@@ -273,12 +319,14 @@ def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths, aggregat
     board.insert(0, "rank", range(1, len(board) + 1))
     deltas = [c for c in board.columns if c.startswith("Δ") and not c.endswith("_ci95")]
     shown = board[["rank", "bot_version", "overall", *REGISTRY, "baseline", *deltas]].dropna(axis=1, how="all")
-    out_dir = paths.reports / context.partition_key
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "leaderboard.json").write_text(board.to_json(orient="records", force_ascii=False, indent=2), encoding="utf-8")
+    for record in board[["rank", "bot_version", "overall", "baseline"]].to_dict("records"):
+        versions[record["bot_version"]].update(record)
+    page = write_comparison(paths.reports, comparison_data(
+        context.partition_key, dataset_language(paths, context.partition_key), list(versions.values())))
     context.add_output_metadata({
         "leaderboard": dg.MetadataValue.md(shown.to_markdown(index=False, floatfmt=".3f")),
         "bot_versions": len(board),
-        "json": dg.MetadataValue.path(str(out_dir / "leaderboard.json")),
+        **page_metadata(paths, page),
+        "json": dg.MetadataValue.path(str(page.with_name("comparison.json"))),
     })
     return board

@@ -1,0 +1,104 @@
+"""`ragpipe eval --dataset D --bot B@V`: one evaluation now, outside the scheduler, with a
+progress bar on stderr and a summary table at the end. The runs go through the same jobs
+as `ragpipe run`, recorded in the Dagster instance."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import warnings
+from pathlib import Path
+
+
+class ProgressBar:
+    """One bar on stderr over the whole evaluation: every question answered, then scored by
+    every metric; the description names the step under way."""
+
+    def __init__(self, steps: int, stream=None):
+        from tqdm import tqdm
+
+        self.tqdm, self.steps, self.stream = tqdm, steps, stream or sys.stderr
+        self.bar, self.step, self.offset, self.step_total = None, None, 0, 0
+
+    def __call__(self, step: str, done: int, total: int) -> None:
+        if self.bar is None:
+            self.bar = self.tqdm(total=total * self.steps, unit="q", file=self.stream, dynamic_ncols=True)
+        if step != self.step:
+            self.offset += self.step_total
+            self.step, self.step_total = step, total
+            self.bar.set_description(f"{step:<30}")
+        self.bar.update(self.offset + done - self.bar.n)
+
+    def note(self, line: str) -> None:
+        """A finished run: the bar stays as its last state, the line goes below it."""
+        self.close()
+        self.tqdm.write(line, file=self.stream)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar, self.step, self.offset, self.step_total = None, None, 0, 0
+
+
+def summary_table(evaluation: dict) -> str:
+    """Per metric: mean, CI95, n, unmeasured, pass rate and the threshold check."""
+    import pandas as pd
+
+    checks = {c["metric"]: c for c in evaluation["checks"] if c["metric"]}
+    rows = []
+    for r in evaluation["aggregates"]:
+        check = checks.get(r["metric"])
+        rows.append({"metric": r["metric"] + ("" if r["higher_is_better"] else " ↓"), "mean": r["mean"],
+                     "CI95": "—" if r["ci95_low"] is None else f"[{r['ci95_low']:.3f}, {r['ci95_high']:.3f}]",
+                     "n": r["n"], "unmeasured": r["n_unmeasured"], "pass rate": r["pass_rate"],
+                     "check": "" if check is None else ("ok" if check["passed"] else check["severity"])})
+    return pd.DataFrame(rows).to_string(index=False, float_format="%.3f", na_rep="—")
+
+
+def _eval(args: argparse.Namespace) -> int:
+    import dagster as dg
+
+    warnings.filterwarnings("ignore", category=dg.BetaWarning)
+
+    from ragpipe.core.site import page_url
+    from ragpipe.defs.definitions import build_defs
+    from ragpipe.defs.instance import prepare_dagster_home
+    from ragpipe.defs.partitions import bot_version_keys, dataset_keys
+    from ragpipe.defs.progress import listening
+    from ragpipe.defs.runner import materialize_all
+
+    project_dir = Path(args.project_dir).resolve()
+    prepare_dagster_home(project_dir)
+    defs = build_defs(project_dir)
+    paths = defs.resources["paths"]
+    for what, value, known in (("dataset", args.dataset, dataset_keys(paths.data)),
+                               ("bot version", args.bot, bot_version_keys(paths.data))):
+        if value not in known:
+            print(f"unknown {what} {value!r}; known: {', '.join(known) or 'none'}", file=sys.stderr)
+            return 2
+    from ragpipe.core.metrics import REGISTRY
+
+    bar = ProgressBar(steps=1 + len(REGISTRY))  # answering, then each metric
+    with dg.DagsterInstance.get() as instance, listening(bar):
+        outcomes = materialize_all(defs, instance, [args.dataset], [args.bot], progress=bar.note)
+    failed = [o for o in outcomes if not o.success]
+    data_file = paths.reports / args.dataset / args.bot / "diagnosis.json"
+    if data_file.exists() and not any(o.job == "evaluate_bot_version" for o in failed):
+        evaluation = json.loads(data_file.read_text(encoding="utf-8"))
+        page = data_file.with_name("diagnosis.html")
+        print(f"\n{args.bot} on {args.dataset}: {evaluation['status']} ({evaluation['n_questions']} questions, "
+              f"{evaluation['n_bot_errors']} bot errors)\n")
+        print(summary_table(evaluation))
+        print(f"\nReport: {page}\n  or {page_url(paths.reports, page)} with `ragpipe report serve`")
+    for outcome in failed:
+        print(f"FAILED {outcome.job} [{outcome.partition}]: {outcome.error}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def register(sub) -> None:
+    run = sub.add_parser("eval", help="evaluate one bot version on one dataset now, with progress and a summary")
+    run.add_argument("--dataset", required=True)
+    run.add_argument("--bot", required=True, help="bot version key, e.g. refbot@v2")
+    run.add_argument("--project-dir", default=".", help="folder holding data/ and dagster.yaml (default: .)")
+    run.set_defaults(func=_eval)

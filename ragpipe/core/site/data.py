@@ -1,0 +1,135 @@
+"""The data behind the report pages, as plain JSON-ready dicts: one evaluation (a bot
+version on a dataset, with every question's card) and one dataset's version comparison.
+The pipeline writes them next to the pages, so the site can be rebuilt without Dagster."""
+
+from __future__ import annotations
+
+import json
+import math
+from datetime import datetime, timezone
+
+import pandas as pd
+
+from ragpipe.core.diagnosis import Diagnosis, load_rules, severity
+from ragpipe.core.metrics import REGISTRY
+
+# Shown first on the list page and in the headline row of the detail page, when measured.
+HEADLINE = ("overall_score", "faithfulness", "answer_relevancy", "context_recall", "context_precision",
+            "answer_correctness", "llm_judge", "rubric_1_10")
+
+
+def clean(value):
+    """JSON-ready: NaN becomes null, numpy scalars and arrays become Python values."""
+    if isinstance(value, dict):
+        return {str(k): clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [clean(v) for v in value]
+    if hasattr(value, "tolist"):  # numpy scalars and arrays
+        return clean(value.tolist())
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
+
+
+def metric_specs() -> dict[str, dict]:
+    rules = load_rules()
+    return {name: {"higher_is_better": m.higher_is_better, "range": list(m.value_range),
+                   "definition": m.definition, "llm_only": m.llm_only,
+                   "warning": rules[name].warning if name in rules else None,
+                   "critical": rules[name].critical if name in rules else None}
+            for name, m in REGISTRY.items()}
+
+
+def threshold_checks(aggregates: list[dict]) -> list[dict]:
+    """The `<metric>_threshold` asset checks, as the list page and the pages show them."""
+    rules = load_rules()
+    checks = []
+    for row in aggregates:
+        rule = rules.get(row["metric"])
+        if rule is None:
+            continue
+        verdict = severity(rule, row["mean"])
+        checks.append({"name": f"{row['metric']}_threshold", "metric": row["metric"], "passed": verdict is None,
+                       "severity": verdict[0] if verdict else None, "mean": row["mean"],
+                       "threshold": verdict[1] if verdict else rule.warning})
+    return checks
+
+
+def regression_check(baseline: str, bot_version: str, comparison: dict[str, dict]) -> dict:
+    drops = sorted(name for name, c in comparison.items() if c["significant_drop"])
+    return {"name": "no_regression_vs_baseline", "metric": None, "passed": not drops,
+            "severity": "critical" if drops else None, "baseline": baseline, "drops": drops,
+            "is_baseline": baseline == bot_version}
+
+
+def status_of(checks: list[dict]) -> str:
+    """passed, warning (a warning threshold crossed) or failed (critical or a regression)."""
+    if any(c["severity"] == "critical" for c in checks):
+        return "failed"
+    return "warning" if any(not c["passed"] for c in checks) else "passed"
+
+
+def _contexts(ids: list[str], texts: list[str], gold: set[str], verdicts: list[dict]) -> list[dict]:
+    """Retrieved contexts in rank order, marked when they are a ground-truth chunk and with
+    how many of the answer's supported statements quote them as evidence."""
+    out = []
+    for rank, text in enumerate(texts, start=1):
+        chunk_id = ids[rank - 1] if rank - 1 < len(ids) else None
+        supports = sum(1 for v in verdicts if v.get("supported") and v.get("evidence")
+                       and v["evidence"].strip() and v["evidence"].strip() in text)
+        out.append({"rank": rank, "id": chunk_id, "text": text, "gold": chunk_id in gold, "supports": supports})
+    return out
+
+
+def _as_list(value) -> list:
+    return list(value) if value is not None and not isinstance(value, float) else []
+
+
+def evaluation_data(dataset: str, bot_version: str, language: str, question_set: pd.DataFrame,
+                    responses: pd.DataFrame, aggregates: pd.DataFrame, scores: dict[str, pd.DataFrame],
+                    diagnosis: Diagnosis, baseline: str, comparison: dict[str, dict]) -> dict:
+    """Everything the detail page shows about one evaluation."""
+    merged = question_set.merge(responses, on="question_id", how="left")
+    by_metric = {name: frame.set_index("question_id") for name, frame in scores.items()}
+    aggregate_rows = clean(aggregates.to_dict("records"))
+    checks = threshold_checks(aggregate_rows) + [regression_check(baseline, bot_version, comparison)]
+    cards = []
+    for row in merged.to_dict("records"):
+        qid = row["question_id"]
+        metric_rows = {}
+        for name, frame in by_metric.items():
+            if qid not in frame.index:
+                continue
+            r = frame.loc[qid]
+            metric_rows[name] = {"value": r["value"], "error": r["error"],
+                                 "details": json.loads(r["details"]) if isinstance(r["details"], str) else {}}
+        verdicts = metric_rows.get("faithfulness", {}).get("details", {}).get("statements", [])
+        cards.append({
+            "question_id": qid, "question": row["question"], "question_type": row.get("question_type"),
+            "ground_truth_answer": row.get("ground_truth_answer"),
+            "ground_truth_contexts": _as_list(row.get("ground_truth_contexts")),
+            "answer": row["answer"] if isinstance(row.get("answer"), str) else None,
+            "error": row["error"] if isinstance(row.get("error"), str) else None,
+            "latency_ms": row.get("latency_ms"),
+            "contexts": _contexts(_as_list(row.get("retrieved_ids")), _as_list(row.get("retrieved_contexts")),
+                                  set(_as_list(row.get("ground_truth_contexts"))), verdicts),
+            "scores": metric_rows,
+        })
+    return clean({
+        "kind": "evaluation", "dataset": dataset, "bot_version": bot_version, "language": language,
+        "generated_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "n_questions": len(question_set), "n_bot_errors": int(responses["error"].notna().sum()),
+        "latency_ms_p50": float(responses["latency_ms"].median()) if len(responses) else None,
+        "metrics": metric_specs(), "aggregates": aggregate_rows, "checks": checks,
+        "status": status_of(checks), "baseline": baseline, "comparison": comparison,
+        "diagnosis": diagnosis.as_dict(), "cards": cards,
+    })
+
+
+def comparison_data(dataset: str, language: str, versions: list[dict]) -> dict:
+    """One dataset's bot versions in version order. Each version: bot_version, rank,
+    overall, baseline, aggregates (metric -> mean, ci95_low, ci95_high, n) and paired
+    (metric -> mean_diff, ci95_low, ci95_high, n_pairs, significant_drop) against its baseline."""
+    return clean({"kind": "comparison", "dataset": dataset, "language": language,
+                  "generated_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                  "metrics": metric_specs(), "versions": versions})

@@ -1,0 +1,200 @@
+"""Render the report site from the stored page data: an evaluation list (index.html),
+one detail page per evaluation (<dataset>/<bot>/diagnosis.html) and one version
+comparison per dataset (<dataset>/compare.html). Static files: open them from disk or
+browse them with `ragpipe report serve`. Jinja escapes every value; data for the page
+scripts goes through ``script_json``."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from ragpipe.core.bots import version_order
+from ragpipe.core.diagnosis import load_rules, severity
+from ragpipe.core.site import charts
+from ragpipe.core.site.data import HEADLINE
+
+HERE = Path(__file__).parent
+EVALUATION_FILE, EVALUATION_PAGE = "diagnosis.json", "diagnosis.html"
+COMPARISON_FILE, COMPARISON_PAGE = "comparison.json", "compare.html"
+INDEX_PAGE = "index.html"
+
+# U+2028/2029 end a line in older JavaScript; <, > and & could close the script element or
+# open a comment inside it.
+_SCRIPT_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def script_json(value) -> str:
+    """JSON that is safe inside <script type="application/json">, whatever strings it holds."""
+    text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    return "".join(_SCRIPT_ESCAPES.get(ch, ch) for ch in text)
+
+
+@lru_cache(maxsize=1)
+def _labels() -> dict[str, dict[str, str]]:
+    return yaml.safe_load((HERE / "labels.yaml").read_text(encoding="utf-8"))
+
+
+def _fmt(value, digits: int = 3) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "—"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+@lru_cache(maxsize=1)
+def _env() -> Environment:
+    env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True),
+                      trim_blocks=True, lstrip_blocks=True)
+    env.filters["fmt"] = _fmt
+    env.filters["pretty"] = lambda v: json.dumps(v, ensure_ascii=False, indent=1)
+    env.filters["pct"] = lambda v: "—" if v is None else f"{v:.0%}"
+    env.globals["css"] = (HERE / "templates" / "site.css").read_text(encoding="utf-8")
+    env.globals["js"] = (HERE / "templates" / "site.js").read_text(encoding="utf-8")
+    return env
+
+
+def _write(path: Path, text: str) -> None:
+    """Atomic, so a browser or a concurrent run never reads half a page."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+
+
+def _render(template: str, language: str, root: str, **context) -> str:
+    labels = _labels()["zh" if language == "zh" else "en"]
+    return _env().get_template(template).render(t=labels, lang=language, root=root, **context)
+
+
+def grade(metric: str, value) -> str:
+    """good, warning or critical against the metric's thresholds; '' without a rule."""
+    rule = load_rules().get(metric)
+    if rule is None or value is None:
+        return ""
+    verdict = severity(rule, value)
+    return verdict[0] if verdict else "good"
+
+
+def _measured(data: dict) -> list[dict]:
+    return [row for row in data["aggregates"] if row["n"]]
+
+
+def _forest(paired: dict[str, dict], specs: dict) -> str:
+    """Paired differences from the baseline, or '' when there are none."""
+    rows = [{"label": m, "diff": c["mean_diff"], "low": c["ci95_low"], "high": c["ci95_high"],
+             "higher_is_better": specs[m]["higher_is_better"]} for m, c in paired.items() if c.get("n_pairs")]
+    return charts.forest(rows) if rows else ""
+
+
+def evaluation_page(data: dict) -> str:
+    specs = data["metrics"]
+    measured = _measured(data)
+    axes = []
+    for row in measured:
+        spec = specs[row["metric"]]
+        low, high = spec["range"]
+        orient = lambda v: charts.oriented(v, low, high, spec["higher_is_better"])  # noqa: E731
+        axes.append({"label": row["metric"] + ("" if spec["higher_is_better"] else " ↓"), "value": orient(row["mean"]),
+                     "warning": orient(spec["warning"]) if spec["warning"] is not None else None,
+                     "text": f"{row['mean']:.3f}"})
+    for row in data["aggregates"]:
+        spec = specs[row["metric"]]
+        row["bar"] = charts.ci_bar(row["mean"], row["ci95_low"], row["ci95_high"], *spec["range"])
+        row["grade"] = grade(row["metric"], row["mean"])
+    histograms = [{"metric": row["metric"], "mean": row["mean"],
+                   "svg": charts.histogram([c["scores"].get(row["metric"], {}).get("value") for c in data["cards"]],
+                                           *specs[row["metric"]]["range"], row["metric"])} for row in measured]
+    samples = data["diagnosis"]["samples"]
+    filter_data = {
+        "metrics": {m: {"range": s["range"]} for m, s in specs.items()},
+        "cards": [{"id": c["question_id"], "scores": {m: s["value"] for m, s in c["scores"].items()},
+                   "text": f"{c['question']} {c['answer'] or ''}".lower(),
+                   "regenerate": samples.get(c["question_id"], {}).get("regenerate", False)} for c in data["cards"]],
+    }
+    headline = [row for m in HEADLINE for row in measured if row["metric"] == m]
+    return _render("evaluation.html.j2", data["language"], "../../", d=data, specs=specs, samples=samples,
+                   headline=headline, radar=charts.radar(axes) if len(axes) >= 3 else "",
+                   histograms=histograms, grade=grade, filter_json=script_json(filter_data),
+                   forest=_forest(data["comparison"], specs),
+                   metric_options=[row["metric"] for row in measured])
+
+
+def comparison_page(data: dict) -> str:
+    specs = data["metrics"]
+    versions = sorted(data["versions"], key=lambda v: version_order(v["bot_version"]))
+    labels = [v["bot_version"] for v in versions]
+    if len({label.split("@", 1)[0] for label in labels}) == 1:  # one bot: its versions say enough
+        labels = [label.split("@", 1)[1] for label in labels]
+    measured = [m for m in specs if any(v["aggregates"].get(m, {}).get("n") for v in versions)]
+    trends = [charts.trend(labels, [(v["aggregates"].get(m, {}).get("mean"), v["aggregates"].get(m, {}).get("ci95_low"),
+                                     v["aggregates"].get(m, {}).get("ci95_high")) for v in versions],
+                           *specs[m]["range"], m + ("" if specs[m]["higher_is_better"] else " ↓")) for m in measured]
+    forests = [{"version": v, "svg": _forest(v.get("paired", {}), specs)} for v in versions]
+    forests = [f for f in forests if f["svg"]]
+    ranked = sorted(versions, key=lambda v: v.get("rank") or math.inf)
+    return _render("compare.html.j2", data["language"], "../", d=data, ranked=ranked, measured=measured,
+                   trends=trends, forests=forests, grade=grade)
+
+
+def index_page(evaluations: list[dict], comparisons: set[str]) -> str:
+    rows = []
+    for e in sorted(evaluations, key=lambda e: (e["dataset"], version_order(e["bot_version"]))):
+        means = {r["metric"]: r["mean"] for r in e["aggregates"] if r["n"]}
+        rows.append({"e": e, "headline": [(m, means[m]) for m in HEADLINE if m in means][:5],
+                     "failed_checks": [c for c in e["checks"] if not c["passed"]],
+                     "n_checks": len(e["checks"])})
+    languages = {e["language"] for e in evaluations}
+    language = "zh" if languages == {"zh"} else "en"
+    return _render("index.html.j2", language, "", rows=rows, comparisons=sorted(comparisons), grade=grade)
+
+
+def load_json(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _write_index(reports: Path) -> Path:
+    evaluations = [load_json(path) for path in sorted(reports.glob(f"*/*/{EVALUATION_FILE}"))]
+    comparisons = {path.parent.name for path in reports.glob(f"*/{COMPARISON_FILE}")}
+    index = reports / INDEX_PAGE
+    _write(index, index_page(evaluations, comparisons))
+    return index
+
+
+def build_site(reports: Path) -> Path:
+    """(Re)render every page from the page data under ``reports``; returns index.html."""
+    for path in sorted(reports.glob(f"*/*/{EVALUATION_FILE}")):
+        _write(path.with_name(EVALUATION_PAGE), evaluation_page(load_json(path)))
+    for path in sorted(reports.glob(f"*/{COMPARISON_FILE}")):
+        _write(path.with_name(COMPARISON_PAGE), comparison_page(load_json(path)))
+    return _write_index(reports)
+
+
+def write_evaluation(reports: Path, data: dict) -> Path:
+    """Store one evaluation's page data, render its page and the list; returns the page."""
+    folder = reports / data["dataset"] / data["bot_version"]
+    _write(folder / EVALUATION_FILE, json.dumps(data, ensure_ascii=False, indent=1))
+    _write(folder / EVALUATION_PAGE, evaluation_page(data))
+    _write_index(reports)
+    return folder / EVALUATION_PAGE
+
+
+def write_comparison(reports: Path, data: dict) -> Path:
+    folder = reports / data["dataset"]
+    _write(folder / COMPARISON_FILE, json.dumps(data, ensure_ascii=False, indent=1))
+    _write(folder / COMPARISON_PAGE, comparison_page(data))
+    _write_index(reports)
+    return folder / COMPARISON_PAGE
+
+
+def page_url(reports: Path, page: Path) -> str:
+    """Where `ragpipe report serve` shows a page (RAGPIPE_REPORT_URL, default its address)."""
+    base = os.environ.get("RAGPIPE_REPORT_URL", "http://127.0.0.1:8765").rstrip("/")
+    return f"{base}/{page.relative_to(reports).as_posix()}"

@@ -1,0 +1,280 @@
+"""The report site built from a small real evaluation (a trimmed copy of the sample English
+dataset, both reference bot versions, run through `ragpipe eval`), opened in headless
+Chromium: charts drawn, cards present, filters working, planted markup inert."""
+
+import contextlib
+import io
+import json
+import os
+import re
+import shutil
+import threading
+from pathlib import Path
+from types import SimpleNamespace
+
+import dagster as dg
+import httpx
+import pytest
+
+from ragpipe.cli import main
+from ragpipe.cli_report import make_server
+from ragpipe.core.metrics import REGISTRY
+from ragpipe.core.site import build_site, script_json
+
+REPO = Path(__file__).resolve().parents[1]
+DATASET, BOTS = "product_en", ["refbot@v1", "refbot@v2"]
+KEEP_QUESTIONS = 6
+# Markup a bot could return: each piece would set window.__pwned if the page ran it.
+PAYLOAD = ('<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">'
+           '</script><!-- <script>window.__pwned = 3</script> \u2028 <b>bold</b>')
+PLANTED_DOC = ("# Planted Widget Grant\n\nThe Planted Widget Grant pays 500 dollars to each widget shop "
+               f"{PAYLOAD} in the harbour.\n")
+PLANTED_QUESTION = {"id": "en-planted", "question": "How much does the Planted Widget Grant pay each widget shop?",
+                    "ground_truth_answer": "The Planted Widget Grant pays 500 dollars to each widget shop.",
+                    "question_type": "FACTUAL"}
+SHOTS = Path(os.environ.get("RAGPIPE_SHOT_DIR", "/tmp/shots"))
+
+
+def _chromium() -> str:
+    path = os.environ.get("RAGPIPE_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    if not path:
+        pytest.fail("no chromium on PATH: scripts/setup.sh installs Debian's chromium package")
+    return path
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory, embedding_cache):
+    root = tmp_path_factory.mktemp("site-project")
+    shutil.copytree(REPO / "data" / "bots", root / "data" / "bots")
+    shutil.copytree(REPO / "data" / "datasets" / DATASET, root / "data" / "datasets" / DATASET)
+    shutil.copy(REPO / "dagster.yaml", root / "dagster.yaml")
+    questions = root / "data" / "datasets" / DATASET / "questions" / "questions.jsonl"
+    lines = questions.read_text(encoding="utf-8").splitlines()[:KEEP_QUESTIONS]
+    questions.write_text("\n".join(lines + [json.dumps(PLANTED_QUESTION)]) + "\n", encoding="utf-8")
+    (root / "data" / "datasets" / DATASET / "docs" / "zz_planted.md").write_text(PLANTED_DOC, encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("RAGPIPE_CACHE_DIR", str(embedding_cache))
+        mp.setenv("DAGSTER_HOME", str(root / "dagster_home"))
+        for name in ("RAGPIPE_DATA_DIR", "RAGPIPE_OUTPUT_DIR", "DAGSTER_PG_HOST", "RAGPIPE_REPORT_URL"):
+            mp.delenv(name, raising=False)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            codes = [main(["eval", "--dataset", DATASET, "--bot", bot, "--project-dir", str(root)]) for bot in BOTS]
+        with dg.DagsterInstance.get() as instance:
+            metadata = {}
+            for key in (["rag_responses"], ["scores", "faithfulness"], ["aggregate_scores"], ["diagnosis_report"],
+                        ["leaderboard"], ["corpus"], ["question_set"]):
+                event = instance.get_latest_materialization_event(dg.AssetKey(key))
+                metadata["/".join(key)] = event.asset_materialization.metadata
+    reports = root / ".ragpipe" / "reports"
+    return SimpleNamespace(root=root, reports=reports, codes=codes, stdout=out.getvalue(), stderr=err.getvalue(),
+                           metadata=metadata,
+                           data={bot: json.loads((reports / DATASET / bot / "diagnosis.json").read_text(encoding="utf-8"))
+                                 for bot in BOTS})
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=_chromium(), args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    page.close()
+    assert not errors, errors  # no script error on any page
+
+
+def _open(page, path: Path):
+    page.goto(path.as_uri())
+    return page
+
+
+def _shot(page, name: str, **options) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), **options)
+
+
+def _box(locator) -> dict:
+    box = locator.bounding_box()
+    assert box and box["width"] > 0 and box["height"] > 0
+    return box
+
+
+def test_eval_cli_shows_progress_and_a_summary_table(site):
+    assert site.codes == [0, 0], site.stderr
+    # tqdm redraws one bar with carriage returns: answering, then every metric, to 100 %.
+    steps = 1 + len(REGISTRY)
+    states = re.findall(r"(rag_responses|scores/\w+)\s*:\s*(\d+)%\|[^|]*\| (\d+)/(\d+)", site.stderr)
+    assert {s[0] for s in states} >= {"rag_responses", "scores/faithfulness"}
+    assert {int(s[3]) for s in states} == {(KEEP_QUESTIONS + 1) * steps}
+    assert states[-1][1:3] == ("100", str((KEEP_QUESTIONS + 1) * steps))
+    assert "ok     evaluate_bot_version [refbot@v2|product_en]" in site.stderr
+    summary = site.stdout.split("refbot@v2 on product_en:")[1]
+    assert re.search(r"metric\s+mean\s+CI95\s+n\s+unmeasured\s+pass rate\s+check", summary)
+    faithfulness = next(r for r in site.data["refbot@v2"]["aggregates"] if r["metric"] == "faithfulness")
+    assert re.search(rf"faithfulness\s+{faithfulness['mean']:.3f}\s+\[", summary)
+    assert str(site.reports / DATASET / "refbot@v2" / "diagnosis.html") in summary
+
+
+def test_every_asset_links_its_page_in_the_dagster_ui(site):
+    for asset, meta in site.metadata.items():
+        text = meta.get("summary") or meta.get("report") or meta.get("leaderboard")
+        assert isinstance(text, dg.MarkdownMetadataValue) and "|" in text.value, asset
+        link = meta.get("page") or meta.get("site")
+        assert Path(link.value).is_file(), asset
+    assert site.metadata["scores/faithfulness"]["page_url"].value.endswith(
+        "/product_en/refbot@v2/diagnosis.html#metric=faithfulness")
+    assert isinstance(site.metadata["aggregate_scores"]["scores"], dg.TableMetadataValue)
+    assert "refbot@v2 on product_en" in site.metadata["diagnosis_report"]["report"].value
+    assert site.metadata["leaderboard"]["page"].value.endswith("product_en/compare.html")
+
+
+def test_list_page_shows_each_evaluation_with_status_scores_and_checks(site, page):
+    _open(page, site.reports / "index.html")
+    rows = page.locator("tr.evaluation")
+    assert rows.count() == 2
+    for i, bot in enumerate(BOTS):
+        row, data = rows.nth(i), site.data[bot]
+        assert row.locator("td").nth(1).inner_text() == bot
+        assert row.get_attribute("data-status") == data["status"]
+        assert row.locator(".score").count() >= 3
+        passed = sum(c["passed"] for c in data["checks"])
+        assert f"{passed}/{len(data['checks'])}" in row.locator("td").nth(5).inner_text()
+    _shot(page, "list", full_page=True)
+    rows.nth(1).locator("a").click()
+    assert page.locator("h1").inner_text().startswith("refbot@v2")
+
+
+def test_detail_page_draws_charts_and_a_card_per_question(site, page):
+    data = site.data["refbot@v2"]
+    _open(page, site.reports / DATASET / "refbot@v2" / "diagnosis.html")
+    radar = page.locator("svg.radar")
+    _box(radar)
+    measured = [r for r in data["aggregates"] if r["n"]]
+    assert radar.locator("polygon.series").count() == 1
+    assert radar.locator("circle").count() >= len(measured)  # a point per metric, plus threshold rings
+    histograms = page.locator("svg.histogram")
+    assert histograms.count() == len(measured)
+    _box(histograms.first)
+    assert page.locator("svg.cibar").count() == len(measured)
+    forest = page.locator("svg.forest")  # v2 against its baseline v1
+    _box(forest)
+    assert forest.locator("circle").count() == sum(1 for c in data["comparison"].values() if c["n_pairs"]) > 0
+    cards = page.locator("article.card")
+    assert cards.count() == len(data["cards"]) == KEEP_QUESTIONS + 1
+    first = next(c for c in data["cards"] if any(ctx["gold"] for ctx in c["contexts"]))
+    card = page.locator(f"#q-{first['question_id']}")
+    assert first["question"] in card.inner_text()
+    assert card.locator("li.context").count() == len(first["contexts"])
+    assert card.locator("li.context.gold").count() == sum(c["gold"] for c in first["contexts"]) > 0
+    assert card.locator("details.statements[open] li").count() == len(
+        first["scores"]["faithfulness"]["details"]["statements"])
+    assert card.locator("table.metric-rows tr").count() == len(first["scores"])
+    _shot(page, "detail")
+    _shot(page, "detail_full", full_page=True)
+
+
+def test_filters_change_which_cards_are_shown(site, page):
+    data = site.data["refbot@v2"]
+    _open(page, site.reports / DATASET / "refbot@v2" / "diagnosis.html")
+    visible = lambda: page.locator("article.card:visible").count()  # noqa: E731
+    assert visible() == len(data["cards"])
+    values = {c["question_id"]: c["scores"]["semantic_similarity"]["value"] for c in data["cards"]}
+    measured = [v for v in values.values() if v is not None]
+    cut = round((min(measured) + max(measured)) / 2, 3)
+    page.select_option("#f-metric", "semantic_similarity")
+    page.fill("#f-max", str(cut))
+    expected = {q for q, v in values.items() if v is not None and v <= cut}
+    assert 0 < len(expected) < len(data["cards"])
+    assert {page.locator("article.card:visible").nth(i).get_attribute("data-qid") for i in range(visible())} == expected
+    assert page.locator("#f-shown").inner_text() == str(len(expected))
+    assert f"#metric=semantic_similarity&min=0&max={cut}" in page.url
+
+    page.click("#f-reset")
+    assert visible() == len(data["cards"])
+    page.fill("#f-text", "planted widget")
+    assert visible() == 1
+
+    page.click("#f-reset")
+    bar = page.locator("rect.bin[data-metric='context_recall']").last
+    bar.click()
+    low, high = float(bar.get_attribute("data-lo")), float(bar.get_attribute("data-hi"))
+    in_bin = [c for c in data["cards"] if c["scores"]["context_recall"]["value"] is not None
+              and low <= c["scores"]["context_recall"]["value"] <= high]
+    assert page.input_value("#f-metric") == "context_recall" and visible() == len(in_bin)
+
+    # A link from the Dagster UI opens the page filtered.
+    _open(page, site.reports / DATASET / "refbot@v2" / "diagnosis.html")
+    page.goto(page.url + f"#metric=semantic_similarity&max={cut}")
+    page.reload()
+    assert visible() == len(expected)
+
+
+def test_planted_markup_in_an_answer_renders_as_text(site, page):
+    card = next(c for c in site.data["refbot@v2"]["cards"] if c["question_id"] == "en-planted")
+    assert "<script>window.__pwned = 1</script>" in card["answer"]  # the bot really quoted the markup
+    _open(page, site.reports / DATASET / "refbot@v2" / "diagnosis.html")
+    assert page.evaluate("typeof window.__pwned") == "undefined"
+    answer = page.locator("#q-en-planted p.answer")
+    assert "<script>window.__pwned = 1</script>" in answer.inner_text()
+    assert answer.locator("script, img, b").count() == 0
+    assert page.locator("script").count() == 2  # the page's data block and its own code, nothing planted
+    _open(page, site.reports / "index.html")
+    assert page.evaluate("typeof window.__pwned") == "undefined"
+
+
+def test_comparison_page_shows_trends_and_paired_differences(site, page):
+    comparison = json.loads((site.reports / DATASET / "comparison.json").read_text(encoding="utf-8"))
+    _open(page, site.reports / DATASET / "compare.html")
+    measured = {m for v in comparison["versions"] for m, a in v["aggregates"].items() if a["n"]}
+    trends = page.locator("svg.trend")
+    assert trends.count() == len(measured)
+    _box(trends.first)
+    assert trends.first.locator("circle").count() == len(BOTS)
+    v2 = next(v for v in comparison["versions"] if v["bot_version"] == "refbot@v2")
+    assert v2["baseline"] == "refbot@v1" and v2["paired"]["context_recall"]["n_pairs"] == KEEP_QUESTIONS + 1
+    forest = page.locator("svg.forest")
+    assert forest.count() == 1
+    _box(forest)
+    assert forest.locator("circle").count() == sum(1 for c in v2["paired"].values() if c["n_pairs"])
+    assert page.locator("table.versions thead th").count() == 1 + len(BOTS)
+    assert page.locator("table.versions tr.metric").count() == len(measured)
+    _shot(page, "compare", full_page=True)
+
+
+def test_report_serve_serves_the_site_on_loopback(site):
+    server = make_server(site.reports, port=0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        index = httpx.get(f"{base}/index.html")
+        assert index.status_code == 200 and "refbot@v2" in index.text
+        assert httpx.get(f"{base}/{DATASET}/refbot%40v2/diagnosis.html").status_code == 200
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_site_rebuilds_from_the_stored_page_data(site):
+    page = site.reports / DATASET / "refbot@v1" / "diagnosis.html"
+    page.unlink()
+    assert build_site(site.reports) == site.reports / "index.html"
+    assert "refbot@v1" in page.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("text", [PAYLOAD, "a</script>b", "<!--x-->", "line\u2028sep\u2029", "&amp; <b>"])
+def test_script_json_cannot_end_the_script_element(text):
+    encoded = script_json({"answer": text})
+    assert json.loads(encoded) == {"answer": text}
+    assert not re.search(r"</|<!--|[<>&\u2028\u2029]", encoded)

