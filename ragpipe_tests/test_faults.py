@@ -226,3 +226,29 @@ def test_kill_9_midway_then_resume_loses_nothing_and_repeats_no_call(http_projec
               f"answers cached at the first kill {len(ids_at_kill)}, judge calls cached at the second kill "
               f"{len(judged_at_kill)}, judge requests {len(judge.requests)}, repeat calls {len(repeated)}, "
               f"rows lost {N_QUESTIONS - len(frame)}")
+
+
+# ---- secrets ---------------------------------------------------------------------------------
+
+def test_api_keys_reach_the_servers_and_nothing_stored(http_project, monkeypatch):
+    with BotServer(http_project / "data" / "datasets", api_key=BOT_KEY, seed=5) as bot, \
+            OpenAIServer(route=judge_route(JUDGE_KEY)) as judge:
+        (http_project / "data" / "bots" / f"{BOT}.yaml").write_text(bot.bot_yaml(timeout=2.0), encoding="utf-8")
+        for name, value in {"BASE_URL": judge.base_url, "MODEL": "judge", "API_KEY": JUDGE_KEY}.items():
+            monkeypatch.setenv(f"RAGPIPE_LLM_{name}", value)
+        prepare_dagster_home(http_project)
+        with dg.DagsterInstance.get() as instance:
+            outcomes = materialize_all(build_defs(http_project), instance, [DATASET], [BOT], progress=lambda _: None)
+        assert all(o.success for o in outcomes), [o.error for o in outcomes]
+        # Both keys were needed and sent: the servers refuse requests without them.
+        assert bot.rejected == 0 and sum(bot.answered.values()) == N_QUESTIONS
+        assert sum(bot.injected.values()) > 0  # some 500s echoed the key back
+        assert judge.count() > 0 and all(r.headers["authorization"] == f"Bearer {JUDGE_KEY}" for r in judge.requests)
+
+    stored = [p for p in http_project.rglob("*") if p.is_file() and not p.is_symlink()]
+    kinds = {p.suffix for p in stored}
+    assert {".parquet", ".html", ".json", ".sqlite", ".db"} <= kinds  # values, reports, caches, the event log
+    assert (http_project / "cache" / "answers" / ANSWERS_FILE).stat().st_size > 0
+    leaks = [str(p) for p in stored for key in (BOT_KEY, JUDGE_KEY)
+             if key.encode() in p.read_bytes() or key.encode("utf-16-le") in p.read_bytes()]
+    assert not leaks
