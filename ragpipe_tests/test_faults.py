@@ -252,3 +252,26 @@ def test_api_keys_reach_the_servers_and_nothing_stored(http_project, monkeypatch
     leaks = [str(p) for p in stored for key in (BOT_KEY, JUDGE_KEY)
              if key.encode() in p.read_bytes() or key.encode("utf-16-le") in p.read_bytes()]
     assert not leaks
+
+
+def test_hostile_bot_config_and_binary_document_fail_alone(http_project, capsys):
+    marker = http_project / "pwned"
+    evil = http_project / "data" / "bots" / "evil@v1.yaml"
+    evil.write_text(f"name: evil\nversion: v1\nkind: !!python/object/apply:os.system ['touch {marker}']\n",
+                    encoding="utf-8")
+    binary = http_project / "data" / "datasets" / "policy_zh" / "docs" / "scan.md"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe")
+    with BotServer(http_project / "data" / "datasets", api_key=BOT_KEY, failure_rate=0.0) as server:
+        (http_project / "data" / "bots" / f"{BOT}.yaml").write_text(server.bot_yaml(), encoding="utf-8")
+        prepare_dagster_home(http_project)
+        with dg.DagsterInstance.get() as instance:
+            outcomes = materialize_all(build_defs(http_project), instance, only_bots=[BOT, "evil@v1"],
+                                       progress=lambda _: None)
+            done = instance.get_materialized_partitions(dg.AssetKey("diagnosis_report"))
+    failed = {(o.job, o.partition): o.error for o in outcomes if not o.success}
+    assert set(failed) == {("prepare_dataset", "policy_zh"), ("evaluate_bot_version", f"evil@v1|{DATASET}")}
+    assert f"{binary}: field 'encoding'" in failed[("prepare_dataset", "policy_zh")]
+    assert f"{evil}:3: field 'yaml': invalid YAML: could not determine a constructor" in \
+        failed[("evaluate_bot_version", f"evil@v1|{DATASET}")]
+    assert not marker.exists()
+    assert done == {f"{BOT}|{DATASET}"}  # the healthy partition went all the way
