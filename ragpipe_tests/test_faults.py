@@ -14,13 +14,13 @@ import dagster as dg
 import pandas as pd
 import pytest
 
+from ragpipe.bench import faults as bench_faults
 from ragpipe.core.bots import ANSWERS_FILE, BotConfig, HttpBot, answer_all
 from ragpipe.core.llm.cache import FILE_NAME as LLM_CACHE_FILE
 from ragpipe.core.llm.cache import LLMCache, request_key
 from ragpipe.core.questions import load_question_file
 from ragpipe.defs.definitions import build_defs
 from ragpipe.defs.instance import prepare_dagster_home
-from ragpipe.defs.partitions import sync_partitions
 from ragpipe.defs.runner import materialize_all
 from ragpipe_tests.bot_server import BotServer
 from ragpipe_tests.conftest import REPO
@@ -113,15 +113,7 @@ def http_project(project, monkeypatch, embedding_cache):
 
 
 def materialize_responses(project: Path) -> dg.ExecuteInProcessResult:
-    """The dataset assets and rag_responses of (product_en, httpbot@v1), in the instance."""
-    prepare_dagster_home(project)
-    defs = build_defs(project)
-    with dg.DagsterInstance.get() as instance:
-        sync_partitions(instance, project / "data")
-        defs.resolve_job_def("prepare_dataset").execute_in_process(instance=instance, partition_key=DATASET)
-        return defs.resolve_job_def("evaluate_bot_version").execute_in_process(
-            instance=instance, partition_key=dg.MultiPartitionKey({"dataset": DATASET, "bot": BOT}),
-            asset_selection=[dg.AssetKey("rag_responses")], raise_on_error=False)
+    return bench_faults.materialize_responses(project, DATASET, BOT)
 
 
 def test_too_many_failures_fail_the_asset_and_the_next_run_asks_only_the_failed(http_project):
@@ -275,3 +267,14 @@ def test_hostile_bot_config_and_binary_document_fail_alone(http_project, capsys)
         failed[("evaluate_bot_version", f"evil@v1|{DATASET}")]
     assert not marker.exists()
     assert done == {f"{BOT}|{DATASET}"}  # the healthy partition went all the way
+
+
+def test_bench_faults_reports_no_repeat_call_and_no_lost_row(capsys, monkeypatch):
+    for name in ("REFBOT_API_KEY", "RAGPIPE_CACHE_DIR", "DAGSTER_HOME"):  # the bench sets them; restore after
+        monkeypatch.setenv(name, os.environ.get(name, ""))
+    for name in ("RAGPIPE_DATA_DIR", "RAGPIPE_OUTPUT_DIR", "DAGSTER_PG_HOST"):
+        monkeypatch.delenv(name, raising=False)
+    assert bench_faults.main([]) == 0
+    out = capsys.readouterr().out
+    assert "repeat calls 0 (must be 0), rows lost 0 (must be 0); final errors 0" in out
+    assert "killed (-9) with" in out
