@@ -1,4 +1,13 @@
-"""Bot configurations (YAML files in data/bots/) and the built-in reference RAG bot.
+"""Bot configurations (YAML files in data/bots/), HTTP bots, and the built-in reference
+RAG bot.
+
+An HTTP bot (``kind: http``) is asked one question per POST; transient failures (timeouts,
+connection errors, 429, 5xx, a reply that is not JSON) are retried with exponential
+backoff, and every answer received is written to an on-disk cache at once, keyed by the
+bot version, the hash of its configuration, the dataset and the question, so that a run
+killed midway or materialized again asks only what has no answer yet. Its API key is
+read from the environment variable the config names (``api_key_env``); the value is
+never in the config, the cache, an error message or a log line.
 
 The reference bot retrieves chunks of the dataset's corpus (BM25, embeddings, or both
 fused by reciprocal rank) and answers extractively with the retrieved sentences that
@@ -8,21 +17,32 @@ retrieval quality differs.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
+import os
+import random
 import re
 import time
 from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
+import httpx
 import numpy as np
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from ragpipe.core.embeddings import Embedder
+from ragpipe.core.llm.cache import LLMCache
+from ragpipe.core.llm.client import retry_after_seconds
 from ragpipe.core.schemas import Chunk, InputError, InputErrors, RagResponse
 from ragpipe.core.text import content_tokens, is_chinese, split_sentences
 
+MAX_CONFIG_BYTES = 256 * 1024  # a bot config is a few lines; anything larger is not one
+ANSWERS_FILE = "answers.sqlite"
 BOT_KEY = re.compile(r"^[A-Za-z0-9_.-]+@[A-Za-z0-9_.-]+$")
 NOT_FOUND = {"zh": "未在资料中找到相关信息。", "en": "I could not find this in the documents."}
 
@@ -38,19 +58,69 @@ class AnswerConfig(BaseModel):
     max_sentences: int = Field(default=2, ge=1, le=10)
 
 
+class ResponseMapping(BaseModel):
+    """Where the reply's fields are: dotted paths into its JSON (``data.answer``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    answer: str = "answer"
+    contexts: str | None = "contexts"  # a list of strings
+    context_ids: str | None = None  # a list of strings, parallel to contexts
+
+
+class HttpConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    endpoint: str = Field(pattern=r"^https?://\S+$")
+    # The name of the environment variable holding the API key; the key itself never goes here.
+    api_key_env: str | None = Field(default=None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+    auth_header: str = "Authorization"
+    auth_scheme: str = "Bearer"  # "" sends the bare key
+    headers: dict[str, str] = {}
+    # The JSON body; "{question}", "{question_id}" and "{dataset}" in its strings are filled in.
+    request: dict[str, Any] = {"question": "{question}"}
+    response: ResponseMapping = ResponseMapping()
+    timeout: float = Field(default=30.0, gt=0, le=600, description="seconds per request")
+    max_retries: int = Field(default=3, ge=0, le=10)
+    backoff_base: float = Field(default=0.5, gt=0, le=60, description="seconds before the first retry; doubles")
+    concurrency: int = Field(default=4, ge=1, le=64)
+
+
+KIND_SECTION = {"reference": "retrieval", "http": "http"}
+
+
 class BotConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
     version: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
-    kind: Literal["reference"]
+    kind: Literal["reference", "http"]
     description: str = ""
     baseline: bool = False  # the version others of this bot are compared with
-    retrieval: RetrievalConfig
+    # More failed questions than this share fails rag_responses instead of scoring a half-empty set.
+    max_failure_share: float = Field(default=0.2, ge=0, le=1)
+    retrieval: RetrievalConfig | None = Field(default=None, validate_default=True)
     answer: AnswerConfig = AnswerConfig()
+    http: HttpConfig | None = Field(default=None, validate_default=True)
+
+    @field_validator("retrieval", "http")
+    @classmethod
+    def _section_of_kind(cls, value, info: ValidationInfo):
+        kind = info.data.get("kind")
+        if kind is None:  # kind itself is invalid; that error is reported
+            return value
+        if value is None and KIND_SECTION[kind] == info.field_name:
+            raise ValueError(f"required when kind is {kind}")
+        if value is not None and KIND_SECTION[kind] != info.field_name:
+            raise ValueError(f"not used when kind is {kind}")
+        return value
 
     @property
     def key(self) -> str:
         return f"{self.name}@{self.version}"
+
+    @property
+    def config_hash(self) -> str:
+        """What determines the answers: everything but the description and the bookkeeping."""
+        material = self.model_dump_json(exclude={"description", "baseline", "max_failure_share"})
+        return hashlib.sha256(material.encode("utf-8")).hexdigest()[:16]
 
 
 def version_order(key: str) -> list:
@@ -60,7 +130,10 @@ def version_order(key: str) -> list:
 
 def load_bot_config(path: Path) -> BotConfig:
     """Parse and validate one bot file; errors name the file, the line and the field."""
+    if path.stat().st_size > MAX_CONFIG_BYTES:
+        raise InputError(str(path), "bot", f"file larger than {MAX_CONFIG_BYTES // 1024} KiB: not a bot config")
     try:
+        # safe_load: tags such as !!python/object are refused, never constructed.
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
@@ -68,8 +141,10 @@ def load_bot_config(path: Path) -> BotConfig:
         raise InputError(str(path), "yaml", f"invalid YAML: {getattr(exc, 'problem', exc)}", line) from exc
     except UnicodeDecodeError as exc:
         raise InputError(str(path), "encoding", "not UTF-8 text") from exc
+    except RecursionError as exc:  # PyYAML recurses once per nesting level
+        raise InputError(str(path), "yaml", "nested too deeply") from exc
     if not isinstance(raw, dict):
-        raise InputError(str(path), "bot", "expected a mapping with name, version, kind, retrieval")
+        raise InputError(str(path), "bot", "expected a mapping with name, version, kind and retrieval or http")
     try:
         config = BotConfig.model_validate(raw)
     except ValidationError as exc:
@@ -141,3 +216,163 @@ class ReferenceBot:
             retrieved_ids=[c.chunk_id for c in retrieved],
             latency_ms=(time.perf_counter() - start) * 1000,
         )
+
+
+class BotUnavailable(Exception):
+    """One question got no answer; ``cause`` is a short label (``timeout``, ``HTTP 500``,
+    ``invalid JSON`` …) and the message says why."""
+
+    def __init__(self, cause: str, detail: str):
+        self.cause = cause
+        super().__init__(f"{cause}: {detail}")
+
+
+def _fill(template: Any, values: dict[str, str]) -> Any:
+    if isinstance(template, str):
+        for name, value in values.items():
+            template = template.replace("{" + name + "}", value)
+        return template
+    if isinstance(template, dict):
+        return {k: _fill(v, values) for k, v in template.items()}
+    if isinstance(template, list):
+        return [_fill(v, values) for v in template]
+    return template
+
+
+def _path(data: Any, dotted: str) -> Any:
+    for part in dotted.split("."):
+        if not isinstance(data, dict) or part not in data:
+            raise KeyError(dotted)
+        data = data[part]
+    return data
+
+
+class HttpBot:
+    """A bot behind an HTTP endpoint (see the module docstring). ``ask`` returns a
+    RagResponse with an answer or with ``error`` naming the cause; it raises only on a
+    broken setup (the API key variable unset)."""
+
+    def __init__(self, config: BotConfig, dataset: str, cache: LLMCache | None = None):
+        self.config, self.http, self.dataset, self.cache = config, config.http, dataset, cache
+        self.concurrency = self.http.concurrency
+        headers = {"Accept": "application/json", **self.http.headers}
+        self._secret = ""
+        if self.http.api_key_env:
+            self._secret = os.environ.get(self.http.api_key_env, "")
+            if not self._secret:
+                raise InputError(f"bot {config.key}", "http.api_key_env",
+                                 f"environment variable {self.http.api_key_env} is not set")
+            scheme = self.http.auth_scheme
+            headers[self.http.auth_header] = f"{scheme} {self._secret}" if scheme else self._secret
+        self._client = httpx.Client(headers=headers, timeout=self.http.timeout,
+                                    limits=httpx.Limits(max_connections=self.http.concurrency))
+        self.cache_hits = self.requests = self.retries = 0
+
+    def close(self) -> None:
+        self._client.close()
+        if self.cache is not None:
+            self.cache.close()
+
+    def cache_key(self, question_id: str, question: str) -> str:
+        material = json.dumps([self.config.key, self.config.config_hash, self.dataset, question_id, question],
+                              ensure_ascii=False)
+        return hashlib.sha256(material.encode("utf-8")).hexdigest()
+
+    def ask(self, question_id: str, question: str) -> RagResponse:
+        key = self.cache_key(question_id, question)
+        cached = self.cache.get(key) if self.cache is not None else None
+        if cached is not None:
+            self.cache_hits += 1
+            return RagResponse(**cached)
+        try:
+            response = self._call(question_id, question)
+        except BotUnavailable as exc:
+            return RagResponse(question_id=question_id, answer=None, retrieved_contexts=[], retrieved_ids=[],
+                               latency_ms=float("nan"), error=self._redact(str(exc)))
+        if self.cache is not None:  # at once: a run killed after this line keeps the answer
+            self.cache.put(key, response.model_dump(), self.config.key)
+        return response
+
+    def _call(self, question_id: str, question: str) -> RagResponse:
+        body = _fill(self.http.request, {"question": question, "question_id": question_id, "dataset": self.dataset})
+        url, attempt = self.http.endpoint, 0
+        while True:
+            attempt += 1
+            wait_hint, start = None, time.perf_counter()
+            self.requests += 1
+            try:
+                reply = self._client.post(url, json=body)
+            except httpx.TimeoutException:
+                failure = BotUnavailable("timeout", f"no reply from {url} within {self.http.timeout:g}s")
+            except httpx.HTTPError as exc:
+                failure = BotUnavailable("connection", f"cannot reach {url}: {type(exc).__name__}")
+            else:
+                latency = (time.perf_counter() - start) * 1000
+                status = reply.status_code
+                if status < 400:
+                    try:
+                        return self._parse(question_id, reply.json(), latency)
+                    except ValueError:  # truncated or garbage: worth asking again
+                        failure = BotUnavailable("invalid JSON", f"the reply from {url} is not JSON (HTTP {status})")
+                else:
+                    snippet = " ".join(reply.text.split())[:200]
+                    failure = BotUnavailable(f"HTTP {status}", f"from {url}: {snippet}")
+                    if status != 429 and status < 500:  # the request itself is wrong: asking again won't help
+                        raise failure
+                    wait_hint = retry_after_seconds(reply.headers)
+            if attempt > self.http.max_retries:
+                raise BotUnavailable(failure.cause, f"{str(failure).split(': ', 1)[1]} "
+                                                    f"(gave up after {attempt} attempts)")
+            self.retries += 1
+            delay = self.http.backoff_base * 2 ** (attempt - 1)
+            time.sleep(wait_hint if wait_hint is not None else delay / 2 + random.uniform(0, delay / 2))
+
+    def _parse(self, question_id: str, data: Any, latency_ms: float) -> RagResponse:
+        mapping = self.http.response
+        try:
+            answer = _path(data, mapping.answer)
+            contexts = _path(data, mapping.contexts) if mapping.contexts else []
+            ids = _path(data, mapping.context_ids) if mapping.context_ids else []
+        except KeyError as exc:
+            raise BotUnavailable("bad reply", f"no field {exc.args[0]!r} in the reply (http.response)") from None
+        if not isinstance(answer, str):
+            raise BotUnavailable("bad reply", f"field {mapping.answer!r} of the reply is not a string")
+        if not (isinstance(contexts, list) and isinstance(ids, list)
+                and all(isinstance(x, str) for x in [*contexts, *ids])):
+            raise BotUnavailable("bad reply", "contexts and context ids of the reply must be lists of strings")
+        return RagResponse(question_id=question_id, answer=answer, retrieved_contexts=contexts,
+                           retrieved_ids=ids, latency_ms=latency_ms)
+
+    def _redact(self, text: str) -> str:
+        """Error text may quote the server, and a server may echo the key."""
+        return text.replace(self._secret, "***") if self._secret else text
+
+
+def answer_all(bot, questions: list[tuple[str, str]],
+               progress: Callable[[int, int], None] | None = None) -> list[dict]:
+    """Every (question_id, question) asked, ``bot.concurrency`` at a time; one row per
+    question, in order, with an answer or the error that says why there is none."""
+    rows: list[dict | None] = [None] * len(questions)
+
+    def one(qid: str, question: str) -> dict:
+        try:
+            return bot.ask(qid, question).model_dump()
+        except Exception as exc:  # one failing question must not sink the others
+            return {"question_id": qid, "answer": None, "retrieved_contexts": [], "retrieved_ids": [],
+                    "latency_ms": float("nan"), "error": f"{type(exc).__name__}: {exc}"}
+
+    with ThreadPoolExecutor(max_workers=getattr(bot, "concurrency", 1)) as pool:
+        futures = {pool.submit(one, qid, q): i for i, (qid, q) in enumerate(questions)}
+        for done, future in enumerate(as_completed(futures), start=1):
+            rows[futures[future]] = future.result()
+            if progress is not None:
+                progress(done, len(questions))
+    return rows
+
+
+def make_bot(config: BotConfig, dataset: str, chunks: list[Chunk], embedder: Embedder | None,
+             cache_dir: Path | None):
+    """The bot a config describes; HTTP bots keep their answers under ``cache_dir``."""
+    if config.kind == "http":
+        return HttpBot(config, dataset, LLMCache(cache_dir, ANSWERS_FILE) if cache_dir is not None else None)
+    return ReferenceBot(config, chunks, embedder)

@@ -48,12 +48,16 @@ def _records(path: Path, text: str) -> list[tuple[int, object]]:
                 records.append((n, json.loads(line)))
             except json.JSONDecodeError as exc:
                 raise InputError(str(path), "json", f"invalid JSON: {exc.msg}", line=n) from exc
+            except RecursionError as exc:  # the decoder recurses once per nesting level
+                raise InputError(str(path), "json", "nested too deeply", line=n) from exc
         return records
     if suffix == ".json":
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise InputError(str(path), "json", f"invalid JSON: {exc.msg}", line=exc.lineno) from exc
+        except RecursionError as exc:
+            raise InputError(str(path), "json", "nested too deeply") from exc
         if isinstance(data, dict) and isinstance(data.get("questions"), list):
             data = data["questions"]
         if not isinstance(data, list):

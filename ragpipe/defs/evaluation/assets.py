@@ -3,11 +3,12 @@ score asset per registered metric, their aggregate, and the diagnosis report; pl
 per-dataset leaderboard over all bot versions."""
 
 import json
+from collections import Counter
 
 import dagster as dg
 import pandas as pd
 
-from ragpipe.core.bots import ReferenceBot, load_bot_config, version_order
+from ragpipe.core.bots import answer_all, load_bot_config, make_bot, version_order
 from ragpipe.core.diagnosis import diagnose_evaluation, load_rules
 from ragpipe.core.metrics import REGISTRY, Metric, Toolkit
 from ragpipe.core.site import comparison_data, evaluation_data, page_url, write_comparison, write_evaluation
@@ -52,19 +53,33 @@ def rag_responses(context: dg.AssetExecutionContext, paths: ProjectPaths, embedd
     dataset, bot_version = _keys(context)
     with input_failure():
         config = load_bot_config(paths.bot_file(bot_version))
-    bot = ReferenceBot(config, [Chunk(**row) for row in corpus.to_dict("records")], embedder.embedder)
-    rows = []
-    for i, q in enumerate(question_set.itertuples(), start=1):
-        try:
-            rows.append(bot.ask(q.question_id, q.question).model_dump())
-        except Exception as exc:  # one failing question must not sink the others
-            rows.append({"question_id": q.question_id, "answer": None, "retrieved_contexts": [],
-                         "retrieved_ids": [], "latency_ms": float("nan"), "error": f"{type(exc).__name__}: {exc}"})
-        advance("rag_responses", i, len(question_set))
+        bot = make_bot(config, dataset, [Chunk(**row) for row in corpus.to_dict("records")], embedder.embedder,
+                       paths.answers_cache)
+    try:
+        rows = answer_all(bot, list(zip(question_set["question_id"], question_set["question"])),
+                          lambda done, total: advance("rag_responses", done, total))
+    finally:
+        if hasattr(bot, "close"):
+            bot.close()
     frame = pd.DataFrame(rows)
-    errors = int(frame["error"].notna().sum())
-    context.add_output_metadata({"bot": config.key, "retrieval": config.retrieval.method,
-                                 "top_k": config.retrieval.top_k, "errors": errors,
+    failed = frame["error"].dropna()
+    causes = dict(Counter(error.split(":", 1)[0] for error in failed).most_common())
+    calls = {"answers_from_cache": bot.cache_hits, "bot_requests": bot.requests,
+             "bot_retries": bot.retries} if config.kind == "http" else {}
+    if len(frame) and len(failed) > config.max_failure_share * len(frame):
+        kept = f" The {len(frame) - len(failed)} answers received are cached: materializing again asks only " \
+               f"the failed questions." if config.kind == "http" else ""
+        raise dg.Failure(
+            description=f"{config.key} failed on {len(failed)} of {len(frame)} questions "
+                        f"({len(failed) / len(frame):.0%}, more than max_failure_share {config.max_failure_share:.0%} "
+                        f"of {paths.bot_file(bot_version).name}); causes: "
+                        + ", ".join(f"{cause} ×{n}" for cause, n in causes.items()) + "." + kept,
+            metadata={"errors": len(failed), "questions": len(frame), "causes": dg.MetadataValue.json(causes),
+                      **calls})
+    context.add_output_metadata({"bot": config.key, "kind": config.kind,
+                                 **({"retrieval": config.retrieval.method, "top_k": config.retrieval.top_k}
+                                    if config.retrieval else {}),
+                                 "errors": len(failed), "error_causes": dg.MetadataValue.json(causes), **calls,
                                  "latency_ms_p50": float(frame["latency_ms"].median()),
                                  "summary": dg.MetadataValue.md(responses_markdown(frame)),
                                  **page_metadata(paths, evaluation_page(paths, dataset, bot_version))})
