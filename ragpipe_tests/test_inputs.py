@@ -104,3 +104,19 @@ def test_bot_config_errors_name_file_line_and_field(tmp_path):
     renamed.write_text((REPO / "data" / "bots" / "refbot@v1.yaml").read_text(), encoding="utf-8")
     with pytest.raises(InputError, match="refbot@v1.yaml"):
         load_bot_config(renamed)
+
+
+@pytest.mark.parametrize("text, where", [("language: [zh\n", ":2"), ("- zh\n", "expected a mapping"),
+                                         ("!!python/object/apply:os.system ['true']\n", "invalid YAML")])
+def test_a_bad_dataset_yaml_is_a_failure_naming_the_file(tmp_path, text, where):
+    import dagster as dg
+
+    from ragpipe.defs.datasets.assets import dataset_language
+    from ragpipe.defs.resources import ProjectPaths
+
+    (tmp_path / "datasets" / "d").mkdir(parents=True)
+    (tmp_path / "datasets" / "d" / "dataset.yaml").write_text(text, encoding="utf-8")
+    paths = ProjectPaths(data_dir=str(tmp_path), output_dir=str(tmp_path / "out"), warehouse_dir=str(tmp_path / "w"))
+    with pytest.raises(dg.Failure) as failure:
+        dataset_language(paths, "d")
+    assert "dataset.yaml" in failure.value.description and where in failure.value.description

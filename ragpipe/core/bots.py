@@ -32,13 +32,12 @@ from typing import Any, Literal
 
 import httpx
 import numpy as np
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from ragpipe.core.embeddings import Embedder
 from ragpipe.core.llm.cache import LLMCache
 from ragpipe.core.llm.client import retry_after_seconds
-from ragpipe.core.schemas import Chunk, InputError, InputErrors, RagResponse
+from ragpipe.core.schemas import Chunk, InputError, InputErrors, RagResponse, read_yaml
 from ragpipe.core.text import content_tokens, is_chinese, split_sentences
 
 MAX_CONFIG_BYTES = 256 * 1024  # a bot config is a few lines; anything larger is not one
@@ -132,17 +131,7 @@ def load_bot_config(path: Path) -> BotConfig:
     """Parse and validate one bot file; errors name the file, the line and the field."""
     if path.stat().st_size > MAX_CONFIG_BYTES:
         raise InputError(str(path), "bot", f"file larger than {MAX_CONFIG_BYTES // 1024} KiB: not a bot config")
-    try:
-        # safe_load: tags such as !!python/object are refused, never constructed.
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        raise InputError(str(path), "yaml", f"invalid YAML: {getattr(exc, 'problem', exc)}", line) from exc
-    except UnicodeDecodeError as exc:
-        raise InputError(str(path), "encoding", "not UTF-8 text") from exc
-    except RecursionError as exc:  # PyYAML recurses once per nesting level
-        raise InputError(str(path), "yaml", "nested too deeply") from exc
+    raw = read_yaml(path)
     if not isinstance(raw, dict):
         raise InputError(str(path), "bot", "expected a mapping with name, version, kind and retrieval or http")
     try:

@@ -6,12 +6,12 @@ from collections import Counter
 
 import dagster as dg
 import pandas as pd
-import yaml
 
 from ragpipe.core.corpus import load_corpus
 from ragpipe.core.entities import GraphEntities
 from ragpipe.core.graph import GraphUnavailable
 from ragpipe.core.questions import load_questions
+from ragpipe.core.schemas import InputError, read_yaml
 from ragpipe.core.site.render import INDEX_PAGE
 from ragpipe.core.site.summaries import table
 from ragpipe.defs.errors import input_failure
@@ -27,7 +27,10 @@ def _content_version(frame: pd.DataFrame) -> dg.DataVersion:
 
 def dataset_language(paths: ProjectPaths, dataset: str) -> str:
     meta = paths.dataset_dir(dataset) / "dataset.yaml"
-    config = yaml.safe_load(meta.read_text(encoding="utf-8")) if meta.exists() else None
+    with input_failure():
+        config = read_yaml(meta) if meta.exists() else None
+        if config is not None and not isinstance(config, dict):
+            raise InputError(str(meta), "dataset", "expected a mapping such as `language: zh`")
     return (config or {}).get("language", "en")
 
 
