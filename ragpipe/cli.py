@@ -124,8 +124,13 @@ def _backfill(args: argparse.Namespace) -> int:
         print("no bot versions registered yet: run `ragpipe run` or start the daemon first", file=sys.stderr)
         return 1
     keys = ",".join(f"{bot}|{args.dataset}" for bot in bots)
-    command = [str(Path(sys.executable).parent / "dagster"), "job", "backfill", "-w",
-               str(project_dir / "workspace.yaml"), "-j", "evaluate_bot_version", "--partitions", keys, "--noprompt"]
+    # The daemon launches the queued runs from its own workspace, whose code location is
+    # "ragpipe": the project's workspace.yaml, else the one beside this package.
+    workspace = project_dir / "workspace.yaml"
+    if not workspace.exists():
+        workspace = Path(__file__).resolve().parents[1] / "workspace.yaml"
+    command = [str(Path(sys.executable).parent / "dagster"), "job", "backfill", "-w", str(workspace),
+               "-j", "evaluate_bot_version", "--partitions", keys, "--noprompt"]
     print(f"backfilling {len(bots)} bot version(s) on {args.dataset}: {', '.join(bots)}")
     return subprocess.run(command, cwd=project_dir).returncode
 

@@ -1,5 +1,6 @@
 """End to end on a real PostgreSQL instance with dagster-daemon: a new bot config dropped
-into data/bots/ is evaluated on every dataset with no click."""
+into data/bots/ is evaluated on every dataset with no click, and `ragpipe backfill`
+re-evaluates all three bot versions of one dataset through the daemon's run queue."""
 
 import os
 import shutil
@@ -29,8 +30,36 @@ def pg_env(project, monkeypatch):
         yield
 
 
-def test_new_bot_config_is_evaluated_by_the_daemon(project, pg_env):
+V3 = """name: refbot
+version: v3
+kind: reference
+description: a third version, so that the backfill spans three
+retrieval:
+  method: embedding
+  top_k: 3
+answer:
+  max_sentences: 2
+"""
+
+
+def wait_for(done, daemon, project, what: str, since: float) -> float:
+    """Poll until done() while the daemon lives; the seconds it took."""
+    while not done():
+        assert daemon.poll() is None, "dagster-daemon exited:\n" + (project / "daemon.log").read_text()[-3000:]
+        assert time.monotonic() - since < DEADLINE_S, \
+            f"no {what} after {DEADLINE_S} s:\n" + (project / "daemon.log").read_text()[-3000:]
+        time.sleep(2)
+    return time.monotonic() - since
+
+
+def backfill_runs(instance) -> list:
+    return [r for r in instance.get_runs(filters=dg.RunsFilter(job_name="evaluate_bot_version"))
+            if "dagster/backfill" in r.tags]
+
+
+def test_new_bot_config_and_a_backfill_are_run_by_the_daemon(project, pg_env):
     (project / "data" / "bots" / "refbot@v2.yaml").rename(project / "refbot@v2.yaml")  # dropped in later
+    (project / "data" / "bots" / "refbot@v3.yaml").write_text(V3, encoding="utf-8")
     prepare_dagster_home(project)
     with dg.DagsterInstance.get() as instance:
         outcomes = materialize_all(build_defs(project), instance, progress=lambda _: None)
@@ -45,13 +74,22 @@ def test_new_bot_config_is_evaluated_by_the_daemon(project, pg_env):
         shutil.move(project / "refbot@v2.yaml", project / "data" / "bots" / "refbot@v2.yaml")
         expected = [project / ".ragpipe" / "reports" / d / "refbot@v2" / "diagnosis.html"
                     for d in ("policy_zh", "product_en")]
-        while not all(p.exists() for p in expected):
-            assert daemon.poll() is None, "dagster-daemon exited:\n" + (project / "daemon.log").read_text()[-3000:]
-            assert time.monotonic() - dropped < DEADLINE_S, \
-                f"no reports after {DEADLINE_S} s:\n" + (project / "daemon.log").read_text()[-3000:]
-            time.sleep(2)
-        elapsed = time.monotonic() - dropped
+        elapsed = wait_for(lambda: all(p.exists() for p in expected), daemon, project, "reports", dropped)
         print(f"\nnew bot config → reports for every dataset in {elapsed:.0f} s (daemon, PostgreSQL instance)")
+
+        started = time.monotonic()
+        cli = subprocess.run([str(Path(sys.executable).parent / "ragpipe"), "backfill", "--dataset", "product_en",
+                              "--project-dir", str(project)], cwd=project, env=os.environ.copy(),
+                             capture_output=True, text=True, timeout=300)
+        assert cli.returncode == 0, cli.stdout + cli.stderr
+        with dg.DagsterInstance.get() as instance:
+            runs = backfill_runs(instance)
+            assert {r.tags["dagster/partition"] for r in runs} == {
+                f"refbot@{v}|product_en" for v in ("v1", "v2", "v3")}
+            finished = wait_for(lambda: all(r.is_finished for r in backfill_runs(instance)),
+                                daemon, project, "finished backfill", started)
+            print(f"backfill of 3 bot versions on product_en: {finished:.0f} s")
+            assert all(r.status == dg.DagsterRunStatus.SUCCESS for r in backfill_runs(instance))
     finally:
         daemon.terminate()
         try:
