@@ -98,7 +98,7 @@ def _score(args: argparse.Namespace) -> int:
 
 
 BENCHMARKS = {"latency": "ragpipe.bench.latency", "quality": "ragpipe.bench.quality",
-              "llm-calls": "ragpipe.bench.llm_calls"}
+              "llm-calls": "ragpipe.bench.llm_calls", "perf": "ragpipe.bench.perf"}
 
 
 def _bench(args: argparse.Namespace) -> int:

@@ -91,6 +91,11 @@ class Toolkit:
         would call the judge. Returns the number of vectors added to the cache."""
         if self.llm is not None:
             return 0
+        return self.embedder.prefetch(self.texts_to_embed(cases, metrics))
+
+    def texts_to_embed(self, cases: Iterable[EvalCase], metrics: Iterable[str]) -> list[str]:
+        """The unique texts the metrics will embed for these cases, found by a dry run of
+        the metrics on an embedder that only records its inputs (offline mode)."""
         from ragpipe.core.metrics import REGISTRY
 
         recorder = _RecordingEmbedder(self.embedder.backend)
@@ -103,7 +108,7 @@ class Toolkit:
                 REGISTRY[name].score(case, dry)
             dry._verdicts.clear()  # dummy verdicts: never reused, and not kept
             dry._results.clear()
-        return self.embedder.prefetch(recorder.texts)
+        return list(recorder.texts)
 
     def relatedness(self, cosine):
         return self.verifier.relatedness(cosine)
