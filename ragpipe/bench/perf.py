@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
 import os
 import random
 import re
@@ -76,6 +77,17 @@ def _context_id(text: str) -> str:
     return "c" + hashlib.sha1(text.encode()).hexdigest()[:12]
 
 
+def _distractor(base: list[dict], index: int, own: list[str], copy: int) -> str:
+    """The first context of a later row that is not one of this row's own (neighbouring
+    rows often share their passage)."""
+    for step in range(7, 7 + len(base)):
+        for context in base[(index + step) % len(base)].get("retrieved_contexts") or []:
+            candidate = _vary(context, copy)
+            if candidate not in own:
+                return candidate
+    return "An unrelated passage."
+
+
 def make_rows(base: list[dict], n: int, repeat_share: float, seed: int = 0) -> list[dict]:
     rng = random.Random(seed)
     rows: list[dict] = []
@@ -85,10 +97,9 @@ def make_rows(base: list[dict], n: int, repeat_share: float, seed: int = 0) -> l
             rows.append({**rng.choice(rows), "id": f"r{i}"})
             continue
         src, copy = base[fresh % len(base)], fresh // len(base)
-        other = base[(fresh + 7) % len(base)]
-        fresh += 1
         own = [_vary(c, copy) for c in src.get("retrieved_contexts") or []]
-        distractor = _vary((other.get("retrieved_contexts") or [""])[0], copy)
+        distractor = _distractor(base, fresh, own, copy)
+        fresh += 1
         contexts = list(own)
         contexts.insert(rng.randrange(len(contexts) + 1), distractor)
         rows.append({
@@ -257,6 +268,67 @@ def scaling(args) -> None:
               f"{r['peak_rss_mb']:13.0f}{s['embedded']:9d}  {_load(s['loadavg'])}", flush=True)
 
 
+PROJECT_DIR = Path(__file__).resolve().parents[2]
+
+
+def dagster_overhead(args) -> None:
+    """`ragpipe run` on the sample project (fresh output dir and Dagster home, warm embedding
+    cache) against the same metric calls without Dagster, on the cases that run produced."""
+    import shutil
+
+    import pandas as pd
+
+    from ragpipe.core.embeddings import Embedder
+    from ragpipe.core.metrics import REGISTRY, Toolkit
+    from ragpipe.defs.evaluation.assets import build_cases
+
+    work = Path(tempfile.mkdtemp(prefix="ragpipe-perf-"))
+    project = work / "project"
+    project.mkdir()
+    for item in ("data", "dagster.yaml", "workspace.yaml"):
+        source = PROJECT_DIR / item
+        (shutil.copytree if source.is_dir() else shutil.copy)(source, project / item)
+    cache = work / "cache"
+
+    def run(tag: str) -> tuple[float, Path]:
+        out = work / f"out-{tag}"
+        env = {**os.environ, "RAGPIPE_OUTPUT_DIR": str(out), "RAGPIPE_CACHE_DIR": str(cache),
+               "DAGSTER_HOME": str(work / f"home-{tag}")}
+        started = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "ragpipe.cli", "run", "--project-dir", str(project)],
+                              env=env, capture_output=True, text=True)
+        seconds = time.perf_counter() - started
+        if done.returncode != 0:
+            raise RuntimeError(f"ragpipe run failed:\n{done.stderr[-2000:]}")
+        found = re.search(r"runs succeeded in ([\d.]+) s", done.stdout)
+        return seconds, float(found.group(1)) if found else math.nan, out / "warehouse"
+
+    run("warm")  # fills the embedding cache (and is not timed)
+    graph_seconds, materialize_seconds, warehouse = run("timed")
+    graph_load = os.getloadavg()
+    cases = []
+    for responses in sorted((warehouse / "rag_responses").rglob("*.parquet")):
+        dataset = responses.stem.split("|")[-1]
+        questions = next((warehouse / "question_set").rglob(f"{dataset}.parquet"))
+        cases += build_cases(pd.read_parquet(questions), pd.read_parquet(responses))
+    names = list(REGISTRY)
+    started = time.perf_counter()
+    kit = Toolkit(Embedder(args.backend, cache / f"embeddings-{args.backend}.sqlite"))
+    kit.prefetch(cases, names)
+    for name in names:  # as the scores asset runs them: metric by metric over the cases
+        for case in cases:
+            kit.result(name, case)
+    core_seconds = time.perf_counter() - started
+    print(f"\nDagster overhead: `ragpipe run` on the sample project ({len(cases)} question × bot version cases, "
+          f"every asset incl. bot answers and HTML reports), fresh output dir, warm embedding cache")
+    print(f"  graph wall time {graph_seconds:.1f} s from process start to exit, {materialize_seconds:.1f} s of it "
+          f"materializing ({_load(graph_load)})")
+    print(f"  same metric calls without Dagster {core_seconds:.2f} s ({_load(os.getloadavg())})")
+    print(f"  ratio graph / core = {graph_seconds / core_seconds:.1f} (materializing only: "
+          f"{materialize_seconds / core_seconds:.1f})")
+    shutil.rmtree(work, ignore_errors=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="ragpipe bench perf", description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=200)
@@ -273,6 +345,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-limit", action="store_true", help="skip the embed-once limit")
     parser.add_argument("--scaling", type=lambda s: [int(x) for x in s.split(",")],
                         help="row counts, e.g. 1000,10000,100000 (instead of the single run)")
+    parser.add_argument("--dagster", action="store_true", help="also time `ragpipe run` against the core")
     parser.add_argument("--json", action="store_true", help="print the single run's figures as one JSON line")
     args = parser.parse_args(argv)
     if args.lexical:
@@ -289,4 +362,6 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_ragas:
         rows = make_rows(load_base(args.bench_dir), args.ragas_rows or args.rows, args.repeat_share, args.seed)
         compare_ragas(args, rows)
+    if args.dagster:
+        dagster_overhead(args)
     return 0
