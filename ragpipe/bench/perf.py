@@ -189,7 +189,16 @@ def run_ragas(python: str, rows: list[dict], backend: str) -> dict | None:
 
 
 def _rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # peak, KiB on Linux
+
+
+def _current_rss_mb() -> float:
+    """Resident memory now (Linux /proc), to tell the rows' memory from the model's."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:")) / 1024
+    except (OSError, StopIteration):
+        return math.nan
 
 
 def _load(figures) -> str:
@@ -202,7 +211,7 @@ def measure(args) -> dict:
     metrics = args.metrics or [m for m, v in REGISTRY.items() if not v.llm_only]
     rows = make_rows(load_base(args.bench_dir), args.rows, args.repeat_share, args.seed)
     model = _warm(args.backend)
-    result = {"rows": len(rows), "metrics": metrics}
+    result = {"rows": len(rows), "metrics": metrics, "base_rss_mb": _current_rss_mb()}
     # The limit before and after the suite: the load of a shared machine drifts, and its
     # mean is the fairer yardstick than either.
     limits = [] if args.no_limit else [time_limit(model, rows, metrics)]
@@ -211,8 +220,8 @@ def measure(args) -> dict:
         limits.append(time_limit(model, rows, metrics))
         result["limit"] = {**limits[0], "seconds": sum(x["seconds"] for x in limits) / 2,
                            "each": [x["seconds"] for x in limits], "loadavg": limits[1]["loadavg"]}
-    kit = suite.pop("kit")
-    result["suite"] = suite
+    kit = suite.pop("kit")  # alive until the end: its caches and memos are the rows' memory
+    result["suite"], result["after_rss_mb"] = suite, _current_rss_mb()
     if not args.no_limit:  # a fresh Toolkit on the now warm embedding cache: the work besides embedding
         result["other_seconds"] = time_suite(model, rows, metrics, Toolkit(kit.embedder))["seconds"]
     result["peak_rss_mb"] = _rss_mb()
@@ -234,7 +243,8 @@ def print_suite(result: dict, repeat_share: float) -> None:
         ratio = suite["seconds"] / limit["seconds"] if limit["seconds"] else float("nan")
         print(f"  suite / limit = {ratio:.2f}  (target ≤ 1.25: {'met' if ratio <= 1.25 else 'NOT met'}); "
               f"(limit + not embedding) / limit = {1 + result['other_seconds'] / limit['seconds']:.2f}")
-    print(f"  peak RSS {result['peak_rss_mb']:.0f} MB")
+    print(f"  peak RSS {result['peak_rss_mb']:.0f} MB; resident {result['base_rss_mb']:.0f} MB with the model "
+          f"loaded before any row, {result['after_rss_mb']:.0f} MB after the suite (caches and memos kept)")
 
 
 def compare_ragas(args, rows) -> None:
@@ -276,7 +286,8 @@ def scaling(args) -> None:
     """Each size in a fresh process, so that peak RSS is that size's own."""
     print(f"\nScaling ({'metrics: ' + ', '.join(args.metrics) if args.metrics else 'full offline suite'}; "
           f"{args.repeat_share:.0%} repeats; each size in its own process)")
-    print(f"  {'rows':>8}{'seconds':>10}{'samples/s':>11}{'µs/row':>10}{'peak RSS MB':>13}{'vectors':>9}  load")
+    print(f"  {'rows':>8}{'seconds':>10}{'samples/s':>11}{'ms/row':>10}{'peak RSS MB':>13}{'rows held MB':>14}"
+          f"{'vectors':>9}  load")
     for n in args.scaling:
         cmd = [sys.executable, "-m", "ragpipe.cli", "bench", "perf", "--rows", str(n), "--no-ragas", "--no-limit",
                "--json", "--repeat-share", str(args.repeat_share), "--bench-dir", str(args.bench_dir)]
@@ -285,8 +296,9 @@ def scaling(args) -> None:
         out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
         r = json.loads(out.strip().splitlines()[-1])
         s = r["suite"]
-        print(f"  {n:>8}{s['seconds']:10.1f}{n / s['seconds']:11.1f}{s['seconds'] / n * 1e6:10.0f}"
-              f"{r['peak_rss_mb']:13.0f}{s['embedded']:9d}  {_load(s['loadavg'])}", flush=True)
+        print(f"  {n:>8}{s['seconds']:10.1f}{n / s['seconds']:11.1f}{s['seconds'] / n * 1e3:10.2f}"
+              f"{r['peak_rss_mb']:13.0f}{r['after_rss_mb'] - r['base_rss_mb']:14.0f}{s['embedded']:9d}  "
+              f"{_load(s['loadavg'])}", flush=True)
 
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
