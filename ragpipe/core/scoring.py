@@ -23,3 +23,11 @@ def case_from_row(row: dict, index: int = 0) -> EvalCase:
 
 def score_case(case: EvalCase, toolkit: Toolkit, metrics: Iterable[str] | None = None) -> dict[str, MetricResult]:
     return {name: REGISTRY[name].score(case, toolkit) for name in (metrics or REGISTRY)}
+
+
+def score_cases(cases: list[EvalCase], toolkit: Toolkit,
+                metrics: Iterable[str] | None = None) -> list[dict[str, MetricResult]]:
+    """Every case, after one batched prefetch of all the embeddings the metrics need."""
+    names = list(metrics or REGISTRY)
+    toolkit.prefetch(cases, names)
+    return [score_case(case, toolkit, names) for case in cases]

@@ -4,8 +4,11 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Callable
+
+import numpy as np
 
 from ragpipe.core.config import EvaluationConfig, load_config
 from ragpipe.core.embeddings import Embedder
@@ -79,6 +82,34 @@ class Toolkit:
         self._verdicts: dict[tuple, list[Verdict]] = {}
         self._results: dict[tuple[str, int], tuple[EvalCase, MetricResult]] = {}
 
+    def prefetch(self, cases: Iterable[EvalCase], metrics: Iterable[str]) -> int:
+        """Embed every text the metrics will compare, for all cases, in one batched pass
+        before scoring: one big encode of the unique texts instead of hundreds of small
+        ones. Which texts: a dry run of the same metrics whose embedder only records its
+        inputs, so no metric needs to declare them (a text it missed is embedded lazily, as
+        before; values do not depend on it). Offline mode only: in LLM mode the dry run
+        would call the judge. Returns the number of vectors added to the cache."""
+        if self.llm is not None:
+            return 0
+        return self.embedder.prefetch(self.texts_to_embed(cases, metrics))
+
+    def texts_to_embed(self, cases: Iterable[EvalCase], metrics: Iterable[str]) -> list[str]:
+        """The unique texts the metrics will embed for these cases, found by a dry run of
+        the metrics on an embedder that only records its inputs (offline mode)."""
+        from ragpipe.core.metrics import REGISTRY
+
+        recorder = _RecordingEmbedder(self.embedder.backend)
+        dry = Toolkit(recorder, graph=self.graph, config=self.config)
+        dry.verifier._calibration = self.verifier._calibration
+        dry._statements, dry._entities = self._statements, self._entities  # pure text work: shared
+        metrics = list(metrics)
+        for case in cases:
+            for name in metrics:
+                REGISTRY[name].score(case, dry)
+            dry._verdicts.clear()  # dummy verdicts: never reused, and not kept
+            dry._results.clear()
+        return list(recorder.texts)
+
     def relatedness(self, cosine):
         return self.verifier.relatedness(cosine)
 
@@ -119,6 +150,26 @@ class Toolkit:
         if cached is None or cached[0] is not case:  # ids are reused once a case is freed
             cached = self._results[key] = (case, REGISTRY[metric].score(case, self))
         return cached[1]
+
+
+class _RecordingEmbedder:
+    """Stands in for the Embedder in Toolkit.prefetch's dry run: notes every text and
+    answers with zero vectors."""
+
+    def __init__(self, backend: str):
+        self.backend = backend
+        self.texts: dict[str, None] = {}  # insertion-ordered set
+
+    def embed(self, texts: list[str], stack: bool = True):
+        self.texts.update(dict.fromkeys(texts))
+        return np.zeros((len(texts), 1), dtype=np.float32) if stack else None
+
+    def similarity(self, left: list[str], right: list[str]) -> np.ndarray:
+        if not left or not right:  # the Embedder embeds nothing then either
+            return np.zeros((len(left), len(right)), dtype=np.float32)
+        self.texts.update(dict.fromkeys(left))
+        self.texts.update(dict.fromkeys(right))
+        return np.zeros((len(left), len(right)), dtype=np.float32)
 
 
 def supported_share(kit: Toolkit, text: str, evidence: list[str], empty_reason: str) -> MetricResult:

@@ -131,6 +131,7 @@ def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: Emb
         before = judge.stats() if judge is not None else None
         if judge is not None:
             judge.prefetch(cases, names)  # every sample's calls, batched and concurrent, before the metrics read them
+        toolkit.prefetch(cases, names)  # offline: every text the metrics embed, in one batched encode
         for name in names:
             prompt_version = judge.prompt_hash(name) if judge is not None else None
             rows = []
