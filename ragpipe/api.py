@@ -37,12 +37,13 @@ def evaluate(question: str, answer: str, contexts: list[str], graph_entities: It
         kit.graph = graph_entities
     case = EvalCase(question_id="online", question=question, answer=answer, retrieved_contexts=list(contexts),
                     ground_truth_answer=ground_truth)
-    overall = kit.result("overall_score", case)
-    coverage = kit.result("entity_coverage", case).details
-    unverified = kit.result("unverified_entity_ratio", case).details
     metrics = [*DIMENSION_METRICS.values(), "unverified_entity_ratio", "context_relevance"]
     if ground_truth:
         metrics += ["context_recall", "answer_correctness", "factual_correctness", "semantic_similarity"]
+    kit.prefetch([case], ["overall_score", "entity_coverage", *metrics])  # one batched encode of every text
+    overall = kit.result("overall_score", case)
+    coverage = kit.result("entity_coverage", case).details
+    unverified = kit.result("unverified_entity_ratio", case).details
     return {
         "overall_score": _nan_to_none(overall.value),
         "quality_level": overall.details.get("quality_level"),
