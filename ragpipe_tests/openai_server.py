@@ -131,7 +131,7 @@ class OpenAIServer:
                 recorded = Recorded(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
                 with server._lock:
                     server.requests.append(recorded)
-                if self.path != "/v1/chat/completions":
+                if self.path.partition("?")[0] != "/v1/chat/completions":
                     return self._send(404, {"error": {"message": f"no such path {self.path}"}})
                 rf = body.get("response_format")
                 if rf and (server.reject_response_format is True or server.reject_response_format == rf.get("type")):

@@ -186,6 +186,15 @@ def test_evaluator_binds_model_and_language(server, client):
     assert "from the text below" in server.requests[4].prompt  # entity role defaults to plain text
 
 
+def test_azure_style_base_url_and_key_header(server):
+    server.route = fake_llm
+    with make_client(server, base_url=server.base_url + "?api-version=2024-06-01", api_key_header="api-key") as c:
+        assert judge_1_5(c, "q?", "a", "a")[0] in range(1, 6)
+    req = server.requests[0]
+    assert req.path == "/v1/chat/completions?api-version=2024-06-01"
+    assert req.headers["api-key"] == SECRET and "authorization" not in req.headers
+
+
 def test_request_shape_and_bearer_key(server, client):
     judge_1_5(client, "q?", "a", "a")
     req = server.requests[0]

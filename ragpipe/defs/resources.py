@@ -76,6 +76,7 @@ class LLMResource(dg.ConfigurableResource):
     base_url: str = ""
     model: str = ""
     api_key: str | None = None  # set through dg.EnvVar, never in code or YAML
+    api_key_header: str = "Authorization"  # "api-key" for Azure OpenAI
     temperature: float = 0.0
     seed: int | None = 0
     max_tokens: int = 2048

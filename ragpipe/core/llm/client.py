@@ -90,6 +90,8 @@ class LLMSettings(BaseModel):
     base_url: str = Field(description="e.g. https://api.openai.com/v1 or http://localhost:11434/v1")
     model: str
     api_key: SecretStr | None = None
+    api_key_header: str = Field("Authorization", description='"Authorization" sends "Bearer <key>"; another name '
+                                                            '(Azure: "api-key") sends the key as that header')
     temperature: float = 0.0
     seed: int | None = 0
     max_tokens: int = Field(2048, ge=1)
@@ -112,6 +114,7 @@ ENV_OPTIONS: dict[str, tuple[str, type]] = {
     "CONCURRENCY": ("concurrency", int), "REQUESTS_PER_MINUTE": ("requests_per_minute", int),
     "MAX_TOKENS": ("max_tokens", int), "TIMEOUT": ("timeout", float), "SEED": ("seed", int),
     "PRICE_PROMPT": ("price_per_1k_prompt_tokens", float), "PRICE_COMPLETION": ("price_per_1k_completion_tokens", float),
+    "API_KEY_HEADER": ("api_key_header", str),
 }
 
 
@@ -291,7 +294,9 @@ class LLMClient:
 
     def __init__(self, settings: LLMSettings, cache: LLMCache | None = None):
         self.settings = settings
-        self.url = settings.base_url.rstrip("/") + "/chat/completions"
+        # Azure-style base URLs carry ?api-version=...: the path goes before the query.
+        base, _, query = settings.base_url.partition("?")
+        self.url = base.rstrip("/") + "/chat/completions" + (f"?{query}" if query else "")
         self.cache = cache if cache is not None else (LLMCache(Path(settings.cache_dir)) if settings.cache_dir
                                                       else None)
         self._owns_cache = cache is None and self.cache is not None
@@ -306,7 +311,8 @@ class LLMClient:
         self._stats_lock = threading.Lock()
         headers = {"Accept": "application/json"}
         if settings.api_key is not None and settings.api_key.get_secret_value():
-            headers["Authorization"] = f"Bearer {settings.api_key.get_secret_value()}"
+            key = settings.api_key.get_secret_value()
+            headers[settings.api_key_header] = f"Bearer {key}" if settings.api_key_header == "Authorization" else key
         self._headers = headers
         self._start_lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
