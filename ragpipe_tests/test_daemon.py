@@ -99,6 +99,8 @@ def test_new_bot_config_and_a_backfill_are_run_by_the_daemon(project, pg_env):
         log.close()
     with dg.DagsterInstance.get() as instance:
         runs = instance.get_runs(filters=dg.RunsFilter(tags={"dagster/partition/bot": "refbot@v2"}))
-        assert runs and all(r.status == dg.DagsterRunStatus.SUCCESS for r in runs)
+        # Automation may have queued a run just before the daemon stopped: judge the finished ones.
+        assert runs and all(r.status == dg.DagsterRunStatus.SUCCESS for r in runs if r.is_finished), \
+            [(r.job_name, r.tags.get("dagster/partition"), r.status) for r in runs]
         assert {"refbot@v2|policy_zh", "refbot@v2|product_en"} <= instance.get_materialized_partitions(
             dg.AssetKey("diagnosis_report"))
