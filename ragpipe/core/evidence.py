@@ -53,6 +53,10 @@ UNKNOWN_NUMBER_CAP = 0.0
 WINDOW = 3
 # Evidence sentences longer than this (characters) are cut before embedding.
 MAX_EMBED_CHARS = 400
+# Embedding is nearly all of the offline cost, and a long context has 50-100 sentences, of
+# which a statement's support is among the few sharing most of its words: only those
+# (this many per statement) are embedded and compared.
+SHORTLIST = 3
 
 FEATURES = (
     "reference",       # the evidence is a reference answer (answer correctness), not retrieved contexts
@@ -70,7 +74,7 @@ FEATURES = (
     "cos_sentence_en", # language-normalized cosine to the closest evidence sentence (English)
     "cos_sentence_zh", # the same for Chinese
     "chatter",         # conversational filler that asserts nothing ("Sure!", "I hope this helps")
-    "cos_margin",      # closest sentence cosine minus the median over evidence sentences
+    "cos_margin",      # closest sentence cosine minus the median over the shortlisted sentences
 )
 
 _LIST_MARKER = re.compile(r"^\s*(?:\d{1,2}|[a-zA-Z])[.)]?\s*$")
@@ -168,6 +172,23 @@ def _names(statement: str, zh: bool) -> set[str]:
     return found
 
 
+def shortlist(queries: Sequence[set[str]], sentences: Sequence[set[str]], k: int = SHORTLIST) -> list[int]:
+    """Indices (ascending) of the sentences that are, for some query, among the k sharing
+    the most of its content words, each word weighted by its rarity among the sentences."""
+    if len(sentences) <= k:
+        return list(range(len(sentences)))
+    frequency: dict[str, int] = {}
+    for tokens in sentences:
+        for token in tokens:
+            frequency[token] = frequency.get(token, 0) + 1
+    rarity = {t: math.log(1 + len(sentences) / f) for t, f in frequency.items()}
+    keep: set[int] = set()
+    for query in queries:
+        weights = [sum(rarity[t] for t in query & tokens) for tokens in sentences]
+        keep.update(sorted(range(len(sentences)), key=lambda j: -weights[j])[:k])
+    return sorted(keep)
+
+
 @lru_cache(maxsize=8192)
 def _pairs(tokens: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     return tuple(zip(tokens, tokens[1:]))
@@ -179,6 +200,7 @@ class _Prepared:
 
     sentences: list[str]
     passage_of: list[int]
+    tokens: list[set[str]]
     window_tokens: list[set[str]]
     all_tokens: set[str]
     numbers: set[float]
@@ -209,6 +231,7 @@ def _prepare(evidence: Sequence[str]) -> _Prepared:
     return _Prepared(
         sentences=sentences,
         passage_of=passage_of,
+        tokens=tokens,
         window_tokens=windows,
         all_tokens=set().union(*tokens) if tokens else set(),
         numbers=found_numbers,
@@ -327,13 +350,15 @@ class OfflineVerifier:
         sentences = prepared.sentences
         rows = np.zeros((len(statements), len(FEATURES)))
         notes: list[dict] = []
+        statement_tokens = [content_tokens(s) for s in statements]
         if sentences:
+            compared = shortlist([set(t) for t in statement_tokens], prepared.tokens)
             sentence_sims = self.embedder.similarity([s[:MAX_EMBED_CHARS] for s in statements],
-                                                     [s[:MAX_EMBED_CHARS] for s in sentences])
+                                                     [sentences[j][:MAX_EMBED_CHARS] for j in compared])
         for i, statement in enumerate(statements):
             zh = is_chinese(statement)
             language = "zh" if zh else "en"
-            tokens = content_tokens(statement)
+            tokens = statement_tokens[i]
             token_set = set(tokens)
             n = len(token_set)
             novel = token_set - prepared.all_tokens
@@ -353,11 +378,12 @@ class OfflineVerifier:
             novel_numbers = sorted(_statement_numbers(statement) - prepared.numbers)
             if sentences:
                 row_sims = sentence_sims[i]
-                best = int(np.argmax(row_sims))
-                cos_sentence = float(self._normalized(row_sims[best], language))
-                margin = float(row_sims[best] - np.median(row_sims))
+                closest_sim = float(row_sims.max())
+                best = compared[int(np.argmax(row_sims))]
+                cos_sentence = float(self._normalized(closest_sim, language))
+                margin = closest_sim - float(np.median(row_sims))
                 lexical_best = max(range(best_window, min(best_window + WINDOW, len(sentences))),
-                                   key=lambda j: len(token_set & set(content_tokens(sentences[j]))))
+                                   key=lambda j: len(token_set & prepared.tokens[j]))
                 closest = {best, lexical_best}
                 negation_mismatch = float(all(_negated(statement) != _negated(sentences[j]) for j in closest))
             else:

@@ -1,5 +1,7 @@
 import re
 
+import numpy as np
+
 from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 from ragpipe.core.text import content_tokens
@@ -29,7 +31,12 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     answer_terms = set(content_tokens(case.answer))
     coverage = len(question_terms & answer_terms) / len(question_terms) if question_terms else 0.0
     statements = list(kit.statements(case.answer)) or [case.answer]
-    related = kit.relatedness(kit.embedder.similarity([case.question], [case.answer] + statements)[0])
+    vectors = kit.embedder.embed([case.question] + statements)
+    # The whole answer as the mean of its statements' vectors: e5 mean-pools tokens, so
+    # this is close to embedding the answer again, at no cost (the verifier embeds them).
+    answer = vectors[1:].mean(axis=0)
+    answer_cosine = float(vectors[0] @ answer) / max(float(np.linalg.norm(answer)), 1e-12)
+    related = kit.relatedness([answer_cosine, *(vectors[1:] @ vectors[0])])
     whole, focus = float(related[0]), float((related[1:] >= 0.5).mean())
     value = (coverage + whole + focus) / 3
     return MetricResult(value, {"question_term_coverage": round(coverage, 4), "semantic": round(whole, 4),
