@@ -129,3 +129,19 @@ def test_semantic_similarity_orders_paraphrase_above_unrelated(kit):
     close = score(kit, "semantic_similarity", answer="FHA 贷款最低首付为 3.5%", ground_truth_answer=gt)
     far = score(kit, "semantic_similarity", answer="可调利率贷款通常以较低利率开始", ground_truth_answer=gt)
     assert 0 <= far.value < close.value <= 1
+
+
+def test_bulk_scoring_keeps_no_row_details_once_each_row_is_scored(embedder):
+    from ragpipe.core.scoring import score_cases
+
+    kit = Toolkit(embedder)
+    cases = [EvalCase(question_id=f"q{i}", question=QUESTION, answer=f"FHA 贷款最低首付为 {3 + i}.5%",
+                      retrieved_contexts=[CONTEXT], ground_truth_answer="FHA 贷款允许最低 3.5% 的首付")
+             for i in range(3)]
+    names = ["faithfulness", "hallucination_rate", "overall_score", "answer_correctness"]
+    results = score_cases(cases, kit, names)
+    # The composites still saw their parts (the wrong numbers of rows 2 and 3 lower them)...
+    assert results[0]["faithfulness"].value > results[1]["faithfulness"].value
+    assert results[0]["hallucination_rate"].value < results[1]["hallucination_rate"].value
+    # ...and, once the rows are out, nothing but embeddings stays behind.
+    assert kit._results == {} and kit._verdicts == {}

