@@ -143,8 +143,7 @@ class Toolkit:
 
     def forget(self, case: EvalCase) -> None:
         """Drop what was kept for composites of this case (its results, and the verdicts),
-        once its scores are out: bulk scoring then holds only the embeddings, not every
-        row's details (about 110 KB a row otherwise)."""
+        once its scores are out, so that bulk scoring does not hold every row's details."""
         for key in [k for k, (kept, _) in self._results.items() if kept is case]:
             del self._results[key]
         self._verdicts.clear()
