@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from string import Template
 from typing import Literal
 
 from pydantic import BaseModel, Field, RootModel
@@ -36,6 +37,24 @@ class Entities(RootModel[list[Entity]]):
     pass
 
 
+# The types of EntityType as both prompts (single text and batch) list them.
+ENTITY_TYPES = {"zh": """实体类型（type 取括号中的代码）：
+- 政策名称（policy）
+- 机构组织（organization）
+- 地理位置（location）
+- 法律条款（legal_clause）
+- 行业领域（industry）""", "en": """Entity types (use the code in brackets as type):
+- policy name (policy)
+- agency or organization (organization)
+- geographic location (location)
+- legal provision or clause (legal_clause)
+- industry or sector (industry)"""}
+
+
+def _with_types(template: str, language: Language) -> str:
+    return Template(template).safe_substitute(entity_types=ENTITY_TYPES[language])
+
+
 def _folded(text: str) -> str:
     return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text)).lower()
 
@@ -55,12 +74,7 @@ ZH = """任务：从下面的${role_label}中提取关键政策实体。
 
 ${data_rule}
 
-实体类型（type 取括号中的代码）：
-- 政策名称（policy）
-- 机构组织（organization）
-- 地理位置（location）
-- 法律条款（legal_clause）
-- 行业领域（industry）
+${entity_types}
 
 规则：
 1. 只提取文本中实际出现的实体，name 必须与原文逐字一致，不要改写、补全或翻译。
@@ -76,12 +90,7 @@ EN = """Task: extract the key policy entities from the ${role_label} below.
 
 ${data_rule}
 
-Entity types (use the code in brackets as type):
-- policy name (policy)
-- agency or organization (organization)
-- geographic location (location)
-- legal provision or clause (legal_clause)
-- industry or sector (industry)
+${entity_types}
 
 Rules:
 1. Extract only entities that actually occur in the text; name must be copied verbatim, not rephrased, completed
@@ -100,7 +109,7 @@ ENTITIES: Prompt[EntitiesInput, Entities] = Prompt(
     version="1.0",
     input_model=EntitiesInput,
     output_model=Entities,
-    templates={"zh": ZH, "en": EN},
+    templates={"zh": _with_types(ZH, "zh"), "en": _with_types(EN, "en")},
     data_fields={"text": "text"},
     variables=_variables,
     check=_check,
@@ -153,12 +162,7 @@ BATCH_ZH = """任务：从下面每一段文本中分别提取关键政策实体
 
 ${data_rule}
 
-实体类型（type 取括号中的代码）：
-- 政策名称（policy）
-- 机构组织（organization）
-- 地理位置（location）
-- 法律条款（legal_clause）
-- 行业领域（industry）
+${entity_types}
 
 规则：
 1. 每段文本单独处理：只提取该段文本中实际出现的实体，name 必须与该段原文逐字一致，不要改写、补全或翻译。
@@ -175,12 +179,7 @@ BATCH_EN = """Task: extract the key policy entities from each of the texts below
 
 ${data_rule}
 
-Entity types (use the code in brackets as type):
-- policy name (policy)
-- agency or organization (organization)
-- geographic location (location)
-- legal provision or clause (legal_clause)
-- industry or sector (industry)
+${entity_types}
 
 Rules:
 1. Treat each text on its own: extract only entities that actually occur in that text; name must be copied
@@ -199,7 +198,7 @@ ENTITIES_BATCH: Prompt[EntitiesBatchInput, EntitiesBatchOutput] = Prompt(
     version="1.0",
     input_model=EntitiesBatchInput,
     output_model=EntitiesBatchOutput,
-    templates={"zh": BATCH_ZH, "en": BATCH_EN},
+    templates={"zh": _with_types(BATCH_ZH, "zh"), "en": _with_types(BATCH_EN, "en")},
     data_fields={"texts": _render_texts},
     variables=_batch_variables,
     check=_batch_check,
