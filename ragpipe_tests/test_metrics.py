@@ -1,9 +1,11 @@
 """Seed 001's worked examples (the FHA cases), offline mode."""
 
+import json
 import math
 
 import pytest
 
+from ragpipe.core.evidence import MAX_EMBED_CHARS
 from ragpipe.core.metrics import REGISTRY, Toolkit
 from ragpipe.core.schemas import EvalCase
 
@@ -107,6 +109,20 @@ def test_context_relevance_half_of_retrieved_contexts(kit):
     assert zh.value == en.value == 0.5
     assert [c["relevant"] for c in zh.details["contexts"]] == [True, False]
 
+
+def test_context_relevance_compares_a_json_context_line_by_line(kit, monkeypatch):
+    business = {"name": "Sushi Ai", "city": "Goleta", "hours": {d: "11:0-21:0" for d in ("Monday", "Tuesday")},
+                "reviews": [{"text": "The staff is polite. " * 30}], "attributes": {"WiFi": "free"}}
+    embedded = []
+    similarity = kit.embedder.similarity
+    monkeypatch.setattr(kit.embedder, "similarity",
+                        lambda left, right: (embedded.extend(right), similarity(left, right))[1])
+    result = REGISTRY["context_relevance"].score(EvalCase(
+        question_id="q", question="Does Sushi Ai in Goleta have free WiFi?",
+        retrieved_contexts=[json.dumps(business)]), kit)
+    assert result.details["contexts"][0]["relevant"]
+    assert "attributes Wi Fi: free" in embedded  # a readable line, not the raw JSON
+    assert len(embedded) == 3 and max(map(len, embedded)) <= MAX_EMBED_CHARS
 
 def test_noise_sensitivity_counts_wrong_statements_taken_from_contexts(kit):
     noisy = score(kit, "noise_sensitivity", answer="FHA 贷款最低首付为 5%", ground_truth_answer="FHA 贷款允许最低 3.5% 的首付",

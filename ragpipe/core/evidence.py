@@ -52,7 +52,7 @@ UNKNOWN_NUMBER_CAP = 0.0
 # Consecutive evidence sentences that may jointly support one statement.
 WINDOW = 3
 # Evidence sentences longer than this (characters) are cut before embedding.
-MAX_EMBED_CHARS = 400
+MAX_EMBED_CHARS = 160
 # Embedding is nearly all of the offline cost, and a long context has 50-100 sentences, of
 # which a statement's support is among the few sharing most of its words: only those
 # (this many per statement) are embedded and compared.
@@ -145,6 +145,14 @@ def _flatten_json(text: str) -> list[str] | None:
     return lines
 
 
+def evidence_sentences(text: str) -> list[str]:
+    """An evidence text as the sentences that are compared one by one: a JSON object's
+    readable lines, else its sentences (the whole text when it has none)."""
+    lines = _flatten_json(text)
+    parts = lines if lines is not None else split_sentences(text)
+    return parts or ([text] if text and text.strip() else [])
+
+
 def _spelled_numbers(text: str) -> set[float]:
     found = {_WORD_NUMBERS[w] for w in re.findall(r"[a-z]+", text.lower()) if w in _WORD_NUMBERS}
     return found | {_ZH_DIGITS[c] for c in text if c in _ZH_DIGITS}
@@ -212,9 +220,7 @@ def _prepare(evidence: Sequence[str]) -> _Prepared:
     sentences: list[str] = []
     passage_of: list[int] = []
     for p, text in enumerate(evidence):
-        lines = _flatten_json(text)
-        parts = lines if lines is not None else split_sentences(text)
-        for part in parts or ([text] if text and text.strip() else []):
+        for part in evidence_sentences(text):
             sentences.append(part)
             passage_of.append(p)
     tokens = [set(content_tokens(_CAMEL.sub(" ", s))) for s in sentences]

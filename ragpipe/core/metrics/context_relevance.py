@@ -1,7 +1,7 @@
-from ragpipe.core.evidence import shortlist
+from ragpipe.core.evidence import MAX_EMBED_CHARS, evidence_sentences, shortlist
 from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
-from ragpipe.core.text import content_tokens, split_sentences
+from ragpipe.core.text import content_tokens
 
 RELEVANCE_THRESHOLD = 0.5
 
@@ -9,13 +9,15 @@ RELEVANCE_THRESHOLD = 0.5
 def _offline(case: EvalCase, kit: Toolkit) -> list[tuple[bool, str]]:
     """A context is relevant when it takes up the question's content words or a sentence
     of it is semantically close to the question (mean of the two ≥ 0.5). Only the
-    sentences sharing most of the question's words are embedded."""
+    sentences sharing most of the question's words are embedded (a JSON context's lines
+    are its sentences, as in the verifier)."""
     terms = set(content_tokens(case.question))
     judged = []
     for context in case.retrieved_contexts:
         coverage = len(terms & set(content_tokens(context))) / len(terms) if terms else 0.0
-        sentences = split_sentences(context) or [context]
-        sentences = [sentences[j] for j in shortlist([terms], [set(content_tokens(s)) for s in sentences])]
+        sentences = evidence_sentences(context) or [context]
+        sentences = [sentences[j][:MAX_EMBED_CHARS]
+                     for j in shortlist([terms], [set(content_tokens(s)) for s in sentences])]
         related = float(kit.relatedness(kit.embedder.similarity([case.question], sentences)[0]).max())
         score = (coverage + related) / 2
         judged.append((score >= RELEVANCE_THRESHOLD, f"question terms {coverage:.2f}, semantic {related:.2f}"))
