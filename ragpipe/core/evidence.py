@@ -51,7 +51,9 @@ UNKNOWN_NUMBER_CAP = 0.0
 
 # Consecutive evidence sentences that may jointly support one statement.
 WINDOW = 3
-# Evidence sentences longer than this (characters) are cut before embedding.
+# Statements and evidence sentences are cut to this many characters before embedding: the
+# cosine needs only a sentence's gist (the lexical features read it whole), and against 400
+# characters this changed out-of-fold AUROC by under 0.01 while cutting the tokens embedded.
 MAX_EMBED_CHARS = 160
 # Embedding is nearly all of the offline cost, and a long context has 50-100 sentences, of
 # which a statement's support is among the few sharing most of its words: only those
