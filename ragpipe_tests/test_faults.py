@@ -278,3 +278,9 @@ def test_bench_faults_reports_no_repeat_call_and_no_lost_row(capsys, monkeypatch
     out = capsys.readouterr().out
     assert "repeat calls 0 (must be 0), rows lost 0 (must be 0); final errors 0" in out
     assert "killed (-9) with" in out
+
+
+def test_bench_faults_reads_an_answer_cache_whose_table_is_not_yet_created(tmp_path):
+    (tmp_path / "answers").mkdir()
+    sqlite3.connect(tmp_path / "answers" / ANSWERS_FILE).close()  # the file as a starting writer leaves it
+    assert bench_faults.cached_answers(tmp_path) == {}

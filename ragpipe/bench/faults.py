@@ -65,6 +65,9 @@ def cached_answers(cache_dir: Path) -> dict[str, str]:
     if not path.exists():
         return {}
     with sqlite3.connect(path, timeout=30) as db:
+        # The writer creates the file before its table: read nothing until the table exists.
+        if not db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'responses'").fetchone():
+            return {}
         values = [json.loads(v) for (v,) in db.execute("SELECT value FROM responses")]
     return {v["question_id"]: v["answer"] for v in values}
 
