@@ -313,7 +313,16 @@ def step_seconds(home: Path) -> tuple[int, float]:
 
     ends = {dg.DagsterEventType.STEP_SUCCESS, dg.DagsterEventType.STEP_FAILURE}
     total, runs = 0.0, 0
-    with dg.DagsterInstance.from_config(str(home)) as instance:
+    previous = os.environ.get("DAGSTER_HOME")
+    os.environ["DAGSTER_HOME"] = str(home)  # the storage follows it (ragpipe.defs.instance)
+    try:
+        instance = dg.DagsterInstance.from_config(str(home))
+    finally:
+        if previous is None:
+            del os.environ["DAGSTER_HOME"]
+        else:
+            os.environ["DAGSTER_HOME"] = previous
+    with instance:
         for run in instance.get_runs():
             runs += 1
             started: dict[str, float] = {}
@@ -380,7 +389,7 @@ def dagster_overhead(args) -> None:
           f"materializing ({_load(graph_load)})")
     print(f"  inside the {runs} runs' steps (asset bodies with their Parquet I/O) {steps:.1f} s; Dagster's own "
           f"bookkeeping around them {materialize_seconds - steps:.1f} s: materializing / steps = "
-          f"{materialize_seconds / steps:.2f}")
+          f"{materialize_seconds / steps if steps else math.nan:.2f}")
     print(f"  the scores steps' metric calls without Dagster {core_seconds:.2f} s ({_load(os.getloadavg())})")
     print(f"  ratio graph / metric calls = {graph_seconds / core_seconds:.1f} (materializing only: "
           f"{materialize_seconds / core_seconds:.1f}); the graph also generates questions, asks the bots, "
