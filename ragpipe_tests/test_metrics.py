@@ -161,3 +161,15 @@ def test_bulk_scoring_keeps_no_row_details_once_each_row_is_scored(embedder):
     assert results[0]["hallucination_rate"].value < results[1]["hallucination_rate"].value
     # ...and, once the rows are out, nothing but embeddings stays behind.
     assert kit._results == {} and kit._verdicts == {}
+
+
+
+def test_answer_relevancy_reuses_the_statement_vectors_the_verifier_embedded(kit, monkeypatch):
+    answer = "博物馆" + "每天开放" * 45 + "。"  # one statement longer than the embedding cut
+    case = EvalCase(question_id="q", question="博物馆什么时候开放？", answer=answer,
+                    retrieved_contexts=["博物馆每天开放。"])
+    assert max(map(len, kit.statements(answer))) > MAX_EMBED_CHARS
+    REGISTRY["faithfulness"].score(case, kit)
+    kit.embedder.embed([case.question])
+    monkeypatch.setattr(kit.embedder, "_compute", lambda texts: pytest.fail(f"embedded again: {texts}"))
+    assert 0 < REGISTRY["answer_relevancy"].score(case, kit).value <= 1

@@ -2,6 +2,7 @@ import re
 
 import numpy as np
 
+from ragpipe.core.evidence import MAX_EMBED_CHARS
 from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 from ragpipe.core.text import content_tokens
@@ -31,9 +32,10 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     answer_terms = set(content_tokens(case.answer))
     coverage = len(question_terms & answer_terms) / len(question_terms) if question_terms else 0.0
     statements = list(kit.statements(case.answer)) or [case.answer]
-    vectors = kit.embedder.embed([case.question] + statements)
+    # Cut as the verifier cuts them, so these are the vectors it embeds (no second pass).
+    vectors = kit.embedder.embed([case.question] + [s[:MAX_EMBED_CHARS] for s in statements])
     # The whole answer as the mean of its statements' vectors: e5 mean-pools tokens, so
-    # this is close to embedding the answer again, at no cost (the verifier embeds them).
+    # this is close to embedding the answer again, at no cost.
     answer = vectors[1:].mean(axis=0)
     answer_cosine = float(vectors[0] @ answer) / max(float(np.linalg.norm(answer)), 1e-12)
     related = kit.relatedness([answer_cosine, *(vectors[1:] @ vectors[0])])
