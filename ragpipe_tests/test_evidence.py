@@ -2,6 +2,9 @@
 paraphrase from an invented name or number, in Chinese and English."""
 
 import json
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -11,6 +14,7 @@ from ragpipe.core.evidence import (
     FEATURES,
     OfflineVerifier,
     claims,
+    evidence_sentences,
     expected_share,
     load_calibration,
     shortlist,
@@ -126,3 +130,59 @@ def test_a_long_context_embeds_only_the_shortlisted_sentences(verifier):
         del verifier.embedder.similarity
     assert seen == [3]  # 3 of 41 sentences embedded
     assert verdicts[0].supported and verdicts[0].evidence == "The Eiffel Tower is 330 metres tall."
+
+
+YELP = json.dumps({"name": "Pizza Mizza", "hours": {"Monday": "7:0-16:0", "Saturday": "11:30-23:0"},
+                   "attributes": {"OutdoorSeating": False, "Ambience": {"hipster": False, "casual": True}}})
+
+
+def test_structured_evidence_reads_as_an_answer_words_it():
+    assert evidence_sentences(YELP) == [
+        "name: Pizza Mizza",
+        "hours Monday: 7:00-16:00 (7 am to 4 pm)",
+        "hours Saturday: 11:30-23:00 (11:30 am to 11 pm)",
+        "attributes Outdoor Seating: no",
+        "attributes Ambience hipster: no",
+        "attributes Ambience casual: yes",
+    ]
+
+
+def test_a_flag_the_structured_evidence_marks_false_is_not_support(verifier):
+    rows, notes = verifier.features(["Pizza Mizza has outdoor seating and a hip vibe",
+                                     "Pizza Mizza has no outdoor seating",
+                                     "Pizza Mizza has a casual ambience"], [YELP])
+    column = FEATURES.index("denied_flags")
+    assert list(rows[:, column]) == [2, 0, 0]
+    assert notes[0]["denied"] == ["attributes Ambience hipster", "attributes Outdoor Seating"]
+    affirmed, denied, casual = probabilities(verifier, ["Pizza Mizza has outdoor seating",
+                                                        "Pizza Mizza has no outdoor seating",
+                                                        "Pizza Mizza has a casual ambience"], [YELP])
+    # The flag lowers the probability a long way; whether it sinks it below 0.5 depends on
+    # the rest of the statement, as it did for RAGTruth's annotators.
+    assert min(denied, casual) >= 0.5 and affirmed < min(denied, casual) - 0.3
+    assert "flags as false: attributes Outdoor Seating" in verifier.verify(["It has outdoor seating"], [YELP])[0].reason
+
+
+def test_opening_hours_in_12_hour_words_match_the_24_hour_timetable(verifier):
+    right, wrong = verifier.verify(["On Monday it is open from 7 am to 4 pm",
+                                    "On Monday it is open from 7 am to 6 pm"], [YELP])
+    assert right.supported and right.score > 0.5
+    assert wrong.score == 0.0 and "18" in wrong.reason
+
+
+TIED_SHORTLIST = """
+import random
+from ragpipe.core.evidence import shortlist
+rng = random.Random(0)
+words = [f"w{i}" for i in range(40)]
+base = [rng.sample(words, 12) for _ in range(30)]
+# Every sentence twice, its words added in another order: equal weights, so ties.
+sentences = [set(b) for b in base] + [set(reversed(b)) for b in base] + [set(rng.sample(words, 5)) for _ in range(40)]
+print(shortlist([set(rng.sample(words, 8)) for _ in range(60)], sentences, k=1))
+"""
+
+
+def test_shortlist_breaks_ties_the_same_way_whatever_the_string_hashing():
+    runs = {subprocess.run([sys.executable, "-c", TIED_SHORTLIST], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in range(1, 7)}
+    assert len(runs) == 1 and runs.pop().startswith("[")

@@ -26,6 +26,13 @@ def test_numbers_apply_units_and_full_width_digits():
     assert numbers("1,200 dollars") == {1200.0}
 
 
+def test_clock_times_read_as_the_24_hour_times_a_timetable_writes():
+    assert numbers("open 7am to 4 pm") == numbers("7:0-16:0") - {0.0} == {7.0, 16.0}
+    assert numbers("until 10:30 p.m.") == {22.0, 30.0}
+    assert numbers("from 12 am to 12 PM") == {0.0, 12.0}
+    assert numbers("I am 5 and use 3 amps") == {5.0, 3.0}
+
+
 def test_language_detection():
     assert is_chinese("小微企业 VAT 优惠")
     assert not is_chinese("FHA loans allow 3.5% down")

@@ -77,10 +77,13 @@ FEATURES = (
     "cos_sentence_zh", # the same for Chinese
     "chatter",         # conversational filler that asserts nothing ("Sure!", "I hope this helps")
     "cos_margin",      # closest sentence cosine minus the median over the shortlisted sentences
+    "denied_flags",    # words the statement affirms that structured evidence flags false ("Outdoor Seating: no")
 )
 
 _LIST_MARKER = re.compile(r"^\s*(?:\d{1,2}|[a-zA-Z])[.)]?\s*$")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_DENIED = re.compile(r"^(.*\S): no$")  # a structured line of a false flag, as _readable words it
+_HOURS = re.compile(r"^(\d{1,2}):(\d{1,2})-(\d{1,2}):(\d{1,2})$")  # Yelp's "7:0-16:0"
 _EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nobody|nothing|neither|nor|cannot|without|unable|"
                           r"lack|lacks|lacking|fails?|failed)\b|n't\b", re.I)
 _ZH_NEGATION = re.compile(r"不|没|无|未|非|别|否|勿|莫")
@@ -141,10 +144,28 @@ def _flatten_json(text: str) -> list[str] | None:
         elif isinstance(value, str) and len(value) > 80:
             lines.extend(split_sentences(value))
         elif value not in (None, ""):
-            lines.append(f"{' '.join(path)}: {value}")
+            lines.append(f"{' '.join(path)}: {_readable(value)}")
 
     walk(data, [])
     return lines
+
+
+def _clock(hour: str, minute: str) -> str:
+    h = int(hour) % 24
+    return f"{h % 12 or 12}{f':{int(minute):02d}' if int(minute) else ''} {'am' if h < 12 else 'pm'}"
+
+
+def _readable(value) -> str:
+    """A JSON value as an answer would word it: a false flag as "no" (so that "has outdoor
+    seating" against "Outdoor Seating: no" is a negation mismatch, not support) and opening
+    hours "7:0-16:0" with their 12-hour reading, in the words answers use ("7 am to 4 pm")."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    hours = _HOURS.match(value) if isinstance(value, str) else None
+    if hours:
+        a, b, c, d = hours.groups()
+        return f"{int(a)}:{int(b):02d}-{int(c)}:{int(d):02d} ({_clock(a, b)} to {_clock(c, d)})"
+    return str(value)
 
 
 def evidence_sentences(text: str) -> list[str]:
@@ -194,7 +215,9 @@ def shortlist(queries: Sequence[set[str]], sentences: Sequence[set[str]], k: int
     rarity = {t: math.log(1 + len(sentences) / f) for t, f in frequency.items()}
     keep: set[int] = set()
     for query in queries:
-        weights = [sum(rarity[t] for t in query & tokens) for tokens in sentences]
+        # fsum: a float sum in set order would depend on the process's string hashing, and
+        # break ties between equally weighted sentences differently from run to run.
+        weights = [math.fsum(rarity[t] for t in query & tokens) for tokens in sentences]
         keep.update(sorted(range(len(sentences)), key=lambda j: -weights[j])[:k])
     return sorted(keep)
 
@@ -214,6 +237,7 @@ class _Prepared:
     window_tokens: list[set[str]]
     all_tokens: set[str]
     numbers: set[float]
+    denied: dict[str, str]  # the last word (stemmed) of each false flag -> the flag's name
     lowered: str
     language: str
 
@@ -243,6 +267,8 @@ def _prepare(evidence: Sequence[str]) -> _Prepared:
         window_tokens=windows,
         all_tokens=set().union(*tokens) if tokens else set(),
         numbers=found_numbers,
+        denied={key[-1]: name for name, key in ((m.group(1), content_tokens(_CAMEL.sub(" ", m.group(1))))
+                                                for m in map(_DENIED.match, sentences) if m) if key},
         lowered=normalize(flat).lower(),
         language=_language(joined) if joined.strip() else "en",
     )
@@ -383,7 +409,11 @@ class OfflineVerifier:
                 pair_coverage = coverage
             names = _names(statement, zh)
             novel_names = sorted(w for w in names if w not in prepared.lowered)
-            novel_numbers = sorted(_statement_numbers(statement) - prepared.numbers)
+            stated_numbers = _statement_numbers(statement)
+            novel_numbers = sorted(stated_numbers - prepared.numbers)
+            # "hip" affirms the flag "hipster": a stem of three letters or more counts.
+            denied = [] if _negated(statement) else sorted(
+                name for d, name in prepared.denied.items() if any(d == t or (len(t) >= 3 and d.startswith(t)) for t in token_set))
             if sentences:
                 row_sims = sentence_sims[i]
                 closest_sim = float(row_sims.max())
@@ -398,15 +428,15 @@ class OfflineVerifier:
                 best, cos_sentence, margin, negation_mismatch = 0, -1.0, 0.0, 0.0
             rows[i] = (
                 float(reference), float(zh), math.log1p(n), coverage, window_coverage, pair_coverage, math.log1p(len(novel)),
-                len(novel_names), len(novel_numbers), float(bool(_statement_numbers(statement))),
+                len(novel_names), len(novel_numbers), float(bool(stated_numbers)),
                 negation_mismatch, float(bool(_META.search(statement))),
                 0.0 if zh else cos_sentence, cos_sentence if zh else 0.0,
-                float(bool(_CHATTER.search(statement))), margin,
+                float(bool(_CHATTER.search(statement))), margin, len(denied),
             )
             notes.append({"evidence": sentences[best] if sentences else "", "coverage": coverage,
                           "window_coverage": window_coverage, "cos": cos_sentence,
                           "novel_names": novel_names, "novel_numbers": novel_numbers,
-                          "negation_mismatch": bool(negation_mismatch)})
+                          "negation_mismatch": bool(negation_mismatch), "denied": denied})
         return rows, notes
 
     def verify(self, statements: Sequence[str], evidence: Sequence[str], reference: bool = False) -> list[Verdict]:
@@ -436,5 +466,7 @@ class OfflineVerifier:
                 reason += "; names not in evidence: " + ", ".join(note["novel_names"][:5])
             if note["negation_mismatch"]:
                 reason += "; negation differs from the closest evidence"
+            if note["denied"]:
+                reason += "; the evidence flags as false: " + ", ".join(note["denied"])
             verdicts.append(Verdict(statement, bool(p >= SUPPORT_THRESHOLD), float(p), note["evidence"], reason))
         return verdicts

@@ -19,6 +19,8 @@ _EN_CLAUSE = re.compile(r",?\s+(?:and also|and|but|while|whereas|although)\s+(?=
 _NUMBER = re.compile(
     r"(?P<num>\d+(?:[.,]\d+)*)\s*(?P<unit>%|％|‰|万亿|亿|万|千|百|percent|million|billion|thousand)?", re.I
 )
+# A clock time "4 pm" / "10:30 p.m." read as the 24-hour time a timetable writes ("16", "22:30").
+_CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?", re.I)
 _UNIT_SCALE = {"万亿": 1e12, "亿": 1e8, "万": 1e4, "千": 1e3, "百": 1e2,
                "million": 1e6, "billion": 1e9, "thousand": 1e3}
 
@@ -122,10 +124,16 @@ def content_tokens(text: str) -> tuple[str, ...]:
     return tuple(tokens)
 
 
+def _24_hour(match: re.Match) -> str:
+    hour, minute, half = int(match.group(1)), match.group(2), match.group(3).lower()
+    hour = hour % 12 + (12 if half == "p" else 0)
+    return f"{hour}:{minute}" if minute and int(minute) else str(hour)
+
+
 def numbers(text: str) -> set[float]:
     """Numeric values with their scale applied (3.5% → 3.5, 10万 → 100000)."""
     found: set[float] = set()
-    for match in _NUMBER.finditer(normalize(text)):
+    for match in _NUMBER.finditer(_CLOCK.sub(_24_hour, normalize(text))):
         raw = match.group("num").replace(",", "")
         try:
             value = float(raw)
