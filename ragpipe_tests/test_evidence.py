@@ -100,7 +100,7 @@ def test_no_evidence_supports_nothing(verifier):
 
 
 def test_list_markers_are_not_claims_and_share_is_the_mean():
-    assert claims(["1", "2.", "Lay the quilt flat", "b)"]) == ["Lay the quilt flat"]
+    assert claims(["1", "2.", "Lay the quilt flat", "b)", "(Passage 2)", "（文档1）"]) == ["Lay the quilt flat"]
     assert expected_share([1.0, 0.5, 0.0]) == pytest.approx(0.5)
 
 
@@ -186,3 +186,14 @@ def test_shortlist_breaks_ties_the_same_way_whatever_the_string_hashing():
     runs = {subprocess.run([sys.executable, "-c", TIED_SHORTLIST], capture_output=True, text=True, check=True,
                            env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in range(1, 7)}
     assert len(runs) == 1 and runs.pop().startswith("[")
+
+
+def test_pointers_and_the_answers_own_length_are_not_numbers_it_asserts(verifier):
+    pointer, length, claim = verifier.verify([
+        "Passage 2 states that the Eiffel Tower was completed in 1889",
+        "Here is a summary of the article in 42 words:",
+        "Passage 2 states that the Eiffel Tower is 42 metres tall",
+    ], EN_EVIDENCE)
+    assert pointer.supported and "not in evidence" not in pointer.reason
+    assert "not in evidence" not in length.reason
+    assert claim.score == 0.0 and "42" in claim.reason

@@ -80,6 +80,11 @@ FEATURES = (
     "denied_flags",    # words the statement affirms that structured evidence flags false ("Outdoor Seating: no")
 )
 
+# A pointer to a passage or step, or the answer's own length ("in 42 words"): numbers
+# that assert nothing about the world.
+_POINTER = re.compile(r"\b(?:passages?|documents?|sources?|contexts?|paragraphs?|steps?)\s*#?\d{1,2}\b"
+                      r"|(?:段落|文档|资料|来源|步骤)\s*\d{1,2}"
+                      r"|\b(?:in|within|under|of)\s+(?:about\s+)?\d{1,4}\s+words?\b|\d{1,4}\s*字(?:以内|以下|左右)", re.I)
 _LIST_MARKER = re.compile(r"^\s*(?:\d{1,2}|[a-zA-Z])[.)]?\s*$")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _DENIED = re.compile(r"^(.*\S): no$")  # a structured line of a false flag, as _readable words it
@@ -110,8 +115,9 @@ def expected_share(probabilities) -> float:
 
 
 def is_list_marker(statement: str) -> bool:
-    """An enumeration label ("1", "2.", "b)") left over from splitting a list: no claim."""
-    return bool(_LIST_MARKER.match(statement))
+    """An enumeration label ("1", "2.", "b)") or a bare pointer ("(Passage 2)") left over
+    from splitting: no claim."""
+    return bool(_LIST_MARKER.match(statement)) or not re.search(r"\w", _POINTER.sub("", statement))
 
 
 def claims(statements: Sequence[str]) -> list[str]:
@@ -182,8 +188,9 @@ def _spelled_numbers(text: str) -> set[float]:
 
 
 def _statement_numbers(statement: str) -> set[float]:
-    """Numbers the statement asserts (a leading enumeration label is not one)."""
-    return numbers(re.sub(r"^\s*\d{1,2}[.)]\s+", "", statement))
+    """Numbers the statement asserts: a leading enumeration label and a _POINTER
+    ("(Passage 2)", "Step 6:", "文档2", "in 42 words") are not claims."""
+    return numbers(_POINTER.sub(" ", re.sub(r"^\s*\d{1,2}[.)]\s+", "", statement)))
 
 
 def _negated(text: str) -> bool:
