@@ -78,7 +78,7 @@ def test_answer_relevancy_prefers_direct_answer(kit):
 
 @pytest.mark.xfail(strict=True, reason="known gap: the calibrated verifier, trained mostly on RAGTruth where "
                    "loosely worded statements are usually supported, accepts an invented claim that repeats "
-                   "the context's number (p≈0.79)")
+                   "the context's number (p≈0.76)")
 def test_english_faithfulness(kit):
     result = REGISTRY["faithfulness"].score(EvalCase(
         question_id="q", question="What is the FHA minimum down payment?",
