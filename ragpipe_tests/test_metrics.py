@@ -163,7 +163,6 @@ def test_bulk_scoring_keeps_no_row_details_once_each_row_is_scored(embedder):
     assert kit._results == {} and kit._verdicts == {}
 
 
-
 def test_answer_relevancy_reuses_the_statement_vectors_the_verifier_embedded(kit, monkeypatch):
     answer = "博物馆" + "每天开放" * 45 + "。"  # one statement longer than the embedding cut
     case = EvalCase(question_id="q", question="博物馆什么时候开放？", answer=answer,

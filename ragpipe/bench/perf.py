@@ -32,6 +32,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from unittest import mock
 
 from ragpipe.bench.latency import DEFAULT_BENCH_DIR, FILES
 
@@ -313,15 +314,9 @@ def step_seconds(home: Path) -> tuple[int, float]:
 
     ends = {dg.DagsterEventType.STEP_SUCCESS, dg.DagsterEventType.STEP_FAILURE}
     total, runs = 0.0, 0
-    previous = os.environ.get("DAGSTER_HOME")
-    os.environ["DAGSTER_HOME"] = str(home)  # the storage follows it (ragpipe.defs.instance)
-    try:
+    # The storage follows DAGSTER_HOME (ragpipe.defs.instance), so point it at this home.
+    with mock.patch.dict(os.environ, {"DAGSTER_HOME": str(home)}):
         instance = dg.DagsterInstance.from_config(str(home))
-    finally:
-        if previous is None:
-            del os.environ["DAGSTER_HOME"]
-        else:
-            os.environ["DAGSTER_HOME"] = previous
     with instance:
         for run in instance.get_runs():
             runs += 1
