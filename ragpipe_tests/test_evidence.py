@@ -14,6 +14,7 @@ from ragpipe.core.evidence import (
     FEATURES,
     OfflineVerifier,
     claims,
+    context_claims,
     evidence_sentences,
     expected_share,
     load_calibration,
@@ -197,3 +198,27 @@ def test_pointers_and_the_answers_own_length_are_not_numbers_it_asserts(verifier
     assert pointer.supported and "not in evidence" not in pointer.reason
     assert "not in evidence" not in length.reason
     assert claim.score == 0.0 and "42" in claim.reason
+
+
+CONFLATION_EN = ["Maria Lopez founded Harbor Foods in 1998 in Lisbon. The company opened its first store two "
+                 "years later. In 2012, a rival chain, Atlas Markets, was bought by Peter Brandt."]
+CONFLATION_ZH = ["华侨投资企业可以申请享受三年免租优惠。该政策由深圳市商务局负责受理。"
+                 "另外，成都市科技局为高新技术企业提供最高50万元的研发补助。"]
+
+
+def test_names_found_only_in_different_sentences_are_not_one_fact(verifier):
+    rows, _ = verifier.features(["Maria Lopez founded Harbor Foods in 1998",
+                                 "Maria Lopez bought Atlas Markets in 2012",
+                                 "The company opened a store"], CONFLATION_EN)
+    together, sentence = FEATURES.index("names_together"), FEATURES.index("sentence_coverage")
+    assert list(rows[:, together]) == [1.0, 0.75, -1.0]  # -1: fewer than two names or numbers
+    assert rows[0, sentence] == 1.0 and rows[1, sentence] < 0.7
+    faithful, stitched = probabilities(verifier, ["成都市科技局为高新技术企业提供最高50万元研发补助",
+                                                  "深圳市商务局为高新技术企业提供最高50万元研发补助"], CONFLATION_ZH)
+    assert faithful > 0.9 and stitched < faithful - 0.3
+
+
+def test_a_bare_reply_is_a_claim_against_a_reference_but_not_against_contexts():
+    statements = ["Yes", "不需要", "Correct, the fee is waived", "The fee is waived"]
+    assert claims(statements) == statements
+    assert context_claims(statements) == ["Correct, the fee is waived", "The fee is waived"]

@@ -966,11 +966,11 @@ def test_cache_store(tmp_path):
 
 def test_prefetch_verifies_filtered_statement_lists_too(server, client):
     ev = LLMEvaluator(client)
-    ev.statement_filter = lambda stmts: [s for s in stmts if "联邦" not in s]
+    ev.statement_filters = (lambda stmts: [s for s in stmts if "联邦" not in s],)
     ev.prefetch([SAMPLE], metrics=["faithfulness"])
     assert server.count() == 2
     answer = ev.decompose(SAMPLE.answer)
-    kept = ev.statement_filter(answer)
+    kept = ev.statement_filters[0](answer)
     assert len(kept) == len(answer) - 1
     for stmts in (answer, kept):
         assert len(ev.verify(stmts, SAMPLE.retrieved_contexts)) == len(stmts)

@@ -56,6 +56,7 @@ from ragpipe.core.evidence import (  # noqa: E402
     OfflineVerifier,
     apply_rules,
     claims,
+    context_claims,
     expected_share,
 )
 from ragpipe.core.metrics.answer_correctness import ANSWER_CORRECTNESS_WRONG_THRESHOLD, claim_f1  # noqa: E402
@@ -100,19 +101,21 @@ def build(bench_dir: Path, verifier: OfflineVerifier) -> tuple[list[dict], list[
         started = time.perf_counter()
         for row in read_rows(bench_dir / name):
             label = row["human_label"]
-            answer = claims(split_statements(row.get("answer") or ""))
+            answer_statements = split_statements(row.get("answer") or "")
+            checked = context_claims(answer_statements)  # what faithfulness checks against the contexts
             response = {"file": name, "id": row["id"], "group": source_group(row), **label}
-            if label.get("hallucinated") is not None and answer and row.get("retrieved_contexts"):
-                x, _ = verifier.features(answer, row["retrieved_contexts"])
+            if label.get("hallucinated") is not None and checked and row.get("retrieved_contexts"):
+                x, _ = verifier.features(checked, row["retrieved_contexts"])
                 # HaluEval's right answers are short spans and its hallucinated ones whole
                 # sentences, so statement length alone separates them: a construction
                 # artifact a model must not learn. Its faithfulness rows are scored, not
                 # trained on.
-                ys = (span_labels(row["answer"], answer, label["spans"]) if "spans" in label and name not in SCORED_ONLY
-                      else [None] * len(answer))
-                response["faithfulness"] = [len(statements) + i for i in range(len(answer))]
+                ys = (span_labels(row["answer"], checked, label["spans"]) if "spans" in label and name not in SCORED_ONLY
+                      else [None] * len(checked))
+                response["faithfulness"] = [len(statements) + i for i in range(len(checked))]
                 statements += [{"x": x[i], "y": ys[i], "file": name, "group": response["group"]}
-                               for i in range(len(answer))]
+                               for i in range(len(checked))]
+            answer = claims(answer_statements)
             reference = claims(split_statements(row.get("ground_truth_answer") or ""))
             if label.get("answer_correct") is not None and answer and reference:
                 x, _ = verifier.features(answer, [row["ground_truth_answer"]], reference=True)

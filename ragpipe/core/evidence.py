@@ -78,6 +78,8 @@ FEATURES = (
     "chatter",         # conversational filler that asserts nothing ("Sure!", "I hope this helps")
     "cos_margin",      # closest sentence cosine minus the median over the shortlisted sentences
     "denied_flags",    # words the statement affirms that structured evidence flags false ("Outdoor Seating: no")
+    "sentence_coverage",  # best share of the statement's content words found within one evidence sentence
+    "names_together",  # best share of its names and numbers found together in one sentence (-1: fewer than two)
 )
 
 # A pointer to a passage or step, or the answer's own length ("in 42 words"): numbers
@@ -86,6 +88,10 @@ _POINTER = re.compile(r"\b(?:passages?|documents?|sources?|contexts?|paragraphs?
                       r"|(?:段落|文档|资料|来源|步骤)\s*\d{1,2}"
                       r"|\b(?:in|within|under|of)\s+(?:about\s+)?\d{1,4}\s+words?\b|\d{1,4}\s*字(?:以内|以下|左右)", re.I)
 _LIST_MARKER = re.compile(r"^\s*(?:\d{1,2}|[a-zA-Z])[.)]?\s*$")
+# A bare reply ("Yes.", "不需要。") answers the question but says nothing a passage can support
+# by itself; the statements after it carry the content. ("No", "可以" are stopwords already.)
+_BARE_REPLY = re.compile(r"^\W*(?:yes|yeah|yep|nope|correct|incorrect|不是|对的?|不对|能|不能|不可以|需要|不需要|"
+                         r"会|不会|没有|不行|不用|不必)\W*$", re.I)
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _DENIED = re.compile(r"^(.*\S): no$")  # a structured line of a false flag, as _readable words it
 _HOURS = re.compile(r"^(\d{1,2}):(\d{1,2})-(\d{1,2}):(\d{1,2})$")  # Yelp's "7:0-16:0"
@@ -123,6 +129,12 @@ def is_list_marker(statement: str) -> bool:
 def claims(statements: Sequence[str]) -> list[str]:
     """The statements that make a claim (list markers dropped)."""
     return [s for s in statements if not is_list_marker(s)]
+
+
+def context_claims(statements: Sequence[str]) -> list[str]:
+    """The claims retrieved contexts can check: bare replies dropped too. (Against a
+    reference answer a bare "Yes" is checkable, so answer correctness keeps it.)"""
+    return [s for s in claims(statements) if not _BARE_REPLY.match(s)]
 
 
 def _language(text: str) -> str:
@@ -241,6 +253,8 @@ class _Prepared:
     sentences: list[str]
     passage_of: list[int]
     tokens: list[set[str]]
+    sentence_lowered: list[str]
+    sentence_numbers: list[set[float]]
     window_tokens: list[set[str]]
     all_tokens: set[str]
     numbers: set[float]
@@ -271,6 +285,8 @@ def _prepare(evidence: Sequence[str]) -> _Prepared:
         sentences=sentences,
         passage_of=passage_of,
         tokens=tokens,
+        sentence_lowered=[normalize(_CAMEL.sub(" ", s)).lower() for s in sentences],
+        sentence_numbers=[set(numbers(s)) | _spelled_numbers(s) for s in sentences],
         window_tokens=windows,
         all_tokens=set().union(*tokens) if tokens else set(),
         numbers=found_numbers,
@@ -414,10 +430,17 @@ class OfflineVerifier:
                 pair_coverage = sum(any(a in w and b in w for w in prepared.window_tokens) for a, b in pairs) / len(pairs)
             else:
                 pair_coverage = coverage
+            sentence_coverage = max((len(token_set & t) / n for t in prepared.tokens), default=0.0) if n else 0.0
             names = _names(statement, zh)
             novel_names = sorted(w for w in names if w not in prepared.lowered)
             stated_numbers = _statement_numbers(statement)
             novel_numbers = sorted(stated_numbers - prepared.numbers)
+            # Names and numbers that the evidence has, but never in one sentence, are
+            # often facts from different places stitched into one claim.
+            named = len(names) + len(stated_numbers)
+            names_together = -1.0 if named < 2 else max(
+                ((sum(w in low for w in names) + len(stated_numbers & found)) / named
+                 for low, found in zip(prepared.sentence_lowered, prepared.sentence_numbers)), default=0.0)
             # "hip" affirms the flag "hipster": a stem of three letters or more counts.
             denied = [] if _negated(statement) else sorted(
                 name for d, name in prepared.denied.items() if any(d == t or (len(t) >= 3 and d.startswith(t)) for t in token_set))
@@ -438,7 +461,7 @@ class OfflineVerifier:
                 len(novel_names), len(novel_numbers), float(bool(stated_numbers)),
                 negation_mismatch, float(bool(_META.search(statement))),
                 0.0 if zh else cos_sentence, cos_sentence if zh else 0.0,
-                float(bool(_CHATTER.search(statement))), margin, len(denied),
+                float(bool(_CHATTER.search(statement))), margin, len(denied), sentence_coverage, names_together,
             )
             notes.append({"evidence": sentences[best] if sentences else "", "coverage": coverage,
                           "window_coverage": window_coverage, "cos": cos_sentence,

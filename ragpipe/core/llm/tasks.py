@@ -299,11 +299,11 @@ class LLMEvaluator(LLMVerifier):
     functions with the model and language filled in, memoised by their inputs; call
     ``prefetch(cases)`` first to answer a whole sample set in five calls per sample.
 
-    ``statement_filter``: when metrics verify a filtered list of a text's statements
-    (e.g. without list markers), set it to the same function so that prefetch verifies
+    ``statement_filters``: when metrics verify filtered lists of a text's statements
+    (e.g. without list markers), set them to the same functions so that prefetch verifies
     those lists too (in the same call)."""
 
-    statement_filter: Callable[[Sequence[str]], Sequence[str]] | None = None
+    statement_filters: tuple[Callable[[Sequence[str]], Sequence[str]], ...] = ()
 
     # ---- the public operations (the metrics call these) ---------------------------------
     def context_relevance(self, question: str, contexts: Sequence[str]) -> list[tuple[bool, str]]:
@@ -571,14 +571,12 @@ class LLMEvaluator(LLMVerifier):
             known = self._memo.get(("statements", text)) if text.strip() else None
             statements[text] = known if isinstance(known, tuple) else ()
         passages = _passages(contexts)
-        # (statements, evidence texts) in a fixed order: a pure function of the case; with a
-        # statement filter, the filtered lists too (metrics that drop non-claims verify those)
+        # (statements, evidence texts) in a fixed order: a pure function of the case; with
+        # statement filters, their filtered lists too (metrics that drop non-claims verify those)
         wanted: list[tuple[tuple[str, ...], list[str]]] = []
         for text, evidence in ((answer, passages), (truth, passages), (answer, _passages([truth])),
                                (truth, _passages([answer]))):
-            variants = [statements[text]]
-            if self.statement_filter is not None:
-                variants.append(tuple(self.statement_filter(statements[text])))
+            variants = [statements[text]] + [tuple(f(statements[text])) for f in self.statement_filters]
             for stmts in variants:
                 if stmts and evidence and (stmts, evidence) not in wanted:
                     wanted.append((stmts, evidence))

@@ -13,7 +13,7 @@ import numpy as np
 from ragpipe.core.config import EvaluationConfig, load_config
 from ragpipe.core.embeddings import Embedder
 from ragpipe.core.entities import GraphEntities, extract_entities
-from ragpipe.core.evidence import OfflineVerifier, claims, expected_share
+from ragpipe.core.evidence import OfflineVerifier, claims, context_claims, expected_share
 from ragpipe.core.llm.client import LLMError
 from ragpipe.core.schemas import EvalCase, Verdict
 from ragpipe.core.text import split_statements
@@ -74,8 +74,8 @@ class Toolkit:
         self.graph = graph
         self.config = config or load_config()
         self.llm = llm
-        if llm is not None and hasattr(llm, "statement_filter"):
-            llm.statement_filter = claims  # prefetch then verifies the lists the metrics verify
+        if llm is not None and hasattr(llm, "statement_filters"):
+            llm.statement_filters = (claims, context_claims)  # prefetch then verifies the lists the metrics verify
         self.mode = "llm" if llm is not None else "offline"
         self._statements: dict[str, tuple[str, ...]] = {}
         self._entities: dict[str, list[str]] = {}
@@ -182,8 +182,8 @@ class _RecordingEmbedder:
 def supported_share(kit: Toolkit, text: str, evidence: list[str], empty_reason: str) -> MetricResult:
     """Expected share of the text's statements that the evidence supports (the mean of
     their calibrated support probabilities), with every verdict. List markers left over
-    from splitting an enumeration are not statements."""
-    statements = claims(kit.statements(text))
+    from splitting an enumeration and bare replies ("Yes.") are not statements."""
+    statements = context_claims(kit.statements(text))
     if not statements:
         return MetricResult.unmeasured(empty_reason)
     verdicts = kit.verify(statements, evidence)

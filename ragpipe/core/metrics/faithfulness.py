@@ -6,12 +6,12 @@ from ragpipe.core.schemas import EvalCase
 # "hallucinated" on the out-of-fold faithfulness of the benchmark answers (RAGTruth,
 # HaluEval); it is also stored in calibration.json and a test keeps the two equal. The
 # script prints F1 at thresholds fixed without the scored rows (out-of-fold, cross-file).
-FAITHFULNESS_HALLUCINATION_THRESHOLD = 0.957
+FAITHFULNESS_HALLUCINATION_THRESHOLD = 0.953
 
 
 def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     return supported_share(kit, case.answer, case.retrieved_contexts,
-                           "the answer makes no statement (refusal or empty)")
+                           "the answer makes no statement the contexts can check (refusal, bare reply or empty)")
 
 
 METRIC = Metric(
@@ -22,6 +22,7 @@ METRIC = Metric(
                 "answer is flagged as hallucinated."),
     reads=("answer", "retrieved_contexts"),
     higher_is_better=True,
-    nan_when="no answer, no retrieved contexts, the bot failed, or the answer makes no statement",
+    nan_when=("no answer, no retrieved contexts, the bot failed, or the answer makes no statement the contexts "
+              "can check (a refusal, or only a bare reply such as \"Yes.\")"),
     compute=compute,
 )
