@@ -12,6 +12,7 @@ METRIC = Metric(
     definition="Share of the ground-truth answer's statements that the retrieved contexts support.",
     reads=("ground_truth_answer", "retrieved_contexts"),
     higher_is_better=True,
-    nan_when="no ground-truth answer, no retrieved contexts, or the bot failed",
+    nan_when=("no ground-truth answer, no retrieved contexts, the bot failed, or the ground-truth answer makes "
+              "no statement the contexts can check"),
     compute=compute,
 )
