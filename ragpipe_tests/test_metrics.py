@@ -100,6 +100,9 @@ def test_a_bare_reply_is_not_checked_against_the_contexts(kit):
                     retrieved_contexts=contexts)
     plain = score(kit, "faithfulness", answer="季度销售额未超过30万元的小规模纳税人免征增值税。", retrieved_contexts=contexts)
     assert replied.details["total"] == 1 and replied.value == plain.value > 0.9
+    noise = score(kit, "noise_sensitivity", answer="不需要。季度销售额未超过30万元的小规模纳税人免征增值税。",
+                  ground_truth_answer="不需要。", retrieved_contexts=contexts)
+    assert noise.details["statements"] == 1  # the statements faithfulness checked, not the reply too
     bare = score(kit, "faithfulness", answer="Yes.", retrieved_contexts=contexts)
     assert math.isnan(bare.value) and "bare reply" in bare.error
     # Against a reference answer the reply is what is compared.

@@ -270,7 +270,8 @@ def _prepare(evidence: Sequence[str]) -> _Prepared:
         for part in evidence_sentences(text):
             sentences.append(part)
             passage_of.append(p)
-    tokens = [set(content_tokens(_CAMEL.sub(" ", s))) for s in sentences]
+    flat_sentences = [_CAMEL.sub(" ", s) for s in sentences]  # "OutdoorSeating" -> "Outdoor Seating"
+    tokens = [set(content_tokens(s)) for s in flat_sentences]
     windows = []
     for i in range(len(sentences)):
         window = set()
@@ -285,7 +286,7 @@ def _prepare(evidence: Sequence[str]) -> _Prepared:
         sentences=sentences,
         passage_of=passage_of,
         tokens=tokens,
-        sentence_lowered=[normalize(_CAMEL.sub(" ", s)).lower() for s in sentences],
+        sentence_lowered=[normalize(s).lower() for s in flat_sentences],
         sentence_numbers=[set(numbers(s)) | _spelled_numbers(s) for s in sentences],
         window_tokens=windows,
         all_tokens=set().union(*tokens) if tokens else set(),

@@ -1,11 +1,13 @@
+from ragpipe.core.evidence import context_claims
 from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 
 
 def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
-    statements = kit.statements(case.answer)
+    # The statements faithfulness checks, so the contexts' verdicts are shared, not redone.
+    statements = context_claims(kit.statements(case.answer))
     if not statements:
-        return MetricResult.unmeasured("the answer makes no statement (refusal or empty)")
+        return MetricResult.unmeasured("the answer makes no statement the contexts can check (refusal, bare reply or empty)")
     correct = kit.verify(statements, [case.ground_truth_answer])
     grounded = kit.verify(statements, case.retrieved_contexts)
     # Wrong, yet taken from the retrieved contexts: the bot relayed noise.
