@@ -210,7 +210,8 @@ _ZH_GENERIC_LAST = {"总部", "内部", "全部", "外部", "局部", "干部", 
 # Whole spans that are common nouns, not names.
 _ZH_GENERIC_NAMES = {"上市公司", "人民政府", "税务局", "税务机关", "主管部门", "有关部门"}
 # Modifiers that start no name (部分 税费优惠政策, 年度 企业所得税, 原 …法).
-_ZH_LEADING_GENERIC = {"部分", "相关", "有关", "上述", "年度", "各项", "原", "新版", "省级", "市级", "县级", "会同", "主要"}
+_ZH_LEADING_GENERIC = {"部分", "相关", "有关", "上述", "年度", "各项", "原", "新版", "省级", "市级", "县级", "会同", "主要",
+                       "申报"}  # 申报 is a verb jieba tags nz
 # An industry is no enterprise or activity (小型企业, 姑苏创新创业).
 _ZH_NOT_INDUSTRY = ("企业", "就业", "创业", "毕业", "营业", "专业", "事业", "物业", "作业", "职业", "学业")
 # Company-like heads need a proper noun in front: 华为技术有限公司, not 互联网公司.
