@@ -208,7 +208,7 @@ _ZH_GENERIC_LAST = {"总部", "内部", "全部", "外部", "局部", "干部", 
                     "企业", "就业", "创业", "毕业", "营业", "专业", "事业", "物业", "作业", "职业", "学业", "商业",
                     "医院", "学院", "法院"}
 # Whole spans that are common nouns, not names.
-_ZH_GENERIC_NAMES = {"上市公司", "人民政府", "税务局", "税务机关", "主管部门", "有关部门"}
+_ZH_GENERIC_NAMES = {"上市公司", "人民政府", "税务局", "税务机关", "主管部门", "有关部门", "按规定"}
 # Modifiers that start no name (部分 税费优惠政策, 年度 企业所得税, 原 …法).
 _ZH_LEADING_GENERIC = {"部分", "相关", "有关", "上述", "年度", "各项", "原", "新版", "省级", "市级", "县级", "会同", "主要",
                        "申报"}  # 申报 is a verb jieba tags nz
@@ -223,7 +223,7 @@ _ZH_NAME_POS = _ZH_PROPER_POS | {"n", "j", "b", "l", "vn", "an", "ng", "nw", "zg
 _ZH_NAME_VERBS = {"发展", "改革", "改", "批发", "创新", "保障", "管理", "服务", "监督", "投资", "保护", "培育",
                   "认定", "登记", "开发", "建设", "监管", "审批", "设立", "经营", "制造", "研究", "促进", "就业",
                   "担保", "准入"}
-_ZH_JOINERS = {"和", "与"}
+_ZH_JOINERS = {"和"}  # 工业和信息化部; "与" joins two names (标准与企业所得税)
 # Place + organisation, policy or law is one name (深圳市 + 税务局, 深圳市 + 创业补贴), and so is
 # organisation + organisation (国家税务总局 + 深圳市税务局).
 _ZH_JOINS = {("place", "organisation"), ("place", "policy"), ("place", "law"), ("organisation", "organisation")}

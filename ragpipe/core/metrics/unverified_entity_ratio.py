@@ -1,4 +1,4 @@
-from ragpipe.core.entities import is_quantity, outermost, quantities, quantity_in
+from ragpipe.core.entities import is_quantity, normalize_entity, outermost, quantities, quantity_in
 from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit, Unmeasurable
 from ragpipe.core.metrics.entity_coverage import require_graph
 from ragpipe.core.schemas import EvalCase
@@ -13,7 +13,8 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     names = outermost([e for e in kit.entities(case.answer) if not is_quantity(e)])
     amounts = quantities(case.answer)
     contexts = "\n".join(case.retrieved_contexts)
-    unverified = [e for e in names if kit.graph.canonical(e) is None and not kit.graph.find_in(e)]
+    unverified = [e for e in names if kit.graph.canonical(e) is None and not kit.graph.find_in(e)
+                  and not _inside_graph_name(e, kit)]
     unverified += [q for q in amounts if not quantity_in(q, contexts)]
     checked = len(names) + len(amounts)
     return MetricResult(len(unverified) / checked if checked else 0.0,
@@ -31,6 +32,12 @@ METRIC = Metric(
               "configured graph could not be read"),
     compute=compute,
 )
+
+
+def _inside_graph_name(entity: str, kit: Toolkit) -> bool:
+    """A name the graph holds as part of a longer one (小型微利企业 in 小型微利企业所得税优惠)."""
+    key = normalize_entity(entity)
+    return len(key) >= 4 and any(key in alias for alias in kit.graph.alias_to_name)
 
 
 def penalised_faithfulness(faithfulness: float, unverified: MetricResult, kit: Toolkit) -> float:
