@@ -1,12 +1,16 @@
 """Entities for seed 000's entity-aware dimensions: offline extraction, the knowledge-graph
 entity set, and matching that tolerates width, case, punctuation and aliases.
 
-Offline extraction takes the union of
+An entity is a name the knowledge graph could hold (seed 000's policy, organisation,
+place, law article, industry). Offline extraction takes the union of
 - dictionary matches against the knowledge-graph entities and their aliases,
-- proper nouns by part of speech for Chinese (jieba: places, people, organisations,
-  other proper nouns, abbreviations),
-- numbers, dates, amounts and percentages,
-- capitalised spans for English.
+- for Chinese: book titles (《…》) with their article, policy categories (小型微利企业, …),
+  runs of jieba words that end in a head word of those types (…局, …厅, …市, …条例, …法第N条,
+  …税, …补贴, …业), and places well attested in jieba's dictionary,
+- for English: capitalised spans (no sentence-initial common word, month, weekday or
+  holiday) and "<word> industry".
+Numbers, dates, amounts and durations are no entities: ``quantities`` finds them and the
+metrics check them against the retrieved contexts.
 """
 
 from __future__ import annotations
@@ -22,16 +26,31 @@ from pathlib import Path
 from ragpipe.core.schemas import InputError
 from ragpipe.core.text import EN_STOPWORDS, _jieba, is_chinese, numbers
 
-_ZH_PROPER_POS = {"ns", "nr", "nt", "nz", "j", "nrt", "nrfg"}
-# Runs of nominal words form domain terms (华侨 投资 审批 → 华侨投资审批).
-_ZH_NOMINAL_POS = _ZH_PROPER_POS | {"n", "vn", "an", "b", "nw"}
 _EN_MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
-_NUMERIC = re.compile(
-    _EN_MONTH + r"\s+\d{1,2}(?:,\s*\d{4})?|\d{4}年(?:\d{1,2}月(?:\d{1,2}日)?)?|\d+(?:[.,]\d+)*\s*"
-    r"(?:%|％|万亿|亿|万元|万|元|千|个月|月|年|天|日|人|percent|million|billion|thousand|days|months|years)?"
+_EN_DATE_WORDS = {"january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                  "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+                  "sunday", "mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays", "sundays"}
+# Numbers, dates, amounts and durations: checked against the contexts, never against the graph.
+_QUANTITY = re.compile(
+    _EN_MONTH + r"\s+(?:\d{1,2}(?!\d)(?:,\s*\d{4})?|\d{4})|\d{4}年(?:\d{1,2}月(?:\d{1,2}日)?)?|\d+(?:[.,]\d+)*\s*"
+    r"(?:%|％|万亿|亿|万元|万|元|千|个月|月|年|天|日|人|percent|million|billion|thousand|days?|weeks?|months?|years?|hours?)?"
     r"|\$\s?\d+(?:[.,]\d+)*(?:\s?(?:million|billion|k))?",
     re.I)
-_EN_SPAN = re.compile(r"\b(?:[A-Z][a-zA-Z&'-]*|[A-Z]{2,})(?:\s+(?:of|and|for|the|de)?\s*(?:[A-Z][a-zA-Z&'-]*|[A-Z]{2,}))*")
+# English names: capitalised words, joined by of / and / for / de / "of the"; a designation
+# follows a word (Section 7.42, Resolution 2024-117, Title VII).
+_EN_WORD = r"(?:[A-Z][a-zA-Z&'-]*|[A-Z]{2,})"
+_EN_DESIGNATION = r"(?:\s+(?:\d+(?:[.-]\d+)*|[IVXL]+)\b)?"
+_EN_SPAN = re.compile(rf"\b{_EN_WORD}{_EN_DESIGNATION}(?:\s+(?:(?:of the|of|and|for|de)\s+)?{_EN_WORD}{_EN_DESIGNATION})*")
+_EN_JOINERS = {"of", "the", "and", "for", "de"}
+# Head words that end an organisation, policy or law name: "Securities and Exchange
+# Commission" is one name, "Ohio and Michigan" two.
+_EN_HEADS = {"act", "administration", "agency", "authority", "bank", "board", "bureau", "center", "centre",
+             "commission", "committee", "council", "court", "customs", "department", "fund", "grant", "office",
+             "panel", "program", "programme", "service", "university", "association", "trust", "credit", "rebate",
+             "subsidy", "incentive", "relief", "holiday", "voucher", "tax", "regulation", "directive", "code",
+             "reserve", "institute", "foundation", "corporation", "company", "ministry", "parliament", "union",
+             "organization", "organisation"}
+_EN_INDUSTRY = re.compile(r"\b([a-z]+)\s+(?:industry|sector)\b")
 
 
 def normalize_entity(text: str) -> str:
@@ -169,54 +188,189 @@ def load_graph_entities(dataset_dir: Path) -> GraphEntities | None:
     return GraphEntities.from_records(found[0]) if found else None
 
 
-@lru_cache(maxsize=8192)
-def _zh_terms(text: str, proper_only: bool = False) -> tuple[str, ...]:
-    """Proper nouns by part of speech, and (unless ``proper_only``) runs of two or more
-    nominal words."""
-    import jieba.posseg
+# Chinese names end in a head word of seed 000's types; a run of name-like words ending in
+# one is a candidate (深圳市 科技 创新局, 企业 所得税, 批发 和 零售业). Bare common nouns and verbs
+# (申报, 研发, 之日起) end in none and never become entities; a head alone (优惠政策) is no name.
+_ZH_HEADS = {
+    "organisation": ("部", "局", "厅", "委", "署", "院", "办公室", "委员会", "管委会", "监会", "政府", "公司", "集团",
+                     "银行", "大学", "协会", "商会", "基金会", "交易所", "组织", "安理会", "理事会", "代表大会"),
+    "place": ("省", "市", "县", "区", "州", "镇", "乡", "村", "湾区", "流域", "自由贸易港", "自贸区"),
+    "law": ("法", "条例", "办法", "规定", "细则", "规则", "目录", "清单", "标准"),
+    "policy": ("税", "补贴", "补助", "资助", "贷款", "贴息", "保障金", "加计扣除", "人才计划", "优惠政策"),
+    "industry": ("业", "行业", "产业"),
+}
+# Last words that end like a name but name nothing on their own (总部, 地区, 纳税, 企业),
+# unless a proper noun stands before them (两江 新区).
+_ZH_GENERIC_LAST = {"总部", "内部", "全部", "外部", "局部", "干部", "东部", "西部", "南部", "北部", "中部", "格局",
+                    "布局", "结局", "地区", "社区", "小区", "景区", "辖区", "山区", "城区", "郊区", "园区", "新区",
+                    "市区", "城市", "超市", "上市", "方法", "做法", "说法", "依法", "合法", "违法", "非法",
+                    "立法", "执法", "司法", "纳税", "缴税", "免税", "退税", "减税", "征税", "计税",
+                    "企业", "就业", "创业", "毕业", "营业", "专业", "事业", "物业", "作业", "职业", "学业", "商业",
+                    "医院", "学院", "法院"}
+# Whole spans that are common nouns, not names.
+_ZH_GENERIC_NAMES = {"上市公司", "人民政府", "税务局", "税务机关", "主管部门", "有关部门", "按规定"}
+# Modifiers that start no name (部分 税费优惠政策, 年度 企业所得税, 原 …法).
+_ZH_LEADING_GENERIC = {"部分", "相关", "有关", "上述", "年度", "各项", "原", "新版", "省级", "市级", "县级", "会同", "主要",
+                       "申报"}  # 申报 is a verb jieba tags nz
+# An industry is no enterprise or activity (小型企业, 姑苏创新创业).
+_ZH_NOT_INDUSTRY = ("企业", "就业", "创业", "毕业", "营业", "专业", "事业", "物业", "作业", "职业", "学业")
+# Company-like heads need a proper noun in front: 华为技术有限公司, not 互联网公司.
+_ZH_NEEDS_PROPER = ("公司", "集团", "银行", "组织")
+_ZH_PROPER_POS = {"ns", "nr", "nt", "nz", "nrt", "nrfg", "eng"}
+_ZH_NAME_POS = _ZH_PROPER_POS | {"n", "j", "b", "l", "vn", "an", "ng", "nw", "zg"}
+# Verbs that occur inside names (国家发展改革委, 批发和零售业, 残疾人就业保障金); any other
+# verb ends a name.
+_ZH_NAME_VERBS = {"发展", "改革", "改", "批发", "创新", "保障", "管理", "服务", "监督", "投资", "保护", "培育",
+                  "认定", "登记", "开发", "建设", "监管", "审批", "设立", "经营", "制造", "研究", "促进", "就业",
+                  "担保", "准入"}
+_ZH_JOINERS = {"和"}  # 工业和信息化部; "与" joins two names (标准与企业所得税)
+# Place + organisation, policy or law is one name (深圳市 + 税务局, 深圳市 + 创业补贴), and so is
+# organisation + organisation (国家税务总局 + 深圳市税务局).
+_ZH_JOINS = {("place", "organisation"), ("place", "policy"), ("place", "law"), ("organisation", "organisation")}
+_ZH_ARTICLE = r"第[零〇一二三四五六七八九十百千\d]+条"
+_ZH_TITLE = re.compile(rf"《[^《》]{{2,60}}》(?:{_ZH_ARTICLE})?")
+# Enterprise and taxpayer categories that policies define and the graph types as policy.
+_ZH_CATEGORY = re.compile(r"专精特新“小巨人”企业|(?:专精特新|科技型)中小企业|(?:小型微利|小微|中小微?|高新技术)企业"
+                          r"|小规模纳税人|一般纳税人|个体工商户")
+_ZH_PLACE_MIN_FREQ = 20  # jieba's dictionary tags some phrases ns (之日起, 3 uses): keep well-attested places
 
-    _jieba()
-    terms, run = [], []
-    for word, flag in [*jieba.posseg.cut(text), ("", "x")]:
-        if flag in _ZH_PROPER_POS and len(word) >= 2:
-            terms.append(word)
-        if flag in _ZH_NOMINAL_POS and not proper_only:
-            run.append(word)
+
+def _zh_kind(words: list[tuple[str, str]]) -> str | None:
+    """The type of a name made of these (word, flag) pairs, or None when it is none."""
+    span = "".join(w for w, _ in words)
+    if len(span) < 3 or span in _ZH_GENERIC_NAMES:
+        return None
+    if words[-1][0] in _ZH_GENERIC_LAST and not any(f in _ZH_PROPER_POS for _, f in words[:-1]):
+        return None
+    for kind, heads in _ZH_HEADS.items():
+        head = next((h for h in heads if span.endswith(h)), None)
+        if head and span != head and not (kind == "industry" and span.endswith(_ZH_NOT_INDUSTRY)):
+            if span.endswith(_ZH_NEEDS_PROPER) and not any(f in _ZH_PROPER_POS for _, f in words):
+                return None
+            return kind
+    return None
+
+
+def _zh_run_names(run: list[tuple[str, str]]) -> list[tuple[int, int, str]]:
+    """(first, last, kind) token spans of one run of name-like words, each ending in a head
+    word, joined where _ZH_JOINS says, extended by a bare head that follows (企业所得税 + 法)."""
+    spans: list[tuple[int, int, str]] = []
+    start = 0
+    for end in range(len(run)):
+        first = start
+        while first < end and (run[first][0] in _ZH_JOINERS or run[first][0] in _ZH_LEADING_GENERIC):
+            first += 1
+        kind = _zh_kind(run[first:end + 1])
+        while spans and spans[-1][1] == first - 1:  # 深圳市 + 税务局: the joined name decides
+            joined = _zh_kind(run[spans[-1][0]:end + 1])
+            if (spans[-1][2], joined) not in _ZH_JOINS:
+                break
+            first, kind = spans.pop()[0], joined
+        if kind is None:
             continue
-        if len(run) >= 2 and len("".join(run)) >= 4:
-            terms.append("".join(run))
-        run = []
-    return tuple(terms)
-
-
-def _en_spans(text: str) -> list[str]:
-    spans = []
-    for match in _EN_SPAN.finditer(text):
-        words = match.group(0).split()
-        while words and words[0].lower() in EN_STOPWORDS:  # "The", "In", … before a name
-            words = words[1:]
-        sentence_start = not text[: match.start()].strip() or text[: match.start()].rstrip()[-1] in ".!?:;"
-        if words and (len(words) > 1 or not sentence_start or words[0].isupper()) and not re.fullmatch(_EN_MONTH, words[0]):
-            spans.append(" ".join(words))
+        spans.append((first, end, kind))
+        start = end + 1
+    for i, (first, last, kind) in enumerate(spans):  # 小微企业所得税 + 优惠政策, 企业所得税 + 法
+        rest = run[last + 1:spans[i + 1][0] if i + 1 < len(spans) else len(run)]
+        for k in range(min(2, len(rest)), 0, -1):
+            tail = "".join(w for w, _ in rest[:k])
+            if any(tail in _ZH_HEADS[t] for t in ("policy", "law")):
+                spans[i] = (first, last + k, "law" if tail in _ZH_HEADS["law"] else "policy")
+                break
     return spans
 
 
-def extract_entities(text: str, graph: GraphEntities | None = None, proper_only: bool = False) -> list[str]:
-    """Offline entities of a text, graph names where an alias matched, deduplicated.
-    ``proper_only`` leaves out Chinese noun compounds (topic terms such as 纳税所得额),
-    which name no thing a knowledge graph could verify."""
+@lru_cache(maxsize=8192)
+def _zh_names(text: str) -> tuple[str, ...]:
+    """Book titles (《…》 with their article), policy categories, runs of name-like words
+    ending in a head word (a law with its 第N条), and well-attested places."""
+    import jieba.posseg
+
+    jieba = _jieba()
+    names = [m.group(0) for m in _ZH_TITLE.finditer(text)] + [m.group(0) for m in _ZH_CATEGORY.finditer(text)]
+    run: list[tuple[str, str]] = []
+    for word, flag in [*jieba.posseg.cut(_ZH_TITLE.sub("，", text)), ("", "x")]:
+        if word in _ZH_NAME_VERBS:
+            flag = "vn"
+        in_name = flag in _ZH_NAME_POS or (len(word) >= 2 and _zh_kind([(word, flag)]) is not None) or any(
+            word in heads for heads in _ZH_HEADS.values())
+        joiner = word in _ZH_JOINERS and run and _zh_kind(run[-1:]) is None  # 工业 和 信息化局, not 财政部 和 …
+        if (in_name or joiner) and word:
+            run.append((word, flag))
+            continue
+        named = set()
+        for first, last, kind in _zh_run_names(run):
+            names.append("".join(w for w, _ in run[first:last + 1]))
+            named.update(range(first, last + 1))
+        names += [w for j, (w, f) in enumerate(run) if j not in named and f == "ns" and len(w) >= 2
+                  and w not in _ZH_GENERIC_LAST and jieba.dt.FREQ.get(w, 0) >= _ZH_PLACE_MIN_FREQ]
+        run = []
+    with_article = (re.search(re.escape(name) + _ZH_ARTICLE, text) for name in names)
+    return tuple(m.group(0) if m else name for name, m in zip(names, with_article))
+
+
+def _en_names(text: str) -> list[str]:
+    """Capitalised spans without sentence-initial common words, months, weekdays or
+    holidays, split at "and" between two names; and "<word> industry"."""
+    names = []
+    for match in _EN_SPAN.finditer(text):
+        before = text[: match.start()].rstrip()
+        sentence_start = not before or before[-1] in ".!?:;"
+        words = match.group(0).split()
+        while words and (words[0].lower() in EN_STOPWORDS or words[0].lower() in _EN_DATE_WORDS):
+            words, sentence_start = words[1:], False  # "The", "In", "On Monday" before a name
+        if sentence_start and "of" in words[1:2] and words[0].lower() not in _EN_HEADS:
+            words = words[2 + (words[2:3] == ["the"]):]  # "Members of the European Parliament"
+        parts = [words]
+        if "and" in words:
+            cut = words.index("and")
+            if words[-1].lower() not in _EN_HEADS or words[cut - 1].lower() in _EN_HEADS:
+                parts, sentence_start = [words[:cut], words[cut + 1:]], False  # coordinated: both are names
+        for part in parts:
+            if part and part[-1] == "Day":  # Independence Day: a date
+                continue
+            part = [w for w in part if w.lower() not in _EN_DATE_WORDS]
+            while part and part[-1] in _EN_JOINERS:
+                part = part[:-1]
+            if part and (len(part) > 1 or not sentence_start or part[0].isupper()):
+                names.append(" ".join(part))
+    names += [m.group(0) for m in _EN_INDUSTRY.finditer(text) if m.group(1) not in EN_STOPWORDS]
+    return names
+
+
+def quantities(text: str) -> list[str]:
+    """Numbers, dates, amounts, percentages and durations named in a text."""
+    text = unicodedata.normalize("NFKC", text or "")
+    return list(dict.fromkeys(m.group(0).strip() for m in _QUANTITY.finditer(text) if m.group(0).strip()))
+
+
+def is_quantity(entity: str) -> bool:
+    return bool(_QUANTITY.fullmatch(unicodedata.normalize("NFKC", entity).strip())) or is_numeric(entity)
+
+
+def quantity_in(quantity: str, text: str) -> bool:
+    """Whether the text states this quantity: the same numeric values (scale applied, so
+    10万元 = 100000元) and the same words (months, units such as "months")."""
+    values = numbers(quantity)
+    words = {w.rstrip("s") for w in re.findall(r"[a-z]+", quantity.casefold())}
+    return bool(values) and values <= numbers(text) and words <= {w.rstrip("s") for w in re.findall(r"[a-z]+", text.casefold())}
+
+
+def extract_entities(text: str, graph: GraphEntities | None = None) -> list[str]:
+    """Offline entities of a text: names a knowledge graph could hold (seed 000's policy,
+    organisation, place, law article and industry), graph names where an alias matched,
+    each once, names inside a longer one dropped. Numbers, dates, amounts and durations are
+    no entities (see ``quantities``)."""
     text = unicodedata.normalize("NFKC", text or "")
     found: list[str] = list(graph.find_in(text)) if graph else []
-    candidates = list(_zh_terms(text, proper_only)) if is_chinese(text) else _en_spans(text)
-    candidates += [m.group(0).strip() for m in _NUMERIC.finditer(text) if m.group(0).strip()]
-    for candidate in candidates:
+    for candidate in (_zh_names(text) if is_chinese(text) else _en_names(text)):
         name = graph.canonical(candidate) if graph else None
         found.append(name or candidate)
     unique: dict[str, str] = {}
     for entity in found:
-        if normalize_entity(entity):
+        if normalize_entity(entity) and not is_quantity(entity):
             unique.setdefault(normalize_entity(entity), entity)
-    return list(unique.values())
+    return outermost(list(unique.values()))
 
 
 def outermost(entities: list[str]) -> list[str]:

@@ -28,7 +28,7 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
 
 METRIC = Metric(
     name="entity_coverage",
-    definition="Share of the question's entities (policies, agencies, places, articles, sectors, amounts) the answer covers.",
+    definition="Share of the question's entities (policies, agencies, places, law articles, industries: names, not numbers) the answer covers.",
     reads=("question", "answer"),
     higher_is_better=True,
     nan_when="no answer, the bot failed, the question names no entity, or (offline) the configured knowledge graph could not be read",

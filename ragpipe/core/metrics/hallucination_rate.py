@@ -2,6 +2,7 @@ import math
 
 from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit, Unmeasurable
 from ragpipe.core.metrics.entity_coverage import require_graph
+from ragpipe.core.metrics.unverified_entity_ratio import penalised_faithfulness
 from ragpipe.core.schemas import EvalCase
 
 
@@ -11,12 +12,14 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
         raise Unmeasurable(f"faithfulness unmeasured: {faithfulness.error}")
     require_graph(kit)  # with a graph configured, leaving the entity term out would change the scale
     unverified = kit.result("unverified_entity_ratio", case)
+    # Seed 000 feeds its faithfulness dimension, after the 0.1 penalty, into the hallucination rate.
+    faithful = penalised_faithfulness(faithfulness.value, unverified, kit)
     weight = kit.config.unverified_penalty["hallucination"]
     entity_term = 0.0 if math.isnan(unverified.value) else weight * unverified.value
-    value = min(1.0, (1 - faithfulness.value) + entity_term)
+    value = min(1.0, (1 - faithful) + entity_term)
     high = kit.config.thresholds["high_risk_hallucination"]
     return MetricResult(value, {
-        "base": 1 - faithfulness.value, "entity_term": entity_term,
+        "base": 1 - faithful, "entity_term": entity_term,
         "entity_term_note": unverified.error if math.isnan(unverified.value) else None,
         "risk_level": "高风险" if value > high else "低风险",
     })
@@ -24,8 +27,10 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
 
 METRIC = Metric(
     name="hallucination_rate",
-    definition=("Seed 000's composite: (1 − faithfulness) + 0.5 × unverified-entity ratio, capped at 1. "
-                "Without a knowledge graph the entity term is left out (said in the details). Lower is better."),
+    definition=("Seed 000's composite: (1 − faithfulness dimension) + 0.5 × unverified-entity ratio, capped at 1, "
+                "where the faithfulness dimension is faithfulness less 0.1 × unverified-entity ratio (as in "
+                "overall_score). Without a knowledge graph the entity terms are left out (said in the details). "
+                "Lower is better."),
     reads=("answer", "retrieved_contexts"),
     higher_is_better=False,
     nan_when="faithfulness is unmeasured, or the configured knowledge graph could not be read",

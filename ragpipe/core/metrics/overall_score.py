@@ -1,6 +1,7 @@
 import math
 
 from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit, Unmeasurable
+from ragpipe.core.metrics.unverified_entity_ratio import penalised_faithfulness
 from ragpipe.core.schemas import EvalCase
 from ragpipe.core.text import is_chinese
 
@@ -28,9 +29,7 @@ def dimension_scores(case: EvalCase, kit: Toolkit) -> tuple[dict[str, float], di
     results = {dim: kit.result(metric, case) for dim, metric in DIMENSION_METRICS.items()}
     scores = {dim: r.value for dim, r in results.items()}
     unverified = kit.result("unverified_entity_ratio", case)
-    if not math.isnan(scores["faithfulness"]) and not math.isnan(unverified.value):
-        penalty = kit.config.unverified_penalty["faithfulness"] * unverified.value
-        scores["faithfulness"] = max(0.0, scores["faithfulness"] - penalty)
+    scores["faithfulness"] = penalised_faithfulness(scores["faithfulness"], unverified, kit)
     return scores, {dim: r.details for dim, r in results.items()} | {"unverified": unverified.details}
 
 
@@ -40,8 +39,8 @@ def diagnosis(scores: dict, details: dict, overall: float, level: str, kit: Tool
     if ok("entity_coverage") and scores["entity_coverage"] < th["entity_coverage"]:
         lines.append(t["coverage"].format(details["entity_coverage"].get("missing_entities", [])))
     unverified = details["unverified"].get("unverified_entities", [])
-    named = details["unverified"].get("answer_entities", [])
-    if named and len(unverified) / len(named) > th["unverified_entities"]:
+    checked = [*details["unverified"].get("answer_entities", []), *details["unverified"].get("answer_quantities", [])]
+    if checked and len(unverified) / len(checked) > th["unverified_entities"]:
         lines.append(t["unverified"].format(unverified))
     if ok("relevancy") and scores["relevancy"] < th["relevancy"]:
         lines.append(t["relevancy"])

@@ -1,4 +1,4 @@
-from ragpipe.core.entities import extract_entities, is_numeric, outermost
+from ragpipe.core.entities import is_quantity, normalize_entity, outermost, quantities, quantity_in
 from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit, Unmeasurable
 from ragpipe.core.metrics.entity_coverage import require_graph
 from ragpipe.core.schemas import EvalCase
@@ -8,20 +8,41 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     if kit.graph is None:
         raise Unmeasurable("no knowledge-graph entities for this dataset")
     require_graph(kit)
-    # Only names a graph could hold count; numbers and dates are faithfulness's business.
-    found = kit.entities(case.answer) if kit.llm is not None else extract_entities(case.answer, kit.graph, proper_only=True)
-    named = outermost([e for e in found if not is_numeric(e)])
-    unverified = [e for e in named if kit.graph.canonical(e) is None and not kit.graph.find_in(e)]
-    value = len(unverified) / len(named) if named else 0.0
-    return MetricResult(value, {"answer_entities": named, "unverified_entities": unverified})
+    # Names are checked against the graph; numbers, dates, amounts and durations against
+    # the retrieved contexts, which is where a grounded answer takes them from.
+    names = outermost([e for e in kit.entities(case.answer) if not is_quantity(e)])
+    amounts = quantities(case.answer)
+    contexts = "\n".join(case.retrieved_contexts)
+    unverified = [e for e in names if kit.graph.canonical(e) is None and not kit.graph.find_in(e)
+                  and not _inside_graph_name(e, kit)]
+    unverified += [q for q in amounts if not quantity_in(q, contexts)]
+    checked = len(names) + len(amounts)
+    return MetricResult(len(unverified) / checked if checked else 0.0,
+                        {"answer_entities": names, "answer_quantities": amounts, "unverified_entities": unverified})
 
 
 METRIC = Metric(
     name="unverified_entity_ratio",
-    definition=("Share of the answer's named entities that the knowledge graph does not know "
-                "(seed 000's unmatched ratio); 0 when the answer names none. Lower is better."),
-    reads=("answer",),
+    definition=("Share of the answer's named entities that the knowledge graph does not know (seed 000's unmatched "
+                "ratio), counting with them the numbers, dates, amounts and durations the retrieved contexts do "
+                "not state; 0 when the answer names none. Lower is better."),
+    reads=("answer", "retrieved_contexts"),
     higher_is_better=False,
-    nan_when="no answer, the bot failed, the dataset has no knowledge graph, or the configured graph could not be read",
+    nan_when=("no answer, no retrieved contexts, the bot failed, the dataset has no knowledge graph, or the "
+              "configured graph could not be read"),
     compute=compute,
 )
+
+
+def _inside_graph_name(entity: str, kit: Toolkit) -> bool:
+    """A name the graph holds as part of a longer one (小型微利企业 in 小型微利企业所得税优惠)."""
+    key = normalize_entity(entity)
+    return len(key) >= 4 and any(key in alias for alias in kit.graph.alias_to_name)
+
+
+def penalised_faithfulness(faithfulness: float, unverified: MetricResult, kit: Toolkit) -> float:
+    """Seed 000's faithfulness dimension: max(0, faithfulness − 0.1 × unverified ratio); the
+    ratio is left out when it is unmeasured (no graph)."""
+    if unverified.value != unverified.value:  # NaN
+        return faithfulness
+    return max(0.0, faithfulness - kit.config.unverified_penalty["faithfulness"] * unverified.value)
