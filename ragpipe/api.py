@@ -12,6 +12,7 @@ from ragpipe.core.llm.client import LLMError
 from ragpipe.core.metrics import Toolkit
 from ragpipe.core.metrics.overall_score import DIMENSION_METRICS
 from ragpipe.core.schemas import EvalCase
+from ragpipe.core.text import is_chinese
 
 
 @lru_cache(maxsize=1)
@@ -46,6 +47,8 @@ def evaluate(question: str, answer: str, contexts: str | Iterable[str] | None = 
              toolkit: Toolkit | None = None, *, context: str | Iterable[str] | None = None) -> dict:
     """Score one answer; returns overall_score, quality_level, dimension_scores, diagnosis and
     entity_analysis (seed 000), plus every computed metric with its error when unmeasured.
+    The quality level and the diagnosis are in the question's language (优秀 … 较差, or
+    excellent … poor).
 
     The retrieved contexts come as ``contexts`` or, in seed 000's words, ``context``: a list
     of passages or one string. ``graph_entities`` are the knowledge-graph entity names (or a
@@ -66,11 +69,12 @@ def evaluate(question: str, answer: str, contexts: str | Iterable[str] | None = 
         metrics += ["context_recall", "answer_correctness", "factual_correctness", "semantic_similarity"]
     kit.prefetch([case], ["overall_score", "entity_coverage", *metrics])  # one batched encode of every text
     overall = kit.result("overall_score", case)
+    level = overall.details.get("quality_level")
     coverage = kit.result("entity_coverage", case).details
     unverified = kit.result("unverified_entity_ratio", case).details
     return {
         "overall_score": _nan_to_none(overall.value),
-        "quality_level": overall.details.get("quality_level"),
+        "quality_level": level and kit.config.quality_label(level, "zh" if is_chinese(question) else "en"),
         "dimension_scores": {k: _nan_to_none(v) for k, v in overall.details.get("dimension_scores", {}).items()},
         "diagnosis": "；".join(overall.details.get("diagnosis", [])) or overall.error,
         "entity_analysis": {

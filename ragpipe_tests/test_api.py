@@ -1,12 +1,14 @@
 """`ragpipe.evaluate`: seed 000's call and output, offline and with a judge that is down."""
 
+import re
 import socket
 
 import pytest
 
 import ragpipe
 from ragpipe.core.llm import LLMClient, LLMEvaluator, LLMSettings
-from ragpipe.core.metrics import Toolkit
+from ragpipe.core.metrics import REGISTRY, Toolkit
+from ragpipe.core.schemas import EvalCase
 
 QUESTION = "中小企业税收优惠政策有哪些？"
 ANSWER = "中小企业享受所得税减免、增值税优惠等政策支持，由财政部发布。"
@@ -49,3 +51,19 @@ def test_a_judge_that_is_down_gives_none_with_reasons_not_an_exception(embedder)
     for name in ("faithfulness", "entity_coverage", "answer_relevancy"):
         assert result["metrics"][name]["value"] is None
         assert "cannot reach" in result["metrics"][name]["error"]
+
+
+def test_english_readers_see_an_english_quality_level_while_the_stored_level_stays_seed_000s(embedder):
+    question = "How long does the Harbor Storefront Grant last?"
+    answer = "The Harbor Storefront Grant lasts 6 months from March 1."
+    result = ragpipe.evaluate(question, answer, context=answer, graph_entities=["Harbor Storefront Grant"])
+    assert result["quality_level"] in {"excellent", "good", "fair", "poor"}
+    assert f"Answer quality: {result['quality_level']} (score" in result["diagnosis"]
+    assert not re.search(r"[\u4e00-\u9fff]", result["diagnosis"])
+
+    case = EvalCase(question_id="q", question=question, answer=answer, retrieved_contexts=[answer])
+    stored = REGISTRY["overall_score"].score(case, Toolkit(embedder))
+    assert stored.details["quality_level"] in {"优秀", "良好", "一般", "较差"}
+    chinese = ragpipe.evaluate(QUESTION, ANSWER, CONTEXTS, graph_entities=GRAPH)
+    assert chinese["quality_level"] in {"优秀", "良好", "一般", "较差"}
+    assert f"答案质量: {chinese['quality_level']}" in chinese["diagnosis"]
