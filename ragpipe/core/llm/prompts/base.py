@@ -16,6 +16,7 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from string import Template
 from typing import Annotated, Any, Generic, Literal, TypeVar
 
@@ -173,16 +174,20 @@ class Prompt(Generic[I, O]):
     lengths: Callable[[I], dict[str, int]] | None = None
     grounded: Mapping[str, str] = field(default_factory=dict)
     _complete: dict[str, str] = field(init=False, repr=False, compare=False)
-    _examples: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if set(self.templates) != set(LANGUAGES):
             raise ValueError(f"prompt {self.name}: needs exactly the templates {LANGUAGES}")
         complete = {lang: Template(t).safe_substitute(data_rule=DATA_RULE[lang]) for lang, t in self.templates.items()}
         object.__setattr__(self, "_complete", complete)
+
+    @cached_property
+    def _examples(self) -> frozenset[str]:
+        """The strings the templates quote (few-shot outputs, format placeholders), folded;
+        not the schema's own words, nor strings without a content word."""
         fixed = {_folded(c) for c in _schema_constants(self.output_model.model_json_schema())}
-        examples = {_folded(m) for t in complete.values() for m in _STRING_LITERAL.findall(t)} - fixed
-        object.__setattr__(self, "_examples", frozenset(e for e in examples if content_tokens(e)))
+        quoted = {_folded(m) for t in self._complete.values() for m in _STRING_LITERAL.findall(t)} - fixed
+        return frozenset(q for q in quoted if content_tokens(q))
 
     @property
     def id(self) -> str:
