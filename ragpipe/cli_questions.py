@@ -12,7 +12,7 @@ from ragpipe.core.corpus import load_corpus
 from ragpipe.core.question_filters import DUPLICATE_THRESHOLD, near_duplicates
 from ragpipe.core.questions import (QUESTION_SUFFIXES, load_question_file, load_questions, unknown_contexts,
                                     validate_question, write_question_file)
-from ragpipe.core.schemas import InputError, InputErrors, Question
+from ragpipe.core.schemas import InputError, InputErrors, Question, QuestionType
 
 
 def _dataset_dir(args) -> Path:
@@ -237,10 +237,12 @@ def _count(most: int):
 
 
 def _types(value: str) -> list[str]:
-    types = [t.strip().upper() for t in value.split(",") if t.strip()]
-    wrong = [t for t in types if t not in ("FACTUAL", "INFERENTIAL")]
-    if wrong or not types:
-        raise argparse.ArgumentTypeError(f"question types are FACTUAL and INFERENTIAL, got {value!r}")
+    try:
+        types = [QuestionType(t).value for t in value.replace("，", ",").split(",") if t.strip()]
+    except ValueError:
+        types = []
+    if not types or QuestionType.USER_DEFINED.value in types:
+        raise argparse.ArgumentTypeError(f"question types are FACTUAL and INFERENTIAL (事实, 推理), got {value!r}")
     return types
 
 
@@ -287,7 +289,7 @@ def register(sub) -> None:
     generate.add_argument("--per-doc", type=_count(20), default=3, help="questions per document (at most 20)")
     generate.add_argument("--multi-hop", type=_count(10_000), default=0, help="multi-hop questions (two chunks each), LLM only")
     generate.add_argument("--types", type=_types, default=["FACTUAL", "INFERENTIAL"],
-                          help="comma-separated: FACTUAL, INFERENTIAL (offline: FACTUAL only)")
+                          help="comma-separated: FACTUAL, INFERENTIAL or 事实, 推理 (offline: FACTUAL only)")
     generate.add_argument("--output", default="generated.jsonl", help="file under questions/ (replaced)")
     generate.add_argument("--prefix", default="gen", help="id prefix: <prefix>-001 …")
     generate.add_argument("--threshold", type=float, default=DUPLICATE_THRESHOLD,

@@ -173,6 +173,9 @@ def test_chinese_question_types_are_accepted_as_the_canonical_value(dataset, tmp
     assert json.loads(stored.read_text(encoding="utf-8"))["question_type"] == "INFERENTIAL"
     assert q(dataset, "edit", "new-2", "--type", "事实") == 0
     assert load_question_file(stored)[0].question_type.value == "FACTUAL"
+    assert q(dataset, "generate", "--offline", "--types", "事实", "--per-doc", "1", "--output", "gen.jsonl") == 0
+    with pytest.raises(SystemExit):  # argparse: not a type the generators make
+        q(dataset, "generate", "--offline", "--types", "观点")
 
 
 def test_dedupe_finds_a_reworded_copy(dataset, capsys):
