@@ -8,9 +8,11 @@ from functools import lru_cache
 
 from ragpipe.core.embeddings import Embedder
 from ragpipe.core.entities import GraphEntities
+from ragpipe.core.llm.client import LLMError
 from ragpipe.core.metrics import Toolkit
 from ragpipe.core.metrics.overall_score import DIMENSION_METRICS
 from ragpipe.core.schemas import EvalCase
+from ragpipe.core.text import is_chinese
 
 
 @lru_cache(maxsize=1)
@@ -22,36 +24,62 @@ def _nan_to_none(value: float) -> float | None:
     return None if value is None or math.isnan(value) else round(float(value), 4)
 
 
-def evaluate(question: str, answer: str, contexts: list[str], graph_entities: Iterable[str] | GraphEntities | None = None,
-             ground_truth: str | None = None, toolkit: Toolkit | None = None) -> dict:
+def _entities(kit: Toolkit, text: str) -> list[str] | None:
+    """The text's entities, or None when the judge that extracts them failed (the entity
+    metrics carry the reason)."""
+    try:
+        return kit.entities(text)
+    except LLMError:
+        return None
+
+
+def _context_list(contexts: str | Iterable[str] | None, context: str | Iterable[str] | None) -> list[str]:
+    if contexts is not None and context is not None:
+        raise TypeError("evaluate() takes contexts or context (seed 000's name), not both")
+    given = contexts if contexts is not None else context
+    if given is None:
+        raise TypeError("evaluate() needs the retrieved contexts: contexts=[...] or context=[...]")
+    return [given] if isinstance(given, str) else list(given)
+
+
+def evaluate(question: str, answer: str, contexts: str | Iterable[str] | None = None,
+             graph_entities: Iterable[str] | GraphEntities | None = None, ground_truth: str | None = None,
+             toolkit: Toolkit | None = None, *, context: str | Iterable[str] | None = None) -> dict:
     """Score one answer; returns overall_score, quality_level, dimension_scores, diagnosis and
     entity_analysis (seed 000), plus every computed metric with its error when unmeasured.
+    The quality level and the diagnosis are in the question's language (优秀 … 较差, or
+    excellent … poor).
 
-    ``graph_entities`` are the knowledge-graph entity names (or a GraphEntities with aliases);
-    without them the unverified-entity check is left out. Offline unless ``toolkit`` carries an LLM.
+    The retrieved contexts come as ``contexts`` or, in seed 000's words, ``context``: a list
+    of passages or one string. ``graph_entities`` are the knowledge-graph entity names (or a
+    GraphEntities with aliases); without them the unverified-entity check is left out.
+    Offline unless ``toolkit`` carries an LLM; a judge that fails leaves the values it would
+    have given None, with the reason in ``metrics`` and ``diagnosis``, and raises nothing.
     """
+    contexts = _context_list(contexts, context)
     if graph_entities is not None and not isinstance(graph_entities, GraphEntities):
         graph_entities = GraphEntities.from_records([{"name": n} for n in graph_entities])
     kit = toolkit or Toolkit(_default_embedder(), graph=graph_entities)
     if graph_entities is not None:
         kit.graph = graph_entities
-    case = EvalCase(question_id="online", question=question, answer=answer, retrieved_contexts=list(contexts),
+    case = EvalCase(question_id="online", question=question, answer=answer, retrieved_contexts=contexts,
                     ground_truth_answer=ground_truth)
     metrics = [*DIMENSION_METRICS.values(), "unverified_entity_ratio", "context_relevance"]
     if ground_truth:
         metrics += ["context_recall", "answer_correctness", "factual_correctness", "semantic_similarity"]
     kit.prefetch([case], ["overall_score", "entity_coverage", *metrics])  # one batched encode of every text
     overall = kit.result("overall_score", case)
+    level = overall.details.get("quality_level")
     coverage = kit.result("entity_coverage", case).details
     unverified = kit.result("unverified_entity_ratio", case).details
     return {
         "overall_score": _nan_to_none(overall.value),
-        "quality_level": overall.details.get("quality_level"),
+        "quality_level": level and kit.config.quality_label(level, "zh" if is_chinese(question) else "en"),
         "dimension_scores": {k: _nan_to_none(v) for k, v in overall.details.get("dimension_scores", {}).items()},
         "diagnosis": "；".join(overall.details.get("diagnosis", [])) or overall.error,
         "entity_analysis": {
-            "question_entities": coverage.get("question_entities", kit.entities(question)),
-            "answer_entities": kit.entities(answer),
+            "question_entities": coverage.get("question_entities") or _entities(kit, question),
+            "answer_entities": _entities(kit, answer),
             "missing_entities": coverage.get("missing_entities", []),
             "unverified_entities": unverified.get("unverified_entities", []),
         },

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from ragpipe.core.corpus import load_corpus
 from ragpipe.core.question_filters import DUPLICATE_THRESHOLD, near_duplicates
-from ragpipe.core.questions import QUESTION_SUFFIXES, load_question_file, load_questions, write_question_file
+from ragpipe.core.questions import (QUESTION_SUFFIXES, load_question_file, load_questions, unknown_contexts,
+                                    validate_question, write_question_file)
 from ragpipe.core.schemas import InputError, InputErrors, Question, QuestionType
 
 
@@ -23,8 +24,12 @@ def _files(args) -> list[Path]:
     return sorted(p for p in folder.glob("*") if p.suffix.lower() in QUESTION_SUFFIXES) if folder.is_dir() else []
 
 
+def _chunk_ids(args) -> set[str]:
+    return {c.chunk_id for c in load_corpus(_dataset_dir(args))}
+
+
 def _all(args) -> list[Question]:
-    return load_questions(_dataset_dir(args), {c.chunk_id for c in load_corpus(_dataset_dir(args))})
+    return load_questions(_dataset_dir(args), _chunk_ids(args))
 
 
 def _locate(args, question_id: str) -> tuple[Path, list[Question], int]:
@@ -56,7 +61,7 @@ def cmd_show(args) -> int:
 
 def _fields(args) -> dict:
     fields = {"question": args.question, "ground_truth_answer": args.answer, "origin": args.origin,
-              "question_type": QuestionType(args.type.upper()) if args.type else None,
+              "question_type": args.type,
               "ground_truth_contexts": [c for c in args.contexts.split("|") if c] if args.contexts is not None else None}
     return {k: v for k, v in fields.items() if v is not None}
 
@@ -68,16 +73,25 @@ def cmd_add(args) -> int:
     question_id = args.id or f"{args.dataset}-{len(ids) + 1:03d}"
     if question_id in ids:
         raise InputError(str(path), "id", f"duplicate id {question_id!r}")
-    new = Question(question_id=question_id, source=path.name, **_fields(args))
+    new = _checked(args, path, {"question_id": question_id, "source": path.name, **_fields(args)})
     write_question_file(path, existing + [new])
-    _all(args)  # the set as a whole must still validate (contexts name known chunks)
     print(f"added {question_id} to {path}")
     return 0
 
 
+def _checked(args, path: Path, fields: dict) -> Question:
+    """The question as it will be written, checked as the question set is before anything is
+    written: its fields, and ground-truth contexts that name chunks of the corpus."""
+    question = validate_question(fields, path)
+    problem = unknown_contexts(question, _chunk_ids(args), path)
+    if problem:
+        raise problem
+    return question
+
+
 def cmd_edit(args) -> int:
     path, questions, i = _locate(args, args.id)
-    questions[i] = Question.model_validate({**questions[i].model_dump(), **_fields(args)})
+    questions[i] = _checked(args, path, {**questions[i].model_dump(), **_fields(args)})
     write_question_file(path, questions)
     print(f"edited {args.id} in {path}")
     return 0
@@ -223,10 +237,12 @@ def _count(most: int):
 
 
 def _types(value: str) -> list[str]:
-    types = [t.strip().upper() for t in value.split(",") if t.strip()]
-    wrong = [t for t in types if t not in ("FACTUAL", "INFERENTIAL")]
-    if wrong or not types:
-        raise argparse.ArgumentTypeError(f"question types are FACTUAL and INFERENTIAL, got {value!r}")
+    try:
+        types = [QuestionType(t).value for t in value.replace("，", ",").split(",") if t.strip()]
+    except ValueError:
+        types = []
+    if not types or QuestionType.USER_DEFINED.value in types:
+        raise argparse.ArgumentTypeError(f"question types are FACTUAL and INFERENTIAL (事实, 推理), got {value!r}")
     return types
 
 
@@ -251,7 +267,7 @@ def register(sub) -> None:
         action.add_argument("--question", required=name == "add")
         action.add_argument("--answer", required=name == "add", help="ground-truth answer")
         action.add_argument("--contexts", help="ground-truth chunk ids joined by |")
-        action.add_argument("--type", help="FACTUAL, INFERENTIAL or USER_DEFINED")
+        action.add_argument("--type", help="FACTUAL, INFERENTIAL or USER_DEFINED (or 事实, 推理, 自定义)")
         action.add_argument("--origin")
         action.set_defaults(qfunc=func)
     delete = actions.add_parser("delete")
@@ -273,7 +289,7 @@ def register(sub) -> None:
     generate.add_argument("--per-doc", type=_count(20), default=3, help="questions per document (at most 20)")
     generate.add_argument("--multi-hop", type=_count(10_000), default=0, help="multi-hop questions (two chunks each), LLM only")
     generate.add_argument("--types", type=_types, default=["FACTUAL", "INFERENTIAL"],
-                          help="comma-separated: FACTUAL, INFERENTIAL (offline: FACTUAL only)")
+                          help="comma-separated: FACTUAL, INFERENTIAL or 事实, 推理 (offline: FACTUAL only)")
     generate.add_argument("--output", default="generated.jsonl", help="file under questions/ (replaced)")
     generate.add_argument("--prefix", default="gen", help="id prefix: <prefix>-001 …")
     generate.add_argument("--threshold", type=float, default=DUPLICATE_THRESHOLD,

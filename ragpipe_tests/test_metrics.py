@@ -76,6 +76,21 @@ def test_answer_relevancy_prefers_direct_answer(kit):
     assert direct.value > rambling.value > refusal.value == 0.0
 
 
+@pytest.mark.parametrize("question, direct, rambling", [
+    ("FHA 贷款的最低首付是多少？", "FHA 贷款允许最低 3.5% 的首付",
+     "FHA 贷款有很多优势，包括较低的首付要求、灵活的信用分数标准..."),
+    ("What is the minimum down payment for an FHA loan?", "FHA loans allow a minimum down payment of 3.5%.",
+     "FHA loans have many advantages, including lower down payment requirements and flexible credit score "
+     "standards..."),
+])
+def test_answer_relevancy_separates_seed_001_direct_answer_from_rambling(kit, question, direct, rambling):
+    """Seed 001: 1.0 for the direct answer, 0.6 for the one that talks around the figure asked for."""
+    scored = [REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=question, answer=a), kit)
+              for a in (direct, rambling)]
+    assert scored[0].value >= 0.8 and scored[1].value <= 0.7
+    assert scored[0].details["gives_asked_quantity"] and not scored[1].details["gives_asked_quantity"]
+
+
 @pytest.mark.xfail(strict=True, reason="known gap: the calibrated verifier, trained mostly on RAGTruth where "
                    "loosely worded statements are usually supported, accepts an invented claim that repeats "
                    "the context's number (p≈0.78)")

@@ -146,6 +146,38 @@ def test_cli_add_edit_delete_export_merge_validate(dataset, tmp_path, capsys):
     assert "field 'id': duplicate id 'zh-001' (first in bad.jsonl:2)" in err
 
 
+def test_cli_add_and_edit_validate_before_writing(dataset, capsys):
+    folder = dataset / "datasets" / "policy_zh" / "questions"
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    assert q(dataset, "add", "--id", "new-1", "--question", "深圳创业补贴多少？", "--answer", "1万元。",
+             "--contexts", "shenzhen_chuangye_butie#99") == 1
+    assert "field 'ground_truth_contexts': unknown chunk ids ['shenzhen_chuangye_butie#99']" in capsys.readouterr().err
+    assert q(dataset, "edit", "zh-001", "--contexts", "no_such_doc#1") == 1
+    assert "unknown chunk ids ['no_such_doc#1']" in capsys.readouterr().err
+    assert q(dataset, "edit", "zh-001", "--type", "观点") == 1
+    assert f"{folder / 'questions.jsonl'}: field 'question_type'" in capsys.readouterr().err
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before  # nothing written
+    assert q(dataset, "validate") == 0  # so the question set still loads
+
+
+def test_chinese_question_types_are_accepted_as_the_canonical_value(dataset, tmp_path):
+    rows = [{**GOOD, "id": f"q{i}", "question_type": t}
+            for i, t in enumerate(["事实", "推理", "事实性问题", "推理性", "自定义", "factual", " Inferential "])]
+    path = tmp_path / "q.jsonl"
+    path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n", encoding="utf-8")
+    assert [x.question_type.value for x in load_question_file(path)] == [
+        "FACTUAL", "INFERENTIAL", "FACTUAL", "INFERENTIAL", "USER_DEFINED", "FACTUAL", "INFERENTIAL"]
+    assert q(dataset, "add", "--id", "new-2", "--question", "深圳创业补贴多少？", "--answer", "1万元。",
+             "--type", "推理", "--file", "extra.jsonl") == 0
+    stored = dataset / "datasets" / "policy_zh" / "questions" / "extra.jsonl"
+    assert json.loads(stored.read_text(encoding="utf-8"))["question_type"] == "INFERENTIAL"
+    assert q(dataset, "edit", "new-2", "--type", "事实") == 0
+    assert load_question_file(stored)[0].question_type.value == "FACTUAL"
+    assert q(dataset, "generate", "--offline", "--types", "事实", "--per-doc", "1", "--output", "gen.jsonl") == 0
+    with pytest.raises(SystemExit):  # argparse: not a type the generators make
+        q(dataset, "generate", "--offline", "--types", "观点")
+
+
 def test_dedupe_finds_a_reworded_copy(dataset, capsys):
     assert q(dataset, "add", "--id", "dup-1", "--question", "一家小公司去年应纳税所得额不到300万元，员工和资产也都达标，企业所得税实际负担是多少",
              "--answer", "5%。") == 0

@@ -273,6 +273,16 @@ def test_site_rebuilds_from_the_stored_page_data(site):
     assert "refbot@v1" in page.read_text(encoding="utf-8")
 
 
+def test_english_pages_name_quality_levels_in_english(site):
+    """The stored level stays seed 000's (良好 …); readers of the English page see English."""
+    samples = site.data["refbot@v1"]["diagnosis"]["samples"].values()
+    assert {s["quality_level"] for s in samples} & {"优秀", "良好", "一般", "较差"}
+    html = (site.reports / DATASET / "refbot@v1" / "diagnosis.html").read_text(encoding="utf-8")
+    shown = re.findall(r"Quality: ([^<]+)</span>", html)
+    assert shown and set(shown) <= {"excellent", "good", "fair", "poor"}
+    assert not any(re.search(r"Answer quality: .*[\u4e00-\u9fff]", line) for s in samples for line in s["lines"])
+
+
 @pytest.mark.parametrize("text", [PAYLOAD, "a</script>b", "<!--x-->", "line\u2028sep\u2029", "&amp; <b>"])
 def test_script_json_cannot_end_the_script_element(text):
     encoded = script_json({"answer": text})

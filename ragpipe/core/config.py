@@ -26,6 +26,7 @@ class EvaluationConfig(BaseModel):
     weights: dict[str, float]
     thresholds: dict[str, float]
     quality_levels: dict[str, float]
+    quality_level_names: dict[str, dict[str, str]] = {}  # per language: stored level -> shown name
     unverified_penalty: dict[str, float]
     entity_matching: EntityMatching = EntityMatching()
 
@@ -34,6 +35,10 @@ class EvaluationConfig(BaseModel):
             if overall >= lower:
                 return level
         return min(self.quality_levels, key=self.quality_levels.get)
+
+    def quality_label(self, level: str, language: str) -> str:
+        """The stored level as readers of ``language`` see it."""
+        return self.quality_level_names.get(language, {}).get(level, level)
 
 
 @lru_cache(maxsize=8)

@@ -110,8 +110,6 @@ def _normalise(record: dict) -> dict:
             continue
         if field == "ground_truth_contexts" and isinstance(value, str):
             value = [v.strip() for v in value.replace(";", "|").split("|") if v.strip()]
-        if field == "question_type" and isinstance(value, str):
-            value = value.strip().upper()
         out[field] = value
     return out
 
@@ -139,12 +137,25 @@ def _parse_file(path: Path) -> tuple[list[Question], list[InputError]]:
         fields.setdefault("question_id", f"{path.stem}-{where}")
         fields["source"] = f"{path.name}:{where}"
         try:
-            questions.append(Question.model_validate(fields))
-        except ValidationError as exc:
-            for err in exc.errors():
-                field = ".".join(str(p) for p in err["loc"]) or "question"
-                problems.append(InputError(str(path), field, err["msg"], line=where))
+            questions.append(validate_question(fields, path, where))
+        except InputErrors as exc:
+            problems.extend(exc.problems)
     return questions, problems
+
+
+def validate_question(fields: dict, path: Path, line: int | None = None) -> Question:
+    """A question from its fields; InputErrors naming the file, the line and each bad field."""
+    try:
+        return Question.model_validate(fields)
+    except ValidationError as exc:
+        raise InputErrors([InputError(str(path), ".".join(str(p) for p in err["loc"]) or "question", err["msg"],
+                                      line=line) for err in exc.errors()]) from None
+
+
+def unknown_contexts(question: Question, chunk_ids: set[str], path: Path, line: int | None = None) -> InputError | None:
+    """The problem of ground-truth contexts that name no chunk of the corpus, if any."""
+    unknown = [c for c in question.ground_truth_contexts if c not in chunk_ids]
+    return InputError(str(path), "ground_truth_contexts", f"unknown chunk ids {unknown}", line) if unknown else None
 
 
 def load_questions(dataset_dir: Path, chunk_ids: set[str]) -> list[Question]:
@@ -162,9 +173,9 @@ def load_questions(dataset_dir: Path, chunk_ids: set[str]) -> list[Question]:
             if q.question_id in seen:
                 problems.append(InputError(str(path), "id", f"duplicate id {q.question_id!r} (first in {seen[q.question_id]})", line))
             seen[q.question_id] = q.source
-            unknown = [c for c in q.ground_truth_contexts if c not in chunk_ids]
+            unknown = unknown_contexts(q, chunk_ids, path, line)
             if unknown:
-                problems.append(InputError(str(path), "ground_truth_contexts", f"unknown chunk ids {unknown}", line))
+                problems.append(unknown)
             questions.append(q)
     if problems:
         raise InputErrors(problems)

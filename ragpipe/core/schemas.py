@@ -27,10 +27,26 @@ class Chunk(BaseModel):
     text: str
 
 
+# Chinese names of the question types (seed 002's 事实性问题 and 推理性问题), as people write them.
+_QUESTION_TYPE_NAMES = {
+    "事实": "FACTUAL", "事实性": "FACTUAL", "事实性问题": "FACTUAL", "事实类": "FACTUAL",
+    "推理": "INFERENTIAL", "推理性": "INFERENTIAL", "推理性问题": "INFERENTIAL", "推理类": "INFERENTIAL",
+    "自定义": "USER_DEFINED", "用户自定义": "USER_DEFINED",
+}
+
+
 class QuestionType(str, Enum):
     FACTUAL = "FACTUAL"
     INFERENTIAL = "INFERENTIAL"
     USER_DEFINED = "USER_DEFINED"
+
+    @classmethod
+    def _missing_(cls, value: object) -> "QuestionType | None":
+        """Any case (factual) and the Chinese names (事实, 推理 …) give the canonical value."""
+        if not isinstance(value, str):
+            return None
+        name = value.strip()
+        return cls.__members__.get(_QUESTION_TYPE_NAMES.get(name, name.upper()))
 
 
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]

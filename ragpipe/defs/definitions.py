@@ -46,8 +46,8 @@ def build_defs(project_dir: Path | None = None) -> dg.Definitions:
 def llm_resource(cache_dir: Path) -> LLMResource:
     """The judge from RAGPIPE_LLM_* variables: BASE_URL, MODEL and API_KEY (the key as an
     EnvVar, so its value never reaches the run config), and optionally CONCURRENCY,
-    REQUESTS_PER_MINUTE, MAX_TOKENS, TIMEOUT, SEED, PRICE_PROMPT and PRICE_COMPLETION (per
-    1k tokens)."""
+    REQUESTS_PER_MINUTE, MAX_TOKENS, TIMEOUT, DEADLINE, SEED, PRICE_PROMPT and
+    PRICE_COMPLETION (per 1k tokens)."""
     from ragpipe.core.llm.client import env_options
 
     env = {k.removeprefix("RAGPIPE_LLM_"): v for k, v in os.environ.items() if k.startswith("RAGPIPE_LLM_") and v}

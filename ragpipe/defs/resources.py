@@ -81,6 +81,7 @@ class LLMResource(dg.ConfigurableResource):
     seed: int | None = 0
     max_tokens: int = 2048
     timeout: float = 60.0
+    deadline: float = 300.0  # seconds per item, every attempt, wait and re-ask included
     concurrency: int = 8
     requests_per_minute: int | None = None
     cache_dir: str | None = None

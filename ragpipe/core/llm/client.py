@@ -112,7 +112,8 @@ class LLMSettings(BaseModel):
 # Optional RAGPIPE_LLM_<NAME> variables: the LLMSettings field each sets, and its type.
 ENV_OPTIONS: dict[str, tuple[str, type]] = {
     "CONCURRENCY": ("concurrency", int), "REQUESTS_PER_MINUTE": ("requests_per_minute", int),
-    "MAX_TOKENS": ("max_tokens", int), "TIMEOUT": ("timeout", float), "SEED": ("seed", int),
+    "MAX_TOKENS": ("max_tokens", int), "TIMEOUT": ("timeout", float), "DEADLINE": ("deadline", float),
+    "SEED": ("seed", int),
     "PRICE_PROMPT": ("price_per_1k_prompt_tokens", float), "PRICE_COMPLETION": ("price_per_1k_completion_tokens", float),
     "API_KEY_HEADER": ("api_key_header", str),
 }

@@ -11,6 +11,17 @@ from ragpipe.core.text import content_tokens
 NONCOMMITTAL = re.compile(
     r"(未在资料中找到|无法回答|不知道|没有相关信息|无法确定|i (?:do not|don't) know|could not find|"
     r"cannot answer|can't answer|no information)", re.I)
+# A question that asks for a quantity (how much, how many, the minimum, the rate …) is
+# answered directly by one, in digits or in words; an answer that talks around it ("a
+# lower down payment", seed 001's rambling answer) does not answer the question asked.
+ASKS_QUANTITY = re.compile(
+    r"多少|几[个位项年月日天岁次倍种类名家条周]|多久|多长时间|多大|多高|多远|百分之几|最低|最高|上限|下限|比例|金额|额度|"
+    r"税率|利率|费率|\bhow (?:much|many|long|old|large|big|high|tall|far|often)\b|\b(?:minimum|maximum|lowest|highest|"
+    r"percentage|percent|proportion|amount|number of|rate|cost|price|fee|limit)\b", re.I)
+QUANTITY = re.compile(
+    r"\d|百分之|[零〇一二三四五六七八九十两百千万亿半]\s*(?:个|位|项|年|月|日|天|岁|次|倍|元|成|人|家|名|周|小时|分钟|公里|米)|"
+    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|"
+    r"seventy|eighty|ninety|hundred|thousand|million|billion|half|dozen)\b", re.I)
 
 
 def _llm(case: EvalCase, kit: Toolkit) -> MetricResult:
@@ -40,16 +51,21 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     answer_cosine = float(vectors[0] @ answer) / max(float(np.linalg.norm(answer)), 1e-12)
     related = kit.relatedness([answer_cosine, *(vectors[1:] @ vectors[0])])
     whole, focus = float(related[0]), float((related[1:] >= 0.5).mean())
-    value = (coverage + whole + focus) / 3
-    return MetricResult(value, {"question_term_coverage": round(coverage, 4), "semantic": round(whole, 4),
-                                "on_topic_statement_share": round(focus, 4)})
+    details = {"question_term_coverage": round(coverage, 4), "semantic": round(whole, 4),
+               "on_topic_statement_share": round(focus, 4)}
+    parts = [coverage, whole, focus]
+    if ASKS_QUANTITY.search(case.question):
+        details["gives_asked_quantity"] = bool(QUANTITY.search(case.answer))
+        parts.append(float(details["gives_asked_quantity"]))
+    return MetricResult(sum(parts) / len(parts), details)
 
 
 METRIC = Metric(
     name="answer_relevancy",
     definition=("How directly the answer addresses the question. Offline: mean of the share of the "
                 "question's content words the answer takes up, the semantic relatedness of answer and question, "
-                "and the share of answer statements on the question's topic. LLM mode (RAGAS): mean relatedness "
+                "the share of answer statements on the question's topic and, when the question asks for a "
+                "quantity (how much, how many, the minimum …), whether the answer gives one. LLM mode (RAGAS): mean relatedness "
                 "of the question to questions the LLM writes for the answer. Noncommittal answers score 0."),
     reads=("question", "answer"),
     higher_is_better=True,

@@ -50,7 +50,8 @@ def diagnosis(scores: dict, details: dict, overall: float, level: str, kit: Tool
         lines.append(t["hallucination"])
     if scores["hallucination"] > th["high_risk_hallucination"]:
         lines.append(t["high_risk"])
-    lines.append(t["summary"].format(level, overall) + (t["regenerate"] if overall < th["regenerate_below"] else ""))
+    summary = t["summary"].format(kit.config.quality_label(level, language), overall)
+    lines.append(summary + (t["regenerate"] if overall < th["regenerate_below"] else ""))
     return lines
 
 

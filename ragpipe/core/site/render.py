@@ -16,6 +16,7 @@ import yaml
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from ragpipe.core.bots import version_order
+from ragpipe.core.config import load_config
 from ragpipe.core.diagnosis import load_rules, severity
 from ragpipe.core.site import charts
 from ragpipe.core.site.data import HEADLINE
@@ -58,6 +59,7 @@ def _env() -> Environment:
     env.filters["pct"] = lambda v: "—" if v is None else f"{v:.0%}"
     env.globals["css"] = (HERE / "templates" / "site.css").read_text(encoding="utf-8")
     env.globals["js"] = (HERE / "templates" / "site.js").read_text(encoding="utf-8")
+    env.globals["quality_label"] = lambda level, language: load_config().quality_label(level, language)
     return env
 
 

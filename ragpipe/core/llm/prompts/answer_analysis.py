@@ -116,4 +116,5 @@ ANSWER_ANALYSIS: Prompt[AnswerAnalysisInput, AnswerAnalysisOutput] = Prompt(
     data_fields={"answer": "answer", "ground_truth": "ground_truth"},
     check=_check,
     lengths=lambda inputs: {"questions": inputs.n},
+    grounded={"answer_statements": "answer", "ground_truth_statements": "ground_truth"},
 )

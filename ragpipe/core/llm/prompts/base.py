@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from string import Template
 from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, RootModel, StringConstraints, ValidationError
 
-from ragpipe.core.text import is_chinese
+from ragpipe.core.text import content_tokens, is_chinese, normalize
 
 Language = Literal["zh", "en"]
 LANGUAGES: tuple[Language, ...] = ("zh", "en")
@@ -58,6 +60,44 @@ REASK: dict[str, str] = {
     "en": "Your previous reply could not be used: {error}\nAnswer again as instructed and reply with only the "
           "corrected JSON.",
 }
+
+
+# A decomposed statement must share at least this share of its content words with the
+# text it was decomposed from; one that shares fewer does not come from that text (a
+# small model "decomposes" the prompt's own example instead).
+MIN_GROUNDED_SHARE = 0.5
+# Content words an example string needs before the material's holding all of them excuses it.
+MIN_EXCUSED_WORDS = 3
+_STRING_LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)+)"')
+
+
+def _folded(text: str) -> str:
+    """Width, case, spacing and the punctuation around it do not make a different string."""
+    return " ".join(normalize(text).casefold().split()).strip(" .。…!！?？,，:：;；'\"“”‘’")
+
+
+def _strings(value: Any, path: str = "") -> list[tuple[str, str]]:
+    """(path, string) for every string in decoded JSON, e.g. ("judge.reasoning", "…")."""
+    if isinstance(value, str):
+        return [(path or "(root)", value)]
+    if isinstance(value, dict):
+        return [found for k, v in value.items() for found in _strings(v, f"{path}.{k}" if path else str(k))]
+    if isinstance(value, (list, tuple)):
+        return [found for i, v in enumerate(value) for found in _strings(v, f"{path}[{i}]")]
+    return []
+
+
+def _schema_constants(schema: Any) -> set[str]:
+    """The fixed words of an output schema (enum values, constants, property names): a
+    reply may and must repeat those."""
+    if isinstance(schema, dict):
+        found = {str(v) for v in schema.get("enum", ())} | set(schema.get("properties", {}))
+        if "const" in schema:
+            found.add(str(schema["const"]))
+        return found | {c for v in schema.values() for c in _schema_constants(v)}
+    if isinstance(schema, list):
+        return {c for v in schema for c in _schema_constants(v)}
+    return set()
 
 
 def pick_language(*texts: str | None) -> Language:
@@ -112,6 +152,11 @@ class Prompt(Generic[I, O]):
     template values computed from the input (counts, translated labels). ``check``
     validates what the output schema cannot see alone (e.g. one verdict per statement)
     and raises ``ValueError``; the client treats that like any invalid output.
+    ``grounded`` maps output list fields of statements to the input field they are
+    decomposed from: a statement that shares too few content words with it is rejected.
+    Every prompt also rejects output that repeats the strings of its own templates (the
+    few-shot examples and the placeholders of the format line) unless the material holds
+    them: schema-valid garbage must not become a score.
     ``lengths`` gives, per input, the exact number of items of top-level output arrays
     (one verdict per context …): the schema sent to the server says so (minItems =
     maxItems), so servers that enforce schemas with a grammar (llama.cpp) cannot stop
@@ -127,6 +172,7 @@ class Prompt(Generic[I, O]):
     variables: Callable[[I, Language], dict[str, str]] | None = None
     check: Callable[[I, O], None] | None = None
     lengths: Callable[[I], dict[str, int]] | None = None
+    grounded: Mapping[str, str] = field(default_factory=dict)
     _complete: dict[str, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -134,6 +180,14 @@ class Prompt(Generic[I, O]):
             raise ValueError(f"prompt {self.name}: needs exactly the templates {LANGUAGES}")
         complete = {lang: Template(t).safe_substitute(data_rule=DATA_RULE[lang]) for lang, t in self.templates.items()}
         object.__setattr__(self, "_complete", complete)
+
+    @cached_property
+    def _examples(self) -> frozenset[str]:
+        """The strings the templates quote (few-shot outputs, format placeholders), folded;
+        not the schema's own words, nor strings without a content word."""
+        fixed = {_folded(c) for c in _schema_constants(self.output_model.model_json_schema())}
+        quoted = {_folded(m) for t in self._complete.values() for m in _STRING_LITERAL.findall(t)} - fixed
+        return frozenset(q for q in quoted if content_tokens(q))
 
     @property
     def id(self) -> str:
@@ -200,7 +254,32 @@ class Prompt(Generic[I, O]):
         output = self.output_model.model_validate(data)
         if self.check:
             self.check(inputs, output)
+        self._reject_echoes(output, inputs)
         return output
+
+    def _reject_echoes(self, output: O, inputs: I) -> None:
+        """ValueError for strings copied from the prompt's templates instead of the
+        material, and for statements that do not come from the text they decompose."""
+        material = "\n".join(text for _, text in _strings(inputs.model_dump()))
+        for where, text in _strings(output.model_dump()):
+            folded = _folded(text)
+            if folded not in self._examples or folded in _folded(material):
+                continue
+            # An example sentence about what the material is about too (seed 001's FHA loans)
+            # may be a true answer; a placeholder ("why this score") never is.
+            words = set(content_tokens(folded))
+            if len(words) < MIN_EXCUSED_WORDS or not words <= set(content_tokens(material)):
+                raise ValueError(f"{where}: {text!r} repeats the prompt's own example or placeholder text instead "
+                                 "of answering about the material")
+        for name, source_field in self.grounded.items():
+            source = getattr(inputs, source_field)
+            source_words, folded_source = set(content_tokens(source)), _folded(source)
+            for i, statement in enumerate(getattr(output, name)):
+                words = set(content_tokens(statement))
+                found = sum(w in source_words or w in folded_source for w in words)
+                if words and found / len(words) < MIN_GROUNDED_SHARE:
+                    raise ValueError(f"{name}[{i}]: {statement!r} shares {found} of its {len(words)} content words "
+                                     f"with the {source_field} it should decompose: it does not come from that text")
 
 
 def describe_error(exc: Exception, limit: int = 600) -> str:

@@ -67,4 +67,5 @@ DECOMPOSE: Prompt[DecomposeInput, DecomposeOutput] = Prompt(
     output_model=DecomposeOutput,
     templates={"zh": ZH, "en": EN},
     data_fields={"text": "text"},
+    grounded={"statements": "text"},
 )
