@@ -55,7 +55,7 @@ def settled(instance, sensors: list[str], since: float) -> bool:
         return False
     quiet_from = max([since, *(r.end_time or 0 for r in records)])
     states = {s.instigator_name: s for s in instance.all_instigator_state(instigator_type=InstigatorType.SENSOR)}
-    done = (TickStatus.SKIPPED, TickStatus.SUCCESS, TickStatus.FAILURE)
+    done = [TickStatus.SKIPPED, TickStatus.SUCCESS, TickStatus.FAILURE]
     return all(name in states and len(instance.get_ticks(states[name].instigator_origin_id, states[name].selector_id,
                                                          after=quiet_from, statuses=done)) >= QUIET_TICKS
                for name in sensors)

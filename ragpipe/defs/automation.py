@@ -61,8 +61,9 @@ def dataset_inputs(paths: ProjectPaths, dataset: str) -> str:
     return folder_hash(paths.dataset_dir(dataset))
 
 
-def evaluation_inputs(instance: dg.DagsterInstance, paths: ProjectPaths, dataset: str, bot: str) -> str | None:
-    """None while the dataset has not been prepared."""
+def prepared_versions(instance: dg.DagsterInstance, dataset: str) -> list[str] | None:
+    """The data versions of the dataset's corpus, question set and graph entities; None
+    while it has not been prepared."""
     versions = []
     for asset in DATASET_ASSETS:
         records = instance.fetch_materializations(dg.AssetRecordsFilter(asset.key, asset_partitions=[dataset]),
@@ -70,7 +71,11 @@ def evaluation_inputs(instance: dg.DagsterInstance, paths: ProjectPaths, dataset
         if not records:
             return None
         versions.append(records[0].asset_materialization.tags.get("dagster/data_version", ""))
-    return _hash(file_hash(paths.bot_file(bot)), *versions)
+    return versions
+
+
+def evaluation_inputs(paths: ProjectPaths, bot: str, prepared: list[str]) -> str:
+    return _hash(file_hash(paths.bot_file(bot)), *prepared)
 
 
 def leaderboard_inputs(instance: dg.DagsterInstance, dataset: str) -> str | None:
@@ -125,17 +130,18 @@ def ragpipe_sensor(context: dg.SensorEvaluationContext, paths: ProjectPaths) -> 
 
     runs = []
     for dataset in dataset_list:
-        prepared = files[f"datasets/{dataset}"]
-        if not _has_run(instance, dataset_job.name, dataset, prepared):
-            runs.append(_request(dataset_job.name, dataset, prepared))
+        folder = files[f"datasets/{dataset}"]
+        if not _has_run(instance, dataset_job.name, dataset, folder):
+            runs.append(_request(dataset_job.name, dataset, folder))
             continue  # evaluations read what this run prepares
         if _unfinished(instance, dataset_job.name, {PARTITION_TAG: dataset}):
             continue
         evaluating = _unfinished(instance, evaluation_job.name, {DATASET_DIMENSION_TAG: dataset})
-        for bot in bots:
-            inputs = evaluation_inputs(instance, paths, dataset, bot)
+        versions = prepared_versions(instance, dataset)
+        for bot in bots if versions else []:
+            inputs = evaluation_inputs(paths, bot, versions)
             partition = dg.MultiPartitionKey({"dataset": dataset, "bot": bot})
-            if inputs and not _has_run(instance, evaluation_job.name, str(partition), inputs):
+            if not _has_run(instance, evaluation_job.name, str(partition), inputs):
                 runs.append(_request(evaluation_job.name, partition, inputs))
                 evaluating = True
         ranked = leaderboard_inputs(instance, dataset)

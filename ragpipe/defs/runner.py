@@ -8,7 +8,13 @@ from dataclasses import dataclass
 
 import dagster as dg
 
-from ragpipe.defs.automation import INPUTS_TAG, dataset_inputs, evaluation_inputs, leaderboard_inputs
+from ragpipe.defs.automation import (
+    INPUTS_TAG,
+    dataset_inputs,
+    evaluation_inputs,
+    leaderboard_inputs,
+    prepared_versions,
+)
 from ragpipe.defs.jobs import dataset_job, evaluation_job, leaderboard_job
 from ragpipe.defs.partitions import misnamed_inputs, sync_partitions
 from ragpipe.defs.resources import ProjectPaths
@@ -68,9 +74,10 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
     for dataset in dataset_keys:
         if not record(_execute(defs, instance, dataset_job.name, dataset, dataset_inputs(paths, dataset))).success:
             continue
+        versions = prepared_versions(instance, dataset)
         for bot in bot_keys:
             record(_execute(defs, instance, evaluation_job.name, dg.MultiPartitionKey({"dataset": dataset, "bot": bot}),
-                            evaluation_inputs(instance, paths, dataset, bot)))
+                            evaluation_inputs(paths, bot, versions)))
         if any(o.success for o in outcomes if o.job == evaluation_job.name and o.partition.endswith(f"|{dataset}")):
             record(_execute(defs, instance, leaderboard_job.name, dataset, leaderboard_inputs(instance, dataset)))
     return outcomes
