@@ -1,19 +1,24 @@
-"""Sensors and schedules, evaluated with build_*_context against a real (temporary) instance."""
+"""The sensor and the schedules, evaluated with build_*_context against a real (temporary)
+instance; the runs the sensor requests are executed in process, as the daemon would."""
 
 import json
+import shutil
 from datetime import datetime, timezone
 
 import dagster as dg
 import pytest
 
 from ragpipe.defs.automation import (
-    bot_config_sensor,
-    dataset_sensor,
+    INPUTS_TAG,
+    TRIGGER_TAG,
     newest_versions,
     nightly_newest_versions,
+    ragpipe_sensor,
     weekly_full_reevaluation,
 )
+from ragpipe.defs.definitions import build_defs
 from ragpipe.defs.partitions import bot_versions, datasets
+from ragpipe.defs.runner import QUIET, materialize_all
 from ragpipe.defs.resources import ProjectPaths
 
 
@@ -23,58 +28,80 @@ def instance():
         yield instance
 
 
-def tick(sensor, instance, project, cursor=None):
-    paths = ProjectPaths(data_dir=str(project / "data"), output_dir=str(project / ".ragpipe"),
-                         warehouse_dir=str(project / ".ragpipe" / "warehouse"))
-    context = dg.build_sensor_context(instance=instance, cursor=cursor, resources={"paths": paths})
-    result = sensor(context)
-    for request in result.dynamic_partitions_requests:
-        instance.add_dynamic_partitions(request.partitions_def_name, list(request.partition_keys))
-    return result
+class Daemon:
+    """Ticks the sensor as the daemon does (cursor kept, partitions added) and runs what it asks for."""
+
+    def __init__(self, project, instance):
+        self.defs, self.instance, self.cursor = build_defs(project), instance, None
+        self.paths = ProjectPaths(data_dir=str(project / "data"), output_dir=str(project / ".ragpipe"),
+                                  warehouse_dir=str(project / ".ragpipe" / "warehouse"))
+
+    def tick(self) -> dg.SensorResult:
+        context = dg.build_sensor_context(instance=self.instance, cursor=self.cursor, resources={"paths": self.paths})
+        result = ragpipe_sensor(context)
+        for request in result.dynamic_partitions_requests:
+            self.instance.add_dynamic_partitions(request.partitions_def_name, list(request.partition_keys))
+        self.cursor = result.cursor
+        return result
+
+    def requested(self) -> list[str]:
+        """One tick's requests as `job [partition]`, after running them."""
+        requests = self.tick().run_requests
+        for request in requests:
+            result = self.defs.resolve_job_def(request.job_name).execute_in_process(
+                instance=self.instance, partition_key=request.partition_key, tags=request.tags, run_config=QUIET)
+            assert result.success, request
+        return sorted(f"{r.job_name} [{r.partition_key}]" for r in requests)
 
 
-def test_new_bot_config_becomes_a_partition_once(project, instance):
-    instance.add_dynamic_partitions(datasets.name, ["policy_zh", "product_en"])
-    first = tick(bot_config_sensor, instance, project)
-    assert first.dynamic_partitions_requests[0].partition_keys == ["refbot@v1", "refbot@v2"]
-    assert first.run_requests == []  # automation evaluates newly missing partitions
-    (project / "data" / "bots" / "refbot@v3.yaml").write_text(
-        "name: refbot\nversion: v3\nkind: reference\nretrieval: {method: embedding, top_k: 3}\n", encoding="utf-8")
-    second = tick(bot_config_sensor, instance, project, first.cursor)
-    assert second.dynamic_partitions_requests[0].partition_keys == ["refbot@v3"]
-    third = tick(bot_config_sensor, instance, project, second.cursor)
-    assert third.dynamic_partitions_requests == [] and third.run_requests == []
-    assert instance.get_dynamic_partitions(bot_versions.name) == ["refbot@v1", "refbot@v2", "refbot@v3"]
+def test_each_change_runs_its_work_once_in_order(project, instance):
+    """After `ragpipe run` nothing is stale. A dataset file that changes no prepared data
+    re-prepares and evaluates nothing; a new document is prepared, then evaluated with every
+    bot version, then ranked, once. Changed and new configs are evaluated. (One dataset, to
+    keep the in-process runs few.)"""
+    shutil.rmtree(project / "data" / "datasets" / "policy_zh")
+    daemon = Daemon(project, instance)
+    assert all(o.success for o in materialize_all(daemon.defs, instance, progress=lambda _: None))
+    assert daemon.requested() == []
+    config = project / "data" / "bots" / "refbot@v1.yaml"
+    config.write_text(config.read_text(encoding="utf-8"), encoding="utf-8")  # saved again, same content
+    assert daemon.requested() == []
 
+    dataset = project / "data" / "datasets" / "product_en"
+    (dataset / "NOTES.txt").write_text("reviewed\n", encoding="utf-8")  # read by no importer
+    assert daemon.requested() == ["prepare_dataset [product_en]"]
+    assert daemon.requested() == []  # same data versions: the evaluations are current
 
-def test_changed_config_reevaluates_that_version_on_every_dataset(project, instance):
-    instance.add_dynamic_partitions(datasets.name, ["policy_zh", "product_en"])
-    first = tick(bot_config_sensor, instance, project)
+    (dataset / "docs" / "new_programme.md").write_text(
+        "# New programme\n\nGrants of $1,000 for shops that open before June.\n", encoding="utf-8")
+    assert daemon.requested() == ["prepare_dataset [product_en]"]
+    assert daemon.requested() == ["evaluate_bot_version [refbot@v1|product_en]",
+                                  "evaluate_bot_version [refbot@v2|product_en]"]
+    assert daemon.requested() == ["rank_bot_versions [product_en]"]
+    assert daemon.requested() == []
+
     config = project / "data" / "bots" / "refbot@v2.yaml"
     config.write_text(config.read_text(encoding="utf-8").replace("top_k: 4", "top_k: 5"), encoding="utf-8")
-    second = tick(bot_config_sensor, instance, project, first.cursor)
-    assert sorted(str(r.partition_key) for r in second.run_requests) == ["refbot@v2|policy_zh", "refbot@v2|product_en"]
-    assert len({r.run_key for r in second.run_requests}) == 2
-    assert second.dynamic_partitions_requests == []
+    (project / "data" / "bots" / "refbot@v3.yaml").write_text(
+        "name: refbot\nversion: v3\nkind: reference\nretrieval: {method: embedding, top_k: 3}\n", encoding="utf-8")
+    requests = daemon.tick().run_requests
+    assert sorted(str(r.partition_key) for r in requests) == ["refbot@v2|product_en", "refbot@v3|product_en"]
+    assert instance.get_dynamic_partitions(bot_versions.name) == ["refbot@v1", "refbot@v2", "refbot@v3"]
+    assert all(r.tags[INPUTS_TAG] for r in requests)
 
 
 def test_deleted_and_malformed_configs_start_nothing(project, instance):
-    first = tick(bot_config_sensor, instance, project)
+    daemon = Daemon(project, instance)
+    first = daemon.tick()
+    assert first.dynamic_partitions_requests[0].partition_keys == ["policy_zh", "product_en"]
+    assert first.dynamic_partitions_requests[1].partition_keys == ["refbot@v1", "refbot@v2"]
+    assert sorted(r.partition_key for r in first.run_requests) == ["policy_zh", "product_en"]  # prepare first
     (project / "data" / "bots" / "refbot@v1.yaml").unlink()
     (project / "data" / "bots" / "refbot@v9.yaml").write_text("name: refbot\nversion: v9\nkind: [\n", encoding="utf-8")
-    second = tick(bot_config_sensor, instance, project, first.cursor)
-    assert second.run_requests == [] and second.dynamic_partitions_requests == []
-    assert set(json.loads(second.cursor)) == {"refbot@v2", "refbot@v9"}  # the deletion is not reported twice
+    second = daemon.tick()
+    assert second.dynamic_partitions_requests == []
     assert "refbot@v9" not in instance.get_dynamic_partitions(bot_versions.name)
-
-
-def test_dataset_sensor_registers_new_and_reprepares_changed(project, instance):
-    first = tick(dataset_sensor, instance, project)
-    assert first.dynamic_partitions_requests[0].partition_keys == ["policy_zh", "product_en"]
-    doc = project / "data" / "datasets" / "product_en" / "docs" / "new_programme.md"
-    doc.write_text("# New programme\n\nGrants of $1,000.\n", encoding="utf-8")
-    second = tick(dataset_sensor, instance, project, first.cursor)
-    assert [r.partition_key for r in second.run_requests] == ["product_en"]
+    assert {k for k in json.loads(second.cursor) if k.startswith("bots/")} == {"bots/refbot@v2", "bots/refbot@v9"}
 
 
 def test_schedules_pick_newest_versions_and_everything(project, instance):
@@ -85,5 +112,6 @@ def test_schedules_pick_newest_versions_and_everything(project, instance):
     nightly = nightly_newest_versions(dg.build_schedule_context(instance=instance, scheduled_execution_time=when))
     assert sorted(str(r.partition_key) for r in nightly) == [
         "other@1.10|policy_zh", "other@1.10|product_en", "refbot@v10|policy_zh", "refbot@v10|product_en"]
+    assert {r.tags[TRIGGER_TAG] for r in nightly} == {"nightly"}
     weekly = weekly_full_reevaluation(dg.build_schedule_context(instance=instance, scheduled_execution_time=when))
     assert len(weekly) == 8 and len({r.run_key for r in weekly}) == 8

@@ -1,14 +1,25 @@
-"""Continuous evaluation.
+"""Continuous evaluation: one sensor launches the runs that changed files call for, and two
+schedules re-evaluate on a timetable. There is no declarative automation: every run comes
+from one of these, from `ragpipe run`, or from a person (UI, `ragpipe backfill`).
 
-Division of labour:
-- the sensors watch the files: they register new datasets and bot versions as partitions,
-  request runs when the content of a known one changes, and report deletions and bad
-  configs; a cursor of content hashes makes each change count once, run keys make each
-  request idempotent;
-- declarative automation (``eager`` on every asset) does the ordering: a new partition is
-  "newly missing" and gets materialized once its upstream exists, and an updated corpus or
-  question set flows down to every bot version's scores, reports and the leaderboard;
-- schedules re-evaluate the newest version of each bot nightly and everything weekly.
+What is stale is decided by the Dagster instance, not by a sensor cursor. Every run that
+`ragpipe_sensor` or `ragpipe run` launches carries the tag ``ragpipe/inputs``, a hash of
+what the run reads:
+
+- preparing a dataset: the content of its folder;
+- evaluating a bot version on a dataset: the content of the bot's config and the data
+  versions of the dataset's corpus, question set and graph entities (content hashes, so a
+  re-prepared dataset whose content did not change re-evaluates nothing);
+- the leaderboard of a dataset: the newest aggregate_scores materialization of any of its
+  bot versions, by whatever run it came (sensor, schedule, backfill, UI).
+
+On each tick the sensor computes these hashes and requests a run for every job and
+partition that has no run with its current hash yet (finished, failed or still queued, so
+a failure is not retried in a loop). It keeps the order: a dataset's evaluations wait for
+its preparation, and its leaderboard waits until none of its evaluations is queued or
+running. So one event gives one set of runs, and starting the daemon after `ragpipe run`
+launches nothing. The cursor only remembers the files it has reported (deleted or invalid
+configs are logged once).
 """
 
 import hashlib
@@ -19,11 +30,16 @@ import dagster as dg
 
 from ragpipe.core.bots import load_bot_config, version_order
 from ragpipe.core.schemas import InputError, InputErrors
-from ragpipe.defs.jobs import dataset_job, evaluation_job
+from ragpipe.defs.jobs import DATASET_ASSETS, dataset_job, evaluation_job, leaderboard_job
 from ragpipe.defs.partitions import bot_version_keys, bot_versions, dataset_keys, datasets
 from ragpipe.defs.resources import ProjectPaths
 
-RUNNING = dg.DefaultSensorStatus.RUNNING
+INPUTS_TAG = "ragpipe/inputs"
+TRIGGER_TAG = "ragpipe/trigger"
+PARTITION_TAG = "dagster/partition"
+DATASET_DIMENSION_TAG = "dagster/partition/dataset"  # Dagster's tag for one dimension of a multi-partition
+UNFINISHED = [s for s in dg.DagsterRunStatus if s not in
+              (dg.DagsterRunStatus.SUCCESS, dg.DagsterRunStatus.FAILURE, dg.DagsterRunStatus.CANCELED)]
 
 
 def file_hash(path: Path) -> str:
@@ -37,64 +53,102 @@ def folder_hash(folder: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-def _diff(old: dict[str, str], new: dict[str, str]) -> tuple[list[str], list[str], list[str]]:
-    added = sorted(k for k in new if k not in old)
-    changed = sorted(k for k in new if k in old and old[k] != new[k])
-    deleted = sorted(k for k in old if k not in new)
-    return added, changed, deleted
+def _hash(*parts: str) -> str:
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
 
 
-@dg.sensor(job=evaluation_job, default_status=RUNNING, minimum_interval_seconds=15)
-def bot_config_sensor(context: dg.SensorEvaluationContext, paths: ProjectPaths) -> dg.SensorResult:
-    """Watches data/bots/: a new valid config becomes a bot_versions partition (automation
-    then evaluates it on every dataset); a changed config re-evaluates that version on every
-    dataset; a deleted config or an invalid one is reported in the sensor's log."""
-    seen = json.loads(context.cursor or "{}")
-    current = {key: file_hash(paths.bot_file(key)) for key in bot_version_keys(paths.data)}
-    added, changed, deleted = _diff(seen, current)
-    valid = []
-    for key in added + changed:
+def dataset_inputs(paths: ProjectPaths, dataset: str) -> str:
+    return folder_hash(paths.dataset_dir(dataset))
+
+
+def prepared_versions(instance: dg.DagsterInstance, dataset: str) -> list[str] | None:
+    """The data versions of the dataset's corpus, question set and graph entities; None
+    while it has not been prepared."""
+    versions = []
+    for asset in DATASET_ASSETS:
+        records = instance.fetch_materializations(dg.AssetRecordsFilter(asset.key, asset_partitions=[dataset]),
+                                                  limit=1).records
+        if not records:
+            return None
+        versions.append(records[0].asset_materialization.tags.get("dagster/data_version", ""))
+    return versions
+
+
+def evaluation_inputs(paths: ProjectPaths, bot: str, prepared: list[str]) -> str:
+    return _hash(file_hash(paths.bot_file(bot)), *prepared)
+
+
+def leaderboard_inputs(instance: dg.DagsterInstance, dataset: str) -> str | None:
+    """None while no bot version of the dataset has aggregate scores."""
+    partitions = [str(dg.MultiPartitionKey({"dataset": dataset, "bot": bot}))
+                  for bot in instance.get_dynamic_partitions(bot_versions.name)]
+    records = instance.fetch_materializations(
+        dg.AssetRecordsFilter(dg.AssetKey("aggregate_scores"), asset_partitions=partitions), limit=1).records
+    return f"aggregate_scores:{records[0].storage_id}" if records else None
+
+
+def _has_run(instance: dg.DagsterInstance, job: str, partition: str, inputs: str) -> bool:
+    return bool(instance.get_run_records(
+        dg.RunsFilter(job_name=job, tags={PARTITION_TAG: partition, INPUTS_TAG: inputs}), limit=1))
+
+
+def _unfinished(instance: dg.DagsterInstance, job: str, tags: dict[str, str]) -> bool:
+    return bool(instance.get_run_records(dg.RunsFilter(job_name=job, tags=tags, statuses=UNFINISHED), limit=1))
+
+
+def _request(job: str, partition, inputs: str) -> dg.RunRequest:
+    # The run key lets the daemon drop a request it already submitted (a tick that is retried).
+    return dg.RunRequest(job_name=job, partition_key=partition, tags={INPUTS_TAG: inputs},
+                         run_key=f"{job}:{partition}:{inputs}")
+
+
+@dg.sensor(jobs=[dataset_job, evaluation_job, leaderboard_job], default_status=dg.DefaultSensorStatus.RUNNING,
+           minimum_interval_seconds=15)
+def ragpipe_sensor(context: dg.SensorEvaluationContext, paths: ProjectPaths) -> dg.SensorResult:
+    """Watches data/datasets/ and data/bots/. Registers new datasets and bot versions as
+    partitions; prepares a dataset whose files changed, then evaluates every bot version
+    on it whose inputs changed, then ranks the dataset's versions once none of its
+    evaluations is queued or running. Deleted and invalid files are logged."""
+    instance = context.instance
+    dataset_list = dataset_keys(paths.data)
+    files = {f"datasets/{key}": dataset_inputs(paths, key) for key in dataset_list}
+    files |= {f"bots/{key}": file_hash(paths.bot_file(key)) for key in bot_version_keys(paths.data)}
+    reported = json.loads(context.cursor or "{}")
+    for key in sorted(set(reported) - set(files)):
+        context.log.warning(f"{key} was deleted; its partition and results are kept for history")
+    bots = []
+    for key in bot_version_keys(paths.data):
         try:
             load_bot_config(paths.bot_file(key))
-            valid.append(key)
+            bots.append(key)
         except (InputError, InputErrors) as exc:
-            context.log.error(f"bot config {key} not evaluated: {exc}")
-    for key in deleted:
-        context.log.warning(f"bot config {key} was deleted; its partition and results are kept for history")
-    known = set(context.instance.get_dynamic_partitions(bot_versions.name))
-    new_partitions = [k for k in valid if k not in known]
-    dataset_partitions = context.instance.get_dynamic_partitions(datasets.name)
-    runs = [
-        dg.RunRequest(run_key=f"{key}:{current[key]}:{dataset}",
-                      partition_key=dg.MultiPartitionKey({"dataset": dataset, "bot": key}))
-        for key in valid if key in known for dataset in dataset_partitions
-    ]
-    return dg.SensorResult(
-        run_requests=runs,
-        dynamic_partitions_requests=[bot_versions.build_add_request(new_partitions)] if new_partitions else [],
-        cursor=json.dumps(current, sort_keys=True),
-    )
+            if reported.get(f"bots/{key}") != files[f"bots/{key}"]:
+                context.log.error(f"bot config {key} not evaluated: {exc}")
+    partition_requests = [
+        definition.build_add_request(new) for definition, keys in ((datasets, dataset_list), (bot_versions, bots))
+        if (new := [k for k in keys if k not in set(instance.get_dynamic_partitions(definition.name))])]
 
-
-@dg.sensor(job=dataset_job, default_status=RUNNING, minimum_interval_seconds=15)
-def dataset_sensor(context: dg.SensorEvaluationContext, paths: ProjectPaths) -> dg.SensorResult:
-    """Watches data/datasets/: a new folder becomes a datasets partition (automation then
-    prepares and evaluates it); changed files re-prepare it, and the update flows down to
-    every bot version's evaluation."""
-    seen = json.loads(context.cursor or "{}")
-    current = {key: folder_hash(paths.dataset_dir(key)) for key in dataset_keys(paths.data)}
-    added, changed, deleted = _diff(seen, current)
-    for key in deleted:
-        context.log.warning(f"dataset {key} was deleted; its partition and results are kept for history")
-    known = set(context.instance.get_dynamic_partitions(datasets.name))
-    new_partitions = [k for k in added if k not in known]
-    runs = [dg.RunRequest(run_key=f"{key}:{current[key]}", partition_key=key)
-            for key in added + changed if key in known]
-    return dg.SensorResult(
-        run_requests=runs,
-        dynamic_partitions_requests=[datasets.build_add_request(new_partitions)] if new_partitions else [],
-        cursor=json.dumps(current, sort_keys=True),
-    )
+    runs = []
+    for dataset in dataset_list:
+        folder = files[f"datasets/{dataset}"]
+        if not _has_run(instance, dataset_job.name, dataset, folder):
+            runs.append(_request(dataset_job.name, dataset, folder))
+            continue  # evaluations read what this run prepares
+        if _unfinished(instance, dataset_job.name, {PARTITION_TAG: dataset}):
+            continue
+        evaluating = _unfinished(instance, evaluation_job.name, {DATASET_DIMENSION_TAG: dataset})
+        versions = prepared_versions(instance, dataset)
+        for bot in bots if versions else []:
+            inputs = evaluation_inputs(paths, bot, versions)
+            partition = dg.MultiPartitionKey({"dataset": dataset, "bot": bot})
+            if not _has_run(instance, evaluation_job.name, str(partition), inputs):
+                runs.append(_request(evaluation_job.name, partition, inputs))
+                evaluating = True
+        ranked = leaderboard_inputs(instance, dataset)
+        if not evaluating and ranked and not _has_run(instance, leaderboard_job.name, dataset, ranked):
+            runs.append(_request(leaderboard_job.name, dataset, ranked))
+    return dg.SensorResult(run_requests=runs, dynamic_partitions_requests=partition_requests,
+                           cursor=json.dumps(files, sort_keys=True))
 
 
 def newest_versions(keys: list[str]) -> list[str]:
@@ -106,25 +160,23 @@ def newest_versions(keys: list[str]) -> list[str]:
     return sorted(by_bot.values())
 
 
-def _evaluation_requests(context: dg.ScheduleEvaluationContext, bots: list[str], tag: str) -> list[dg.RunRequest]:
+def _evaluation_requests(context: dg.ScheduleEvaluationContext, bots: list[str], trigger: str) -> list[dg.RunRequest]:
     tick = context.scheduled_execution_time.strftime("%Y-%m-%dT%H:%M")
-    return [dg.RunRequest(run_key=f"{tag}:{tick}:{bot}|{dataset}",
+    # The runs' tags say which schedule launched them; a tag asking the bot again belongs here too.
+    return [dg.RunRequest(run_key=f"{trigger}:{tick}:{bot}|{dataset}", tags={TRIGGER_TAG: trigger},
                           partition_key=dg.MultiPartitionKey({"dataset": dataset, "bot": bot}))
             for bot in bots for dataset in context.instance.get_dynamic_partitions(datasets.name)]
 
 
 @dg.schedule(job=evaluation_job, cron_schedule="0 2 * * *", default_status=dg.DefaultScheduleStatus.RUNNING)
 def nightly_newest_versions(context: dg.ScheduleEvaluationContext):
-    """Every night, the newest version of each bot on every dataset."""
+    """Every night, the newest version of each bot on every dataset (the sensor then ranks
+    each dataset once)."""
     return _evaluation_requests(context, newest_versions(context.instance.get_dynamic_partitions(bot_versions.name)),
                                 "nightly")
 
 
 @dg.schedule(job=evaluation_job, cron_schedule="0 4 * * 0", default_status=dg.DefaultScheduleStatus.RUNNING)
 def weekly_full_reevaluation(context: dg.ScheduleEvaluationContext):
-    """Every Sunday, every bot version on every dataset."""
+    """Every Sunday, every bot version on every dataset (the sensor then ranks each dataset once)."""
     return _evaluation_requests(context, context.instance.get_dynamic_partitions(bot_versions.name), "weekly")
-
-
-automation_sensor = dg.AutomationConditionSensorDefinition(
-    "ragpipe_automation", target=dg.AssetSelection.all(), default_status=RUNNING, minimum_interval_seconds=15)

@@ -5,13 +5,7 @@ from pathlib import Path
 
 import dagster as dg
 
-from ragpipe.defs.automation import (
-    automation_sensor,
-    bot_config_sensor,
-    dataset_sensor,
-    nightly_newest_versions,
-    weekly_full_reevaluation,
-)
+from ragpipe.defs.automation import nightly_newest_versions, ragpipe_sensor, weekly_full_reevaluation
 from ragpipe.defs.evaluation.assets import leaderboard
 from ragpipe.defs.io_manager import ParquetIOManagerFactory
 from ragpipe.defs.jobs import DATASET_ASSETS, EVALUATION_ASSETS, dataset_job, evaluation_job, leaderboard_job
@@ -27,7 +21,7 @@ def build_defs(project_dir: Path | None = None) -> dg.Definitions:
     return dg.Definitions(
         assets=[*DATASET_ASSETS, *EVALUATION_ASSETS, leaderboard],
         jobs=[dataset_job, evaluation_job, leaderboard_job],
-        sensors=[bot_config_sensor, dataset_sensor, automation_sensor],
+        sensors=[ragpipe_sensor],
         schedules=[nightly_newest_versions, weekly_full_reevaluation],
         # Runs are small: steps share one process instead of paying an import each.
         executor=dg.in_process_executor,

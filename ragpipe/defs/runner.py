@@ -8,6 +8,13 @@ from dataclasses import dataclass
 
 import dagster as dg
 
+from ragpipe.defs.automation import (
+    INPUTS_TAG,
+    dataset_inputs,
+    evaluation_inputs,
+    leaderboard_inputs,
+    prepared_versions,
+)
 from ragpipe.defs.jobs import dataset_job, evaluation_job, leaderboard_job
 from ragpipe.defs.partitions import misnamed_inputs, sync_partitions
 from ragpipe.defs.resources import ProjectPaths
@@ -35,10 +42,12 @@ def _failure_message(result: dg.ExecuteInProcessResult) -> str:
     return "\n".join(messages) or "run failed"
 
 
-def _execute(defs: dg.Definitions, instance: dg.DagsterInstance, job_name: str, partition) -> RunOutcome:
+def _execute(defs: dg.Definitions, instance: dg.DagsterInstance, job_name: str, partition,
+             inputs: str | None) -> RunOutcome:
     job = defs.resolve_job_def(job_name)
+    # Tagged with the hash of its inputs, as the sensor tags its runs: the daemon sees this work as done.
     result = job.execute_in_process(instance=instance, partition_key=partition, raise_on_error=False,
-                                    run_config=QUIET)
+                                    run_config=QUIET, tags={INPUTS_TAG: inputs} if inputs else None)
     return RunOutcome(job_name, str(partition), result.success, result.run_id,
                       None if result.success else _failure_message(result))
 
@@ -63,11 +72,12 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
         record(RunOutcome("register_partition", path.name, False,
                           error=f"{path}: not registered; expected {expected} of letters, digits, _ . -"))
     for dataset in dataset_keys:
-        if not record(_execute(defs, instance, dataset_job.name, dataset)).success:
+        if not record(_execute(defs, instance, dataset_job.name, dataset, dataset_inputs(paths, dataset))).success:
             continue
+        versions = prepared_versions(instance, dataset)
         for bot in bot_keys:
-            record(_execute(defs, instance, evaluation_job.name,
-                            dg.MultiPartitionKey({"dataset": dataset, "bot": bot})))
+            record(_execute(defs, instance, evaluation_job.name, dg.MultiPartitionKey({"dataset": dataset, "bot": bot}),
+                            evaluation_inputs(paths, bot, versions)))
         if any(o.success for o in outcomes if o.job == evaluation_job.name and o.partition.endswith(f"|{dataset}")):
-            record(_execute(defs, instance, leaderboard_job.name, dataset))
+            record(_execute(defs, instance, leaderboard_job.name, dataset, leaderboard_inputs(instance, dataset)))
     return outcomes

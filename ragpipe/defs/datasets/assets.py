@@ -34,7 +34,7 @@ def dataset_language(paths: ProjectPaths, dataset: str) -> str:
     return (config or {}).get("language", "en")
 
 
-@dg.asset(partitions_def=datasets, group_name="datasets", kinds={"parquet"}, automation_condition=dg.AutomationCondition.eager())
+@dg.asset(partitions_def=datasets, group_name="datasets", kinds={"parquet"})
 def corpus(context: dg.AssetExecutionContext, paths: ProjectPaths) -> dg.Output[pd.DataFrame]:
     """The documents of one dataset (data/datasets/<dataset>/docs/), split into chunks with
     stable ids ``<document>#<n>``."""
@@ -52,7 +52,7 @@ def corpus(context: dg.AssetExecutionContext, paths: ProjectPaths) -> dg.Output[
     })
 
 
-@dg.asset(partitions_def=datasets, group_name="datasets", kinds={"parquet"}, automation_condition=dg.AutomationCondition.eager())
+@dg.asset(partitions_def=datasets, group_name="datasets", kinds={"parquet"})
 def question_set(context: dg.AssetExecutionContext, paths: ProjectPaths, corpus: pd.DataFrame) -> dg.Output[pd.DataFrame]:
     """The questions of one dataset, imported from CSV/JSON/JSONL/XLSX files under questions/,
     each with its ground-truth answer and the ids of the chunks that hold it."""
@@ -86,7 +86,6 @@ GRAPH_COLUMNS = ["name", "type", "aliases"]
 
 
 @dg.asset(partitions_def=datasets, group_name="datasets", kinds={"parquet"},
-          automation_condition=dg.AutomationCondition.eager(),
           check_specs=[dg.AssetCheckSpec(GRAPH_CHECK, asset="graph_entities",
                                          description="the configured knowledge graph could be read")])
 def graph_entities(context: dg.AssetExecutionContext, paths: ProjectPaths, graph: GraphResource):

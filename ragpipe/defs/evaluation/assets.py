@@ -44,7 +44,7 @@ def evaluation_page(paths: ProjectPaths, dataset: str, bot_version: str):
     return paths.reports / dataset / bot_version / EVALUATION_PAGE
 
 
-@dg.asset(partitions_def=evaluations, group_name=GROUP, kinds={"parquet"}, automation_condition=dg.AutomationCondition.eager(),
+@dg.asset(partitions_def=evaluations, group_name=GROUP, kinds={"parquet"},
           ins={"corpus": dg.AssetIn(**DATASET_INPUT), "question_set": dg.AssetIn(**DATASET_INPUT)})
 def rag_responses(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: EmbedderResource,
                   corpus: pd.DataFrame, question_set: pd.DataFrame) -> pd.DataFrame:
@@ -106,7 +106,6 @@ def _score_out(metric: Metric) -> dg.AssetOut:
     direction = "higher is better" if metric.higher_is_better else "lower is better"
     return dg.AssetOut(
         key=["scores", metric.name], group_name="scores", kinds={"parquet"}, is_required=False,
-        automation_condition=dg.AutomationCondition.eager(),
         description=f"{metric.definition} Range {metric.value_range}, {direction}. "
                     f"Reads {', '.join(metric.reads)}. NaN when {metric.nan_when}.")
 
@@ -202,8 +201,7 @@ def _threshold_check(check: dict, row: dict) -> dg.AssetCheckResult:
                   "n": row["n"]})
 
 
-@dg.asset(partitions_def=evaluations, group_name=GROUP, kinds={"parquet"},
-          automation_condition=dg.AutomationCondition.eager(), ins=SCORE_INS,
+@dg.asset(partitions_def=evaluations, group_name=GROUP, kinds={"parquet"}, ins=SCORE_INS,
           check_specs=[dg.AssetCheckSpec(f"{m}_threshold", asset="aggregate_scores",
                                          description=f"mean {m} against the warning (WARN) and critical (ERROR) "
                                                      "thresholds of rules.yaml") for m in THRESHOLD_METRICS]
@@ -250,7 +248,7 @@ def aggregate_scores(context: dg.AssetExecutionContext, paths: ProjectPaths, **s
                                                            for kk, vv in v.items()} for k, v in comparison.items()})})
 
 
-@dg.asset(partitions_def=evaluations, group_name="reports", kinds={"parquet", "html"}, automation_condition=dg.AutomationCondition.eager(),
+@dg.asset(partitions_def=evaluations, group_name="reports", kinds={"parquet", "html"},
           ins={"question_set": dg.AssetIn(**DATASET_INPUT), "rag_responses": dg.AssetIn(),
                "aggregate_scores": dg.AssetIn(), **SCORE_INS})
 def diagnosis_report(context: dg.AssetExecutionContext, paths: ProjectPaths, question_set: pd.DataFrame,
@@ -295,7 +293,7 @@ def _oriented(metric: str, mean: float) -> float:
     return float("nan") if spec is None else oriented(mean, *spec.value_range, spec.higher_is_better)
 
 
-@dg.asset(partitions_def=datasets, group_name="reports", kinds={"parquet"}, automation_condition=dg.AutomationCondition.eager(),
+@dg.asset(partitions_def=datasets, group_name="reports", kinds={"parquet"},
           ins={"aggregate_scores": dg.AssetIn(partition_mapping=BY_DATASET,
                                               metadata={"allow_missing_partitions": True})})
 def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths, aggregate_scores) -> pd.DataFrame:
