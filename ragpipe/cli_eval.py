@@ -81,10 +81,11 @@ def _eval(args: argparse.Namespace) -> int:
 
     bar = ProgressBar(steps=1 + len(REGISTRY))  # answering, then each metric
     with dg.DagsterInstance.get() as instance, listening(bar):
-        outcomes = materialize_all(defs, instance, [args.dataset], [args.bot], progress=bar.note)
+        outcomes = materialize_all(defs, instance, [args.dataset], [args.bot], progress=bar.note, reask=args.reask)
     failed = [o for o in outcomes if not o.success]
     data_file = paths.reports / args.dataset / args.bot / "diagnosis.json"
-    if data_file.exists() and not any(o.job == "evaluate_bot_version" for o in failed):
+    # The report is written even when a blocking check then fails the run.
+    if any("diagnosis_report" in o.materialized for o in outcomes):
         evaluation = json.loads(data_file.read_text(encoding="utf-8"))
         page = data_file.with_name("diagnosis.html")
         print(f"\n{args.bot} on {args.dataset}: {evaluation['status']} ({evaluation['n_questions']} questions, "
@@ -96,9 +97,14 @@ def _eval(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+REASK_HELP = ("ask HTTP bots every question again, in a new answer round, instead of re-scoring the answers "
+              "they gave before (earlier rounds are kept; the report shows what changed)")
+
+
 def register(sub) -> None:
     run = sub.add_parser("eval", help="evaluate one bot version on one dataset now, with progress and a summary")
     run.add_argument("--dataset", required=True)
     run.add_argument("--bot", required=True, help="bot version key, e.g. refbot@v2")
     run.add_argument("--project-dir", default=".", help="folder holding data/ and dagster.yaml (default: .)")
+    run.add_argument("--reask", action="store_true", help=REASK_HELP)
     run.set_defaults(func=_eval)

@@ -8,7 +8,8 @@ Division of labour:
 - declarative automation (``eager`` on every asset) does the ordering: a new partition is
   "newly missing" and gets materialized once its upstream exists, and an updated corpus or
   question set flows down to every bot version's scores, reports and the leaderboard;
-- schedules re-evaluate the newest version of each bot nightly and everything weekly.
+- schedules re-evaluate the newest version of each bot nightly and everything weekly,
+  asking HTTP bots every question again (tag ``ragpipe/reask``).
 """
 
 import hashlib
@@ -19,6 +20,7 @@ import dagster as dg
 
 from ragpipe.core.bots import load_bot_config, version_order
 from ragpipe.core.schemas import InputError, InputErrors
+from ragpipe.defs.evaluation.assets import REASK_TAG
 from ragpipe.defs.jobs import dataset_job, evaluation_job
 from ragpipe.defs.partitions import bot_version_keys, bot_versions, dataset_keys, datasets
 from ragpipe.defs.resources import ProjectPaths
@@ -109,7 +111,8 @@ def newest_versions(keys: list[str]) -> list[str]:
 def _evaluation_requests(context: dg.ScheduleEvaluationContext, bots: list[str], tag: str) -> list[dg.RunRequest]:
     tick = context.scheduled_execution_time.strftime("%Y-%m-%dT%H:%M")
     return [dg.RunRequest(run_key=f"{tag}:{tick}:{bot}|{dataset}",
-                          partition_key=dg.MultiPartitionKey({"dataset": dataset, "bot": bot}))
+                          partition_key=dg.MultiPartitionKey({"dataset": dataset, "bot": bot}),
+                          tags={REASK_TAG: "true"})  # a re-evaluation asks HTTP bots again
             for bot in bots for dataset in context.instance.get_dynamic_partitions(datasets.name)]
 
 

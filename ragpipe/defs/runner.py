@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import dagster as dg
 
+from ragpipe.defs.evaluation.assets import REASK_TAG
 from ragpipe.defs.jobs import dataset_job, evaluation_job, leaderboard_job
 from ragpipe.defs.partitions import misnamed_inputs, sync_partitions
 from ragpipe.defs.resources import ProjectPaths
@@ -24,6 +25,7 @@ class RunOutcome:
     success: bool
     run_id: str | None = None
     error: str | None = None
+    materialized: tuple[str, ...] = ()  # asset keys, also of a run that failed afterwards
 
 
 def _failure_message(result: dg.ExecuteInProcessResult) -> str:
@@ -35,22 +37,25 @@ def _failure_message(result: dg.ExecuteInProcessResult) -> str:
     return "\n".join(messages) or "run failed"
 
 
-def _execute(defs: dg.Definitions, instance: dg.DagsterInstance, job_name: str, partition) -> RunOutcome:
+def _execute(defs: dg.Definitions, instance: dg.DagsterInstance, job_name: str, partition,
+             tags: dict[str, str] | None = None) -> RunOutcome:
     job = defs.resolve_job_def(job_name)
     result = job.execute_in_process(instance=instance, partition_key=partition, raise_on_error=False,
-                                    run_config=QUIET)
+                                    run_config=QUIET, tags=tags)
+    materialized = tuple(sorted({e.asset_key.to_user_string() for e in result.get_asset_materialization_events()}))
     return RunOutcome(job_name, str(partition), result.success, result.run_id,
-                      None if result.success else _failure_message(result))
+                      None if result.success else _failure_message(result), materialized)
 
 
 def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
                     only_datasets: list[str] | None = None, only_bots: list[str] | None = None,
-                    progress=print) -> list[RunOutcome]:
+                    progress=print, reask: bool = False) -> list[RunOutcome]:
+    """``reask``: the evaluations ask HTTP bots every question again (REASK_TAG)."""
     paths: ProjectPaths = defs.resources["paths"]
     dataset_keys, bot_keys = sync_partitions(instance, paths.data)
     dataset_keys = [d for d in dataset_keys if not only_datasets or d in only_datasets]
     bot_keys = [b for b in bot_keys if not only_bots or b in only_bots]
-    outcomes = []
+    outcomes, tags = [], {REASK_TAG: "true"} if reask else None
 
     def record(outcome: RunOutcome) -> RunOutcome:
         outcomes.append(outcome)
@@ -67,7 +72,9 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
             continue
         for bot in bot_keys:
             record(_execute(defs, instance, evaluation_job.name,
-                            dg.MultiPartitionKey({"dataset": dataset, "bot": bot})))
-        if any(o.success for o in outcomes if o.job == evaluation_job.name and o.partition.endswith(f"|{dataset}")):
+                            dg.MultiPartitionKey({"dataset": dataset, "bot": bot}), tags))
+        # A version that failed a blocking check has aggregates: the leaderboard ranks and flags it.
+        if any("aggregate_scores" in o.materialized for o in outcomes
+               if o.job == evaluation_job.name and o.partition.endswith(f"|{dataset}")):
             record(_execute(defs, instance, leaderboard_job.name, dataset))
     return outcomes
