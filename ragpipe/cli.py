@@ -17,12 +17,33 @@ from ragpipe.cli_questions import register as register_questions
 from ragpipe.cli_report import register as register_report
 
 
+def leaderboard_text(dataset: str, frame: pd.DataFrame) -> str:
+    """One dataset's leaderboard for the terminal: means, the versions that fail a blocking
+    check (ranked after those that pass), and the paired differences from the baseline."""
+    from ragpipe.core.metrics import REGISTRY
+
+    frame = frame.dropna(axis=1, how="all")
+    metrics = [c for c in frame.columns if c in REGISTRY]
+    blocked = frame[frame["blocked"]] if "blocked" in frame else frame.iloc[:0]
+    lines = [f"\nLeaderboard for {dataset} (mean per metric; unmeasured metrics left out):",
+             frame[["rank", "bot_version", "overall", *(["failed_checks"] if len(blocked) else []), *metrics]]
+             .to_string(index=False, float_format="%.3f")]
+    lines += [f"{row['bot_version']} fails the blocking check {row['failed_checks']} (significantly worse than "
+              f"{row['baseline']} in {row['significant_drops']}): ranked after the versions that pass it"
+              for row in blocked.to_dict("records")]
+    deltas = [c for c in frame.columns if c.startswith("Δ") and c.endswith("_ci95")]
+    if deltas:
+        lines += ["Paired difference from the baseline version, CI95 (bootstrap over questions):",
+                  frame[["bot_version", "baseline", *deltas]].dropna(subset=deltas, how="all")
+                  .rename(columns=lambda c: c.removesuffix("_ci95")).to_string(index=False)]
+    return "\n".join(lines)
+
+
 def _run(args: argparse.Namespace) -> int:
     import dagster as dg
 
     warnings.filterwarnings("ignore", category=dg.BetaWarning)  # partition mappings, data versions
 
-    from ragpipe.core.metrics import REGISTRY
     from ragpipe.defs.definitions import build_defs
     from ragpipe.defs.instance import prepare_dagster_home
     from ragpipe.defs.runner import materialize_all
@@ -38,20 +59,7 @@ def _run(args: argparse.Namespace) -> int:
     print(f"\n{sum(o.success for o in outcomes)}/{len(outcomes)} runs succeeded in "
           f"{time.perf_counter() - started:.1f} s")
     for board in sorted((warehouse / "leaderboard").glob("*.parquet")):
-        frame = pd.read_parquet(board).dropna(axis=1, how="all")
-        metrics = [c for c in frame.columns if c in REGISTRY]
-        flagged = frame["blocked"].any() if "blocked" in frame else False
-        print(f"\nLeaderboard for {board.stem} (mean per metric; unmeasured metrics left out):")
-        print(frame[["rank", "bot_version", "overall", *(["failed_checks"] if flagged else []), *metrics]]
-              .to_string(index=False, float_format="%.3f"))
-        for row in frame[frame["blocked"]].to_dict("records") if flagged else []:
-            print(f"{row['bot_version']} fails the blocking check {row['failed_checks']} (significantly worse than "
-                  f"{row['baseline']} in {row['significant_drops']}): ranked after the versions that pass it")
-        deltas = [c for c in frame.columns if c.startswith("Δ") and c.endswith("_ci95")]
-        if deltas:
-            print("Paired difference from the baseline version, CI95 (bootstrap over questions):")
-            print(frame[["bot_version", "baseline", *deltas]].dropna(subset=deltas, how="all")
-                  .rename(columns=lambda c: c.removesuffix("_ci95")).to_string(index=False))
+        print(leaderboard_text(board.stem, pd.read_parquet(board)))
     print(f"\nReports (HTML, browse with `ragpipe report serve`): {paths.reports / 'index.html'}")
     print(f"Asset values (Parquet, one file per partition): {warehouse}")
     print("Browse the same runs, lineage and reports in the Dagster UI:")

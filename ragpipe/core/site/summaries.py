@@ -47,7 +47,8 @@ def evaluation_markdown(data: dict) -> str:
     regression = next(c for c in data["checks"] if c["name"] == "no_regression_vs_baseline")
     if regression["drops"]:
         lines += ["", f"**Significantly worse than {cell(regression['baseline'])}:** {cell(', '.join(regression['drops']))}"
-                      " (a blocking check: the evaluation run fails; the leaderboard ranks this version after those that pass)"]
+                      " (a blocking check: the evaluation run fails; the leaderboard ranks this version after "
+                      "those that pass)"]
     drift = data.get("drift")
     if drift and drift.get("answers_compared"):
         lines += ["", f"**Drift since the previous answer round:** {drift['answers_changed']} of "

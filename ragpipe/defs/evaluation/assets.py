@@ -67,7 +67,7 @@ def rag_responses(context: dg.AssetExecutionContext, paths: ProjectPaths, embedd
         config = load_bot_config(paths.bot_file(bot_version))
         # A retried or re-executed run keeps its root run's id: it continues that run's round.
         bot = make_bot(config, dataset, [Chunk(**row) for row in corpus.to_dict("records")], embedder.embedder,
-                       paths.answers_cache, context.run.root_run_id or context.run_id, reask)
+                       paths.answers_cache, context.run.root_run_id or context.run.run_id, reask)
     questions = list(zip(question_set["question_id"], question_set["question"]))
     try:
         rows = answer_all(bot, questions, lambda done, total: advance("rag_responses", done, total))
