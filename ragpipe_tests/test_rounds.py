@@ -49,7 +49,6 @@ def test_reask_asks_again_and_reruns_or_reexecutions_do_not(http_project, monkey
             first = evaluate(instance)  # the first round
             assert first.success and server.total() == N_QUESTIONS
             before = responses(http_project)
-            assert before.attrs["round"] == first.run_id and before.attrs["previous_round"] is None
 
             server.suffix = " (changed behind the same config)"
             assert evaluate(instance, only_answers=True).success  # a plain re-run: the stored answers

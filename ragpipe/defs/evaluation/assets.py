@@ -3,7 +3,6 @@ score asset per registered metric, their aggregate, and the diagnosis report; pl
 per-dataset leaderboard over all bot versions."""
 
 import json
-import warnings
 from collections import Counter
 
 import dagster as dg
@@ -22,7 +21,7 @@ from ragpipe.core.stats import paired_bootstrap, significant_drop, summarize
 from ragpipe.defs.datasets.assets import dataset_language, graph_from_snapshot
 from ragpipe.defs.errors import input_failure
 from ragpipe.defs.progress import advance
-from ragpipe.defs.partitions import BY_DATASET, bot_version_keys, datasets, evaluations
+from ragpipe.defs.partitions import BY_DATASET, bot_version_keys, datasets, evaluations, partitioned_check
 from ragpipe.defs.resources import EmbedderResource, LLMResource, ProjectPaths
 
 GROUP = "evaluation"
@@ -240,21 +239,16 @@ def _threshold_check(check: dict, row: dict) -> dg.AssetCheckResult:
                   "n": row["n"], "n_unmeasured": row["n_unmeasured"]})
 
 
-# Partitioned checks (a preview feature of Dagster 1.13): each evaluation's result is
-# recorded and shown for its own (dataset, bot version) partition, not as the asset's
-# latest result whichever partition produced it.
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore", dg.PreviewWarning)
-    CHECK_SPECS = [dg.AssetCheckSpec(f"{m}_threshold", asset="aggregate_scores", partitions_def=evaluations,
-                                     description=f"mean {m} against the warning (WARN) and critical (ERROR) "
-                                                 "thresholds of rules.yaml; a metric with no measured value "
-                                                 "fails with WARN") for m in THRESHOLD_METRICS]
-    # Blocking: a significant drop fails the evaluation run; the leaderboard ranks the
-    # version after the clean ones and flags it.
-    CHECK_SPECS.append(dg.AssetCheckSpec(
-        REGRESSION_CHECK, asset="aggregate_scores", partitions_def=evaluations, blocking=True,
-        description="no metric significantly worse than the baseline version (paired bootstrap over "
-                    "per-question scores, CI95); blocking"))
+CHECK_SPECS = [partitioned_check(f"{m}_threshold", "aggregate_scores", evaluations,
+                                 description=f"mean {m} against the warning (WARN) and critical (ERROR) thresholds "
+                                             "of rules.yaml; a metric with no measured value fails with WARN")
+               for m in THRESHOLD_METRICS]
+# Blocking: a significant drop fails the evaluation run; the leaderboard ranks the version
+# after the clean ones and flags it.
+CHECK_SPECS.append(partitioned_check(
+    REGRESSION_CHECK, "aggregate_scores", evaluations, blocking=True,
+    description="no metric significantly worse than the baseline version (paired bootstrap over per-question "
+                "scores, CI95); blocking"))
 
 
 @dg.asset(partitions_def=evaluations, group_name=GROUP, kinds={"parquet"},
