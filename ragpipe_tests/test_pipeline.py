@@ -35,7 +35,12 @@ def test_whole_graph_on_sample_data(project, monkeypatch):
     started = time.perf_counter()
     outcomes, materialized = run_graph(project)
     elapsed = time.perf_counter() - started
-    assert all(o.success for o in outcomes), [o.error for o in outcomes if not o.success]
+    # A version significantly worse than its baseline fails its evaluation run on the blocking
+    # regression check, and on nothing else; every asset is still materialized.
+    blocked = [o for o in outcomes if not o.success]
+    assert all(o.job == "evaluate_bot_version" and o.error.startswith("blocked by no_regression_vs_baseline: "
+                                                                      "significantly worse than refbot@v1")
+               for o in blocked), [o.error for o in blocked]
     monkeypatch.delenv("DAGSTER_HOME")  # `bench perf --dagster` reads another process's home
     runs, steps = step_seconds(project / "dagster_home")
     assert runs == len(outcomes) and 0 < steps < elapsed

@@ -29,9 +29,13 @@ class RunOutcome:
 
 
 def _failure_message(result: dg.ExecuteInProcessResult) -> str:
-    messages = []
+    # A failed blocking check stops the run after its step stored its value: say which and why.
+    messages = [f"blocked by {c.check_name}: {c.description or 'failed'}" for c in result.get_asset_check_evaluations()
+                if c.blocking and not c.passed and c.severity == dg.AssetCheckSeverity.ERROR]
     for event in result.get_step_failure_events():
         data = event.step_failure_data
+        if data.error and data.error.cls_name == "DagsterAssetCheckFailedError" and messages:
+            continue
         text = data.user_failure_data.description if data.user_failure_data else None
         messages.append(f"{event.step_key}: {text or data.error.message.strip()}")
     return "\n".join(messages) or "run failed"

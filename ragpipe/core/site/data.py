@@ -111,8 +111,7 @@ def round_drift(responses: pd.DataFrame, means_by_round: dict[str, dict]) -> dic
     if not previous:
         return None
     now, before = means_by_round.get(current, {}), means_by_round.get(previous, {})
-    deltas = {m: now[m] - before[m] for m in now
-              if now[m] is not None and before.get(m) is not None and not math.isnan(now[m] - before[m])}
+    deltas = {m: now[m] - before[m] for m in now if now[m] is not None and before.get(m) is not None}
     return {"round": current, "previous_round": previous, **answer_drift(responses), "metric_deltas": deltas}
 
 
