@@ -10,10 +10,33 @@ from pathlib import Path
 
 import pandas as pd
 
+from ragpipe.cli_eval import REASK_HELP
 from ragpipe.cli_eval import register as register_eval
 from ragpipe.cli_graph import register as register_graph
 from ragpipe.cli_questions import register as register_questions
 from ragpipe.cli_report import register as register_report
+
+
+def leaderboard_text(dataset: str, frame: pd.DataFrame) -> str:
+    """One dataset's leaderboard for the terminal: means, the versions that fail a blocking
+    check (ranked after those that pass), and the paired differences from the baseline."""
+    from ragpipe.core.metrics import REGISTRY
+
+    frame = frame.dropna(axis=1, how="all")
+    metrics = [c for c in frame.columns if c in REGISTRY]
+    blocked = frame[frame["blocked"]] if "blocked" in frame else frame.iloc[:0]
+    lines = [f"\nLeaderboard for {dataset} (mean per metric; unmeasured metrics left out):",
+             frame[["rank", "bot_version", "overall", *(["failed_checks"] if len(blocked) else []), *metrics]]
+             .to_string(index=False, float_format="%.3f")]
+    lines += [f"{row['bot_version']} fails the blocking check {row['failed_checks']} (significantly worse than "
+              f"{row['baseline']} in {row['significant_drops']}): ranked after the versions that pass it"
+              for row in blocked.to_dict("records")]
+    deltas = [c for c in frame.columns if c.startswith("Δ") and c.endswith("_ci95")]
+    if deltas:
+        lines += ["Paired difference from the baseline version, CI95 (bootstrap over questions):",
+                  frame[["bot_version", "baseline", *deltas]].dropna(subset=deltas, how="all")
+                  .rename(columns=lambda c: c.removesuffix("_ci95")).to_string(index=False)]
+    return "\n".join(lines)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -21,31 +44,22 @@ def _run(args: argparse.Namespace) -> int:
 
     warnings.filterwarnings("ignore", category=dg.BetaWarning)  # partition mappings, data versions
 
-    from ragpipe.core.metrics import REGISTRY
     from ragpipe.defs.definitions import build_defs
     from ragpipe.defs.instance import prepare_dagster_home
-    from ragpipe.defs.runner import materialize_all
+    from ragpipe.defs.runner import exit_code, materialize_all
 
     project_dir = Path(args.project_dir).resolve()
     home = prepare_dagster_home(project_dir)
     defs = build_defs(project_dir)
     started = time.perf_counter()
     with dg.DagsterInstance.get() as instance:
-        outcomes = materialize_all(defs, instance, args.dataset, args.bot)
+        outcomes = materialize_all(defs, instance, args.dataset, args.bot, reask=args.reask)
     paths = defs.resources["paths"]
     warehouse = Path(defs.resources["io_manager"].base_path)
     print(f"\n{sum(o.success for o in outcomes)}/{len(outcomes)} runs succeeded in "
           f"{time.perf_counter() - started:.1f} s")
     for board in sorted((warehouse / "leaderboard").glob("*.parquet")):
-        frame = pd.read_parquet(board).dropna(axis=1, how="all")
-        metrics = [c for c in frame.columns if c in REGISTRY]
-        print(f"\nLeaderboard for {board.stem} (mean per metric; unmeasured metrics left out):")
-        print(frame[["rank", "bot_version", "overall", *metrics]].to_string(index=False, float_format="%.3f"))
-        deltas = [c for c in frame.columns if c.startswith("Δ") and c.endswith("_ci95")]
-        if deltas:
-            print("Paired difference from the baseline version, CI95 (bootstrap over questions):")
-            print(frame[["bot_version", "baseline", *deltas]].dropna(subset=deltas, how="all")
-                  .rename(columns=lambda c: c.removesuffix("_ci95")).to_string(index=False))
+        print(leaderboard_text(board.stem, pd.read_parquet(board)))
     print(f"\nReports (HTML, browse with `ragpipe report serve`): {paths.reports / 'index.html'}")
     print(f"Asset values (Parquet, one file per partition): {warehouse}")
     print("Browse the same runs, lineage and reports in the Dagster UI:")
@@ -55,8 +69,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"\n{len(failed)} run(s) failed; the others completed:", file=sys.stderr)
         for outcome in failed:
             print(f"  {outcome.job} [{outcome.partition}]: {outcome.error}", file=sys.stderr)
-        return 1
-    return 0
+    return exit_code(outcomes)
 
 
 SCORE_CHUNK = 500  # rows per batched embedding prefetch in `ragpipe score`: bounded memory, big batches
@@ -123,10 +136,12 @@ def _bench(args: argparse.Namespace) -> int:
 
 def _backfill(args: argparse.Namespace) -> int:
     """Every registered bot version of one dataset, as one Dagster backfill (the daemon runs it)."""
+    import json
     import subprocess
 
     import dagster as dg
 
+    from ragpipe.defs.evaluation.assets import REASK_TAG
     from ragpipe.defs.instance import prepare_dagster_home
     from ragpipe.defs.partitions import bot_versions
 
@@ -145,6 +160,8 @@ def _backfill(args: argparse.Namespace) -> int:
         workspace = Path(__file__).resolve().parents[1] / "workspace.yaml"
     command = [str(Path(sys.executable).parent / "dagster"), "job", "backfill", "-w", str(workspace),
                "-j", "evaluate_bot_version", "--partitions", keys, "--noprompt"]
+    if args.reask:
+        command += ["--tags", json.dumps({REASK_TAG: "true"})]
     print(f"backfilling {len(bots)} bot version(s) on {args.dataset}: {', '.join(bots)}")
     return subprocess.run(command, cwd=project_dir).returncode
 
@@ -163,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--project-dir", default=".", help="folder holding data/ and dagster.yaml (default: .)")
     run.add_argument("--dataset", action="append", help="only this dataset (repeatable)")
     run.add_argument("--bot", action="append", help="only this bot version, e.g. refbot@v2 (repeatable)")
+    run.add_argument("--reask", action="store_true", help=REASK_HELP)
     run.set_defaults(func=_run)
     score = sub.add_parser("score", help="score rows (JSON lines, benchmark format) offline")
     score.add_argument("--input", required=True, help="rows: question, answer, retrieved_contexts, ground_truth_answer, …")
@@ -180,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     backfill.add_argument("--dataset", required=True)
     backfill.add_argument("--bot", action="append", help="only these bot versions (repeatable)")
     backfill.add_argument("--project-dir", default=".")
+    backfill.add_argument("--reask", action="store_true", help=REASK_HELP)
     backfill.set_defaults(func=_backfill)
     bench = sub.add_parser("bench", help="measure: `latency` of ragpipe.evaluate, `quality` against human "
                                          "labels, `llm-calls` of the LLM suite, `faults` of bot calls, `perf` "

@@ -66,7 +66,7 @@ def _eval(args: argparse.Namespace) -> int:
     from ragpipe.defs.instance import prepare_dagster_home
     from ragpipe.defs.partitions import bot_version_keys, dataset_keys
     from ragpipe.defs.progress import listening
-    from ragpipe.defs.runner import materialize_all
+    from ragpipe.defs.runner import exit_code, materialize_all
 
     project_dir = Path(args.project_dir).resolve()
     prepare_dagster_home(project_dir)
@@ -81,10 +81,11 @@ def _eval(args: argparse.Namespace) -> int:
 
     bar = ProgressBar(steps=1 + len(REGISTRY))  # answering, then each metric
     with dg.DagsterInstance.get() as instance, listening(bar):
-        outcomes = materialize_all(defs, instance, [args.dataset], [args.bot], progress=bar.note)
+        outcomes = materialize_all(defs, instance, [args.dataset], [args.bot], progress=bar.note, reask=args.reask)
     failed = [o for o in outcomes if not o.success]
     data_file = paths.reports / args.dataset / args.bot / "diagnosis.json"
-    if data_file.exists() and not any(o.job == "evaluate_bot_version" for o in failed):
+    # The report is written even when a blocking check then fails the run.
+    if any("diagnosis_report" in o.materialized for o in outcomes):
         evaluation = json.loads(data_file.read_text(encoding="utf-8"))
         page = data_file.with_name("diagnosis.html")
         print(f"\n{args.bot} on {args.dataset}: {evaluation['status']} ({evaluation['n_questions']} questions, "
@@ -93,7 +94,11 @@ def _eval(args: argparse.Namespace) -> int:
         print(f"\nReport: {page}\n  or {page_url(paths.reports, page)} with `ragpipe report serve`")
     for outcome in failed:
         print(f"FAILED {outcome.job} [{outcome.partition}]: {outcome.error}", file=sys.stderr)
-    return 1 if failed else 0
+    return exit_code(outcomes)
+
+
+REASK_HELP = ("ask HTTP bots every question again, in a new answer round, instead of re-scoring the answers "
+              "they gave before (earlier rounds are kept; the report shows what changed)")
 
 
 def register(sub) -> None:
@@ -101,4 +106,5 @@ def register(sub) -> None:
     run.add_argument("--dataset", required=True)
     run.add_argument("--bot", required=True, help="bot version key, e.g. refbot@v2")
     run.add_argument("--project-dir", default=".", help="folder holding data/ and dagster.yaml (default: .)")
+    run.add_argument("--reask", action="store_true", help=REASK_HELP)
     run.set_defaults(func=_eval)

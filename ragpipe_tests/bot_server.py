@@ -11,7 +11,8 @@ replies echo the Authorization header, as careless servers do, so that the tests
 that ragpipe redacts what a server quotes back.
 
 It counts per question: requests, faults injected and answers served (``answered``), so
-a test can tell a repeat call for a question that already had its answer.
+a test can tell a repeat call for a question that already had its answer. ``suffix`` is
+appended to every answer: a test changes it to change the bot behind an unchanged config.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ class BotServer:
     seed: int = 0
     hold: float = 1.0  # seconds a "timeout" fault holds its reply: longer than the client waits
     slow: float = 0.2  # seconds a slow reply takes: shorter than the client waits
+    suffix: str = ""  # appended to every answer
     requests: Counter = field(default_factory=Counter)  # question id -> requests
     answered: Counter = field(default_factory=Counter)  # question id -> answers served
     injected: Counter = field(default_factory=Counter)  # fault -> times
@@ -104,7 +106,7 @@ class BotServer:
                 if fault == "slow":
                     time.sleep(server.slow)
                 answer = server._bot(dataset).ask(qid, question)
-                reply = json.dumps({"answer": answer.answer, "contexts": answer.retrieved_contexts,
+                reply = json.dumps({"answer": answer.answer + server.suffix, "contexts": answer.retrieved_contexts,
                                     "ids": answer.retrieved_ids}, ensure_ascii=False).encode()
                 if fault == "truncated_json":
                     return self._send(200, reply[: len(reply) // 2])

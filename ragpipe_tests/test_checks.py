@@ -1,8 +1,19 @@
-"""Asset checks on aggregate_scores: thresholds, and regression against the baseline version."""
+"""Asset checks on aggregate_scores: thresholds (never passed on nothing), and the
+blocking regression check against the baseline version, per partition; the leaderboard
+ranks a version that fails it after the clean ones."""
+
+import json
+import math
 
 import dagster as dg
+import pandas as pd
 
+from ragpipe.cli import leaderboard_text
+from ragpipe.core.metrics import REGISTRY
+from ragpipe.core.site.data import status_of, threshold_checks
 from ragpipe.defs.definitions import build_defs
+from ragpipe.core.stats import summarize
+from ragpipe.defs.evaluation.assets import _threshold_check, leaderboard
 from ragpipe.defs.instance import prepare_dagster_home
 from ragpipe.defs.partitions import sync_partitions
 
@@ -27,9 +38,13 @@ def test_passing_and_regressing_versions(project):
         defs.resolve_job_def("prepare_dataset").execute_in_process(instance=instance, partition_key="product_en")
         evaluate = defs.resolve_job_def("evaluate_bot_version")
         results = {bot: evaluate.execute_in_process(
-            instance=instance, partition_key=dg.MultiPartitionKey({"dataset": "product_en", "bot": bot}))
-            for bot in ("refbot@v1", "refbot@v1.1", "refbot@v3")}
+            instance=instance, partition_key=dg.MultiPartitionKey({"dataset": "product_en", "bot": bot}),
+            raise_on_error=False) for bot in ("refbot@v1", "refbot@v1.1", "refbot@v3")}
         board = defs.resolve_job_def("rank_bot_versions").execute_in_process(instance=instance, partition_key="product_en")
+        check = dg.AssetCheckKey(dg.AssetKey("aggregate_scores"), "no_regression_vs_baseline")
+        status_by_partition = {info.partition_key: info.latest_execution_status.value
+                               for info in instance.event_log_storage.get_asset_check_partition_info([check])}
+        reports = instance.get_materialized_partitions(dg.AssetKey("diagnosis_report"))
 
     baseline = checks_of(results["refbot@v1"])["no_regression_vs_baseline"]
     assert baseline.passed and baseline.metadata["note"].value == "this is the baseline version"
@@ -38,6 +53,15 @@ def test_passing_and_regressing_versions(project):
     assert same.metadata["significant_drops"].value == []
     worse = checks_of(results["refbot@v3"])["no_regression_vs_baseline"]
     assert not worse.passed and worse.severity == dg.AssetCheckSeverity.ERROR
+    # Blocking: v3's evaluation run fails on it; its report is still written (it explains the drop).
+    assert worse.blocking and not results["refbot@v3"].success and results["refbot@v1.1"].success
+    failure = results["refbot@v3"].get_step_failure_events()[0].step_failure_data.error.message
+    assert "blocking asset check" in failure and "no_regression_vs_baseline" in failure
+    assert "refbot@v3|product_en" in reports
+    # Per partition, in the event log and so in the UI: v3 failed while the others passed.
+    assert worse.partition == "refbot@v3|product_en"
+    assert status_by_partition == {"refbot@v1|product_en": "SUCCEEDED", "refbot@v1.1|product_en": "SUCCEEDED",
+                                   "refbot@v3|product_en": "FAILED"}
     drops = worse.metadata["significant_drops"].value
     assert "context_recall" in drops
     comparison = worse.metadata["comparison"].value["context_recall"]
@@ -54,3 +78,69 @@ def test_passing_and_regressing_versions(project):
     table = board.output_for_node("leaderboard").set_index("bot_version")
     assert table.loc["refbot@v3", "Δcontext_recall"] < 0 == table.loc["refbot@v1.1", "Δcontext_recall"]
     assert "context_recall" in table.loc["refbot@v3", "significant_drops"]
+    assert table.loc["refbot@v3", "failed_checks"] == "no_regression_vs_baseline" and table.loc["refbot@v3", "blocked"]
+
+
+def frames(quality: dict[str, list[float]], default: list[float]) -> dict[str, pd.DataFrame]:
+    """Per-question scores of every metric from a quality in [0, 1] (1 best), in each
+    metric's range and direction."""
+    out = {}
+    for name, metric in REGISTRY.items():
+        low, high = metric.value_range
+        q = quality.get(name, default)
+        values = [low + (high - low) * (v if metric.higher_is_better else 1 - v) for v in q]
+        out[name] = pd.DataFrame({"question_id": [f"q{i}" for i in range(len(q))], "value": values,
+                                  "details": "{}", "error": None})
+    return out
+
+
+def aggregate_rows(scores: dict[str, pd.DataFrame]) -> list[dict]:
+    return [{"metric": name, "higher_is_better": REGISTRY[name].higher_is_better,
+             **summarize(frame["value"], REGISTRY[name].higher_is_better, 0.5)} for name, frame in scores.items()]
+
+
+def test_a_metric_measured_on_no_question_fails_its_gate():
+    scores = frames({"faithfulness": [math.nan] * 4}, [0.95, 0.9, 0.97, 0.92])  # every verification timed out
+    rows = aggregate_rows(scores)
+    checks = {c["metric"]: c for c in threshold_checks(rows)}
+    assert not checks["faithfulness"]["passed"] and checks["faithfulness"]["severity"] == "warning"
+    assert all(c["passed"] for m, c in checks.items() if m != "faithfulness")
+    assert status_of(list(checks.values())) == "warning"
+    row = next(r for r in rows if r["metric"] == "faithfulness")
+    result = _threshold_check(checks["faithfulness"], row)
+    assert not result.passed and result.severity == dg.AssetCheckSeverity.WARN
+    assert "n = 0" in result.description and result.metadata["n"].value == 0
+
+
+def test_leaderboard_ranks_a_regressed_version_after_its_baseline(project):
+    # refbot@v2 beats its baseline refbot@v1 on every metric but context_recall, where it is
+    # significantly worse: higher overall, yet it fails the blocking regression check.
+    n = 30
+    versions = {"refbot@v1": frames({"context_recall": [0.9] * n}, [0.5 + 0.01 * (i % 5) for i in range(n)]),
+                "refbot@v2": frames({"context_recall": [0.4 + 0.01 * (i % 3) for i in range(n)]},
+                                    [0.8 + 0.01 * (i % 4) for i in range(n)])}
+    warehouse = project / ".ragpipe" / "warehouse"
+    aggregates = {}
+    for bot, scores in versions.items():
+        for name, frame in scores.items():
+            (warehouse / "scores" / name / bot).mkdir(parents=True)
+            frame.to_parquet(warehouse / "scores" / name / bot / "product_en.parquet")
+        aggregates[dg.MultiPartitionKey({"dataset": "product_en", "bot": bot})] = pd.DataFrame(aggregate_rows(scores))
+    prepare_dagster_home(project)
+    paths = build_defs(project).resources["paths"]
+
+    board = leaderboard(dg.build_asset_context(partition_key="product_en"), paths=paths,
+                        aggregate_scores=aggregates).set_index("bot_version")
+    assert board.loc["refbot@v2", "overall"] > board.loc["refbot@v1", "overall"]
+    assert board.loc["refbot@v1", "rank"] == 1 and board.loc["refbot@v2", "rank"] == 2
+    assert board.loc["refbot@v2", "failed_checks"] == "no_regression_vs_baseline"
+    assert board.loc["refbot@v2", "significant_drops"] == "context_recall" and not board.loc["refbot@v1", "blocked"]
+
+    comparison = json.loads((paths.reports / "product_en" / "comparison.json").read_text(encoding="utf-8"))
+    flags = {v["bot_version"]: v["failed_checks"] for v in comparison["versions"]}
+    assert flags == {"refbot@v1": [], "refbot@v2": ["no_regression_vs_baseline"]}
+    page = (paths.reports / "product_en" / "compare.html").read_text(encoding="utf-8")
+    assert page.count('<div class="check critical">✗ no_regression_vs_baseline') == 1
+    text = leaderboard_text("product_en", board.reset_index())  # what `ragpipe run` prints
+    assert "refbot@v2 fails the blocking check no_regression_vs_baseline (significantly worse than refbot@v1 " \
+           "in context_recall)" in text

@@ -111,14 +111,18 @@ def _box(locator) -> dict:
 
 
 def test_eval_cli_shows_progress_and_a_summary_table(site):
-    assert site.codes == [0, 0], site.stderr
+    # v2 exits 1 exactly when it fails the blocking regression check against v1, and says so.
+    regression = next(c for c in site.data["refbot@v2"]["checks"] if c["name"] == "no_regression_vs_baseline")
+    assert site.codes == [0, 0 if regression["passed"] else 1], site.stderr
     # tqdm redraws one bar with carriage returns: answering, then every metric, to 100 %.
     steps = 1 + len(REGISTRY)
     states = re.findall(r"(rag_responses|scores/\w+)\s*:\s*(\d+)%\|[^|]*\| (\d+)/(\d+)", site.stderr)
     assert {s[0] for s in states} >= {"rag_responses", "scores/faithfulness"}
     assert {int(s[3]) for s in states} == {(KEEP_QUESTIONS + 1) * steps}
     assert states[-1][1:3] == ("100", str((KEEP_QUESTIONS + 1) * steps))
-    assert "ok     evaluate_bot_version [refbot@v2|product_en]" in site.stderr
+    assert ("ok     evaluate_bot_version [refbot@v2|product_en]" if regression["passed"] else
+            "FAILED evaluate_bot_version [refbot@v2|product_en]\n       blocked by no_regression_vs_baseline: "
+            f"significantly worse than refbot@v1: {', '.join(regression['drops'])}") in site.stderr
     summary = site.stdout.split("refbot@v2 on product_en:")[1]
     assert re.search(r"metric\s+mean\s+CI95\s+n\s+unmeasured\s+pass rate\s+check", summary)
     faithfulness = next(r for r in site.data["refbot@v2"]["aggregates"] if r["metric"] == "faithfulness")
@@ -248,6 +252,10 @@ def test_comparison_page_shows_trends_and_paired_differences(site, page):
     _box(forest)
     assert forest.locator("circle").count() == sum(1 for c in v2["paired"].values() if c["n_pairs"])
     assert page.locator("table.versions thead th").count() == 1 + len(BOTS)
+    # A version failing the blocking check is flagged and ranked after the versions that pass.
+    blocked = [v["bot_version"] for v in comparison["versions"] if v["failed_checks"]]
+    assert page.locator("table.versions thead .badge.failed").count() == len(blocked)
+    assert all(v["rank"] > len(BOTS) - len(blocked) for v in comparison["versions"] if v["bot_version"] in blocked)
     assert page.locator("table.versions tr.metric").count() == len(measured)
     _shot(page, "compare", full_page=True)
 

@@ -4,8 +4,13 @@ RAG bot.
 An HTTP bot (``kind: http``) is asked one question per POST; transient failures (timeouts,
 connection errors, 429, 5xx, a reply that is not JSON) are retried with exponential
 backoff, and every answer received is written to an on-disk cache at once, keyed by the
-bot version, the hash of its configuration, the dataset and the question, so that a run
-killed midway or materialized again asks only what has no answer yet. Its API key is
+bot version, the hash of its configuration, the dataset, the answer round and the
+question, so that a run killed midway or materialized again asks only what has no answer
+yet. A round is one pass of asking a bot version every question of a dataset: a run
+continues the latest round unless it is a re-ask (a scheduled or explicitly requested
+re-evaluation), which opens a round of its own, named after its root run so that a retry
+or re-execution of that run continues it. Earlier rounds are kept, so the answers of two
+rounds can be compared (drift of a bot behind an unchanged config). Its API key is
 read from the environment variable the config names (``api_key_env``); the value is
 never in the config, the cache, an error message or a log line.
 
@@ -236,13 +241,47 @@ def _path(data: Any, dotted: str) -> Any:
     return data
 
 
+class AnswerCache(LLMCache):
+    """The HTTP bots' answers (``answers.sqlite``) and their rounds, in the order they were
+    opened, per bot version, config hash and dataset (see the module docstring)."""
+
+    def __init__(self, directory: Path):
+        super().__init__(directory, ANSWERS_FILE)
+        with self._lock:
+            self._db.execute("CREATE TABLE IF NOT EXISTS rounds (bot TEXT NOT NULL, config_hash TEXT NOT NULL, "
+                             "dataset TEXT NOT NULL, round TEXT NOT NULL, started REAL NOT NULL, "
+                             "PRIMARY KEY (bot, config_hash, dataset, round))")
+
+    def rounds(self, config: BotConfig, dataset: str) -> list[str]:
+        with self._lock:
+            rows = self._db.execute("SELECT round FROM rounds WHERE bot = ? AND config_hash = ? AND dataset = ? "
+                                    "ORDER BY started, rowid", (config.key, config.config_hash, dataset)).fetchall()
+        return [row[0] for row in rows]
+
+    def round_for(self, config: BotConfig, dataset: str, run_round: str, reask: bool) -> tuple[str, str | None]:
+        """The round a run answers in, and the round before it (None for the first): a
+        re-ask answers in ``run_round`` (its root run id), anything else in the latest round."""
+        rounds = self.rounds(config, dataset)
+        if (reask or not rounds) and run_round not in rounds:
+            with self._lock:
+                self._db.execute("INSERT OR IGNORE INTO rounds VALUES (?, ?, ?, ?, ?)",
+                                 (config.key, config.config_hash, dataset, run_round, time.time()))
+            rounds.append(run_round)
+        current = run_round if reask else rounds[-1]
+        position = rounds.index(current)
+        return current, rounds[position - 1] if position else None
+
+
 class HttpBot:
     """A bot behind an HTTP endpoint (see the module docstring). ``ask`` returns a
     RagResponse with an answer or with ``error`` naming the cause; it raises only on a
-    broken setup (the API key variable unset)."""
+    broken setup (the API key variable unset). Answers are cached under ``round_id``;
+    ``previous_round`` names the round before it, if any."""
 
-    def __init__(self, config: BotConfig, dataset: str, cache: LLMCache | None = None):
+    def __init__(self, config: BotConfig, dataset: str, cache: LLMCache | None = None, round_id: str = "",
+                 previous_round: str | None = None):
         self.config, self.http, self.dataset, self.cache = config, config.http, dataset, cache
+        self.round_id, self.previous_round = round_id, previous_round
         self.concurrency = self.http.concurrency
         headers = {"Accept": "application/json", **self.http.headers}
         self._secret = ""
@@ -262,13 +301,20 @@ class HttpBot:
         if self.cache is not None:
             self.cache.close()
 
-    def cache_key(self, question_id: str, question: str) -> str:
-        material = json.dumps([self.config.key, self.config.config_hash, self.dataset, question_id, question],
-                              ensure_ascii=False)
+    def cache_key(self, question_id: str, question: str, round_id: str) -> str:
+        material = json.dumps([self.config.key, self.config.config_hash, self.dataset, round_id, question_id,
+                               question], ensure_ascii=False)
         return hashlib.sha256(material.encode("utf-8")).hexdigest()
 
+    def previous_answer(self, question_id: str, question: str) -> str | None:
+        """The answer the previous round got for this question, if it got one."""
+        if self.cache is None or self.previous_round is None:
+            return None
+        cached = self.cache.get(self.cache_key(question_id, question, self.previous_round))
+        return cached["answer"] if cached is not None else None
+
     def ask(self, question_id: str, question: str) -> RagResponse:
-        key = self.cache_key(question_id, question)
+        key = self.cache_key(question_id, question, self.round_id)
         cached = self.cache.get(key) if self.cache is not None else None
         if cached is not None:
             self.cache_hits += 1
@@ -360,8 +406,12 @@ def answer_all(bot, questions: list[tuple[str, str]],
 
 
 def make_bot(config: BotConfig, dataset: str, chunks: list[Chunk], embedder: Embedder | None,
-             cache_dir: Path | None):
-    """The bot a config describes; HTTP bots keep their answers under ``cache_dir``."""
-    if config.kind == "http":
-        return HttpBot(config, dataset, LLMCache(cache_dir, ANSWERS_FILE) if cache_dir is not None else None)
-    return ReferenceBot(config, chunks, embedder)
+             cache_dir: Path | None, run_round: str = "", reask: bool = False):
+    """The bot a config describes. HTTP bots keep their answers under ``cache_dir``, in the
+    round ``AnswerCache.round_for`` picks for a run whose root run id is ``run_round``."""
+    if config.kind != "http":
+        return ReferenceBot(config, chunks, embedder)
+    if cache_dir is None:
+        return HttpBot(config, dataset)
+    cache = AnswerCache(cache_dir)
+    return HttpBot(config, dataset, cache, *cache.round_for(config, dataset, run_round, reask))

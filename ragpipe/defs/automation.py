@@ -20,6 +20,8 @@ its preparation, and its leaderboard waits until none of its evaluations is queu
 running. So one event gives one set of runs, and starting the daemon after `ragpipe run`
 launches nothing. The cursor only remembers the files it has reported (deleted or invalid
 configs are logged once).
+
+Scheduled re-evaluations ask HTTP bots every question again (tag ``ragpipe/reask``).
 """
 
 import hashlib
@@ -30,6 +32,7 @@ import dagster as dg
 
 from ragpipe.core.bots import load_bot_config, version_order
 from ragpipe.core.schemas import InputError, InputErrors
+from ragpipe.defs.evaluation.assets import REASK_TAG
 from ragpipe.defs.jobs import DATASET_ASSETS, dataset_job, evaluation_job, leaderboard_job
 from ragpipe.defs.partitions import bot_version_keys, bot_versions, dataset_keys, datasets
 from ragpipe.defs.resources import ProjectPaths
@@ -162,8 +165,8 @@ def newest_versions(keys: list[str]) -> list[str]:
 
 def _evaluation_requests(context: dg.ScheduleEvaluationContext, bots: list[str], trigger: str) -> list[dg.RunRequest]:
     tick = context.scheduled_execution_time.strftime("%Y-%m-%dT%H:%M")
-    # The runs' tags say which schedule launched them; a tag asking the bot again belongs here too.
-    return [dg.RunRequest(run_key=f"{trigger}:{tick}:{bot}|{dataset}", tags={TRIGGER_TAG: trigger},
+    # A re-evaluation asks HTTP bots again (an answer round of its own, see ragpipe.core.bots).
+    return [dg.RunRequest(run_key=f"{trigger}:{tick}:{bot}|{dataset}", tags={TRIGGER_TAG: trigger, REASK_TAG: "true"},
                           partition_key=dg.MultiPartitionKey({"dataset": dataset, "bot": bot}))
             for bot in bots for dataset in context.instance.get_dynamic_partitions(datasets.name)]
 

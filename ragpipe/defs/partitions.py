@@ -1,6 +1,7 @@
 """Partitions: one per dataset folder, one per bot config file, and their product."""
 
 import re
+import warnings
 from pathlib import Path
 
 import dagster as dg
@@ -17,6 +18,15 @@ BY_DATASET = dg.MultiToSingleDimensionPartitionMapping(partition_dimension_name=
 
 # Partition keys may not contain | [ ] , (Dagster's multi-partition syntax).
 DATASET_KEY = re.compile(r"^[A-Za-z0-9_.-]+$")
+
+
+def partitioned_check(name: str, asset: str, partitions_def: dg.PartitionsDefinition, **spec) -> dg.AssetCheckSpec:
+    """A check on a partitioned asset whose results are kept per partition, so the UI shows
+    each partition's own result rather than the latest of any partition. Partitioned
+    checks are a preview feature of Dagster 1.13; its warning says only that."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", dg.PreviewWarning)
+        return dg.AssetCheckSpec(name, asset=asset, partitions_def=partitions_def, **spec)
 
 
 def _dataset_dirs(data_dir: Path) -> list[Path]:

@@ -15,6 +15,7 @@ from ragpipe.defs.automation import (
     leaderboard_inputs,
     prepared_versions,
 )
+from ragpipe.defs.evaluation.assets import REASK_TAG
 from ragpipe.defs.jobs import dataset_job, evaluation_job, leaderboard_job
 from ragpipe.defs.partitions import misnamed_inputs, sync_partitions
 from ragpipe.defs.resources import ProjectPaths
@@ -31,35 +32,59 @@ class RunOutcome:
     success: bool
     run_id: str | None = None
     error: str | None = None
+    materialized: tuple[str, ...] = ()  # asset keys, also of a run that failed afterwards
+
+    @property
+    def blocked(self) -> bool:
+        """Failed only because a blocking quality check failed: the evaluation itself ran."""
+        return not self.success and bool(self.error) and all(
+            line.startswith(BLOCKED) for line in self.error.splitlines())
+
+
+BLOCKED = "blocked by "
+# Exit codes of `ragpipe run` and `eval`: a version held back by a quality gate is a finding,
+# not a broken run, so a CI job can tell the two apart.
+EXIT_FAILED, EXIT_BLOCKED = 1, 3
+
+
+def exit_code(outcomes: list[RunOutcome]) -> int:
+    failed = [o for o in outcomes if not o.success]
+    return EXIT_FAILED if any(not o.blocked for o in failed) else EXIT_BLOCKED if failed else 0
 
 
 def _failure_message(result: dg.ExecuteInProcessResult) -> str:
-    messages = []
+    # A failed blocking check stops the run after its step stored its value: say which and why.
+    messages = [f"{BLOCKED}{c.check_name}: {c.description or 'failed'}" for c in result.get_asset_check_evaluations()
+                if c.blocking and not c.passed and c.severity == dg.AssetCheckSeverity.ERROR]
     for event in result.get_step_failure_events():
         data = event.step_failure_data
+        if data.error and data.error.cls_name == "DagsterAssetCheckFailedError" and messages:
+            continue
         text = data.user_failure_data.description if data.user_failure_data else None
         messages.append(f"{event.step_key}: {text or data.error.message.strip()}")
     return "\n".join(messages) or "run failed"
 
 
 def _execute(defs: dg.Definitions, instance: dg.DagsterInstance, job_name: str, partition,
-             inputs: str | None) -> RunOutcome:
+             inputs: str | None, tags: dict[str, str] | None = None) -> RunOutcome:
     job = defs.resolve_job_def(job_name)
     # Tagged with the hash of its inputs, as the sensor tags its runs: the daemon sees this work as done.
     result = job.execute_in_process(instance=instance, partition_key=partition, raise_on_error=False,
-                                    run_config=QUIET, tags={INPUTS_TAG: inputs} if inputs else None)
+                                    run_config=QUIET, tags={**({INPUTS_TAG: inputs} if inputs else {}), **(tags or {})})
+    materialized = tuple(sorted({e.asset_key.to_user_string() for e in result.get_asset_materialization_events()}))
     return RunOutcome(job_name, str(partition), result.success, result.run_id,
-                      None if result.success else _failure_message(result))
+                      None if result.success else _failure_message(result), materialized)
 
 
 def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
                     only_datasets: list[str] | None = None, only_bots: list[str] | None = None,
-                    progress=print) -> list[RunOutcome]:
+                    progress=print, reask: bool = False) -> list[RunOutcome]:
+    """``reask``: the evaluations ask HTTP bots every question again (REASK_TAG)."""
     paths: ProjectPaths = defs.resources["paths"]
     dataset_keys, bot_keys = sync_partitions(instance, paths.data)
     dataset_keys = [d for d in dataset_keys if not only_datasets or d in only_datasets]
     bot_keys = [b for b in bot_keys if not only_bots or b in only_bots]
-    outcomes = []
+    outcomes, tags = [], {REASK_TAG: "true"} if reask else None
 
     def record(outcome: RunOutcome) -> RunOutcome:
         outcomes.append(outcome)
@@ -77,7 +102,9 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
         versions = prepared_versions(instance, dataset)
         for bot in bot_keys:
             record(_execute(defs, instance, evaluation_job.name, dg.MultiPartitionKey({"dataset": dataset, "bot": bot}),
-                            evaluation_inputs(paths, bot, versions)))
-        if any(o.success for o in outcomes if o.job == evaluation_job.name and o.partition.endswith(f"|{dataset}")):
+                            evaluation_inputs(paths, bot, versions), tags))
+        # A version that failed a blocking check has aggregates: the leaderboard ranks and flags it.
+        if any("aggregate_scores" in o.materialized for o in outcomes
+               if o.job == evaluation_job.name and o.partition.endswith(f"|{dataset}")):
             record(_execute(defs, instance, leaderboard_job.name, dataset, leaderboard_inputs(instance, dataset)))
     return outcomes

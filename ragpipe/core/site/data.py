@@ -41,32 +41,78 @@ def metric_specs() -> dict[str, dict]:
 
 
 def threshold_checks(aggregates: list[dict]) -> list[dict]:
-    """The `<metric>_threshold` asset checks, as the list page and the pages show them."""
+    """The `<metric>_threshold` asset checks, as the list page and the pages show them. A
+    metric with no measured value (n = 0) fails its check with a warning: a gate does not
+    pass on nothing."""
     rules = load_rules()
     checks = []
     for row in aggregates:
         rule = rules.get(row["metric"])
         if rule is None:
             continue
+        if not row["n"]:
+            checks.append({"name": f"{row['metric']}_threshold", "metric": row["metric"], "passed": False,
+                           "severity": "warning", "mean": None, "threshold": rule.warning, "unmeasured": True})
+            continue
         verdict = severity(rule, row["mean"])
         checks.append({"name": f"{row['metric']}_threshold", "metric": row["metric"], "passed": verdict is None,
                        "severity": verdict[0] if verdict else None, "mean": row["mean"],
-                       "threshold": verdict[1] if verdict else rule.warning})
+                       "threshold": verdict[1] if verdict else rule.warning, "unmeasured": False})
     return checks
 
 
+REGRESSION_CHECK = "no_regression_vs_baseline"
+
+
 def regression_check(baseline: str, bot_version: str, comparison: dict[str, dict]) -> dict:
+    """The blocking check: no metric significantly worse than the baseline version's."""
     drops = sorted(name for name, c in comparison.items() if c["significant_drop"])
-    return {"name": "no_regression_vs_baseline", "metric": None, "passed": not drops,
+    return {"name": REGRESSION_CHECK, "metric": None, "passed": not drops, "blocking": True,
             "severity": "critical" if drops else None, "baseline": baseline, "drops": drops,
             "is_baseline": baseline == bot_version}
 
 
 def status_of(checks: list[dict]) -> str:
-    """passed, warning (a warning threshold crossed) or failed (critical or a regression)."""
+    """passed, warning (a warning threshold crossed, or a metric unmeasured) or failed
+    (critical or a regression)."""
     if any(c["severity"] == "critical" for c in checks):
         return "failed"
     return "warning" if any(not c["passed"] for c in checks) else "passed"
+
+
+def _same_answer(a: str, b: str) -> bool:
+    return " ".join(a.split()) == " ".join(b.split())
+
+
+def _changed_from(previous, answer) -> str | None:
+    """The previous round's answer when this round's differs from it, else None."""
+    if isinstance(previous, str) and isinstance(answer, str) and not _same_answer(previous, answer):
+        return previous
+    return None
+
+
+def answer_drift(responses: pd.DataFrame) -> dict:
+    """How many answers changed since the previous answer round, over the questions both
+    rounds answered; empty when there is no previous round to compare with."""
+    if "previous_answer" not in responses:
+        return {}
+    both = responses[responses["previous_answer"].notna() & responses["answer"].notna()]
+    if both.empty:
+        return {}
+    changed = sum(_changed_from(b, a) is not None for a, b in zip(both["answer"], both["previous_answer"]))
+    return {"answers_compared": len(both), "answers_changed": changed, "share_changed": changed / len(both)}
+
+
+def round_drift(responses: pd.DataFrame, means_by_round: dict[str, dict]) -> dict | None:
+    """Drift of an HTTP bot between its latest two answer rounds: the share of answers that
+    changed, and per metric the mean's change (where the previous round's means were
+    recorded). None when the responses have no previous round."""
+    current, previous = responses.attrs.get("round"), responses.attrs.get("previous_round")
+    if not previous:
+        return None
+    now, before = means_by_round.get(current, {}), means_by_round.get(previous, {})
+    deltas = {m: now[m] - before[m] for m in now if now[m] is not None and before.get(m) is not None}
+    return {"round": current, "previous_round": previous, **answer_drift(responses), "metric_deltas": deltas}
 
 
 def _contexts(ids: list[str], texts: list[str], gold: set[str], verdicts: list[dict]) -> list[dict]:
@@ -87,8 +133,9 @@ def _as_list(value) -> list:
 
 def evaluation_data(dataset: str, bot_version: str, language: str, question_set: pd.DataFrame,
                     responses: pd.DataFrame, aggregates: pd.DataFrame, scores: dict[str, pd.DataFrame],
-                    diagnosis: Diagnosis, baseline: str, comparison: dict[str, dict]) -> dict:
-    """Everything the detail page shows about one evaluation."""
+                    diagnosis: Diagnosis, baseline: str, comparison: dict[str, dict],
+                    drift: dict | None = None) -> dict:
+    """Everything the detail page shows about one evaluation; ``drift`` is round_drift's."""
     merged = question_set.merge(responses, on="question_id", how="left")
     by_metric = {name: frame.set_index("question_id") for name, frame in scores.items()}
     aggregate_rows = clean(aggregates.to_dict("records"))
@@ -109,6 +156,7 @@ def evaluation_data(dataset: str, bot_version: str, language: str, question_set:
             "ground_truth_answer": row.get("ground_truth_answer"),
             "ground_truth_contexts": _as_list(row.get("ground_truth_contexts")),
             "answer": row["answer"] if isinstance(row.get("answer"), str) else None,
+            "previous_answer": _changed_from(row.get("previous_answer"), row.get("answer")),
             "error": row["error"] if isinstance(row.get("error"), str) else None,
             "latency_ms": row.get("latency_ms"),
             "contexts": _contexts(_as_list(row.get("retrieved_ids")), _as_list(row.get("retrieved_contexts")),
@@ -122,14 +170,15 @@ def evaluation_data(dataset: str, bot_version: str, language: str, question_set:
         "latency_ms_p50": float(responses["latency_ms"].median()) if len(responses) else None,
         "metrics": metric_specs(), "aggregates": aggregate_rows, "checks": checks,
         "status": status_of(checks), "baseline": baseline, "comparison": comparison,
-        "diagnosis": diagnosis.as_dict(), "cards": cards,
+        "diagnosis": diagnosis.as_dict(), "drift": drift, "cards": cards,
     })
 
 
 def comparison_data(dataset: str, language: str, versions: list[dict]) -> dict:
     """One dataset's bot versions in version order. Each version: bot_version, rank,
-    overall, baseline, aggregates (metric -> mean, ci95_low, ci95_high, n) and paired
-    (metric -> mean_diff, ci95_low, ci95_high, n_pairs, significant_drop) against its baseline."""
+    overall, baseline, failed_checks (the blocking checks it fails), aggregates (metric ->
+    mean, ci95_low, ci95_high, n) and paired (metric -> mean_diff, ci95_low, ci95_high,
+    n_pairs, significant_drop) against its baseline."""
     return clean({"kind": "comparison", "dataset": dataset, "language": language,
                   "generated_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                   "metrics": metric_specs(), "versions": versions})

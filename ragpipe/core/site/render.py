@@ -24,6 +24,7 @@ from ragpipe.core.site.data import HEADLINE
 HERE = Path(__file__).parent
 EVALUATION_FILE, EVALUATION_PAGE = "diagnosis.json", "diagnosis.html"
 COMPARISON_FILE, COMPARISON_PAGE = "comparison.json", "compare.html"
+ROUNDS_FILE = "rounds.json"
 INDEX_PAGE = "index.html"
 
 # U+2028/2029 end a line in older JavaScript; <, > and & could close the script element or
@@ -186,6 +187,17 @@ def write_evaluation(reports: Path, data: dict) -> Path:
     _write(folder / EVALUATION_PAGE, evaluation_page(data))
     _write_index(reports)
     return folder / EVALUATION_PAGE
+
+
+def record_round(reports: Path, dataset: str, bot_version: str, round_id: str,
+                 means: dict[str, float | None]) -> dict[str, dict]:
+    """Store the metric means of one answer round of an evaluation beside its page data,
+    where earlier rounds' means are kept; returns the means of every recorded round."""
+    path = reports / dataset / bot_version / ROUNDS_FILE
+    rounds = load_json(path) if path.exists() else {}
+    rounds[round_id] = means
+    _write(path, json.dumps(rounds, ensure_ascii=False, indent=1))
+    return rounds
 
 
 def write_comparison(reports: Path, data: dict) -> Path:

@@ -8,7 +8,7 @@ from html import escape
 
 import pandas as pd
 
-_ICON = {"critical": "🔴", "warning": "🟠", "failed": "🔴", "passed": "🟢"}
+_ICON = {"critical": "🔴", "warning": "🟠", "unmeasured": "🟠", "failed": "🔴", "passed": "🟢"}
 
 
 def fmt(value, digits: int = 3) -> str:
@@ -28,7 +28,8 @@ def table(header: list[str], rows: list[list]) -> list[str]:
 
 
 def aggregates_markdown(aggregates: list[dict], checks: list[dict] | None = None) -> str:
-    status = {c["metric"]: c["severity"] or "ok" for c in checks or [] if c["metric"]}
+    status = {c["metric"]: "unmeasured" if c.get("unmeasured") else c["severity"] or "ok"
+              for c in checks or [] if c["metric"]}
     return "\n".join(table(
         ["metric", "mean", "CI95", "n", "unmeasured", "pass rate", "check"],
         [[f"{r['metric']} {'↑' if r['higher_is_better'] else '↓'}", r["mean"],
@@ -45,7 +46,14 @@ def evaluation_markdown(data: dict) -> str:
              "", aggregates_markdown(data["aggregates"], data["checks"])]
     regression = next(c for c in data["checks"] if c["name"] == "no_regression_vs_baseline")
     if regression["drops"]:
-        lines += ["", f"**Significantly worse than {cell(regression['baseline'])}:** {cell(', '.join(regression['drops']))}"]
+        lines += ["", f"**Significantly worse than {cell(regression['baseline'])}:** {cell(', '.join(regression['drops']))}"
+                      " (a blocking check: the evaluation run fails; the leaderboard ranks this version after "
+                      "those that pass)"]
+    drift = data.get("drift")
+    if drift and drift.get("answers_compared"):
+        lines += ["", f"**Drift since the previous answer round:** {drift['answers_changed']} of "
+                      f"{drift['answers_compared']} answers changed"
+                      + "".join(f"; {m} {d:+.3f}" for m, d in drift["metric_deltas"].items())]
     for f in diagnosis["findings"]:
         lines += ["", f"### {_ICON[f['severity']]} {f['metric']}: {f['severity']} "
                       f"(mean {fmt(f['mean_score'])}, threshold {f['threshold']})", "Root causes:"]

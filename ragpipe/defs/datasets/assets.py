@@ -15,7 +15,7 @@ from ragpipe.core.schemas import InputError, read_yaml
 from ragpipe.core.site.render import INDEX_PAGE
 from ragpipe.core.site.summaries import table
 from ragpipe.defs.errors import input_failure
-from ragpipe.defs.partitions import datasets
+from ragpipe.defs.partitions import datasets, partitioned_check
 from ragpipe.defs.resources import GraphResource, ProjectPaths
 
 
@@ -86,7 +86,7 @@ GRAPH_COLUMNS = ["name", "type", "aliases"]
 
 
 @dg.asset(partitions_def=datasets, group_name="datasets", kinds={"parquet"},
-          check_specs=[dg.AssetCheckSpec(GRAPH_CHECK, asset="graph_entities",
+          check_specs=[partitioned_check(GRAPH_CHECK, "graph_entities", datasets,
                                          description="the configured knowledge graph could be read")])
 def graph_entities(context: dg.AssetExecutionContext, paths: ProjectPaths, graph: GraphResource):
     """The knowledge-graph entities (name, type, aliases) of one dataset as the score assets

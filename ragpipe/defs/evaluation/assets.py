@@ -13,15 +13,15 @@ from ragpipe.core.diagnosis import diagnose_evaluation, load_rules
 from ragpipe.core.metrics import REGISTRY, Metric, Toolkit
 from ragpipe.core.site import comparison_data, evaluation_data, page_url, write_comparison, write_evaluation
 from ragpipe.core.site.charts import oriented
-from ragpipe.core.site.data import threshold_checks
-from ragpipe.core.site.render import EVALUATION_PAGE, INDEX_PAGE
+from ragpipe.core.site.data import REGRESSION_CHECK, answer_drift, regression_check, round_drift, threshold_checks
+from ragpipe.core.site.render import EVALUATION_PAGE, INDEX_PAGE, record_round
 from ragpipe.core.site.summaries import aggregates_markdown, evaluation_markdown, responses_markdown, scores_markdown
 from ragpipe.core.schemas import Chunk, EvalCase, InputError, InputErrors
 from ragpipe.core.stats import paired_bootstrap, significant_drop, summarize
 from ragpipe.defs.datasets.assets import dataset_language, graph_from_snapshot
 from ragpipe.defs.errors import input_failure
 from ragpipe.defs.progress import advance
-from ragpipe.defs.partitions import BY_DATASET, bot_version_keys, datasets, evaluations
+from ragpipe.defs.partitions import BY_DATASET, bot_version_keys, datasets, evaluations, partitioned_check
 from ragpipe.defs.resources import EmbedderResource, LLMResource, ProjectPaths
 
 GROUP = "evaluation"
@@ -44,28 +44,46 @@ def evaluation_page(paths: ProjectPaths, dataset: str, bot_version: str):
     return paths.reports / dataset / bot_version / EVALUATION_PAGE
 
 
+# A run tagged so asks HTTP bots every question again, in an answer round of its own,
+# instead of re-scoring the answers they gave before (see ragpipe.core.bots). The schedules
+# set it, and so do `ragpipe run`, `eval` and `backfill` with --reask; a run launched from
+# the UI may carry it too.
+REASK_TAG = "ragpipe/reask"
+
+
 @dg.asset(partitions_def=evaluations, group_name=GROUP, kinds={"parquet"},
           ins={"corpus": dg.AssetIn(**DATASET_INPUT), "question_set": dg.AssetIn(**DATASET_INPUT)})
 def rag_responses(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: EmbedderResource,
                   corpus: pd.DataFrame, question_set: pd.DataFrame) -> pd.DataFrame:
     """One row per question for one bot version: answer, retrieved contexts and their
-    chunk ids, latency, and the error when the bot failed on that question."""
+    chunk ids, latency, and the error when the bot failed on that question. For an HTTP
+    bot also the answer of the round before (``previous_answer``) and, in the frame's
+    attrs, its answer round and the round before, so that drift of a bot behind an
+    unchanged config shows."""
     dataset, bot_version = _keys(context)
+    reask = context.run.tags.get(REASK_TAG) == "true"
     with input_failure():
         config = load_bot_config(paths.bot_file(bot_version))
+        # A retried or re-executed run keeps its root run's id: it continues that run's round.
         bot = make_bot(config, dataset, [Chunk(**row) for row in corpus.to_dict("records")], embedder.embedder,
-                       paths.answers_cache)
+                       paths.answers_cache, context.run.root_run_id or context.run.run_id, reask)
+    questions = list(zip(question_set["question_id"], question_set["question"]))
     try:
-        rows = answer_all(bot, list(zip(question_set["question_id"], question_set["question"])),
-                          lambda done, total: advance("rag_responses", done, total))
+        rows = answer_all(bot, questions, lambda done, total: advance("rag_responses", done, total))
+        if config.kind == "http":
+            for row, (qid, question) in zip(rows, questions):
+                row["previous_answer"] = bot.previous_answer(qid, question)
     finally:
         if hasattr(bot, "close"):
             bot.close()
     frame = pd.DataFrame(rows)
+    if config.kind == "http":  # the IO manager keeps attrs in the Parquet file
+        frame.attrs.update(round=bot.round_id, previous_round=bot.previous_round)
     failed = frame["error"].dropna()
     causes = dict(Counter(error.split(":", 1)[0] for error in failed).most_common())
-    calls = {"answers_from_cache": bot.cache_hits, "bot_requests": bot.requests,
-             "bot_retries": bot.retries} if config.kind == "http" else {}
+    calls = {"answers_from_cache": bot.cache_hits, "bot_requests": bot.requests, "bot_retries": bot.retries,
+             "reask": reask, "round": bot.round_id, "previous_round": bot.previous_round or "none",
+             **answer_drift(frame)} if config.kind == "http" else {}
     if len(frame) and len(failed) > config.max_failure_share * len(frame):
         kept = f" The {len(frame) - len(failed)} answers received are cached: materializing again asks only " \
                f"the failed questions." if config.kind == "http" else ""
@@ -160,7 +178,6 @@ def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: Emb
 
 
 THRESHOLD_METRICS = [m for m in REGISTRY if m in load_rules()]
-REGRESSION_CHECK = "no_regression_vs_baseline"
 
 
 def baseline_of(paths: ProjectPaths, bot_version: str) -> str:
@@ -179,8 +196,11 @@ def baseline_of(paths: ProjectPaths, bot_version: str) -> str:
 def compare_with_baseline(paths: ProjectPaths, dataset: str, bot_version: str, baseline: str,
                           scores: dict[str, pd.DataFrame]) -> dict[str, dict]:
     """Per metric, the paired bootstrap of this version's per-question scores against the
-    baseline's (metrics the baseline has no stored scores for are left out)."""
+    baseline's (metrics the baseline has no stored scores for are left out). Empty for
+    the baseline itself."""
     out = {}
+    if baseline == bot_version:
+        return out
     for name, metric in REGISTRY.items():
         base = paths.stored_scores(name, baseline, dataset)
         if base is None or scores.get(name) is None:
@@ -191,40 +211,59 @@ def compare_with_baseline(paths: ProjectPaths, dataset: str, bot_version: str, b
     return out
 
 
-def _threshold_check(check: dict, row: dict) -> dg.AssetCheckResult:
-    rule = load_rules()[check["metric"]]
-    return dg.AssetCheckResult(
-        check_name=check["name"], passed=check["passed"],
-        severity=dg.AssetCheckSeverity.ERROR if check["severity"] == "critical" else dg.AssetCheckSeverity.WARN,
-        metadata={"mean": row["mean"], "warning": rule.warning, "critical": rule.critical,
-                  "direction": "higher is better" if rule.higher_is_better else "lower is better",
-                  "n": row["n"]})
-
-
-@dg.asset(partitions_def=evaluations, group_name=GROUP, kinds={"parquet"}, ins=SCORE_INS,
-          check_specs=[dg.AssetCheckSpec(f"{m}_threshold", asset="aggregate_scores",
-                                         description=f"mean {m} against the warning (WARN) and critical (ERROR) "
-                                                     "thresholds of rules.yaml") for m in THRESHOLD_METRICS]
-          + [dg.AssetCheckSpec(REGRESSION_CHECK, asset="aggregate_scores",
-                               description="no metric significantly worse than the baseline version "
-                                           "(paired bootstrap over per-question scores, CI95)")])
-def aggregate_scores(context: dg.AssetExecutionContext, paths: ProjectPaths, **score_inputs: pd.DataFrame):
-    """Per metric: mean, bootstrap CI95, n, number unmeasured, and the share of questions
-    on the good side of the warning threshold. Checked against the thresholds and against
-    the bot's baseline version."""
-    dataset, bot_version = _keys(context)
-    scores = {name: score_inputs[f"score_{name}"] for name in REGISTRY}
+def aggregate_rows(scores: dict[str, pd.DataFrame]) -> list[dict]:
+    """Per metric: mean, bootstrap CI95, n, number unmeasured, pass rate."""
     rules = load_rules()
     rows = []
     for name, metric in REGISTRY.items():
         rule = rules.get(name)
         stats = summarize(scores[name]["value"], metric.higher_is_better, rule.warning if rule else None)
         rows.append({"metric": name, "higher_is_better": metric.higher_is_better, **stats})
+    return rows
+
+
+def _nan_to_none(value):
+    return None if isinstance(value, float) and value != value else value
+
+
+def _threshold_check(check: dict, row: dict) -> dg.AssetCheckResult:
+    rule = load_rules()[check["metric"]]
+    return dg.AssetCheckResult(
+        check_name=check["name"], passed=check["passed"],
+        severity=dg.AssetCheckSeverity.ERROR if check["severity"] == "critical" else dg.AssetCheckSeverity.WARN,
+        description=f"no measured value of {check['metric']} (n = 0): the gate does not pass on nothing"
+                    if check["unmeasured"] else None,
+        metadata={"mean": _nan_to_none(row["mean"]), "warning": rule.warning, "critical": rule.critical,
+                  "direction": "higher is better" if rule.higher_is_better else "lower is better",
+                  "n": row["n"], "n_unmeasured": row["n_unmeasured"]})
+
+
+CHECK_SPECS = [partitioned_check(f"{m}_threshold", "aggregate_scores", evaluations,
+                                 description=f"mean {m} against the warning (WARN) and critical (ERROR) thresholds "
+                                             "of rules.yaml; a metric with no measured value fails with WARN")
+               for m in THRESHOLD_METRICS]
+# Blocking: a significant drop fails the evaluation run; the leaderboard ranks the version
+# after the clean ones and flags it.
+CHECK_SPECS.append(partitioned_check(
+    REGRESSION_CHECK, "aggregate_scores", evaluations, blocking=True,
+    description="no metric significantly worse than the baseline version (paired bootstrap over per-question "
+                "scores, CI95); blocking"))
+
+
+@dg.asset(partitions_def=evaluations, group_name=GROUP, kinds={"parquet"}, ins=SCORE_INS,
+          check_specs=CHECK_SPECS)
+def aggregate_scores(context: dg.AssetExecutionContext, paths: ProjectPaths, **score_inputs: pd.DataFrame):
+    """Per metric: mean, bootstrap CI95, n, number unmeasured, and the share of questions
+    on the good side of the warning threshold. Checked against the thresholds and against
+    the bot's baseline version."""
+    dataset, bot_version = _keys(context)
+    scores = {name: score_inputs[f"score_{name}"] for name in REGISTRY}
+    rows = aggregate_rows(scores)
     checks = threshold_checks(rows)
     yield dg.Output(pd.DataFrame(rows), metadata={
         "summary": dg.MetadataValue.md(aggregates_markdown(rows, checks)),
         "scores": dg.MetadataValue.table(
-            [dg.TableRecord({k: (None if isinstance(v, float) and v != v else v) for k, v in r.items()}) for r in rows],
+            [dg.TableRecord({k: _nan_to_none(v) for k, v in r.items()}) for r in rows],
             schema=dg.TableSchema(columns=[dg.TableColumn("metric", "string"), dg.TableColumn("higher_is_better", "bool"),
                                            *(dg.TableColumn(c, "float") for c in ("mean", "ci95_low", "ci95_high")),
                                            dg.TableColumn("n", "int"), dg.TableColumn("n_unmeasured", "int"),
@@ -235,42 +274,48 @@ def aggregate_scores(context: dg.AssetExecutionContext, paths: ProjectPaths, **s
     for check in checks:
         yield _threshold_check(check, by_metric[check["metric"]])
     baseline = baseline_of(paths, bot_version)
-    if baseline == bot_version:
-        yield dg.AssetCheckResult(check_name=REGRESSION_CHECK, passed=True,
-                                  metadata={"baseline": baseline, "note": "this is the baseline version"})
-        return
     comparison = compare_with_baseline(paths, dataset, bot_version, baseline, scores)
-    drops = sorted(name for name, c in comparison.items() if c["significant_drop"])
+    regression = regression_check(baseline, bot_version, comparison)
     yield dg.AssetCheckResult(
-        check_name=REGRESSION_CHECK, passed=not drops, severity=dg.AssetCheckSeverity.ERROR,
-        metadata={"baseline": baseline, "significant_drops": dg.MetadataValue.json(drops),
-                  "comparison": dg.MetadataValue.json({k: {kk: (None if isinstance(vv, float) and vv != vv else vv)
-                                                           for kk, vv in v.items()} for k, v in comparison.items()})})
+        check_name=REGRESSION_CHECK, passed=regression["passed"], severity=dg.AssetCheckSeverity.ERROR,
+        description=f"significantly worse than {baseline}: {', '.join(regression['drops'])}"
+                    if regression["drops"] else None,
+        metadata={"baseline": baseline, "significant_drops": dg.MetadataValue.json(regression["drops"]),
+                  **({"note": "this is the baseline version"} if regression["is_baseline"] else {
+                      "comparison": dg.MetadataValue.json({k: {kk: _nan_to_none(vv) for kk, vv in v.items()}
+                                                           for k, v in comparison.items()})})})
 
 
+# Not downstream of aggregate_scores: a failed blocking check must not leave the report of
+# the regressed version unwritten or stale, since the report is where the drop is explained.
 @dg.asset(partitions_def=evaluations, group_name="reports", kinds={"parquet", "html"},
-          ins={"question_set": dg.AssetIn(**DATASET_INPUT), "rag_responses": dg.AssetIn(),
-               "aggregate_scores": dg.AssetIn(), **SCORE_INS})
+          ins={"question_set": dg.AssetIn(**DATASET_INPUT), "rag_responses": dg.AssetIn(), **SCORE_INS})
 def diagnosis_report(context: dg.AssetExecutionContext, paths: ProjectPaths, question_set: pd.DataFrame,
-                     rag_responses: pd.DataFrame, aggregate_scores: pd.DataFrame,
-                     **scores: pd.DataFrame) -> pd.DataFrame:
+                     rag_responses: pd.DataFrame, **scores: pd.DataFrame) -> pd.DataFrame:
     """One diagnosis of the evaluation: seed 004's rule engine over the aggregate scores
     (root causes, suggested actions, worst samples per metric past a threshold), seed
     000's per-sample diagnosis and seed 003's judge suggestions. Its page (scores with
-    CI, radar chart, distributions, diagnosis, a card per question) and data are written
-    under reports/<dataset>/<bot>/ and summarised here as Markdown."""
+    CI, checks, radar chart, distributions, diagnosis, drift between the HTTP bot's answer
+    rounds, a card per question) and data are written under reports/<dataset>/<bot>/ and
+    summarised here as Markdown."""
     dataset, bot_version = _keys(context)
     scores = {name: scores[f"score_{name}"] for name in REGISTRY}
+    aggregates = pd.DataFrame(aggregate_rows(scores))
     per_question = question_set.merge(rag_responses, on="question_id", how="left")
     for name in REGISTRY:
         per_question[name] = per_question["question_id"].map(scores[name].set_index("question_id")["value"])
-    means = dict(zip(aggregate_scores["metric"], aggregate_scores["mean"]))
+    means = dict(zip(aggregates["metric"], aggregates["mean"]))
     language = dataset_language(paths, dataset)
     diagnosis = diagnose_evaluation(means, per_question, scores, language="zh" if language == "zh" else "en")
     baseline = baseline_of(paths, bot_version)
-    comparison = {} if baseline == bot_version else compare_with_baseline(paths, dataset, bot_version, baseline, scores)
-    data = evaluation_data(dataset, bot_version, language, question_set, rag_responses, aggregate_scores, scores,
-                           diagnosis, baseline, comparison)
+    comparison = compare_with_baseline(paths, dataset, bot_version, baseline, scores)
+    drift = None
+    if rag_responses.attrs.get("round"):  # an HTTP bot's answers: keep this round's means, compare rounds
+        rounds = record_round(paths.reports, dataset, bot_version, rag_responses.attrs["round"],
+                              {m: _nan_to_none(v) for m, v in means.items()})
+        drift = round_drift(rag_responses, rounds)
+    data = evaluation_data(dataset, bot_version, language, question_set, rag_responses, aggregates, scores,
+                           diagnosis, baseline, comparison, drift)
     page = write_evaluation(paths.reports, data)
     findings = diagnosis.findings
     context.add_output_metadata({
@@ -299,7 +344,9 @@ def _oriented(metric: str, mean: float) -> float:
 def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths, aggregate_scores) -> pd.DataFrame:
     """Every evaluated bot version of one dataset side by side: per metric the mean and its
     CI95, ranked by the mean over measured metrics (each scaled to [0, 1], best = 1), and
-    the paired difference from the bot's baseline version with its CI95 (Δ columns).
+    the paired difference from the bot's baseline version with its CI95 (Δ columns). A
+    version that fails a blocking check (a significant drop against its baseline) is
+    ranked after the clean versions and flagged (failed_checks, significant_drops).
     Versions whose evaluation failed are absent."""
     if isinstance(aggregate_scores, pd.DataFrame):  # the IO manager hands a lone partition over bare
         aggregate_scores = {context.asset_partition_keys_for_input("aggregate_scores")[0]: aggregate_scores}
@@ -314,25 +361,31 @@ def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths, aggregat
         row["overall"] = float(pd.Series([_oriented(r["metric"], r["mean"]) for r in frame.to_dict("records")],
                                          dtype=float).mean())
         rows.append(row)
-    for row in rows:  # paired differences against each bot's baseline version
+    for row in rows:  # paired differences against each bot's baseline version, and the blocking check
         bot, row["baseline"] = row["bot_version"], baseline_of(paths, row["bot_version"])
-        if row["baseline"] == bot:
-            continue
-        own = {m: paths.stored_scores(m, bot, context.partition_key) for m in REGISTRY}
-        comparison = compare_with_baseline(paths, context.partition_key, bot, row["baseline"], own)
-        versions[bot]["paired"] = comparison
+        comparison = {}
+        if row["baseline"] != bot:
+            own = {m: paths.stored_scores(m, bot, context.partition_key) for m in REGISTRY}
+            comparison = compare_with_baseline(paths, context.partition_key, bot, row["baseline"], own)
+            versions[bot]["paired"] = comparison
         for metric, c in comparison.items():
             if c["n_pairs"]:
                 row[f"Δ{metric}"] = c["mean_diff"]
                 row[f"Δ{metric}_ci95"] = f"[{c['ci95_low']:+.3f}, {c['ci95_high']:+.3f}]"
-        row["significant_drops"] = ", ".join(m for m, c in comparison.items() if c["significant_drop"])
+        regression = regression_check(row["baseline"], bot, comparison)
+        row["significant_drops"] = ", ".join(regression["drops"])
+        versions[bot]["failed_checks"] = [] if regression["passed"] else [REGRESSION_CHECK]
+        row["failed_checks"] = ", ".join(versions[bot]["failed_checks"])
     board = pd.DataFrame(rows)
     if board.empty:
         raise dg.Failure(f"no bot version of dataset {context.partition_key} has aggregate scores yet")
-    board = board.sort_values("overall", ascending=False).reset_index(drop=True)
+    # A version failing a blocking check ranks after every clean one, however high its overall.
+    board["blocked"] = board["failed_checks"] != ""
+    board = board.sort_values(["blocked", "overall"], ascending=[True, False]).reset_index(drop=True)
     board.insert(0, "rank", range(1, len(board) + 1))
     deltas = [c for c in board.columns if c.startswith("Δ") and not c.endswith("_ci95")]
-    shown = board[["rank", "bot_version", "overall", *REGISTRY, "baseline", *deltas]].dropna(axis=1, how="all")
+    flags = ["failed_checks", "significant_drops"] if board["blocked"].any() else []
+    shown = board[["rank", "bot_version", "overall", *flags, *REGISTRY, "baseline", *deltas]].dropna(axis=1, how="all")
     for record in board[["rank", "bot_version", "overall", "baseline"]].to_dict("records"):
         versions[record["bot_version"]].update(record)
     page = write_comparison(paths.reports, comparison_data(
