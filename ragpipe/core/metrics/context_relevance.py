@@ -20,9 +20,8 @@ INTERCEPT = -12.833
 RELEVANCE_THRESHOLD = 0.56
 
 
-def relevance_scores(case: EvalCase, kit: Toolkit) -> tuple[np.ndarray, np.ndarray]:
-    """Per retrieved context, the probability that it is relevant to the question, and the
-    cosines (best sentence, whole context) it rests on."""
+def relevance_features(case: EvalCase, kit: Toolkit) -> np.ndarray:
+    """One row per retrieved context: the model's features (see WEIGHTS)."""
     per_context = [[s[:MAX_EMBED_CHARS] for s in evidence_sentences(c)] or [c[:MAX_EMBED_CHARS]]
                    for c in case.retrieved_contexts]
     wholes = [c[:MAX_CONTEXT_CHARS] for c in case.retrieved_contexts]
@@ -31,16 +30,15 @@ def relevance_scores(case: EvalCase, kit: Toolkit) -> tuple[np.ndarray, np.ndarr
     bounds = np.cumsum([0] + [len(s) for s in per_context])
     best_sentence = np.array([cosines[a:b].max() for a, b in zip(bounds, bounds[1:])])
     whole = cosines[bounds[-1]:]
-    features = np.column_stack([best_sentence, whole, best_sentence - best_sentence.max(), whole - whole.max(),
-                                np.full(len(whole), float(is_chinese(case.question)))])
-    probability = 1 / (1 + np.exp(-(features @ WEIGHTS + INTERCEPT)))
-    return probability, np.column_stack([best_sentence, whole])
+    return np.column_stack([best_sentence, whole, best_sentence - best_sentence.max(), whole - whole.max(),
+                            np.full(len(whole), float(is_chinese(case.question)))])
 
 
 def _offline(case: EvalCase, kit: Toolkit) -> list[tuple[bool, str, float]]:
-    probability, cosines = relevance_scores(case, kit)
+    features = relevance_features(case, kit)
+    probability = 1 / (1 + np.exp(-(features @ WEIGHTS + INTERCEPT)))
     return [(p >= RELEVANCE_THRESHOLD, f"relevance {p:.2f}: cosine to the question {w:.3f} (whole), {s:.3f} (best sentence)",
-             float(p)) for p, (s, w) in zip(probability, cosines)]
+             float(p)) for p, (s, w) in zip(probability, features[:, :2])]
 
 
 def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
