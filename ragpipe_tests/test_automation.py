@@ -49,8 +49,10 @@ class Daemon:
         requests = self.tick().run_requests
         for request in requests:
             result = self.defs.resolve_job_def(request.job_name).execute_in_process(
-                instance=self.instance, partition_key=request.partition_key, tags=request.tags, run_config=QUIET)
-            assert result.success, request
+                instance=self.instance, partition_key=request.partition_key, tags=request.tags, run_config=QUIET,
+                raise_on_error=False)
+            held_back = any(c.blocking and not c.passed for c in result.get_asset_check_evaluations())
+            assert result.success or held_back, request  # a regression gate holding a version back is a finding
         return sorted(f"{r.job_name} [{r.partition_key}]" for r in requests)
 
 
@@ -61,7 +63,8 @@ def test_each_change_runs_its_work_once_in_order(project, instance):
     keep the in-process runs few.)"""
     shutil.rmtree(project / "data" / "datasets" / "policy_zh")
     daemon = Daemon(project, instance)
-    assert all(o.success for o in materialize_all(daemon.defs, instance, progress=lambda _: None))
+    # refbot@v2 may be held back by the blocking regression check: a finding, still a finished evaluation
+    assert all(o.success or o.blocked for o in materialize_all(daemon.defs, instance, progress=lambda _: None))
     assert daemon.requested() == []
     config = project / "data" / "bots" / "refbot@v1.yaml"
     config.write_text(config.read_text(encoding="utf-8"), encoding="utf-8")  # saved again, same content
