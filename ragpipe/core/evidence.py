@@ -100,7 +100,7 @@ _REFUSAL = re.compile(
     r"\s+(?:do|does|did)(?: not|n't)\s+(?:say|mention|specify|provide|contain|state|include|give|indicate|address|"
     r"discuss|offer|cover)\b"
     r"|\bthere (?:is|are) no (?:information|mention|data|details?|answer)\b"
-    r"|\b(?:I|we)\s+(?:cannot|can't|can not|am unable to|'m unable to|was unable to|could not|couldn't)\s+"
+    r"|\bI\s+(?:cannot|can't|can not|am unable to|'m unable to|was unable to|could not|couldn't)\s+"
     r"(?:find|answer|determine|provide|tell|say|know|locate)\b"
     r"|\b(?:unable|not able) to (?:answer|provide (?:a |an |the )?(?:\w+ )?answer)\b"
     r"|\bimpossible to (?:say|tell|answer|determine)\b|\bcannot be (?:determined|answered)\b"
@@ -112,10 +112,10 @@ _REFUSAL = re.compile(
     re.I)
 # Words that only lead into a refusal ("However, the passages do not say…", "抱歉，资料中没有相关信息"):
 # a clause of nothing else adds no claim to it.
-_LEAD_IN = frozenset(content_tokens(
-    "however therefore thus unfortunately sorry apologize note worth noting important based according given "
-    "provided passage passages document documents context contexts source sources information text question answer "
-    "抱歉 对不起 很 遗憾 根据 依据 基于 提供 给定 所给 现有 文档 资料 参考资料 上下文 材料 信息 内容 参考 问题 这个 目前 您好"))
+_LEAD_IN_WORDS = ("however therefore thus unfortunately sorry apologize note worth noting important based according "
+                  "given provided passage passages document documents context contexts source sources information text "
+                  "question answer 抱歉 对不起 很 遗憾 根据 依据 基于 提供 给定 所给 现有 文档 资料 参考资料 上下文 材料 信息 "
+                  "内容 参考 问题 这个 目前 您好")
 _CLAUSE_BREAK = re.compile(r"[,，;；:：]")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _HEADING = re.compile(r"^\s*#{1,6}\s")  # a Markdown heading: a title, never the evidence for a claim
@@ -163,21 +163,29 @@ def context_claims(statements: Sequence[str]) -> list[str]:
     return [s for s in claims(statements) if not _BARE_REPLY.match(s) and not is_refusal(s)]
 
 
+@lru_cache(maxsize=1)
+def _lead_in() -> frozenset[str]:
+    return frozenset(content_tokens(_LEAD_IN_WORDS))  # tokenized on first use: jieba loads lazily
+
+
+def _only_lead_in(text: str) -> bool:
+    return set(content_tokens(text)) <= _lead_in()
+
+
 def is_refusal(statement: str) -> bool:
     """A statement that only declines: one clause says the sources do not hold the answer
     (or "I don't know"), and every other clause only leads into it. "The passages do not say
     how big the quilt is, so these steps fit any size" asserts more and is no refusal."""
     clauses = [c for c in _CLAUSE_BREAK.split(statement) if c.strip()]
     refusing = [bool(_REFUSAL.search(c)) for c in clauses]
-    return any(refusing) and all(r or set(content_tokens(c)) <= _LEAD_IN for c, r in zip(clauses, refusing))
+    return any(refusing) and all(r or _only_lead_in(c) for c, r in zip(clauses, refusing))
 
 
 def declines(statements: Sequence[str]) -> bool:
     """The whole answer declines: it has a refusal and no statement asserts anything else
     (list markers and lead-ins such as "Sorry." assert nothing)."""
     said = claims(statements)
-    return any(is_refusal(s) for s in said) and all(
-        is_refusal(s) or set(content_tokens(s)) <= _LEAD_IN for s in said)
+    return any(is_refusal(s) for s in said) and all(is_refusal(s) or _only_lead_in(s) for s in said)
 
 
 def _language(text: str) -> str:
