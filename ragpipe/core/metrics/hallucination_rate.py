@@ -7,16 +7,18 @@ from ragpipe.core.schemas import EvalCase
 
 def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     faithfulness = kit.result("faithfulness", case)
-    if math.isnan(faithfulness.value):
+    refusal = faithfulness.details.get("refusal", False)
+    if math.isnan(faithfulness.value) and not refusal:
         raise Unmeasurable(f"faithfulness unmeasured: {faithfulness.error}")
     require_graph(kit)  # with a graph configured, leaving the entity term out would change the scale
     unverified = kit.result("unverified_entity_ratio", case)
     weight = kit.config.unverified_penalty["hallucination"]
     entity_term = 0.0 if math.isnan(unverified.value) else weight * unverified.value
-    value = min(1.0, (1 - faithfulness.value) + entity_term)
+    base = 0.0 if refusal else 1 - faithfulness.value  # a refusal asserts nothing, so invents nothing
+    value = min(1.0, base + entity_term)
     high = kit.config.thresholds["high_risk_hallucination"]
     return MetricResult(value, {
-        "base": 1 - faithfulness.value, "entity_term": entity_term,
+        "base": base, "refusal": refusal, "entity_term": entity_term,
         "entity_term_note": unverified.error if math.isnan(unverified.value) else None,
         "risk_level": "高风险" if value > high else "低风险",
     })
@@ -25,9 +27,11 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
 METRIC = Metric(
     name="hallucination_rate",
     definition=("Seed 000's composite: (1 − faithfulness) + 0.5 × unverified-entity ratio, capped at 1. "
-                "Without a knowledge graph the entity term is left out (said in the details). Lower is better."),
+                "Without a knowledge graph the entity term is left out (said in the details). An answer that only "
+                "declines (faithfulness NaN, \"the answer declines to answer\") invents nothing: its first term is 0. "
+                "Lower is better."),
     reads=("answer", "retrieved_contexts"),
     higher_is_better=False,
-    nan_when="faithfulness is unmeasured, or the configured knowledge graph could not be read",
+    nan_when="faithfulness is unmeasured (other than for a refusal), or the configured knowledge graph could not be read",
     compute=compute,
 )
