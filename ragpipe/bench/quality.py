@@ -6,13 +6,15 @@ speaks to, reports AUROC and F1 at the metric's shipped default decision thresho
 
 | file | label | metric | a positive (the event detected) is | flagged when |
 |---|---|---|---|---|
-| ragtruth_dev, halueval_qa_dev | hallucinated | faithfulness | hallucinated = true | value < threshold |
+| ragtruth_dev, halueval_qa_dev | hallucinated | faithfulness | hallucinated = true | value < its language's threshold |
 | halueval_qa_dev, halluqa_zh_dev | answer_correct | answer_correctness | answer_correct = false | value < threshold |
 
 The positive class is always the failure a user wants caught (a hallucination, a wrong
 answer), and a low metric value predicts it, so AUROC is computed on the negated value.
-The thresholds are the module constants the metrics ship with; they are not tuned here.
-Rows whose metric is NaN are counted and left out of AUROC and F1.
+The thresholds are the ones the metrics ship with (answer correctness's constant,
+faithfulness's per-language thresholds in calibration.json, which it applies to each
+answer by its language); they are not tuned here. Rows whose metric is NaN (an answer
+that declines is NaN in faithfulness) are counted and left out of AUROC and F1.
 
 When a file was used to train the shipped calibration (``calibration.json`` lists them),
 the figure printed here is in-sample; ``scripts/train_calibration.py`` prints the
@@ -29,13 +31,13 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
 from ragpipe.core.embeddings import Embedder
-from ragpipe.core.metrics import Toolkit
+from ragpipe.core.metrics import MetricResult, Toolkit
 from ragpipe.core.metrics.answer_correctness import ANSWER_CORRECTNESS_WRONG_THRESHOLD
-from ragpipe.core.metrics.faithfulness import FAITHFULNESS_HALLUCINATION_THRESHOLD
 from ragpipe.core.scoring import case_from_row, score_case
 
 DEFAULT_BENCH_DIR = Path(__file__).resolve().parents[3] / "shared" / "benchmarks"
@@ -46,12 +48,12 @@ class Check:
     label: str             # key of human_label
     metric: str            # registered metric name
     positive_when: bool    # the label value that counts as the positive (failure) class
-    threshold: float       # flag a positive when the metric value is below this
+    threshold: Callable[[MetricResult], float]  # flag a positive when the metric value is below this
 
 
 CHECKS = (
-    Check("hallucinated", "faithfulness", True, FAITHFULNESS_HALLUCINATION_THRESHOLD),
-    Check("answer_correct", "answer_correctness", False, ANSWER_CORRECTNESS_WRONG_THRESHOLD),
+    Check("hallucinated", "faithfulness", True, lambda result: result.details["hallucination_threshold"]),
+    Check("answer_correct", "answer_correctness", False, lambda result: ANSWER_CORRECTNESS_WRONG_THRESHOLD),
 )
 
 
@@ -113,20 +115,25 @@ def evaluate_file(path: Path, toolkit: Toolkit, limit: int | None = None) -> lis
     metrics = sorted({c.metric for c in checks})
     started = time.perf_counter()
     values = {m: [] for m in metrics}
+    thresholds = {c.metric: [] for c in checks}
     for index, row in enumerate(rows):
         results = score_case(case_from_row(row, index), toolkit, metrics)
         for m in metrics:
             values[m].append(results[m].value)
+        for c in checks:
+            thresholds[c.metric].append(math.nan if math.isnan(results[c.metric].value) else c.threshold(results[c.metric]))
     seconds = time.perf_counter() - started
     trained = path.name in _trained_on()
     out = []
     for check in checks:
-        labelled = [(v, r["human_label"][check.label]) for v, r in zip(values[check.metric], rows)
+        labelled = [(v, t, r["human_label"][check.label])
+                    for v, t, r in zip(values[check.metric], thresholds[check.metric], rows)
                     if r.get("human_label", {}).get(check.label) is not None]
-        value = np.array([v for v, _ in labelled], dtype=float)
-        positive = np.array([lab == check.positive_when for _, lab in labelled], dtype=bool)
+        value = np.array([v for v, _, _ in labelled], dtype=float)
+        threshold = np.array([t for _, t, _ in labelled], dtype=float)
+        positive = np.array([lab == check.positive_when for _, _, lab in labelled], dtype=bool)
         measured = ~np.isnan(value)
-        v, p = value[measured], positive[measured]
+        v, t, p = value[measured], threshold[measured], positive[measured]
         out.append({
             "file": path.name,
             "metric": check.metric,
@@ -135,8 +142,8 @@ def evaluate_file(path: Path, toolkit: Toolkit, limit: int | None = None) -> lis
             "scored": int(measured.sum()),
             "nan": int((~measured).sum()),
             "auroc": auroc(-v, p),
-            "f1": f1(v < check.threshold, p),
-            "threshold": check.threshold,
+            "f1": f1(v < t, p),
+            "threshold": " / ".join(f"{x:g}" for x in sorted(set(t.tolist()))),
             "positive_rate": float(p.mean()) if len(p) else math.nan,
             "in_sample": trained,
             "seconds": round(seconds, 1),
@@ -170,7 +177,7 @@ def format_table(results: list[dict]) -> str:
     lines = []
     for r in results:
         lines.append([r["file"] + (" *" if r["in_sample"] else ""), r["metric"], r["label"], str(r["scored"]),
-                      str(r["nan"]), f"{r['auroc']:.3f}", f"{r['f1']:.3f}", f"< {r['threshold']:g}",
+                      str(r["nan"]), f"{r['auroc']:.3f}", f"{r['f1']:.3f}", f"< {r['threshold']}",
                       f"{r['positive_rate']:.3f}", f"{r['seconds']:.0f}"])
     widths = [max(len(h), *(len(line[i]) for line in lines)) if lines else len(h) for i, h in enumerate(header)]
     text = [" | ".join(h.ljust(w) for h, w in zip(header, widths)),

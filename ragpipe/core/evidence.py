@@ -31,7 +31,7 @@ import numpy as np
 
 from ragpipe.core.embeddings import Embedder
 from ragpipe.core.schemas import Verdict
-from ragpipe.core.text import content_tokens, is_chinese, normalize, numbers, split_sentences
+from ragpipe.core.text import content_tokens, is_chinese, normalize, number_mentions, numbers, split_sentences
 
 CALIBRATION_PATH = Path(__file__).with_name("calibration.json")
 
@@ -92,7 +92,33 @@ _LIST_MARKER = re.compile(r"^\s*(?:\d{1,2}|[a-zA-Z])[.)]?\s*$")
 # by itself; the statements after it carry the content. ("No", "可以" are stopwords already.)
 _BARE_REPLY = re.compile(r"^\W*(?:yes|yeah|yep|nope|correct|incorrect|不是|对的?|不对|能|不能|不可以|需要|不需要|"
                          r"会|不会|没有|不行|不用|不必)\W*$", re.I)
+# A refusal: the answer declines to answer or says the sources do not hold the answer. It
+# asserts nothing about the world, so it is no claim a context can support or contradict.
+_REFUSAL = re.compile(
+    r"\bI (?:do not|don't) know\b|\bI(?: am|'m) not sure\b"
+    r"|\b(?:passages?|documents?|contexts?|sources?|text|article|references?|(?:given|provided) information)"
+    r"\s+(?:do|does|did)(?: not|n't)\s+(?:say|mention|specify|provide|contain|state|include|give|indicate|address|"
+    r"discuss|offer|cover)\b"
+    r"|\bthere (?:is|are) no (?:information|mention|data|details?|answer)\b"
+    r"|\bI\s+(?:cannot|can't|can not|am unable to|'m unable to|was unable to|could not|couldn't)\s+"
+    r"(?:find|answer|determine|provide|tell|say|know|locate)\b"
+    r"|\b(?:unable|not able) to (?:answer|provide (?:a |an |the )?(?:\w+ )?answer)\b"
+    r"|\bimpossible to (?:say|tell|answer|determine)\b|\bcannot be (?:determined|answered)\b"
+    r"|\b(?:not|no|in)sufficient information\b|\bnot enough information\b"
+    r"|\bnot (?:mentioned|specified|stated|provided|given|addressed|found|included) in the\b"
+    r"|无法(?:回答|确定|得知|判断|提供|找到|从|给出|查到|知道)|不能(?:回答|确定)|(?:我|本人)(?:不知道|不清楚|不确定)"
+    r"|没有(?:找到)?(?:相关|具体|明确|足够)的?(?:信息|内容|资料|说明|数据|答案)|暂无相关|未能?(?:在.{0,10})?找到"
+    r"|(?:文档|资料|上下文|材料|文中|原文|段落|文章|信息)[中里内]?(?:并|均|都)?(?:没有|未|没)(?:提及|提到|说明|涉及|包含|给出|明确|记载|相关)",
+    re.I)
+# Words that only lead into a refusal ("However, the passages do not say…", "抱歉，资料中没有相关信息"):
+# a clause of nothing else adds no claim to it.
+_LEAD_IN_WORDS = ("however therefore thus unfortunately sorry apologize note worth noting important based according "
+                  "given provided passage passages document documents context contexts source sources information text "
+                  "question answer 抱歉 对不起 很 遗憾 根据 依据 基于 提供 给定 所给 现有 文档 资料 参考资料 上下文 材料 信息 "
+                  "内容 参考 问题 这个 目前 您好")
+_CLAUSE_BREAK = re.compile(r"[,，;；:：]")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_HEADING = re.compile(r"^\s*#{1,6}\s")  # a Markdown heading: a title, never the evidence for a claim
 _DENIED = re.compile(r"^(.*\S): no$")  # a structured line of a false flag, as _readable words it
 _HOURS = re.compile(r"^(\d{1,2}):(\d{1,2})-(\d{1,2}):(\d{1,2})$")  # Yelp's "7:0-16:0"
 _EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nobody|nothing|neither|nor|cannot|without|unable|"
@@ -132,9 +158,34 @@ def claims(statements: Sequence[str]) -> list[str]:
 
 
 def context_claims(statements: Sequence[str]) -> list[str]:
-    """The claims retrieved contexts can check: bare replies dropped too. (Against a
-    reference answer a bare "Yes" is checkable, so answer correctness keeps it.)"""
-    return [s for s in claims(statements) if not _BARE_REPLY.match(s)]
+    """The claims retrieved contexts can check: bare replies and refusals dropped too.
+    (Against a reference answer a bare "Yes" is checkable, so answer correctness keeps it.)"""
+    return [s for s in claims(statements) if not _BARE_REPLY.match(s) and not is_refusal(s)]
+
+
+@lru_cache(maxsize=1)
+def _lead_in() -> frozenset[str]:
+    return frozenset(content_tokens(_LEAD_IN_WORDS))  # tokenized on first use: jieba loads lazily
+
+
+def _only_lead_in(text: str) -> bool:
+    return set(content_tokens(text)) <= _lead_in()
+
+
+def is_refusal(statement: str) -> bool:
+    """A statement that only declines: one clause says the sources do not hold the answer
+    (or "I don't know"), and every other clause only leads into it. "The passages do not say
+    how big the quilt is, so these steps fit any size" asserts more and is no refusal."""
+    clauses = [c for c in _CLAUSE_BREAK.split(statement) if c.strip()]
+    refusing = [bool(_REFUSAL.search(c)) for c in clauses]
+    return any(refusing) and all(r or _only_lead_in(c) for c, r in zip(clauses, refusing))
+
+
+def declines(statements: Sequence[str]) -> bool:
+    """The whole answer declines: it has a refusal and no statement asserts anything else
+    (list markers and lead-ins such as "Sorry." assert nothing)."""
+    said = claims(statements)
+    return any(is_refusal(s) for s in said) and all(is_refusal(s) or _only_lead_in(s) for s in said)
 
 
 def _language(text: str) -> str:
@@ -251,6 +302,7 @@ class _Prepared:
     """Evidence prepared once per verify() call."""
 
     sentences: list[str]
+    headings: list[bool]
     passage_of: list[int]
     tokens: list[set[str]]
     sentence_lowered: list[str]
@@ -284,6 +336,7 @@ def _prepare(evidence: Sequence[str]) -> _Prepared:
     found_numbers = set(numbers(joined)) | _spelled_numbers(joined)
     return _Prepared(
         sentences=sentences,
+        headings=[bool(_HEADING.match(s)) for s in sentences],
         passage_of=passage_of,
         tokens=tokens,
         sentence_lowered=[normalize(s).lower() for s in flat_sentences],
@@ -327,6 +380,11 @@ class Calibration:
         self.depth = self._max_depth()
         self.trees = trees
         self.spec = spec
+
+    def hallucination_threshold(self, language: str) -> float:
+        """The faithfulness below which an answer in this language ("zh" or "en") is flagged
+        as hallucinated, chosen out of fold per language by scripts/train_calibration.py."""
+        return float(self.spec["faithfulness_hallucination_thresholds"][language])
 
     def _max_depth(self) -> int:
         """Levels to walk so that every row reaches a leaf in every tree."""
@@ -449,6 +507,7 @@ class OfflineVerifier:
                 row_sims = sentence_sims[i]
                 closest_sim = float(row_sims.max())
                 best = compared[int(np.argmax(row_sims))]
+                shown = _shown_evidence(prepared, token_set, names, stated_numbers, dict(zip(compared, row_sims)))
                 cos_sentence = float(self._normalized(closest_sim, language))
                 margin = closest_sim - float(np.median(row_sims))
                 lexical_best = max(range(best_window, min(best_window + WINDOW, len(sentences))),
@@ -456,7 +515,7 @@ class OfflineVerifier:
                 closest = {best, lexical_best}
                 negation_mismatch = float(all(_negated(statement) != _negated(sentences[j]) for j in closest))
             else:
-                best, cos_sentence, margin, negation_mismatch = 0, -1.0, 0.0, 0.0
+                best, shown, cos_sentence, margin, negation_mismatch = 0, 0, -1.0, 0.0, 0.0
             rows[i] = (
                 float(reference), float(zh), math.log1p(n), coverage, window_coverage, pair_coverage, math.log1p(len(novel)),
                 len(novel_names), len(novel_numbers), float(bool(stated_numbers)),
@@ -464,9 +523,11 @@ class OfflineVerifier:
                 0.0 if zh else cos_sentence, cos_sentence if zh else 0.0,
                 float(bool(_CHATTER.search(statement))), margin, len(denied), sentence_coverage, names_together,
             )
-            notes.append({"evidence": sentences[best] if sentences else "", "coverage": coverage,
-                          "window_coverage": window_coverage, "cos": cos_sentence,
-                          "novel_names": novel_names, "novel_numbers": novel_numbers,
+            mentions = number_mentions(statement)
+            notes.append({"evidence": sentences[shown] if sentences else "", "coverage": coverage,
+                          "window_coverage": window_coverage, "cos": cos_sentence, "language": language,
+                          "novel_names": novel_names,
+                          "novel_numbers": [mentions.get(x, f"{x:g}") for x in novel_numbers],
                           "negation_mismatch": bool(negation_mismatch), "denied": denied})
         return rows, notes
 
@@ -483,21 +544,57 @@ class OfflineVerifier:
         if not statements:
             return []
         if not any(e and e.strip() for e in evidence):
-            return [Verdict(s, False, 0.0, "", "no evidence") for s in statements]
+            return [Verdict(s, False, 0.0, "", REASONS[_language(s)]["no_evidence"]) for s in statements]
         rows, notes = self.features(statements, evidence, reference)
         probabilities = self.calibration.probability(rows)
-        verdicts = []
-        for statement, p, note in zip(statements, probabilities, notes):
-            reason = (f"support probability {p:.2f}: words found {note['coverage']:.0%} "
-                      f"(within {WINDOW} sentences {note['window_coverage']:.0%}), "
-                      f"closest sentence similarity {note['cos']:.2f}")
-            if note["novel_numbers"]:
-                reason += "; numbers not in evidence: " + ", ".join(f"{x:g}" for x in note["novel_numbers"])
-            if note["novel_names"]:
-                reason += "; names not in evidence: " + ", ".join(note["novel_names"][:5])
-            if note["negation_mismatch"]:
-                reason += "; negation differs from the closest evidence"
-            if note["denied"]:
-                reason += "; the evidence flags as false: " + ", ".join(note["denied"])
-            verdicts.append(Verdict(statement, bool(p >= SUPPORT_THRESHOLD), float(p), note["evidence"], reason))
-        return verdicts
+        return [Verdict(statement, bool(p >= SUPPORT_THRESHOLD), float(p), note["evidence"], reason(p, note))
+                for statement, p, note in zip(statements, probabilities, notes)]
+
+
+# The reason shown beside each verdict, in the statement's language.
+REASONS = {
+    "zh": {"no_evidence": "没有可供核对的证据",
+           "summary": "支持概率 {p:.2f}：陈述中 {coverage:.0%} 的词出现在证据中（连续 {window} 句内 {window_coverage:.0%}），"
+                      "与最接近的证据句相似度 {cos:.2f}",
+           "numbers": "证据中未出现数字 {}", "names": "证据中未出现名称 {}",
+           "negation": "与最接近的证据肯定/否定相反", "denied": "证据标明为否：{}", "join": "；", "list": "、"},
+    "en": {"no_evidence": "no evidence to check against",
+           "summary": "support probability {p:.2f}: {coverage:.0%} of its words are in the evidence ({window_coverage:.0%} "
+                      "within {window} consecutive sentences), closest evidence sentence similarity {cos:.2f}",
+           "numbers": "the evidence lacks the number {}", "names": "the evidence lacks the name {}",
+           "negation": "the closest evidence says the opposite (negation differs)",
+           "denied": "the evidence flags as false: {}", "join": "; ", "list": ", "},
+}
+
+
+def reason(probability: float, note: dict) -> str:
+    """A readable sentence on why a statement got its probability: how much of it the
+    evidence holds, and the numbers and names it lacks."""
+    text = REASONS[note["language"]]
+    parts = [text["summary"].format(p=probability, coverage=note["coverage"], window=WINDOW,
+                                    window_coverage=note["window_coverage"], cos=note["cos"])]
+    if note["novel_numbers"]:
+        parts.append(text["numbers"].format(text["list"].join(note["novel_numbers"])))
+    if note["novel_names"]:
+        parts.append(text["names"].format(text["list"].join(note["novel_names"][:5])))
+    if note["negation_mismatch"]:
+        parts.append(text["negation"])
+    if note["denied"]:
+        parts.append(text["denied"].format(text["list"].join(note["denied"])))
+    return text["join"].join(parts)
+
+
+def _shown_evidence(prepared: _Prepared, tokens: set[str], names: set[str], stated_numbers: set[float],
+                    cosine: dict[int, float]) -> int:
+    """The evidence sentence to show for a statement: the one holding most of its words,
+    names and numbers (what the single-sentence features measure), the closer in embedding
+    space on a tie. A heading is shown only when the evidence is nothing else."""
+    named = len(names) + len(stated_numbers)
+
+    def support(j: int) -> tuple:
+        words = len(tokens & prepared.tokens[j]) / len(tokens) if tokens else 0.0
+        facts = (sum(w in prepared.sentence_lowered[j] for w in names)
+                 + len(stated_numbers & prepared.sentence_numbers[j])) / named if named else 0.0
+        return not prepared.headings[j], words + facts, cosine.get(j, -math.inf)
+
+    return max(range(len(prepared.sentences)), key=support)

@@ -132,7 +132,13 @@ def _24_hour(match: re.Match) -> str:
 
 def numbers(text: str) -> set[float]:
     """Numeric values with their scale applied (3.5% → 3.5, 10万 → 100000)."""
-    found: set[float] = set()
+    return set(number_mentions(text))
+
+
+def number_mentions(text: str) -> dict[float, str]:
+    """Each numeric value with its scale applied, and how the text writes it first
+    (100000.0 → "10万"; a clock time as its 24-hour reading)."""
+    found: dict[float, str] = {}
     for match in _NUMBER.finditer(_CLOCK.sub(_24_hour, normalize(text))):
         raw = match.group("num").replace(",", "")
         try:
@@ -140,5 +146,5 @@ def numbers(text: str) -> set[float]:
         except ValueError:
             continue
         unit = (match.group("unit") or "").lower()
-        found.add(round(value * _UNIT_SCALE.get(unit, 1.0), 6))
+        found.setdefault(round(value * _UNIT_SCALE.get(unit, 1.0), 6), match.group(0).strip())
     return found

@@ -3,7 +3,7 @@ import re
 
 import numpy as np
 
-from ragpipe.core.evidence import claims
+from ragpipe.core.evidence import claims, declines
 from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 
@@ -49,6 +49,12 @@ def _verify(kit: Toolkit, statements, reference: str):
 
 
 def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
+    answer_declines = declines(kit.statements(case.answer))
+    reference_declines = declines(kit.statements(case.ground_truth_answer))
+    if answer_declines or reference_declines:
+        # Declining is right exactly when the reference declines too (the question is unanswerable).
+        return MetricResult(float(answer_declines and reference_declines),
+                            {"answer_declines": answer_declines, "reference_declines": reference_declines})
     reference = claims(kit.statements(case.ground_truth_answer))
     if not reference:
         expected = polarity(case.ground_truth_answer)
@@ -79,7 +85,10 @@ METRIC = Metric(
                 "being supported by the reference to tp and the rest to fp; each reference statement adds its "
                 "probability of not being supported by the answer to fn. A number the reference lacks, a name it "
                 "lacks or a flipped negation lowers support. A bare yes/no reference is matched on polarity "
-                "(1 or 0). Below 0.5 (ANSWER_CORRECTNESS_WRONG_THRESHOLD) the answer is judged wrong."),
+                "(1 or 0). An answer that only declines (\"the documents do not say\", \"无法回答\") scores 1 when the "
+                "reference declines too (an unanswerable question) and 0 when the reference answers; an answer that "
+                "asserts where the reference declines scores 0. Below 0.5 (ANSWER_CORRECTNESS_WRONG_THRESHOLD) the "
+                "answer is judged wrong."),
     reads=("answer", "ground_truth_answer"),
     higher_is_better=True,
     nan_when="no answer, no ground-truth answer, the bot failed, or the reference states nothing and is not a yes/no",

@@ -8,7 +8,8 @@ from ragpipe.core.schemas import EvalCase
 
 def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     faithfulness = kit.result("faithfulness", case)
-    if math.isnan(faithfulness.value):
+    refusal = faithfulness.details.get("refusal", False)
+    if math.isnan(faithfulness.value) and not refusal:
         raise Unmeasurable(f"faithfulness unmeasured: {faithfulness.error}")
     require_graph(kit)  # with a graph configured, leaving the entity term out would change the scale
     unverified = kit.result("unverified_entity_ratio", case)
@@ -16,10 +17,11 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     faithful = penalised_faithfulness(faithfulness.value, unverified, kit)
     weight = kit.config.unverified_penalty["hallucination"]
     entity_term = 0.0 if math.isnan(unverified.value) else weight * unverified.value
-    value = min(1.0, (1 - faithful) + entity_term)
+    base = 0.0 if refusal else 1 - faithful  # a refusal asserts nothing, so invents nothing
+    value = min(1.0, base + entity_term)
     high = kit.config.thresholds["high_risk_hallucination"]
     return MetricResult(value, {
-        "base": 1 - faithful, "entity_term": entity_term,
+        "base": base, "refusal": refusal, "entity_term": entity_term,
         "entity_term_note": unverified.error if math.isnan(unverified.value) else None,
         "risk_level": "高风险" if value > high else "低风险",
     })
@@ -30,9 +32,11 @@ METRIC = Metric(
     definition=("Seed 000's composite: (1 − faithfulness dimension) + 0.5 × unverified-entity ratio, capped at 1, "
                 "where the faithfulness dimension is faithfulness less 0.1 × unverified-entity ratio (as in "
                 "overall_score). Without a knowledge graph the entity terms are left out (said in the details). "
+                "An answer that only declines (faithfulness NaN, \"the answer declines to answer\") invents "
+                "nothing: its first term is 0. "
                 "Lower is better."),
     reads=("answer", "retrieved_contexts"),
     higher_is_better=False,
-    nan_when="faithfulness is unmeasured, or the configured knowledge graph could not be read",
+    nan_when="faithfulness is unmeasured (other than for a refusal), or the configured knowledge graph could not be read",
     compute=compute,
 )

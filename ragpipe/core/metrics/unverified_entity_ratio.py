@@ -1,3 +1,5 @@
+import math
+
 from ragpipe.core.entities import is_quantity, normalize_entity, outermost, quantities, quantity_in
 from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit, Unmeasurable
 from ragpipe.core.metrics.entity_coverage import require_graph
@@ -43,6 +45,6 @@ def _inside_graph_name(entity: str, kit: Toolkit) -> bool:
 def penalised_faithfulness(faithfulness: float, unverified: MetricResult, kit: Toolkit) -> float:
     """Seed 000's faithfulness dimension: max(0, faithfulness − 0.1 × unverified ratio); the
     ratio is left out when it is unmeasured (no graph)."""
-    if unverified.value != unverified.value:  # NaN
+    if math.isnan(faithfulness) or math.isnan(unverified.value):  # max(0, NaN) would be 0, not NaN
         return faithfulness
     return max(0.0, faithfulness - kit.config.unverified_penalty["faithfulness"] * unverified.value)

@@ -1,0 +1,78 @@
+"""An answer that declines asserts nothing: it is never scored as claims nor flagged as a
+hallucination, and whether declining was right is answer correctness's call."""
+
+import math
+
+import pytest
+
+from ragpipe.core.evidence import context_claims, declines, is_refusal
+from ragpipe.core.metrics import Toolkit
+from ragpipe.core.metrics.faithfulness import DECLINES
+from ragpipe.core.schemas import EvalCase
+from ragpipe.core.scoring import score_case
+from ragpipe.core.text import split_statements
+
+CONTEXTS = ["小型微利企业年应纳税所得额不超过300万元的部分，减按25%计入应纳税所得额，按20%的税率缴纳企业所得税。"]
+EN_CONTEXTS = ["The Harbor Storefront Grant pays up to $5,000 to shops on Harbor Street."]
+
+REFUSALS = ["根据提供的文档无法回答", "抱歉，资料中没有相关信息。", "未在资料中找到相关信息。", "我不知道。",
+            "The documents do not say.", "I don't know.", "I could not find this in the documents.",
+            "Unable to answer based on given passages.", "Sorry, the provided passages do not mention the deadline."]
+ASSERTIONS = ["我是一个人工智能模型，我没有教育经历及毕业院校。", "小微企业不需要办理备案手续。",
+              "The company does not provide refunds.", "We cannot provide loans to minors.",
+              "The passages do not give the size, so these steps fit quilts of any size."]
+
+
+@pytest.fixture()
+def kit(embedder):
+    return Toolkit(embedder)
+
+
+@pytest.mark.parametrize("answer", REFUSALS)
+def test_refusals_are_recognised_in_both_languages(answer):
+    assert declines(split_statements(answer))
+
+
+@pytest.mark.parametrize("answer", ASSERTIONS)
+def test_statements_that_assert_something_are_not_refusals(answer):
+    assert not declines(split_statements(answer))
+
+
+def test_a_refusal_sentence_inside_an_answer_is_not_a_claim():
+    statements = split_statements("资料中没有提到申报期限。小型微利企业按20%的税率缴纳企业所得税。")
+    assert is_refusal(statements[0]) and not declines(statements)
+    assert context_claims(statements) == ["小型微利企业按20%的税率缴纳企业所得税"]
+
+
+@pytest.mark.parametrize("answer,contexts", [("抱歉，资料中没有相关信息。", CONTEXTS),
+                                             ("The documents do not say when the grant ends.", EN_CONTEXTS)])
+def test_a_refusal_is_never_flagged_as_hallucinated(kit, answer, contexts):
+    case = EvalCase(question_id="q", question="申报期限是什么时候？", answer=answer, retrieved_contexts=contexts)
+    results = score_case(case, kit, ["faithfulness", "hallucination_rate", "overall_score"])
+    faithfulness = results["faithfulness"]
+    assert math.isnan(faithfulness.value) and faithfulness.error == DECLINES
+    assert "hallucinated" not in faithfulness.details
+    # It invents nothing: hallucination 0, and the overall score is still measured.
+    assert results["hallucination_rate"].value == 0.0 and results["hallucination_rate"].details["refusal"]
+    assert not math.isnan(results["overall_score"].value)
+
+
+def test_declining_is_correct_only_when_the_reference_declines_too(kit):
+    def correctness(answer, reference):
+        case = EvalCase(question_id="q", question="2040年夏季奥运会在哪里举办？", answer=answer,
+                        ground_truth_answer=reference)
+        return score_case(case, kit, ["answer_correctness"])["answer_correctness"].value
+
+    assert correctness("这个问题无法回答。", "无法回答2040年夏季奥运会在哪里举办。") == 1.0
+    assert correctness("I don't know.", "The 2040 Summer Olympics will be held in Paris.") == 0.0
+    assert correctness("2040年夏季奥运会在北京举办。", "这个问题无法回答。") == 0.0
+
+
+@pytest.mark.xfail(strict=True, reason="calibration.json still carries the single English-fitted 0.953 for both "
+                   "languages; rerun scripts/train_calibration.py for the per-language thresholds, then drop this mark")
+def test_the_hallucination_flag_uses_the_answers_language(kit):
+    case = EvalCase(question_id="q", question="小微企业怎么缴纳企业所得税？", answer=CONTEXTS[0], retrieved_contexts=CONTEXTS)
+    details = score_case(case, kit, ["faithfulness"])["faithfulness"].details
+    assert details["language"] == "zh"
+    assert details["hallucination_threshold"] == kit.verifier.calibration.hallucination_threshold("zh")
+    assert details["hallucinated"] is False  # an answer copied from its context
