@@ -20,6 +20,7 @@ from ragpipe.cli import main
 from ragpipe.cli_report import make_server
 from ragpipe.core.metrics import REGISTRY
 from ragpipe.core.site import build_site, script_json
+from ragpipe.defs.runner import EXIT_BLOCKED
 
 REPO = Path(__file__).resolve().parents[1]
 DATASET, BOTS = "product_en", ["refbot@v1", "refbot@v2"]
@@ -113,7 +114,7 @@ def _box(locator) -> dict:
 def test_eval_cli_shows_progress_and_a_summary_table(site):
     # v2 exits 1 exactly when it fails the blocking regression check against v1, and says so.
     regression = next(c for c in site.data["refbot@v2"]["checks"] if c["name"] == "no_regression_vs_baseline")
-    assert site.codes == [0, 0 if regression["passed"] else 1], site.stderr
+    assert site.codes == [0, 0 if regression["passed"] else EXIT_BLOCKED], site.stderr
     # tqdm redraws one bar with carriage returns: answering, then every metric, to 100 %.
     steps = 1 + len(REGISTRY)
     states = re.findall(r"(rag_responses|scores/\w+)\s*:\s*(\d+)%\|[^|]*\| (\d+)/(\d+)", site.stderr)
