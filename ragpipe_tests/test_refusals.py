@@ -5,7 +5,8 @@ import math
 
 import pytest
 
-from ragpipe.core.evidence import context_claims, declines, is_refusal
+from ragpipe.core.evidence import context_claims, declines
+from ragpipe.core.refusals import is_refusal
 from ragpipe.core.metrics import Toolkit
 from ragpipe.core.metrics.faithfulness import DECLINES
 from ragpipe.core.schemas import EvalCase

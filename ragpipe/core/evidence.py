@@ -31,6 +31,7 @@ import numpy as np
 
 from ragpipe.core.embeddings import Embedder
 from ragpipe.core.schemas import Verdict
+from ragpipe.core.refusals import is_refusal, only_lead_in
 from ragpipe.core.text import content_tokens, is_chinese, normalize, number_mentions, numbers, split_sentences
 
 CALIBRATION_PATH = Path(__file__).with_name("calibration.json")
@@ -92,31 +93,6 @@ _LIST_MARKER = re.compile(r"^\s*(?:\d{1,2}|[a-zA-Z])[.)]?\s*$")
 # by itself; the statements after it carry the content. ("No", "可以" are stopwords already.)
 _BARE_REPLY = re.compile(r"^\W*(?:yes|yeah|yep|nope|correct|incorrect|不是|对的?|不对|能|不能|不可以|需要|不需要|"
                          r"会|不会|没有|不行|不用|不必)\W*$", re.I)
-# A refusal: the answer declines to answer or says the sources do not hold the answer. It
-# asserts nothing about the world, so it is no claim a context can support or contradict.
-_REFUSAL = re.compile(
-    r"\bI (?:do not|don't) know\b|\bI(?: am|'m) not sure\b"
-    r"|\b(?:passages?|documents?|contexts?|sources?|text|article|references?|(?:given|provided) information)"
-    r"\s+(?:do|does|did)(?: not|n't)\s+(?:say|mention|specify|provide|contain|state|include|give|indicate|address|"
-    r"discuss|offer|cover)\b"
-    r"|\bthere (?:is|are) no (?:information|mention|data|details?|answer)\b"
-    r"|\bI\s+(?:cannot|can't|can not|am unable to|'m unable to|was unable to|could not|couldn't)\s+"
-    r"(?:find|answer|determine|provide|tell|say|know|locate)\b"
-    r"|\b(?:unable|not able) to (?:answer|provide (?:a |an |the )?(?:\w+ )?answer)\b"
-    r"|\bimpossible to (?:say|tell|answer|determine)\b|\bcannot be (?:determined|answered)\b"
-    r"|\b(?:not|no|in)sufficient information\b|\bnot enough information\b"
-    r"|\bnot (?:mentioned|specified|stated|provided|given|addressed|found|included) in the\b"
-    r"|无法(?:回答|确定|得知|判断|提供|找到|从|给出|查到|知道)|不能(?:回答|确定)|(?:我|本人)(?:不知道|不清楚|不确定)"
-    r"|没有(?:找到)?(?:相关|具体|明确|足够)的?(?:信息|内容|资料|说明|数据|答案)|暂无相关|未能?(?:在.{0,10})?找到"
-    r"|(?:文档|资料|上下文|材料|文中|原文|段落|文章|信息)[中里内]?(?:并|均|都)?(?:没有|未|没)(?:提及|提到|说明|涉及|包含|给出|明确|记载|相关)",
-    re.I)
-# Words that only lead into a refusal ("However, the passages do not say…", "抱歉，资料中没有相关信息"):
-# a clause of nothing else adds no claim to it.
-_LEAD_IN_WORDS = ("however therefore thus unfortunately sorry apologize note worth noting important based according "
-                  "given provided passage passages document documents context contexts source sources information text "
-                  "question answer 抱歉 对不起 很 遗憾 根据 依据 基于 提供 给定 所给 现有 文档 资料 参考资料 上下文 材料 信息 "
-                  "内容 参考 问题 这个 目前 您好")
-_CLAUSE_BREAK = re.compile(r"[,，;；:：]")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _HEADING = re.compile(r"^\s*#{1,6}\s")  # a Markdown heading: a title, never the evidence for a claim
 _DENIED = re.compile(r"^(.*\S): no$")  # a structured line of a false flag, as _readable words it
@@ -163,29 +139,11 @@ def context_claims(statements: Sequence[str]) -> list[str]:
     return [s for s in claims(statements) if not _BARE_REPLY.match(s) and not is_refusal(s)]
 
 
-@lru_cache(maxsize=1)
-def _lead_in() -> frozenset[str]:
-    return frozenset(content_tokens(_LEAD_IN_WORDS))  # tokenized on first use: jieba loads lazily
-
-
-def _only_lead_in(text: str) -> bool:
-    return set(content_tokens(text)) <= _lead_in()
-
-
-def is_refusal(statement: str) -> bool:
-    """A statement that only declines: one clause says the sources do not hold the answer
-    (or "I don't know"), and every other clause only leads into it. "The passages do not say
-    how big the quilt is, so these steps fit any size" asserts more and is no refusal."""
-    clauses = [c for c in _CLAUSE_BREAK.split(statement) if c.strip()]
-    refusing = [bool(_REFUSAL.search(c)) for c in clauses]
-    return any(refusing) and all(r or _only_lead_in(c) for c, r in zip(clauses, refusing))
-
-
 def declines(statements: Sequence[str]) -> bool:
     """The whole answer declines: it has a refusal and no statement asserts anything else
     (list markers and lead-ins such as "Sorry." assert nothing)."""
     said = claims(statements)
-    return any(is_refusal(s) for s in said) and all(is_refusal(s) or _only_lead_in(s) for s in said)
+    return any(is_refusal(s) for s in said) and all(is_refusal(s) or only_lead_in(s) for s in said)
 
 
 def _language(text: str) -> str:
