@@ -6,8 +6,8 @@ import math
 from collections.abc import Iterable
 from functools import lru_cache
 
-from ragpipe.core.embeddings import Embedder
-from ragpipe.core.entities import GraphEntities
+from ragpipe.core.evidence.embeddings import Embedder
+from ragpipe.core.evidence.entities import GraphEntities
 from ragpipe.core.llm.client import LLMError
 from ragpipe.core.metrics import Toolkit
 from ragpipe.core.metrics.overall_score import DIMENSION_METRICS

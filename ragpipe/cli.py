@@ -79,10 +79,10 @@ def _score(args: argparse.Namespace) -> int:
     import json
     import math
 
-    from ragpipe.core.embeddings import Embedder
-    from ragpipe.core.entities import load_graph_entities
+    from ragpipe.core.evidence.embeddings import Embedder
+    from ragpipe.core.evidence.entities import load_graph_entities
     from ragpipe.core.metrics import REGISTRY, Toolkit
-    from ragpipe.core.scoring import case_from_row, score_cases
+    from ragpipe.core.metrics.scoring import case_from_row, score_cases
 
     metrics = args.metrics or list(REGISTRY)
     unknown = sorted(set(metrics) - set(REGISTRY))

@@ -61,7 +61,7 @@ def _eval(args: argparse.Namespace) -> int:
 
     warnings.filterwarnings("ignore", category=dg.BetaWarning)
 
-    from ragpipe.core.site import page_url
+    from ragpipe.core.report import page_url
     from ragpipe.defs.definitions import build_defs
     from ragpipe.defs.instance import prepare_dagster_home
     from ragpipe.defs.partitions import bot_version_keys, dataset_keys

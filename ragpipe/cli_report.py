@@ -31,7 +31,7 @@ def make_server(folder: Path, host: str = "127.0.0.1", port: int = 8765) -> Thre
 
 
 def _build(args: argparse.Namespace) -> int:
-    from ragpipe.core.site import build_site
+    from ragpipe.core.report import build_site
 
     folder = reports_dir(args.project_dir)
     if not folder.is_dir():

@@ -55,8 +55,8 @@ class BotServer:
         return f"http://127.0.0.1:{self._httpd.server_address[1]}/ask"
 
     def _bot(self, dataset: str):
-        from ragpipe.core.bots import BotConfig, ReferenceBot
-        from ragpipe.core.corpus import load_corpus
+        from ragpipe.core.inputs.bots import BotConfig, ReferenceBot
+        from ragpipe.core.inputs.corpus import load_corpus
 
         with self._lock:
             if dataset not in self._bots:

@@ -5,7 +5,7 @@ from pathlib import Path
 import dagster as dg
 import pytest
 
-from ragpipe.core.embeddings import Embedder
+from ragpipe.core.evidence.embeddings import Embedder
 
 REPO = Path(__file__).resolve().parents[1]
 warnings.filterwarnings("ignore", category=dg.BetaWarning)

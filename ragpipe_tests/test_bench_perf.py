@@ -9,9 +9,9 @@ import pytest
 
 from ragpipe.bench.latency import DEFAULT_BENCH_DIR
 from ragpipe.bench.perf import load_base, main, make_rows
-from ragpipe.core.embeddings import Embedder
+from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.metrics import REGISTRY, Toolkit
-from ragpipe.core.scoring import case_from_row, score_case, score_cases
+from ragpipe.core.metrics.scoring import case_from_row, score_case, score_cases
 
 OFFLINE = [m for m, v in REGISTRY.items() if not v.llm_only]
 

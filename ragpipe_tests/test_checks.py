@@ -10,9 +10,9 @@ import pandas as pd
 
 from ragpipe.cli import leaderboard_text
 from ragpipe.core.metrics import REGISTRY
-from ragpipe.core.site.data import status_of, threshold_checks
+from ragpipe.core.report.data import status_of, threshold_checks
 from ragpipe.defs.definitions import build_defs
-from ragpipe.core.stats import summarize
+from ragpipe.core.diagnosis.stats import summarize
 from ragpipe.defs.evaluation.assets import _threshold_check, leaderboard
 from ragpipe.defs.instance import prepare_dagster_home
 from ragpipe.defs.partitions import sync_partitions

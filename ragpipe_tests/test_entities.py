@@ -7,7 +7,7 @@ import pytest
 
 import ragpipe
 from ragpipe.core.config import load_config
-from ragpipe.core.entities import (GraphEntities, covered, extract_entities, load_graph_entities, normalize_entity,
+from ragpipe.core.evidence.entities import (GraphEntities, covered, extract_entities, load_graph_entities, normalize_entity,
                                    quantities, same_entity)
 from ragpipe.core.metrics import REGISTRY, Toolkit
 from ragpipe.core.schemas import EvalCase, InputError

@@ -10,7 +10,7 @@ import sys
 import numpy as np
 import pytest
 
-from ragpipe.core.evidence import (
+from ragpipe.core.evidence.support import (
     CALIBRATION_PATH,
     FEATURES,
     OfflineVerifier,
@@ -175,7 +175,7 @@ def test_opening_hours_in_12_hour_words_match_the_24_hour_timetable(verifier):
 
 TIED_SHORTLIST = """
 import random
-from ragpipe.core.evidence import shortlist
+from ragpipe.core.evidence.support import shortlist
 rng = random.Random(0)
 words = [f"w{i}" for i in range(40)]
 base = [rng.sample(words, 12) for _ in range(30)]

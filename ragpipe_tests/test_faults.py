@@ -15,10 +15,10 @@ import pandas as pd
 import pytest
 
 from ragpipe.bench import faults as bench_faults
-from ragpipe.core.bots import ANSWERS_FILE, BotConfig, HttpBot, answer_all
+from ragpipe.core.inputs.bots import ANSWERS_FILE, BotConfig, HttpBot, answer_all
 from ragpipe.core.llm.cache import FILE_NAME as LLM_CACHE_FILE
 from ragpipe.core.llm.cache import LLMCache, request_key
-from ragpipe.core.questions import load_question_file
+from ragpipe.core.inputs.questions import load_question_file
 from ragpipe.defs.definitions import build_defs
 from ragpipe.defs.instance import prepare_dagster_home
 from ragpipe.defs.runner import materialize_all

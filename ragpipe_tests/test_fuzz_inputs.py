@@ -8,9 +8,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ragpipe.core.bots import MAX_CONFIG_BYTES, load_bot_config
-from ragpipe.core.corpus import load_corpus
-from ragpipe.core.questions import load_question_file
+from ragpipe.core.inputs.bots import MAX_CONFIG_BYTES, load_bot_config
+from ragpipe.core.inputs.corpus import load_corpus
+from ragpipe.core.inputs.questions import load_question_file
 from ragpipe.core.schemas import InputError, InputErrors
 from ragpipe_tests.conftest import REPO
 
@@ -53,7 +53,7 @@ def test_bot_config_loader_reports_only_input_errors(tmp_path, data):
     ("!!python/object/apply:os.system ['touch {marker}']\n", 1),
     ("name: !!python/object/apply:os.system ['touch {marker}']\nversion: v1\nkind: reference\n", 1),
     ("name: refbot\nversion: v1\nkind: !!python/name:os.system\n", 3),
-    ("!!python/object/new:ragpipe.core.bots.BotConfig {{}}\n", 1),
+    ("!!python/object/new:ragpipe.core.inputs.bots.BotConfig {{}}\n", 1),
 ])
 def test_python_tags_are_refused_not_constructed(tmp_path, text, line):
     marker = tmp_path / "pwned"

@@ -12,8 +12,8 @@ import pytest
 
 from ragpipe.cli import main
 from ragpipe.core.config import load_config
-from ragpipe.core.entities import GraphEntities
-from ragpipe.core.graph import EmbeddedGraph, GraphSnapshot, GraphUnavailable, Neo4jGraph, redact_uri
+from ragpipe.core.evidence.entities import GraphEntities
+from ragpipe.core.inputs.graph import EmbeddedGraph, GraphSnapshot, GraphUnavailable, Neo4jGraph, redact_uri
 from ragpipe.core.schemas import InputError
 from ragpipe.defs.definitions import build_defs
 from ragpipe.defs.instance import prepare_dagster_home

@@ -5,9 +5,9 @@ import json
 
 import pytest
 
-from ragpipe.core.bots import load_bot_config
-from ragpipe.core.corpus import chunk_document, load_corpus
-from ragpipe.core.questions import load_question_file, load_questions
+from ragpipe.core.inputs.bots import load_bot_config
+from ragpipe.core.inputs.corpus import chunk_document, load_corpus
+from ragpipe.core.inputs.questions import load_question_file, load_questions
 from ragpipe.core.schemas import InputError, InputErrors
 from ragpipe_tests.conftest import REPO
 

@@ -12,7 +12,7 @@ from ragpipe.core.llm.prompts import DECOMPOSE, JUDGE_AND_RUBRIC
 from ragpipe.core.llm.prompts.decompose import DecomposeInput
 from ragpipe.core.llm.prompts.judge_and_rubric import JudgeAndRubricInput
 from ragpipe.core.metrics import Toolkit
-from ragpipe.core.scoring import score_case
+from ragpipe.core.metrics.scoring import score_case
 from ragpipe.core.schemas import EvalCase
 from ragpipe_tests.fake_judge import fake_llm, prompt_of
 from ragpipe_tests.openai_server import OpenAIServer

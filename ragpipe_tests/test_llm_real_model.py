@@ -27,7 +27,7 @@ import pytest
 from ragpipe.core.llm import LLMClient, LLMEvaluator, LLMSettings
 from ragpipe.core.metrics import REGISTRY, Toolkit
 from ragpipe.core.schemas import EvalCase
-from ragpipe.core.scoring import score_case
+from ragpipe.core.metrics.scoring import score_case
 
 
 def smollm2_gguf() -> Path | None:

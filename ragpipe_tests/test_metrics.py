@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from ragpipe.core.evidence import MAX_EMBED_CHARS
+from ragpipe.core.evidence.support import MAX_EMBED_CHARS
 from ragpipe.core.metrics.context_relevance import MAX_CONTEXT_CHARS
 from ragpipe.core.metrics import REGISTRY, Toolkit
 from ragpipe.core.schemas import EvalCase
@@ -208,7 +208,7 @@ def test_semantic_similarity_orders_paraphrase_above_unrelated(kit):
 
 
 def test_bulk_scoring_keeps_no_row_details_once_each_row_is_scored(embedder):
-    from ragpipe.core.scoring import score_cases
+    from ragpipe.core.metrics.scoring import score_cases
 
     kit = Toolkit(embedder)
     cases = [EvalCase(question_id=f"q{i}", question=QUESTION, answer=f"FHA 贷款最低首付为 {3 + i}.5%",

@@ -11,7 +11,7 @@ import pytest
 
 from ragpipe.core.llm import METRIC_PROMPTS, LLMClient, LLMEvaluator, LLMSettings
 from ragpipe.core.metrics import REGISTRY, Toolkit
-from ragpipe.core.scoring import score_case
+from ragpipe.core.metrics.scoring import score_case
 from ragpipe.core.schemas import EvalCase
 from ragpipe.defs.definitions import build_defs
 from ragpipe.defs.instance import prepare_dagster_home

@@ -12,14 +12,14 @@ import re
 import pytest
 
 from ragpipe.cli import main
-from ragpipe.core.corpus import load_corpus
-from ragpipe.core.entities import GraphEntities
+from ragpipe.core.inputs.corpus import load_corpus
+from ragpipe.core.evidence.entities import GraphEntities
 from ragpipe.core.llm import PROMPTS, LLMClient, LLMSettings
 from ragpipe.core.metrics import Toolkit
-from ragpipe.core.question_filters import duplicate_of, trivial_reason
-from ragpipe.core.question_gen_llm import (DUPLICATE, INVALID_OUTPUT, SINGLE_HOP, TRIVIAL, UNANSWERABLE,
+from ragpipe.core.inputs.question_filters import duplicate_of, trivial_reason
+from ragpipe.core.inputs.question_gen_llm import (DUPLICATE, INVALID_OUTPUT, SINGLE_HOP, TRIVIAL, UNANSWERABLE,
                                            LLMQuestionGenerator, related_pairs)
-from ragpipe.core.questions import load_question_file, load_questions
+from ragpipe.core.inputs.questions import load_question_file, load_questions
 from ragpipe.core.schemas import Question
 from ragpipe_tests.fake_judge import fake_llm
 from ragpipe_tests.openai_server import OpenAIServer, Recorded, script

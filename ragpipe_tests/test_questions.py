@@ -10,11 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ragpipe.cli import main
-from ragpipe.core.bots import BotConfig, ReferenceBot
-from ragpipe.core.corpus import load_corpus
-from ragpipe.core.entities import load_graph_entities
-from ragpipe.core.question_gen import generate_offline
-from ragpipe.core.questions import load_question_file, load_questions
+from ragpipe.core.inputs.bots import BotConfig, ReferenceBot
+from ragpipe.core.inputs.corpus import load_corpus
+from ragpipe.core.evidence.entities import load_graph_entities
+from ragpipe.core.inputs.question_gen import generate_offline
+from ragpipe.core.inputs.questions import load_question_file, load_questions
 from ragpipe.core.schemas import InputError, InputErrors
 from ragpipe_tests.conftest import REPO
 
@@ -68,7 +68,7 @@ def test_not_a_list_binary_and_wrong_encoding(tmp_path):
 def test_excel_import_with_chinese_headers_typed_cells_and_row_numbers(tmp_path):
     import openpyxl
 
-    from ragpipe.core.questions import write_question_file
+    from ragpipe.core.inputs.questions import write_question_file
 
     book = openpyxl.Workbook()
     sheet = book.active

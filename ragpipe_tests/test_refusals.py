@@ -5,12 +5,12 @@ import math
 
 import pytest
 
-from ragpipe.core.evidence import context_claims, declines
-from ragpipe.core.refusals import is_refusal
+from ragpipe.core.evidence.support import context_claims, declines
+from ragpipe.core.evidence.refusals import is_refusal
 from ragpipe.core.metrics import Toolkit
 from ragpipe.core.metrics.faithfulness import DECLINES
 from ragpipe.core.schemas import EvalCase
-from ragpipe.core.scoring import score_case
+from ragpipe.core.metrics.scoring import score_case
 from ragpipe.core.text import split_statements
 
 CONTEXTS = ["小型微利企业年应纳税所得额不超过300万元的部分，减按25%计入应纳税所得额，按20%的税率缴纳企业所得税。"]

@@ -19,7 +19,7 @@ import pytest
 from ragpipe.cli import main
 from ragpipe.cli_report import make_server
 from ragpipe.core.metrics import REGISTRY
-from ragpipe.core.site import build_site, script_json
+from ragpipe.core.report import build_site, script_json
 from ragpipe.defs.runner import EXIT_BLOCKED
 
 REPO = Path(__file__).resolve().parents[1]

@@ -3,8 +3,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from ragpipe.core.diagnosis import diagnose, load_rules, severity
-from ragpipe.core.stats import summarize
+from ragpipe.core.diagnosis.rules import diagnose, load_rules, severity
+from ragpipe.core.diagnosis.stats import summarize
 
 
 def test_summary_counts_unmeasured_and_brackets_the_mean():
@@ -64,7 +64,7 @@ def _scores(rows: dict[str, list[tuple]]) -> dict[str, pd.DataFrame]:
 
 
 def test_sample_diagnosis_reads_seed_000_and_003_details():
-    from ragpipe.core.diagnosis import diagnose_samples
+    from ragpipe.core.diagnosis.rules import diagnose_samples
 
     scores = _scores({
         "overall_score": [("a", 0.85, {"quality_level": "优秀", "diagnosis": ["答案质量: 优秀 (评分: 0.85)"]}),
@@ -87,7 +87,7 @@ def test_sample_diagnosis_reads_seed_000_and_003_details():
 
 
 def test_sample_findings_follow_the_share_of_flagged_answers():
-    from ragpipe.core.diagnosis import SampleDiagnosis, judge_suggestions, sample_findings
+    from ragpipe.core.diagnosis.rules import SampleDiagnosis, judge_suggestions, sample_findings
 
     samples = {f"q{i}": SampleDiagnosis(question_id=f"q{i}", overall_score=0.9, risk_level="low") for i in range(10)}
     assert sample_findings(samples, "en") == []
@@ -125,8 +125,8 @@ def test_suggested_actions_name_only_settings_a_bot_config_has():
 
     import yaml
 
-    from ragpipe.core.bots import BotConfig
-    from ragpipe.core.diagnosis import RULES_PATH
+    from ragpipe.core.inputs.bots import BotConfig
+    from ragpipe.core.diagnosis.rules import RULES_PATH
     from ragpipe.core.metrics import REGISTRY
 
     rules = yaml.safe_load(RULES_PATH.read_text(encoding="utf-8"))

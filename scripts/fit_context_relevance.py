@@ -22,7 +22,7 @@ from sklearn.linear_model import LogisticRegression
 
 from ragpipe.bench.quality import DEFAULT_BENCH_DIR, auroc, f1
 from ragpipe.bench.retrieval_judge import BENCHMARKS, benchmark_cases, dataset_cases
-from ragpipe.core.embeddings import Embedder
+from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.metrics import Toolkit
 from ragpipe.core.metrics.context_relevance import relevance_features
 

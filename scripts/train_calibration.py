@@ -1,11 +1,11 @@
-"""Train the support-probability calibration shipped in ragpipe/core/calibration.json.
+"""Train the support-probability calibration shipped in ragpipe/core/evidence/calibration.json.
 
 Reproduces the shipped weights from the public benchmark files (../shared/benchmarks/)
 and prints how well they agree with people when they have not seen the rows they score:
 
 1. Every answer (and, for answer correctness, every ground-truth answer) is split into
    statements exactly as the metrics split it, and each statement gets the FEATURES row
-   of ragpipe.core.evidence against its evidence (the retrieved contexts for
+   of ragpipe.core.evidence.support against its evidence (the retrieved contexts for
    faithfulness, the other answer for answer correctness).
 2. Each statement gets a label: RAGTruth marks the hallucinated character spans, so a
    statement is unsupported when it overlaps one. For answer correctness (HaluEval,
@@ -59,8 +59,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from ragpipe.bench.quality import auroc, f1, read_rows  # noqa: E402
-from ragpipe.core.embeddings import Embedder  # noqa: E402
-from ragpipe.core.evidence import (  # noqa: E402
+from ragpipe.core.evidence.embeddings import Embedder  # noqa: E402
+from ragpipe.core.evidence.support import (  # noqa: E402
     CALIBRATION_PATH,
     FEATURES,
     Calibration,
@@ -404,7 +404,7 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     spec = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
     spec.setdefault("backends", {})
-    spec["note"] = ("Support-probability models for ragpipe.core.evidence, written by "
+    spec["note"] = ("Support-probability models for ragpipe.core.evidence.support, written by "
                     "scripts/train_calibration.py; do not edit by hand.")
     spec["trained_on"] = sorted(set(spec.get("trained_on", [])) | set(FILES))
     spec["backends"][args.backend] = export(model, {

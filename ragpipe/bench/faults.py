@@ -59,7 +59,7 @@ def materialize_responses(project: Path, dataset: str, bot: str):
 
 def cached_answers(cache_dir: Path) -> dict[str, str]:
     """question id -> answer in the answer cache, read as another process would."""
-    from ragpipe.core.bots import ANSWERS_FILE
+    from ragpipe.core.inputs.bots import ANSWERS_FILE
 
     path = cache_dir / "answers" / ANSWERS_FILE
     if not path.exists():

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from ragpipe.api import evaluate
-from ragpipe.core.embeddings import Embedder
+from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.metrics import Toolkit
 
 DEFAULT_BENCH_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "benchmarks"

@@ -60,7 +60,7 @@ def run_suite(cases, client, embedder, prefetch: bool) -> tuple[float, float, di
     """(prefetch seconds, metric seconds, per-metric counts of measured values)."""
     from ragpipe.core.llm import LLMEvaluator
     from ragpipe.core.metrics import Toolkit
-    from ragpipe.core.scoring import score_case
+    from ragpipe.core.metrics.scoring import score_case
 
     evaluator = LLMEvaluator(client)
     started = time.perf_counter()
@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = parser.parse_args(argv)
 
-    from ragpipe.core.embeddings import Embedder
+    from ragpipe.core.evidence.embeddings import Embedder
     from ragpipe.core.llm import LLMClient, LLMSettings
     from ragpipe_tests.fake_judge import fake_llm, prompt_of
     from ragpipe_tests.openai_server import OpenAIServer

@@ -113,14 +113,14 @@ def make_rows(base: list[dict], n: int, repeat_share: float, seed: int = 0) -> l
 
 
 def _cases(rows):
-    from ragpipe.core.scoring import case_from_row
+    from ragpipe.core.metrics.scoring import case_from_row
 
     return [case_from_row(r, i) for i, r in enumerate(rows)]
 
 
 def _fresh_kit(model_from):
     """A Toolkit on a new Embedder with a cold cache (memory only) but the model already loaded."""
-    from ragpipe.core.embeddings import Embedder
+    from ragpipe.core.evidence.embeddings import Embedder
     from ragpipe.core.metrics import Toolkit
 
     embedder = Embedder(model_from.backend)
@@ -130,9 +130,9 @@ def _fresh_kit(model_from):
 
 def _warm(backend: str):
     """Load the model, jieba and the calibration, outside every timing."""
-    from ragpipe.core.embeddings import Embedder
+    from ragpipe.core.evidence.embeddings import Embedder
     from ragpipe.core.metrics import REGISTRY
-    from ragpipe.core.scoring import score_cases
+    from ragpipe.core.metrics.scoring import score_cases
 
     embedder = Embedder(backend)
     warm = _cases(make_rows([{"question": "什么是 FHA 贷款？ What is FHA?", "answer": "FHA 贷款首付 3.5%. It is a loan.",
@@ -150,7 +150,7 @@ def _warm(backend: str):
 def time_suite(model, rows, metrics, kit=None) -> dict:
     """The metrics over the rows, prefetch included; ``kit`` (default: a cold one) may
     bring a warm embedding cache, which leaves only the work that is not embedding."""
-    from ragpipe.core.scoring import score_case
+    from ragpipe.core.metrics.scoring import score_case
 
     kit = kit or _fresh_kit(model)
     cases = _cases(rows)
@@ -336,7 +336,7 @@ def dagster_overhead(args) -> None:
 
     import pandas as pd
 
-    from ragpipe.core.embeddings import Embedder
+    from ragpipe.core.evidence.embeddings import Embedder
     from ragpipe.core.metrics import REGISTRY, Toolkit
     from ragpipe.defs.evaluation.assets import build_cases
 

@@ -20,11 +20,11 @@ import sys
 from pathlib import Path
 
 from ragpipe.bench.quality import DEFAULT_BENCH_DIR, auroc
-from ragpipe.core.bots import load_bot_config, make_bot
-from ragpipe.core.corpus import load_corpus
-from ragpipe.core.embeddings import Embedder
+from ragpipe.core.inputs.bots import load_bot_config, make_bot
+from ragpipe.core.inputs.corpus import load_corpus
+from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.metrics import REGISTRY, Toolkit
-from ragpipe.core.questions import load_questions
+from ragpipe.core.inputs.questions import load_questions
 from ragpipe.core.schemas import EvalCase
 from ragpipe.core.text import content_tokens
 

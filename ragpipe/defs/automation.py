@@ -30,7 +30,7 @@ from pathlib import Path
 
 import dagster as dg
 
-from ragpipe.core.bots import load_bot_config, version_order
+from ragpipe.core.inputs.bots import load_bot_config, version_order
 from ragpipe.core.schemas import InputError, InputErrors
 from ragpipe.defs.evaluation.assets import REASK_TAG
 from ragpipe.defs.jobs import DATASET_ASSETS, dataset_job, evaluation_job, leaderboard_job
@@ -165,7 +165,7 @@ def newest_versions(keys: list[str]) -> list[str]:
 
 def _evaluation_requests(context: dg.ScheduleEvaluationContext, bots: list[str], trigger: str) -> list[dg.RunRequest]:
     tick = context.scheduled_execution_time.strftime("%Y-%m-%dT%H:%M")
-    # A re-evaluation asks HTTP bots again (an answer round of its own, see ragpipe.core.bots).
+    # A re-evaluation asks HTTP bots again (an answer round of its own, see ragpipe.core.inputs.bots).
     return [dg.RunRequest(run_key=f"{trigger}:{tick}:{bot}|{dataset}", tags={TRIGGER_TAG: trigger, REASK_TAG: "true"},
                           partition_key=dg.MultiPartitionKey({"dataset": dataset, "bot": bot}))
             for bot in bots for dataset in context.instance.get_dynamic_partitions(datasets.name)]

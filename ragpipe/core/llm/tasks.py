@@ -238,7 +238,7 @@ class _Memo:
 
 class LLMVerifier:
     """Statement decomposition and verification with an LLM, the counterpart of
-    ``ragpipe.core.evidence.OfflineVerifier``.
+    ``ragpipe.core.evidence.support.OfflineVerifier``.
 
     A text is decomposed once per verifier, and a list of statements verified once per
     evidence: faithfulness, noise sensitivity, factual and answer correctness and context

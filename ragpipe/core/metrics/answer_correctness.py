@@ -3,7 +3,7 @@ import re
 
 import numpy as np
 
-from ragpipe.core.evidence import claims, declines
+from ragpipe.core.evidence.support import claims, declines
 from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 

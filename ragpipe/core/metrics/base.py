@@ -11,9 +11,9 @@ from typing import Callable
 import numpy as np
 
 from ragpipe.core.config import EvaluationConfig, load_config
-from ragpipe.core.embeddings import Embedder
-from ragpipe.core.entities import GraphEntities, extract_entities
-from ragpipe.core.evidence import OfflineVerifier, claims, context_claims, expected_share
+from ragpipe.core.evidence.embeddings import Embedder
+from ragpipe.core.evidence.entities import GraphEntities, extract_entities
+from ragpipe.core.evidence.support import OfflineVerifier, claims, context_claims, expected_share
 from ragpipe.core.llm.client import LLMError
 from ragpipe.core.schemas import EvalCase, Verdict
 from ragpipe.core.text import split_statements

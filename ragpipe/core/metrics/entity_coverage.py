@@ -1,4 +1,4 @@
-from ragpipe.core.entities import covered
+from ragpipe.core.evidence.entities import covered
 from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit, Unmeasurable
 from ragpipe.core.schemas import EvalCase
 

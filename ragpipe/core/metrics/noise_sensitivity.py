@@ -1,4 +1,4 @@
-from ragpipe.core.evidence import context_claims
+from ragpipe.core.evidence.support import context_claims
 from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 

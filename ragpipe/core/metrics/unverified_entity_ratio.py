@@ -1,6 +1,6 @@
 import math
 
-from ragpipe.core.entities import is_quantity, normalize_entity, outermost, quantities, quantity_in
+from ragpipe.core.evidence.entities import is_quantity, normalize_entity, outermost, quantities, quantity_in
 from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit, Unmeasurable
 from ragpipe.core.metrics.entity_coverage import require_graph
 from ragpipe.core.schemas import EvalCase

@@ -7,13 +7,13 @@ from collections import Counter
 import dagster as dg
 import pandas as pd
 
-from ragpipe.core.corpus import load_corpus
-from ragpipe.core.entities import GraphEntities
-from ragpipe.core.graph import GraphUnavailable
-from ragpipe.core.questions import load_questions
+from ragpipe.core.inputs.corpus import load_corpus
+from ragpipe.core.evidence.entities import GraphEntities
+from ragpipe.core.inputs.graph import GraphUnavailable
+from ragpipe.core.inputs.questions import load_questions
 from ragpipe.core.schemas import InputError, read_yaml
-from ragpipe.core.site.render import INDEX_PAGE
-from ragpipe.core.site.summaries import table
+from ragpipe.core.report.render import INDEX_PAGE
+from ragpipe.core.report.summaries import table
 from ragpipe.defs.errors import input_failure
 from ragpipe.defs.partitions import datasets, partitioned_check
 from ragpipe.defs.resources import GraphResource, ProjectPaths

@@ -8,16 +8,16 @@ from collections import Counter
 import dagster as dg
 import pandas as pd
 
-from ragpipe.core.bots import answer_all, load_bot_config, make_bot, version_order
-from ragpipe.core.diagnosis import diagnose_evaluation, load_rules
+from ragpipe.core.inputs.bots import answer_all, load_bot_config, make_bot, version_order
+from ragpipe.core.diagnosis.rules import diagnose_evaluation, load_rules
 from ragpipe.core.metrics import REGISTRY, Metric, Toolkit
-from ragpipe.core.site import comparison_data, evaluation_data, page_url, write_comparison, write_evaluation
-from ragpipe.core.site.charts import oriented
-from ragpipe.core.site.data import REGRESSION_CHECK, answer_drift, regression_check, round_drift, threshold_checks
-from ragpipe.core.site.render import EVALUATION_PAGE, INDEX_PAGE, record_round
-from ragpipe.core.site.summaries import aggregates_markdown, evaluation_markdown, responses_markdown, scores_markdown
+from ragpipe.core.report import comparison_data, evaluation_data, page_url, write_comparison, write_evaluation
+from ragpipe.core.report.charts import oriented
+from ragpipe.core.report.data import REGRESSION_CHECK, answer_drift, regression_check, round_drift, threshold_checks
+from ragpipe.core.report.render import EVALUATION_PAGE, INDEX_PAGE, record_round
+from ragpipe.core.report.summaries import aggregates_markdown, evaluation_markdown, responses_markdown, scores_markdown
 from ragpipe.core.schemas import Chunk, EvalCase, InputError, InputErrors
-from ragpipe.core.stats import paired_bootstrap, significant_drop, summarize
+from ragpipe.core.diagnosis.stats import paired_bootstrap, significant_drop, summarize
 from ragpipe.defs.datasets.assets import dataset_language, graph_from_snapshot
 from ragpipe.defs.errors import input_failure
 from ragpipe.defs.progress import advance
@@ -45,7 +45,7 @@ def evaluation_page(paths: ProjectPaths, dataset: str, bot_version: str):
 
 
 # A run tagged so asks HTTP bots every question again, in an answer round of its own,
-# instead of re-scoring the answers they gave before (see ragpipe.core.bots). The schedules
+# instead of re-scoring the answers they gave before (see ragpipe.core.inputs.bots). The schedules
 # set it, and so do `ragpipe run`, `eval` and `backfill` with --reask; a run launched from
 # the UI may carry it too.
 REASK_TAG = "ragpipe/reask"

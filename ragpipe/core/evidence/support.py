@@ -29,9 +29,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ragpipe.core.embeddings import Embedder
+from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.schemas import Verdict
-from ragpipe.core.refusals import is_refusal, only_lead_in
+from ragpipe.core.evidence.refusals import is_refusal, only_lead_in
 from ragpipe.core.text import content_tokens, is_chinese, normalize, number_mentions, numbers, split_sentences
 
 CALIBRATION_PATH = Path(__file__).with_name("calibration.json")

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ragpipe.core.entities import GraphEntities, normalize_entity
-from ragpipe.core.question_filters import gives_away
+from ragpipe.core.evidence.entities import GraphEntities, normalize_entity
+from ragpipe.core.inputs.question_filters import gives_away
 from ragpipe.core.schemas import Chunk, Question, QuestionType
 from ragpipe.core.text import content_tokens, is_chinese, split_sentences
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Protocol
 from urllib.parse import urlsplit, urlunsplit
 
-from ragpipe.core.entities import GraphEntities, read_graph_files
+from ragpipe.core.evidence.entities import GraphEntities, read_graph_files
 from ragpipe.core.schemas import InputError
 
 ENTITY_QUERY = """

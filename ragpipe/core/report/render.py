@@ -15,11 +15,11 @@ from pathlib import Path
 import yaml
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from ragpipe.core.bots import version_order
+from ragpipe.core.inputs.bots import version_order
 from ragpipe.core.config import load_config
-from ragpipe.core.diagnosis import load_rules, severity
-from ragpipe.core.site import charts
-from ragpipe.core.site.data import HEADLINE
+from ragpipe.core.diagnosis.rules import load_rules, severity
+from ragpipe.core.report import charts
+from ragpipe.core.report.data import HEADLINE
 
 HERE = Path(__file__).parent
 EVALUATION_FILE, EVALUATION_PAGE = "diagnosis.json", "diagnosis.html"

@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 
 import pandas as pd
 
-from ragpipe.core.diagnosis import Diagnosis, load_rules, severity
+from ragpipe.core.diagnosis.rules import Diagnosis, load_rules, severity
 from ragpipe.core.metrics import REGISTRY
 
 # Shown first on the list page and in the headline row of the detail page, when measured.

@@ -39,7 +39,7 @@ import httpx
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
-from ragpipe.core.embeddings import Embedder
+from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.llm.cache import LLMCache
 from ragpipe.core.llm.client import retry_after_seconds
 from ragpipe.core.schemas import Chunk, InputError, InputErrors, RagResponse, read_yaml

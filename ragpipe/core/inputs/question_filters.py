@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ragpipe.core.entities import normalize_entity
+from ragpipe.core.evidence.entities import normalize_entity
 from ragpipe.core.schemas import Question
 from ragpipe.core.text import content_tokens, numbers, split_sentences
 

@@ -1,0 +1,1 @@
+"""Where scores become a verdict: aggregates with confidence intervals, then the rule engine."""

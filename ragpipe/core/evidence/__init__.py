@@ -1,0 +1,1 @@
+"""Where text becomes evidence: statement support, entities, refusals, embeddings."""

@@ -1,0 +1,1 @@
+"""What is evaluated: the corpus, question sets, bots and the knowledge graph."""
