@@ -69,8 +69,6 @@ def test_declining_is_correct_only_when_the_reference_declines_too(kit):
     assert correctness("2040年夏季奥运会在北京举办。", "这个问题无法回答。") == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="calibration.json still carries the single English-fitted 0.953 for both "
-                   "languages; rerun scripts/train_calibration.py for the per-language thresholds, then drop this mark")
 def test_the_hallucination_flag_uses_the_answers_language(kit):
     case = EvalCase(question_id="q", question="小微企业怎么缴纳企业所得税？", answer=CONTEXTS[0], retrieved_contexts=CONTEXTS)
     details = score_case(case, kit, ["faithfulness"])["faithfulness"].details
