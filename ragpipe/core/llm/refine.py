@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ragpipe.core.llm.client import LLMError
-from ragpipe.core.llm.tasks import RubricResult, rubric_1_10
+from ragpipe.core.llm.settings import LLMError
+from ragpipe.core.llm.operations import RubricResult, rubric_1_10
 
 DEFAULT_BAR = 8.0  # seed 003's integration: retry while accuracy < 8
 DEFAULT_ROUNDS = 3
