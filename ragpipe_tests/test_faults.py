@@ -24,6 +24,7 @@ from ragpipe.defs.instance import prepare_dagster_home
 from ragpipe.defs.runner import materialize_all
 from ragpipe_tests.bot_server import BotServer
 from ragpipe_tests.conftest import REPO
+from ragpipe_tests.drip_server import DripServer
 from ragpipe_tests.fake_judge import fake_llm
 from ragpipe_tests.openai_server import OpenAIServer, Recorded, Reply
 
@@ -82,6 +83,30 @@ def test_without_retries_each_failure_is_recorded_with_its_cause(tmp_path, monke
         monkeypatch.setenv("REFBOT_API_KEY", "wrong")
         row, = answer_all(HttpBot(config, DATASET), questions(1))
         assert row["error"].startswith("HTTP 401") and server.rejected == 1  # not retried
+
+
+def drip_bot(server: DripServer, **http) -> HttpBot:
+    return HttpBot(BotConfig(name="drip", version="v1", kind="http",
+                             http={"endpoint": server.base_url + "/ask", "backoff_base": 0.01, **http}), DATASET)
+
+
+def test_a_slow_drip_reply_cannot_outlast_the_timeout():
+    # The whole reply would take ~8 s, each piece arriving well within 2 s.
+    with DripServer({"answer": "a late answer " * 8, "contexts": ["c"]}, chunk=4, interval=0.25) as server:
+        assert server.seconds_to_answer >= 8
+        (row,) = answer_all(drip_bot(server, timeout=2, max_retries=1), [("q1", "question?")])
+        assert row["answer"] is None
+        assert row["error"].startswith("timeout: timed out after 2s calling ")
+        assert "gave up after 2 attempts" in row["error"]
+        assert server.requests == 2
+
+
+def test_the_deadline_bounds_a_question_whatever_the_retries_allow():
+    with DripServer({"answer": "late", "contexts": ["c"]}, chunk=4, interval=0.25) as server:
+        bot = drip_bot(server, timeout=1, max_retries=10, deadline=2.5)
+        (row,) = answer_all(bot, [("q1", "question?")])
+        assert row["answer"] is None and "the deadline of 2.5s" in row["error"]
+        assert server.requests == bot.requests == 3  # 1 s + 1 s + the 0.5 s left; not 11 attempts
 
 
 def test_unset_api_key_variable_is_a_clear_error(monkeypatch):

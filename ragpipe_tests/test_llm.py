@@ -27,6 +27,7 @@ from ragpipe.core.transport import retry_after_seconds
 from ragpipe.core.llm.prompts.base import DATA_RULE, FORMAT_INSTRUCTION, SYSTEM, fence
 from ragpipe.core.llm.prompts.judge import JUDGE_1_5
 from ragpipe.core.schemas import EvalCase
+from ragpipe_tests.drip_server import DripServer
 from ragpipe_tests.fake_judge import RUBRIC, fake_llm, prompt_of, strip_end
 from ragpipe_tests.openai_server import OpenAIServer, Reply, script
 
@@ -442,6 +443,20 @@ def test_hang_forever_ends_at_the_deadline_with_the_reason(server):
     assert time.monotonic() - started < 3
     assert "timed out after" in err.value.reason and err.value.kind in ("deadline", "transport")
     assert not re.search(r"score|\b[1-5]\b/5", err.value.reason)
+
+
+def test_a_slow_drip_reply_cannot_outlast_the_timeout_or_the_deadline():
+    # A valid completion, 8 bytes every 0.25 s: no read ever waits 1 s, the whole takes ~7 s.
+    content = json.dumps({"reasoning": "a reasoning long enough to drip for a while", "score": 5})
+    body = {"choices": [{"message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1}}
+    with DripServer(body, chunk=8, interval=0.25) as server:
+        assert server.seconds_to_answer > 6
+        settings = LLMSettings(base_url=server.base_url + "/v1", model="m", timeout=1, deadline=3, **FAST_RETRIES)
+        with LLMClient(settings) as c, pytest.raises(LLMError) as err:
+            judge_1_5(c, "q?", "a", "b")
+        assert re.search(r"timed out after [0-9.]+s", err.value.reason) and err.value.kind == "deadline"
+        assert server.requests == c.stats().requests == 3  # 1 s each, then the deadline: not max_retries + 1
 
 
 def test_client_errors_are_not_retried(server, client):

@@ -183,7 +183,7 @@ class Transport:
                 async with asyncio.timeout(timeout):  # the whole request, not each read
                     response = await self._http.post(url, json=body)
             except (TimeoutError, httpx.TimeoutException):
-                raise Transient("timeout", f"timed out after {timeout:g}s calling {url}") from None
+                raise Transient("timeout", f"timed out after {timeout:.3g}s calling {url}") from None
             except httpx.HTTPError as exc:
                 raise Transient("connection", f"cannot reach {url}: {type(exc).__name__}: {exc}") from None
         return accept(response)
