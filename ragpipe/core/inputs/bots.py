@@ -41,14 +41,13 @@ import httpx
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
+from ragpipe.core.cache import DiskCache
 from ragpipe.core.evidence.embeddings import Embedder
-from ragpipe.core.llm.cache import LLMCache
 from ragpipe.core.schemas import Chunk, InputError, InputErrors, RagResponse, read_yaml
 from ragpipe.core.text import content_tokens, is_chinese, split_sentences
 from ragpipe.core.transport import Budget, LoopThread, RequestFailed, RetryPolicy, Transient, Transport, check_status
 
 MAX_CONFIG_BYTES = 256 * 1024  # a bot config is a few lines; anything larger is not one
-ANSWERS_FILE = "answers.sqlite"
 BOT_KEY = re.compile(r"^[A-Za-z0-9_.-]+@[A-Za-z0-9_.-]+$")
 BACKOFF_MAX = 60.0  # seconds between retries at most (Retry-After aside)
 NOT_FOUND = {"zh": "未在资料中找到相关信息。", "en": "I could not find this in the documents."}
@@ -252,35 +251,37 @@ def _path(data: Any, dotted: str) -> Any:
     return data
 
 
-class AnswerCache(LLMCache):
-    """The HTTP bots' answers (``answers.sqlite``) and their rounds, in the order they were
-    opened, per bot version, config hash and dataset (see the module docstring)."""
+class AnswerCache(DiskCache):
+    """The HTTP bots' answers by cache key, and beside them (``rounds/``) the rounds opened
+    per bot version, config hash and dataset, in order (see the module docstring)."""
 
     def __init__(self, directory: Path):
-        super().__init__(directory, ANSWERS_FILE)
-        with self._lock:
-            self._db.execute("CREATE TABLE IF NOT EXISTS rounds (bot TEXT NOT NULL, config_hash TEXT NOT NULL, "
-                             "dataset TEXT NOT NULL, round TEXT NOT NULL, started REAL NOT NULL, "
-                             "PRIMARY KEY (bot, config_hash, dataset, round))")
+        super().__init__(directory)
+        self._rounds = DiskCache(self.directory / "rounds")
+
+    @staticmethod
+    def _rounds_key(config: BotConfig, dataset: str) -> str:
+        return json.dumps([config.key, config.config_hash, dataset])
 
     def rounds(self, config: BotConfig, dataset: str) -> list[str]:
-        with self._lock:
-            rows = self._db.execute("SELECT round FROM rounds WHERE bot = ? AND config_hash = ? AND dataset = ? "
-                                    "ORDER BY started, rowid", (config.key, config.config_hash, dataset)).fetchall()
-        return [row[0] for row in rows]
+        return self._rounds.get(self._rounds_key(config, dataset)) or []
 
     def round_for(self, config: BotConfig, dataset: str, run_round: str, reask: bool) -> tuple[str, str | None]:
         """The round a run answers in, and the round before it (None for the first): a
         re-ask answers in ``run_round`` (its root run id), anything else in the latest round."""
-        rounds = self.rounds(config, dataset)
-        if (reask or not rounds) and run_round not in rounds:
-            with self._lock:
-                self._db.execute("INSERT OR IGNORE INTO rounds VALUES (?, ?, ?, ?, ?)",
-                                 (config.key, config.config_hash, dataset, run_round, time.time()))
-            rounds.append(run_round)
+        key = self._rounds_key(config, dataset)
+        with self._rounds.transact():  # two processes opening a round see each other's
+            rounds = self._rounds.get(key) or []
+            if (reask or not rounds) and run_round not in rounds:
+                rounds.append(run_round)
+                self._rounds.put(key, rounds)
         current = run_round if reask else rounds[-1]
         position = rounds.index(current)
         return current, rounds[position - 1] if position else None
+
+    def close(self) -> None:
+        super().close()
+        self._rounds.close()
 
 
 class HttpBot:
@@ -289,7 +290,7 @@ class HttpBot:
     broken setup (the API key variable unset). Answers are cached under ``round_id``;
     ``previous_round`` names the round before it, if any."""
 
-    def __init__(self, config: BotConfig, dataset: str, cache: LLMCache | None = None, round_id: str = "",
+    def __init__(self, config: BotConfig, dataset: str, cache: DiskCache | None = None, round_id: str = "",
                  previous_round: str | None = None):
         self.config, self.http, self.dataset, self.cache = config, config.http, dataset, cache
         self.round_id, self.previous_round = round_id, previous_round
@@ -345,7 +346,7 @@ class HttpBot:
             return RagResponse(question_id=question_id, answer=None, retrieved_contexts=[], retrieved_ids=[],
                                latency_ms=float("nan"), error=self._redact(str(exc)))
         if self.cache is not None:  # at once: a run killed after this line keeps the answer
-            self.cache.put(key, response.model_dump(), self.config.key)
+            self.cache.put(key, response.model_dump())
         return response
 
     def _call(self, question_id: str, question: str) -> RagResponse:

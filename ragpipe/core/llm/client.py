@@ -11,8 +11,8 @@ daemon thread) and offers synchronous entry points, because the metrics are sync
 
 One item renders the prompt (system + user message) in the requested language, sends it
 with its output schema and validates the reply (``structured.py``: the response_format
-fallbacks and the one re-ask). Every chat completion goes through the content-addressed
-cache (``cache.py``; hits make no request) and the de-duplication of identical requests
+fallbacks and the one re-ask). Every chat completion goes through the on-disk cache
+(``ragpipe.core.cache``, keyed by ``cache.request_key``; hits make no request) and the de-duplication of identical requests
 in flight, then the transport (``ragpipe.core.transport``: concurrency and
 requests-per-minute limits, a total timeout per request, retries with backoff honouring
 Retry-After on 429, 5xx, timeouts and connection failures), all under an overall deadline
@@ -36,7 +36,8 @@ from typing import Any, TypeVar
 import httpx
 from pydantic import BaseModel
 
-from ragpipe.core.llm.cache import LLMCache, request_key
+from ragpipe.core.cache import DiskCache
+from ragpipe.core.llm.cache import request_key
 from ragpipe.core.llm.prompts.base import Language, Prompt
 from ragpipe.core.llm.settings import LLM, LLMError, LLMSettings, LLMStats, env_options, settings_from_env
 from ragpipe.core.llm.structured import (FORMAT_TYPES, INSTRUCTIONS, JSON_OBJECT, JSON_SCHEMA, FormatLevel,
@@ -60,12 +61,12 @@ class LLMClient:
 
     RATE_PERIOD = 60.0  # seconds of the requests-per-minute window (tests shorten it)
 
-    def __init__(self, settings: LLMSettings, cache: LLMCache | None = None):
+    def __init__(self, settings: LLMSettings, cache: DiskCache | None = None):
         self.settings = settings
         # Azure-style base URLs carry ?api-version=...: the path goes before the query.
         base, _, query = settings.base_url.partition("?")
         self.url = base.rstrip("/") + "/chat/completions" + (f"?{query}" if query else "")
-        self.cache = cache if cache is not None else (LLMCache(Path(settings.cache_dir)) if settings.cache_dir
+        self.cache = cache if cache is not None else (DiskCache(Path(settings.cache_dir)) if settings.cache_dir
                                                       else None)
         self._owns_cache = cache is None and self.cache is not None
         self._capability_key = request_key({"model": settings.model, "messages": "capability:response_format"},
@@ -195,9 +196,9 @@ class LLMClient:
         remember it (also for the next run)."""
         if self.cache is not None:
             for key in keys:
-                self.cache.put(key, {"rejected": True}, self.settings.model)
+                self.cache.put(key, {"rejected": True})
             if level > self._formats.level:
-                self.cache.put(self._capability_key, {"level": level}, self.settings.model)
+                self.cache.put(self._capability_key, {"level": level})
         if level > self._formats.level:
             log.warning("%s rejected response_format; using %s from now on", self.url,
                         "json_object with the schema" if level == JSON_OBJECT else "JSON instructions")
@@ -287,7 +288,7 @@ class LLMClient:
         value = {"content": self._redact(text), "finish_reason": choice.get("finish_reason"),
                  "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens}}
         if self.cache is not None:
-            self.cache.put(key, value, self.settings.model)
+            self.cache.put(key, value)
         return value
 
     def _redact(self, text: str) -> str:
