@@ -239,7 +239,7 @@ def test_kill_9_midway_then_resume_loses_nothing_and_repeats_no_call(http_projec
         frame = pd.read_parquet(http_project / ".ragpipe" / "warehouse" / "rag_responses" / BOT / f"{DATASET}.parquet")
         assert len(frame) == N_QUESTIONS and frame["error"].isna().all()  # no row lost
         by_id = frame.set_index("question_id")["answer"]
-        assert all(by_id[v["question_id"]] == json.loads(v)["answer"] for v in answers_at_kill.values())
+        assert all(by_id[v["question_id"]] == v["answer"] for v in answers_at_kill.values())
         print(f"\nkill -9 and resume: bot requests {sum(bot.requests.values())} for {N_QUESTIONS} questions, "
               f"answers cached at the first kill {len(ids_at_kill)}, judge calls cached at the second kill "
               f"{len(judged_at_kill)}, judge requests {len(judge.requests)}, repeat calls {len(repeated)}, "
