@@ -4,6 +4,7 @@ with SIGKILL and resumed, fuzzed input files, and API keys that must not be stor
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -306,12 +307,14 @@ def test_bench_faults_reports_no_repeat_call_and_no_lost_row(capsys, monkeypatch
     assert "killed (-9) with" in out
 
 
-def test_an_answer_cache_being_created_reads_as_empty(tmp_path):
-    """A reader racing a starting writer (the flaky kill -9 test read a file whose table the
-    writer had not created yet) sees an empty cache, never an error."""
+def test_a_cache_its_writer_has_just_created_reads_as_empty(tmp_path):
+    """A reader racing a starting writer (the kill -9 test once read a file whose table the
+    writer had not created yet: "no such table") sees an empty cache, never an error."""
     assert bench_faults.cached_answers(tmp_path) == {}  # no cache directory yet
-    (tmp_path / "answers").mkdir()  # the directory as a starting writer leaves it
-    assert bench_faults.cached_answers(tmp_path) == {} and cached_rows(tmp_path / "answers") == {}
+    answers = tmp_path / "answers"
+    answers.mkdir()
+    sqlite3.connect(answers / "cache.db").close()  # the file as a starting writer leaves it: no table yet
+    assert cached_rows(answers) == {} and bench_faults.cached_answers(tmp_path) == {}
 
 
 def test_a_lone_surrogate_answer_is_cached(tmp_path):
