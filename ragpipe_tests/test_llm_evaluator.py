@@ -9,8 +9,7 @@ import time
 
 import pytest
 
-from ragpipe.core.llm import (PROMPTS, LLMError, LLMEvaluator, LLMVerifier, answer_questions, context_relevance,
-                              extract_entities, judge_1_5, metric_prompt_hash, prompt_hash, refine, rubric_1_10)
+from ragpipe.core.llm import PROMPTS, LLMError, LLMEvaluator, LLMVerifier, metric_prompt_hash, refine
 from ragpipe.core.schemas import EvalCase
 from ragpipe_tests.fake_judge import RUBRIC, fake_llm, prompt_of
 from ragpipe_tests.llm_helpers import MATERIAL, SAMPLE, client, make_client, server

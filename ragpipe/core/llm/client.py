@@ -41,9 +41,8 @@ from ragpipe.core.llm.cache import request_key
 from ragpipe.core.llm.prompts.base import Language, Prompt
 from ragpipe.core.llm.settings import LLM, LLMError, LLMSettings, LLMStats, env_options, settings_from_env
 from ragpipe.core.llm.structured import (FORMAT_TYPES, INSTRUCTIONS, JSON_OBJECT, JSON_SCHEMA, FormatLevel,
-                                         Rejected, Reply, ask, extract_json, format_level, rejects_response_format)
-from ragpipe.core.transport import (Budget, LoopThread, RequestFailed, RetryPolicy, Transport, check_status,
-                                    retry_after_seconds)
+                                         Rejected, Reply, ask, format_level, rejects_response_format)
+from ragpipe.core.transport import Budget, LoopThread, RequestFailed, RetryPolicy, Transport, check_status
 
 log = logging.getLogger(__name__)
 
@@ -311,5 +310,6 @@ async def arun_any(llm: Any, prompt: Prompt[I, O], inputs: I, language: Language
     return await asyncio.to_thread(llm.run, prompt, inputs, language)
 
 
-__all__ = ["LLM", "LLMClient", "LLMError", "LLMSettings", "LLMStats", "arun_any", "extract_json",
-           "retry_after_seconds", "run_sync", "env_options", "settings_from_env"]
+# The settings names are re-exported: callers configure the client from here.
+__all__ = ["LLM", "LLMClient", "LLMError", "LLMSettings", "LLMStats", "arun_any", "run_sync", "env_options",
+           "settings_from_env"]
