@@ -13,6 +13,7 @@ a lone surrogate ("\\ud800") included; nothing is pickled."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -57,6 +58,28 @@ class DiskCache:
 
     def close(self) -> None:
         self._cache.close()
+
+
+def import_sqlite_cache(cache: DiskCache, path: Path) -> sqlite3.Connection | None:
+    """Copy the entries of a cache file in the SQLite format of earlier versions (a
+    ``responses`` table of JSON values by key) into ``cache``, so that an upgrade asks
+    nothing again. Returns the open file for the caller's own tables (close it, then the
+    file is renamed ``*.imported``), or None when there is no such file."""
+    if not path.is_file():
+        return None
+    db = sqlite3.connect(path, timeout=30)
+    if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'responses'").fetchone():
+        cache.put_many((key, json.loads(value)) for key, value in db.execute("SELECT key, value FROM responses"))
+    return db
+
+
+def retire(db: sqlite3.Connection, path: Path) -> None:
+    """Close an imported file and rename it, so it is imported once."""
+    db.close()
+    try:
+        path.rename(path.with_name(path.name + ".imported"))
+    except FileNotFoundError:  # another process imported it at the same time
+        pass
 
 
 def _encode(value: Any) -> bytes | str:
