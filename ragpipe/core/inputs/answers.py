@@ -18,7 +18,7 @@ LEGACY_ANSWERS_FILE = "answers.sqlite"  # the answer cache's format before DiskC
 
 class AnswerCache(DiskCache):
     """The HTTP bots' answers by cache key, and beside them (``rounds/``) the rounds opened
-    per bot version, config hash and dataset, in order (see the module docstring)."""
+    per bot version, config hash and dataset, in order."""
 
     def __init__(self, directory: Path):
         super().__init__(directory)
