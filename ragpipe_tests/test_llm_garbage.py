@@ -7,7 +7,7 @@ import math
 import pytest
 
 from ragpipe.core.llm import LLMClient, LLMEvaluator, LLMSettings
-from ragpipe.core.llm.client import settings_from_env
+from ragpipe.core.llm.settings import settings_from_env
 from ragpipe.core.llm.prompts import DECOMPOSE, JUDGE_AND_RUBRIC
 from ragpipe.core.llm.prompts.decompose import DecomposeInput
 from ragpipe.core.llm.prompts.judge_and_rubric import JudgeAndRubricInput

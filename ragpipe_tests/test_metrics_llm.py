@@ -9,7 +9,8 @@ import dagster as dg
 import pandas as pd
 import pytest
 
-from ragpipe.core.llm import METRIC_PROMPTS, LLMClient, LLMEvaluator, LLMSettings
+from ragpipe.core.evidence.entities import GraphEntities
+from ragpipe.core.llm import LLMClient, LLMEvaluator, LLMSettings
 from ragpipe.core.metrics import REGISTRY, Toolkit
 from ragpipe.core.metrics.scoring import score_case
 from ragpipe.core.schemas import EvalCase
@@ -194,7 +195,40 @@ def test_every_llm_metric_has_a_prompt_hash(embedder):
                 if name in ("context_precision", "semantic_similarity"):
                     assert h is None  # offline only
                 else:
-                    assert name in METRIC_PROMPTS and len(h) == 64, name
+                    assert metric.judge.prompts and len(h) == 64, name
+
+
+def test_every_metric_declares_what_it_asks_the_judge(embedder):
+    """Each metric alone against a recording judge, called directly and after a prefetch of
+    the parts it declares: every prompt it used is one it declares (so its prompt version
+    is complete), and after the prefetch it asks nothing the five-call plan serves (so its
+    parts suffice; a prompt of its own, outside the plan, it may still ask)."""
+    names = ["财政部", "上海市", "中小企业"]
+    graph = GraphEntities(names=names, alias_to_name={n: n for n in names})
+    case = EvalCase(question_id="tax", question="财政部对上海市中小企业有什么税收政策？",
+                    answer="财政部对上海市中小企业减免税收。", ground_truth_answer="财政部对上海市中小企业减税。",
+                    retrieved_contexts=["财政部发布了支持上海市中小企业的税收政策。", "ARM 通常以较低利率开始。"],
+                    ground_truth_contexts=["财政部发布了支持上海市中小企业的税收政策。"])
+    planned = {p.name for m in REGISTRY.values() if m.judge.parts for p in m.judge.prompts}
+    with OpenAIServer(route=fake_llm) as server:
+        with LLMClient(LLMSettings(base_url=server.base_url, model="judge", **FAST)) as client:
+            for name, metric in REGISTRY.items():
+                declared = {p.name for p in metric.judge.prompts}
+                server.reset()
+                metric.score(case, Toolkit(embedder, graph=graph, llm=LLMEvaluator(client)))
+                used = {prompt_of(r) for r in server.requests}
+                assert used <= declared, f"{name} asks {sorted(used - declared)} and does not declare it"
+                assert bool(used) == bool(declared), f"{name} declares prompts it never asks"
+
+                server.reset()
+                evaluator = LLMEvaluator(client)
+                kit = Toolkit(embedder, graph=graph, llm=evaluator)
+                evaluator.prefetch([case], [name])
+                prefetched = server.count()
+                assert {prompt_of(r) for r in server.requests} <= declared, name
+                metric.score(case, kit)
+                late = [prompt_of(r) for r in server.requests[prefetched:] if prompt_of(r) in planned]
+                assert not late, f"{name} still asks {late} after prefetching the parts it declares"
 
 
 def test_llm_mode_through_dagster_reports_calls_and_reuses_the_cache(project, monkeypatch):

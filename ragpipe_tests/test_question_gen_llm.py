@@ -254,7 +254,7 @@ def test_cli_generates_with_the_llm_when_configured(tmp_path, server, monkeypatc
 
 
 def test_llm_settings_from_the_environment():
-    from ragpipe.core.llm.client import settings_from_env
+    from ragpipe.core.llm.settings import settings_from_env
 
     assert settings_from_env({"RAGPIPE_LLM_MODEL": "m"}) is None  # no base URL: offline
     env = {"RAGPIPE_LLM_BASE_URL": "http://h/v1", "RAGPIPE_LLM_MODEL": "m", "RAGPIPE_LLM_API_KEY": "sk-x",

@@ -25,7 +25,6 @@ import json
 import os
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -59,17 +58,15 @@ def materialize_responses(project: Path, dataset: str, bot: str):
 
 def cached_answers(cache_dir: Path) -> dict[str, str]:
     """question id -> answer in the answer cache, read as another process would."""
-    from ragpipe.core.inputs.bots import ANSWERS_FILE
+    from ragpipe.core.inputs.bots import AnswerCache
 
-    path = cache_dir / "answers" / ANSWERS_FILE
-    if not path.exists():
+    if not (cache_dir / "answers").is_dir():
         return {}
-    with sqlite3.connect(path, timeout=30) as db:
-        # The writer creates the file before its table: read nothing until the table exists.
-        if not db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'responses'").fetchone():
-            return {}
-        values = [json.loads(v) for (v,) in db.execute("SELECT value FROM responses")]
-    return {v["question_id"]: v["answer"] for v in values}
+    cache = AnswerCache(cache_dir / "answers")
+    try:
+        return {v["question_id"]: v["answer"] for _, v in cache.items()}
+    finally:
+        cache.close()
 
 
 def main(argv: list[str] | None = None) -> int:

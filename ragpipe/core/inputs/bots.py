@@ -1,9 +1,12 @@
 """Bot configurations (YAML files in data/bots/), HTTP bots, and the built-in reference
 RAG bot.
 
-An HTTP bot (``kind: http``) is asked one question per POST; transient failures (timeouts,
-connection errors, 429, 5xx, a reply that is not JSON) are retried with exponential
-backoff, and every answer received is written to an on-disk cache at once, keyed by the
+An HTTP bot (``kind: http``) is asked one question per POST through the transport the
+judge uses too (``ragpipe.core.transport``): each request bounded by ``timeout`` as a
+whole, transient failures (timeouts, connection errors, 429, 5xx, a reply that is not
+JSON) retried with exponential backoff honouring Retry-After, and every question bounded
+by ``deadline`` (all attempts and waits). Every answer received is written to an on-disk
+cache at once, keyed by the
 bot version, the hash of its configuration, the dataset, the answer round and the
 question, so that a run killed midway or materialized again asks only what has no answer
 yet. A round is one pass of asking a bot version every question of a dataset: a run
@@ -26,7 +29,6 @@ import hashlib
 import json
 import math
 import os
-import random
 import re
 import time
 from collections import Counter
@@ -39,15 +41,16 @@ import httpx
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
+from ragpipe.core.cache import DiskCache
 from ragpipe.core.evidence.embeddings import Embedder
-from ragpipe.core.llm.cache import LLMCache
-from ragpipe.core.llm.client import retry_after_seconds
+from ragpipe.core.inputs.answers import AnswerCache
 from ragpipe.core.schemas import Chunk, InputError, InputErrors, RagResponse, read_yaml
 from ragpipe.core.text import content_tokens, is_chinese, split_sentences
+from ragpipe.core.transport import Budget, LoopThread, RequestFailed, RetryPolicy, Transient, Transport, check_status
 
 MAX_CONFIG_BYTES = 256 * 1024  # a bot config is a few lines; anything larger is not one
-ANSWERS_FILE = "answers.sqlite"
 BOT_KEY = re.compile(r"^[A-Za-z0-9_.-]+@[A-Za-z0-9_.-]+$")
+BACKOFF_MAX = 60.0  # seconds between retries at most (Retry-After aside)
 NOT_FOUND = {"zh": "未在资料中找到相关信息。", "en": "I could not find this in the documents."}
 
 
@@ -82,10 +85,18 @@ class HttpConfig(BaseModel):
     # The JSON body; "{question}", "{question_id}" and "{dataset}" in its strings are filled in.
     request: dict[str, Any] = {"question": "{question}"}
     response: ResponseMapping = ResponseMapping()
-    timeout: float = Field(default=30.0, gt=0, le=600, description="seconds per request")
+    timeout: float = Field(default=30.0, gt=0, le=600, description="seconds per request, all of it: a reply "
+                                                                  "dripped slowly does not extend it")
     max_retries: int = Field(default=3, ge=0, le=10)
     backoff_base: float = Field(default=0.5, gt=0, le=60, description="seconds before the first retry; doubles")
     concurrency: int = Field(default=4, ge=1, le=64)
+    # Transport bounds, excluded from the dump and so from config_hash: they change how long
+    # a question may take, not what the bot answers.
+    deadline: float = Field(default=300.0, gt=0, le=3600, exclude=True,
+                            description="seconds per question for every attempt and wait together: the bound "
+                                        "on one question, whatever timeout × max_retries allows")
+    requests_per_minute: int | None = Field(default=None, ge=1, exclude=True,
+                                            description="requests started per minute at most (a leaky bucket)")
 
 
 KIND_SECTION = {"reference": "retrieval", "http": "http"}
@@ -241,44 +252,13 @@ def _path(data: Any, dotted: str) -> Any:
     return data
 
 
-class AnswerCache(LLMCache):
-    """The HTTP bots' answers (``answers.sqlite``) and their rounds, in the order they were
-    opened, per bot version, config hash and dataset (see the module docstring)."""
-
-    def __init__(self, directory: Path):
-        super().__init__(directory, ANSWERS_FILE)
-        with self._lock:
-            self._db.execute("CREATE TABLE IF NOT EXISTS rounds (bot TEXT NOT NULL, config_hash TEXT NOT NULL, "
-                             "dataset TEXT NOT NULL, round TEXT NOT NULL, started REAL NOT NULL, "
-                             "PRIMARY KEY (bot, config_hash, dataset, round))")
-
-    def rounds(self, config: BotConfig, dataset: str) -> list[str]:
-        with self._lock:
-            rows = self._db.execute("SELECT round FROM rounds WHERE bot = ? AND config_hash = ? AND dataset = ? "
-                                    "ORDER BY started, rowid", (config.key, config.config_hash, dataset)).fetchall()
-        return [row[0] for row in rows]
-
-    def round_for(self, config: BotConfig, dataset: str, run_round: str, reask: bool) -> tuple[str, str | None]:
-        """The round a run answers in, and the round before it (None for the first): a
-        re-ask answers in ``run_round`` (its root run id), anything else in the latest round."""
-        rounds = self.rounds(config, dataset)
-        if (reask or not rounds) and run_round not in rounds:
-            with self._lock:
-                self._db.execute("INSERT OR IGNORE INTO rounds VALUES (?, ?, ?, ?, ?)",
-                                 (config.key, config.config_hash, dataset, run_round, time.time()))
-            rounds.append(run_round)
-        current = run_round if reask else rounds[-1]
-        position = rounds.index(current)
-        return current, rounds[position - 1] if position else None
-
-
 class HttpBot:
     """A bot behind an HTTP endpoint (see the module docstring). ``ask`` returns a
     RagResponse with an answer or with ``error`` naming the cause; it raises only on a
     broken setup (the API key variable unset). Answers are cached under ``round_id``;
     ``previous_round`` names the round before it, if any."""
 
-    def __init__(self, config: BotConfig, dataset: str, cache: LLMCache | None = None, round_id: str = "",
+    def __init__(self, config: BotConfig, dataset: str, cache: DiskCache | None = None, round_id: str = "",
                  previous_round: str | None = None):
         self.config, self.http, self.dataset, self.cache = config, config.http, dataset, cache
         self.round_id, self.previous_round = round_id, previous_round
@@ -292,12 +272,21 @@ class HttpBot:
                                  f"environment variable {self.http.api_key_env} is not set")
             scheme = self.http.auth_scheme
             headers[self.http.auth_header] = f"{scheme} {self._secret}" if scheme else self._secret
-        self._client = httpx.Client(headers=headers, timeout=self.http.timeout,
-                                    limits=httpx.Limits(max_connections=self.http.concurrency))
         self.cache_hits = self.requests = self.retries = 0
+        policy = RetryPolicy(self.http.timeout, self.http.deadline, self.http.max_retries, self.http.backoff_base,
+                             BACKOFF_MAX)
+        self._transport = Transport(policy, headers, self.http.concurrency, self.http.requests_per_minute,
+                                    on_request=self._count_request, on_retry=self._count_retry)
+        self._loop = LoopThread(f"ragpipe-bot-{config.key}")
+
+    def _count_request(self) -> None:
+        self.requests += 1  # on the transport's loop: one thread
+
+    def _count_retry(self) -> None:
+        self.retries += 1
 
     def close(self) -> None:
-        self._client.close()
+        self._loop.close(self._transport.aclose)
         if self.cache is not None:
             self.cache.close()
 
@@ -325,42 +314,25 @@ class HttpBot:
             return RagResponse(question_id=question_id, answer=None, retrieved_contexts=[], retrieved_ids=[],
                                latency_ms=float("nan"), error=self._redact(str(exc)))
         if self.cache is not None:  # at once: a run killed after this line keeps the answer
-            self.cache.put(key, response.model_dump(), self.config.key)
+            self.cache.put(key, response.model_dump())
         return response
 
     def _call(self, question_id: str, question: str) -> RagResponse:
         body = _fill(self.http.request, {"question": question, "question_id": question_id, "dataset": self.dataset})
-        url, attempt = self.http.endpoint, 0
-        while True:
-            attempt += 1
-            wait_hint, start = None, time.perf_counter()
-            self.requests += 1
+        url = self.http.endpoint
+
+        def accept(reply: httpx.Response) -> RagResponse:
+            check_status(reply, url)
             try:
-                reply = self._client.post(url, json=body)
-            except httpx.TimeoutException:
-                failure = BotUnavailable("timeout", f"no reply from {url} within {self.http.timeout:g}s")
-            except httpx.HTTPError as exc:
-                failure = BotUnavailable("connection", f"cannot reach {url}: {type(exc).__name__}")
-            else:
-                latency = (time.perf_counter() - start) * 1000
-                status = reply.status_code
-                if status < 400:
-                    try:
-                        return self._parse(question_id, reply.json(), latency)
-                    except ValueError:  # truncated or garbage: worth asking again
-                        failure = BotUnavailable("invalid JSON", f"the reply from {url} is not JSON (HTTP {status})")
-                else:
-                    snippet = " ".join(reply.text.split())[:200]
-                    failure = BotUnavailable(f"HTTP {status}", f"from {url}: {snippet}")
-                    if status != 429 and status < 500:  # the request itself is wrong: asking again won't help
-                        raise failure
-                    wait_hint = retry_after_seconds(reply.headers)
-            if attempt > self.http.max_retries:
-                raise BotUnavailable(failure.cause, f"{str(failure).split(': ', 1)[1]} "
-                                                    f"(gave up after {attempt} attempts)")
-            self.retries += 1
-            delay = self.http.backoff_base * 2 ** (attempt - 1)
-            time.sleep(wait_hint if wait_hint is not None else delay / 2 + random.uniform(0, delay / 2))
+                data = reply.json()
+            except ValueError:  # truncated or garbage: worth asking again
+                raise Transient("invalid JSON", f"the reply from {url} is not JSON (HTTP {reply.status_code})") from None
+            return self._parse(question_id, data, reply.elapsed.total_seconds() * 1000)
+
+        try:
+            return self._loop.run(self._transport.post(url, body, accept, Budget(self.http.deadline)))
+        except RequestFailed as exc:
+            raise BotUnavailable(exc.cause, exc.detail.removeprefix(exc.cause).lstrip()) from None
 
     def _parse(self, question_id: str, data: Any, latency_ms: float) -> RagResponse:
         mapping = self.http.response

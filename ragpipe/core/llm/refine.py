@@ -1,4 +1,4 @@
-"""Seed 003's refine loop as an API: generate an answer, judge it with the 1–10 rubric,
+"""The rubric's refine loop as an API: generate an answer, judge it with the 1–10 rubric,
 and while its accuracy is below the bar, generate again with the judge's suggestion, up
 to a number of rounds. Every round is returned, judged or not.
 
@@ -14,10 +14,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ragpipe.core.llm.client import LLMError
-from ragpipe.core.llm.tasks import RubricResult, rubric_1_10
+from ragpipe.core.llm.settings import LLMError
+from ragpipe.core.llm.operations import RubricResult, rubric_1_10
 
-DEFAULT_BAR = 8.0  # seed 003's integration: retry while accuracy < 8
+DEFAULT_BAR = 8.0  # the rubric's integration: retry while accuracy < 8
 DEFAULT_ROUNDS = 3
 
 Generate = Callable[[str, str | None], tuple[str, Sequence[str] | None]]

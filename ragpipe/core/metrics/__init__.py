@@ -1,5 +1,7 @@
 """The metric registry: the single list the score assets, the CLI and the reports use.
-Adding a metric is one module with a ``METRIC`` and one line here."""
+Adding a metric is one module with a ``METRIC`` and one line here; a metric that asks the
+LLM judge declares what it asks in ``Metric.judge`` (prefetch parts and prompts), and one
+with a prompt of its own adds that prompt's module and asks it with ``kit.require_llm().ask``."""
 
 from ragpipe.core.metrics import (
     answer_correctness,

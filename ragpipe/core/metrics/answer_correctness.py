@@ -4,7 +4,7 @@ import re
 import numpy as np
 
 from ragpipe.core.evidence.support import claims, declines
-from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit
+from ragpipe.core.metrics.base import STATEMENT_JUDGE, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 
 # An answer is judged wrong when its claim-level F1 against the reference is below this.
@@ -93,4 +93,5 @@ METRIC = Metric(
     higher_is_better=True,
     nan_when="no answer, no ground-truth answer, the bot failed, or the reference states nothing and is not a yes/no",
     compute=compute,
+    judge=STATEMENT_JUDGE,
 )

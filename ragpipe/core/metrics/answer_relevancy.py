@@ -3,7 +3,8 @@ import re
 import numpy as np
 
 from ragpipe.core.evidence.support import MAX_EMBED_CHARS
-from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit
+from ragpipe.core.llm.prompts import ANSWER_ANALYSIS, ANSWER_RELEVANCY
+from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 from ragpipe.core.text import content_tokens
 
@@ -71,4 +72,5 @@ METRIC = Metric(
     higher_is_better=True,
     nan_when="no answer, or the bot failed",
     compute=compute,
+    judge=JudgeUse(("analysis",), (ANSWER_ANALYSIS, ANSWER_RELEVANCY)),
 )

@@ -14,7 +14,10 @@ from ragpipe.core.config import EvaluationConfig, load_config
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.entities import GraphEntities, extract_entities
 from ragpipe.core.evidence.support import OfflineVerifier, claims, context_claims, expected_share
-from ragpipe.core.llm.client import LLMError
+from ragpipe.core.llm.prefetch import SAMPLE_PLAN
+from ragpipe.core.llm.prompts import (ANSWER_ANALYSIS, DECOMPOSE, ENTITIES, ENTITIES_BATCH, VERIFY, VERIFY_BATCH,
+                                      Prompt)
+from ragpipe.core.llm.settings import LLMError
 from ragpipe.core.schemas import EvalCase, Verdict
 from ragpipe.core.text import split_statements
 
@@ -31,6 +34,31 @@ class MetricResult:
 
 
 @dataclass(frozen=True)
+class JudgeUse:
+    """What a metric asks of the LLM judge: the prefetch parts that answer it ahead of
+    scoring (``ragpipe.core.llm.prefetch.SAMPLE_PLAN``) and every prompt its value can come
+    from (the batched prompts and their single-prompt fallbacks: the score's prompt hash).
+    ``+`` joins two uses (a composite metric asks what its parts ask)."""
+
+    parts: tuple[str, ...] = ()
+    prompts: tuple[Prompt, ...] = ()
+
+    def __post_init__(self):
+        unknown = set(self.parts) - set(SAMPLE_PLAN)
+        if unknown:
+            raise ValueError(f"unknown prefetch parts {sorted(unknown)}; the plan has {SAMPLE_PLAN}")
+
+    def __add__(self, other: "JudgeUse") -> "JudgeUse":
+        prompts = {p.id: p for p in (*self.prompts, *other.prompts)}
+        return JudgeUse(tuple(dict.fromkeys(self.parts + other.parts)), tuple(prompts.values()))
+
+
+# What the metrics built on statements (decomposed, then verified) and on entities ask.
+STATEMENT_JUDGE = JudgeUse(("analysis", "verify"), (ANSWER_ANALYSIS, DECOMPOSE, VERIFY_BATCH, VERIFY))
+ENTITY_JUDGE = JudgeUse(("entities",), (ENTITIES_BATCH, ENTITIES))
+
+
+@dataclass(frozen=True)
 class Metric:
     name: str
     definition: str
@@ -40,6 +68,7 @@ class Metric:
     compute: Callable[[EvalCase, "Toolkit"], MetricResult]
     value_range: tuple[float, float] = (0.0, 1.0)
     llm_only: bool = False  # judges: no offline method exists
+    judge: JudgeUse = JudgeUse()  # what its LLM mode asks of the judge (nothing: offline only)
 
     def score(self, case: EvalCase, toolkit: "Toolkit") -> MetricResult:
         if case.bot_error and {"answer", "retrieved_contexts"} & set(self.reads):

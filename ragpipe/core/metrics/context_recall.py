@@ -1,4 +1,4 @@
-from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit, supported_share
+from ragpipe.core.metrics.base import STATEMENT_JUDGE, Metric, MetricResult, Toolkit, supported_share
 from ragpipe.core.schemas import EvalCase
 
 
@@ -15,4 +15,5 @@ METRIC = Metric(
     nan_when=("no ground-truth answer, no retrieved contexts, the bot failed, or the ground-truth answer makes "
               "no statement the contexts can check"),
     compute=compute,
+    judge=STATEMENT_JUDGE,
 )

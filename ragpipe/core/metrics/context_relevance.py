@@ -1,7 +1,8 @@
 import numpy as np
 
 from ragpipe.core.evidence.support import MAX_EMBED_CHARS, evidence_sentences
-from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit
+from ragpipe.core.llm.prompts import CONTEXT_RELEVANCE
+from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 from ragpipe.core.text import is_chinese
 
@@ -61,4 +62,5 @@ METRIC = Metric(
     higher_is_better=True,
     nan_when="no retrieved contexts, or the bot failed",
     compute=compute,
+    judge=JudgeUse(("relevance",), (CONTEXT_RELEVANCE,)),
 )

@@ -1,4 +1,4 @@
-from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit
+from ragpipe.core.metrics.base import ENTITY_JUDGE, Metric, MetricResult, Toolkit
 from ragpipe.core.metrics.entity_coverage import question_entity_share
 from ragpipe.core.schemas import EvalCase
 
@@ -14,4 +14,5 @@ METRIC = Metric(
     higher_is_better=True,
     nan_when="no retrieved contexts, the bot failed, the question names no entity, or (offline) the configured knowledge graph could not be read",
     compute=compute,
+    judge=ENTITY_JUDGE,
 )

@@ -1,5 +1,5 @@
 from ragpipe.core.evidence.entities import covered
-from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit, Unmeasurable
+from ragpipe.core.metrics.base import ENTITY_JUDGE, Metric, MetricResult, Toolkit, Unmeasurable
 from ragpipe.core.schemas import EvalCase
 
 
@@ -33,4 +33,5 @@ METRIC = Metric(
     higher_is_better=True,
     nan_when="no answer, the bot failed, the question names no entity, or (offline) the configured knowledge graph could not be read",
     compute=compute,
+    judge=ENTITY_JUDGE,
 )

@@ -1,4 +1,4 @@
-from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit
+from ragpipe.core.metrics.base import STATEMENT_JUDGE, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 
 
@@ -31,4 +31,5 @@ METRIC = Metric(
     higher_is_better=True,
     nan_when="no answer, no ground-truth answer, or the bot failed",
     compute=compute,
+    judge=STATEMENT_JUDGE,
 )

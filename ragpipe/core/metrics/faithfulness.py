@@ -1,7 +1,7 @@
 import math
 
 from ragpipe.core.evidence.support import declines
-from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit, supported_share
+from ragpipe.core.metrics.base import STATEMENT_JUDGE, Metric, MetricResult, Toolkit, supported_share
 from ragpipe.core.schemas import EvalCase
 from ragpipe.core.text import is_chinese
 
@@ -38,4 +38,5 @@ METRIC = Metric(
     nan_when=("no answer, no retrieved contexts, the bot failed, the answer declines to answer (a refusal), or it "
               "makes no statement the contexts can check (only a bare reply such as \"Yes.\")"),
     compute=compute,
+    judge=STATEMENT_JUDGE,
 )

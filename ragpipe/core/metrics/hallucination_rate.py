@@ -1,6 +1,6 @@
 import math
 
-from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit, Unmeasurable
+from ragpipe.core.metrics.base import ENTITY_JUDGE, STATEMENT_JUDGE, Metric, MetricResult, Toolkit, Unmeasurable
 from ragpipe.core.metrics.entity_coverage import require_graph
 from ragpipe.core.metrics.unverified_entity_ratio import penalised_faithfulness
 from ragpipe.core.schemas import EvalCase
@@ -39,4 +39,5 @@ METRIC = Metric(
     higher_is_better=False,
     nan_when="faithfulness is unmeasured (other than for a refusal), or the configured knowledge graph could not be read",
     compute=compute,
+    judge=STATEMENT_JUDGE + ENTITY_JUDGE,
 )

@@ -1,4 +1,5 @@
-from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit
+from ragpipe.core.llm.prompts import JUDGE_1_5, JUDGE_AND_RUBRIC
+from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 
 
@@ -17,4 +18,5 @@ METRIC = Metric(
     compute=compute,
     llm_only=True,
     value_range=(1.0, 5.0),
+    judge=JudgeUse(("judges",), (JUDGE_AND_RUBRIC, JUDGE_1_5)),
 )

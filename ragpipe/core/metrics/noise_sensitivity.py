@@ -1,5 +1,5 @@
 from ragpipe.core.evidence.support import context_claims
-from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit
+from ragpipe.core.metrics.base import STATEMENT_JUDGE, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 
 
@@ -23,4 +23,5 @@ METRIC = Metric(
     higher_is_better=False,
     nan_when="no answer, no ground-truth answer, no retrieved contexts, the bot failed, or no statement",
     compute=compute,
+    judge=STATEMENT_JUDGE,
 )

@@ -1,6 +1,8 @@
 import math
 
-from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit, Unmeasurable
+from ragpipe.core.llm.prompts import ANSWER_RELEVANCY
+from ragpipe.core.metrics.base import (ENTITY_JUDGE, STATEMENT_JUDGE, JudgeUse, Metric, MetricResult, Toolkit,
+                                       Unmeasurable)
 from ragpipe.core.metrics.unverified_entity_ratio import penalised_faithfulness
 from ragpipe.core.schemas import EvalCase
 from ragpipe.core.text import is_chinese
@@ -88,4 +90,5 @@ METRIC = Metric(
     higher_is_better=True,
     nan_when="faithfulness (and so hallucination) is unmeasured, or no positive dimension is measured",
     compute=compute,
+    judge=STATEMENT_JUDGE + ENTITY_JUDGE + JudgeUse(prompts=(ANSWER_RELEVANCY,)),
 )

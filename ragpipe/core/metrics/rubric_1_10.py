@@ -1,4 +1,5 @@
-from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit
+from ragpipe.core.llm.prompts import JUDGE_AND_RUBRIC, RUBRIC_1_10, RUBRIC_1_10_PURE_LLM
+from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 
 
@@ -20,4 +21,5 @@ METRIC = Metric(
     compute=compute,
     llm_only=True,
     value_range=(1.0, 10.0),
+    judge=JudgeUse(("judges",), (JUDGE_AND_RUBRIC, RUBRIC_1_10, RUBRIC_1_10_PURE_LLM)),
 )

@@ -1,7 +1,7 @@
 import math
 
 from ragpipe.core.evidence.entities import is_quantity, normalize_entity, outermost, quantities, quantity_in
-from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit, Unmeasurable
+from ragpipe.core.metrics.base import ENTITY_JUDGE, Metric, MetricResult, Toolkit, Unmeasurable
 from ragpipe.core.metrics.entity_coverage import require_graph
 from ragpipe.core.schemas import EvalCase
 
@@ -33,6 +33,7 @@ METRIC = Metric(
     nan_when=("no answer, no retrieved contexts, the bot failed, the dataset has no knowledge graph, or the "
               "configured graph could not be read"),
     compute=compute,
+    judge=ENTITY_JUDGE,
 )
 
 

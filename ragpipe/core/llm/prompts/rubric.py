@@ -2,7 +2,7 @@
 (20 %), analysis first, then scores; one prompt with reference documents and one for
 the pure-LLM mode without them. Few-shot examples calibrate against score inflation
 (a fabricated answer scores 2). The weighted score and the pass decision are computed
-in code (ragpipe.core.llm.tasks), never asked from the model."""
+in code (ragpipe.core.llm.operations), never asked from the model."""
 
 from __future__ import annotations
 

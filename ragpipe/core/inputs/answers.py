@@ -1,0 +1,59 @@
+"""The HTTP bots' answer cache: every answer received, by the bot's cache key, and the
+answer rounds opened per bot version, config hash and dataset, in order (see
+``ragpipe.core.inputs.bots``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ragpipe.core.cache import DiskCache, import_sqlite_cache, retire
+
+if TYPE_CHECKING:
+    from ragpipe.core.inputs.bots import BotConfig
+
+LEGACY_ANSWERS_FILE = "answers.sqlite"  # the answer cache's format before DiskCache
+
+
+class AnswerCache(DiskCache):
+    """The HTTP bots' answers by cache key, and beside them (``rounds/``) the rounds opened
+    per bot version, config hash and dataset, in order."""
+
+    def __init__(self, directory: Path):
+        super().__init__(directory)
+        self._rounds = DiskCache(self.directory / "rounds")
+        legacy = self.directory / LEGACY_ANSWERS_FILE
+        db = import_sqlite_cache(self, legacy)
+        if db is not None:
+            rounds: dict[str, list[str]] = {}
+            if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'rounds'").fetchone():
+                for bot, config_hash, dataset, name in db.execute(
+                        "SELECT bot, config_hash, dataset, round FROM rounds ORDER BY started, rowid"):
+                    rounds.setdefault(json.dumps([bot, config_hash, dataset]), []).append(name)
+            self._rounds.put_many(rounds.items())
+            retire(db, legacy)
+
+    @staticmethod
+    def _rounds_key(config: BotConfig, dataset: str) -> str:
+        return json.dumps([config.key, config.config_hash, dataset])  # as the import above writes it
+
+    def rounds(self, config: BotConfig, dataset: str) -> list[str]:
+        return self._rounds.get(self._rounds_key(config, dataset)) or []
+
+    def round_for(self, config: BotConfig, dataset: str, run_round: str, reask: bool) -> tuple[str, str | None]:
+        """The round a run answers in, and the round before it (None for the first): a
+        re-ask answers in ``run_round`` (its root run id), anything else in the latest round."""
+        key = self._rounds_key(config, dataset)
+        with self._rounds.transact():  # two processes opening a round see each other's
+            rounds = self._rounds.get(key) or []
+            if (reask or not rounds) and run_round not in rounds:
+                rounds.append(run_round)
+                self._rounds.put(key, rounds)
+        current = run_round if reask else rounds[-1]
+        position = rounds.index(current)
+        return current, rounds[position - 1] if position else None
+
+    def close(self) -> None:
+        super().close()
+        self._rounds.close()
