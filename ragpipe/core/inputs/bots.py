@@ -42,10 +42,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.llm.cache import LLMCache
 from ragpipe.core.llm.client import retry_after_seconds
-from ragpipe.core.schemas import Chunk, InputError, InputErrors, RagResponse, read_yaml
+from ragpipe.core.schemas import Chunk, InputError, InputErrors, RagResponse
 from ragpipe.core.text import content_tokens, is_chinese, split_sentences
+from ragpipe.core.yaml_input import read_yaml
 
-MAX_CONFIG_BYTES = 256 * 1024  # a bot config is a few lines; anything larger is not one
 ANSWERS_FILE = "answers.sqlite"
 BOT_KEY = re.compile(r"^[A-Za-z0-9_.-]+@[A-Za-z0-9_.-]+$")
 NOT_FOUND = {"zh": "未在资料中找到相关信息。", "en": "I could not find this in the documents."}
@@ -134,8 +134,6 @@ def version_order(key: str) -> list:
 
 def load_bot_config(path: Path) -> BotConfig:
     """Parse and validate one bot file; errors name the file, the line and the field."""
-    if path.stat().st_size > MAX_CONFIG_BYTES:
-        raise InputError(str(path), "bot", f"file larger than {MAX_CONFIG_BYTES // 1024} KiB: not a bot config")
     raw = read_yaml(path)
     if not isinstance(raw, dict):
         raise InputError(str(path), "bot", "expected a mapping with name, version, kind and retrieval or http")

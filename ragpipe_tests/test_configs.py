@@ -1,0 +1,109 @@
+"""Hostile and changed configs: YAML that expands past any bound, two files for one bot
+version, transport settings that change no answer, a deleted dataset, and a version
+whose config became invalid."""
+
+import json
+from pathlib import Path
+
+import dagster as dg
+import pytest
+
+from ragpipe.core.config import load_config
+from ragpipe.core.inputs.bots import load_bot_config
+from ragpipe.core.schemas import InputError
+from ragpipe.core.yaml_input import MAX_ALIASES, read_yaml
+from ragpipe.defs.definitions import build_defs
+from ragpipe.defs.instance import prepare_dagster_home
+from ragpipe.defs.runner import materialize_all
+
+DATASET = "product_en"
+
+
+def bomb(levels: int = 9, fan_out: int = 9) -> str:
+    """Billion laughs: each level lists the previous one ``fan_out`` times (9**9 strings)."""
+    lines = ['l0: &l0 "lol"']
+    for level in range(1, levels + 1):
+        lines.append(f"l{level}: &l{level} [{', '.join([f'*l{level - 1}'] * fan_out)}]")
+    return "\n".join(lines) + "\n"
+
+
+def bomb_bot_config() -> str:
+    """An HTTP bot whose request body is the bomb (about 800 bytes)."""
+    body = "\n".join("    " + line for line in bomb().splitlines())
+    return (f"name: bomb\nversion: v1\nkind: http\nhttp:\n  endpoint: http://127.0.0.1:9/ask\n  request:\n{body}\n"
+            f"    question: '{{question}}'\n")
+
+
+def small_project(project: Path, n_questions: int = 3) -> Path:
+    """The sample project cut to one dataset of a few questions."""
+    questions = project / "data" / "datasets" / DATASET / "questions" / "questions.jsonl"
+    questions.write_text("".join(questions.read_text(encoding="utf-8").splitlines(keepends=True)[:n_questions]),
+                         encoding="utf-8")
+    return project
+
+
+def run(project: Path, bots: list[str], datasets: list[str] | None = None):
+    prepare_dagster_home(project)
+    with dg.DagsterInstance.get() as instance:
+        return materialize_all(build_defs(project), instance, datasets or [DATASET], bots, progress=lambda _: None)
+
+
+# ---- YAML that expands past any bound ------------------------------------------------------------
+
+def test_alias_bomb_in_a_bot_config_is_refused_naming_the_file(tmp_path):
+    path = tmp_path / "bomb@v1.yaml"
+    path.write_text(bomb_bot_config(), encoding="utf-8")
+    assert len(path.read_bytes()) < 1000
+    with pytest.raises(InputError, match=r"bomb@v1\.yaml: field 'yaml': refused: expands to more than") as caught:
+        load_bot_config(path)
+    assert caught.value.file == str(path)
+
+
+@pytest.mark.parametrize("text, problem", [
+    (bomb(levels=3, fan_out=MAX_ALIASES // 3 + 1), f"more than {MAX_ALIASES} aliases"),
+    ("big: &big '" + "x" * 20_000 + "'\nlist: [" + ", ".join(["*big"] * 60) + "]\n", "more than 1,000,000 characters"),
+    ("a: &a [1, *a]\n", "recursive"),
+    ("a: " + "[" * 60 + "]" * 60 + "\n", "nested deeper than 50"),
+    ("a: " + "[" * 20_000 + "]" * 20_000 + "\n", "nested deeper than 50"),
+    ("a: &a " + "[" * 30 + "x" + "]" * 30 + "\nb: " + "[" * 30 + "*a" + "]" * 30 + "\n", "once aliases are expanded"),
+])
+def test_yaml_past_a_bound_is_refused(tmp_path, text, problem):
+    path = tmp_path / "config.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError, match="refused: .*" + problem):
+        read_yaml(path)
+
+
+def test_anchors_within_bounds_still_load(tmp_path):
+    path = tmp_path / "config.yaml"
+    path.write_text("defaults: &defaults {top_k: 2, method: bm25}\nfast: {<<: *defaults, top_k: 1}\n"
+                    "both: [*defaults, *defaults]\n", encoding="utf-8")
+    assert read_yaml(path) == {"defaults": {"top_k": 2, "method": "bm25"}, "fast": {"top_k": 1, "method": "bm25"},
+                               "both": [{"top_k": 2, "method": "bm25"}] * 2}
+
+
+def test_alias_bomb_in_dataset_yaml_and_evaluation_settings_is_refused(tmp_path, monkeypatch):
+    from ragpipe.defs.datasets.assets import dataset_language
+    from ragpipe.defs.resources import ProjectPaths
+
+    dataset = tmp_path / "data" / "datasets" / "ds"
+    dataset.mkdir(parents=True)
+    (dataset / "dataset.yaml").write_text("language: en\n" + bomb(), encoding="utf-8")
+    paths = ProjectPaths(data_dir=str(tmp_path / "data"), output_dir=str(tmp_path), warehouse_dir=str(tmp_path))
+    with pytest.raises(dg.Failure, match=r"dataset\.yaml: field 'yaml': refused"):
+        dataset_language(paths, "ds")
+    settings = tmp_path / "evaluation.yaml"
+    settings.write_text(bomb(), encoding="utf-8")
+    with pytest.raises(InputError, match=r"evaluation\.yaml: field 'yaml': refused"):
+        load_config(str(settings))
+
+
+def test_alias_bomb_bot_fails_alone_in_a_run(project):
+    """The bomb's evaluation fails naming its file; the reference bot's goes to the end."""
+    small_project(project)
+    (project / "data" / "bots" / "bomb@v1.yaml").write_text(bomb_bot_config(), encoding="utf-8")
+    outcomes = run(project, ["bomb@v1", "refbot@v1"])
+    failed = {o.partition: o.error for o in outcomes if not o.success}
+    assert list(failed) == [f"bomb@v1|{DATASET}"]
+    assert "bomb@v1.yaml: field 'yaml': refused: expands to more than" in failed[f"bomb@v1|{DATASET}"]
+    assert {o.partition for o in outcomes if o.success} == {DATASET, f"refbot@v1|{DATASET}"}
