@@ -11,8 +11,10 @@ continues the latest round unless it is a re-ask (a scheduled or explicitly requ
 re-evaluation), which opens a round of its own, named after its root run so that a retry
 or re-execution of that run continues it. Earlier rounds are kept, so the answers of two
 rounds can be compared (drift of a bot behind an unchanged config). Its API key is
-read from the environment variable the config names (``api_key_env``); the value is
-never in the config, the cache, an error message or a log line.
+read from the environment variable the config names (``api_key_env``, one of
+``RAGPIPE_BOT_…``); the value is never in the config, and whatever the server sends back
+(answers, contexts, error bodies) is redacted of it, whole or in part, before it is
+cached, stored or logged (see ragpipe.core.secrets).
 
 The reference bot retrieves chunks of the dataset's corpus (BM25, embeddings, or both
 fused by reciprocal rank) and answers extractively with the retrieved sentences that
@@ -43,6 +45,7 @@ from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.llm.cache import LLMCache
 from ragpipe.core.llm.client import retry_after_seconds
 from ragpipe.core.schemas import Chunk, InputError, InputErrors, RagResponse
+from ragpipe.core.secrets import Redactor, header_problem, key_variable_problem, url_problem
 from ragpipe.core.text import content_tokens, is_chinese, split_sentences
 from ragpipe.core.yaml_input import read_yaml
 
@@ -74,10 +77,12 @@ class ResponseMapping(BaseModel):
 class HttpConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
     endpoint: str = Field(pattern=r"^https?://\S+$")
-    # The name of the environment variable holding the API key; the key itself never goes here.
+    # The name of the environment variable holding the API key (RAGPIPE_BOT_…); the key
+    # itself never goes in the file (see ragpipe.core.secrets).
     api_key_env: str | None = Field(default=None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
     auth_header: str = "Authorization"
     auth_scheme: str = "Bearer"  # "" sends the bare key
+    api_key_param: str | None = None  # send the key as this URL query parameter instead of a header
     headers: dict[str, str] = {}
     # The JSON body; "{question}", "{question_id}" and "{dataset}" in its strings are filled in.
     request: dict[str, Any] = {"question": "{question}"}
@@ -86,6 +91,35 @@ class HttpConfig(BaseModel):
     max_retries: int = Field(default=3, ge=0, le=10)
     backoff_base: float = Field(default=0.5, gt=0, le=60, description="seconds before the first retry; doubles")
     concurrency: int = Field(default=4, ge=1, le=64)
+
+    @field_validator("api_key_env")
+    @classmethod
+    def _bot_variable(cls, name: str | None) -> str | None:
+        if name is not None and (problem := key_variable_problem(name)):
+            raise ValueError(problem)
+        return name
+
+    @field_validator("endpoint")
+    @classmethod
+    def _no_key_in_url(cls, url: str) -> str:
+        if problem := url_problem(url):
+            raise ValueError(problem)
+        return url
+
+    @field_validator("headers")
+    @classmethod
+    def _no_key_in_headers(cls, headers: dict[str, str]) -> dict[str, str]:
+        for name, value in headers.items():
+            if problem := header_problem(name, value):
+                raise ValueError(problem)
+        return headers
+
+    @field_validator("api_key_param")
+    @classmethod
+    def _param_needs_key(cls, param: str | None, info: ValidationInfo) -> str | None:
+        if param is not None and info.data.get("api_key_env", "") is None:
+            raise ValueError("names where the key goes, so http.api_key_env must name where it comes from")
+        return param
 
 
 KIND_SECTION = {"reference": "retrieval", "http": "http"}
@@ -142,7 +176,7 @@ def load_bot_config(path: Path) -> BotConfig:
     except ValidationError as exc:
         raise InputErrors(
             [InputError(str(path), ".".join(str(p) for p in e["loc"]) or "bot", e["msg"]) for e in exc.errors()]
-        ) from exc
+        ) from None  # pydantic's own message quotes the values, which may be credentials
     if config.key != path.stem:
         raise InputError(str(path), "name/version", f"file must be named {config.key}.yaml to match name and version")
     return config
@@ -282,14 +316,19 @@ class HttpBot:
         self.round_id, self.previous_round = round_id, previous_round
         self.concurrency = self.http.concurrency
         headers = {"Accept": "application/json", **self.http.headers}
-        self._secret = ""
+        secret, self._url = "", httpx.URL(self.http.endpoint)
         if self.http.api_key_env:
-            self._secret = os.environ.get(self.http.api_key_env, "")
-            if not self._secret:
+            secret = os.environ.get(self.http.api_key_env, "")
+            if not secret:
                 raise InputError(f"bot {config.key}", "http.api_key_env",
                                  f"environment variable {self.http.api_key_env} is not set")
             scheme = self.http.auth_scheme
-            headers[self.http.auth_header] = f"{scheme} {self._secret}" if scheme else self._secret
+            if self.http.api_key_param:
+                self._url = self._url.copy_merge_params({self.http.api_key_param: secret})
+            else:
+                headers[self.http.auth_header] = f"{scheme} {secret}" if scheme else secret
+        # Servers quote requests back (in answers, in error bodies): nothing they send is kept unredacted.
+        self.redact = Redactor([secret])
         self._client = httpx.Client(headers=headers, timeout=self.http.timeout,
                                     limits=httpx.Limits(max_connections=self.http.concurrency))
         self.cache_hits = self.requests = self.retries = 0
@@ -321,14 +360,14 @@ class HttpBot:
             response = self._call(question_id, question)
         except BotUnavailable as exc:
             return RagResponse(question_id=question_id, answer=None, retrieved_contexts=[], retrieved_ids=[],
-                               latency_ms=float("nan"), error=self._redact(str(exc)))
+                               latency_ms=float("nan"), error=self.redact(str(exc)))
         if self.cache is not None:  # at once: a run killed after this line keeps the answer
             self.cache.put(key, response.model_dump(), self.config.key)
         return response
 
     def _call(self, question_id: str, question: str) -> RagResponse:
         body = _fill(self.http.request, {"question": question, "question_id": question_id, "dataset": self.dataset})
-        url, attempt = self.http.endpoint, 0
+        url, attempt = self._url, 0
         while True:
             attempt += 1
             wait_hint, start = None, time.perf_counter()
@@ -348,7 +387,7 @@ class HttpBot:
                     except ValueError:  # truncated or garbage: worth asking again
                         failure = BotUnavailable("invalid JSON", f"the reply from {url} is not JSON (HTTP {status})")
                 else:
-                    snippet = " ".join(reply.text.split())[:200]
+                    snippet = " ".join(self.redact(reply.text).split())[:200]  # redacted before the cut
                     failure = BotUnavailable(f"HTTP {status}", f"from {url}: {snippet}")
                     if status != 429 and status < 500:  # the request itself is wrong: asking again won't help
                         raise failure
@@ -373,12 +412,9 @@ class HttpBot:
         if not (isinstance(contexts, list) and isinstance(ids, list)
                 and all(isinstance(x, str) for x in [*contexts, *ids])):
             raise BotUnavailable("bad reply", "contexts and context ids of the reply must be lists of strings")
-        return RagResponse(question_id=question_id, answer=answer, retrieved_contexts=contexts,
-                           retrieved_ids=ids, latency_ms=latency_ms)
-
-    def _redact(self, text: str) -> str:
-        """Error text may quote the server, and a server may echo the key."""
-        return text.replace(self._secret, "***") if self._secret else text
+        return RagResponse(question_id=question_id, answer=self.redact(answer),
+                           retrieved_contexts=[self.redact(c) for c in contexts],
+                           retrieved_ids=[self.redact(i) for i in ids], latency_ms=latency_ms)
 
 
 def answer_all(bot, questions: list[tuple[str, str]],
@@ -386,13 +422,14 @@ def answer_all(bot, questions: list[tuple[str, str]],
     """Every (question_id, question) asked, ``bot.concurrency`` at a time; one row per
     question, in order, with an answer or the error that says why there is none."""
     rows: list[dict | None] = [None] * len(questions)
+    redact = getattr(bot, "redact", str)  # an exception may quote the request
 
     def one(qid: str, question: str) -> dict:
         try:
             return bot.ask(qid, question).model_dump()
         except Exception as exc:  # one failing question must not sink the others
             return {"question_id": qid, "answer": None, "retrieved_contexts": [], "retrieved_ids": [],
-                    "latency_ms": float("nan"), "error": f"{type(exc).__name__}: {exc}"}
+                    "latency_ms": float("nan"), "error": redact(f"{type(exc).__name__}: {exc}")}
 
     with ThreadPoolExecutor(max_workers=getattr(bot, "concurrency", 1)) as pool:
         futures = {pool.submit(one, qid, q): i for i, (qid, q) in enumerate(questions)}
