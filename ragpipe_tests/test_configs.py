@@ -3,9 +3,11 @@ version, transport settings that change no answer, a deleted dataset, and a vers
 whose config became invalid."""
 
 import json
+import shutil
 from pathlib import Path
 
 import dagster as dg
+import pandas as pd
 import pytest
 
 from ragpipe.core.config import load_config
@@ -107,3 +109,86 @@ def test_alias_bomb_bot_fails_alone_in_a_run(project):
     assert list(failed) == [f"bomb@v1|{DATASET}"]
     assert "bomb@v1.yaml: field 'yaml': refused: expands to more than" in failed[f"bomb@v1|{DATASET}"]
     assert {o.partition for o in outcomes if o.success} == {DATASET, f"refbot@v1|{DATASET}"}
+
+
+# ---- two files for one bot version ---------------------------------------------------------------
+
+def test_two_files_for_one_bot_version_fail_that_version_alone(project):
+    small_project(project)
+    bots = project / "data" / "bots"
+    (bots / "refbot@v1.yml").write_text((bots / "refbot@v1.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    outcomes = run(project, ["refbot@v1", "refbot@v2"])
+    failed = {o.partition: o.error for o in outcomes if not o.success}
+    assert failed == {"refbot@v1": f"{bots}: refbot@v1 has 2 config files (refbot@v1.yaml, refbot@v1.yml): "
+                                   "not evaluated until all but one are removed"}
+    assert {o.partition for o in outcomes if o.success} >= {f"refbot@v2|{DATASET}"}
+    paths = build_defs(project).resources["paths"]
+    with pytest.raises(InputError, match="refbot@v1 has 2 config files"):  # a run launched from the UI
+        paths.bot_file("refbot@v1")
+
+
+# ---- transport settings ask nothing again ----------------------------------------------------------
+
+def test_changing_only_timeout_or_concurrency_asks_no_question_again(tmp_path):
+    from ragpipe.core.inputs.bots import BotConfig, answer_all, make_bot
+    from ragpipe_tests.bot_server import BotServer
+    from ragpipe_tests.conftest import REPO
+
+    questions = [(f"q{i}", f"What is programme {i}?") for i in range(6)]
+    with BotServer(REPO / "data" / "datasets", failure_rate=0.0, slow_rate=0.0) as server:
+        config = json.loads(server.bot_yaml(timeout=2.0))
+
+        def answers(**http) -> tuple[list[dict], int]:
+            bot = make_bot(BotConfig.model_validate({**config, "http": {**config["http"], **http}}), DATASET, [],
+                           None, tmp_path)
+            try:
+                return answer_all(bot, questions), bot.cache_hits
+            finally:
+                bot.close()
+
+        first, _ = answers()
+        assert server.total() == len(questions)
+        again, hits = answers(timeout=7.5, concurrency=1, max_retries=0, backoff_base=2.0)
+        assert server.total() == len(questions) and hits == len(questions) and again == first
+        answers(request={"question": "{question}", "question_id": "{question_id}", "dataset": "{dataset}", "n": 2})
+        assert server.total() == 2 * len(questions)  # what the bot is sent is part of what it answers
+
+
+# ---- results of a config or dataset that is gone ----------------------------------------------------
+
+def test_stale_versions_and_deleted_datasets_are_not_shown_as_current(project, capsys):
+    from ragpipe.cli import main
+    from ragpipe.defs.evaluation.assets import baseline_of
+
+    small_project(project)
+    shutil.rmtree(project / "data" / "datasets" / "policy_zh")
+    outcomes = run(project, ["refbot@v1", "refbot@v2"])
+    assert all(o.success or o.blocked for o in outcomes), [o.error for o in outcomes]
+    defs = build_defs(project)
+    paths = defs.resources["paths"]
+    assert baseline_of(paths, "refbot@v2") == "refbot@v1"
+
+    # v1's config becomes invalid: its scores are stale, it is neither ranked nor the baseline.
+    (project / "data" / "bots" / "refbot@v1.yaml").write_text("name: refbot\nversion: v1\nkind: reference\n",
+                                                              encoding="utf-8")
+    assert baseline_of(paths, "refbot@v2") == "refbot@v2"
+    with dg.DagsterInstance.get() as instance:
+        result = defs.resolve_job_def("rank_bot_versions").execute_in_process(
+            instance=instance, partition_key=DATASET, raise_on_error=False)
+    assert result.success
+    board = pd.read_parquet(project / ".ragpipe" / "warehouse" / "leaderboard" / f"{DATASET}.parquet")
+    assert list(board["bot_version"]) == ["refbot@v2"] and list(board["baseline"]) == ["refbot@v2"]
+    assert "field 'retrieval'" in board.attrs["stale"]["refbot@v1"]
+    metadata = result.asset_materializations_for_node("leaderboard")[0].metadata
+    assert list(metadata["stale_versions"].value) == ["refbot@v1"]
+
+    # The dataset folder is deleted: no run, and no leaderboard shown as if it were current.
+    shutil.rmtree(project / "data" / "datasets" / DATASET)
+    capsys.readouterr()
+    assert main(["run", "--project-dir", str(project)]) == 1
+    out, err = capsys.readouterr()
+    assert f"Leaderboard for {DATASET}" not in out
+    assert f"No leaderboard for {DATASET}: its folder {project / 'data' / 'datasets' / DATASET} is gone" in out
+    assert "no dataset folder (deleted?)" in err
+    assert main(["run", "--project-dir", str(project), "--dataset", DATASET]) == 1
+    assert f"{project / 'data' / 'datasets' / DATASET}: no dataset folder (deleted?)" in capsys.readouterr().err

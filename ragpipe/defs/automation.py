@@ -34,7 +34,7 @@ from ragpipe.core.inputs.bots import load_bot_config, version_order
 from ragpipe.core.schemas import InputError, InputErrors
 from ragpipe.defs.evaluation.assets import REASK_TAG
 from ragpipe.defs.jobs import DATASET_ASSETS, dataset_job, evaluation_job, leaderboard_job
-from ragpipe.defs.partitions import bot_version_keys, bot_versions, dataset_keys, datasets
+from ragpipe.defs.partitions import ambiguous_bot_files, bot_version_keys, bot_versions, dataset_keys, datasets
 from ragpipe.defs.resources import ProjectPaths
 
 INPUTS_TAG = "ragpipe/inputs"
@@ -117,6 +117,10 @@ def ragpipe_sensor(context: dg.SensorEvaluationContext, paths: ProjectPaths) -> 
     files = {f"datasets/{key}": dataset_inputs(paths, key) for key in dataset_list}
     files |= {f"bots/{key}": file_hash(paths.bot_file(key)) for key in bot_version_keys(paths.data)}
     reported = json.loads(context.cursor or "{}")
+    for key, problem in ambiguous_bot_files(paths.data).items():
+        files[f"bots/{key}"] = problem
+        if reported.get(f"bots/{key}") != problem:
+            context.log.error(f"bot config {key} not evaluated: {problem}")
     for key in sorted(set(reported) - set(files)):
         context.log.warning(f"{key} was deleted; its partition and results are kept for history")
     bots = []

@@ -35,7 +35,7 @@ from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import httpx
 import numpy as np
@@ -91,6 +91,10 @@ class HttpConfig(BaseModel):
     max_retries: int = Field(default=3, ge=0, le=10)
     backoff_base: float = Field(default=0.5, gt=0, le=60, description="seconds before the first retry; doubles")
     concurrency: int = Field(default=4, ge=1, le=64)
+
+    # How answers are fetched, not what they are: left out of the config hash, so changing
+    # one asks no question again.
+    TRANSPORT: ClassVar[set[str]] = {"timeout", "max_retries", "backoff_base", "concurrency"}
 
     @field_validator("api_key_env")
     @classmethod
@@ -156,8 +160,10 @@ class BotConfig(BaseModel):
 
     @property
     def config_hash(self) -> str:
-        """What determines the answers: everything but the description and the bookkeeping."""
-        material = self.model_dump_json(exclude={"description", "baseline", "max_failure_share"})
+        """What determines the answers: everything but the description, the bookkeeping and
+        the HTTP transport settings."""
+        material = self.model_dump_json(exclude={"description": True, "baseline": True, "max_failure_share": True,
+                                                 "http": HttpConfig.TRANSPORT})
         return hashlib.sha256(material.encode("utf-8")).hexdigest()[:16]
 
 
