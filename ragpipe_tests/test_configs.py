@@ -127,6 +127,19 @@ def test_two_files_for_one_bot_version_fail_that_version_alone(project):
         paths.bot_file("refbot@v1")
 
 
+def test_the_sensor_registers_neither_file_of_an_ambiguous_bot_version(project):
+    from ragpipe.defs.automation import ragpipe_sensor
+
+    bots = project / "data" / "bots"
+    (bots / "refbot@v1.yml").write_text((bots / "refbot@v1.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    paths = build_defs(project).resources["paths"]
+    with dg.instance_for_test() as instance:
+        result = ragpipe_sensor(dg.build_sensor_context(instance=instance, resources={"paths": paths}))
+    added = {r.partitions_def_name: list(r.partition_keys) for r in result.dynamic_partitions_requests}
+    assert added["bot_versions"] == ["refbot@v2"]
+    assert "2 config files" in json.loads(result.cursor)["bots/refbot@v1"]  # logged once, not on every tick
+
+
 # ---- transport settings ask nothing again ----------------------------------------------------------
 
 def test_changing_only_timeout_or_concurrency_asks_no_question_again(tmp_path):

@@ -84,9 +84,9 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
     dataset_keys, bot_keys = sync_partitions(instance, paths.data)
     # A dataset asked for by name whose folder is gone, or no dataset at all, is an error:
     # reporting "0/0 runs" and the old leaderboard would pass stale results off as current.
-    missing = [d for d in only_datasets or [] if not paths.dataset_dir(d).is_dir()]
+    missing = [paths.dataset_dir(d) for d in only_datasets or [] if not paths.dataset_dir(d).is_dir()]
     if not dataset_keys and not only_datasets:
-        missing = [""]
+        missing.append(paths.data / "datasets")
     dataset_keys = [d for d in dataset_keys if not only_datasets or d in only_datasets]
     bot_keys = [b for b in bot_keys if not only_bots or b in only_bots]
     outcomes, tags = [], {REASK_TAG: "true"} if reask else None
@@ -101,10 +101,9 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
         expected = "a folder name" if path.is_dir() else "a file name <bot>@<version>.yaml"
         record(RunOutcome("register_partition", path.name, False,
                           error=f"{path}: not registered; expected {expected} of letters, digits, _ . -"))
-    for dataset in missing:
-        record(RunOutcome(dataset_job.name, dataset or "-", False,
-                          error=f"{paths.dataset_dir(dataset)}: no dataset folder (deleted?); results kept from "
-                                "earlier runs are history, not current"))
+    for folder in missing:
+        record(RunOutcome(dataset_job.name, folder.name, False, error=f"{folder}: no dataset folder (deleted?); "
+                                                                      "results of earlier runs are history, not current"))
     for bot, problem in ambiguous_bot_files(paths.data).items():
         if not only_bots or bot in only_bots:
             record(RunOutcome("register_partition", bot, False, error=f"{paths.data / 'bots'}: {problem}"))
