@@ -141,6 +141,18 @@ def test_a_key_sent_in_the_url_is_redacted_from_errors(monkeypatch):
     assert row["error"].startswith("HTTP 503") and "api_key=***" in row["error"] and not leaks(row["error"])
 
 
+def test_a_judge_error_body_cut_inside_the_key_keeps_no_prefix_of_it():
+    from ragpipe.core.llm import LLMClient, LLMError, LLMSettings, judge_1_5
+    from ragpipe_tests.openai_server import OpenAIServer, Reply
+
+    body = "denied: " + "x" * 263 + f" you sent Bearer {KEY}"  # the cut at 300 characters leaves 12 of the key
+    with OpenAIServer(route=lambda request: Reply(status=401, raw=body)) as server, \
+            LLMClient(LLMSettings(base_url=server.base_url, model="judge", api_key=KEY, timeout=5)) as client, \
+            pytest.raises(LLMError) as caught:
+        judge_1_5(client, "q?", "a", "b")
+    assert "HTTP 401" in str(caught.value) and not leaks(str(caught.value))
+
+
 # ---- end to end ----------------------------------------------------------------------------------
 
 def test_a_key_echoed_by_the_bot_is_nowhere_after_an_evaluation(project, monkeypatch, embedding_cache):

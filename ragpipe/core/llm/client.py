@@ -55,6 +55,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 from ragpipe.core.llm.cache import LLMCache, request_key
 from ragpipe.core.llm.prompts.base import FORMAT_INSTRUCTION, REASK, Language, Prompt, describe_error
+from ragpipe.core.secrets import Redactor
 
 log = logging.getLogger(__name__)
 
@@ -669,8 +670,8 @@ class LLMClient:
         return response.status_code >= 500 and "response_format" in response.text
 
     def _redact(self, text: str) -> str:
-        key = self.settings.api_key.get_secret_value() if self.settings.api_key else ""
-        return text.replace(key, "***") if key else text
+        """The key, whole or any 8 characters of it (a body cut inside the key leaves a prefix)."""
+        return Redactor([self.settings.api_key.get_secret_value() if self.settings.api_key else ""])(text)
 
     def _error(self, reason: str, kind: str = "error") -> LLMError:
         """An LLMError whose reason cannot leak the API key, whatever the server echoed."""
