@@ -171,6 +171,7 @@ def test_changing_only_timeout_or_concurrency_asks_no_question_again(tmp_path):
 
 def test_stale_versions_and_deleted_datasets_are_not_shown_as_current(project, capsys):
     from ragpipe.cli import main
+    from ragpipe.defs.automation import ragpipe_sensor
     from ragpipe.defs.evaluation.assets import baseline_of
 
     small_project(project)
@@ -181,11 +182,18 @@ def test_stale_versions_and_deleted_datasets_are_not_shown_as_current(project, c
     paths = defs.resources["paths"]
     assert baseline_of(paths, "refbot@v2") == "refbot@v1"
 
-    # v1's config becomes invalid: its scores are stale, it is neither ranked nor the baseline.
-    (project / "data" / "bots" / "refbot@v1.yaml").write_text("name: refbot\nversion: v1\nkind: reference\n",
-                                                              encoding="utf-8")
-    assert baseline_of(paths, "refbot@v2") == "refbot@v2"
+    # v1's config becomes invalid: its scores are stale, it is neither ranked nor the baseline,
+    # and the daemon's sensor sees the leaderboard is due again.
     with dg.DagsterInstance.get() as instance:
+        def due() -> list[tuple[str, str]]:
+            requests = ragpipe_sensor(dg.build_sensor_context(instance=instance, resources={"paths": paths}))
+            return [(r.job_name, r.partition_key) for r in requests.run_requests]
+
+        assert due() == []  # after `ragpipe run` nothing is
+        (project / "data" / "bots" / "refbot@v1.yaml").write_text("name: refbot\nversion: v1\nkind: reference\n",
+                                                                  encoding="utf-8")
+        assert baseline_of(paths, "refbot@v2") == "refbot@v2"
+        assert due() == [("rank_bot_versions", DATASET)]
         result = defs.resolve_job_def("rank_bot_versions").execute_in_process(
             instance=instance, partition_key=DATASET, raise_on_error=False)
     assert result.success

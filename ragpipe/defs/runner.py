@@ -15,9 +15,9 @@ from ragpipe.defs.automation import (
     leaderboard_inputs,
     prepared_versions,
 )
-from ragpipe.defs.evaluation.assets import REASK_TAG
+from ragpipe.defs.evaluation.assets import REASK_TAG, config_problem
 from ragpipe.defs.jobs import dataset_job, evaluation_job, leaderboard_job
-from ragpipe.defs.partitions import ambiguous_bot_files, misnamed_inputs, sync_partitions
+from ragpipe.defs.partitions import ambiguous_bot_files, bot_version_keys, misnamed_inputs, sync_partitions
 from ragpipe.defs.resources import ProjectPaths
 
 
@@ -117,5 +117,6 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
         # A version that failed a blocking check has aggregates: the leaderboard ranks and flags it.
         if any("aggregate_scores" in o.materialized for o in outcomes
                if o.job == evaluation_job.name and o.partition.endswith(f"|{dataset}")):
-            record(_execute(defs, instance, leaderboard_job.name, dataset, leaderboard_inputs(instance, dataset)))
+            valid = [b for b in bot_version_keys(paths.data) if config_problem(paths, b) is None]
+            record(_execute(defs, instance, leaderboard_job.name, dataset, leaderboard_inputs(instance, dataset, valid)))
     return outcomes
