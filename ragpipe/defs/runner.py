@@ -102,8 +102,9 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
         record(RunOutcome("register_partition", path.name, False,
                           error=f"{path}: not registered; expected {expected} of letters, digits, _ . -"))
     for folder in missing:
-        record(RunOutcome(dataset_job.name, folder.name, False, error=f"{folder}: no dataset folder (deleted?); "
-                                                                      "results of earlier runs are history, not current"))
+        record(RunOutcome(dataset_job.name, folder.name, False,
+                          error=f"{folder}: no dataset folder (deleted?); results of earlier runs are history, "
+                                "not current"))
     for bot, problem in ambiguous_bot_files(paths.data).items():
         if not only_bots or bot in only_bots:
             record(RunOutcome("register_partition", bot, False, error=f"{paths.data / 'bots'}: {problem}"))
@@ -118,5 +119,6 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
         if any("aggregate_scores" in o.materialized for o in outcomes
                if o.job == evaluation_job.name and o.partition.endswith(f"|{dataset}")):
             valid = [b for b in bot_version_keys(paths.data) if config_problem(paths, b) is None]
-            record(_execute(defs, instance, leaderboard_job.name, dataset, leaderboard_inputs(instance, dataset, valid)))
+            inputs = leaderboard_inputs(instance, dataset, valid)
+            record(_execute(defs, instance, leaderboard_job.name, dataset, inputs))
     return outcomes
