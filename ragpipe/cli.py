@@ -31,6 +31,8 @@ def leaderboard_text(dataset: str, frame: pd.DataFrame) -> str:
     lines += [f"{row['bot_version']} fails the blocking check {row['failed_checks']} (significantly worse than "
               f"{row['baseline']} in {row['significant_drops']}): ranked after the versions that pass it"
               for row in blocked.to_dict("records")]
+    lines += [f"{bot} is not ranked: its scores are stale, they came from a config that is no longer valid "
+              f"({problem})" for bot, problem in frame.attrs.get("stale", {}).items()]
     deltas = [c for c in frame.columns if c.startswith("Δ") and c.endswith("_ci95")]
     if deltas:
         lines += ["Paired difference from the baseline version, CI95 (bootstrap over questions):",
@@ -59,7 +61,11 @@ def _run(args: argparse.Namespace) -> int:
     print(f"\n{sum(o.success for o in outcomes)}/{len(outcomes)} runs succeeded in "
           f"{time.perf_counter() - started:.1f} s")
     for board in sorted((warehouse / "leaderboard").glob("*.parquet")):
-        print(leaderboard_text(board.stem, pd.read_parquet(board)))
+        if paths.dataset_dir(board.stem).is_dir():
+            print(leaderboard_text(board.stem, pd.read_parquet(board)))
+        else:  # the dataset was deleted: its last leaderboard is history, not a current result
+            print(f"\nNo leaderboard for {board.stem}: its folder {paths.dataset_dir(board.stem)} is gone; the last "
+                  f"one is kept in {board}")
     print(f"\nReports (HTML, browse with `ragpipe report serve`): {paths.reports / 'index.html'}")
     print(f"Asset values (Parquet, one file per partition): {warehouse}")
     print("Browse the same runs, lineage and reports in the Dagster UI:")

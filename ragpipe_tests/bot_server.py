@@ -149,10 +149,10 @@ class BotServer:
             return sum(self.requests.values())
 
     def bot_yaml(self, name: str = "httpbot", version: str = "v1", timeout: float = 0.5, **extra) -> str:
-        """A bot config for this server (``api_key_env: REFBOT_API_KEY`` when it wants a key)."""
+        """A bot config for this server (``api_key_env: RAGPIPE_BOT_REFBOT_KEY`` when it wants a key)."""
         http = {"endpoint": self.url, "request": {"question": "{question}", "question_id": "{question_id}",
                                                    "dataset": "{dataset}"},
                 "response": {"answer": "answer", "contexts": "contexts", "context_ids": "ids"},
                 "timeout": timeout, "max_retries": 4, "backoff_base": 0.05, "concurrency": 4,
-                **({"api_key_env": "REFBOT_API_KEY"} if self.api_key else {})}
+                **({"api_key_env": "RAGPIPE_BOT_REFBOT_KEY"} if self.api_key else {})}
         return json.dumps({"name": name, "version": version, "kind": "http", "http": http, **extra}, indent=2)

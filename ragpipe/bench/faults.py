@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 BOT = "httpbot@v1"
-KEY_VARIABLE, FAKE_KEY = "REFBOT_API_KEY", "sk-bench-not-a-real-key"
+KEY_VARIABLE, FAKE_KEY = "RAGPIPE_BOT_REFBOT_KEY", "sk-bench-not-a-real-key"
 
 
 def materialize_responses(project: Path, dataset: str, bot: str):

@@ -6,10 +6,10 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ragpipe.core.schemas import InputError
+from ragpipe.core.yaml_input import read_yaml
 
 DEFAULT_PATH = Path(__file__).with_name("evaluation.yaml")
 DIMENSIONS = ("entity_coverage", "faithfulness", "relevancy", "sufficiency", "hallucination")
@@ -44,7 +44,9 @@ class EvaluationConfig(BaseModel):
 @lru_cache(maxsize=8)
 def load_config(path: str | None = None) -> EvaluationConfig:
     path = Path(path or os.environ.get("RAGPIPE_EVAL_CONFIG") or DEFAULT_PATH)
-    raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    raw = read_yaml(path) or {}
+    if not isinstance(raw, dict):
+        raise InputError(str(path), "evaluation", "expected a mapping of weights, thresholds and quality levels")
     try:
         config = EvaluationConfig.model_validate(raw.get("evaluation", raw))
     except ValidationError as exc:

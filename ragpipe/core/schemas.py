@@ -100,23 +100,6 @@ class Verdict:
                 "evidence": self.evidence, "reason": self.reason}
 
 
-def read_yaml(path):
-    """A YAML file's data, or an InputError naming the file and line. safe_load: tags such
-    as !!python/object are refused, never constructed."""
-    import yaml
-
-    try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        raise InputError(str(path), "yaml", f"invalid YAML: {getattr(exc, 'problem', exc)}", line) from exc
-    except UnicodeDecodeError as exc:
-        raise InputError(str(path), "encoding", "not UTF-8 text") from exc
-    except RecursionError as exc:  # PyYAML recurses once per nesting level
-        raise InputError(str(path), "yaml", "nested too deeply") from exc
-
-
 class InputErrors(ValueError):
     """Every problem found in one input, so a user fixes them all in one pass."""
 

@@ -70,13 +70,13 @@ def retry_after_seconds(headers: httpx.Headers) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
-def check_status(response: httpx.Response, url: str) -> None:
+def check_status(response: httpx.Response, url: str, redact: Callable[[str], str] = str) -> None:
     """Raise for an HTTP error: 429 and 5xx are transient (with the server's Retry-After),
-    any other 4xx is not."""
+    any other 4xx is not. The body is redacted before it is cut: a cut key leaves no prefix."""
     status = response.status_code
     if status < 400:
         return
-    problem = f"HTTP {status} from {url}: {' '.join(response.text.split())[:300]}"
+    problem = f"HTTP {status} from {url}: {' '.join(redact(response.text).split())[:300]}"
     if status == 429 or status >= 500:
         raise Transient(f"HTTP {status}", problem, retry_after_seconds(response.headers))
     raise RequestFailed(f"HTTP {status}", problem)

@@ -34,7 +34,7 @@ from ragpipe.core.inputs.bots import load_bot_config, version_order
 from ragpipe.core.schemas import InputError, InputErrors
 from ragpipe.defs.evaluation.assets import REASK_TAG
 from ragpipe.defs.jobs import DATASET_ASSETS, dataset_job, evaluation_job, leaderboard_job
-from ragpipe.defs.partitions import bot_version_keys, bot_versions, dataset_keys, datasets
+from ragpipe.defs.partitions import ambiguous_bot_files, bot_version_keys, bot_versions, dataset_keys, datasets
 from ragpipe.defs.resources import ProjectPaths
 
 INPUTS_TAG = "ragpipe/inputs"
@@ -81,13 +81,15 @@ def evaluation_inputs(paths: ProjectPaths, bot: str, prepared: list[str]) -> str
     return _hash(file_hash(paths.bot_file(bot)), *prepared)
 
 
-def leaderboard_inputs(instance: dg.DagsterInstance, dataset: str) -> str | None:
-    """None while no bot version of the dataset has aggregate scores."""
+def leaderboard_inputs(instance: dg.DagsterInstance, dataset: str, valid_bots: list[str]) -> str | None:
+    """None while no bot version of the dataset has aggregate scores. ``valid_bots``: the
+    versions whose config is valid now; one that becomes invalid or is deleted leaves the
+    ranking, so the leaderboard is due again."""
     partitions = [str(dg.MultiPartitionKey({"dataset": dataset, "bot": bot}))
                   for bot in instance.get_dynamic_partitions(bot_versions.name)]
     records = instance.fetch_materializations(
         dg.AssetRecordsFilter(dg.AssetKey("aggregate_scores"), asset_partitions=partitions), limit=1).records
-    return f"aggregate_scores:{records[0].storage_id}" if records else None
+    return f"aggregate_scores:{records[0].storage_id}:{_hash(*sorted(valid_bots))}" if records else None
 
 
 def _has_run(instance: dg.DagsterInstance, job: str, partition: str, inputs: str) -> bool:
@@ -117,6 +119,10 @@ def ragpipe_sensor(context: dg.SensorEvaluationContext, paths: ProjectPaths) -> 
     files = {f"datasets/{key}": dataset_inputs(paths, key) for key in dataset_list}
     files |= {f"bots/{key}": file_hash(paths.bot_file(key)) for key in bot_version_keys(paths.data)}
     reported = json.loads(context.cursor or "{}")
+    for key, problem in ambiguous_bot_files(paths.data).items():
+        files[f"bots/{key}"] = problem
+        if reported.get(f"bots/{key}") != problem:
+            context.log.error(f"bot config {key} not evaluated: {problem}")
     for key in sorted(set(reported) - set(files)):
         context.log.warning(f"{key} was deleted; its partition and results are kept for history")
     bots = []
@@ -147,7 +153,7 @@ def ragpipe_sensor(context: dg.SensorEvaluationContext, paths: ProjectPaths) -> 
             if not _has_run(instance, evaluation_job.name, str(partition), inputs):
                 runs.append(_request(evaluation_job.name, partition, inputs))
                 evaluating = True
-        ranked = leaderboard_inputs(instance, dataset)
+        ranked = leaderboard_inputs(instance, dataset, bots)
         if not evaluating and ranked and not _has_run(instance, leaderboard_job.name, dataset, ranked):
             runs.append(_request(leaderboard_job.name, dataset, ranked))
     return dg.SensorResult(run_requests=runs, dynamic_partitions_requests=partition_requests,

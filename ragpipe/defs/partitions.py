@@ -2,6 +2,7 @@
 
 import re
 import warnings
+from collections import Counter
 from pathlib import Path
 
 import dagster as dg
@@ -44,7 +45,9 @@ def dataset_keys(data_dir: Path) -> list[str]:
 
 
 def bot_version_keys(data_dir: Path) -> list[str]:
-    return [p.stem for p in _bot_files(data_dir) if BOT_KEY.fullmatch(p.stem)]
+    """Bot versions with exactly one config file (two, such as .yaml and .yml, are ambiguous)."""
+    keys = Counter(p.stem for p in _bot_files(data_dir) if BOT_KEY.fullmatch(p.stem))
+    return [key for key, files in keys.items() if files == 1]
 
 
 def misnamed_inputs(data_dir: Path) -> list[Path]:
@@ -52,6 +55,20 @@ def misnamed_inputs(data_dir: Path) -> list[Path]:
     to the user, never silently skipped."""
     return ([p for p in _dataset_dirs(data_dir) if not DATASET_KEY.fullmatch(p.name)]
             + [p for p in _bot_files(data_dir) if not BOT_KEY.fullmatch(p.stem)])
+
+
+def ambiguous_bot_files(data_dir: Path) -> dict[str, str]:
+    """Bot versions with more than one config file (such as .yaml and .yml), and the
+    problem to report: neither file is evaluated until one is removed."""
+    by_key: dict[str, list[Path]] = {}
+    for path in _bot_files(data_dir):
+        by_key.setdefault(path.stem, []).append(path)
+    return {key: ambiguity(key, files) for key, files in by_key.items() if len(files) > 1}
+
+
+def ambiguity(bot_version: str, files: list[Path]) -> str:
+    return (f"{bot_version} has {len(files)} config files ({', '.join(p.name for p in files)}): "
+            "not evaluated until all but one are removed")
 
 
 def sync_partitions(instance: dg.DagsterInstance, data_dir: Path) -> tuple[list[str], list[str]]:

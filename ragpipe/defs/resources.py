@@ -13,6 +13,8 @@ from upath import UPath
 
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.inputs.graph import ENTITY_QUERY, RELATION_QUERY, EmbeddedGraph, GraphSource, Neo4jGraph
+from ragpipe.core.schemas import InputError
+from ragpipe.defs.partitions import ambiguity
 
 
 def default_project_dir() -> Path:
@@ -41,7 +43,10 @@ class ProjectPaths(dg.ConfigurableResource):
         return self.data / "datasets" / dataset
 
     def bot_file(self, bot_version: str) -> Path:
+        """The version's config file; InputError when two files claim it."""
         matches = sorted((self.data / "bots").glob(f"{bot_version}.y*ml"))
+        if len(matches) > 1:
+            raise InputError(str(self.data / "bots"), bot_version, ambiguity(bot_version, matches))
         return matches[0] if matches else self.data / "bots" / f"{bot_version}.yaml"
 
     @property

@@ -15,9 +15,9 @@ from ragpipe.defs.automation import (
     leaderboard_inputs,
     prepared_versions,
 )
-from ragpipe.defs.evaluation.assets import REASK_TAG
+from ragpipe.defs.evaluation.assets import REASK_TAG, config_problem
 from ragpipe.defs.jobs import dataset_job, evaluation_job, leaderboard_job
-from ragpipe.defs.partitions import misnamed_inputs, sync_partitions
+from ragpipe.defs.partitions import ambiguous_bot_files, bot_version_keys, misnamed_inputs, sync_partitions
 from ragpipe.defs.resources import ProjectPaths
 
 
@@ -82,6 +82,11 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
     """``reask``: the evaluations ask HTTP bots every question again (REASK_TAG)."""
     paths: ProjectPaths = defs.resources["paths"]
     dataset_keys, bot_keys = sync_partitions(instance, paths.data)
+    # A dataset asked for by name whose folder is gone, or no dataset at all, is an error:
+    # reporting "0/0 runs" and the old leaderboard would pass stale results off as current.
+    missing = [paths.dataset_dir(d) for d in only_datasets or [] if not paths.dataset_dir(d).is_dir()]
+    if not dataset_keys and not only_datasets:
+        missing.append(paths.data / "datasets")
     dataset_keys = [d for d in dataset_keys if not only_datasets or d in only_datasets]
     bot_keys = [b for b in bot_keys if not only_bots or b in only_bots]
     outcomes, tags = [], {REASK_TAG: "true"} if reask else None
@@ -96,6 +101,13 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
         expected = "a folder name" if path.is_dir() else "a file name <bot>@<version>.yaml"
         record(RunOutcome("register_partition", path.name, False,
                           error=f"{path}: not registered; expected {expected} of letters, digits, _ . -"))
+    for folder in missing:
+        record(RunOutcome(dataset_job.name, folder.name, False,
+                          error=f"{folder}: no dataset folder (deleted?); results of earlier runs are history, "
+                                "not current"))
+    for bot, problem in ambiguous_bot_files(paths.data).items():
+        if not only_bots or bot in only_bots:
+            record(RunOutcome("register_partition", bot, False, error=f"{paths.data / 'bots'}: {problem}"))
     for dataset in dataset_keys:
         if not record(_execute(defs, instance, dataset_job.name, dataset, dataset_inputs(paths, dataset))).success:
             continue
@@ -106,5 +118,7 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
         # A version that failed a blocking check has aggregates: the leaderboard ranks and flags it.
         if any("aggregate_scores" in o.materialized for o in outcomes
                if o.job == evaluation_job.name and o.partition.endswith(f"|{dataset}")):
-            record(_execute(defs, instance, leaderboard_job.name, dataset, leaderboard_inputs(instance, dataset)))
+            valid = [b for b in bot_version_keys(paths.data) if config_problem(paths, b) is None]
+            inputs = leaderboard_inputs(instance, dataset, valid)
+            record(_execute(defs, instance, leaderboard_job.name, dataset, inputs))
     return outcomes

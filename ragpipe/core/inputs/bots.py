@@ -14,8 +14,10 @@ continues the latest round unless it is a re-ask (a scheduled or explicitly requ
 re-evaluation), which opens a round of its own, named after its root run so that a retry
 or re-execution of that run continues it. Earlier rounds are kept, so the answers of two
 rounds can be compared (drift of a bot behind an unchanged config). Its API key is
-read from the environment variable the config names (``api_key_env``); the value is
-never in the config, the cache, an error message or a log line.
+read from the environment variable the config names (``api_key_env``, one of
+``RAGPIPE_BOT_…``); the value is never in the config, and whatever the server sends back
+(answers, contexts, error bodies) is redacted of it, whole or in part, before it is
+cached, stored or logged (see ragpipe.core.secrets).
 
 The reference bot retrieves chunks of the dataset's corpus (BM25, embeddings, or both
 fused by reciprocal rank) and answers extractively with the retrieved sentences that
@@ -35,7 +37,7 @@ from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import httpx
 import numpy as np
@@ -44,11 +46,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 from ragpipe.core.cache import DiskCache
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.inputs.answers import AnswerCache
-from ragpipe.core.schemas import Chunk, InputError, InputErrors, RagResponse, read_yaml
+from ragpipe.core.schemas import Chunk, InputError, InputErrors, RagResponse
+from ragpipe.core.secrets import Redactor, header_problem, key_variable_problem, url_problem
 from ragpipe.core.text import content_tokens, is_chinese, split_sentences
 from ragpipe.core.transport import Budget, LoopThread, RequestFailed, RetryPolicy, Transient, Transport, check_status
+from ragpipe.core.yaml_input import read_yaml
 
-MAX_CONFIG_BYTES = 256 * 1024  # a bot config is a few lines; anything larger is not one
 BOT_KEY = re.compile(r"^[A-Za-z0-9_.-]+@[A-Za-z0-9_.-]+$")
 BACKOFF_MAX = 60.0  # seconds between retries at most (Retry-After aside)
 NOT_FOUND = {"zh": "未在资料中找到相关信息。", "en": "I could not find this in the documents."}
@@ -77,10 +80,12 @@ class ResponseMapping(BaseModel):
 class HttpConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
     endpoint: str = Field(pattern=r"^https?://\S+$")
-    # The name of the environment variable holding the API key; the key itself never goes here.
+    # The name of the environment variable holding the API key (RAGPIPE_BOT_…); the key
+    # itself never goes in the file (see ragpipe.core.secrets).
     api_key_env: str | None = Field(default=None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
     auth_header: str = "Authorization"
     auth_scheme: str = "Bearer"  # "" sends the bare key
+    api_key_param: str | None = None  # send the key as this URL query parameter instead of a header
     headers: dict[str, str] = {}
     # The JSON body; "{question}", "{question_id}" and "{dataset}" in its strings are filled in.
     request: dict[str, Any] = {"question": "{question}"}
@@ -90,13 +95,45 @@ class HttpConfig(BaseModel):
     max_retries: int = Field(default=3, ge=0, le=10)
     backoff_base: float = Field(default=0.5, gt=0, le=60, description="seconds before the first retry; doubles")
     concurrency: int = Field(default=4, ge=1, le=64)
-    # Transport bounds, excluded from the dump and so from config_hash: they change how long
-    # a question may take, not what the bot answers.
-    deadline: float = Field(default=300.0, gt=0, le=3600, exclude=True,
+    deadline: float = Field(default=300.0, gt=0, le=3600,
                             description="seconds per question for every attempt and wait together: the bound "
                                         "on one question, whatever timeout × max_retries allows")
-    requests_per_minute: int | None = Field(default=None, ge=1, exclude=True,
+    requests_per_minute: int | None = Field(default=None, ge=1,
                                             description="requests started per minute at most (a leaky bucket)")
+
+    # How answers are fetched, not what they are: left out of the config hash, so changing
+    # one asks no question again.
+    TRANSPORT: ClassVar[set[str]] = {"timeout", "max_retries", "backoff_base", "concurrency", "deadline",
+                                      "requests_per_minute"}
+
+    @field_validator("api_key_env")
+    @classmethod
+    def _bot_variable(cls, name: str | None) -> str | None:
+        if name is not None and (problem := key_variable_problem(name)):
+            raise ValueError(problem)
+        return name
+
+    @field_validator("endpoint")
+    @classmethod
+    def _no_key_in_url(cls, url: str) -> str:
+        if problem := url_problem(url):
+            raise ValueError(problem)
+        return url
+
+    @field_validator("headers")
+    @classmethod
+    def _no_key_in_headers(cls, headers: dict[str, str]) -> dict[str, str]:
+        for name, value in headers.items():
+            if problem := header_problem(name, value):
+                raise ValueError(problem)
+        return headers
+
+    @field_validator("api_key_param")
+    @classmethod
+    def _param_needs_key(cls, param: str | None, info: ValidationInfo) -> str | None:
+        if param is not None and info.data.get("api_key_env", "") is None:
+            raise ValueError("names where the key goes, so http.api_key_env must name where it comes from")
+        return param
 
 
 KIND_SECTION = {"reference": "retrieval", "http": "http"}
@@ -133,8 +170,10 @@ class BotConfig(BaseModel):
 
     @property
     def config_hash(self) -> str:
-        """What determines the answers: everything but the description and the bookkeeping."""
-        material = self.model_dump_json(exclude={"description", "baseline", "max_failure_share"})
+        """What determines the answers: everything but the description, the bookkeeping and
+        the HTTP transport settings."""
+        material = self.model_dump_json(exclude={"description": True, "baseline": True, "max_failure_share": True,
+                                                 "http": HttpConfig.TRANSPORT})
         return hashlib.sha256(material.encode("utf-8")).hexdigest()[:16]
 
 
@@ -145,8 +184,6 @@ def version_order(key: str) -> list:
 
 def load_bot_config(path: Path) -> BotConfig:
     """Parse and validate one bot file; errors name the file, the line and the field."""
-    if path.stat().st_size > MAX_CONFIG_BYTES:
-        raise InputError(str(path), "bot", f"file larger than {MAX_CONFIG_BYTES // 1024} KiB: not a bot config")
     raw = read_yaml(path)
     if not isinstance(raw, dict):
         raise InputError(str(path), "bot", "expected a mapping with name, version, kind and retrieval or http")
@@ -155,7 +192,7 @@ def load_bot_config(path: Path) -> BotConfig:
     except ValidationError as exc:
         raise InputErrors(
             [InputError(str(path), ".".join(str(p) for p in e["loc"]) or "bot", e["msg"]) for e in exc.errors()]
-        ) from exc
+        ) from None  # pydantic's own message quotes the values, which may be credentials
     if config.key != path.stem:
         raise InputError(str(path), "name/version", f"file must be named {config.key}.yaml to match name and version")
     return config
@@ -264,14 +301,19 @@ class HttpBot:
         self.round_id, self.previous_round = round_id, previous_round
         self.concurrency = self.http.concurrency
         headers = {"Accept": "application/json", **self.http.headers}
-        self._secret = ""
+        secret, self._url = "", httpx.URL(self.http.endpoint)
         if self.http.api_key_env:
-            self._secret = os.environ.get(self.http.api_key_env, "")
-            if not self._secret:
+            secret = os.environ.get(self.http.api_key_env, "")
+            if not secret:
                 raise InputError(f"bot {config.key}", "http.api_key_env",
                                  f"environment variable {self.http.api_key_env} is not set")
             scheme = self.http.auth_scheme
-            headers[self.http.auth_header] = f"{scheme} {self._secret}" if scheme else self._secret
+            if self.http.api_key_param:
+                self._url = self._url.copy_merge_params({self.http.api_key_param: secret})
+            else:
+                headers[self.http.auth_header] = f"{scheme} {secret}" if scheme else secret
+        # Servers quote requests back (in answers, in error bodies): nothing they send is kept unredacted.
+        self.redact = Redactor([secret])
         self.cache_hits = self.requests = self.retries = 0
         policy = RetryPolicy(self.http.timeout, self.http.deadline, self.http.max_retries, self.http.backoff_base,
                              BACKOFF_MAX)
@@ -312,17 +354,17 @@ class HttpBot:
             response = self._call(question_id, question)
         except BotUnavailable as exc:
             return RagResponse(question_id=question_id, answer=None, retrieved_contexts=[], retrieved_ids=[],
-                               latency_ms=float("nan"), error=self._redact(str(exc)))
+                               latency_ms=float("nan"), error=self.redact(str(exc)))
         if self.cache is not None:  # at once: a run killed after this line keeps the answer
             self.cache.put(key, response.model_dump())
         return response
 
     def _call(self, question_id: str, question: str) -> RagResponse:
         body = _fill(self.http.request, {"question": question, "question_id": question_id, "dataset": self.dataset})
-        url = self.http.endpoint
+        url = str(self._url)
 
         def accept(reply: httpx.Response) -> RagResponse:
-            check_status(reply, url)
+            check_status(reply, url, self.redact)
             try:
                 data = reply.json()
             except ValueError:  # truncated or garbage: worth asking again
@@ -347,12 +389,9 @@ class HttpBot:
         if not (isinstance(contexts, list) and isinstance(ids, list)
                 and all(isinstance(x, str) for x in [*contexts, *ids])):
             raise BotUnavailable("bad reply", "contexts and context ids of the reply must be lists of strings")
-        return RagResponse(question_id=question_id, answer=answer, retrieved_contexts=contexts,
-                           retrieved_ids=ids, latency_ms=latency_ms)
-
-    def _redact(self, text: str) -> str:
-        """Error text may quote the server, and a server may echo the key."""
-        return text.replace(self._secret, "***") if self._secret else text
+        return RagResponse(question_id=question_id, answer=self.redact(answer),
+                           retrieved_contexts=[self.redact(c) for c in contexts],
+                           retrieved_ids=[self.redact(i) for i in ids], latency_ms=latency_ms)
 
 
 def answer_all(bot, questions: list[tuple[str, str]],
@@ -360,13 +399,14 @@ def answer_all(bot, questions: list[tuple[str, str]],
     """Every (question_id, question) asked, ``bot.concurrency`` at a time; one row per
     question, in order, with an answer or the error that says why there is none."""
     rows: list[dict | None] = [None] * len(questions)
+    redact = getattr(bot, "redact", str)  # an exception may quote the request
 
     def one(qid: str, question: str) -> dict:
         try:
             return bot.ask(qid, question).model_dump()
         except Exception as exc:  # one failing question must not sink the others
             return {"question_id": qid, "answer": None, "retrieved_contexts": [], "retrieved_ids": [],
-                    "latency_ms": float("nan"), "error": f"{type(exc).__name__}: {exc}"}
+                    "latency_ms": float("nan"), "error": redact(f"{type(exc).__name__}: {exc}")}
 
     with ThreadPoolExecutor(max_workers=getattr(bot, "concurrency", 1)) as pool:
         futures = {pool.submit(one, qid, q): i for i, (qid, q) in enumerate(questions)}

@@ -42,6 +42,7 @@ from ragpipe.core.llm.prompts.base import Language, Prompt
 from ragpipe.core.llm.settings import LLM, LLMError, LLMSettings, LLMStats, env_options, settings_from_env
 from ragpipe.core.llm.structured import (FORMAT_TYPES, INSTRUCTIONS, JSON_OBJECT, JSON_SCHEMA, FormatLevel,
                                          Rejected, Reply, ask, format_level, rejects_response_format)
+from ragpipe.core.secrets import Redactor
 from ragpipe.core.transport import Budget, LoopThread, RequestFailed, RetryPolicy, Transport, check_status
 
 log = logging.getLogger(__name__)
@@ -259,7 +260,7 @@ class LLMClient:
         def accept(response: httpx.Response) -> dict:
             if has_format and rejects_response_format(response):
                 raise Rejected(key)
-            check_status(response, self.url)
+            check_status(response, self.url, self._redact)
             try:
                 return response.json()
             except ValueError:
@@ -291,8 +292,8 @@ class LLMClient:
         return value
 
     def _redact(self, text: str) -> str:
-        key = self.settings.api_key.get_secret_value() if self.settings.api_key else ""
-        return text.replace(key, "***") if key else text
+        """The key, whole or any 8 characters of it (a body cut inside the key leaves a prefix)."""
+        return Redactor([self.settings.api_key.get_secret_value() if self.settings.api_key else ""])(text)
 
 
 LEGACY_CACHE_FILE = "llm-cache.sqlite"  # the response cache's format before DiskCache

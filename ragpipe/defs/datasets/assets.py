@@ -11,7 +11,8 @@ from ragpipe.core.inputs.corpus import load_corpus
 from ragpipe.core.evidence.entities import GraphEntities
 from ragpipe.core.inputs.graph import GraphUnavailable
 from ragpipe.core.inputs.questions import load_questions
-from ragpipe.core.schemas import InputError, read_yaml
+from ragpipe.core.schemas import InputError
+from ragpipe.core.yaml_input import read_yaml
 from ragpipe.core.report.render import INDEX_PAGE
 from ragpipe.core.report.summaries import table
 from ragpipe.defs.errors import input_failure

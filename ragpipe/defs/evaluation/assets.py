@@ -180,17 +180,30 @@ def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: Emb
 THRESHOLD_METRICS = [m for m in REGISTRY if m in load_rules()]
 
 
+def config_problem(paths: ProjectPaths, bot_version: str) -> str | None:
+    """Why a version's config, as it is now, cannot be evaluated (invalid, ambiguous or
+    deleted), or None. Such a version's stored results came from an earlier config: stale."""
+    try:
+        load_bot_config(paths.bot_file(bot_version))
+    except (InputError, InputErrors) as exc:
+        return str(exc)
+    except FileNotFoundError:
+        return f"{paths.bot_file(bot_version)} was deleted"
+    return None
+
+
 def baseline_of(paths: ProjectPaths, bot_version: str) -> str:
-    """The version of the same bot marked ``baseline: true``, else its oldest version."""
+    """The version of the same bot marked ``baseline: true``, else its oldest version;
+    only versions whose config is valid now count."""
     name = bot_version.split("@", 1)[0]
-    versions = sorted((k for k in bot_version_keys(paths.data) if k.split("@", 1)[0] == name), key=version_order)
-    for key in versions:
+    valid = {}
+    for key in sorted((k for k in bot_version_keys(paths.data) if k.split("@", 1)[0] == name), key=version_order):
         try:
-            if load_bot_config(paths.bot_file(key)).baseline:
-                return key
+            valid[key] = load_bot_config(paths.bot_file(key))
         except (InputError, InputErrors):
             continue
-    return versions[0] if versions else bot_version
+    marked = [key for key, config in valid.items() if config.baseline]
+    return marked[0] if marked else next(iter(valid), bot_version)
 
 
 def compare_with_baseline(paths: ProjectPaths, dataset: str, bot_version: str, baseline: str,
@@ -347,12 +360,17 @@ def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths, aggregat
     the paired difference from the bot's baseline version with its CI95 (Δ columns). A
     version that fails a blocking check (a significant drop against its baseline) is
     ranked after the clean versions and flagged (failed_checks, significant_drops).
-    Versions whose evaluation failed are absent."""
+    Versions whose evaluation failed are absent, and so are versions whose config is now
+    invalid or deleted: their scores came from a config that is no longer there (listed
+    as stale in the metadata and in the frame's attrs)."""
     if isinstance(aggregate_scores, pd.DataFrame):  # the IO manager hands a lone partition over bare
         aggregate_scores = {context.asset_partition_keys_for_input("aggregate_scores")[0]: aggregate_scores}
-    rows, versions = [], {}
+    rows, versions, stale = [], {}, {}
     for key, frame in aggregate_scores.items():
         bot = key.keys_by_dimension["bot"] if isinstance(key, dg.MultiPartitionKey) else str(key).split("|")[0]
+        if problem := config_problem(paths, bot):  # scores of a config that is no longer there: not ranked
+            stale[bot] = problem
+            continue
         versions[bot] = {"bot_version": bot, "aggregates": {r["metric"]: r for r in frame.to_dict("records")}}
         row = {"bot_version": bot}
         for r in frame.to_dict("records"):
@@ -378,7 +396,8 @@ def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths, aggregat
         row["failed_checks"] = ", ".join(versions[bot]["failed_checks"])
     board = pd.DataFrame(rows)
     if board.empty:
-        raise dg.Failure(f"no bot version of dataset {context.partition_key} has aggregate scores yet")
+        raise dg.Failure(f"no bot version of dataset {context.partition_key} has aggregate scores yet"
+                         + "".join(f"; {bot} is not ranked: {problem}" for bot, problem in stale.items()))
     # A version failing a blocking check ranks after every clean one, however high its overall.
     board["blocked"] = board["failed_checks"] != ""
     board = board.sort_values(["blocked", "overall"], ascending=[True, False]).reset_index(drop=True)
@@ -390,9 +409,11 @@ def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths, aggregat
         versions[record["bot_version"]].update(record)
     page = write_comparison(paths.reports, comparison_data(
         context.partition_key, dataset_language(paths, context.partition_key), list(versions.values())))
+    board.attrs["stale"] = stale  # kept in the Parquet file: the CLI says which versions are left out and why
     context.add_output_metadata({
         "leaderboard": dg.MetadataValue.md(shown.to_markdown(index=False, floatfmt=".3f")),
         "bot_versions": len(board),
+        **({"stale_versions": dg.MetadataValue.json(stale)} if stale else {}),
         **page_metadata(paths, page),
         "json": dg.MetadataValue.path(str(page.with_name("comparison.json"))),
     })

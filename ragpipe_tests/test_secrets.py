@@ -1,0 +1,200 @@
+"""Bot keys: read only from RAGPIPE_BOT_ variables, never written in a config, and redacted,
+whole or in part, from everything a server sends back before it is stored or logged."""
+
+import json
+import os
+from pathlib import Path
+
+import dagster as dg
+import httpx
+import pandas as pd
+import pytest
+
+from ragpipe.core.inputs.answers import AnswerCache
+from ragpipe.core.inputs.bots import BotConfig, HttpBot, answer_all, load_bot_config
+from ragpipe.core.schemas import InputErrors
+from ragpipe.core.secrets import MASK, Redactor
+from ragpipe.defs.definitions import build_defs
+from ragpipe.defs.instance import prepare_dagster_home
+from ragpipe.defs.runner import materialize_all
+from ragpipe_tests.bot_server import BotServer
+
+DATASET = "product_en"
+KEY = "sk-bot-SECRET-5f3a9e71c2d4b8"
+VARIABLE = "RAGPIPE_BOT_REFBOT_KEY"
+
+
+def slices(secret: str, width: int = 8) -> list[str]:
+    return [secret[i:i + width] for i in range(len(secret) - width + 1)]
+
+
+def leaks(text: str, secret: str = KEY) -> list[str]:
+    return [piece for piece in slices(secret) if piece in text]
+
+
+def write_bot(tmp_path: Path, http: dict, name: str = "web") -> Path:
+    path = tmp_path / f"{name}@v1.yaml"
+    path.write_text(json.dumps({"name": name, "version": "v1", "kind": "http", "http": http}), encoding="utf-8")
+    return path
+
+
+def problems(path: Path) -> dict[str, str]:
+    with pytest.raises(InputErrors) as caught:
+        load_bot_config(path)
+    return {p.field: p.problem for p in caught.value.problems}
+
+
+# ---- what a config may say ---------------------------------------------------------------------
+
+def test_a_bot_config_may_read_only_bot_variables(tmp_path, monkeypatch):
+    monkeypatch.setenv("RAGPIPE_LLM_API_KEY", KEY)
+    path = write_bot(tmp_path, {"endpoint": "http://127.0.0.1:9/ask", "api_key_env": "RAGPIPE_LLM_API_KEY"})
+    found = problems(path)
+    assert list(found) == ["http.api_key_env"] and "RAGPIPE_BOT_" in found["http.api_key_env"]
+    write_bot(tmp_path, {"endpoint": "http://127.0.0.1:9/ask", "api_key_env": VARIABLE})
+    assert load_bot_config(path).http.api_key_env == VARIABLE
+
+
+@pytest.mark.parametrize("http, field", [
+    ({"headers": {"Authorization": f"Bearer {KEY}"}}, "http.headers"),
+    ({"headers": {"X-Api-Key": KEY}}, "http.headers"),
+    ({"headers": {"X-Session-Token": KEY}}, "http.headers"),
+    ({"headers": {"X-Forward": f"Basic {KEY}"}}, "http.headers"),
+    ({"endpoint": f"http://127.0.0.1:9/ask?api_key={KEY}"}, "http.endpoint"),
+    ({"endpoint": f"http://127.0.0.1:9/ask?lang=en&Token={KEY}"}, "http.endpoint"),
+    ({"endpoint": f"http://user:{KEY}@127.0.0.1:9/ask"}, "http.endpoint"),
+    ({"api_key_param": "key"}, "http.api_key_param"),
+])
+def test_a_literal_credential_in_a_config_is_refused_without_quoting_it(tmp_path, http, field):
+    path = write_bot(tmp_path, {"endpoint": "http://127.0.0.1:9/ask", **http})
+    found = problems(path)
+    assert list(found) == [field]
+    assert not leaks(str(found)) and not leaks(str(InputErrors([])))
+    if field != "http.api_key_param":
+        assert "environment variable" in found[field] and "RAGPIPE_BOT_" in found[field]
+
+
+def test_plain_headers_and_query_parameters_are_kept(tmp_path):
+    path = write_bot(tmp_path, {"endpoint": "http://127.0.0.1:9/ask?lang=en&top=3",
+                                "headers": {"X-Tenant": "demo", "Accept-Language": "zh"}})
+    assert load_bot_config(path).http.headers == {"X-Tenant": "demo", "Accept-Language": "zh"}
+
+
+# ---- redaction ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    f"your key is {KEY}, keep it",
+    f"key={KEY[:12]}",  # a body cut after 12 characters of the key
+    f"…{KEY[-9:]} was the end",
+    f"encoded: {KEY.replace('-', '%2D')}",
+    f"twice {KEY}{KEY[:10]} and {KEY[3:20]}",
+])
+def test_redactor_removes_the_secret_and_every_fragment_of_eight_characters(text):
+    redacted = Redactor([KEY])(text)
+    assert MASK in redacted and not leaks(redacted)
+
+
+def test_redactor_keeps_text_without_the_secret():
+    assert Redactor([KEY])("sk-bot- is a prefix; SECRET too; 5f3a9e7") == "sk-bot- is a prefix; SECRET too; 5f3a9e7"
+    assert Redactor([])(f"no secrets {KEY}") == f"no secrets {KEY}"
+
+
+def bot_with(reply: httpx.Response, http: dict | None = None) -> tuple[HttpBot, list[httpx.Request]]:
+    """An HttpBot whose every request gets ``reply``; the requests it sent are recorded."""
+    config = BotConfig(name="web", version="v1", kind="http",
+                       http={"endpoint": "http://bot.test/ask", "api_key_env": VARIABLE, "max_retries": 0,
+                             **(http or {})})
+    bot, sent = HttpBot(config, DATASET), []
+
+    def handle(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
+        # a stream still to read, as from a server (httpx sets .elapsed when it is read)
+        return httpx.Response(reply.status_code, headers=reply.headers, stream=httpx.ByteStream(reply.content))
+    bot._transport._http = httpx.AsyncClient(transport=httpx.MockTransport(handle),
+                                             headers=bot._transport._http.headers)
+    return bot, sent
+
+
+def test_an_answer_echoing_the_key_is_stored_redacted(tmp_path, monkeypatch):
+    monkeypatch.setenv(VARIABLE, KEY)
+    bot, sent = bot_with(httpx.Response(200, json={"answer": f"Hello, your key is {KEY}.",
+                                                   "contexts": [f"auth {KEY[:14]}"], "ids": [KEY]}))
+    bot.cache = AnswerCache(tmp_path)
+    row, = answer_all(bot, [("q1", "Who am I?")])
+    assert sent[0].headers["Authorization"] == f"Bearer {KEY}"  # the key was needed and sent
+    assert row["answer"] == f"Hello, your key is {MASK}." and not leaks(json.dumps(row))
+    stored = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert stored and not any(leaks(p.read_bytes().decode("utf-8", "replace")) for p in stored)
+
+
+def test_an_error_body_cut_inside_the_key_keeps_no_prefix_of_it(monkeypatch):
+    monkeypatch.setenv(VARIABLE, KEY)
+    body = "denied: " + "x" * 163 + f" you sent Bearer {KEY}"  # the cut at 200 characters leaves 12 of the key
+    assert len(body.split(KEY)[0]) == 188
+    bot, _ = bot_with(httpx.Response(401, text=body))
+    row, = answer_all(bot, [("q1", "Who am I?")])
+    assert row["error"].startswith("HTTP 401") and not leaks(row["error"])
+
+
+def test_a_key_sent_in_the_url_is_redacted_from_errors(monkeypatch):
+    monkeypatch.setenv(VARIABLE, KEY)
+    bot, sent = bot_with(httpx.Response(503, text="busy"), {"api_key_param": "api_key"})
+    row, = answer_all(bot, [("q1", "Who am I?")])
+    assert sent[0].url.params["api_key"] == KEY and "Authorization" not in sent[0].headers
+    assert row["error"].startswith("HTTP 503") and "api_key=***" in row["error"] and not leaks(row["error"])
+
+
+def test_a_judge_error_body_cut_inside_the_key_keeps_no_prefix_of_it():
+    from ragpipe.core.llm import LLMClient, LLMError, LLMSettings, judge_1_5
+    from ragpipe_tests.openai_server import OpenAIServer, Reply
+
+    body = "denied: " + "x" * 263 + f" you sent Bearer {KEY}"  # the cut at 300 characters leaves 12 of the key
+    with OpenAIServer(route=lambda request: Reply(status=401, raw=body)) as server, \
+            LLMClient(LLMSettings(base_url=server.base_url, model="judge", api_key=KEY, timeout=5)) as client, \
+            pytest.raises(LLMError) as caught:
+        judge_1_5(client, "q?", "a", "b")
+    assert "HTTP 401" in str(caught.value) and not leaks(str(caught.value))
+
+
+# ---- end to end ----------------------------------------------------------------------------------
+
+def test_a_key_echoed_by_the_bot_is_nowhere_after_an_evaluation(project, monkeypatch, embedding_cache):
+    """A bot that echoes its key (whole and a 12-character prefix) in every answer, and a
+    second config with the key written in its URL: after the evaluation no file of the
+    warehouse, the caches, the reports or the Dagster instance holds any 8 characters of it."""
+    questions = project / "data" / "datasets" / DATASET / "questions" / "questions.jsonl"
+    questions.write_text("".join(questions.read_text(encoding="utf-8").splitlines(keepends=True)[:4]),
+                         encoding="utf-8")
+    cache = project / "cache"
+    monkeypatch.setenv("RAGPIPE_CACHE_DIR", str(cache))
+    monkeypatch.setenv(VARIABLE, KEY)
+    for name in [k for k in os.environ if k.startswith("RAGPIPE_LLM_")]:
+        monkeypatch.delenv(name)
+    bots = project / "data" / "bots"
+    with BotServer(project / "data" / "datasets", api_key=KEY, failure_rate=0.3, seed=3,
+                   suffix=f" (served to {KEY}; prefix {KEY[:12]})") as server:
+        (bots / "httpbot@v1.yaml").write_text(server.bot_yaml(timeout=2.0), encoding="utf-8")
+        leaky = json.loads(server.bot_yaml(name="leaky", timeout=2.0))
+        leaky["http"]["endpoint"] += f"?api_key={KEY}"
+        (bots / "leaky@v1.yaml").write_text(json.dumps(leaky), encoding="utf-8")
+        prepare_dagster_home(project)
+        with dg.DagsterInstance.get() as instance:
+            outcomes = materialize_all(build_defs(project), instance, [DATASET], ["httpbot@v1", "leaky@v1"],
+                                       progress=lambda _: None)
+        assert sum(server.answered.values()) == 4 and server.rejected == 0
+        assert sum(server.injected.values()) > 0  # some 500s quoted the Authorization header back
+    failed = {o.partition: o.error for o in outcomes if not o.success}
+    assert list(failed) == [f"leaky@v1|{DATASET}"] and "http.endpoint" in failed[f"leaky@v1|{DATASET}"]
+    assert not leaks(failed[f"leaky@v1|{DATASET}"])
+    warehouse = project / ".ragpipe"
+    answers = pd.read_parquet(warehouse / "warehouse" / "rag_responses" / "httpbot@v1" / f"{DATASET}.parquet")
+    assert answers["answer"].str.contains(f"served to {MASK}; prefix {MASK}", regex=False).all()
+
+    stored = [p for root in (warehouse, cache, project / "dagster_home") for p in root.rglob("*")
+              if p.is_file() and not p.is_symlink()]
+    assert {".parquet", ".html", ".json", ".db"} <= {p.suffix for p in stored}
+    found = {str(p.relative_to(project)): leaks(p.read_bytes().decode("latin-1")) for p in stored}
+    assert not {name: pieces for name, pieces in found.items() if pieces}
+    for path in (p for p in stored if p.suffix == ".parquet"):  # also what compression might hide
+        frame = pd.read_parquet(path)
+        assert not leaks(frame.to_json() + json.dumps(frame.attrs, default=str)), path
