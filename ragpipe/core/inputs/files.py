@@ -36,11 +36,12 @@ def read_bytes(path: Path, root: Path, max_bytes: int) -> bytes:
         fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as exc:
         raise InputError(str(path), "file", f"cannot be opened: {exc.strerror or exc}") from exc
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = "a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "a device or socket"
+        raise InputError(str(path), "file", f"is {kind}, not a regular file: not read")
     with os.fdopen(fd, "rb") as handle:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            kind = "a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "a device or socket"
-            raise InputError(str(path), "file", f"is {kind}, not a regular file: not read")
         data = handle.read(max_bytes + 1)  # the size on disk may change after a stat
     if len(data) > max_bytes:
         raise InputError(str(path), "file", f"larger than {max_bytes:,} bytes (limits.max_file_bytes): not read")
