@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from ragpipe.core.config import DEFAULT_PATH, load_config
-from ragpipe.core.inputs.bots import load_bot_config
+from ragpipe.core.inputs.bots import BotConfig, HttpBot, load_bot_config
 from ragpipe.core.inputs.corpus import chunk_document, load_corpus
 from ragpipe.core.inputs.questions import load_question_file, load_questions
 from ragpipe.core.schemas import InputError, InputErrors
@@ -70,6 +70,31 @@ def test_oversized_documents_are_skipped_and_one_line_documents_still_cut_into_b
     assert len(dump) == 300 and max(len(c.text) for c in dump) == 500
     assert [(os.path.basename(p.file), p.problem) for p in skipped] == [
         ("huge.md", "larger than 200,000 bytes (limits.max_file_bytes): not read")]
+
+
+def test_oversized_bot_replies_are_refused_or_cut_with_the_reason_in_the_row(limits):
+    import httpx
+
+    limits(max_answer_chars=1000, max_contexts=3, max_context_chars=100)
+    replies = {"huge": {"answer": "很长的回答。" * 2_000_000, "contexts": [], "ids": []},  # 12 million characters
+               "wide": {"answer": "Fine.", "contexts": ["c" * 5000] + [f"ctx {i}" for i in range(9)],
+                        "ids": [f"d#{i}" for i in range(10)]},
+               "fine": {"answer": "Fine.", "contexts": ["short"], "ids": ["d#0"]}}
+    config = BotConfig.model_validate({"name": "b", "version": "v1", "kind": "http", "http": {
+        "endpoint": "http://bot.invalid/ask", "request": {"q": "{question}"},
+        "response": {"answer": "answer", "contexts": "contexts", "context_ids": "ids"}}})
+    bot = HttpBot(config, "d")
+    bot._client = httpx.Client(transport=httpx.MockTransport(
+        lambda request: httpx.Response(200, json=replies[json.loads(request.content)["q"]])))
+    huge = bot.ask("q1", "huge")
+    assert huge.answer is None and huge.error == ("answer too long: 12,000,000 characters, more than "
+                                                  "limits.max_answer_chars (1,000)")
+    wide = bot.ask("q2", "wide")
+    assert (wide.answer, wide.retrieved_contexts, wide.retrieved_ids) == ("Fine.", ["c" * 100, "ctx 0", "ctx 1"],
+                                                                          ["d#0", "d#1", "d#2"])
+    assert wide.truncated == ("7 contexts past limits.max_contexts (3); "
+                              "1 contexts cut to limits.max_context_chars (100)")
+    assert bot.ask("q3", "fine").truncated is None
 
 
 def test_chunk_ids_are_stable_and_headings_join_their_paragraph(tmp_path):

@@ -7,6 +7,7 @@ import os
 import shutil
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -260,6 +261,24 @@ def test_unreadable_entries_in_questions_are_named_and_excel_lock_files_ignored(
                       ("pipe.jsonl", "is a FIFO")]:
         assert f"{folder / name}: field 'file': " in err and why in err, name
     assert "~$questions.xlsx" not in err
+
+
+def test_a_run_names_unreadable_inputs_and_records_skipped_documents(project, capsys):
+    import dagster as dg
+
+    dataset = project / "data" / "datasets" / "product_en"
+    (project / "secret.md").write_text("# Secret\n\nroot:x:0:0\n", encoding="utf-8")
+    (dataset / "docs" / "leak.md").symlink_to(project / "secret.md")
+    (dataset / "questions" / "extra.csv").mkdir()
+    assert main(["run", "--project-dir", str(project), "--dataset", "product_en", "--bot", "refbot@v1"]) == 1
+    errors = capsys.readouterr().err
+    assert f"{dataset / 'questions' / 'extra.csv'}: field 'file': is a directory, not a regular file" in errors
+    assert "DagsterExecutionStepExecutionError" not in errors
+    with dg.DagsterInstance.get() as instance:
+        corpus = instance.get_latest_materialization_event(dg.AssetKey("corpus")).asset_materialization
+    assert [s["file"] for s in corpus.metadata["skipped"].data] == [str(dataset / "docs" / "leak.md")]
+    chunks = pd.read_parquet(project / ".ragpipe" / "warehouse" / "corpus" / "product_en.parquet")
+    assert "leak" not in set(chunks["doc_id"])
 
 
 def _workbook_with_more_than_questions(path: Path) -> None:
