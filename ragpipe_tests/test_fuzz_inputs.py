@@ -150,7 +150,8 @@ def test_binary_question_files_are_refused_naming_the_nul_bytes(tmp_path):
 
 def test_an_unterminated_csv_quote_is_named_by_its_line_not_swallowing_the_rows_after_it(tmp_path):
     path = tmp_path / "q.csv"
-    path.write_text('id,question,ground_truth\nq1,补贴多少？,1万元。\nq2,"Who pays?,The employer.\n'
+    # the old importer read 2 questions, q2's answer holding every row after it
+    path.write_text('id,question,ground_truth\nq1,补贴多少？,1万元。\nq2,Who pays?,"The employer.\n'
                     'q3,When?,In May.\nq4,Where?,Online.\n', encoding="utf-8")
     error = rejected(load_question_file, path)
     problem, = error.problems if isinstance(error, InputErrors) else [error]

@@ -64,7 +64,7 @@ def decode(path: Path, raw: bytes, encodings: tuple[str, ...] = ("utf-8-sig", "g
             continue
         if "\x00" not in text:
             return text
-    raise InputError(str(path), "encoding", f"not text in {' or '.join(encodings)}"
+    raise InputError(str(path), "encoding", f"not {' or '.join(e.removesuffix('-sig').upper() for e in encodings)} text"
                      + (" (it holds NUL bytes: binary data?)" if b"\x00" in raw else ""))
 
 
