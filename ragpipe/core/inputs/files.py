@@ -50,13 +50,16 @@ def read_bytes(path: Path, root: Path, max_bytes: int) -> bytes:
 
 def decode(path: Path, raw: bytes, encodings: tuple[str, ...] = ("utf-8-sig", "gb18030")) -> str:
     """Text from ``raw``: UTF-16 (with or without a byte-order mark) is recognised by its
-    byte-order mark or its NUL bytes, which no text in the other encodings holds; then
-    the first of ``encodings`` that fits."""
+    byte-order mark or the pattern of its NUL bytes, which no text in the other encodings
+    holds; then the first of ``encodings`` that fits and holds no NUL."""
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         encodings = ("utf-16",)
     elif b"\x00" in raw:
-        # ASCII characters in UTF-16 have a NUL byte after them (little-endian) or before them
-        encodings = ("utf-16-le",) if raw[1::2].count(0) >= raw[0::2].count(0) else ("utf-16-be",)
+        # ASCII characters in UTF-16 have a NUL byte after them (little-endian) or before them;
+        # a stray NUL in UTF-8 text is no such pattern, and that text is refused below
+        even, odd = raw[0::2].count(0), raw[1::2].count(0)
+        if max(even, odd) >= max(4, len(raw) / 40) and max(even, odd) >= 3 * min(even, odd):
+            encodings = ("utf-16-le",) if odd > even else ("utf-16-be",)
     for encoding in encodings:
         try:
             text = raw.decode(encoding)

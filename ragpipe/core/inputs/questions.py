@@ -50,8 +50,9 @@ def _records(path: Path, text: str) -> list[tuple[int, object]]:
             records.append((reader.line_num, {k: _unquoted(v) for k, v in row.items()}))
             start = reader.line_num + 1
     except csv.Error as exc:
-        raise InputError(str(path), "csv", f"malformed CSV in the record starting here: {exc} "
-                                           f"(a quote left open?)", line=start) from exc
+        hint = " (a quote left open?)" if "end of data" in str(exc) else ""
+        raise InputError(str(path), "csv", f"malformed CSV in the record starting here: {exc}{hint}",
+                         line=start) from exc
     return records
 
 
