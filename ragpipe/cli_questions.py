@@ -10,8 +10,9 @@ from pathlib import Path
 
 from ragpipe.core.inputs.corpus import load_corpus
 from ragpipe.core.inputs.question_filters import DUPLICATE_THRESHOLD, near_duplicates
+from ragpipe.core.inputs.question_edits import replace_question
 from ragpipe.core.inputs.questions import (QUESTION_SUFFIXES, load_question_file, load_questions, question_files,
-                                           replace_question, unknown_contexts, validate_question, write_question_file)
+                                           unknown_contexts, validate_question, write_question_file)
 from ragpipe.core.schemas import InputError, InputErrors, Question, QuestionType
 
 

