@@ -144,8 +144,10 @@ def cmd_dedupe(args) -> int:
     if args.apply and pairs:
         drop_ids = {drop.question_id for _, drop, _ in pairs}
         for path in _files(args):
-            kept = [q for q in load_question_file(path) if q.question_id not in drop_ids]
-            write_question_file(path, kept)
+            questions = load_question_file(path, _dataset_dir(args))
+            for i in reversed(range(len(questions))):  # from the end: the earlier rows and lines stay where they are
+                if questions[i].question_id in drop_ids:
+                    replace_question(path, questions, i, None)
         print(f"removed {len(drop_ids)} near-duplicates")
     print(f"{len(pairs)} near-duplicate pair(s) at cosine ≥ {args.threshold}")
     return 0
@@ -175,7 +177,8 @@ def cmd_generate(args) -> int:
     chunks = _corpus(args)
     graph = load_graph_entities(folder)
     # the other files: generated questions must not repeat them nor reuse their ids
-    existing = [q for path in _files(args) if path.resolve() != output.resolve() for q in load_question_file(path)]
+    existing = [q for path in _files(args) if path.resolve() != output.resolve()
+                for q in load_question_file(path, folder)]
     # the Dagster judge's response cache, when RAGPIPE_CACHE_DIR names it: a re-run asks nothing twice
     cache = os.environ.get("RAGPIPE_CACHE_DIR")
     settings = None if args.offline else settings_from_env(**({"cache_dir": str(Path(cache) / "llm")} if cache else {}))

@@ -186,6 +186,9 @@ def test_dedupe_finds_a_reworded_copy(dataset, capsys):
              "--answer", "5%。") == 0
     assert q(dataset, "dedupe", "--threshold", "0.97") == 0
     assert "zh-001 ~ dup-1" in capsys.readouterr().out
+    assert q(dataset, "dedupe", "--threshold", "0.97", "--apply") == 0
+    ids = [x.question_id for x in load_question_file(dataset / "datasets" / "policy_zh" / "questions" / "questions.jsonl")]
+    assert "dup-1" not in ids and "zh-001" in ids
 
 
 def test_offline_generator_makes_answerable_retrievable_questions(embedder):
