@@ -12,7 +12,8 @@ from pathlib import Path
 
 from ragpipe.core.config import load_config
 from ragpipe.core.inputs.files import decode, read_bytes
-from ragpipe.core.inputs.questions import ALIASES, cells_of, json_of, no_formula, set_text, text_records, write_question_file
+from ragpipe.core.inputs.questions import (ALIASES, cells_of, json_of, no_formula, set_text, text_records,
+                                           write_question_file)
 from ragpipe.core.schemas import Question
 
 

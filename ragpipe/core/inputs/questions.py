@@ -164,7 +164,8 @@ def load_questions(dataset_dir: Path, chunk_ids: set[str]) -> list[Question]:
     """All question files of a dataset; ids unique, ground-truth contexts must be known chunks."""
     paths = question_files(dataset_dir)
     if not paths:
-        raise InputError(str(dataset_dir / "questions"), "questions", f"no question files ({', '.join(QUESTION_SUFFIXES)})")
+        raise InputError(str(dataset_dir / "questions"), "questions",
+                         f"no question files ({', '.join(QUESTION_SUFFIXES)})")
     questions, problems, seen = [], [], {}
     for path in paths:
         loaded, file_problems = _parse_file(path, dataset_dir)
