@@ -10,8 +10,9 @@ from pathlib import Path
 
 from ragpipe.core.inputs.corpus import load_corpus
 from ragpipe.core.inputs.question_filters import DUPLICATE_THRESHOLD, near_duplicates
-from ragpipe.core.inputs.questions import (QUESTION_SUFFIXES, load_question_file, load_questions, unknown_contexts,
-                                    validate_question, write_question_file)
+from ragpipe.core.inputs.question_edits import replace_question
+from ragpipe.core.inputs.questions import (QUESTION_SUFFIXES, load_question_file, load_questions, question_files,
+                                           unknown_contexts, validate_question, write_question_file)
 from ragpipe.core.schemas import InputError, InputErrors, Question, QuestionType
 
 
@@ -20,12 +21,20 @@ def _dataset_dir(args) -> Path:
 
 
 def _files(args) -> list[Path]:
-    folder = _dataset_dir(args) / "questions"
-    return sorted(p for p in folder.glob("*") if p.suffix.lower() in QUESTION_SUFFIXES) if folder.is_dir() else []
+    return question_files(_dataset_dir(args))
+
+
+def _corpus(args) -> list:
+    """The dataset's chunks; documents that are not read are named on stderr."""
+    skipped: list[InputError] = []
+    chunks = load_corpus(_dataset_dir(args), skipped)
+    for problem in skipped:
+        print(f"skipped document {problem}", file=sys.stderr)
+    return chunks
 
 
 def _chunk_ids(args) -> set[str]:
-    return {c.chunk_id for c in load_corpus(_dataset_dir(args))}
+    return {c.chunk_id for c in _corpus(args)}
 
 
 def _all(args) -> list[Question]:
@@ -34,7 +43,7 @@ def _all(args) -> list[Question]:
 
 def _locate(args, question_id: str) -> tuple[Path, list[Question], int]:
     for path in _files(args):
-        questions = load_question_file(path)
+        questions = load_question_file(path, _dataset_dir(args))
         for i, q in enumerate(questions):
             if q.question_id == question_id:
                 return path, questions, i
@@ -68,13 +77,14 @@ def _fields(args) -> dict:
 
 def cmd_add(args) -> int:
     path = _dataset_dir(args) / "questions" / args.file
-    existing = load_question_file(path) if path.exists() else []
+    # an empty file is a place to add to, though as a question file it is a problem
+    existing = load_question_file(path, _dataset_dir(args)) if path.exists() and path.stat().st_size else []
     ids = {q.question_id for q in _all(args)} if _files(args) else set()
     question_id = args.id or f"{args.dataset}-{len(ids) + 1:03d}"
     if question_id in ids:
         raise InputError(str(path), "id", f"duplicate id {question_id!r}")
     new = _checked(args, path, {"question_id": question_id, "source": path.name, **_fields(args)})
-    write_question_file(path, existing + [new])
+    replace_question(path, existing, len(existing), new)
     print(f"added {question_id} to {path}")
     return 0
 
@@ -91,15 +101,14 @@ def _checked(args, path: Path, fields: dict) -> Question:
 
 def cmd_edit(args) -> int:
     path, questions, i = _locate(args, args.id)
-    questions[i] = _checked(args, path, {**questions[i].model_dump(), **_fields(args)})
-    write_question_file(path, questions)
+    replace_question(path, questions, i, _checked(args, path, {**questions[i].model_dump(), **_fields(args)}))
     print(f"edited {args.id} in {path}")
     return 0
 
 
 def cmd_delete(args) -> int:
     path, questions, i = _locate(args, args.id)
-    write_question_file(path, questions[:i] + questions[i + 1:])
+    replace_question(path, questions, i, None)
     print(f"deleted {args.id} from {path}")
     return 0
 
@@ -135,8 +144,10 @@ def cmd_dedupe(args) -> int:
     if args.apply and pairs:
         drop_ids = {drop.question_id for _, drop, _ in pairs}
         for path in _files(args):
-            kept = [q for q in load_question_file(path) if q.question_id not in drop_ids]
-            write_question_file(path, kept)
+            questions = load_question_file(path, _dataset_dir(args))
+            for i in reversed(range(len(questions))):  # from the end: the earlier rows and lines stay where they are
+                if questions[i].question_id in drop_ids:
+                    replace_question(path, questions, i, None)
         print(f"removed {len(drop_ids)} near-duplicates")
     print(f"{len(pairs)} near-duplicate pair(s) at cosine ≥ {args.threshold}")
     return 0
@@ -163,10 +174,11 @@ def cmd_generate(args) -> int:
     output = folder / "questions" / args.output
     if output.suffix.lower() not in QUESTION_SUFFIXES:
         raise InputError(str(output), "output", f"expected one of {', '.join(QUESTION_SUFFIXES)}")
-    chunks = load_corpus(folder)
+    chunks = _corpus(args)
     graph = load_graph_entities(folder)
     # the other files: generated questions must not repeat them nor reuse their ids
-    existing = [q for path in _files(args) if path.resolve() != output.resolve() for q in load_question_file(path)]
+    existing = [q for path in _files(args) if path.resolve() != output.resolve()
+                for q in load_question_file(path, folder)]
     # the Dagster judge's response cache, when RAGPIPE_CACHE_DIR names it: a re-run asks nothing twice
     cache = os.environ.get("RAGPIPE_CACHE_DIR")
     settings = None if args.offline else settings_from_env(**({"cache_dir": str(Path(cache) / "llm")} if cache else {}))

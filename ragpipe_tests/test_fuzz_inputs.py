@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from ragpipe.core.inputs.bots import load_bot_config
 from ragpipe.core.inputs.corpus import load_corpus
-from ragpipe.core.inputs.questions import load_question_file
+from ragpipe.core.inputs.questions import load_question_file, load_questions
 from ragpipe.core.schemas import InputError, InputErrors
 from ragpipe.core.yaml_input import MAX_BYTES
 from ragpipe_tests.conftest import REPO
@@ -123,10 +123,56 @@ def test_huge_and_empty_documents(tmp_path):
     ("deep.json", b"[" * 100_000 + b"]" * 100_000),
     ("deep.jsonl", b"[" * 100_000 + b"]" * 100_000 + b"\n"),
     ("wide.csv", b"id,question,ground_truth\nq1," + b"x" * 200_000 + b",y\n"),
-    ("utf16.jsonl", json.dumps({"id": "q", "question": "补贴？", "ground_truth": "是"}).encode("utf-16")),
+    ("utf32.jsonl", json.dumps({"id": "q", "question": "补贴？", "ground_truth": "是"}).encode("utf-32")),
     ("empty.json", b""),
 ])
 def test_question_importers_on_deep_wide_and_misencoded_files(tmp_path, name, data):
     path = tmp_path / name
     path.write_bytes(data)
     rejected(load_question_file, path)
+
+
+CSV_ZH = "id,question,ground_truth\nq1,深圳创业补贴多少？,1万元。\nq2,\"Who pays?\",The employer.\n"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_utf16_question_files_decode_with_or_without_a_byte_order_mark(tmp_path, encoding):
+    path = tmp_path / "q.csv"
+    path.write_bytes(CSV_ZH.encode(encoding))  # without a mark the old importer read GBK and NULs
+    assert [(x.question_id, x.question) for x in load_question_file(path)] == [
+        ("q1", "深圳创业补贴多少？"), ("q2", "Who pays?")]
+
+
+def test_binary_question_files_are_refused_naming_the_nul_bytes(tmp_path):
+    path = tmp_path / "q.csv"
+    path.write_bytes(b"id,question\x00\x00\x00,ground_truth\nq1,a,b\n")
+    assert "NUL bytes" in str(rejected(load_question_file, path))
+
+
+def test_an_unterminated_csv_quote_is_named_by_its_line_not_swallowing_the_rows_after_it(tmp_path):
+    path = tmp_path / "q.csv"
+    # the old importer read 2 questions, q2's answer holding every row after it
+    path.write_text('id,question,ground_truth\nq1,补贴多少？,1万元。\nq2,Who pays?,"The employer.\n'
+                    'q3,When?,In May.\nq4,Where?,Online.\n', encoding="utf-8")
+    error = rejected(load_question_file, path)
+    problem, = error.problems if isinstance(error, InputErrors) else [error]
+    assert (problem.field, problem.line) == ("csv", 3)
+    assert "quote left open" in problem.problem
+
+
+def test_jsonl_strings_may_hold_unicode_line_separators_and_form_feeds(tmp_path):
+    texts = ["第一行\u2028第二行？", "Next\u0085line?", "Page\x0cbreak?", "Para\u2029graph?"]
+    path = tmp_path / "q.jsonl"
+    path.write_text("".join(json.dumps({"id": f"q{i}", "question": t, "ground_truth": "是。"}, ensure_ascii=False) + "\n"
+                            for i, t in enumerate(texts)), encoding="utf-8")
+    assert [x.question for x in load_question_file(path)] == texts
+
+
+@pytest.mark.parametrize("name, text", [("empty.jsonl", ""), ("blank.jsonl", "\n\n"), ("header.csv", "id,question,answer\n"),
+                                        ("list.json", "[]"), ("wrapped.json", '{"questions": []}')])
+def test_a_question_set_of_empty_files_is_a_problem(tmp_path, name, text):
+    (tmp_path / "questions").mkdir()
+    (tmp_path / "questions" / name).write_text(text, encoding="utf-8")
+    with pytest.raises(InputErrors) as caught:
+        load_questions(tmp_path, set())
+    assert str(caught.value) == f"1 problem(s):\n  {tmp_path / 'questions'}: field 'questions': no questions in {name}"

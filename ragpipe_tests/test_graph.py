@@ -106,6 +106,39 @@ def test_relations_must_name_known_entities(tmp_path):
     assert EmbeddedGraph(tmp_path).read("no_such_dataset") is None
 
 
+@pytest.mark.parametrize("file, data, field, line", [
+    ("entities.jsonl", '{"name": "财政部"}\n'.encode("gbk"), "encoding", None),
+    ("entities.jsonl", b'{"name": "a"}\n' + b"[" * 100_000 + b"]" * 100_000 + b"\n", "json", 2),
+    ("entities.jsonl", '{"name": "财政部", "aliases": [1, {"x": 2}]}\n'.encode(), "aliases", 1),
+    ("entities.jsonl", '{"name": "财政部", "aliases": "MOF"}\n'.encode(), "aliases", 1),
+    ("entities.jsonl", '{"name": "财政部", "type": ["agency"]}\n'.encode(), "type", 1),
+    ("entities.jsonl", '{"name": "财政部"}\n["not", "an", "object"]\n'.encode(), "json", 2),
+    ("entities.jsonl", '{"name": "财政\u2028部", "aliases": ["MOF"]}\n{"name": 7}\n'.encode(), "name", 2),
+    ("relations.jsonl", b'{"source": "\xff\xfe"}\n', "encoding", None),
+    ("relations.jsonl", '{"source": "财政部", "relation": ["ISSUED_BY"], "target": "财政部"}\n'.encode(), "relation", 1),
+])
+def test_bad_graph_files_are_input_errors_naming_the_file(tmp_path, file, data, field, line):
+    folder = tmp_path / "d" / "graph"
+    folder.mkdir(parents=True)
+    (folder / "entities.jsonl").write_text('{"name": "财政部", "type": "agency"}\n', encoding="utf-8")
+    (folder / file).write_bytes(data)
+    with pytest.raises(InputError) as caught:
+        EmbeddedGraph(tmp_path).read("d")
+    assert (caught.value.file, caught.value.field, caught.value.line) == (str(folder / file), field, line)
+
+
+def test_graph_files_linking_outside_the_dataset_are_not_read(tmp_path):
+    folder = tmp_path / "d" / "graph"
+    folder.mkdir(parents=True)
+    (folder / "entities.jsonl").symlink_to("/etc/hostname")
+    with pytest.raises(InputError, match="outside the dataset folder"):
+        EmbeddedGraph(tmp_path).read("d")
+    (folder / "entities.jsonl").unlink()
+    (folder / "entities.jsonl").symlink_to(folder / "missing.jsonl")  # dangling: not a dataset without a graph
+    with pytest.raises(InputError, match="cannot be resolved"):
+        EmbeddedGraph(tmp_path).read("d")
+
+
 def test_snapshot_version_follows_the_entity_set_only():
     shuffled = GraphSnapshot(list(reversed(SAMPLE.entities)), SAMPLE.relations[:3], source="bolt://elsewhere")
     assert shuffled.version() == SAMPLE.version()  # order, relations and source do not enter it

@@ -2,14 +2,99 @@
 its file, line and field."""
 
 import json
+import os
 
 import pytest
+import yaml
 
-from ragpipe.core.inputs.bots import load_bot_config
+from ragpipe.core.config import DEFAULT_PATH, load_config
+from ragpipe.core.inputs.bots import BotConfig, HttpBot, load_bot_config
 from ragpipe.core.inputs.corpus import chunk_document, load_corpus
 from ragpipe.core.inputs.questions import load_question_file, load_questions
 from ragpipe.core.schemas import InputError, InputErrors
 from ragpipe_tests.conftest import REPO
+
+
+@pytest.fixture
+def limits(tmp_path, monkeypatch):
+    """``limits(max_file_bytes=…)``: the evaluation settings with other input limits."""
+    def set_limits(**values):
+        raw = yaml.safe_load(DEFAULT_PATH.read_text(encoding="utf-8"))
+        raw["evaluation"]["limits"].update(values)
+        path = tmp_path / "evaluation.yaml"
+        path.write_text(yaml.safe_dump(raw, allow_unicode=True), encoding="utf-8")
+        monkeypatch.setenv("RAGPIPE_EVAL_CONFIG", str(path))
+        load_config.cache_clear()
+    yield set_limits
+    load_config.cache_clear()
+
+
+def _dataset_with_docs(tmp_path):
+    docs = tmp_path / "ds" / "docs"
+    docs.mkdir(parents=True)
+    (docs / "good.md").write_text("# Grants\n\nUp to 5,000 dollars.\n", encoding="utf-8")
+    return docs
+
+
+def test_documents_linking_outside_the_dataset_or_not_regular_files_are_skipped_and_named(tmp_path):
+    docs = _dataset_with_docs(tmp_path)
+    secret = tmp_path / "passwd"
+    secret.write_text("root:x:0:0:root:/root:/bin/bash\n", encoding="utf-8")
+    (docs / "leak.md").symlink_to(secret)
+    (docs / "zero.md").symlink_to("/dev/zero")
+    os.mkfifo(docs / "pipe.md")  # opened for reading by the old code, it waited for a writer forever
+    (docs / "gone.md").symlink_to(tmp_path / "missing.md")
+    (docs / "inner.md").symlink_to(docs / "good.md")  # a link inside the dataset is read
+    skipped = []
+    chunks = load_corpus(tmp_path / "ds", skipped)
+    assert sorted(c.doc_id for c in chunks) == ["good", "inner"]
+    assert "root:x" not in " ".join(c.text for c in chunks)
+    reasons = {os.path.basename(p.file): p.problem for p in skipped}
+    assert set(reasons) == {"leak.md", "zero.md", "pipe.md", "gone.md"}
+    assert "outside the dataset folder" in reasons["leak.md"] and str(secret) in reasons["leak.md"]
+    assert "/dev/zero" in reasons["zero.md"]
+    assert "FIFO" in reasons["pipe.md"]
+    assert "cannot be resolved" in reasons["gone.md"]
+    with pytest.raises(InputError, match="gone.md: field .file.: cannot be resolved"):  # a caller keeping no list
+        load_corpus(tmp_path / "ds")
+
+
+def test_oversized_documents_are_skipped_and_one_line_documents_still_cut_into_bounded_chunks(tmp_path, limits):
+    limits(max_file_bytes=200_000, max_chunk_chars=500)
+    docs = _dataset_with_docs(tmp_path)
+    (docs / "dump.txt").write_text("x" * 150_000, encoding="utf-8")  # one line, no sentence end
+    (docs / "huge.md").write_text("word " * 50_000, encoding="utf-8")  # 250,000 bytes
+    skipped = []
+    chunks = load_corpus(tmp_path / "ds", skipped)
+    dump = [c for c in chunks if c.doc_id == "dump"]
+    assert len(dump) == 300 and max(len(c.text) for c in dump) == 500
+    assert [(os.path.basename(p.file), p.problem) for p in skipped] == [
+        ("huge.md", "larger than 200,000 bytes (limits.max_file_bytes): not read")]
+
+
+def test_oversized_bot_replies_are_refused_or_cut_with_the_reason_in_the_row(limits):
+    import httpx
+
+    limits(max_answer_chars=1000, max_contexts=3, max_context_chars=100)
+    replies = {"huge": {"answer": "很长的回答。" * 2_000_000, "contexts": [], "ids": []},  # 12 million characters
+               "wide": {"answer": "Fine.", "contexts": ["c" * 5000] + [f"ctx {i}" for i in range(9)],
+                        "ids": [f"d#{i}" for i in range(10)]},
+               "fine": {"answer": "Fine.", "contexts": ["short"], "ids": ["d#0"]}}
+    config = BotConfig.model_validate({"name": "b", "version": "v1", "kind": "http", "http": {
+        "endpoint": "http://bot.invalid/ask", "request": {"q": "{question}"},
+        "response": {"answer": "answer", "contexts": "contexts", "context_ids": "ids"}}})
+    bot = HttpBot(config, "d")
+    bot._client = httpx.Client(transport=httpx.MockTransport(
+        lambda request: httpx.Response(200, json=replies[json.loads(request.content)["q"]])))
+    huge = bot.ask("q1", "huge")
+    assert huge.answer is None and huge.error == ("answer too long: 12,000,000 characters, more than "
+                                                  "limits.max_answer_chars (1,000)")
+    wide = bot.ask("q2", "wide")
+    assert (wide.answer, wide.retrieved_contexts, wide.retrieved_ids) == ("Fine.", ["c" * 100, "ctx 0", "ctx 1"],
+                                                                          ["d#0", "d#1", "d#2"])
+    assert wide.truncated == ("7 contexts past limits.max_contexts (3); "
+                              "1 contexts cut to limits.max_context_chars (100)")
+    assert bot.ask("q3", "fine").truncated is None
 
 
 def test_chunk_ids_are_stable_and_headings_join_their_paragraph(tmp_path):

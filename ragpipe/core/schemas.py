@@ -70,6 +70,7 @@ class RagResponse(BaseModel):
     retrieved_ids: list[str]
     latency_ms: float
     error: str | None = None
+    truncated: str | None = Field(default=None, description="what the input limits cut from the reply, if anything")
 
 
 class EvalCase(BaseModel):

@@ -15,7 +15,7 @@ metrics check them against the retrieved contexts.
 
 from __future__ import annotations
 
-import json
+import os
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -23,6 +23,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from pathlib import Path
 
+from ragpipe.core.inputs.files import decode, json_lines, read_bytes
 from ragpipe.core.schemas import InputError
 from ragpipe.core.text import EN_STOPWORDS, _jieba, is_chinese, numbers
 
@@ -147,16 +148,19 @@ def read_graph_files(dataset_dir: Path) -> tuple[list[dict], list[dict]] | None:
     of a dataset's embedded graph (graph/entities.jsonl, graph/relations.jsonl), or None
     when it has none. Bad lines are named by file, line and field."""
     folder = dataset_dir / "graph"
-    if not (folder / "entities.jsonl").exists():
+    if not os.path.lexists(folder / "entities.jsonl"):  # a dangling link is an error, not "no graph"
         return None
-    records = _jsonl(folder / "entities.jsonl")
+    records = _jsonl(folder / "entities.jsonl", dataset_dir)
     for line_no, record in records:
         if not isinstance(record.get("name"), str) or not record["name"].strip():
             raise InputError(str(folder / "entities.jsonl"), "name", "each entity needs a non-empty name", line_no)
-        if not isinstance(record.get("aliases", []), list):
+        if not isinstance(record.get("type") or "", str):
+            raise InputError(str(folder / "entities.jsonl"), "type", "type must be a string", line_no)
+        aliases = record.get("aliases") or []
+        if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
             raise InputError(str(folder / "entities.jsonl"), "aliases", "aliases must be a list of names", line_no)
     names = {r["name"] for _, r in records}
-    relations = _jsonl(folder / "relations.jsonl") if (folder / "relations.jsonl").exists() else []
+    relations = _jsonl(folder / "relations.jsonl", dataset_dir) if (folder / "relations.jsonl").exists() else []
     for line_no, relation in relations:
         for key in ("source", "relation", "target"):
             value = relation.get(key)
@@ -167,18 +171,14 @@ def read_graph_files(dataset_dir: Path) -> tuple[list[dict], list[dict]] | None:
     return [r for _, r in records], [r for _, r in relations]
 
 
-def _jsonl(path: Path) -> list[tuple[int, dict]]:
-    rows = []
-    for line_no, line in enumerate(path.read_text(encoding="utf-8-sig").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(str(path), "json", f"invalid JSON: {exc.msg}", line_no) from exc
+def _jsonl(path: Path, dataset_dir: Path) -> list[tuple[int, dict]]:
+    from ragpipe.core.config import load_config  # imported late as in GraphEntities.from_records
+
+    raw = read_bytes(path, dataset_dir, load_config().limits.max_file_bytes)
+    rows = json_lines(path, decode(path, raw, ("utf-8-sig",)))
+    for line_no, record in rows:
         if not isinstance(record, dict):
             raise InputError(str(path), "json", "each line must be a JSON object", line_no)
-        rows.append((line_no, record))
     return rows
 
 

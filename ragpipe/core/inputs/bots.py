@@ -44,6 +44,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from ragpipe.core.cache import DiskCache
+from ragpipe.core.config import load_config
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.inputs.answers import AnswerCache
 from ragpipe.core.schemas import Chunk, InputError, InputErrors, RagResponse
@@ -389,9 +390,21 @@ class HttpBot:
         if not (isinstance(contexts, list) and isinstance(ids, list)
                 and all(isinstance(x, str) for x in [*contexts, *ids])):
             raise BotUnavailable("bad reply", "contexts and context ids of the reply must be lists of strings")
-        return RagResponse(question_id=question_id, answer=self.redact(answer),
-                           retrieved_contexts=[self.redact(c) for c in contexts],
-                           retrieved_ids=[self.redact(i) for i in ids], latency_ms=latency_ms)
+        # redacted before anything is cut, so a cut leaves no prefix of a key
+        answer, contexts, ids = self.redact(answer), [self.redact(c) for c in contexts], [self.redact(i) for i in ids]
+        limits = load_config().limits  # bounded here, so no reply can stall scoring
+        if len(answer) > limits.max_answer_chars:
+            raise BotUnavailable("answer too long", f"{len(answer):,} characters, more than "
+                                                    f"limits.max_answer_chars ({limits.max_answer_chars:,})")
+        cut = [f"{len(contexts) - limits.max_contexts} contexts past limits.max_contexts ({limits.max_contexts})"
+               ] if len(contexts) > limits.max_contexts else []
+        contexts, ids = contexts[:limits.max_contexts], ids[:limits.max_contexts]
+        long = sum(len(c) > limits.max_context_chars for c in contexts)
+        if long:
+            cut.append(f"{long} contexts cut to limits.max_context_chars ({limits.max_context_chars:,})")
+            contexts = [c[:limits.max_context_chars] for c in contexts]
+        return RagResponse(question_id=question_id, answer=answer, retrieved_contexts=contexts,
+                           retrieved_ids=ids, latency_ms=latency_ms, truncated="; ".join(cut) or None)
 
 
 def answer_all(bot, questions: list[tuple[str, str]],

@@ -2,9 +2,13 @@
 
 Chunk id: ``<document stem>#<n>``, n counting from 0 over the document's blocks. A block
 is text between blank lines; a block holding only a Markdown heading is joined to the
-block after it, so a heading never stands alone. Blocks longer than ``MAX_CHUNK_CHARS``
-are cut at sentence ends, each piece taking the next number. The ids depend only on the
-file's text, so ground-truth contexts can name them.
+block after it, so a heading never stands alone. Blocks longer than the chunk limit
+(``limits.max_chunk_chars`` of the evaluation settings) are cut at sentence ends, and a
+sentence longer than that at the limit, each piece taking the next number. The ids depend
+only on the file's text, so ground-truth contexts can name them.
+
+Only regular files inside the dataset folder are read: a document that links elsewhere,
+is no regular file or is larger than ``limits.max_file_bytes`` is skipped and reported.
 """
 
 from __future__ import annotations
@@ -13,10 +17,11 @@ import html
 import re
 from pathlib import Path
 
-from ragpipe.core.schemas import Chunk, InputError
+from ragpipe.core.config import load_config
+from ragpipe.core.inputs.files import candidates, read_bytes
+from ragpipe.core.schemas import Chunk, InputError, InputErrors
 from ragpipe.core.text import split_sentences
 
-MAX_CHUNK_CHARS = 1200
 DOC_SUFFIXES = (".md", ".txt", ".html", ".htm")
 
 
@@ -43,15 +48,18 @@ def _blocks(text: str) -> list[str]:
     return blocks
 
 
-def _split_long(block: str) -> list[str]:
-    if len(block) <= MAX_CHUNK_CHARS:
+def _split_long(block: str, most: int) -> list[str]:
+    if len(block) <= most:
         return [block]
     pieces, current = [], ""
     for sentence in split_sentences(block):
-        if current and len(current) + len(sentence) > MAX_CHUNK_CHARS:
-            pieces.append(current)
-            current = ""
-        current += sentence if not current else " " + sentence
+        # a sentence without an end (a one-line dump, a table row) is cut at the limit
+        for start in range(0, len(sentence), most):
+            part = sentence[start:start + most]
+            if current and len(current) + 1 + len(part) > most:
+                pieces.append(current)
+                current = ""
+            current += part if not current else " " + part
     return pieces + ([current] if current else [])
 
 
@@ -60,29 +68,48 @@ def _title(stem: str, text: str) -> str:
     return first.lstrip("# ").strip() or stem
 
 
-def chunk_document(path: Path) -> list[Chunk]:
+def chunk_document(path: Path, root: Path | None = None) -> list[Chunk]:
+    """The chunks of one document, which must be a regular file inside ``root`` (default:
+    its own folder)."""
+    limits = load_config().limits
+    data = read_bytes(path, root or path.parent, limits.max_file_bytes)
     try:
-        raw = path.read_bytes().decode("utf-8-sig")
+        raw = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputError(str(path), "encoding", f"not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
     text = _html_to_text(raw) if path.suffix.lower() in (".html", ".htm") else raw
     title = _title(path.stem, text)
-    pieces = [piece for block in _blocks(text) for piece in _split_long(block)]
+    pieces = [piece for block in _blocks(text) for piece in _split_long(block, limits.max_chunk_chars)]
     return [
         Chunk(chunk_id=f"{path.stem}#{n}", doc_id=path.stem, title=title, position=n, text=piece)
         for n, piece in enumerate(pieces)
     ]
 
 
-def load_corpus(dataset_dir: Path) -> list[Chunk]:
+def load_corpus(dataset_dir: Path, skipped: list[InputError] | None = None) -> list[Chunk]:
+    """The chunks of every document under ``docs/``. A document that is not read (see the
+    module docstring) is appended to ``skipped`` with the reason; without that list it is
+    an error."""
     docs_dir = dataset_dir / "docs"
     if not docs_dir.is_dir():
         raise InputError(str(docs_dir), "docs", "dataset has no docs/ folder")
-    paths = sorted(p for p in docs_dir.iterdir() if p.suffix.lower() in DOC_SUFFIXES)
+    paths = candidates(docs_dir, DOC_SUFFIXES)
     if not paths:
         raise InputError(str(docs_dir), "docs", f"no documents ({', '.join(DOC_SUFFIXES)})")
     stems = [p.stem for p in paths]
     duplicates = sorted({s for s in stems if stems.count(s) > 1})
     if duplicates:
         raise InputError(str(docs_dir), "docs", f"documents share a name, chunk ids would clash: {duplicates}")
-    return [chunk for path in paths for chunk in chunk_document(path)]
+    chunks, unread = [], []
+    for path in paths:
+        try:
+            chunks.extend(chunk_document(path, dataset_dir))
+        except InputError as exc:
+            if skipped is None or exc.field != "file":
+                raise
+            unread.append(exc)
+    if unread and len(unread) == len(paths):
+        raise InputErrors(unread)
+    if unread:
+        skipped.extend(unread)
+    return chunks

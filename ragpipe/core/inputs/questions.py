@@ -10,6 +10,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from ragpipe.core.config import load_config
+from ragpipe.core.inputs.files import candidates, decode, json_lines, json_value, read_bytes
 from ragpipe.core.schemas import InputError, InputErrors, Question
 
 QUESTION_SUFFIXES = (".csv", ".json", ".jsonl", ".xlsx")
@@ -24,50 +26,41 @@ ALIASES = {
     "question_type": "question_type", "type": "question_type", "问题类型": "question_type",
     "origin": "origin", "来源": "origin",
 }
+# A cell starting so is a formula to a spreadsheet (OWASP's CSV injection list).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def _decode(path: Path) -> str:
-    raw = path.read_bytes()
-    for encoding in ("utf-8-sig", "gb18030"):
-        try:
-            return raw.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    raise InputError(str(path), "encoding", "neither UTF-8 nor GBK text")
-
-
-def _records(path: Path, text: str) -> list[tuple[int, object]]:
+def text_records(path: Path, text: str) -> list[tuple[int, object]]:
     """(line number, raw record) pairs."""
     suffix = path.suffix.lower()
     if suffix == ".jsonl":
-        records = []
-        for n, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                records.append((n, json.loads(line)))
-            except json.JSONDecodeError as exc:
-                raise InputError(str(path), "json", f"invalid JSON: {exc.msg}", line=n) from exc
-            except RecursionError as exc:  # the decoder recurses once per nesting level
-                raise InputError(str(path), "json", "nested too deeply", line=n) from exc
-        return records
+        return json_lines(path, text)
     if suffix == ".json":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(str(path), "json", f"invalid JSON: {exc.msg}", line=exc.lineno) from exc
-        except RecursionError as exc:
-            raise InputError(str(path), "json", "nested too deeply") from exc
+        data = json_value(path, text)
         if isinstance(data, dict) and isinstance(data.get("questions"), list):
             data = data["questions"]
         if not isinstance(data, list):
             raise InputError(str(path), "questions", "expected a list of question objects")
         return [(None, item) for item in data]
-    reader = csv.DictReader(io.StringIO(text, newline=""))
+    # strict: a quote left open is an error, not a field that swallows every row after it
+    reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
+    records, start = [], 1
     try:
-        return [(reader.line_num, row) for row in reader]
+        for row in reader:
+            records.append((reader.line_num, {k: without_guard(v) for k, v in row.items()}))
+            start = reader.line_num + 1
     except csv.Error as exc:
-        raise InputError(str(path), "csv", f"malformed CSV: {exc}", line=reader.line_num) from exc
+        hint = " (a quote left open?)" if "end of data" in str(exc) else ""
+        raise InputError(str(path), "csv", f"malformed CSV in the record starting here: {exc}{hint}",
+                         line=start) from exc
+    return records
+
+
+def without_guard(value: object) -> object:
+    """A cell as written before export guarded it against spreadsheet formulas (see no_formula)."""
+    if isinstance(value, str) and value[:1] == "'" and value[1:2] and value[1] in FORMULA_STARTS:
+        return value[1:]
+    return value
 
 
 def _cell(value: object) -> object:
@@ -77,14 +70,14 @@ def _cell(value: object) -> object:
     return str(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else value
 
 
-def _xlsx_records(path: Path) -> list[tuple[int, object]]:
+def _xlsx_records(path: Path, raw: bytes) -> list[tuple[int, object]]:
     """(row number, record) pairs of the first sheet; its first non-empty row is the header."""
     import openpyxl
 
     # openpyxl raises many kinds of errors on a damaged workbook (zip, XML, KeyError …):
     # to the user each is the same input problem
     try:
-        workbook = openpyxl.load_workbook(path, read_only=True, data_only=True)
+        workbook = openpyxl.load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
         try:
             rows = list(workbook.worksheets[0].iter_rows(values_only=True)) if workbook.worksheets else []
         finally:
@@ -114,17 +107,20 @@ def _normalise(record: dict) -> dict:
     return out
 
 
-def load_question_file(path: Path) -> list[Question]:
-    questions, problems = _parse_file(path)
+def load_question_file(path: Path, root: Path | None = None) -> list[Question]:
+    """The questions of one file, which must be a regular file inside ``root`` (default:
+    its own folder)."""
+    questions, problems = _parse_file(path, root or path.parent)
     if problems:
         raise InputErrors(problems)
     return questions
 
 
-def _parse_file(path: Path) -> tuple[list[Question], list[InputError]]:
+def _parse_file(path: Path, root: Path) -> tuple[list[Question], list[InputError]]:
     """The valid questions of a file and the problems of the others."""
     try:
-        records = _xlsx_records(path) if path.suffix.lower() == ".xlsx" else _records(path, _decode(path))
+        raw = read_bytes(path, root, load_config().limits.max_file_bytes)
+        records = _xlsx_records(path, raw) if path.suffix.lower() == ".xlsx" else text_records(path, decode(path, raw))
     except InputError as exc:
         return [], [exc]
     questions, problems = [], []
@@ -158,15 +154,21 @@ def unknown_contexts(question: Question, chunk_ids: set[str], path: Path, line: 
     return InputError(str(path), "ground_truth_contexts", f"unknown chunk ids {unknown}", line) if unknown else None
 
 
+def question_files(dataset_dir: Path) -> list[Path]:
+    """The question files under ``questions/`` (Excel lock files and hidden files left out)."""
+    folder = dataset_dir / "questions"
+    return candidates(folder, QUESTION_SUFFIXES) if folder.is_dir() else []
+
+
 def load_questions(dataset_dir: Path, chunk_ids: set[str]) -> list[Question]:
     """All question files of a dataset; ids unique, ground-truth contexts must be known chunks."""
-    qdir = dataset_dir / "questions"
-    paths = sorted(p for p in qdir.glob("*") if p.suffix.lower() in QUESTION_SUFFIXES) if qdir.is_dir() else []
+    paths = question_files(dataset_dir)
     if not paths:
-        raise InputError(str(qdir), "questions", f"no question files ({', '.join(QUESTION_SUFFIXES)})")
+        raise InputError(str(dataset_dir / "questions"), "questions",
+                         f"no question files ({', '.join(QUESTION_SUFFIXES)})")
     questions, problems, seen = [], [], {}
     for path in paths:
-        loaded, file_problems = _parse_file(path)
+        loaded, file_problems = _parse_file(path, dataset_dir)
         problems.extend(file_problems)
         for q in loaded:
             line = int(q.source.rsplit(":", 1)[1])
@@ -177,6 +179,9 @@ def load_questions(dataset_dir: Path, chunk_ids: set[str]) -> list[Question]:
             if unknown:
                 problems.append(unknown)
             questions.append(q)
+    if not questions and not problems:  # else it passes as "0 questions, no problems" and scoring fails
+        problems.append(InputError(str(dataset_dir / "questions"), "questions",
+                                   f"no questions in {', '.join(p.name for p in paths)}"))
     if problems:
         raise InputErrors(problems)
     return questions
@@ -185,37 +190,56 @@ def load_questions(dataset_dir: Path, chunk_ids: set[str]) -> list[Question]:
 EXPORT_FIELDS = ("id", "question", "ground_truth_answer", "ground_truth_contexts", "question_type", "origin")
 
 
-def _export_record(q: Question) -> dict:
+def cells_of(q: Question) -> dict:
+    """The question as cells: contexts joined with '|', no origin an empty cell."""
     return {"id": q.question_id, "question": q.question, "ground_truth_answer": q.ground_truth_answer,
-            "ground_truth_contexts": q.ground_truth_contexts, "question_type": q.question_type.value,
-            "origin": q.origin}
+            "ground_truth_contexts": "|".join(q.ground_truth_contexts), "question_type": q.question_type.value,
+            "origin": q.origin or ""}
+
+
+def json_of(q: Question) -> dict:
+    """The question as a JSON record: contexts a list, no origin null."""
+    return {**cells_of(q), "ground_truth_contexts": q.ground_truth_contexts, "origin": q.origin}
+
+
+def no_formula(value: str) -> str:
+    """A CSV cell that no spreadsheet runs as a formula (``=HYPERLINK(…)``, ``=cmd|…``):
+    OWASP's advice, a leading quote; the importer takes it off again (see without_guard)."""
+    return "'" + value if value.startswith(FORMULA_STARTS) else value
+
+
+def set_text(cell, value: str) -> None:
+    """A workbook cell holding ``value`` as text: openpyxl would store "=…" as a live formula."""
+    cell.value = value or None
+    if value:
+        cell.data_type = "s"
 
 
 def write_question_file(path: Path, questions: list[Question]) -> None:
-    """Write questions in the format the suffix names (CSV joins contexts with '|')."""
-    records = [_export_record(q) for q in questions]
+    """Write questions in the format the suffix names (CSV and Excel join contexts with
+    '|'); no cell of a CSV or Excel file is a live formula."""
     path.parent.mkdir(parents=True, exist_ok=True)
     suffix = path.suffix.lower()
-    if suffix == ".jsonl":
-        text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
-    elif suffix == ".json":
-        text = json.dumps(records, ensure_ascii=False, indent=2) + "\n"
+    if suffix in (".json", ".jsonl"):
+        records = [json_of(q) for q in questions]
+        text = (json.dumps(records, ensure_ascii=False, indent=2) + "\n" if suffix == ".json"
+                else "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
     elif suffix == ".xlsx":
         import openpyxl
 
         workbook = openpyxl.Workbook()
         sheet = workbook.active
         sheet.append(list(EXPORT_FIELDS))
-        for r in records:
-            sheet.append([r[f] if f != "ground_truth_contexts" else "|".join(r[f]) for f in EXPORT_FIELDS])
+        for row, q in enumerate(questions, start=2):
+            for column, value in enumerate(cells_of(q).values(), start=1):
+                set_text(sheet.cell(row, column), value)
         workbook.save(path)
         return
     elif suffix == ".csv":
         buffer = io.StringIO()
         writer = csv.DictWriter(buffer, fieldnames=EXPORT_FIELDS)
         writer.writeheader()
-        writer.writerows({**r, "ground_truth_contexts": "|".join(r["ground_truth_contexts"]),
-                          "origin": r["origin"] or ""} for r in records)
+        writer.writerows({k: no_formula(v) for k, v in cells_of(q).items()} for q in questions)
         text = buffer.getvalue()
     else:
         raise InputError(str(path), "suffix", f"expected one of {', '.join(QUESTION_SUFFIXES)}")

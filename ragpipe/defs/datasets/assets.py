@@ -38,13 +38,18 @@ def dataset_language(paths: ProjectPaths, dataset: str) -> str:
 @dg.asset(partitions_def=datasets, group_name="datasets", kinds={"parquet"})
 def corpus(context: dg.AssetExecutionContext, paths: ProjectPaths) -> dg.Output[pd.DataFrame]:
     """The documents of one dataset (data/datasets/<dataset>/docs/), split into chunks with
-    stable ids ``<document>#<n>``."""
+    stable ids ``<document>#<n>``. Documents that are not read (links out of the dataset,
+    no regular file, too large) are skipped and named in ``skipped``."""
+    skipped = []
     with input_failure():
-        chunks = load_corpus(paths.dataset_dir(context.partition_key))
+        chunks = load_corpus(paths.dataset_dir(context.partition_key), skipped)
+    for problem in skipped:
+        context.log.warning(f"skipped document {problem}")
     frame = pd.DataFrame([c.model_dump() for c in chunks])
     return dg.Output(frame, data_version=_content_version(frame), metadata={
         "documents": frame["doc_id"].nunique(),
         "chunks": len(frame),
+        "skipped": dg.MetadataValue.json([{"file": p.file, "problem": p.problem} for p in skipped]),
         "language": dataset_language(paths, context.partition_key),
         "summary": dg.MetadataValue.md("\n".join(table(
             ["document", "title", "chunks"],

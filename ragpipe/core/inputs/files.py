@@ -1,0 +1,92 @@
+"""Reading the files a user puts in a dataset folder without trusting them: only regular
+files whose real path lies inside the dataset folder are read (a symlink to /etc/passwd,
+/dev/zero or a FIFO is refused, never opened for reading), at most a configured number of
+bytes, and text is decoded without guessing wrong on UTF-16."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+from ragpipe.core.schemas import InputError
+
+
+def candidates(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
+    """The entries of ``folder`` whose names end in one of ``suffixes``, sorted, leaving out
+    editor litter: Office lock files (``~$questions.xlsx``, there while a workbook is open)
+    and hidden files (``._questions.csv`` from macOS)."""
+    return sorted(p for p in folder.iterdir()
+                  if p.suffix.lower() in suffixes and not p.name.startswith(("~$", ".")))
+
+
+def read_bytes(path: Path, root: Path, max_bytes: int) -> bytes:
+    """The bytes of ``path``, an InputError (field ``file``) saying why when it is not a
+    regular file inside ``root`` or is larger than ``max_bytes``."""
+    try:
+        real = os.path.realpath(path, strict=True)
+    except OSError as exc:  # a dangling link, a link loop, a permission problem
+        raise InputError(str(path), "file", f"cannot be resolved: {exc.strerror or exc}") from exc
+    inside = os.path.realpath(root)
+    if os.path.commonpath([real, inside]) != inside:
+        raise InputError(str(path), "file", f"links to {real}, outside the dataset folder {inside}: not read")
+    try:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer; the type is checked on the open file
+        fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        raise InputError(str(path), "file", f"cannot be opened: {exc.strerror or exc}") from exc
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = "a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "a device or socket"
+        raise InputError(str(path), "file", f"is {kind}, not a regular file: not read")
+    with os.fdopen(fd, "rb") as handle:
+        data = handle.read(max_bytes + 1)  # the size on disk may change after a stat
+    if len(data) > max_bytes:
+        raise InputError(str(path), "file", f"larger than {max_bytes:,} bytes (limits.max_file_bytes): not read")
+    return data
+
+
+def decode(path: Path, raw: bytes, encodings: tuple[str, ...] = ("utf-8-sig", "gb18030")) -> str:
+    """Text from ``raw``: UTF-16 (with or without a byte-order mark) is recognised by its
+    byte-order mark or the pattern of its NUL bytes, which no text in the other encodings
+    holds; then the first of ``encodings`` that fits and holds no NUL."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        encodings = ("utf-16",)
+    elif b"\x00" in raw:
+        # ASCII characters in UTF-16 have a NUL byte after them (little-endian) or before them;
+        # a stray NUL in UTF-8 text is no such pattern, and that text is refused below
+        even, odd = raw[0::2].count(0), raw[1::2].count(0)
+        if max(even, odd) >= max(4, len(raw) / 40) and max(even, odd) >= 3 * min(even, odd):
+            encodings = ("utf-16-le",) if odd > even else ("utf-16-be",)
+    for encoding in encodings:
+        try:
+            text = raw.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        if "\x00" not in text:
+            return text
+    raise InputError(str(path), "encoding", f"not {' or '.join(e.removesuffix('-sig').upper() for e in encodings)} text"
+                     + (" (it holds NUL bytes: binary data?)" if b"\x00" in raw else ""))
+
+
+def json_lines(path: Path, text: str) -> list[tuple[int, object]]:
+    """(line number, value) of each non-blank line. Lines end at \\n only: U+2028, U+0085
+    or a form feed inside a JSON string is text, not a line break."""
+    records = []
+    for n, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        records.append((n, json_value(path, line, n)))
+    return records
+
+
+def json_value(path: Path, text: str, line: int | None = None) -> object:
+    """The JSON value of ``text``; an InputError naming the file and line when it is none."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(str(path), "json", f"invalid JSON: {exc.msg}", line if line is not None else exc.lineno) from exc
+    except RecursionError as exc:  # the decoder recurses once per nesting level
+        raise InputError(str(path), "json", "nested too deeply", line) from exc
