@@ -46,6 +46,7 @@ def _run(args: argparse.Namespace) -> int:
 
     from ragpipe.defs.definitions import build_defs
     from ragpipe.defs.instance import prepare_dagster_home
+    from ragpipe.defs.partitions import dataset_keys
     from ragpipe.defs.runner import exit_code, materialize_all
 
     project_dir = Path(args.project_dir).resolve()
@@ -55,13 +56,13 @@ def _run(args: argparse.Namespace) -> int:
     with dg.DagsterInstance.get() as instance:
         outcomes = materialize_all(defs, instance, args.dataset, args.bot, reask=args.reask)
     paths = defs.resources["paths"]
-    warehouse = Path(defs.resources["io_manager"].base_path)
     print(f"\n{sum(o.success for o in outcomes)}/{len(outcomes)} runs succeeded in "
           f"{time.perf_counter() - started:.1f} s")
-    for board in sorted((warehouse / "leaderboard").glob("*.parquet")):
-        print(leaderboard_text(board.stem, pd.read_parquet(board)))
+    for dataset in dataset_keys(paths.data):
+        if (board := paths.warehouse.stored(["leaderboard"], dataset)) is not None:
+            print(leaderboard_text(dataset, board))
     print(f"\nReports (HTML, browse with `ragpipe report serve`): {paths.reports / 'index.html'}")
-    print(f"Asset values (Parquet, one file per partition): {warehouse}")
+    print(f"Asset values (Parquet, one file per partition): {paths.warehouse_dir}")
     print("Browse the same runs, lineage and reports in the Dagster UI:")
     print(f"  DAGSTER_HOME={home} {Path(sys.executable).parent / 'dagster'} dev -w {project_dir / 'workspace.yaml'}")
     failed = [o for o in outcomes if not o.success]

@@ -202,7 +202,7 @@ def compare_with_baseline(paths: ProjectPaths, dataset: str, bot_version: str, b
     if baseline == bot_version:
         return out
     for name, metric in REGISTRY.items():
-        base = paths.stored_scores(name, baseline, dataset)
+        base = paths.warehouse.stored(["scores", name], dg.MultiPartitionKey({"dataset": dataset, "bot": baseline}))
         if base is None or scores.get(name) is None:
             continue
         paired = scores[name].merge(base, on="question_id", suffixes=("", "_baseline"))
@@ -365,7 +365,8 @@ def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths, aggregat
         bot, row["baseline"] = row["bot_version"], baseline_of(paths, row["bot_version"])
         comparison = {}
         if row["baseline"] != bot:
-            own = {m: paths.stored_scores(m, bot, context.partition_key) for m in REGISTRY}
+            key = dg.MultiPartitionKey({"dataset": context.partition_key, "bot": bot})
+            own = {m: paths.warehouse.stored(["scores", m], key) for m in REGISTRY}
             comparison = compare_with_baseline(paths, context.partition_key, bot, row["baseline"], own)
             versions[bot]["paired"] = comparison
         for metric, c in comparison.items():
