@@ -1,7 +1,11 @@
 """The whole asset graph on the bundled sample data, and what survives bad input."""
 
 import json
+import os
+import subprocess
+import sys
 import time
+import uuid
 
 import dagster as dg
 import pandas as pd
@@ -12,7 +16,8 @@ from ragpipe.cli import main
 from ragpipe.core.metrics import REGISTRY
 from ragpipe.defs.definitions import build_defs
 from ragpipe.defs.instance import prepare_dagster_home
-from ragpipe.defs.partitions import bot_version_keys, dataset_keys, misnamed_inputs
+from ragpipe.defs.partitions import bot_version_keys, dataset_keys, misnamed_inputs, sync_partitions
+from ragpipe.defs.progress import following
 from ragpipe.defs.runner import materialize_all
 
 DATASETS = ["policy_zh", "product_en"]
@@ -119,3 +124,36 @@ def test_misnamed_dataset_folder_is_reported_not_registered(project):
     bad.mkdir()
     assert dataset_keys(project / "data") == DATASETS
     assert misnamed_inputs(project / "data") == [bad]
+
+
+EVALUATE_IN_ANOTHER_PROCESS = """
+import sys
+import dagster as dg
+from pathlib import Path
+from ragpipe.defs.definitions import build_defs
+
+project, run_id = Path(sys.argv[1]), sys.argv[2]
+with dg.DagsterInstance.get() as instance:
+    build_defs(project).resolve_job_def("evaluate_bot_version").execute_in_process(
+        instance=instance, run_id=run_id, partition_key=dg.MultiPartitionKey({"dataset": "product_en", "bot": "refbot@v1"}),
+        asset_selection=[dg.AssetKey("rag_responses"), dg.AssetKey(["scores", "faithfulness"])])
+"""
+
+
+def test_progress_reaches_the_caller_from_the_process_that_runs_the_steps(project):
+    prepare_dagster_home(project)
+    defs = build_defs(project)
+    with dg.DagsterInstance.get() as instance:
+        sync_partitions(instance, project / "data")
+        assert defs.resolve_job_def("prepare_dataset").execute_in_process(instance=instance,
+                                                                          partition_key="product_en").success
+        run_id, seen = str(uuid.uuid4()), []
+        with following(instance, run_id, lambda *report: seen.append(report)):
+            subprocess.run([sys.executable, "-c", EVALUATE_IN_ANOTHER_PROCESS, str(project), run_id], check=True,
+                           env={**os.environ, "RAGPIPE_PROJECT_DIR": str(project)}, timeout=600)
+    questions = len(pd.read_parquet(project / ".ragpipe" / "warehouse" / "question_set" / "product_en.parquet"))
+    by_step = {step: [(done, total) for s, done, total in seen if s == step] for step, _, _ in seen}
+    assert set(by_step) == {"rag_responses", "scores/faithfulness"}
+    for step, reports in by_step.items():
+        assert reports == sorted(reports) and reports[-1] == (questions, questions), step
+        assert 1 < len(reports) <= questions  # step by step, not one report per question

@@ -18,10 +18,10 @@ from ragpipe.core.report.render import EVALUATION_PAGE, INDEX_PAGE, record_round
 from ragpipe.core.report.summaries import aggregates_markdown, evaluation_markdown, responses_markdown, scores_markdown
 from ragpipe.core.schemas import Chunk, EvalCase, InputError, InputErrors
 from ragpipe.core.diagnosis.stats import paired_bootstrap, significant_drop, summarize
-from ragpipe.defs.datasets.assets import dataset_language, graph_from_snapshot
+from ragpipe.defs.datasets.assets import dataset_language, graph_from_snapshot, snapshot_metadata
 from ragpipe.defs.errors import input_failure
-from ragpipe.defs.progress import advance
-from ragpipe.defs.partitions import BY_DATASET, bot_version_keys, datasets, evaluations, partitioned_check
+from ragpipe.defs.progress import report_progress
+from ragpipe.defs.partitions import BY_DATASET, bot_version_keys, datasets, evaluations
 from ragpipe.defs.resources import EmbedderResource, LLMResource, ProjectPaths
 
 GROUP = "evaluation"
@@ -69,7 +69,7 @@ def rag_responses(context: dg.AssetExecutionContext, paths: ProjectPaths, embedd
                        paths.answers_cache, context.run.root_run_id or context.run.run_id, reask)
     questions = list(zip(question_set["question_id"], question_set["question"]))
     try:
-        rows = answer_all(bot, questions, lambda done, total: advance("rag_responses", done, total))
+        rows = answer_all(bot, questions, lambda done, total: report_progress(context, ["rag_responses"], done, total))
         if config.kind == "http":
             for row, (qid, question) in zip(rows, questions):
                 row["previous_answer"] = bot.previous_answer(qid, question)
@@ -138,7 +138,8 @@ def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: Emb
     metrics verify against the graph_entities snapshot, so lineage shows which graph
     version produced which scores."""
     dataset, bot_version = _keys(context)
-    graph = graph_from_snapshot(graph_entities)
+    snapshot = snapshot_metadata(context.instance, dataset)
+    graph = graph_from_snapshot(graph_entities, snapshot)
     judge = llm.evaluator(dataset_language(paths, dataset))
     toolkit = Toolkit(embedder.embedder, graph=graph, llm=judge)
     cases = build_cases(question_set, rag_responses)
@@ -157,7 +158,7 @@ def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: Emb
                 rows.append({"question_id": case.question_id, "value": result.value,
                              "details": json.dumps(result.details, ensure_ascii=False), "error": result.error,
                              "prompt_version": prompt_version})
-                advance(f"scores/{name}", i, len(cases))
+                report_progress(context, ["scores", name], i, len(cases))
             frames[name] = pd.DataFrame(rows)
         if judge is not None:  # calls, cache hits and misses, tokens and cost of this materialization
             llm_metadata = (judge.stats() - before).as_metadata()
@@ -170,14 +171,11 @@ def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: Emb
         yield dg.Output(frame, output_name=name, metadata={
             "mean": float(measured.mean()) if len(measured) else float("nan"),
             "n": len(measured), "n_unmeasured": int(frame["value"].isna().sum()), "mode": toolkit.mode,
-            "graph": graph_entities.attrs.get("source", "embedded"),
+            "graph": snapshot.get("source", "embedded"),
             **({"prompt_version": version} if version else {}), **llm_metadata,
             "summary": dg.MetadataValue.md(scores_markdown(name, frame, REGISTRY[name].higher_is_better)),
             **page_metadata(paths, evaluation_page(paths, dataset, bot_version), f"#metric={name}"),
         })
-
-
-THRESHOLD_METRICS = [m for m in REGISTRY if m in load_rules()]
 
 
 def baseline_of(paths: ProjectPaths, bot_version: str) -> str:
@@ -226,41 +224,16 @@ def _nan_to_none(value):
     return None if isinstance(value, float) and value != value else value
 
 
-def _threshold_check(check: dict, row: dict) -> dg.AssetCheckResult:
-    rule = load_rules()[check["metric"]]
-    return dg.AssetCheckResult(
-        check_name=check["name"], passed=check["passed"],
-        severity=dg.AssetCheckSeverity.ERROR if check["severity"] == "critical" else dg.AssetCheckSeverity.WARN,
-        description=f"no measured value of {check['metric']} (n = 0): the gate does not pass on nothing"
-                    if check["unmeasured"] else None,
-        metadata={"mean": _nan_to_none(row["mean"]), "warning": rule.warning, "critical": rule.critical,
-                  "direction": "higher is better" if rule.higher_is_better else "lower is better",
-                  "n": row["n"], "n_unmeasured": row["n_unmeasured"]})
-
-
-CHECK_SPECS = [partitioned_check(f"{m}_threshold", "aggregate_scores", evaluations,
-                                 description=f"mean {m} against the warning (WARN) and critical (ERROR) thresholds "
-                                             "of rules.yaml; a metric with no measured value fails with WARN")
-               for m in THRESHOLD_METRICS]
-# Blocking: a significant drop fails the evaluation run; the leaderboard ranks the version
-# after the clean ones and flags it.
-CHECK_SPECS.append(partitioned_check(
-    REGRESSION_CHECK, "aggregate_scores", evaluations, blocking=True,
-    description="no metric significantly worse than the baseline version (paired bootstrap over per-question "
-                "scores, CI95); blocking"))
-
-
-@dg.asset(partitions_def=evaluations, group_name=GROUP, kinds={"parquet"}, ins=SCORE_INS,
-          check_specs=CHECK_SPECS)
+@dg.asset(partitions_def=evaluations, group_name=GROUP, kinds={"parquet"}, ins=SCORE_INS)
 def aggregate_scores(context: dg.AssetExecutionContext, paths: ProjectPaths, **score_inputs: pd.DataFrame):
     """Per metric: mean, bootstrap CI95, n, number unmeasured, and the share of questions
     on the good side of the warning threshold. Checked against the thresholds and against
-    the bot's baseline version."""
+    the bot's baseline version (ragpipe.defs.evaluation.checks)."""
     dataset, bot_version = _keys(context)
     scores = {name: score_inputs[f"score_{name}"] for name in REGISTRY}
     rows = aggregate_rows(scores)
     checks = threshold_checks(rows)
-    yield dg.Output(pd.DataFrame(rows), metadata={
+    context.add_output_metadata({
         "summary": dg.MetadataValue.md(aggregates_markdown(rows, checks)),
         "scores": dg.MetadataValue.table(
             [dg.TableRecord({k: _nan_to_none(v) for k, v in r.items()}) for r in rows],
@@ -270,20 +243,7 @@ def aggregate_scores(context: dg.AssetExecutionContext, paths: ProjectPaths, **s
                                            dg.TableColumn("pass_rate", "float")])),
         **page_metadata(paths, evaluation_page(paths, dataset, bot_version)),
     })
-    by_metric = {row["metric"]: row for row in rows}
-    for check in checks:
-        yield _threshold_check(check, by_metric[check["metric"]])
-    baseline = baseline_of(paths, bot_version)
-    comparison = compare_with_baseline(paths, dataset, bot_version, baseline, scores)
-    regression = regression_check(baseline, bot_version, comparison)
-    yield dg.AssetCheckResult(
-        check_name=REGRESSION_CHECK, passed=regression["passed"], severity=dg.AssetCheckSeverity.ERROR,
-        description=f"significantly worse than {baseline}: {', '.join(regression['drops'])}"
-                    if regression["drops"] else None,
-        metadata={"baseline": baseline, "significant_drops": dg.MetadataValue.json(regression["drops"]),
-                  **({"note": "this is the baseline version"} if regression["is_baseline"] else {
-                      "comparison": dg.MetadataValue.json({k: {kk: _nan_to_none(vv) for kk, vv in v.items()}
-                                                           for k, v in comparison.items()})})})
+    return pd.DataFrame(rows)
 
 
 # Not downstream of aggregate_scores: a failed blocking check must not leave the report of
