@@ -21,6 +21,7 @@ from pathlib import Path
 
 import dagster as dg
 
+from ragpipe.defs.evaluation.assets import REASK_TAG
 from ragpipe.defs.jobs import dataset_job, evaluation_job, leaderboard_job
 
 LOCK_TAG = "ragpipe/lock"  # "<host>:<lock file>" of the process executing the run
@@ -78,7 +79,9 @@ def dead_run_sensor(context: dg.SensorEvaluationContext):
                                         "dead_run_sensor asks for the run again")
         context.log.warning(f"run {run.run_id} ({run.job_name} [{run.tags.get('dagster/partition')}]) died with "
                             "its process: marked failed, asked for again")
-        tags = {k: v for k, v in run.tags.items() if k.startswith("ragpipe/") and k != LOCK_TAG}
+        # Without the re-ask tag: the new run continues the dead run's answer round instead of
+        # opening another one, so it asks only what the dead run got no answer to.
+        tags = {k: v for k, v in run.tags.items() if k.startswith("ragpipe/") and k not in (LOCK_TAG, REASK_TAG)}
         requests.append(dg.RunRequest(job_name=run.job_name, partition_key=_partition_key(run), tags=tags,
                                       run_key=f"dead:{run.run_id}"))
     return requests or dg.SkipReason("no run whose process died")
