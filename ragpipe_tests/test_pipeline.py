@@ -13,7 +13,7 @@ import pytest
 
 from ragpipe.bench.perf import step_seconds
 from ragpipe.cli import main
-from ragpipe.core.metrics import REGISTRY
+from ragpipe.core.metrics import REGISTRY, Toolkit
 from ragpipe.defs.definitions import build_defs
 from ragpipe.defs.instance import prepare_dagster_home
 from ragpipe.defs.partitions import bot_version_keys, dataset_keys, misnamed_inputs, sync_partitions
@@ -157,3 +157,64 @@ def test_progress_reaches_the_caller_from_the_process_that_runs_the_steps(projec
     for step, reports in by_step.items():
         assert reports == sorted(reports) and reports[-1] == (questions, questions), step
         assert 1 < len(reports) <= questions  # step by step, not one report per question
+
+
+RESCORED = ["faithfulness", "context_recall", "answer_correctness"]
+
+
+def test_scoring_again_computes_only_the_questions_whose_inputs_changed(project, monkeypatch):
+    calls = []
+    computed = Toolkit.result
+
+    def counted(self, name, case):
+        calls.append((name, case.question_id))
+        return computed(self, name, case)
+
+    monkeypatch.setattr(Toolkit, "result", counted)
+    prepare_dagster_home(project)
+    defs = build_defs(project)
+    partition = dg.MultiPartitionKey({"dataset": "product_en", "bot": "refbot@v1"})
+    responses = project / ".ragpipe" / "warehouse" / "rag_responses" / "refbot@v1" / "product_en.parquet"
+
+    def score(*extra: dg.AssetKey) -> dict[str, pd.DataFrame]:
+        calls.clear()
+        result = defs.resolve_job_def("evaluate_bot_version").execute_in_process(
+            instance=instance, partition_key=partition, raise_on_error=False,
+            asset_selection=[*extra, *(dg.AssetKey(["scores", m]) for m in RESCORED)])
+        return {m: result.output_for_node("scores", m) for m in RESCORED} if result.success else {}
+
+    def change_answers(question_ids: list[str]) -> None:
+        frame = pd.read_parquet(responses)
+        frame.loc[frame["question_id"].isin(question_ids), "answer"] = "A different answer."
+        frame.to_parquet(responses, index=False)
+
+    with dg.DagsterInstance.get() as instance:
+        sync_partitions(instance, project / "data")
+        assert defs.resolve_job_def("prepare_dataset").execute_in_process(instance=instance,
+                                                                          partition_key="product_en").success
+        first = score(dg.AssetKey("rag_responses"))
+        questions = list(first["faithfulness"]["question_id"])
+        assert sorted(calls) == sorted((m, q) for m in RESCORED for q in questions)
+
+        again = score()
+        assert calls == [] and all(again[m].equals(first[m]) for m in RESCORED)
+
+        change_answers(questions[:1])
+        changed = score()
+        assert sorted(calls) == sorted((m, questions[0]) for m in RESCORED)
+        assert changed["faithfulness"].iloc[1:].equals(first["faithfulness"].iloc[1:])
+
+        # A step that dies after one new row: scoring again computes only the rows it had not finished.
+        change_answers(questions[1:3])
+        def dies_after_one_row(self, name, case):
+            if calls:
+                raise RuntimeError("killed")
+            return counted(self, name, case)
+
+        monkeypatch.setattr(Toolkit, "result", dies_after_one_row)
+        assert score() == {}
+        finished = list(calls)
+        monkeypatch.setattr(Toolkit, "result", counted)
+        score()
+    assert len(finished) == 1
+    assert sorted(calls + finished) == sorted((m, q) for m in RESCORED for q in questions[1:3])

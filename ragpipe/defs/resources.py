@@ -34,6 +34,11 @@ class ProjectPaths(dg.ConfigurableResource):
         return Path(self.cache_dir or Path(self.output_dir) / "cache") / "answers"
 
     @property
+    def score_cache(self) -> Path:
+        """Per-question score results by their inputs (see ragpipe.defs.evaluation.score_cache)."""
+        return Path(self.output_dir) / "score_cache"
+
+    @property
     def data(self) -> Path:
         return Path(self.data_dir)
 

@@ -130,6 +130,11 @@ def snapshot_metadata(instance: dg.DagsterInstance, dataset: str) -> dict:
     return {key: metadata[key].value for key in ("status", "source", "error") if key in metadata}
 
 
+def graph_version(frame: pd.DataFrame, metadata: dict) -> str:
+    """Changes with the entity set and with its status (a graph that became unavailable)."""
+    return f"{metadata.get('status')}:{_content_version(frame).value}"
+
+
 def graph_from_snapshot(frame: pd.DataFrame, metadata: dict) -> GraphEntities | None:
     """The GraphEntities a graph_entities snapshot stands for: None when the dataset has no
     graph, an unavailable graph (with the reason) when it could not be read."""

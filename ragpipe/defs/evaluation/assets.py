@@ -18,7 +18,8 @@ from ragpipe.core.report.render import EVALUATION_PAGE, INDEX_PAGE, record_round
 from ragpipe.core.report.summaries import aggregates_markdown, evaluation_markdown, responses_markdown, scores_markdown
 from ragpipe.core.schemas import Chunk, EvalCase, InputError, InputErrors
 from ragpipe.core.diagnosis.stats import paired_bootstrap, significant_drop, summarize
-from ragpipe.defs.datasets.assets import dataset_language, graph_from_snapshot, snapshot_metadata
+from ragpipe.defs.datasets.assets import dataset_language, graph_from_snapshot, graph_version, snapshot_metadata
+from ragpipe.defs.evaluation.score_cache import ScoreCache
 from ragpipe.defs.errors import input_failure
 from ragpipe.defs.progress import report_progress
 from ragpipe.defs.partitions import BY_DATASET, bot_version_keys, datasets, evaluations
@@ -144,25 +145,34 @@ def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: Emb
     toolkit = Toolkit(embedder.embedder, graph=graph, llm=judge)
     cases = build_cases(question_set, rag_responses)
     names = [key.path[-1] for key in context.selected_asset_keys]
+    score_cache = ScoreCache(paths.score_cache, {
+        "mode": toolkit.mode, "embedder": embedder.backend, "judge": llm.model if judge is not None else None,
+        "language": dataset_language(paths, dataset), "graph": graph_version(graph_entities, snapshot)})
+    kept = {name: [score_cache.get(name, case) for case in cases] for name in names}
+    todo = [name for name in names if None in kept[name]]
+    todo_cases = [case for i, case in enumerate(cases) if any(kept[name][i] is None for name in todo)]
     frames, llm_metadata = {}, {}
     try:
         before = judge.stats() if judge is not None else None
-        if judge is not None:
-            judge.prefetch(cases, names)  # every sample's calls, batched and concurrent, before the metrics read them
-        toolkit.prefetch(cases, names)  # offline: every text the metrics embed, in one batched encode
+        if judge is not None:  # every sample's calls, batched and concurrent, before the metrics read them
+            judge.prefetch(todo_cases, todo)
+        toolkit.prefetch(todo_cases, todo)  # offline: every text the metrics embed, in one batched encode
         for name in names:
             prompt_version = judge.prompt_hash(name) if judge is not None else None
             rows = []
-            for i, case in enumerate(cases, start=1):
-                result = toolkit.result(name, case)
-                rows.append({"question_id": case.question_id, "value": result.value,
-                             "details": json.dumps(result.details, ensure_ascii=False), "error": result.error,
-                             "prompt_version": prompt_version})
+            for i, (case, row) in enumerate(zip(cases, kept[name]), start=1):
+                if row is None:
+                    result = toolkit.result(name, case)
+                    row = {"value": result.value, "details": json.dumps(result.details, ensure_ascii=False),
+                           "error": result.error}
+                    score_cache.put(name, case, row)  # kept at once: a killed step loses no finished row
+                rows.append({"question_id": case.question_id, **row, "prompt_version": prompt_version})
                 report_progress(context, ["scores", name], i, len(cases))
             frames[name] = pd.DataFrame(rows)
         if judge is not None:  # calls, cache hits and misses, tokens and cost of this materialization
             llm_metadata = (judge.stats() - before).as_metadata()
     finally:
+        score_cache.close()
         if judge is not None:
             judge.llm.close()
     for name, frame in frames.items():
@@ -171,6 +181,7 @@ def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: Emb
         yield dg.Output(frame, output_name=name, metadata={
             "mean": float(measured.mean()) if len(measured) else float("nan"),
             "n": len(measured), "n_unmeasured": int(frame["value"].isna().sum()), "mode": toolkit.mode,
+            "rescored": kept[name].count(None),  # the other rows' inputs were scored before
             "graph": snapshot.get("source", "embedded"),
             **({"prompt_version": version} if version else {}), **llm_metadata,
             "summary": dg.MetadataValue.md(scores_markdown(name, frame, REGISTRY[name].higher_is_better)),
