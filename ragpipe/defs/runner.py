@@ -19,8 +19,8 @@ from ragpipe.defs.automation import (
 from ragpipe.defs.evaluation.assets import REASK_TAG
 from ragpipe.defs.jobs import dataset_job, evaluation_job, leaderboard_job
 from ragpipe.defs.liveness import held_run_lock
-from ragpipe.defs.progress import Listener, following
 from ragpipe.defs.partitions import misnamed_inputs, sync_partitions
+from ragpipe.defs.progress import Listener, following
 from ragpipe.defs.resources import ProjectPaths
 
 
