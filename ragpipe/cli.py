@@ -57,17 +57,16 @@ def _run(args: argparse.Namespace) -> int:
     with dg.DagsterInstance.get() as instance:
         outcomes = materialize_all(defs, instance, args.dataset, args.bot, reask=args.reask)
     paths = defs.resources["paths"]
-    warehouse = Path(defs.resources["io_manager"].base_path)
     print(f"\n{sum(o.success for o in outcomes)}/{len(outcomes)} runs succeeded in "
           f"{time.perf_counter() - started:.1f} s")
-    for board in sorted((warehouse / "leaderboard").glob("*.parquet")):
-        if paths.dataset_dir(board.stem).is_dir():
-            print(leaderboard_text(board.stem, pd.read_parquet(board)))
+    for dataset in paths.warehouse.partitions(["leaderboard"]):
+        if paths.dataset_dir(dataset).is_dir():
+            print(leaderboard_text(dataset, paths.warehouse.stored(["leaderboard"], dataset)))
         else:  # the dataset was deleted: its last leaderboard is history, not a current result
-            print(f"\nNo leaderboard for {board.stem}: its folder {paths.dataset_dir(board.stem)} is gone; the last "
-                  f"one is kept in {board}")
+            print(f"\nNo leaderboard for {dataset}: its folder {paths.dataset_dir(dataset)} is gone; the last one "
+                  f"is kept in {paths.warehouse.partition_file(['leaderboard'], dataset)}")
     print(f"\nReports (HTML, browse with `ragpipe report serve`): {paths.reports / 'index.html'}")
-    print(f"Asset values (Parquet, one file per partition): {warehouse}")
+    print(f"Asset values (Parquet, one file per partition): {paths.warehouse_dir}")
     print("Browse the same runs, lineage and reports in the Dagster UI:")
     print(f"  DAGSTER_HOME={home} {Path(sys.executable).parent / 'dagster'} dev -w {project_dir / 'workspace.yaml'}")
     failed = [o for o in outcomes if not o.success]

@@ -65,7 +65,6 @@ def _eval(args: argparse.Namespace) -> int:
     from ragpipe.defs.definitions import build_defs
     from ragpipe.defs.instance import prepare_dagster_home
     from ragpipe.defs.partitions import bot_version_keys, dataset_keys
-    from ragpipe.defs.progress import listening
     from ragpipe.defs.runner import exit_code, materialize_all
 
     project_dir = Path(args.project_dir).resolve()
@@ -80,8 +79,9 @@ def _eval(args: argparse.Namespace) -> int:
     from ragpipe.core.metrics import REGISTRY
 
     bar = ProgressBar(steps=1 + len(REGISTRY))  # answering, then each metric
-    with dg.DagsterInstance.get() as instance, listening(bar):
-        outcomes = materialize_all(defs, instance, [args.dataset], [args.bot], progress=bar.note, reask=args.reask)
+    with dg.DagsterInstance.get() as instance:
+        outcomes = materialize_all(defs, instance, [args.dataset], [args.bot], progress=bar.note, reask=args.reask,
+                                   on_progress=bar)
     failed = [o for o in outcomes if not o.success]
     data_file = paths.reports / args.dataset / args.bot / "diagnosis.json"
     # The report is written even when a blocking check then fails the run.

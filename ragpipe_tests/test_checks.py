@@ -13,7 +13,8 @@ from ragpipe.core.metrics import REGISTRY
 from ragpipe.core.report.data import status_of, threshold_checks
 from ragpipe.defs.definitions import build_defs
 from ragpipe.core.diagnosis.stats import summarize
-from ragpipe.defs.evaluation.assets import _threshold_check, leaderboard
+from ragpipe.defs.evaluation.assets import leaderboard
+from ragpipe.defs.evaluation.checks import threshold_result
 from ragpipe.defs.instance import prepare_dagster_home
 from ragpipe.defs.partitions import sync_partitions
 
@@ -107,7 +108,7 @@ def test_a_metric_measured_on_no_question_fails_its_gate():
     assert all(c["passed"] for m, c in checks.items() if m != "faithfulness")
     assert status_of(list(checks.values())) == "warning"
     row = next(r for r in rows if r["metric"] == "faithfulness")
-    result = _threshold_check(checks["faithfulness"], row)
+    result = threshold_result(checks["faithfulness"], row)
     assert not result.passed and result.severity == dg.AssetCheckSeverity.WARN
     assert "n = 0" in result.description and result.metadata["n"].value == 0
 

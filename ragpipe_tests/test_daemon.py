@@ -1,10 +1,14 @@
-"""End to end on a real PostgreSQL instance with dagster-daemon: each event launches its
-set of runs once. After `ragpipe run`, starting the daemon with nothing changed launches
+"""End to end with dagster-daemon. On a real PostgreSQL instance each event launches its
+set of runs once: after `ragpipe run`, starting the daemon with nothing changed launches
 nothing; a new bot config, a changed one and a `ragpipe backfill` over three versions each
-launch exactly their runs, and nothing more once the sensors have looked again."""
+launch exactly their runs, and nothing more once the sensors have looked again. Runs whose
+process was killed end failed and run again instead of blocking the queue. The daemon and
+every process it started are gone after each test."""
 
 import os
+import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -12,7 +16,6 @@ from pathlib import Path
 
 import dagster as dg
 import pytest
-from dagster._core.scheduler.instigation import InstigatorType, TickStatus
 
 from ragpipe.defs.definitions import build_defs
 from ragpipe.defs.evaluation.assets import REGRESSION_CHECK
@@ -55,11 +58,60 @@ def settled(instance, sensors: list[str], since: float) -> bool:
     if any(not r.dagster_run.is_finished for r in records):
         return False
     quiet_from = max([since, *(r.end_time or 0 for r in records)])
-    states = {s.instigator_name: s for s in instance.all_instigator_state(instigator_type=InstigatorType.SENSOR)}
-    done = [TickStatus.SKIPPED, TickStatus.SUCCESS, TickStatus.FAILURE]
-    return all(name in states and len(instance.get_ticks(states[name].instigator_origin_id, states[name].selector_id,
-                                                         after=quiet_from, statuses=done)) >= QUIET_TICKS
+    states = {s.instigator_name: s for s in instance.all_instigator_state() if s.instigator_name in sensors}
+    return all(name in states and len([t for t in instance.get_ticks(states[name].instigator_origin_id,
+                                                                     states[name].selector_id, after=quiet_from)
+                                       if t.status.value in DONE_TICKS]) >= QUIET_TICKS
                for name in sensors)
+
+
+DONE_TICKS = {"SKIPPED", "SUCCESS", "FAILURE"}  # a tick still STARTED has not looked yet
+
+
+def group_members(pgid: int) -> list[str]:
+    """Command lines of the live (not zombie) processes of a process group."""
+    members = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if fields[0] != "Z" and int(fields[2]) == pgid:
+                members.append((stat.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode().strip())
+        except (OSError, IndexError, ValueError):
+            continue  # the process ended while we looked
+    return members
+
+
+@pytest.fixture
+def daemon(project, monkeypatch):
+    """Starts dagster-daemon in the project, in a process group of its own, and gives its
+    process. Afterwards stops the whole group (the daemon, its code server and their run
+    workers) and checks that none of it survives."""
+    monkeypatch.setenv("RAGPIPE_PROJECT_DIR", str(project))  # the code server's definitions read the project
+    started = []
+
+    def start() -> subprocess.Popen:
+        log = (project / "daemon.log").open("w")  # a file, not a pipe: an unread pipe would block the daemon
+        process = subprocess.Popen(
+            [str(Path(sys.executable).parent / "dagster-daemon"), "run", "-w", str(REPO / "workspace.yaml")],
+            cwd=project, env=os.environ.copy(), stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        started.append((process, log))
+        return process
+
+    yield start
+    for process, log in started:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        deadline = time.time() + 60
+        while (survivors := group_members(process.pid)) and time.time() < deadline:
+            time.sleep(1)
+        if survivors:
+            os.killpg(process.pid, signal.SIGKILL)
+        log.close()
+        assert not survivors, f"processes of the daemon survived it: {survivors}"
 
 
 def held_back_by_gate(instance, run_id: str) -> bool:
@@ -74,7 +126,7 @@ def new_runs(instance, before: set[str]) -> list[str]:
                   for r in instance.get_runs() if r.run_id not in before)
 
 
-def test_each_event_launches_its_runs_once(project, pg_env):
+def test_each_event_launches_its_runs_once(project, pg_env, daemon):
     (project / "data" / "bots" / "refbot@v2.yaml").rename(project / "refbot@v2.yaml")  # dropped in later
     (project / "data" / "bots" / "refbot@v3.yaml").write_text(V3, encoding="utf-8")
     prepare_dagster_home(project)
@@ -84,10 +136,7 @@ def test_each_event_launches_its_runs_once(project, pg_env):
         outcomes = materialize_all(defs, instance, progress=lambda _: None)
     assert all(o.success or o.blocked for o in outcomes), [o.error for o in outcomes]
 
-    log = (project / "daemon.log").open("w")  # a file, not a pipe: an unread pipe would block the daemon
-    daemon = subprocess.Popen(
-        [str(Path(sys.executable).parent / "dagster-daemon"), "run", "-w", str(REPO / "workspace.yaml")],
-        cwd=project, env=os.environ.copy(), stdout=log, stderr=subprocess.STDOUT)
+    process = daemon()
     counts = {}
 
     def scenario(name: str, event, expected: list[str]) -> None:
@@ -96,7 +145,7 @@ def test_each_event_launches_its_runs_once(project, pg_env):
             started = time.time()
             event()
             while not settled(instance, sensors, started):
-                assert daemon.poll() is None, "dagster-daemon exited:\n" + (project / "daemon.log").read_text()[-3000:]
+                assert process.poll() is None, "dagster-daemon exited:\n" + (project / "daemon.log").read_text()[-3000:]
                 assert time.time() - started < DEADLINE_S, \
                     f"{name}: not settled after {DEADLINE_S} s; runs so far {new_runs(instance, before)}"
                 time.sleep(3)
@@ -129,13 +178,79 @@ def test_each_event_launches_its_runs_once(project, pg_env):
         scenario("backfill of 3 versions", backfill,
                  [f"{EVALUATE} [refbot@{v}|product_en]" for v in ("v1", "v2", "v3")] + [f"{RANK} [product_en]"])
     finally:
-        daemon.terminate()
-        try:
-            daemon.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            daemon.kill()
-        log.close()
         print(f"run counts per scenario: {counts}; daemon session {time.time() - test_started:.0f} s")
     with dg.DagsterInstance.get() as instance:
         assert {"refbot@v2|policy_zh", "refbot@v2|product_en"} <= instance.get_materialized_partitions(
             dg.AssetKey("diagnosis_report"))
+
+
+KILL_DEADLINE_S = 600
+WORKER_PID = re.compile(r"Started process for run \(pid: (\d+)\)")  # the code server's engine event
+
+
+def wait_for(what: str, condition, daemon_process=None, deadline_s: float = KILL_DEADLINE_S, log: Path | None = None):
+    started = time.time()
+    while not (found := condition()):
+        assert daemon_process is None or daemon_process.poll() is None, \
+            "dagster-daemon exited:\n" + (log.read_text()[-3000:] if log else "")
+        assert time.time() - started < deadline_s, f"not within {deadline_s} s: {what}"
+        time.sleep(2)
+    return found
+
+
+def status(instance, run_id: str) -> dg.DagsterRunStatus:
+    return instance.get_run_by_id(run_id).status
+
+
+def test_killed_runs_end_failed_and_run_again(project, daemon):
+    """Two `ragpipe run`s killed while they execute a run each: their runs would stay STARTED
+    and hold the coordinator's two slots. Under the daemon they end failed and run again.
+    Then the run worker of a run the daemon launched is killed: that run ends failed and its
+    retry succeeds."""
+    (project / "data" / "bots" / "refbot@v2.yaml").unlink()  # fewer runs: one bot version per dataset
+    prepare_dagster_home(project)
+    ragpipe = str(Path(sys.executable).parent / "ragpipe")
+    cli = [subprocess.Popen([ragpipe, "run", "--dataset", dataset, "--project-dir", str(project)], cwd=project,
+                            env=os.environ.copy(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+           for dataset in ("policy_zh", "product_en")]
+    with dg.DagsterInstance.get() as instance:
+        def started() -> list[str]:
+            return [r.dagster_run.run_id for r in instance.get_run_records(
+                dg.RunsFilter(statuses=[dg.DagsterRunStatus.STARTED]))]
+
+        # Each run takes seconds, the step from one run to the next milliseconds: both
+        # processes are almost surely inside a run when killed (and one of them surely is).
+        wait_for("both `ragpipe run`s executing a run", lambda: len(started()) == 2, deadline_s=300)
+        for process in cli:
+            process.kill()
+            process.wait()
+        dead = started()
+        assert dead
+
+        process, log = daemon(), project / "daemon.log"
+        wait_for("the killed runs marked failed",
+                 lambda: all(status(instance, run_id) == dg.DagsterRunStatus.FAILURE for run_id in dead), process, log=log)
+        # dead_run_sensor asks for each once; Dagster's run retries cannot re-launch a run
+        # executed in another process, so that is the only new run for it.
+        wait_for("each killed run asked for again", lambda: all(
+            instance.get_run_records(dg.RunsFilter(tags={"dagster/run_key": f"dead:{run_id}"})) for run_id in dead),
+            process, log=log)
+
+        def worker_of_a_launched_run():
+            for record in instance.get_run_records(dg.RunsFilter(statuses=[dg.DagsterRunStatus.STARTED])):
+                for entry in instance.all_logs(record.dagster_run.run_id, of_type=dg.DagsterEventType.ENGINE_EVENT):
+                    if found := WORKER_PID.search(entry.message or ""):
+                        return record.dagster_run.run_id, int(found.group(1))
+            return None
+
+        killed, pid = wait_for("a run the daemon launched executing", worker_of_a_launched_run, process, log=log)
+        os.kill(pid, signal.SIGKILL)
+        wait_for("the run of the killed worker marked failed",
+                 lambda: status(instance, killed) == dg.DagsterRunStatus.FAILURE, process, log=log)
+        retry = wait_for("its retry succeeded", lambda: [
+            r.dagster_run for r in instance.get_run_records(dg.RunsFilter(tags={"dagster/parent_run_id": killed}))
+            if r.dagster_run.status == dg.DagsterRunStatus.SUCCESS], process, log=log)
+        assert retry[0].tags.get("dagster/partition") == instance.get_run_by_id(killed).tags.get("dagster/partition")
+        asked_again = [[r for r in instance.get_run_records(dg.RunsFilter(tags={"dagster/run_key": f"dead:{run_id}"}))
+                        if "dagster/parent_run_id" not in r.dagster_run.tags] for run_id in dead]  # not retries
+        assert [len(runs) for runs in asked_again] == [1] * len(dead)

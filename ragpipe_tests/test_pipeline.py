@@ -1,7 +1,11 @@
 """The whole asset graph on the bundled sample data, and what survives bad input."""
 
 import json
+import os
+import subprocess
+import sys
 import time
+import uuid
 
 import dagster as dg
 import pandas as pd
@@ -9,10 +13,11 @@ import pytest
 
 from ragpipe.bench.perf import step_seconds
 from ragpipe.cli import main
-from ragpipe.core.metrics import REGISTRY
+from ragpipe.core.metrics import REGISTRY, Toolkit
 from ragpipe.defs.definitions import build_defs
 from ragpipe.defs.instance import prepare_dagster_home
-from ragpipe.defs.partitions import bot_version_keys, dataset_keys, misnamed_inputs
+from ragpipe.defs.partitions import bot_version_keys, dataset_keys, misnamed_inputs, sync_partitions
+from ragpipe.defs.progress import following
 from ragpipe.defs.runner import materialize_all
 
 DATASETS = ["policy_zh", "product_en"]
@@ -119,3 +124,97 @@ def test_misnamed_dataset_folder_is_reported_not_registered(project):
     bad.mkdir()
     assert dataset_keys(project / "data") == DATASETS
     assert misnamed_inputs(project / "data") == [bad]
+
+
+EVALUATE_IN_ANOTHER_PROCESS = """
+import sys
+import dagster as dg
+from pathlib import Path
+from ragpipe.defs.definitions import build_defs
+
+project, run_id = Path(sys.argv[1]), sys.argv[2]
+with dg.DagsterInstance.get() as instance:
+    build_defs(project).resolve_job_def("evaluate_bot_version").execute_in_process(
+        instance=instance, run_id=run_id, partition_key=dg.MultiPartitionKey({"dataset": "product_en", "bot": "refbot@v1"}),
+        asset_selection=[dg.AssetKey("rag_responses"), dg.AssetKey(["scores", "faithfulness"])])
+"""
+
+
+def test_progress_reaches_the_caller_from_the_process_that_runs_the_steps(project):
+    prepare_dagster_home(project)
+    defs = build_defs(project)
+    with dg.DagsterInstance.get() as instance:
+        sync_partitions(instance, project / "data")
+        assert defs.resolve_job_def("prepare_dataset").execute_in_process(instance=instance,
+                                                                          partition_key="product_en").success
+        run_id, seen = str(uuid.uuid4()), []
+        with following(instance, run_id, lambda *report: seen.append(report)):
+            subprocess.run([sys.executable, "-c", EVALUATE_IN_ANOTHER_PROCESS, str(project), run_id], check=True,
+                           env={**os.environ, "RAGPIPE_PROJECT_DIR": str(project)}, timeout=600)
+    questions = len(pd.read_parquet(project / ".ragpipe" / "warehouse" / "question_set" / "product_en.parquet"))
+    by_step = {step: [(done, total) for s, done, total in seen if s == step] for step, _, _ in seen}
+    assert set(by_step) == {"rag_responses", "scores/faithfulness"}
+    for step, reports in by_step.items():
+        assert reports == sorted(reports) and reports[-1] == (questions, questions), step
+        assert 1 < len(reports) <= questions  # step by step, not one report per question
+
+
+RESCORED = ["faithfulness", "context_recall", "answer_correctness"]
+
+
+def test_scoring_again_computes_only_the_questions_whose_inputs_changed(project, monkeypatch):
+    calls = []
+    computed = Toolkit.result
+
+    def counted(self, name, case):
+        calls.append((name, case.question_id))
+        return computed(self, name, case)
+
+    monkeypatch.setattr(Toolkit, "result", counted)
+    prepare_dagster_home(project)
+    defs = build_defs(project)
+    partition = dg.MultiPartitionKey({"dataset": "product_en", "bot": "refbot@v1"})
+    responses = project / ".ragpipe" / "warehouse" / "rag_responses" / "refbot@v1" / "product_en.parquet"
+
+    def score(*extra: dg.AssetKey) -> dict[str, pd.DataFrame]:
+        calls.clear()
+        result = defs.resolve_job_def("evaluate_bot_version").execute_in_process(
+            instance=instance, partition_key=partition, raise_on_error=False,
+            asset_selection=[*extra, *(dg.AssetKey(["scores", m]) for m in RESCORED)])
+        return {m: result.output_for_node("scores", m) for m in RESCORED} if result.success else {}
+
+    def change_answers(question_ids: list[str]) -> None:
+        frame = pd.read_parquet(responses)
+        frame.loc[frame["question_id"].isin(question_ids), "answer"] = "A different answer."
+        frame.to_parquet(responses, index=False)
+
+    with dg.DagsterInstance.get() as instance:
+        sync_partitions(instance, project / "data")
+        assert defs.resolve_job_def("prepare_dataset").execute_in_process(instance=instance,
+                                                                          partition_key="product_en").success
+        first = score(dg.AssetKey("rag_responses"))
+        questions = list(first["faithfulness"]["question_id"])
+        assert sorted(calls) == sorted((m, q) for m in RESCORED for q in questions)
+
+        again = score()
+        assert calls == [] and all(again[m].equals(first[m]) for m in RESCORED)
+
+        change_answers(questions[:1])
+        changed = score()
+        assert sorted(calls) == sorted((m, questions[0]) for m in RESCORED)
+        assert changed["faithfulness"].iloc[1:].equals(first["faithfulness"].iloc[1:])
+
+        # A step that dies after one new row: scoring again computes only the rows it had not finished.
+        change_answers(questions[1:3])
+        def dies_after_one_row(self, name, case):
+            if calls:
+                raise RuntimeError("killed")
+            return counted(self, name, case)
+
+        monkeypatch.setattr(Toolkit, "result", dies_after_one_row)
+        assert score() == {}
+        finished = list(calls)
+        monkeypatch.setattr(Toolkit, "result", counted)
+        score()
+    assert len(finished) == 1
+    assert sorted(calls + finished) == sorted((m, q) for m in RESCORED for q in questions[1:3])

@@ -7,8 +7,10 @@ import dagster as dg
 
 from ragpipe.defs.automation import nightly_newest_versions, ragpipe_sensor, weekly_full_reevaluation
 from ragpipe.defs.evaluation.assets import leaderboard
+from ragpipe.defs.evaluation.checks import EVALUATION_CHECKS
 from ragpipe.defs.io_manager import ParquetIOManagerFactory
 from ragpipe.defs.jobs import DATASET_ASSETS, EVALUATION_ASSETS, dataset_job, evaluation_job, leaderboard_job
+from ragpipe.defs.liveness import dead_run_sensor
 from ragpipe.defs.resources import EmbedderResource, GraphResource, LLMResource, ProjectPaths, default_project_dir
 
 
@@ -20,8 +22,9 @@ def build_defs(project_dir: Path | None = None) -> dg.Definitions:
     warehouse_dir = str(output_dir / "warehouse")
     return dg.Definitions(
         assets=[*DATASET_ASSETS, *EVALUATION_ASSETS, leaderboard],
+        asset_checks=EVALUATION_CHECKS,
         jobs=[dataset_job, evaluation_job, leaderboard_job],
-        sensors=[ragpipe_sensor],
+        sensors=[ragpipe_sensor, dead_run_sensor],
         schedules=[nightly_newest_versions, weekly_full_reevaluation],
         # Runs are small: steps share one process instead of paying an import each.
         executor=dg.in_process_executor,

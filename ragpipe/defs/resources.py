@@ -8,13 +8,13 @@ from functools import cached_property
 from pathlib import Path
 
 import dagster as dg
-import pandas as pd
 from upath import UPath
 
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.inputs.graph import ENTITY_QUERY, RELATION_QUERY, EmbeddedGraph, GraphSource, Neo4jGraph
 from ragpipe.core.schemas import InputError
 from ragpipe.defs.partitions import ambiguity
+from ragpipe.defs.io_manager import ParquetIOManager
 
 
 def default_project_dir() -> Path:
@@ -23,7 +23,7 @@ def default_project_dir() -> Path:
 
 class ProjectPaths(dg.ConfigurableResource):
     """Inputs under ``data_dir``; reports under ``output_dir``; ``warehouse_dir`` is the
-    Parquet IO manager's base path (read directly only to compare bot versions)."""
+    Parquet IO manager's base path (read through ``warehouse`` only to compare bot versions)."""
 
     data_dir: str
     output_dir: str
@@ -34,6 +34,11 @@ class ProjectPaths(dg.ConfigurableResource):
     def answers_cache(self) -> Path:
         """HTTP bots' answers (see ragpipe.core.inputs.bots)."""
         return Path(self.cache_dir or Path(self.output_dir) / "cache") / "answers"
+
+    @property
+    def score_cache(self) -> Path:
+        """Per-question score results by their inputs (see ragpipe.defs.evaluation.score_cache)."""
+        return Path(self.output_dir) / "score_cache"
 
     @property
     def data(self) -> Path:
@@ -53,13 +58,10 @@ class ProjectPaths(dg.ConfigurableResource):
     def reports(self) -> Path:
         return Path(self.output_dir) / "reports"
 
-    def stored_scores(self, metric: str, bot_version: str, dataset: str) -> pd.DataFrame | None:
-        """Per-question scores of another partition, as the IO manager stored them."""
-        path = UPath(self.warehouse_dir) / "scores" / metric / bot_version / f"{dataset}.parquet"
-        if not path.exists():
-            return None
-        with path.open("rb") as handle:
-            return pd.read_parquet(handle)
+    @property
+    def warehouse(self) -> ParquetIOManager:
+        """The IO manager over ``warehouse_dir``: ``warehouse.stored(asset_key, partition)``."""
+        return ParquetIOManager(base_path=UPath(self.warehouse_dir))
 
 
 class EmbedderResource(dg.ConfigurableResource):

@@ -4,6 +4,7 @@ A failing dataset or bot version is reported and the others still run."""
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 import dagster as dg
@@ -17,7 +18,9 @@ from ragpipe.defs.automation import (
 )
 from ragpipe.defs.evaluation.assets import REASK_TAG, config_problem
 from ragpipe.defs.jobs import dataset_job, evaluation_job, leaderboard_job
+from ragpipe.defs.liveness import held_run_lock
 from ragpipe.defs.partitions import ambiguous_bot_files, bot_version_keys, misnamed_inputs, sync_partitions
+from ragpipe.defs.progress import Listener, following
 from ragpipe.defs.resources import ProjectPaths
 
 
@@ -66,11 +69,14 @@ def _failure_message(result: dg.ExecuteInProcessResult) -> str:
 
 
 def _execute(defs: dg.Definitions, instance: dg.DagsterInstance, job_name: str, partition,
-             inputs: str | None, tags: dict[str, str] | None = None) -> RunOutcome:
+             inputs: str | None, tags: dict[str, str] | None = None, on_progress: Listener | None = None) -> RunOutcome:
     job = defs.resolve_job_def(job_name)
     # Tagged with the hash of its inputs, as the sensor tags its runs: the daemon sees this work as done.
-    result = job.execute_in_process(instance=instance, partition_key=partition, raise_on_error=False,
-                                    run_config=QUIET, tags={**({INPUTS_TAG: inputs} if inputs else {}), **(tags or {})})
+    with held_run_lock(instance) as (run_id, lock_tags), \
+            following(instance, run_id, on_progress) if on_progress else nullcontext():
+        result = job.execute_in_process(
+            instance=instance, partition_key=partition, raise_on_error=False, run_config=QUIET, run_id=run_id,
+            tags={**({INPUTS_TAG: inputs} if inputs else {}), **(tags or {}), **lock_tags})
     materialized = tuple(sorted({e.asset_key.to_user_string() for e in result.get_asset_materialization_events()}))
     return RunOutcome(job_name, str(partition), result.success, result.run_id,
                       None if result.success else _failure_message(result), materialized)
@@ -78,8 +84,10 @@ def _execute(defs: dg.Definitions, instance: dg.DagsterInstance, job_name: str, 
 
 def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
                     only_datasets: list[str] | None = None, only_bots: list[str] | None = None,
-                    progress=print, reask: bool = False) -> list[RunOutcome]:
-    """``reask``: the evaluations ask HTTP bots every question again (REASK_TAG)."""
+                    progress=print, reask: bool = False, on_progress: Listener | None = None) -> list[RunOutcome]:
+    """``progress`` gets a line per finished run; ``on_progress`` (step, done, total) follows
+    the evaluation steps while they run. ``reask``: the evaluations ask HTTP bots every
+    question again (REASK_TAG)."""
     paths: ProjectPaths = defs.resources["paths"]
     dataset_keys, bot_keys = sync_partitions(instance, paths.data)
     # A dataset asked for by name whose folder is gone, or no dataset at all, is an error:
@@ -114,7 +122,7 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
         versions = prepared_versions(instance, dataset)
         for bot in bot_keys:
             record(_execute(defs, instance, evaluation_job.name, dg.MultiPartitionKey({"dataset": dataset, "bot": bot}),
-                            evaluation_inputs(paths, bot, versions), tags))
+                            evaluation_inputs(paths, bot, versions), tags, on_progress))
         # A version that failed a blocking check has aggregates: the leaderboard ranks and flags it.
         if any("aggregate_scores" in o.materialized for o in outcomes
                if o.job == evaluation_job.name and o.partition.endswith(f"|{dataset}")):

@@ -112,9 +112,8 @@ def graph_entities(context: dg.AssetExecutionContext, paths: ProjectPaths, graph
         context.log.warning(error)
     if snapshot is not None:
         frame = pd.DataFrame(snapshot.entities, columns=GRAPH_COLUMNS)
+    # The score assets read status, source and error from this materialization's metadata.
     status = "ok" if snapshot is not None else "unavailable" if error else "absent"
-    # The IO manager keeps attrs in the Parquet file: the score assets read the status there.
-    frame.attrs.update({"status": status, "source": source.description, "error": error})
     counts = snapshot.counts() if snapshot else {"entities": 0, "aliases": 0, "types": 0, "relations": 0}
     yield dg.Output(frame, data_version=dg.DataVersion(snapshot.version() if snapshot else status), metadata={
         **counts, "source": source.description, "status": status,
@@ -128,11 +127,25 @@ def graph_entities(context: dg.AssetExecutionContext, paths: ProjectPaths, graph
                   **({"note": "this dataset has no knowledge graph"} if status == "absent" else {})})
 
 
-def graph_from_snapshot(frame: pd.DataFrame) -> GraphEntities | None:
+def snapshot_metadata(instance: dg.DagsterInstance, dataset: str) -> dict:
+    """status, source and error (when unavailable) of the dataset's newest graph_entities
+    snapshot, from its materialization's metadata."""
+    records = instance.fetch_materializations(
+        dg.AssetRecordsFilter(dg.AssetKey("graph_entities"), asset_partitions=[dataset]), limit=1).records
+    metadata = records[0].asset_materialization.metadata if records else {}
+    return {key: metadata[key].value for key in ("status", "source", "error") if key in metadata}
+
+
+def graph_version(frame: pd.DataFrame, metadata: dict) -> str:
+    """Changes with the entity set and with its status (a graph that became unavailable)."""
+    return f"{metadata.get('status')}:{_content_version(frame).value}"
+
+
+def graph_from_snapshot(frame: pd.DataFrame, metadata: dict) -> GraphEntities | None:
     """The GraphEntities a graph_entities snapshot stands for: None when the dataset has no
     graph, an unavailable graph (with the reason) when it could not be read."""
-    if frame.attrs.get("status") == "unavailable":
-        return GraphEntities.unavailable(frame.attrs.get("error") or "knowledge graph unavailable")
+    if metadata.get("status") == "unavailable":
+        return GraphEntities.unavailable(metadata.get("error") or "knowledge graph unavailable")
     if frame.empty:
         return None
     return GraphEntities.from_records([{"name": r["name"], "type": r["type"], "aliases": list(r["aliases"])}

@@ -1,0 +1,49 @@
+"""Per-question score results kept by what they were computed from (the question, the
+answer, its contexts, the metric, the evaluation core's code, the scoring mode, the
+embedder, the judge model and the graph snapshot), so that scoring a partition again
+computes only the questions whose inputs changed, and a step killed half-way keeps the
+rows it finished."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import diskcache
+
+import ragpipe.core
+from ragpipe.core.schemas import EvalCase
+
+
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    """A hash of the evaluation core's code and data files: a change there re-scores everything."""
+    root = Path(ragpipe.core.__file__).parent
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.suffix in {".py", ".json", ".yaml"}):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+class ScoreCache:
+    """``setting``: what, besides a question's own inputs, its scores depend on."""
+
+    def __init__(self, directory: Path, setting: dict):
+        self.cache = diskcache.Cache(str(directory))
+        self.setting = {**setting, "code": code_version()}
+
+    def key(self, metric: str, case: EvalCase) -> str:
+        # ASCII JSON: an answer with a lone surrogate still has a key
+        inputs = json.dumps([self.setting, metric, case.model_dump()], sort_keys=True)
+        return hashlib.sha256(inputs.encode()).hexdigest()
+
+    def get(self, metric: str, case: EvalCase) -> dict | None:
+        return self.cache.get(self.key(metric, case))
+
+    def put(self, metric: str, case: EvalCase, row: dict) -> None:
+        self.cache.set(self.key(metric, case), row)
+
+    def close(self) -> None:
+        self.cache.close()

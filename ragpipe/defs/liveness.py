@@ -1,0 +1,87 @@
+"""Runs never stay STARTED after their process died, so they never hold one of the queued
+coordinator's slots for ever.
+
+- A run the daemon launched runs in a worker process of its code server: when the worker
+  dies the code server marks the run failed, and run retries (dagster.yaml) launch it again.
+- A run that `ragpipe run` or `eval` executes in its own process holds a lock file for as
+  long as that process lives. ``dead_run_sensor`` marks a STARTED run whose lock is free
+  (the process was killed) failed and asks for it again, once. Only the machine that holds
+  a lock can tell whether it is free: each daemon checks the runs of its own host.
+- Run monitoring (dagster.yaml) fails runs stuck starting and cancels runs stuck cancelling.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import socket
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import dagster as dg
+
+from ragpipe.defs.evaluation.assets import REASK_TAG
+from ragpipe.defs.jobs import dataset_job, evaluation_job, leaderboard_job
+
+LOCK_TAG = "ragpipe/lock"  # "<host>:<lock file>" of the process executing the run
+DIMENSION_TAG = "dagster/partition/"  # Dagster's tag prefix for one dimension of a multi-partition
+
+
+@contextmanager
+def held_run_lock(instance: dg.DagsterInstance) -> Iterator[tuple[str, dict[str, str]]]:
+    """A run id and the tags to execute it with in this process; the lock is released when
+    the block ends or the process dies, however it dies."""
+    run_id = str(uuid.uuid4())
+    path = Path(instance.root_directory) / "run_locks" / f"{run_id}.lock"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield run_id, {LOCK_TAG: f"{socket.gethostname()}:{path}"}
+        finally:
+            path.unlink(missing_ok=True)
+
+
+def _owner_died(tag: str) -> bool:
+    host, _, path = tag.partition(":")
+    if host != socket.gethostname():
+        return False
+    try:
+        with open(path, "a") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except FileNotFoundError:
+        return True  # released and removed: the run status is checked again below
+    except BlockingIOError:
+        return False
+    Path(path).unlink(missing_ok=True)
+    return True
+
+
+def _partition_key(run: dg.DagsterRun) -> str | dg.MultiPartitionKey | None:
+    dimensions = {k.removeprefix(DIMENSION_TAG): v for k, v in run.tags.items() if k.startswith(DIMENSION_TAG)}
+    return dg.MultiPartitionKey(dimensions) if dimensions else run.tags.get("dagster/partition")
+
+
+@dg.sensor(jobs=[dataset_job, evaluation_job, leaderboard_job], default_status=dg.DefaultSensorStatus.RUNNING,
+           minimum_interval_seconds=15)
+def dead_run_sensor(context: dg.SensorEvaluationContext):
+    """Fails the runs whose `ragpipe run` process died and asks for each again, once."""
+    instance, requests = context.instance, []
+    for record in instance.get_run_records(dg.RunsFilter(statuses=[dg.DagsterRunStatus.STARTED])):
+        tag = record.dagster_run.tags.get(LOCK_TAG)
+        if not tag or not _owner_died(tag):
+            continue
+        run = instance.get_run_by_id(record.dagster_run.run_id)
+        if run is None or run.status != dg.DagsterRunStatus.STARTED:  # it ended before its process did
+            continue
+        instance.report_run_failed(run, "the process executing this run died (its run lock was free); "
+                                        "dead_run_sensor asks for the run again")
+        context.log.warning(f"run {run.run_id} ({run.job_name} [{run.tags.get('dagster/partition')}]) died with "
+                            "its process: marked failed, asked for again")
+        # Without the re-ask tag: the new run continues the dead run's answer round instead of
+        # opening another one, so it asks only what the dead run got no answer to.
+        tags = {k: v for k, v in run.tags.items() if k.startswith("ragpipe/") and k not in (LOCK_TAG, REASK_TAG)}
+        requests.append(dg.RunRequest(job_name=run.job_name, partition_key=_partition_key(run), tags=tags,
+                                      run_key=f"dead:{run.run_id}"))
+    return requests or dg.SkipReason("no run whose process died")
