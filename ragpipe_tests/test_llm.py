@@ -26,8 +26,8 @@ from ragpipe.core.llm.client import RateLimiter, extract_json, retry_after_secon
 from ragpipe.core.llm.prompts.base import DATA_RULE, FORMAT_INSTRUCTION, SYSTEM, fence
 from ragpipe.core.llm.prompts.judge import JUDGE_1_5
 from ragpipe.core.schemas import EvalCase
-from ragpipe_tests.fake_judge import RUBRIC, fake_llm, prompt_of, strip_end
-from ragpipe_tests.openai_server import OpenAIServer, Reply, script
+from ragpipe.testing.fake_judge import RUBRIC, fake_llm, prompt_of, strip_end
+from ragpipe.testing.openai_server import OpenAIServer, Reply, script
 
 SECRET = "sk-test-7f3a9c1e5b2d4068"
 # Material per language for the round trips.

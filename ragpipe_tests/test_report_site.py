@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from ragpipe.cli import main
-from ragpipe.cli_report import make_server
+from ragpipe.cli.report import make_server
 from ragpipe.core.metrics import REGISTRY
 from ragpipe.core.report import build_site, script_json
 from ragpipe.defs.runner import EXIT_BLOCKED
