@@ -98,7 +98,7 @@ def read_rows(path: Path, limit: int | None = None) -> list[dict]:
 
 
 def _trained_on() -> set[str]:
-    from ragpipe.core.evidence.support import CALIBRATION_PATH
+    from ragpipe.core.evidence.calibration import CALIBRATION_PATH
 
     try:
         return set(json.loads(CALIBRATION_PATH.read_text(encoding="utf-8")).get("trained_on", []))

@@ -2,7 +2,7 @@ import re
 
 import numpy as np
 
-from ragpipe.core.evidence.support import MAX_EMBED_CHARS
+from ragpipe.core.evidence.features import MAX_EMBED_CHARS
 from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 from ragpipe.core.text import content_tokens
