@@ -81,9 +81,9 @@ def test_sample_diagnosis_reads_seed_000_and_003_details():
     samples = diagnose_samples(scores)
     a, b, c = samples["a"], samples["b"], samples["c"]
     assert (a.risk_level, a.regenerate, a.quality_level) == ("low", False, "优秀")
-    assert (b.risk_level, b.regenerate) == ("high", True)  # seed 000: above the high-risk line
+    assert (b.risk_level, b.regenerate) == ("high", True)  # above the high-risk line
     assert b.missing_entities == ["财政部"] and b.unverified_entities == ["某某局"] and b.lines == ["检测到潜在幻觉"]
-    assert c.regenerate and c.judge_passing is False and c.judge_suggestion == "cite the notice"  # seed 003 retry
+    assert c.regenerate and c.judge_passing is False and c.judge_suggestion == "cite the notice"  # the judge-guided retry
 
 
 def test_sample_findings_follow_the_share_of_flagged_answers():
