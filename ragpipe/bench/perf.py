@@ -123,7 +123,7 @@ def _fresh_kit(model_from):
     from ragpipe.core.metrics import Toolkit
 
     embedder = Embedder(model_from.backend)
-    embedder._model = model_from.loadavg_text()
+    embedder._model = model_from._load()
     return Toolkit(embedder)
 
 
