@@ -10,6 +10,48 @@ from ragpipe.core.evidence.embeddings import Embedder
 REPO = Path(__file__).resolve().parents[1]
 warnings.filterwarnings("ignore", category=dg.BetaWarning)
 
+# The slow tier, by module or by test: what takes tens of seconds or more on the 2-core
+# machine. `pytest -m "not slow"` leaves it out; CI (`pytest`) runs everything. Kept here,
+# in one list, rather than as marks spread over the test modules; a name that no longer
+# matches a test of a collected module is an error, so a renamed test cannot drop out of
+# the slow tier unnoticed.
+SLOW = {
+    "test_daemon.py": "the Dagster daemon with PostgreSQL",
+    "test_postgres.py": "a PostgreSQL cluster",
+    "test_llm_real_model.py": "a real model served locally",
+    "test_report_site.py": "whole evaluations, then a browser on the report site",
+    "test_pipeline.py::test_whole_graph_on_sample_data": "the whole asset graph, end to end",
+    "test_pipeline.py::test_bad_bot_and_bad_question_file_fail_alone": "the whole asset graph with bad inputs",
+    "test_faults.py::test_kill_9_midway_then_resume_loses_nothing_and_repeats_no_call": "a killed evaluation resumed",
+    "test_faults.py::test_hostile_bot_config_and_binary_document_fail_alone": "whole evaluations with bad inputs",
+    "test_faults.py::test_api_keys_reach_the_servers_and_nothing_stored": "a whole evaluation through both servers",
+    "test_faults.py::test_bench_faults_reports_no_repeat_call_and_no_lost_row": "the faults benchmark",
+    "test_faults.py::test_too_many_failures_fail_the_asset_and_the_next_run_asks_only_the_failed": "two evaluations against a failing bot",
+    "test_rounds.py::test_reask_asks_again_and_reruns_or_reexecutions_do_not": "evaluations over several answer rounds",
+    "test_automation.py::test_each_change_runs_its_work_once_in_order": "Dagster automation ticks over whole evaluations",
+    "test_bench_perf.py": "the performance benchmark",
+    "test_bench_quality.py": "the quality benchmark over the labelled files",
+    "test_retrieval_judge.py": "the retrieval-judge benchmark over both datasets",
+    "test_metrics_llm.py::test_llm_mode_through_dagster_reports_calls_and_reuses_the_cache": "two Dagster runs in LLM mode",
+    "test_checks.py::test_passing_and_regressing_versions": "evaluations of several bot versions",
+    "test_questions.py::test_offline_generator_makes_answerable_retrievable_questions": "generation and retrieval over both datasets",
+    "test_graph.py::test_entity_metrics_are_identical_through_neo4j_and_embedded": "a Bolt server and two scorings",
+    "test_graph.py::test_graph_server_down_leaves_entity_metrics_nan_and_the_rest_measured": "a Bolt server",
+}
+
+
+def pytest_collection_modifyitems(items):
+    modules = {}
+    for item in items:
+        module, _, test = item.nodeid.rpartition("/")[2].partition("::")
+        modules[module] = item.module
+        if module in SLOW or f"{module}::{test.split('[')[0]}" in SLOW:
+            item.add_marker(pytest.mark.slow)
+    stale = [key for key in SLOW if "::" in key and key.split("::")[0] in modules
+             and not hasattr(modules[key.split("::")[0]], key.split("::")[1])]
+    if stale:
+        raise pytest.UsageError(f"conftest.SLOW names tests that no longer exist: {', '.join(stale)}")
+
 
 @pytest.fixture(scope="session")
 def embedding_cache(tmp_path_factory) -> Path:

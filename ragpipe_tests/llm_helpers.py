@@ -7,8 +7,8 @@ import pytest
 
 from ragpipe.core.llm import LLMClient, LLMSettings
 from ragpipe.core.schemas import EvalCase
-from ragpipe_tests.fake_judge import fake_llm
-from ragpipe_tests.openai_server import OpenAIServer
+from ragpipe.testing.fake_judge import fake_llm
+from ragpipe.testing.openai_server import OpenAIServer
 
 SECRET = "sk-test-7f3a9c1e5b2d4068"
 # Material per language for the round trips.

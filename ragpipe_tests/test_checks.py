@@ -8,7 +8,7 @@ import math
 import dagster as dg
 import pandas as pd
 
-from ragpipe.cli import leaderboard_text
+from ragpipe.cli.run import leaderboard_text
 from ragpipe.core.metrics import REGISTRY
 from ragpipe.core.report.data import status_of, threshold_checks
 from ragpipe.defs.definitions import build_defs

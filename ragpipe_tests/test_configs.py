@@ -144,7 +144,7 @@ def test_the_sensor_registers_neither_file_of_an_ambiguous_bot_version(project):
 
 def test_changing_only_timeout_or_concurrency_asks_no_question_again(tmp_path):
     from ragpipe.core.inputs.bots import BotConfig, answer_all, make_bot
-    from ragpipe_tests.bot_server import BotServer
+    from ragpipe.testing.bot_server import BotServer
     from ragpipe_tests.conftest import REPO
 
     questions = [(f"q{i}", f"What is programme {i}?") for i in range(6)]

@@ -10,17 +10,9 @@ import sys
 import numpy as np
 import pytest
 
-from ragpipe.core.evidence.support import (
-    CALIBRATION_PATH,
-    FEATURES,
-    OfflineVerifier,
-    claims,
-    context_claims,
-    evidence_sentences,
-    expected_share,
-    load_calibration,
-    shortlist,
-)
+from ragpipe.core.evidence.calibration import CALIBRATION_PATH, load_calibration
+from ragpipe.core.evidence.features import FEATURES, evidence_sentences, shortlist
+from ragpipe.core.evidence.support import OfflineVerifier, claims, context_claims, expected_share
 from ragpipe.core.metrics.answer_correctness import ANSWER_CORRECTNESS_WRONG_THRESHOLD
 
 ZH_EVIDENCE = ["小微企业年应纳税所得额不超过300万元的部分，减按25%计入应纳税所得额，按20%的税率缴纳企业所得税。"
@@ -174,8 +166,8 @@ def test_opening_hours_in_12_hour_words_match_the_24_hour_timetable(verifier):
 
 
 TIED_SHORTLIST = """
+from ragpipe.core.evidence.features import shortlist
 import random
-from ragpipe.core.evidence.support import shortlist
 rng = random.Random(0)
 words = [f"w{i}" for i in range(40)]
 base = [rng.sample(words, 12) for _ in range(30)]

@@ -22,11 +22,11 @@ from ragpipe.core.inputs.questions import load_question_file
 from ragpipe.defs.definitions import build_defs
 from ragpipe.defs.instance import prepare_dagster_home
 from ragpipe.defs.runner import materialize_all
-from ragpipe_tests.bot_server import BotServer
+from ragpipe.testing.bot_server import BotServer
+from ragpipe.testing.fake_judge import fake_llm
+from ragpipe.testing.openai_server import OpenAIServer, Recorded, Reply
 from ragpipe_tests.conftest import REPO
 from ragpipe_tests.drip_server import DripServer
-from ragpipe_tests.fake_judge import fake_llm
-from ragpipe_tests.openai_server import OpenAIServer, Recorded, Reply
 
 DATASET, BOT = "product_en", "httpbot@v1"
 BOT_KEY, JUDGE_KEY = "sk-bot-SECRET-5f3a9e71c2", "sk-judge-SECRET-0b8d4c6a17"

@@ -25,9 +25,9 @@ from ragpipe.core.llm.prompts.base import FORMAT_INSTRUCTION
 from ragpipe.core.llm.prompts.judge import JUDGE_1_5
 from ragpipe.core.transport import retry_after_seconds
 from ragpipe_tests.drip_server import DripServer
-from ragpipe_tests.fake_judge import fake_llm
+from ragpipe.testing.fake_judge import fake_llm
 from ragpipe_tests.llm_helpers import FAST_RETRIES, MATERIAL, SECRET, client, make_client, sequence, server
-from ragpipe_tests.openai_server import OpenAIServer, Reply, script
+from ragpipe.testing.openai_server import OpenAIServer, Reply, script
 
 # server, client: pytest fixtures, used by name
 

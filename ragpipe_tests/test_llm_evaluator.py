@@ -11,9 +11,9 @@ import pytest
 
 from ragpipe.core.llm import PROMPTS, LLMError, LLMEvaluator, LLMVerifier, metric_prompt_hash, refine
 from ragpipe.core.schemas import EvalCase
-from ragpipe_tests.fake_judge import RUBRIC, fake_llm, prompt_of
+from ragpipe.testing.fake_judge import RUBRIC, fake_llm, prompt_of
 from ragpipe_tests.llm_helpers import MATERIAL, SAMPLE, client, make_client, server
-from ragpipe_tests.openai_server import Reply, script
+from ragpipe.testing.openai_server import Reply, script
 
 # server, client: pytest fixtures, used by name
 

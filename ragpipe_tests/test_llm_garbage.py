@@ -14,8 +14,8 @@ from ragpipe.core.llm.prompts.judge_and_rubric import JudgeAndRubricInput
 from ragpipe.core.metrics import Toolkit
 from ragpipe.core.metrics.scoring import score_case
 from ragpipe.core.schemas import EvalCase
-from ragpipe_tests.fake_judge import fake_llm, prompt_of
-from ragpipe_tests.openai_server import OpenAIServer
+from ragpipe.testing.fake_judge import fake_llm, prompt_of
+from ragpipe.testing.openai_server import OpenAIServer
 
 FAST = {"timeout": 5, "backoff_base": 0.01, "backoff_max": 0.05}
 CASE = EvalCase(question_id="grant", question="How long does the Harbor Storefront Grant last?",

@@ -14,9 +14,9 @@ from ragpipe.core.llm import (PROMPTS, LLMClient, LLMEvaluator, LLMSettings, LLM
                               context_relevance, extract_entities, judge_1_5, pick_language, prompt_hash, rubric_1_10)
 from ragpipe.core.llm.prompts.base import DATA_RULE, SYSTEM, fence
 from ragpipe.core.llm.structured import extract_json
-from ragpipe_tests.fake_judge import fake_llm, prompt_of, strip_end
+from ragpipe.testing.fake_judge import fake_llm, prompt_of, strip_end
 from ragpipe_tests.llm_helpers import MATERIAL, SAMPLE, SECRET, client, make_client, server
-from ragpipe_tests.openai_server import Reply
+from ragpipe.testing.openai_server import Reply
 
 # server, client: pytest fixtures, used by name
 

@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from ragpipe.core.evidence.support import MAX_EMBED_CHARS
+from ragpipe.core.evidence.features import MAX_EMBED_CHARS
 from ragpipe.core.metrics.context_relevance import MAX_CONTEXT_CHARS
 from ragpipe.core.metrics import REGISTRY, Toolkit
 from ragpipe.core.schemas import EvalCase

@@ -17,8 +17,8 @@ from ragpipe.core.schemas import EvalCase
 from ragpipe.defs.definitions import build_defs
 from ragpipe.defs.instance import prepare_dagster_home
 from ragpipe.defs.runner import materialize_all
-from ragpipe_tests.fake_judge import fake_llm, prompt_of
-from ragpipe_tests.openai_server import OpenAIServer, Reply
+from ragpipe.testing.fake_judge import fake_llm, prompt_of
+from ragpipe.testing.openai_server import OpenAIServer, Reply
 
 FAST = {"timeout": 5, "backoff_base": 0.01, "backoff_max": 0.05}
 

@@ -11,7 +11,7 @@ import dagster as dg
 import pandas as pd
 import pytest
 
-from ragpipe.bench.perf import step_seconds
+from ragpipe.bench.perf_dagster import step_seconds
 from ragpipe.cli import main
 from ragpipe.core.metrics import REGISTRY, Toolkit
 from ragpipe.defs.definitions import build_defs

@@ -21,8 +21,8 @@ from ragpipe.core.inputs.question_gen_llm import (DUPLICATE, INVALID_OUTPUT, SIN
                                            LLMQuestionGenerator, related_pairs)
 from ragpipe.core.inputs.questions import load_question_file, load_questions
 from ragpipe.core.schemas import Question
-from ragpipe_tests.fake_judge import fake_llm
-from ragpipe_tests.openai_server import OpenAIServer, Recorded, script
+from ragpipe.testing.fake_judge import fake_llm
+from ragpipe.testing.openai_server import OpenAIServer, Recorded, script
 
 # Two documents per language; the first of each has two chunks (paragraphs).
 DOCS = {

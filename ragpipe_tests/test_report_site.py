@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from ragpipe.cli import main
-from ragpipe.cli_report import make_server
+from ragpipe.cli.report import make_server
 from ragpipe.core.metrics import REGISTRY
 from ragpipe.core.report import build_site, script_json
 from ragpipe.defs.runner import EXIT_BLOCKED
@@ -283,7 +283,7 @@ def test_site_rebuilds_from_the_stored_page_data(site):
 
 
 def test_english_pages_name_quality_levels_in_english(site):
-    """The stored level stays seed 000's (良好 …); readers of the English page see English."""
+    """The stored level stays the overall score's (良好 …); readers of the English page see English."""
     samples = site.data["refbot@v1"]["diagnosis"]["samples"].values()
     assert {s["quality_level"] for s in samples} & {"优秀", "良好", "一般", "较差"}
     html = (site.reports / DATASET / "refbot@v1" / "diagnosis.html").read_text(encoding="utf-8")

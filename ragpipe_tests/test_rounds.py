@@ -15,7 +15,7 @@ from ragpipe.defs.instance import prepare_dagster_home
 from ragpipe.defs.partitions import sync_partitions
 from ragpipe.defs.automation import nightly_newest_versions, weekly_full_reevaluation
 from ragpipe.defs.runner import QUIET, materialize_all
-from ragpipe_tests.bot_server import BotServer
+from ragpipe.testing.bot_server import BotServer
 from ragpipe_tests.test_faults import BOT, BOT_KEY, DATASET, N_QUESTIONS, http_project  # noqa: F401
 
 PARTITION = dg.MultiPartitionKey({"dataset": DATASET, "bot": BOT})

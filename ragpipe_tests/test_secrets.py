@@ -17,7 +17,7 @@ from ragpipe.core.secrets import MASK, Redactor
 from ragpipe.defs.definitions import build_defs
 from ragpipe.defs.instance import prepare_dagster_home
 from ragpipe.defs.runner import materialize_all
-from ragpipe_tests.bot_server import BotServer
+from ragpipe.testing.bot_server import BotServer
 
 DATASET = "product_en"
 KEY = "sk-bot-SECRET-5f3a9e71c2d4b8"
@@ -146,7 +146,7 @@ def test_a_key_sent_in_the_url_is_redacted_from_errors(monkeypatch):
 
 def test_a_judge_error_body_cut_inside_the_key_keeps_no_prefix_of_it():
     from ragpipe.core.llm import LLMClient, LLMError, LLMSettings, judge_1_5
-    from ragpipe_tests.openai_server import OpenAIServer, Reply
+    from ragpipe.testing.openai_server import OpenAIServer, Reply
 
     body = "denied: " + "x" * 263 + f" you sent Bearer {KEY}"  # the cut at 300 characters leaves 12 of the key
     with OpenAIServer(route=lambda request: Reply(status=401, raw=body)) as server, \

@@ -81,9 +81,9 @@ def test_sample_diagnosis_reads_seed_000_and_003_details():
     samples = diagnose_samples(scores)
     a, b, c = samples["a"], samples["b"], samples["c"]
     assert (a.risk_level, a.regenerate, a.quality_level) == ("low", False, "优秀")
-    assert (b.risk_level, b.regenerate) == ("high", True)  # seed 000: above the high-risk line
+    assert (b.risk_level, b.regenerate) == ("high", True)  # above the high-risk line
     assert b.missing_entities == ["财政部"] and b.unverified_entities == ["某某局"] and b.lines == ["检测到潜在幻觉"]
-    assert c.regenerate and c.judge_passing is False and c.judge_suggestion == "cite the notice"  # seed 003 retry
+    assert c.regenerate and c.judge_passing is False and c.judge_suggestion == "cite the notice"  # the judge-guided retry
 
 
 def test_sample_findings_follow_the_share_of_flagged_answers():
@@ -137,3 +137,59 @@ def test_suggested_actions_name_only_settings_a_bot_config_has():
     named = {m for a in actions for m in re.findall(r"\b[a-z]{2,}(?:_[a-z]+)*(?:\.[a-z]{2,}(?:_[a-z]+)*)+\b"
                                                       r"|\b[a-z]+(?:_[a-z]+)+\b", a)}
     assert named and not named - known, f"actions name settings no bot config has: {sorted(named - known)}"
+
+
+RULE_TEXTS = {"root_causes": {"zh": ["原因"], "en": ["cause"]}, "suggested_actions": {"zh": ["做法"], "en": ["action"]}}
+
+
+def write_rules(tmp_path, metrics: dict, samples: dict | None = None):
+    import yaml
+
+    path = tmp_path / "rules.yaml"
+    path.write_text(yaml.safe_dump({"metrics": metrics, "samples": samples or {}}, allow_unicode=True),
+                    encoding="utf-8")
+    return path
+
+
+def test_a_metrics_direction_comes_from_the_registry(tmp_path):
+    """rules.yaml holds thresholds only: noise_sensitivity's "lower is better" is the registry's."""
+    path = write_rules(tmp_path, {"noise_sensitivity": {"warning": 0.3, "critical": 0.5, **RULE_TEXTS},
+                                  "faithfulness": {"warning": 0.7, "critical": 0.5, **RULE_TEXTS}})
+    rules = load_rules(path)
+    assert severity(rules["noise_sensitivity"], 0.6) == ("critical", 0.5)
+    assert severity(rules["faithfulness"], 0.6) == ("warning", 0.7)
+
+
+def test_the_shipped_rules_state_no_direction():
+    from ragpipe.core.diagnosis.rules import RULES_PATH
+
+    assert "higher_is_better" not in RULES_PATH.read_text(encoding="utf-8")
+
+
+def test_a_bad_rules_file_is_refused_naming_the_field(tmp_path):
+    import pytest
+
+    from ragpipe.core.schemas import InputError
+
+    good = {"warning": 0.7, "critical": 0.5, **RULE_TEXTS}
+    cases = [
+        ({"faithfulness": {**good, "warning": "high"}}, "metrics.faithfulness.warning", "number"),
+        ({"faithfulness": {**good, "root_causes": {"zh": ["原因"]}}}, "metrics.faithfulness.root_causes.en", "required"),
+        ({"faithfulnes": good}, "metrics.faithfulnes.metric", "unknown metric 'faithfulnes'"),
+        ({"faithfulness": {**good, "higher_is_better": True}}, "metrics.faithfulness", "metric registry"),
+        ({"faithfulness": {**good, "critical": 0.8}}, "metrics.faithfulness", "must be worse than warning"),
+        ({"faithfulness": {**good, "treshold": 0.6}}, "metrics.faithfulness.treshold", "not permitted"),
+    ]
+    for metrics, field, problem in cases:
+        path = write_rules(tmp_path, metrics)
+        with pytest.raises(InputError) as caught:
+            load_rules(path)
+        assert (caught.value.file, caught.value.field) == (str(path), field)
+        assert problem in caught.value.problem
+        tmp_path = tmp_path / "next"  # a fresh path each time: loading is cached per path
+        tmp_path.mkdir()
+    samples = {"regenrate": {"warning": 0.2, "critical": 0.4, "text": {"zh": "文", "en": "text"},
+                             "actions": RULE_TEXTS["root_causes"]}}
+    with pytest.raises(InputError) as caught:
+        load_rules(write_rules(tmp_path, {}, samples))
+    assert caught.value.field.startswith("samples.regenrate") and "regenerate" in caught.value.problem

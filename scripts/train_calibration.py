@@ -5,7 +5,7 @@ and prints how well they agree with people when they have not seen the rows they
 
 1. Every answer (and, for answer correctness, every ground-truth answer) is split into
    statements exactly as the metrics split it, and each statement gets the FEATURES row
-   of ragpipe.core.evidence.support against its evidence (the retrieved contexts for
+   of ragpipe.core.evidence.features against its evidence (the retrieved contexts for
    faithfulness, the other answer for answer correctness).
 2. Each statement gets a label: RAGTruth marks the hallucinated character spans, so a
    statement is unsupported when it overlaps one. For answer correctness (HaluEval,
@@ -60,17 +60,9 @@ sys.path.insert(0, str(REPO))
 
 from ragpipe.bench.quality import auroc, f1, read_rows  # noqa: E402
 from ragpipe.core.evidence.embeddings import Embedder  # noqa: E402
-from ragpipe.core.evidence.support import (  # noqa: E402
-    CALIBRATION_PATH,
-    FEATURES,
-    Calibration,
-    OfflineVerifier,
-    apply_rules,
-    claims,
-    context_claims,
-    declines,
-    expected_share,
-)
+from ragpipe.core.evidence.calibration import CALIBRATION_PATH, Calibration, apply_rules  # noqa: E402
+from ragpipe.core.evidence.features import FEATURES  # noqa: E402
+from ragpipe.core.evidence.support import OfflineVerifier, claims, context_claims, declines, expected_share  # noqa: E402
 from ragpipe.core.metrics.answer_correctness import ANSWER_CORRECTNESS_WRONG_THRESHOLD, claim_f1  # noqa: E402
 from ragpipe.core.text import normalize, split_statements  # noqa: E402
 

@@ -1,7 +1,7 @@
 """Does rag_responses survive a faulty bot and a killed run, without asking twice?
 
 A throwaway copy of the project gets an HTTP bot pointing at the loopback bot server
-(``ragpipe_tests.bot_server``), which fails ``--failure-rate`` of its requests (HTTP 500,
+(``ragpipe.testing.bot_server``), which fails ``--failure-rate`` of its requests (HTTP 500,
 replies held past the timeout, truncated JSON, garbage) deterministically by ``--seed``
 and wants an API key. Three materializations of rag_responses for one partition:
 
@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import pandas as pd
 
-    from ragpipe_tests.bot_server import FAULTS, BotServer
+    from ragpipe.testing.bot_server import FAULTS, BotServer
 
     repo = Path(__file__).resolve().parents[2]
     with tempfile.TemporaryDirectory(prefix="ragpipe-faults-") as tmp, \

@@ -3,8 +3,8 @@ samples take, and does a second run make any call?
 
 Runs every registered metric in LLM mode (``Toolkit(..., llm=LLMEvaluator(...))``) over
 synthetic samples with three retrieved contexts each (zh and en alternating), against
-the loopback OpenAI-compatible test server (``ragpipe_tests.openai_server``) answering
-every prompt with the scripted judge (``ragpipe_tests.fake_judge``) after a fixed
+the loopback OpenAI-compatible test server (``ragpipe.testing.openai_server``) answering
+every prompt with the scripted judge (``ragpipe.testing.fake_judge``) after a fixed
 latency per call (100 ms by default). The evaluator first prefetches every sample in
 batched calls (``LLMEvaluator.prefetch``) at the client's concurrency; the metrics then
 find every answer in the memo. The server counts the requests that reach it.
@@ -89,8 +89,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from ragpipe.core.evidence.embeddings import Embedder
     from ragpipe.core.llm import LLMClient, LLMSettings
-    from ragpipe_tests.fake_judge import fake_llm, prompt_of
-    from ragpipe_tests.openai_server import OpenAIServer
+    from ragpipe.testing.fake_judge import fake_llm, prompt_of
+    from ragpipe.testing.openai_server import OpenAIServer
 
     cases = make_cases(args.samples, min(max(args.contexts, 1), 4))
     with tempfile.TemporaryDirectory(prefix="ragpipe-bench-llm-") as tmp:

@@ -35,12 +35,11 @@ from typing import Callable
 
 import numpy as np
 
+from ragpipe.bench.latency import DEFAULT_BENCH_DIR
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.metrics import MetricResult, Toolkit
 from ragpipe.core.metrics.answer_correctness import ANSWER_CORRECTNESS_WRONG_THRESHOLD
 from ragpipe.core.metrics.scoring import case_from_row, score_case
-
-DEFAULT_BENCH_DIR = Path(__file__).resolve().parents[3] / "shared" / "benchmarks"
 
 
 @dataclass(frozen=True)
@@ -98,7 +97,7 @@ def read_rows(path: Path, limit: int | None = None) -> list[dict]:
 
 
 def _trained_on() -> set[str]:
-    from ragpipe.core.evidence.support import CALIBRATION_PATH
+    from ragpipe.core.evidence.calibration import CALIBRATION_PATH
 
     try:
         return set(json.loads(CALIBRATION_PATH.read_text(encoding="utf-8")).get("trained_on", []))

@@ -1,9 +1,10 @@
-"""One diagnosis per evaluation. Seed 004's rule engine compares each metric's mean with
-its warning and critical thresholds (direction-aware) and attaches root causes, suggested
-actions and the worst samples. Seed 000's per-sample diagnosis (missing and unverified
-entities, hallucination risk, regenerate advice) and seed 003's judge suggestions are read
-from the per-question score details, and rules on how many answers they flag add
-evaluation-level findings. Rules live in rules.yaml, with texts in Chinese and English."""
+"""One diagnosis per evaluation. The rule engine compares each metric's mean with its
+warning and critical thresholds (in the metric's direction, from the metric registry) and
+attaches root causes, suggested actions and the worst samples. The per-sample diagnosis
+(missing and unverified entities, hallucination risk, regenerate advice) and the judge's
+suggestions are read from the per-question score details, and rules on how many answers
+they flag add evaluation-level findings. Rules live in rules.yaml, with texts in Chinese
+and English, and are validated on load (``RulesFile``)."""
 
 from __future__ import annotations
 
@@ -13,23 +14,76 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 import pandas as pd
 import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from ragpipe.core.config import EvaluationConfig, load_config
+from ragpipe.core.schemas import InputError
 
 RULES_PATH = Path(__file__).with_name("rules.yaml")
 SAMPLE_FIELDS = ("question_id", "question", "answer", "ground_truth_answer")
+SAMPLE_FLAGS = ("regenerate", "high_risk", "missing_entities", "unverified_entities")  # SampleDiagnosis.flags
 
 
-@dataclass(frozen=True)
-class MetricRule:
+class Texts(BaseModel):
+    """The same texts in both report languages."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    zh: list[str] = Field(min_length=1)
+    en: list[str] = Field(min_length=1)
+
+    def __getitem__(self, language: str) -> list[str]:
+        return getattr(self, language)
+
+
+class Text(Texts):
+    zh: str = Field(min_length=1)
+    en: str = Field(min_length=1)
+
+
+class MetricRule(BaseModel):
+    """Thresholds on one metric's mean, and what a team should look at when it crosses one.
+    The direction is the metric's own (``higher_is_better`` in the registry)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    metric: str  # the key in rules.yaml
     warning: float
     critical: float
-    higher_is_better: bool
-    root_causes: dict[str, list[str]]
-    suggested_actions: dict[str, list[str]]
+    root_causes: Texts
+    suggested_actions: Texts
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_direction(cls, data):
+        if isinstance(data, dict) and "higher_is_better" in data:
+            raise ValueError("higher_is_better: a metric's direction comes from the metric registry; "
+                             "remove it from the rules file")
+        return data
+
+    @field_validator("metric")
+    @classmethod
+    def _registered(cls, name: str) -> str:
+        from ragpipe.core.metrics import REGISTRY
+
+        if name not in REGISTRY:
+            raise ValueError(f"unknown metric {name!r}; known: {', '.join(REGISTRY)}")
+        return name
+
+    @model_validator(mode="after")
+    def _critical_is_worse(self) -> MetricRule:
+        if (self.critical > self.warning) if self.higher_is_better else (self.critical < self.warning):
+            raise ValueError(f"critical {self.critical} must be worse than warning {self.warning} "
+                             f"({'higher' if self.higher_is_better else 'lower'} is better for {self.metric})")
+        return self
+
+    @property
+    def higher_is_better(self) -> bool:
+        from ragpipe.core.metrics import REGISTRY
+
+        return REGISTRY[self.metric].higher_is_better
 
 
 @dataclass
@@ -47,27 +101,60 @@ class Finding:
         return asdict(self)
 
 
-@dataclass(frozen=True)
-class SampleRule:
+class SampleRule(BaseModel):
     """Thresholds on the share of answers a per-sample flag marks, and what to do."""
 
-    warning: float
-    critical: float
-    text: dict[str, str]
-    actions: dict[str, list[str]]
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    warning: float = Field(ge=0, le=1)
+    critical: float = Field(ge=0, le=1)
+    text: Text
+    actions: Texts
+
+    @model_validator(mode="after")
+    def _critical_is_worse(self) -> SampleRule:
+        if self.critical < self.warning:
+            raise ValueError(f"critical {self.critical} must be at least warning {self.warning}")
+        return self
+
+
+class RulesFile(BaseModel):
+    """rules.yaml: ``metrics`` (the rule engine's per-metric rules) and ``samples`` (rules on
+    the share of answers the per-sample diagnosis flags)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    metrics: dict[str, MetricRule]
+    samples: dict[Literal[SAMPLE_FLAGS], SampleRule]
+
+    @model_validator(mode="before")
+    @classmethod
+    def _named(cls, data):
+        """Each metric rule learns its metric's name from its key."""
+        if isinstance(data, dict) and isinstance(data.get("metrics"), dict):
+            data = {**data, "metrics": {name: {**spec, "metric": name} if isinstance(spec, dict) else spec
+                                        for name, spec in data["metrics"].items()}}
+        return data
 
 
 @lru_cache(maxsize=4)
-def _load(path: Path) -> dict:
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
+def load_rules_file(path: Path = RULES_PATH) -> RulesFile:
+    """The validated rules; a bad file raises InputError naming the file and the field."""
+    try:
+        return RulesFile.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"])
+        raise InputError(str(path), where or "(top level)", err["msg"].removeprefix("Value error, ")) from exc
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise InputError(str(path), "yaml", str(exc), line=mark.line + 1 if mark else None) from exc
 
 
 def load_rules(path: Path = RULES_PATH) -> dict[str, MetricRule]:
-    return {name: MetricRule(**spec) for name, spec in _load(path)["metrics"].items()}
+    return load_rules_file(path).metrics
 
 
 def load_sample_rules(path: Path = RULES_PATH) -> dict[str, SampleRule]:
-    return {name: SampleRule(**spec) for name, spec in _load(path)["samples"].items()}
+    return load_rules_file(path).samples
 
 
 def severity(rule: MetricRule, mean: float) -> tuple[str, float] | None:
@@ -112,7 +199,7 @@ def diagnose(means: dict[str, float], per_question: pd.DataFrame, language: str 
 
 @dataclass
 class SampleDiagnosis:
-    """Seed 000's diagnosis of one answer, with seed 003's judge verdict when there is one."""
+    """The per-sample diagnosis of one answer, with the judge's verdict when there is one."""
 
     question_id: str
     overall_score: float | None = None
@@ -121,7 +208,7 @@ class SampleDiagnosis:
     regenerate: bool = False
     missing_entities: list[str] = field(default_factory=list)
     unverified_entities: list[str] = field(default_factory=list)
-    lines: list[str] = field(default_factory=list)  # seed 000's diagnosis text
+    lines: list[str] = field(default_factory=list)  # the per-sample diagnosis text
     judge_passing: bool | None = None
     judge_suggestion: str | None = None
 
@@ -149,7 +236,7 @@ class Diagnosis:
     findings: list[Finding]
     sample_findings: list[SampleFinding]
     samples: dict[str, SampleDiagnosis]
-    judge_suggestions: list[dict]  # seed 003: distinct suggestions of failed answers, most frequent first
+    judge_suggestions: list[dict]  # the judge's distinct suggestions of failed answers, most frequent first
 
     def as_dict(self) -> dict:
         return {"findings": [f.as_dict() for f in self.findings],
@@ -217,7 +304,7 @@ def sample_findings(samples: dict[str, SampleDiagnosis], language: str = "zh", t
 
 
 def judge_suggestions(samples: dict[str, SampleDiagnosis]) -> list[dict]:
-    """Seed 003: what the judge suggests for the answers it did not pass, grouped."""
+    """What the judge suggests for the answers it did not pass, grouped."""
     grouped: dict[str, list[str]] = {}
     for s in samples.values():
         if s.judge_passing is False and s.judge_suggestion:

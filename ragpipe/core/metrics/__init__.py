@@ -26,13 +26,13 @@ from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit, Unmeasurabl
 REGISTRY: dict[str, Metric] = {
     m.METRIC.name: m.METRIC
     for m in (
-        # seed 001
+        # the metric definitions (the fields each metric relates)
         faithfulness, context_relevance, context_recall, context_precision, answer_relevancy, answer_correctness,
-        # seed 004
+        # the rule engine's further metrics
         noise_sensitivity, factual_correctness, semantic_similarity,
-        # seed 000
+        # the entity-aware overall score and its dimensions
         entity_coverage, context_sufficiency, unverified_entity_ratio, hallucination_rate, overall_score,
-        # seeds 002 and 003 (LLM only)
+        # the LLM judge and the rubric (LLM only)
         llm_judge, rubric_1_10,
     )
 }

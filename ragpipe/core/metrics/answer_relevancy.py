@@ -2,7 +2,7 @@ import re
 
 import numpy as np
 
-from ragpipe.core.evidence.support import MAX_EMBED_CHARS
+from ragpipe.core.evidence.features import MAX_EMBED_CHARS
 from ragpipe.core.llm.prompts import ANSWER_ANALYSIS, ANSWER_RELEVANCY
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
@@ -14,7 +14,7 @@ NONCOMMITTAL = re.compile(
     r"cannot answer|can't answer|no information)", re.I)
 # A question that asks for a quantity (how much, how many, the minimum, the rate …) is
 # answered directly by one, in digits or in words; an answer that talks around it ("a
-# lower down payment", seed 001's rambling answer) does not answer the question asked.
+# lower down payment", the worked example's rambling answer) does not answer the question asked.
 ASKS_QUANTITY = re.compile(
     r"多少|几[个位项年月日天岁次倍种类名家条周]|多久|多长时间|多大|多高|多远|百分之几|最低|最高|上限|下限|比例|金额|额度|"
     r"税率|利率|费率|\bhow (?:much|many|long|old|large|big|high|tall|far|often)\b|\b(?:minimum|maximum|lowest|highest|"

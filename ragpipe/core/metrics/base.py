@@ -62,7 +62,7 @@ ENTITY_JUDGE = JudgeUse(("entities",), (ENTITIES_BATCH, ENTITIES))
 class Metric:
     name: str
     definition: str
-    reads: tuple[str, ...]  # EvalCase fields, as in seed 001's table
+    reads: tuple[str, ...]  # EvalCase fields, as in the metric definitions' table
     higher_is_better: bool
     nan_when: str
     compute: Callable[[EvalCase, "Toolkit"], MetricResult]

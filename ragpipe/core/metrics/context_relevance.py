@@ -1,6 +1,6 @@
 import numpy as np
 
-from ragpipe.core.evidence.support import MAX_EMBED_CHARS, evidence_sentences
+from ragpipe.core.evidence.features import MAX_EMBED_CHARS, evidence_sentences
 from ragpipe.core.llm.prompts import CONTEXT_RELEVANCE
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase

@@ -11,7 +11,7 @@ def require_graph(kit: Toolkit) -> None:
 
 
 def question_entity_share(kit: Toolkit, question: str, text: str, missing_key: str) -> MetricResult:
-    """Share of the question's entities that ``text`` covers (seed 000's coverage formula)."""
+    """Share of the question's entities that ``text`` covers (the overall score's coverage formula)."""
     if kit.llm is None:  # offline extraction finds entities through the graph's names and aliases
         require_graph(kit)
     required = kit.entities(question)

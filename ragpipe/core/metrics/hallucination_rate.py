@@ -13,7 +13,7 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
         raise Unmeasurable(f"faithfulness unmeasured: {faithfulness.error}")
     require_graph(kit)  # with a graph configured, leaving the entity term out would change the scale
     unverified = kit.result("unverified_entity_ratio", case)
-    # Seed 000 feeds its faithfulness dimension, after the 0.1 penalty, into the hallucination rate.
+    # The overall score feeds its faithfulness dimension, after the 0.1 penalty, into the hallucination rate.
     faithful = penalised_faithfulness(faithfulness.value, unverified, kit)
     weight = kit.config.unverified_penalty["hallucination"]
     entity_term = 0.0 if math.isnan(unverified.value) else weight * unverified.value
@@ -29,7 +29,7 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
 
 METRIC = Metric(
     name="hallucination_rate",
-    definition=("Seed 000's composite: (1 − faithfulness dimension) + 0.5 × unverified-entity ratio, capped at 1, "
+    definition=("The overall score's composite: (1 − faithfulness dimension) + 0.5 × unverified-entity ratio, capped at 1, "
                 "where the faithfulness dimension is faithfulness less 0.1 × unverified-entity ratio (as in "
                 "overall_score). Without a knowledge graph the entity terms are left out (said in the details). "
                 "An answer that only declines (faithfulness NaN, \"the answer declines to answer\") invents "

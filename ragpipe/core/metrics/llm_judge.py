@@ -10,7 +10,7 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
 
 METRIC = Metric(
     name="llm_judge",
-    definition=("Seed 002's LLM judge: 1 (wrong, hallucinated or refused) to 5 (fully correct, grounded, "
+    definition=("The LLM judge: 1 (wrong, hallucinated or refused) to 5 (fully correct, grounded, "
                 "complete, fluent) against the ground-truth answer, with the judge's reasoning."),
     reads=("question", "answer", "ground_truth_answer"),
     higher_is_better=True,

@@ -7,7 +7,7 @@ from ragpipe.core.metrics.unverified_entity_ratio import penalised_faithfulness
 from ragpipe.core.schemas import EvalCase
 from ragpipe.core.text import is_chinese
 
-# Seed 000's dimensions and the metric each one reads.
+# The overall score's dimensions and the metric each one reads.
 DIMENSION_METRICS = {
     "entity_coverage": "entity_coverage",
     "faithfulness": "faithfulness",
@@ -82,7 +82,7 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
 
 METRIC = Metric(
     name="overall_score",
-    definition=("Seed 000's weighted score: 0.30 entity coverage + 0.25 faithfulness (less 0.1 × unverified "
+    definition=("The entity-aware weighted score: 0.30 entity coverage + 0.25 faithfulness (less 0.1 × unverified "
                 "ratio) + 0.15 relevancy + 0.15 sufficiency − 0.15 hallucination, clipped to [0, 1], with a "
                 "quality level 优秀 ≥ 0.8, 良好 ≥ 0.7, 一般 ≥ 0.6, else 较差. Weights and levels in evaluation.yaml; "
                 "an unmeasured positive dimension hands its weight to the measured ones."),

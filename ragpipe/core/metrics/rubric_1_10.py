@@ -4,7 +4,7 @@ from ragpipe.core.schemas import EvalCase
 
 
 def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
-    # Without retrieved documents the judge runs seed 003's pure-LLM mode.
+    # Without retrieved documents the judge runs the rubric's pure-LLM mode.
     result = kit.require_llm().rubric_1_10(case.question, case.answer, case.retrieved_contexts or None)
     details = result.model_dump()
     return MetricResult(float(result.weighted_score), details)
@@ -12,7 +12,7 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
 
 METRIC = Metric(
     name="rubric_1_10",
-    definition=("Seed 003's rubric: accuracy (50 %), completeness (30 %) and clarity (20 %) each 1-10; the "
+    definition=("The rubric: accuracy (50 %), completeness (30 %) and clarity (20 %) each 1-10; the "
                 "value is the weighted score; is_passing when accuracy ≥ 7; with reason and suggestion. "
                 "Judged against the retrieved documents, or without any (pure-LLM mode)."),
     reads=("question", "answer"),

@@ -25,7 +25,7 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
 
 METRIC = Metric(
     name="unverified_entity_ratio",
-    definition=("Share of the answer's named entities that the knowledge graph does not know (seed 000's unmatched "
+    definition=("Share of the answer's named entities that the knowledge graph does not know (the overall score's unmatched "
                 "ratio), counting with them the numbers, dates, amounts and durations the retrieved contexts do "
                 "not state; 0 when the answer names none. Lower is better."),
     reads=("answer", "retrieved_contexts"),
@@ -44,7 +44,7 @@ def _inside_graph_name(entity: str, kit: Toolkit) -> bool:
 
 
 def penalised_faithfulness(faithfulness: float, unverified: MetricResult, kit: Toolkit) -> float:
-    """Seed 000's faithfulness dimension: max(0, faithfulness − 0.1 × unverified ratio); the
+    """The overall score's faithfulness dimension: max(0, faithfulness − 0.1 × unverified ratio); the
     ratio is left out when it is unmeasured (no graph)."""
     if math.isnan(faithfulness) or math.isnan(unverified.value):  # max(0, NaN) would be 0, not NaN
         return faithfulness

@@ -1,4 +1,4 @@
-"""A loopback OpenAI-compatible chat-completions server for the tests, scripted per test.
+"""A loopback OpenAI-compatible chat-completions server for the tests and `ragpipe bench llm-calls`, scripted per use.
 
 The test supplies ``route``: it gets each recorded request and returns the reply, as a
 ``Reply`` (status, raw body, headers, delay, hang, usage …), a ``str`` (the message

@@ -5,7 +5,7 @@ the same results."""
 
 import re
 
-from ragpipe_tests.openai_server import Recorded
+from ragpipe.testing.openai_server import Recorded
 
 KNOWN_ENTITIES = {"财政部": "organization", "中小企业": "industry", "上海市": "location",
                   "Ministry of Finance": "organization", "small businesses": "industry", "Ohio": "location"}

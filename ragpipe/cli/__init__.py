@@ -1,0 +1,21 @@
+"""The `ragpipe` command line: one module per subcommand, each with a ``register(sub)``
+that adds its parser."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ragpipe.cli import backfill, bench, graph, metrics, questions, report, run, score
+from ragpipe.cli import eval as evaluate  # the subcommand is `eval`; the name would hide the builtin
+
+SUBCOMMANDS = (run, score, metrics, questions, graph, evaluate, report, backfill, bench)  # the order of --help
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="ragpipe", description="Evaluate RAG bots with Dagster assets.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for module in SUBCOMMANDS:
+        module.register(sub)
+    args = parser.parse_args(argv)
+    return args.func(args)

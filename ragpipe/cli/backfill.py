@@ -1,0 +1,51 @@
+"""`ragpipe backfill`: re-evaluate every registered bot version of a dataset as one Dagster
+backfill, which the daemon runs."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ragpipe.cli.eval import REASK_HELP
+
+
+def _backfill(args: argparse.Namespace) -> int:
+    """Every registered bot version of one dataset, as one Dagster backfill (the daemon runs it)."""
+    import json
+    import subprocess
+
+    import dagster as dg
+
+    from ragpipe.defs.evaluation.assets import REASK_TAG
+    from ragpipe.defs.instance import prepare_dagster_home
+    from ragpipe.defs.partitions import bot_versions
+
+    project_dir = Path(args.project_dir).resolve()
+    prepare_dagster_home(project_dir)
+    with dg.DagsterInstance.get() as instance:
+        bots = [b for b in instance.get_dynamic_partitions(bot_versions.name) if not args.bot or b in args.bot]
+    if not bots:
+        print("no bot versions registered yet: run `ragpipe run` or start the daemon first", file=sys.stderr)
+        return 1
+    keys = ",".join(f"{bot}|{args.dataset}" for bot in bots)
+    # The daemon launches the queued runs from its own workspace, whose code location is
+    # "ragpipe": the project's workspace.yaml, else the one beside this package.
+    workspace = project_dir / "workspace.yaml"
+    if not workspace.exists():
+        workspace = Path(__file__).resolve().parents[2] / "workspace.yaml"
+    command = [str(Path(sys.executable).parent / "dagster"), "job", "backfill", "-w", str(workspace),
+               "-j", "evaluate_bot_version", "--partitions", keys, "--noprompt"]
+    if args.reask:
+        command += ["--tags", json.dumps({REASK_TAG: "true"})]
+    print(f"backfilling {len(bots)} bot version(s) on {args.dataset}: {', '.join(bots)}")
+    return subprocess.run(command, cwd=project_dir).returncode
+
+
+def register(sub) -> None:
+    backfill = sub.add_parser("backfill", help="re-evaluate every bot version of a dataset (a Dagster backfill)")
+    backfill.add_argument("--dataset", required=True)
+    backfill.add_argument("--bot", action="append", help="only these bot versions (repeatable)")
+    backfill.add_argument("--project-dir", default=".")
+    backfill.add_argument("--reask", action="store_true", help=REASK_HELP)
+    backfill.set_defaults(func=_backfill)

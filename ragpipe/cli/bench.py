@@ -1,0 +1,25 @@
+"""`ragpipe bench WHAT …`: run one of the benchmarks (ragpipe.bench) with its own options."""
+
+from __future__ import annotations
+
+import argparse
+
+
+BENCHMARKS = {"latency": "ragpipe.bench.latency", "quality": "ragpipe.bench.quality",
+              "llm-calls": "ragpipe.bench.llm_calls", "faults": "ragpipe.bench.faults",
+              "perf": "ragpipe.bench.perf"}
+
+
+def _bench(args: argparse.Namespace) -> int:
+    import importlib
+
+    return importlib.import_module(BENCHMARKS[args.what]).main(args.rest)
+
+
+def register(sub) -> None:
+    bench = sub.add_parser("bench", help="measure: `latency` of ragpipe.evaluate, `quality` against human "
+                                         "labels, `llm-calls` of the LLM suite, `faults` of bot calls, `perf` "
+                                         "of the offline suite against RAGAS")
+    bench.add_argument("what", choices=sorted(BENCHMARKS))
+    bench.add_argument("rest", nargs=argparse.REMAINDER, help="options of the benchmark (see its --help)")
+    bench.set_defaults(func=_bench)
