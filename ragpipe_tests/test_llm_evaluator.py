@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 
 import pytest
 
@@ -135,11 +134,9 @@ def test_prefetch_many_samples_runs_concurrently(server):
     cases = [SAMPLE.model_copy(update={"question_id": str(i), "question": f"{SAMPLE.question} {i}",
                                        "answer": f"{SAMPLE.answer}编号 {i}。"}) for i in range(16)]
     with make_client(server, concurrency=16) as c:
-        started = time.monotonic()
         LLMEvaluator(c).prefetch(cases)
-        elapsed = time.monotonic() - started
     assert server.count() == 16 * 5
-    assert elapsed < 2.5  # sequentially 80 x 0.1 s = 8 s; pipelined, two rounds of about 0.4 s
+    assert server.most_in_flight >= 8  # one at a time would be 1: the samples' calls overlap
 
 
 # ---- the rubric's refine loop -----------------------------------------------------------------------

@@ -101,9 +101,11 @@ class OpenAIServer:
     reject_status: int = 400  # llama-cpp-python answers 500, naming response_format
     latency: float = 0.0  # seconds added to every reply
     requests: list[Recorded] = field(default_factory=list)
+    most_in_flight: int = 0  # the most replies delayed at once: how concurrently the client asked
 
     def __post_init__(self):
         self._lock = threading.Lock()
+        self._in_flight = 0
         self._stopping = threading.Event()
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -151,7 +153,12 @@ class OpenAIServer:
                     server._stopping.wait()
                     return
                 if reply.delay or server.latency:
+                    with server._lock:
+                        server._in_flight += 1
+                        server.most_in_flight = max(server.most_in_flight, server._in_flight)
                     time.sleep(reply.delay + server.latency)
+                    with server._lock:
+                        server._in_flight -= 1
                 if reply.raw is not None:
                     return self._send(reply.status, reply.raw, reply.headers)
                 if reply.status != 200:
