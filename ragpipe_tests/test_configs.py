@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from ragpipe.core.config import load_config
-from ragpipe.core.inputs.bots import load_bot_config
+from ragpipe.core.inputs.bot_config import load_bot_config
 from ragpipe.core.schemas import InputError
 from ragpipe.core.yaml_input import MAX_ALIASES, read_yaml
 from ragpipe.defs.definitions import build_defs
@@ -143,7 +143,8 @@ def test_the_sensor_registers_neither_file_of_an_ambiguous_bot_version(project):
 # ---- transport settings ask nothing again ----------------------------------------------------------
 
 def test_changing_only_timeout_or_concurrency_asks_no_question_again(tmp_path):
-    from ragpipe.core.inputs.bots import BotConfig, answer_all, make_bot
+    from ragpipe.core.inputs.bot_config import BotConfig
+    from ragpipe.core.inputs.bots import answer_all, make_bot
     from ragpipe.testing.bot_server import BotServer
     from ragpipe_tests.conftest import REPO
 

@@ -16,7 +16,9 @@ import pytest
 
 from ragpipe.bench import faults as bench_faults
 from ragpipe.core.cache import DiskCache
-from ragpipe.core.inputs.bots import AnswerCache, BotConfig, HttpBot, answer_all
+from ragpipe.core.inputs.answers import AnswerCache
+from ragpipe.core.inputs.bot_config import BotConfig
+from ragpipe.core.inputs.bots import HttpBot, answer_all
 from ragpipe.core.llm.cache import request_key
 from ragpipe.core.inputs.questions import load_question_file
 from ragpipe.defs.definitions import build_defs

@@ -8,7 +8,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ragpipe.core.inputs.bots import load_bot_config
+from ragpipe.core.inputs.bot_config import load_bot_config
 from ragpipe.core.inputs.corpus import load_corpus
 from ragpipe.core.inputs.questions import load_question_file, load_questions
 from ragpipe.core.schemas import InputError, InputErrors

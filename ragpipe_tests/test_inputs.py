@@ -8,10 +8,12 @@ import pytest
 import yaml
 
 from ragpipe.core.config import DEFAULT_PATH, load_config
-from ragpipe.core.inputs.bots import BotConfig, HttpBot, load_bot_config
+from ragpipe.core.inputs.bot_config import BotConfig, load_bot_config
+from ragpipe.core.inputs.bots import HttpBot
 from ragpipe.core.inputs.corpus import chunk_document, load_corpus
 from ragpipe.core.inputs.questions import load_question_file, load_questions
 from ragpipe.core.schemas import InputError, InputErrors
+from ragpipe.testing.bot_server import answer_with
 from ragpipe_tests.conftest import REPO
 
 
@@ -84,8 +86,7 @@ def test_oversized_bot_replies_are_refused_or_cut_with_the_reason_in_the_row(lim
         "endpoint": "http://bot.invalid/ask", "request": {"q": "{question}"},
         "response": {"answer": "answer", "contexts": "contexts", "context_ids": "ids"}}})
     bot = HttpBot(config, "d")
-    bot._client = httpx.Client(transport=httpx.MockTransport(
-        lambda request: httpx.Response(200, json=replies[json.loads(request.content)["q"]])))
+    answer_with(bot, lambda request: httpx.Response(200, json=replies[json.loads(request.content)["q"]]))
     huge = bot.ask("q1", "huge")
     assert huge.answer is None and huge.error == ("answer too long: 12,000,000 characters, more than "
                                                   "limits.max_answer_chars (1,000)")

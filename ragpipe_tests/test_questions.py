@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ragpipe.cli import main
-from ragpipe.core.inputs.bots import BotConfig, ReferenceBot
+from ragpipe.core.inputs.bot_config import BotConfig
+from ragpipe.core.inputs.bots import ReferenceBot
 from ragpipe.core.inputs.corpus import load_corpus
 from ragpipe.core.evidence.entities import load_graph_entities
 from ragpipe.core.inputs.question_gen import generate_offline

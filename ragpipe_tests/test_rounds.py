@@ -8,7 +8,8 @@ from datetime import datetime, timezone
 import dagster as dg
 import pandas as pd
 
-from ragpipe.core.inputs.bots import AnswerCache, load_bot_config
+from ragpipe.core.inputs.answers import AnswerCache
+from ragpipe.core.inputs.bot_config import load_bot_config
 from ragpipe.defs.definitions import build_defs
 from ragpipe.defs.evaluation.assets import REASK_TAG
 from ragpipe.defs.instance import prepare_dagster_home

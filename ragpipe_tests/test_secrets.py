@@ -11,13 +11,14 @@ import pandas as pd
 import pytest
 
 from ragpipe.core.inputs.answers import AnswerCache
-from ragpipe.core.inputs.bots import BotConfig, HttpBot, answer_all, load_bot_config
+from ragpipe.core.inputs.bot_config import BotConfig, load_bot_config
+from ragpipe.core.inputs.bots import HttpBot, answer_all
 from ragpipe.core.schemas import InputErrors
 from ragpipe.core.secrets import MASK, Redactor
 from ragpipe.defs.definitions import build_defs
 from ragpipe.defs.instance import prepare_dagster_home
 from ragpipe.defs.runner import materialize_all
-from ragpipe.testing.bot_server import BotServer
+from ragpipe.testing.bot_server import BotServer, answer_with
 
 DATASET = "product_en"
 KEY = "sk-bot-SECRET-5f3a9e71c2d4b8"
@@ -105,13 +106,7 @@ def bot_with(reply: httpx.Response, http: dict | None = None) -> tuple[HttpBot, 
                        http={"endpoint": "http://bot.test/ask", "api_key_env": VARIABLE, "max_retries": 0,
                              **(http or {})})
     bot, sent = HttpBot(config, DATASET), []
-
-    def handle(request: httpx.Request) -> httpx.Response:
-        sent.append(request)
-        # a stream still to read, as from a server (httpx sets .elapsed when it is read)
-        return httpx.Response(reply.status_code, headers=reply.headers, stream=httpx.ByteStream(reply.content))
-    bot._transport._http = httpx.AsyncClient(transport=httpx.MockTransport(handle),
-                                             headers=bot._transport._http.headers)
+    answer_with(bot, lambda request: sent.append(request) or reply)
     return bot, sent
 
 

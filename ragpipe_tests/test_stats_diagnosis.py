@@ -125,7 +125,7 @@ def test_suggested_actions_name_only_settings_a_bot_config_has():
 
     import yaml
 
-    from ragpipe.core.inputs.bots import BotConfig
+    from ragpipe.core.inputs.bot_config import BotConfig
     from ragpipe.core.diagnosis.rules import RULES_PATH
     from ragpipe.core.metrics import REGISTRY
 

@@ -58,7 +58,7 @@ def materialize_responses(project: Path, dataset: str, bot: str):
 
 def cached_answers(cache_dir: Path) -> dict[str, str]:
     """question id -> answer in the answer cache, read as another process would."""
-    from ragpipe.core.inputs.bots import AnswerCache
+    from ragpipe.core.inputs.answers import AnswerCache
 
     if not (cache_dir / "answers").is_dir():
         return {}

@@ -20,7 +20,8 @@ import sys
 from pathlib import Path
 
 from ragpipe.bench.quality import DEFAULT_BENCH_DIR, auroc
-from ragpipe.core.inputs.bots import load_bot_config, make_bot
+from ragpipe.core.inputs.bot_config import load_bot_config
+from ragpipe.core.inputs.bots import make_bot
 from ragpipe.core.inputs.corpus import load_corpus
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.metrics import REGISTRY, Toolkit

@@ -4,7 +4,6 @@ that adds its parser."""
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ragpipe.cli import backfill, bench, graph, metrics, questions, report, run, score
 from ragpipe.cli import eval as evaluate  # the subcommand is `eval`; the name would hide the builtin

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import dagster as dg
 
-from ragpipe.core.inputs.bots import load_bot_config, version_order
+from ragpipe.core.inputs.bot_config import load_bot_config, version_order
 from ragpipe.core.schemas import InputError, InputErrors
 from ragpipe.defs.evaluation.assets import REASK_TAG
 from ragpipe.defs.jobs import DATASET_ASSETS, dataset_job, evaluation_job, leaderboard_job

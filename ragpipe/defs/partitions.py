@@ -7,7 +7,7 @@ from pathlib import Path
 
 import dagster as dg
 
-from ragpipe.core.inputs.bots import BOT_KEY
+from ragpipe.core.inputs.bot_config import BOT_KEY
 
 datasets = dg.DynamicPartitionsDefinition(name="datasets")
 bot_versions = dg.DynamicPartitionsDefinition(name="bot_versions")

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+import httpx
+
 FAULTS = ("http_500", "timeout", "truncated_json", "garbage")
 
 
@@ -55,7 +57,8 @@ class BotServer:
         return f"http://127.0.0.1:{self._httpd.server_address[1]}/ask"
 
     def _bot(self, dataset: str):
-        from ragpipe.core.inputs.bots import BotConfig, ReferenceBot
+        from ragpipe.core.inputs.bot_config import BotConfig
+        from ragpipe.core.inputs.bots import ReferenceBot
         from ragpipe.core.inputs.corpus import load_corpus
 
         with self._lock:
@@ -156,3 +159,13 @@ class BotServer:
                 "timeout": timeout, "max_retries": 4, "backoff_base": 0.05, "concurrency": 4,
                 **({"api_key_env": "RAGPIPE_BOT_REFBOT_KEY"} if self.api_key else {})}
         return json.dumps({"name": name, "version": version, "kind": "http", "http": http, **extra}, indent=2)
+
+
+def answer_with(bot, handler) -> None:
+    """Send an HttpBot's requests to ``handler(request) -> httpx.Response`` instead of the
+    network: its answer (the body a server would stream) goes through the bot's transport."""
+    def handle(request: httpx.Request) -> httpx.Response:
+        reply = handler(request)
+        return httpx.Response(reply.status_code, headers=reply.headers, stream=httpx.ByteStream(reply.content))
+    bot._transport._http = httpx.AsyncClient(transport=httpx.MockTransport(handle),
+                                             headers=bot._transport._http.headers)

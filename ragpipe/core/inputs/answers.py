@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from ragpipe.core.cache import DiskCache, import_sqlite_cache, retire
 
 if TYPE_CHECKING:
-    from ragpipe.core.inputs.bots import BotConfig
+    from ragpipe.core.inputs.bot_config import BotConfig
 
 LEGACY_ANSWERS_FILE = "answers.sqlite"  # the answer cache's format before DiskCache
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import yaml
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from ragpipe.core.inputs.bots import version_order
+from ragpipe.core.inputs.bot_config import version_order
 from ragpipe.core.config import load_config
 from ragpipe.core.diagnosis.rules import load_rules, severity
 from ragpipe.core.report import charts

@@ -8,7 +8,8 @@ from collections import Counter
 import dagster as dg
 import pandas as pd
 
-from ragpipe.core.inputs.bots import answer_all, load_bot_config, make_bot, version_order
+from ragpipe.core.inputs.bot_config import load_bot_config, version_order
+from ragpipe.core.inputs.bots import answer_all, make_bot
 from ragpipe.core.diagnosis.rules import diagnose_evaluation, load_rules
 from ragpipe.core.metrics import REGISTRY, Metric, Toolkit
 from ragpipe.core.report import comparison_data, evaluation_data, page_url, write_comparison, write_evaluation
