@@ -1,4 +1,4 @@
-"""Online evaluation of one answer, in seed 000's output shape."""
+"""Online evaluation of one answer, in the real-time integration's output shape."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def _entities(kit: Toolkit, text: str) -> list[str] | None:
 
 def _context_list(contexts: str | Iterable[str] | None, context: str | Iterable[str] | None) -> list[str]:
     if contexts is not None and context is not None:
-        raise TypeError("evaluate() takes contexts or context (seed 000's name), not both")
+        raise TypeError("evaluate() takes contexts or context (the integration's name), not both")
     given = contexts if contexts is not None else context
     if given is None:
         raise TypeError("evaluate() needs the retrieved contexts: contexts=[...] or context=[...]")
@@ -46,11 +46,11 @@ def evaluate(question: str, answer: str, contexts: str | Iterable[str] | None = 
              graph_entities: Iterable[str] | GraphEntities | None = None, ground_truth: str | None = None,
              toolkit: Toolkit | None = None, *, context: str | Iterable[str] | None = None) -> dict:
     """Score one answer; returns overall_score, quality_level, dimension_scores, diagnosis and
-    entity_analysis (seed 000), plus every computed metric with its error when unmeasured.
+    entity_analysis, plus every computed metric with its error when unmeasured.
     The quality level and the diagnosis are in the question's language (优秀 … 较差, or
     excellent … poor).
 
-    The retrieved contexts come as ``contexts`` or, in seed 000's words, ``context``: a list
+    The retrieved contexts come as ``contexts`` or, in the integration's words, ``context``: a list
     of passages or one string. ``graph_entities`` are the knowledge-graph entity names (or a
     GraphEntities with aliases); without them the unverified-entity check is left out.
     Offline unless ``toolkit`` carries an LLM; a judge that fails leaves the values it would

@@ -1,4 +1,4 @@
-"""`ragpipe.evaluate`: seed 000's call and output, offline and with a judge that is down."""
+"""`ragpipe.evaluate`: the real-time integration's call and output, offline and with a judge that is down."""
 
 import re
 import socket
@@ -28,7 +28,7 @@ def test_seed_000_context_keyword_as_list_or_string_gives_the_same_result():
     assert ragpipe.evaluate(question=QUESTION, answer=ANSWER, context=CONTEXTS, graph_entities=set(GRAPH)) \
         == by_contexts
     assert ragpipe.evaluate(QUESTION, ANSWER, context=CONTEXTS[0], graph_entities=GRAPH) == by_contexts
-    assert ragpipe.evaluate(QUESTION, ANSWER, CONTEXTS, GRAPH) == by_contexts  # seed 000's positional order
+    assert ragpipe.evaluate(QUESTION, ANSWER, CONTEXTS, GRAPH) == by_contexts  # the integration's positional order
     assert by_contexts["metrics"]["faithfulness"]["value"] is not None
 
 

@@ -1,4 +1,4 @@
-"""Seed 000's entity-aware dimensions, the overall score, its YAML settings and the online API."""
+"""The entity-aware dimensions, the overall score, its YAML settings and the online API."""
 
 import json
 import math
@@ -33,7 +33,7 @@ def test_offline_extraction_finds_names_not_numbers_or_jieba_mis_cuts():
 
 def _precision_recall(language: str) -> tuple[float, float]:
     """Micro precision and recall of offline extraction (no graph) on the hand-labelled
-    sample: gold entities are names of seed 000's five types, never numbers or dates."""
+    sample: gold entities are names of the five entity types, never numbers or dates."""
     tp = fp = fn = 0
     for line in (DATA / f"entities_{language}.jsonl").read_text(encoding="utf-8").splitlines():
         row = json.loads(line)
@@ -91,7 +91,7 @@ def test_entity_dimensions_follow_seed_000(kit):
     assert len(unverified.details["unverified_entities"]) == 1  # 发改委 inside 国家发改委 counts once
     faith = kit.result("faithfulness", c).value
     hallucination = kit.result("hallucination_rate", c).value
-    # seed 000: the hallucination rate reads the faithfulness dimension after its 0.1 penalty
+    # the hallucination rate reads the faithfulness dimension after its 0.1 penalty
     faith_dimension = max(0, faith - 0.1 * unverified.value)
     assert hallucination == pytest.approx(min(1, (1 - faith_dimension) + 0.5 * unverified.value))
     assert kit.result("overall_score", c).details["dimension_scores"]["faithfulness"] == pytest.approx(faith_dimension)

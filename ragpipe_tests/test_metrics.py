@@ -1,4 +1,4 @@
-"""Seed 001's worked examples (the FHA cases), offline mode."""
+"""The metric specification's worked examples (the FHA cases), offline mode."""
 
 import json
 import math
@@ -64,7 +64,7 @@ def test_context_precision_is_rank_aware(kit):
 
 
 def test_context_precision_matches_ground_truth_given_as_text(kit):
-    # seed 001's form: the ground truth is the passage's text (cut with "..."), the bot gave no ids
+    # the worked examples' form: the ground truth is the passage's text (cut with "..."), the bot gave no ids
     late = score(kit, "context_precision", ground_truth_contexts=[CONTEXT],
                  retrieved_contexts=["ARMs 通常以较低利率开始...", "FHA 贷款允许最低 3.5% 的首付，信用分数至少 580。"])
     assert late.value == 0.5 and late.details["relevant_ranks"] == [2]
@@ -113,7 +113,7 @@ def test_answer_relevancy_prefers_direct_answer(kit):
      "standards..."),
 ])
 def test_answer_relevancy_separates_seed_001_direct_answer_from_rambling(kit, question, direct, rambling):
-    """Seed 001: 1.0 for the direct answer, 0.6 for the one that talks around the figure asked for."""
+    """1.0 for the direct answer, 0.6 for the one that talks around the figure asked for."""
     scored = [REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=question, answer=a), kit)
               for a in (direct, rambling)]
     assert scored[0].value >= 0.8 and scored[1].value <= 0.7

@@ -101,7 +101,7 @@ def test_valid_output_becomes_questions_with_contexts_and_origin(tmp_path, serve
     prompt = PROMPTS["question_generation"]
     assert report.questions[0].origin == (f"llm-questions/1 model={MODEL} prompt=question_generation@1.0:"
                                           f"{prompt.hash(lang)[:16]} from {stem}#0")
-    # the prompt was seed 002's, in the document's language, with the chunks as numbered fenced passages
+    # the prompt was the question-generation prompt, in the document's language, with the chunks as numbered fenced passages
     req = server.requests[0]
     assert ("你是一个善于提出问题的专家" if lang == "zh" else "You are an expert at asking questions") in req.prompt
     assert req.fenced_items("passage") == [c.text for c in chunks] and asked_n(req) == 2

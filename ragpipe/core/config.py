@@ -1,4 +1,4 @@
-"""Evaluation settings from YAML (seed 000's weights and thresholds)."""
+"""Evaluation settings from YAML (the overall score's weights and thresholds)."""
 
 from __future__ import annotations
 

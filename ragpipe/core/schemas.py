@@ -1,4 +1,4 @@
-"""The records that flow between the assets (field names follow seed 001's EvalCase)."""
+"""The records that flow between the assets (field names follow the metric specification's EvalCase)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ class Chunk(BaseModel):
     text: str
 
 
-# Chinese names of the question types (seed 002's 事实性问题 and 推理性问题), as people write them.
+# Chinese names of the question types (事实性问题 and 推理性问题, the question generator's names), as people write them.
 _QUESTION_TYPE_NAMES = {
     "事实": "FACTUAL", "事实性": "FACTUAL", "事实性问题": "FACTUAL", "事实类": "FACTUAL",
     "推理": "INFERENTIAL", "推理性": "INFERENTIAL", "推理性问题": "INFERENTIAL", "推理类": "INFERENTIAL",

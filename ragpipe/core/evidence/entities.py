@@ -1,7 +1,7 @@
-"""Entities for seed 000's entity-aware dimensions: offline extraction, the knowledge-graph
+"""Entities for the entity-aware dimensions: offline extraction, the knowledge-graph
 entity set, and matching that tolerates width, case, punctuation and aliases.
 
-An entity is a name the knowledge graph could hold (seed 000's policy, organisation,
+An entity is a name the knowledge graph could hold (the five types: policy, organisation,
 place, law article, industry). Offline extraction takes the union of
 - dictionary matches against the knowledge-graph entities and their aliases,
 - for Chinese: book titles (《…》) with their article, policy categories (小型微利企业, …),
@@ -188,7 +188,7 @@ def load_graph_entities(dataset_dir: Path) -> GraphEntities | None:
     return GraphEntities.from_records(found[0]) if found else None
 
 
-# Chinese names end in a head word of seed 000's types; a run of name-like words ending in
+# Chinese names end in a head word of the five entity types; a run of name-like words ending in
 # one is a candidate (深圳市 科技 创新局, 企业 所得税, 批发 和 零售业). Bare common nouns and verbs
 # (申报, 研发, 之日起) end in none and never become entities; a head alone (优惠政策) is no name.
 _ZH_HEADS = {
@@ -357,7 +357,7 @@ def quantity_in(quantity: str, text: str) -> bool:
 
 
 def extract_entities(text: str, graph: GraphEntities | None = None) -> list[str]:
-    """Offline entities of a text: names a knowledge graph could hold (seed 000's policy,
+    """Offline entities of a text: names a knowledge graph could hold (the five types: policy,
     organisation, place, law article and industry), graph names where an alias matched,
     each once, names inside a longer one dropped. Numbers, dates, amounts and durations are
     no entities (see ``quantities``)."""

@@ -1,4 +1,4 @@
-"""Generate questions from a corpus with an LLM (seed 002's question-generation prompt, zh
+"""Generate questions from a corpus with an LLM (the question-generation prompt, zh
 or en by the document's language).
 
 - Per document: ``per_document`` factual and/or inferential questions, each with its

@@ -277,9 +277,9 @@ def aggregate_scores(context: dg.AssetExecutionContext, paths: ProjectPaths, **s
           ins={"question_set": dg.AssetIn(**DATASET_INPUT), "rag_responses": dg.AssetIn(), **SCORE_INS})
 def diagnosis_report(context: dg.AssetExecutionContext, paths: ProjectPaths, question_set: pd.DataFrame,
                      rag_responses: pd.DataFrame, **scores: pd.DataFrame) -> pd.DataFrame:
-    """One diagnosis of the evaluation: seed 004's rule engine over the aggregate scores
-    (root causes, suggested actions, worst samples per metric past a threshold), seed
-    000's per-sample diagnosis and seed 003's judge suggestions. Its page (scores with
+    """One diagnosis of the evaluation: the rule engine over the aggregate scores
+    (root causes, suggested actions, worst samples per metric past a threshold), the
+    per-sample diagnosis and the rubric judge's suggestions. Its page (scores with
     CI, checks, radar chart, distributions, diagnosis, drift between the HTTP bot's answer
     rounds, a card per question) and data are written under reports/<dataset>/<bot>/ and
     summarised here as Markdown."""

@@ -265,7 +265,7 @@ class Prompt(Generic[I, O]):
             folded = _folded(text)
             if folded not in self._examples or folded in _folded(material):
                 continue
-            # An example sentence about what the material is about too (seed 001's FHA loans)
+            # An example sentence about what the material is about too (the FHA-loan worked example)
             # may be a true answer; a placeholder ("why this score") never is.
             words = set(content_tokens(folded))
             if len(words) < MIN_EXCUSED_WORDS or not words <= set(content_tokens(material)):

@@ -1,4 +1,4 @@
-"""Context relevance (seed 001): which of the retrieved contexts are relevant to the
+"""Context relevance: which of the retrieved contexts are relevant to the
 question? All contexts of a sample are judged in one call, one verdict each; the metric
 is relevant contexts / all contexts."""
 

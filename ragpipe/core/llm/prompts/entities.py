@@ -1,4 +1,4 @@
-"""Entity extraction (seed 000's prompt, done right): policy entities copied verbatim
+"""Entity extraction (the entity-aware scoring's prompt, done right): policy entities copied verbatim
 from the text, typed, as a JSON array. A failure is an error, never a placeholder."""
 
 from __future__ import annotations

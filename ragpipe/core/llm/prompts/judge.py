@@ -1,5 +1,5 @@
-"""LLM judge (seed 002): the answer scored 1–5 against the ground truth, with reasoning.
-Few-shot calibration examples (seed 003's remedy for score inflation) show that a fluent
+"""LLM judge: the answer scored 1–5 against the ground truth, with reasoning.
+Few-shot calibration examples (the remedy for score inflation) show that a fluent
 answer with a fabricated figure scores 2, not 4."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Seed 002's 1–5 judge and seed 003's 1–10 rubric in one call, for a sample that has
+"""The 1–5 judge and the 1–10 rubric in one call, for a sample that has
 both a ground-truth answer and retrieved documents. The two parts stay independent: the
 judge compares the answer with the ground truth only, the rubric checks it against the
 documents only (the calibration examples show an answer that is honest about the

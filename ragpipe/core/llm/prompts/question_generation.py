@@ -1,8 +1,8 @@
-"""Question generation from the corpus (seed 002, section 5.2): factual and inferential
+"""Question generation from the corpus: factual and inferential
 questions about one document, each with its ground-truth answer and the numbers of the
 passages (chunks) that answer rests on; and multi-hop questions that need two passages.
 
-Seed 002 shows the whole document; here the document comes as its numbered chunks, so
+The original prompt shows the whole document; here the document comes as its numbered chunks, so
 that every question can name its ground-truth contexts by chunk id."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The 1–10 rubric judge (seed 003): accuracy (50 %), completeness (30 %) and clarity
+"""The 1–10 rubric judge: accuracy (50 %), completeness (30 %) and clarity
 (20 %), analysis first, then scores; one prompt with reference documents and one for
 the pure-LLM mode without them. Few-shot examples calibrate against score inflation
 (a fabricated answer scores 2). The weighted score and the pass decision are computed
