@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
@@ -60,16 +60,18 @@ class DiskCache:
         self._cache.close()
 
 
-def import_sqlite_cache(cache: DiskCache, path: Path) -> sqlite3.Connection | None:
-    """Copy the entries of a cache file in the SQLite format of earlier versions (a
-    ``responses`` table of JSON values by key) into ``cache``, so that an upgrade asks
-    nothing again. Returns the open file for the caller's own tables (close it, then the
-    file is renamed ``*.imported``), or None when there is no such file."""
+def import_sqlite_cache(cache: DiskCache, path: Path, table: str = "responses", value_column: str = "value",
+                        decode: Callable[[Any], Any] = json.loads) -> sqlite3.Connection | None:
+    """Copy the entries of a cache file in the SQLite format of earlier versions (a table
+    of values by ``key``: JSON responses by default, raw vectors for the embeddings) into
+    ``cache``, so that an upgrade computes and asks nothing again. Returns the open file
+    for the caller's own tables (close it with ``retire``: the file is renamed
+    ``*.imported``), or None when there is no such file."""
     if not path.is_file():
         return None
     db = sqlite3.connect(path, timeout=30)
-    if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'responses'").fetchone():
-        cache.put_many((key, json.loads(value)) for key, value in db.execute("SELECT key, value FROM responses"))
+    if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone():
+        cache.put_many((key, decode(value)) for key, value in db.execute(f"SELECT key, {value_column} FROM {table}"))
     return db
 
 

