@@ -6,6 +6,7 @@ import math
 import pytest
 
 from ragpipe.core.evidence.support import context_claims, declines
+from ragpipe.core.metrics.answer_correctness import ANSWER_CORRECTNESS_WRONG_THRESHOLD
 from ragpipe.core.evidence.refusals import is_refusal
 from ragpipe.core.metrics import Toolkit
 from ragpipe.core.metrics.faithfulness import DECLINES
@@ -58,14 +59,16 @@ def test_a_refusal_is_never_flagged_as_hallucinated(kit, answer, contexts):
     assert not math.isnan(results["overall_score"].value)
 
 
-def test_declining_is_correct_only_when_the_reference_declines_too(kit):
+def test_declining_is_correct_when_the_reference_says_the_question_cannot_be_answered(kit):
     def correctness(answer, reference):
         case = EvalCase(question_id="q", question="2040年夏季奥运会在哪里举办？", answer=answer,
                         ground_truth_answer=reference)
         return score_case(case, kit, ["answer_correctness"])["answer_correctness"].value
 
     assert correctness("这个问题无法回答。", "无法回答2040年夏季奥运会在哪里举办。") == 1.0
-    assert correctness("I don't know.", "The 2040 Summer Olympics will be held in Paris.") == 0.0
+    # the reference declines with its reasons: the two agree
+    assert correctness("这个问题无法回答。", "这个问题无法回答，因为举办地还没有确定。") == 1.0
+    assert correctness("I don't know.", "The 2040 Summer Olympics will be held in Paris.") < ANSWER_CORRECTNESS_WRONG_THRESHOLD
     assert correctness("2040年夏季奥运会在北京举办。", "这个问题无法回答。") == 0.0
 
 

@@ -51,3 +51,10 @@ def is_refusal(statement: str) -> bool:
     clauses = [c for c in _CLAUSE_BREAK.split(statement) if c.strip()]
     refusing = [bool(_REFUSAL.search(c)) for c in clauses]
     return any(refusing) and all(r or only_lead_in(c) for c, r in zip(clauses, refusing))
+
+
+def says_unanswerable(statements) -> bool:
+    """Some statement says the question cannot be answered, with reasons or not
+    ("这个问题无法回答，因为…"): unlike ``is_refusal``, other clauses may assert more."""
+    return any(_REFUSAL.search(s) for s in statements)
+

@@ -3,6 +3,7 @@ import re
 
 import numpy as np
 
+from ragpipe.core.evidence.refusals import says_unanswerable
 from ragpipe.core.evidence.support import claims, declines
 from ragpipe.core.metrics.base import STATEMENT_JUDGE, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
@@ -49,12 +50,17 @@ def _verify(kit: Toolkit, statements, reference: str):
 
 
 def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
-    answer_declines = declines(kit.statements(case.answer))
-    reference_declines = declines(kit.statements(case.ground_truth_answer))
-    if answer_declines or reference_declines:
-        # Declining is right exactly when the reference declines too (the question is unanswerable).
-        return MetricResult(float(answer_declines and reference_declines),
-                            {"answer_declines": answer_declines, "reference_declines": reference_declines})
+    answer_said, reference_said = kit.statements(case.answer), kit.statements(case.ground_truth_answer)
+    answer_declines, reference_declines = declines(answer_said), declines(reference_said)
+    # Both sides say the question cannot be answered (one may give reasons): right. A
+    # reference that declines against an answer that asserts: wrong. An answer that declines
+    # where the reference answers goes on as claims, judged against the reference like any
+    # other: a reference that rejects the question's premise ("没有所有人都喜欢的…")
+    # supports declining in part, one that answers does not.
+    if (answer_declines and says_unanswerable(reference_said)) or (reference_declines and says_unanswerable(answer_said)):
+        return MetricResult(1.0, {"answer_declines": answer_declines, "reference_declines": reference_declines})
+    if reference_declines:
+        return MetricResult(0.0, {"answer_declines": False, "reference_declines": True})
     reference = claims(kit.statements(case.ground_truth_answer))
     if not reference:
         expected = polarity(case.ground_truth_answer)
@@ -86,8 +92,9 @@ METRIC = Metric(
                 "probability of not being supported by the answer to fn. A number the reference lacks, a name it "
                 "lacks or a flipped negation lowers support. A bare yes/no reference is matched on polarity "
                 "(1 or 0). An answer that only declines (\"the documents do not say\", \"无法回答\") scores 1 when the "
-                "reference declines too (an unanswerable question) and 0 when the reference answers; an answer that "
-                "asserts where the reference declines scores 0. Below 0.5 (ANSWER_CORRECTNESS_WRONG_THRESHOLD) the "
+                "reference also says the question cannot be answered (with reasons or not); where the reference "
+                "answers, the refusal is a claim judged against it like any other. An answer that asserts where the "
+                "reference only declines scores 0. Below 0.5 (ANSWER_CORRECTNESS_WRONG_THRESHOLD) the "
                 "answer is judged wrong."),
     reads=("answer", "ground_truth_answer"),
     higher_is_better=True,
