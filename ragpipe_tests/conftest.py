@@ -37,6 +37,13 @@ SLOW = {
     "test_questions.py::test_offline_generator_makes_answerable_retrievable_questions": "generation and retrieval over both datasets",
     "test_graph.py::test_entity_metrics_are_identical_through_neo4j_and_embedded": "a Bolt server and two scorings",
     "test_graph.py::test_graph_server_down_leaves_entity_metrics_nan_and_the_rest_measured": "a Bolt server",
+    "test_configs.py::test_stale_versions_and_deleted_datasets_are_not_shown_as_current": "evaluations and re-ranking",
+    "test_configs.py::test_alias_bomb_bot_fails_alone_in_a_run": "a run over two bot versions",
+    "test_configs.py::test_two_files_for_one_bot_version_fail_that_version_alone": "a run over two bot versions",
+    "test_secrets.py::test_a_key_echoed_by_the_bot_is_nowhere_after_an_evaluation": "a whole evaluation, then a search",
+    "test_io_manager.py::test_two_writers_and_a_reader_of_one_file": "three processes racing on one file",
+    "test_pipeline.py::test_scoring_again_computes_only_the_questions_whose_inputs_changed": "repeated scoring runs",
+    "test_pipeline.py::test_progress_reaches_the_caller_from_the_process_that_runs_the_steps": "an evaluation run",
 }
 
 
