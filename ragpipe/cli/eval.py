@@ -81,7 +81,7 @@ def _eval(args: argparse.Namespace) -> int:
     bar = ProgressBar(steps=1 + len(REGISTRY))  # answering, then each metric
     with dg.DagsterInstance.get() as instance:
         outcomes = materialize_all(defs, instance, [args.dataset], [args.bot], progress=bar.note, reask=args.reask,
-                                   on_progress=bar)
+                                   on_progress=bar, force=args.force)
     failed = [o for o in outcomes if not o.success]
     data_file = paths.reports / args.dataset / args.bot / "diagnosis.json"
     # The report is written even when a blocking check then fails the run.
@@ -100,6 +100,9 @@ def _eval(args: argparse.Namespace) -> int:
 REASK_HELP = ("ask HTTP bots every question again, in a new answer round, instead of re-scoring the answers "
               "they gave before (earlier rounds are kept; the report shows what changed)")
 
+FORCE_HELP = ("run everything again, also what is fresh (by default a run whose inputs, the dataset's files and the "
+              "bot config, have not changed since its last run is not repeated)")
+
 
 def register(sub) -> None:
     run = sub.add_parser("eval", help="evaluate one bot version on one dataset now, with progress and a summary")
@@ -107,4 +110,5 @@ def register(sub) -> None:
     run.add_argument("--bot", required=True, help="bot version key, e.g. refbot@v2")
     run.add_argument("--project-dir", default=".", help="folder holding data/ and dagster.yaml (default: .)")
     run.add_argument("--reask", action="store_true", help=REASK_HELP)
+    run.add_argument("--force", action="store_true", help=FORCE_HELP)
     run.set_defaults(func=_eval)

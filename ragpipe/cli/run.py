@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ragpipe.cli.eval import REASK_HELP
+from ragpipe.cli.eval import FORCE_HELP, REASK_HELP
 
 
 def leaderboard_text(dataset: str, frame: pd.DataFrame) -> str:
@@ -52,7 +52,7 @@ def _run(args: argparse.Namespace) -> int:
     defs = build_defs(project_dir)
     started = time.perf_counter()
     with dg.DagsterInstance.get() as instance:
-        outcomes = materialize_all(defs, instance, args.dataset, args.bot, reask=args.reask)
+        outcomes = materialize_all(defs, instance, args.dataset, args.bot, reask=args.reask, force=args.force)
     paths = defs.resources["paths"]
     print(f"\n{sum(o.success for o in outcomes)}/{len(outcomes)} runs succeeded in "
           f"{time.perf_counter() - started:.1f} s")
@@ -80,4 +80,5 @@ def register(sub) -> None:
     run.add_argument("--dataset", action="append", help="only this dataset (repeatable)")
     run.add_argument("--bot", action="append", help="only this bot version, e.g. refbot@v2 (repeatable)")
     run.add_argument("--reask", action="store_true", help=REASK_HELP)
+    run.add_argument("--force", action="store_true", help=FORCE_HELP)
     run.set_defaults(func=_run)

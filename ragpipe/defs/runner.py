@@ -11,6 +11,7 @@ import dagster as dg
 
 from ragpipe.defs.automation import (
     INPUTS_TAG,
+    PARTITION_TAG,
     dataset_inputs,
     evaluation_inputs,
     leaderboard_inputs,
@@ -36,6 +37,7 @@ class RunOutcome:
     run_id: str | None = None
     error: str | None = None
     materialized: tuple[str, ...] = ()  # asset keys, also of a run that failed afterwards
+    fresh: bool = False  # not run again: an earlier run with the same inputs stands
 
     @property
     def blocked(self) -> bool:
@@ -55,11 +57,11 @@ def exit_code(outcomes: list[RunOutcome]) -> int:
     return EXIT_FAILED if any(not o.blocked for o in failed) else EXIT_BLOCKED if failed else 0
 
 
-def _failure_message(result: dg.ExecuteInProcessResult) -> str:
+def _failure_message(checks: list[dg.AssetCheckEvaluation], step_failures: list[dg.DagsterEvent]) -> str:
     # A failed blocking check stops the run after its step stored its value: say which and why.
-    messages = [f"{BLOCKED}{c.check_name}: {c.description or 'failed'}" for c in result.get_asset_check_evaluations()
+    messages = [f"{BLOCKED}{c.check_name}: {c.description or 'failed'}" for c in checks
                 if c.blocking and not c.passed and c.severity == dg.AssetCheckSeverity.ERROR]
-    for event in result.get_step_failure_events():
+    for event in step_failures:
         data = event.step_failure_data
         if data.error and data.error.cls_name == "DagsterAssetCheckFailedError" and messages:
             continue
@@ -78,16 +80,44 @@ def _execute(defs: dg.Definitions, instance: dg.DagsterInstance, job_name: str, 
             instance=instance, partition_key=partition, raise_on_error=False, run_config=QUIET, run_id=run_id,
             tags={**({INPUTS_TAG: inputs} if inputs else {}), **(tags or {}), **lock_tags})
     materialized = tuple(sorted({e.asset_key.to_user_string() for e in result.get_asset_materialization_events()}))
-    return RunOutcome(job_name, str(partition), result.success, result.run_id,
-                      None if result.success else _failure_message(result), materialized)
+    error = None if result.success else _failure_message(result.get_asset_check_evaluations(),
+                                                         result.get_step_failure_events())
+    return RunOutcome(job_name, str(partition), result.success, result.run_id, error, materialized)
+
+
+def _fresh(instance: dg.DagsterInstance, job_name: str, partition, inputs: str | None) -> RunOutcome | None:
+    """The outcome of the newest finished run of this job and partition with these inputs,
+    when running again would do the same: it succeeded, or it failed only on a blocking
+    check. None when there is none, or it failed otherwise (a bot that was down: try again)."""
+    if inputs is None:
+        return None
+    records = instance.get_run_records(dg.RunsFilter(
+        job_name=job_name, tags={PARTITION_TAG: str(partition), INPUTS_TAG: inputs},
+        statuses=[dg.DagsterRunStatus.SUCCESS, dg.DagsterRunStatus.FAILURE]), limit=1)
+    if not records:
+        return None
+    run = records[0].dagster_run
+    events = [r.event_log_entry.dagster_event for r in instance.get_records_for_run(run.run_id, of_type={
+        dg.DagsterEventType.ASSET_MATERIALIZATION, dg.DagsterEventType.ASSET_CHECK_EVALUATION,
+        dg.DagsterEventType.STEP_FAILURE}).records]
+    materialized = tuple(sorted({e.asset_key.to_user_string() for e in events if e.is_step_materialization}))
+    outcome = RunOutcome(job_name, str(partition), run.status == dg.DagsterRunStatus.SUCCESS, run.run_id,
+                         materialized=materialized, fresh=True)
+    if not outcome.success:
+        outcome.error = _failure_message([e.asset_check_evaluation_data for e in events
+                                          if e.event_type == dg.DagsterEventType.ASSET_CHECK_EVALUATION],
+                                         [e for e in events if e.is_step_failure])
+    return outcome if outcome.success or outcome.blocked else None
 
 
 def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
                     only_datasets: list[str] | None = None, only_bots: list[str] | None = None,
-                    progress=print, reask: bool = False, on_progress: Listener | None = None) -> list[RunOutcome]:
+                    progress=print, reask: bool = False, on_progress: Listener | None = None,
+                    force: bool = False) -> list[RunOutcome]:
     """``progress`` gets a line per finished run; ``on_progress`` (step, done, total) follows
     the evaluation steps while they run. ``reask``: the evaluations ask HTTP bots every
-    question again (REASK_TAG)."""
+    question again (REASK_TAG). A job and partition whose inputs (the ``ragpipe/inputs``
+    hash the sensor uses) have a finished run already is not run again, unless ``force``."""
     paths: ProjectPaths = defs.resources["paths"]
     dataset_keys, bot_keys = sync_partitions(instance, paths.data)
     # A dataset asked for by name whose folder is gone, or no dataset at all, is an error:
@@ -101,9 +131,15 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
 
     def record(outcome: RunOutcome) -> RunOutcome:
         outcomes.append(outcome)
-        progress(f"{'ok    ' if outcome.success else 'FAILED'} {outcome.job} [{outcome.partition}]"
+        status = "fresh " if outcome.fresh else "ok    " if outcome.success else "FAILED"
+        progress(f"{status} {outcome.job} [{outcome.partition}]"
                  + (f"\n       {outcome.error}" if outcome.error else ""))
         return outcome
+
+    def run(job_name: str, partition, inputs: str | None, run_tags=None, listener=None) -> RunOutcome:
+        # A reask opens a new answer round: that is new work whatever the inputs.
+        fresh = None if force or run_tags else _fresh(instance, job_name, partition, inputs)
+        return record(fresh or _execute(defs, instance, job_name, partition, inputs, run_tags, listener))
 
     for path in misnamed_inputs(paths.data):
         expected = "a folder name" if path.is_dir() else "a file name <bot>@<version>.yaml"
@@ -117,16 +153,16 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
         if not only_bots or bot in only_bots:
             record(RunOutcome("register_partition", bot, False, error=f"{paths.data / 'bots'}: {problem}"))
     for dataset in dataset_keys:
-        if not record(_execute(defs, instance, dataset_job.name, dataset, dataset_inputs(paths, dataset))).success:
+        if not run(dataset_job.name, dataset, dataset_inputs(paths, dataset)).success:
             continue
         versions = prepared_versions(instance, dataset)
         for bot in bot_keys:
-            record(_execute(defs, instance, evaluation_job.name, dg.MultiPartitionKey({"dataset": dataset, "bot": bot}),
-                            evaluation_inputs(paths, bot, versions), tags, on_progress))
+            run(evaluation_job.name, dg.MultiPartitionKey({"dataset": dataset, "bot": bot}),
+                evaluation_inputs(paths, bot, versions), tags, on_progress)
         # A version that failed a blocking check has aggregates: the leaderboard ranks and flags it.
         if any("aggregate_scores" in o.materialized for o in outcomes
                if o.job == evaluation_job.name and o.partition.endswith(f"|{dataset}")):
             valid = [b for b in bot_version_keys(paths.data) if config_problem(paths, b) is None]
             inputs = leaderboard_inputs(instance, dataset, valid)
-            record(_execute(defs, instance, leaderboard_job.name, dataset, inputs))
+            run(leaderboard_job.name, dataset, inputs)
     return outcomes

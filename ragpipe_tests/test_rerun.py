@@ -1,0 +1,52 @@
+"""`ragpipe run` again: what is fresh is checked, not run; a changed bot config re-runs
+exactly its evaluations and its dataset's leaderboard; --force re-runs everything."""
+
+import shutil
+
+import dagster as dg
+
+from ragpipe.defs.definitions import build_defs
+from ragpipe.defs.instance import prepare_dagster_home
+from ragpipe.defs.runner import materialize_all
+
+
+def small_project(project, questions: int = 6):
+    """One dataset of a few questions, the two sample bot versions."""
+    shutil.rmtree(project / "data" / "datasets" / "policy_zh")
+    questions_file = project / "data" / "datasets" / "product_en" / "questions" / "questions.jsonl"
+    lines = questions_file.read_text(encoding="utf-8").splitlines()[:questions]
+    questions_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return project
+
+
+def launched(project, **options) -> tuple[list[tuple[str, str]], list]:
+    """The (job, partition) of every run this call launched, and its outcomes."""
+    prepare_dagster_home(project)
+    defs = build_defs(project)
+    with dg.DagsterInstance.get() as instance:
+        before = {r.dagster_run.run_id for r in instance.get_run_records()}
+        outcomes = materialize_all(defs, instance, progress=lambda _: None, **options)
+        runs = [r.dagster_run for r in instance.get_run_records() if r.dagster_run.run_id not in before]
+    return sorted((run.job_name, run.tags["dagster/partition"]) for run in runs), outcomes
+
+
+def test_second_run_launches_nothing_a_changed_config_its_own_runs_and_force_all(project):
+    small_project(project)
+    first, outcomes = launched(project)
+    assert first == [("evaluate_bot_version", "refbot@v1|product_en"), ("evaluate_bot_version", "refbot@v2|product_en"),
+                     ("prepare_dataset", "product_en"), ("rank_bot_versions", "product_en")]
+
+    again, fresh = launched(project)
+    assert again == []
+    # The outcomes still say what stands, so the exit code and the gate are the same as before.
+    assert [(o.job, o.partition, o.success, o.error) for o in fresh] == \
+        [(o.job, o.partition, o.success, o.error) for o in outcomes]
+    assert all(o.fresh for o in fresh)
+
+    config = project / "data" / "bots" / "refbot@v2.yaml"
+    config.write_text(config.read_text(encoding="utf-8").replace("top_k: 4", "top_k: 3"), encoding="utf-8")
+    changed, _ = launched(project)
+    assert changed == [("evaluate_bot_version", "refbot@v2|product_en"), ("rank_bot_versions", "product_en")]
+
+    forced, _ = launched(project, force=True)
+    assert forced == first
