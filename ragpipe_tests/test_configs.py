@@ -209,7 +209,7 @@ def test_stale_versions_and_deleted_datasets_are_not_shown_as_current(project, c
     capsys.readouterr()
     assert main(["run", "--project-dir", str(project)]) == 1
     out, err = capsys.readouterr()
-    assert f"Leaderboard for {DATASET}" not in out
+    assert f"{DATASET}: " not in out.replace(f"No leaderboard for {DATASET}: ", "")
     assert f"No leaderboard for {DATASET}: its folder {project / 'data' / 'datasets' / DATASET} is gone" in out
     assert "no dataset folder (deleted?)" in err
     assert main(["run", "--project-dir", str(project), "--dataset", DATASET]) == 1

@@ -7,7 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ragpipe.cli.eval import REASK_HELP
+from ragpipe.cli.run_options import REASK_HELP
 
 
 def _backfill(args: argparse.Namespace) -> int:

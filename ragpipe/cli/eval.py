@@ -6,39 +6,56 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
+import time
 import warnings
 from pathlib import Path
+
+from ragpipe.cli.run_options import add_run_options, finish
+from ragpipe.cli.summary import Version
 
 
 class ProgressBar:
     """One bar on stderr over the whole evaluation: every question answered, then scored by
-    every metric; the description names the step under way."""
+    every metric; the description names the step under way. When stderr is not a terminal
+    (a log file, CI), a plain line every few seconds instead of a redrawn bar."""
 
-    def __init__(self, steps: int, stream=None):
+    def __init__(self, steps: int, stream=None, line_every: float = 5.0):
         from tqdm import tqdm
 
         self.tqdm, self.steps, self.stream = tqdm, steps, stream or sys.stderr
-        self.bar, self.step, self.offset, self.step_total = None, None, 0, 0
+        # tqdm redraws with carriage returns, however rarely: a log wants whole lines.
+        self.line_every = None if self.stream.isatty() else line_every
+        self.close()
 
     def __call__(self, step: str, done: int, total: int) -> None:
-        if self.bar is None:
-            self.bar = self.tqdm(total=total * self.steps, unit="q", file=self.stream, dynamic_ncols=True)
+        if self.total is None:
+            self.total = total * self.steps
+            if self.line_every is None:
+                self.bar = self.tqdm(total=self.total, unit="q", file=self.stream, dynamic_ncols=True)
         if step != self.step:
             self.offset += self.step_total
             self.step, self.step_total = step, total
-            self.bar.set_description(f"{step:<30}")
-        self.bar.update(self.offset + done - self.bar.n)
+            if self.bar is not None:
+                self.bar.set_description(f"{step:<30}")
+        self.done = self.offset + done
+        if self.bar is not None:
+            self.bar.update(self.done - self.bar.n)
+        elif time.monotonic() - self.last_line >= self.line_every or self.done == self.total:
+            self.last_line = time.monotonic()
+            print(f"{step}: {self.done}/{self.total} ({100 * self.done // self.total}%)", file=self.stream, flush=True)
 
     def note(self, line: str) -> None:
         """A finished run: the bar stays as its last state, the line goes below it."""
         self.close()
-        self.tqdm.write(line, file=self.stream)
+        print(line, file=self.stream, flush=True)
 
     def close(self) -> None:
-        if self.bar is not None:
+        if getattr(self, "bar", None) is not None:
             self.bar.close()
-            self.bar, self.step, self.offset, self.step_total = None, None, 0, 0
+        self.bar, self.total, self.step, self.offset, self.step_total, self.done = None, None, None, 0, 0, 0
+        self.last_line = -math.inf
 
 
 def summary_table(evaluation: dict) -> str:
@@ -65,7 +82,7 @@ def _eval(args: argparse.Namespace) -> int:
     from ragpipe.defs.definitions import build_defs
     from ragpipe.defs.instance import prepare_dagster_home
     from ragpipe.defs.partitions import bot_version_keys, dataset_keys
-    from ragpipe.defs.runner import exit_code, materialize_all
+    from ragpipe.defs.runner import materialize_all
 
     project_dir = Path(args.project_dir).resolve()
     prepare_dagster_home(project_dir)
@@ -82,33 +99,23 @@ def _eval(args: argparse.Namespace) -> int:
     with dg.DagsterInstance.get() as instance:
         outcomes = materialize_all(defs, instance, [args.dataset], [args.bot], progress=bar.note, reask=args.reask,
                                    on_progress=bar, force=args.force)
-    failed = [o for o in outcomes if not o.success]
     data_file = paths.reports / args.dataset / args.bot / "diagnosis.json"
+    versions = []
     # The report is written even when a blocking check then fails the run.
     if any("diagnosis_report" in o.materialized for o in outcomes):
         evaluation = json.loads(data_file.read_text(encoding="utf-8"))
+        versions.append(Version(args.dataset, args.bot, None, None, evaluation))
         page = data_file.with_name("diagnosis.html")
         print(f"\n{args.bot} on {args.dataset}: {evaluation['status']} ({evaluation['n_questions']} questions, "
               f"{evaluation['n_bot_errors']} bot errors)\n")
         print(summary_table(evaluation))
         print(f"\nReport: {page}\n  or {page_url(paths.reports, page)} with `ragpipe report serve`")
-    for outcome in failed:
-        print(f"FAILED {outcome.job} [{outcome.partition}]: {outcome.error}", file=sys.stderr)
-    return exit_code(outcomes)
-
-
-REASK_HELP = ("ask HTTP bots every question again, in a new answer round, instead of re-scoring the answers "
-              "they gave before (earlier rounds are kept; the report shows what changed)")
-
-FORCE_HELP = ("run everything again, also what is fresh (by default a run whose inputs, the dataset's files and the "
-              "bot config, have not changed since its last run is not repeated)")
+    return finish(outcomes, versions, args)
 
 
 def register(sub) -> None:
     run = sub.add_parser("eval", help="evaluate one bot version on one dataset now, with progress and a summary")
     run.add_argument("--dataset", required=True)
     run.add_argument("--bot", required=True, help="bot version key, e.g. refbot@v2")
-    run.add_argument("--project-dir", default=".", help="folder holding data/ and dagster.yaml (default: .)")
-    run.add_argument("--reask", action="store_true", help=REASK_HELP)
-    run.add_argument("--force", action="store_true", help=FORCE_HELP)
+    add_run_options(run)
     run.set_defaults(func=_eval)

@@ -52,11 +52,6 @@ BLOCKED = "blocked by "
 EXIT_FAILED, EXIT_BLOCKED = 1, 3
 
 
-def exit_code(outcomes: list[RunOutcome]) -> int:
-    failed = [o for o in outcomes if not o.success]
-    return EXIT_FAILED if any(not o.blocked for o in failed) else EXIT_BLOCKED if failed else 0
-
-
 def _failure_message(checks: list[dg.AssetCheckEvaluation], step_failures: list[dg.DagsterEvent]) -> str:
     # A failed blocking check stops the run after its step stored its value: say which and why.
     messages = [f"{BLOCKED}{c.check_name}: {c.description or 'failed'}" for c in checks

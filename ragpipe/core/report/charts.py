@@ -20,7 +20,7 @@ def _svg(width: float, height: float, body: str, label: str, cls: str) -> str:
 
 def oriented(value: float, low: float, high: float, higher_is_better: bool) -> float:
     """A value on [0, 1] with 1 best, so metrics of any range and direction share an axis
-    (and average: the leaderboard's overall score); NaN stays NaN."""
+    (and average: the leaderboard's rank_score); NaN stays NaN."""
     if not _ok(value):
         return math.nan
     scaled = (value - low) / (high - low)

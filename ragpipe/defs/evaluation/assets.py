@@ -328,7 +328,7 @@ def _oriented(metric: str, mean: float) -> float:
                                               metadata={"allow_missing_partitions": True})})
 def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths, aggregate_scores) -> pd.DataFrame:
     """Every evaluated bot version of one dataset side by side: per metric the mean and its
-    CI95, ranked by the mean over measured metrics (each scaled to [0, 1], best = 1), and
+    CI95, ranked by rank_score, the mean over measured metrics (each scaled to [0, 1], best = 1), and
     the paired difference from the bot's baseline version with its CI95 (Δ columns). A
     version that fails a blocking check (a significant drop against its baseline) is
     ranked after the clean versions and flagged (failed_checks, significant_drops).
@@ -348,7 +348,7 @@ def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths, aggregat
         for r in frame.to_dict("records"):
             row[r["metric"]] = r["mean"]
             row[f"{r['metric']}_ci95"] = f"[{r['ci95_low']:.3f}, {r['ci95_high']:.3f}]"
-        row["overall"] = float(pd.Series([_oriented(r["metric"], r["mean"]) for r in frame.to_dict("records")],
+        row["rank_score"] = float(pd.Series([_oriented(r["metric"], r["mean"]) for r in frame.to_dict("records")],
                                          dtype=float).mean())
         rows.append(row)
     for row in rows:  # paired differences against each bot's baseline version, and the blocking check
@@ -371,14 +371,14 @@ def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths, aggregat
     if board.empty:
         raise dg.Failure(f"no bot version of dataset {context.partition_key} has aggregate scores yet"
                          + "".join(f"; {bot} is not ranked: {problem}" for bot, problem in stale.items()))
-    # A version failing a blocking check ranks after every clean one, however high its overall.
+    # A version failing a blocking check ranks after every clean one, however high its rank_score.
     board["blocked"] = board["failed_checks"] != ""
-    board = board.sort_values(["blocked", "overall"], ascending=[True, False]).reset_index(drop=True)
+    board = board.sort_values(["blocked", "rank_score"], ascending=[True, False]).reset_index(drop=True)
     board.insert(0, "rank", range(1, len(board) + 1))
     deltas = [c for c in board.columns if c.startswith("Δ") and not c.endswith("_ci95")]
     flags = ["failed_checks", "significant_drops"] if board["blocked"].any() else []
-    shown = board[["rank", "bot_version", "overall", *flags, *REGISTRY, "baseline", *deltas]].dropna(axis=1, how="all")
-    for record in board[["rank", "bot_version", "overall", "baseline"]].to_dict("records"):
+    shown = board[["rank", "bot_version", "rank_score", *flags, *REGISTRY, "baseline", *deltas]].dropna(axis=1, how="all")
+    for record in board[["rank", "bot_version", "rank_score", "baseline"]].to_dict("records"):
         versions[record["bot_version"]].update(record)
     page = write_comparison(paths.reports, comparison_data(
         context.partition_key, dataset_language(paths, context.partition_key), list(versions.values())))

@@ -1,0 +1,70 @@
+"""What `ragpipe run` and `ragpipe eval` share: their options (re-asking, forcing, the release
+gate and its files), the exit, and the command that opens the Dagster UI on the same runs."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+import textwrap
+from pathlib import Path
+
+from ragpipe.cli.summary import Version, gate_lines, write_ci_files
+from ragpipe.core.gate import DEFAULT_FAIL_ON, parse_fail_on
+
+REASK_HELP = ("ask HTTP bots every question again, in a new answer round, instead of re-scoring the answers "
+              "they gave before (earlier rounds are kept; the report shows what changed)")
+FORCE_HELP = ("run everything again, also what is fresh (by default a run whose inputs, the dataset's files and the "
+              "bot config, have not changed since its last run is not repeated)")
+# The settings that decide where a run's results are; the UI must be started with the same.
+UI_SETTINGS = ("RAGPIPE_DATA_DIR", "RAGPIPE_OUTPUT_DIR", "RAGPIPE_CACHE_DIR", "RAGPIPE_EMBEDDER", "RAGPIPE_EVAL_CONFIG",
+               "DAGSTER_PG_HOST", "DAGSTER_PG_PORT", "DAGSTER_PG_USER", "DAGSTER_PG_DB")
+SECRET_SETTINGS = ("DAGSTER_PG_PASSWORD",)  # named, never printed: the shell fills it in
+
+
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--project-dir", default=".", help="folder holding data/ and dagster.yaml (default: .)")
+    parser.add_argument("--reask", action="store_true", help=REASK_HELP)
+    parser.add_argument("--force", action="store_true", help=FORCE_HELP)
+    parser.add_argument("--fail-on", type=_fail_on, default=DEFAULT_FAIL_ON, metavar="critical,warning,regression",
+                        help="checks that fail the command (exit 3): a critical or any (warning) threshold crossed, "
+                             "a significant drop against the baseline (default: regression,critical)")
+    parser.add_argument("--junit-xml", metavar="FILE", help="write the checks as JUnit XML (one case per check)")
+    parser.add_argument("--summary-md", metavar="FILE", help="write the summary and the gate's verdict as Markdown")
+
+
+def _fail_on(text: str) -> tuple[str, ...]:
+    try:
+        return parse_fail_on(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def ui_command(home: Path, project_dir: Path) -> str:
+    settings = {"DAGSTER_HOME": str(home), "RAGPIPE_PROJECT_DIR": str(project_dir),
+                **{name: os.environ[name] for name in UI_SETTINGS if os.environ.get(name)}}
+    words = [f"{name}={shlex.quote(value)}" for name, value in settings.items()]
+    words += [f'{name}="${name}"' for name in SECRET_SETTINGS if name in os.environ]
+    dagster = Path(sys.executable).parent / "dagster"
+    return " ".join([*words, shlex.quote(str(dagster)), "dev", "-w", shlex.quote(str(project_dir / "workspace.yaml"))])
+
+
+def finish(outcomes, versions: list[Version], args: argparse.Namespace) -> int:
+    """Report the runs that failed and the checks that block, write the CI files, and
+    return the exit code (``versions``: the evaluations the gate judges): 1 when a run failed for another reason than a blocking check, 3
+    when a check named by --fail-on failed, else 0."""
+    from ragpipe.defs.runner import EXIT_BLOCKED, EXIT_FAILED
+
+    write_ci_files(versions, args.fail_on, args.junit_xml, args.summary_md)
+    blocked = gate_lines(versions, args.fail_on)
+    print(f"\nRelease gate (fails on {', '.join(args.fail_on)}): {'FAILED' if blocked else 'passed'}")
+    if blocked:
+        print("\n".join(blocked))
+    broken = [o for o in outcomes if not o.success and not o.blocked]
+    if broken:
+        print(f"\n{len(broken)} run(s) failed; the others completed:", file=sys.stderr)
+        for outcome in broken:
+            print(textwrap.indent(f"{outcome.job} [{outcome.partition}]: {outcome.error}", "  "), file=sys.stderr)
+    return EXIT_FAILED if broken else EXIT_BLOCKED if blocked else 0
+

@@ -1,0 +1,158 @@
+"""What `ragpipe run` and `eval` print and decide at the end: the summary within 100
+columns, the release gate (--fail-on) with its JUnit XML and Markdown files, progress
+lines in a log, the UI command, and assert_scores for a team's own unit tests."""
+
+import argparse
+import io
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from ragpipe.cli.eval import ProgressBar
+from ragpipe.cli.run_options import add_run_options, finish, ui_command
+from ragpipe.cli.summary import Version, markdown_summary, moved_most, terminal_summary
+from ragpipe.core.gate import failures, junit_xml, parse_fail_on
+from ragpipe.defs.runner import BLOCKED, RunOutcome
+from ragpipe.testing import assert_scores
+
+METRICS = {"faithfulness": (True, [0, 1]), "context_recall": (True, [0, 1]), "noise_sensitivity": (False, [0, 1]),
+           "rubric_1_10": (True, [1, 10]), "context_relevance": (True, [0, 1])}
+
+
+def evaluation(bot: str, checks: list[dict], comparison: dict | None = None, means: dict | None = None) -> dict:
+    means = means or {}
+    return {"dataset": "policy_zh", "bot_version": bot, "baseline": "refbot@v1", "checks": checks,
+            "metrics": {m: {"higher_is_better": h, "range": r} for m, (h, r) in METRICS.items()},
+            "aggregates": [{"metric": m, "higher_is_better": h, "mean": means.get(m, 0.8)} for m, (h, _) in METRICS.items()],
+            "comparison": comparison or {}}
+
+
+def threshold(metric: str, mean: float, limit: float, severity: str | None) -> dict:
+    return {"name": f"{metric}_threshold", "metric": metric, "passed": severity is None, "severity": severity,
+            "mean": mean, "threshold": limit, "unmeasured": False}
+
+
+def paired(diff: float, low: float, high: float, drop: bool = False) -> dict:
+    return {"mean_diff": diff, "ci95_low": low, "ci95_high": high, "n_pairs": 40, "significant_drop": drop}
+
+
+REGRESSION = {"name": "no_regression_vs_baseline", "metric": None, "passed": False, "blocking": True,
+              "severity": "critical", "baseline": "refbot@v1", "drops": ["context_relevance"]}
+V1 = evaluation("refbot@v1", [threshold("faithfulness", 0.65, 0.7, "warning"), threshold("context_recall", 0.9, 0.7, None)])
+V2 = evaluation("refbot@v2-with-a-rather-long-name", [
+    threshold("faithfulness", 0.35, 0.5, "critical"), threshold("noise_sensitivity", 0.55, 0.3, "warning"), REGRESSION],
+    {"faithfulness": paired(-0.05, -0.08, -0.02), "context_recall": paired(0.151, 0.08, 0.22),
+     "context_relevance": paired(-0.191, -0.25, -0.133, drop=True), "rubric_1_10": paired(0.9, 0.1, 1.5),
+     "noise_sensitivity": paired(0.01, -0.02, 0.04)})
+VERSIONS = [Version("policy_zh", "refbot@v1", 1, 0.687, V1), Version("policy_zh", V2["bot_version"], 2, 0.718, V2)]
+
+
+def test_summary_fits_100_columns_and_names_the_three_metrics_that_moved_most():
+    text = terminal_summary("policy_zh", VERSIONS, "/somewhere/reports/policy_zh/compare.html")
+    print(text)
+    assert max(len(line) for line in text.splitlines()) <= 100
+    assert "rank_score" in text and "overall" not in text
+    lines = text.splitlines()
+    v1 = next(line for line in lines if "refbot@v1 " in line)
+    assert v1.split()[:5] == ["1", "refbot@v1", "0.687", "1", "warn"] and v1.endswith("baseline")
+    # rubric_1_10 moved 0.9 on a 1-10 scale (0.1 of its range): less than context_relevance's 0.191.
+    assert moved_most(V2) == ["context_relevance -0.191*", "context_recall +0.151", "rubric_1_10 +0.900"]
+    assert "regression, 1 crit, 1 warn" in text and "full table: /somewhere/reports/policy_zh/compare.html" in text
+
+
+@pytest.mark.parametrize("fail_on, blocking", [
+    ("regression,critical", {("refbot@v2-with-a-rather-long-name", "faithfulness_threshold"),
+                             ("refbot@v2-with-a-rather-long-name", "no_regression_vs_baseline")}),
+    ("critical", {("refbot@v2-with-a-rather-long-name", "faithfulness_threshold")}),
+    ("warning", {("refbot@v1", "faithfulness_threshold"), ("refbot@v2-with-a-rather-long-name", "faithfulness_threshold"),
+                 ("refbot@v2-with-a-rather-long-name", "noise_sensitivity_threshold")}),
+])
+def test_gate_blocks_on_what_fail_on_names_and_says_by_how_much(fail_on, blocking):
+    found = {(v.bot_version, name) for v in VERSIONS for name, _ in failures(v.evaluation, parse_fail_on(fail_on))}
+    assert found == blocking
+    why = dict(failures(V2, ("regression", "critical", "warning")))
+    assert why["faithfulness_threshold"] == "faithfulness 0.350 is below its critical threshold 0.500 by 0.150"
+    assert why["noise_sensitivity_threshold"] == "noise_sensitivity 0.550 is above its warning threshold 0.300 by 0.250"
+    assert why["no_regression_vs_baseline"] == ("significantly worse than refbot@v1: context_relevance -0.191 "
+                                                "(CI95 [-0.250, -0.133])")
+
+
+def test_fail_on_rejects_unknown_names():
+    with pytest.raises(ValueError, match="critical, warning, regression"):
+        parse_fail_on("critical,severe")
+
+
+def test_junit_xml_has_a_case_per_check_and_a_failure_per_blocking_one():
+    root = ET.fromstring(junit_xml([V1, V2], ("regression", "critical")))
+    suites = {s.get("name"): s for s in root.iter("testsuite")}
+    assert set(suites) == {"policy_zh/refbot@v1", "policy_zh/refbot@v2-with-a-rather-long-name"}
+    assert [s.get("failures") for s in suites.values()] == ["0", "2"]
+    failed = {c.get("name"): c.find("failure").get("message") for c in root.iter("testcase") if c.find("failure") is not None}
+    assert failed["faithfulness_threshold"].startswith("faithfulness 0.350 is below")
+    assert len(list(root.iter("testcase"))) == 5
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    add_run_options(parser)
+    return parser.parse_args(argv)
+
+
+def test_exit_code_follows_the_gate_and_the_files_are_written(tmp_path, capsys):
+    blocked = [RunOutcome("evaluate_bot_version", "x", False, error=f"{BLOCKED}no_regression_vs_baseline: worse")]
+    junit, summary = tmp_path / "checks.xml", tmp_path / "summary.md"
+    assert finish(blocked, VERSIONS, parse(["--junit-xml", str(junit), "--summary-md", str(summary)])) == 3
+    out = capsys.readouterr().out
+    assert "Release gate (fails on regression, critical): FAILED" in out
+    assert "FAIL refbot@v2-with-a-rather-long-name on policy_zh: faithfulness_threshold: faithfulness 0.350" in out
+    assert max(len(line) for line in out.splitlines()) <= 100
+    assert ET.parse(junit).getroot().tag == "testsuites"
+    assert "## Release gate (fails on regression, critical): FAILED" in summary.read_text(encoding="utf-8")
+    assert "| 2 | refbot@v2-with-a-rather-long-name | 0.718 | regression, 1 crit, 1 warn |" in markdown_summary(
+        VERSIONS, ("regression",))
+    # Only warnings fail in v1: a gate on critical checks passes it, although its run was blocked.
+    assert finish(blocked, VERSIONS[:1], parse(["--fail-on", "critical"])) == 0
+    broken = [RunOutcome("prepare_dataset", "policy_zh", False, error="corpus: no documents")]
+    assert finish(broken, VERSIONS[:1], parse(["--fail-on", "critical"])) == 1
+    assert "prepare_dataset [policy_zh]: corpus: no documents" in capsys.readouterr().err
+
+
+def test_progress_in_a_log_is_whole_lines_every_few_seconds():
+    log = io.StringIO()  # not a terminal
+    bar = ProgressBar(steps=2, stream=log, line_every=3600)
+    for step in ("rag_responses", "scores/faithfulness"):
+        for done in range(1, 51):
+            bar(step, done, 50)
+    bar.note("ok     evaluate_bot_version [refbot@v1|policy_zh]")
+    assert "\r" not in log.getvalue()
+    assert log.getvalue().splitlines() == ["rag_responses: 1/100 (1%)", "scores/faithfulness: 100/100 (100%)",
+                                           "ok     evaluate_bot_version [refbot@v1|policy_zh]"]
+
+
+def test_ui_command_carries_storage_and_output_settings_but_not_the_password(monkeypatch, tmp_path):
+    for name, value in {"DAGSTER_PG_HOST": "db.internal", "DAGSTER_PG_PORT": "5433", "DAGSTER_PG_USER": "rag",
+                        "DAGSTER_PG_DB": "dagster", "DAGSTER_PG_PASSWORD": "s3cret-pw",
+                        "RAGPIPE_OUTPUT_DIR": str(tmp_path / "out dir")}.items():
+        monkeypatch.setenv(name, value)
+    command = ui_command(tmp_path / "home", tmp_path / "project")
+    assert "s3cret" not in command
+    for part in ("DAGSTER_PG_HOST=db.internal", "DAGSTER_PG_PORT=5433", "DAGSTER_PG_USER=rag", "DAGSTER_PG_DB=dagster",
+                 'DAGSTER_PG_PASSWORD="$DAGSTER_PG_PASSWORD"', f"RAGPIPE_OUTPUT_DIR='{tmp_path / 'out dir'}'",
+                 f"DAGSTER_HOME={tmp_path / 'home'}", f"RAGPIPE_PROJECT_DIR={tmp_path / 'project'}", " dev -w "):
+        assert part in command, part
+
+
+ROWS = [{"question": "When did the store open?", "answer": "The store opened in 1925 in Boston.",
+         "retrieved_contexts": ["The store opened in 1925 in Boston, on Main Street."]},
+        {"question": "What does the warranty cover?", "answer": "The warranty covers parts and labour for two years.",
+         "retrieved_contexts": ["Our warranty covers parts and labour for two years from purchase."]}]
+
+
+def test_assert_scores_passes_grounded_answers_and_fails_invented_ones(embedding_cache):
+    means = assert_scores(ROWS, {"faithfulness": 0.7}, embedding_cache=str(embedding_cache))
+    assert means["faithfulness"] >= 0.7
+    invented = [{**row, "answer": "It was founded by Napoleon in Paris in 1802 with 40 million euros."} for row in ROWS]
+    with pytest.raises(AssertionError, match=r"faithfulness: mean 0\.\d{3} over 2 rows is below 0\.700 by"):
+        assert_scores(invented, {"faithfulness": 0.7}, embedding_cache=str(embedding_cache))
+    with pytest.raises(AssertionError, match="llm_judge: unmeasured on all 2 rows"):
+        assert_scores(ROWS, {"llm_judge": 3})
