@@ -241,17 +241,17 @@ def test_llm_mode_through_dagster_reports_calls_and_reuses_the_cache(project, mo
         monkeypatch.setenv("RAGPIPE_LLM_PRICE_PROMPT", "0.5")
         prepare_dagster_home(project)
 
-        def run():
+        def run(force: bool = False):  # forced: the same inputs would otherwise not be run again
             with dg.DagsterInstance.get() as instance:
                 outcomes = materialize_all(build_defs(project), instance, progress=lambda _: None,
-                                           only_datasets=["product_en"], only_bots=["refbot@v1"])
+                                           only_datasets=["product_en"], only_bots=["refbot@v1"], force=force)
                 assert all(o.success for o in outcomes), [o.error for o in outcomes if not o.success]
                 event = instance.get_latest_materialization_event(dg.AssetKey(["scores", "llm_judge"]))
                 return {k: v.value for k, v in event.asset_materialization.metadata.items()}
 
         first = run()
         sent = server.count()
-        second = run()
+        second = run(force=True)
     assert sent > 0 and first["llm_cache_misses"] > 0 and first["llm_prompt_tokens"] > 0
     assert first["llm_cost"] > 0 and first["mode"] == "llm" and first["prompt_version"]
     assert server.count() == sent, "the re-run asked the server again"

@@ -60,7 +60,8 @@ def site(tmp_path_factory, embedding_cache):
         for name in ("RAGPIPE_DATA_DIR", "RAGPIPE_OUTPUT_DIR", "DAGSTER_PG_HOST", "RAGPIPE_REPORT_URL"):
             mp.delenv(name, raising=False)
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            codes = [main(["eval", "--dataset", DATASET, "--bot", bot, "--project-dir", str(root)]) for bot in BOTS]
+            codes = [main(["eval", "--dataset", DATASET, "--bot", bot, "--project-dir", str(root),
+                           "--fail-on", "regression"]) for bot in BOTS]
         with dg.DagsterInstance.get() as instance:
             metadata = {}
             for key in (["rag_responses"], ["scores", "faithfulness"], ["aggregate_scores"], ["diagnosis_report"],
@@ -115,12 +116,13 @@ def test_eval_cli_shows_progress_and_a_summary_table(site):
     # v2 exits 1 exactly when it fails the blocking regression check against v1, and says so.
     regression = next(c for c in site.data["refbot@v2"]["checks"] if c["name"] == "no_regression_vs_baseline")
     assert site.codes == [0, 0 if regression["passed"] else EXIT_BLOCKED], site.stderr
-    # tqdm redraws one bar with carriage returns: answering, then every metric, to 100 %.
+    # stderr is no terminal here: progress is whole lines (no carriage returns), answering,
+    # then every metric, to 100 %.
     steps = 1 + len(REGISTRY)
-    states = re.findall(r"(rag_responses|scores/\w+)\s*:\s*(\d+)%\|[^|]*\| (\d+)/(\d+)", site.stderr)
-    assert {s[0] for s in states} >= {"rag_responses", "scores/faithfulness"}
-    assert {int(s[3]) for s in states} == {(KEEP_QUESTIONS + 1) * steps}
-    assert states[-1][1:3] == ("100", str((KEEP_QUESTIONS + 1) * steps))
+    states = re.findall(r"^(rag_responses|scores/\w+): (\d+)/(\d+) \((\d+)%\)$", site.stderr, re.M)
+    assert "\r" not in site.stderr and states[0][0] == "rag_responses"
+    assert {int(s[2]) for s in states} == {(KEEP_QUESTIONS + 1) * steps}
+    assert states[-1][1:] == (str((KEEP_QUESTIONS + 1) * steps),) * 2 + ("100",)
     assert ("ok     evaluate_bot_version [refbot@v2|product_en]" if regression["passed"] else
             "FAILED evaluate_bot_version [refbot@v2|product_en]\n       blocked by no_regression_vs_baseline: "
             f"significantly worse than refbot@v1: {', '.join(regression['drops'])}") in site.stderr
