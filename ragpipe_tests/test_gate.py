@@ -4,6 +4,7 @@ lines in a log, the UI command, and assert_scores for a team's own unit tests.""
 
 import argparse
 import io
+import shlex
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -135,7 +136,10 @@ def test_ui_command_carries_storage_and_output_settings_but_not_the_password(mon
                         "RAGPIPE_OUTPUT_DIR": str(tmp_path / "out dir")}.items():
         monkeypatch.setenv(name, value)
     command = ui_command(tmp_path / "home", tmp_path / "project")
-    assert "s3cret" not in command
+    assert "s3cret" not in command and max(len(line) for line in command.splitlines()) <= 100
+    words = shlex.split(command.replace("\\\n", ""))  # continued lines: one shell command
+    assert words[-3:] == ["dev", "-w", str(tmp_path / "project" / "workspace.yaml")]
+    command = command.replace("\\\n   ", "")
     for part in ("DAGSTER_PG_HOST=db.internal", "DAGSTER_PG_PORT=5433", "DAGSTER_PG_USER=rag", "DAGSTER_PG_DB=dagster",
                  'DAGSTER_PG_PASSWORD="$DAGSTER_PG_PASSWORD"', f"RAGPIPE_OUTPUT_DIR='{tmp_path / 'out dir'}'",
                  f"DAGSTER_HOME={tmp_path / 'home'}", f"RAGPIPE_PROJECT_DIR={tmp_path / 'project'}", " dev -w "):

@@ -10,7 +10,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from ragpipe.cli.summary import Version, gate_lines, write_ci_files
+from ragpipe.cli.summary import WIDTH, Version, gate_lines, write_ci_files
 from ragpipe.core.gate import DEFAULT_FAIL_ON, parse_fail_on
 
 REASK_HELP = ("ask HTTP bots every question again, in a new answer round, instead of re-scoring the answers "
@@ -47,7 +47,13 @@ def ui_command(home: Path, project_dir: Path) -> str:
     words = [f"{name}={shlex.quote(value)}" for name, value in settings.items()]
     words += [f'{name}="${name}"' for name in SECRET_SETTINGS if name in os.environ]
     dagster = Path(sys.executable).parent / "dagster"
-    return " ".join([*words, shlex.quote(str(dagster)), "dev", "-w", shlex.quote(str(project_dir / "workspace.yaml"))])
+    words += [shlex.quote(str(dagster)), "dev", "-w", shlex.quote(str(project_dir / "workspace.yaml"))]
+    lines = [""]
+    for word in words:  # continued lines of at most WIDTH columns, so a copy pastes as one command
+        if lines[-1] and len(lines[-1]) + len(word) + 3 > WIDTH - 4:
+            lines.append("")
+        lines[-1] += (" " if lines[-1] else "") + word
+    return " \\\n    ".join(lines)
 
 
 def finish(outcomes, versions: list[Version], args: argparse.Namespace) -> int:
