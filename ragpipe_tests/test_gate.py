@@ -58,6 +58,7 @@ def test_summary_fits_100_columns_and_names_the_three_metrics_that_moved_most():
     assert v1.split()[:5] == ["1", "refbot@v1", "0.687", "1", "warn"] and v1.endswith("baseline")
     # rubric_1_10 moved 0.9 on a 1-10 scale (0.1 of its range): less than context_relevance's 0.191.
     assert moved_most(V2) == ["context_relevance -0.191*", "context_recall +0.151", "rubric_1_10 +0.900"]
+    assert any(line.strip() == "rubric_1_10 +0.900" for line in lines)  # wrapped between metrics, never inside one
     assert "regression, 1 crit, 1 warn" in text and "full table: /somewhere/reports/policy_zh/compare.html" in text
 
 

@@ -32,8 +32,8 @@ def _run(args: argparse.Namespace) -> int:
     paths = defs.resources["paths"]
     fresh = sum(o.fresh for o in outcomes)
     print(f"\n{sum(o.success for o in outcomes)}/{len(outcomes)} runs succeeded in "
-          f"{time.perf_counter() - started:.1f} s ({len(outcomes) - fresh} launched, {fresh} fresh: "
-          f"inputs unchanged since their last run{', --force runs them' if fresh else ''})\n")
+          f"{time.perf_counter() - started:.1f} s ({len(outcomes) - fresh} launched, {fresh} fresh"
+          f"{': inputs unchanged, --force runs them' if fresh else ''})\n")
     versions = []
     for dataset in paths.warehouse.partitions(["leaderboard"]):
         if args.dataset and dataset not in args.dataset:

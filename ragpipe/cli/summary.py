@@ -33,7 +33,7 @@ def load_versions(reports: Path, dataset: str, board) -> list[Version]:
     for row in board.to_dict("records"):
         data = reports / dataset / row["bot_version"] / "diagnosis.json"
         if data.is_file():
-            score = row.get("rank_score", row.get("overall"))  # "overall" in leaderboards of ragpipe before 0.2
+            score = row.get("rank_score", row.get("overall"))  # "overall" in leaderboards written before the rename
             versions.append(Version(dataset, row["bot_version"], int(row["rank"]), score,
                                     json.loads(data.read_text(encoding="utf-8"))))
     return versions
@@ -65,16 +65,18 @@ def checks_cell(evaluation: dict) -> str:
 
 
 def terminal_summary(dataset: str, versions: list[Version], page: Path) -> str:
-    lines = [f"{dataset}: {len(versions)} version(s) ranked by rank_score (mean of the metrics, 0-1)",
-             f"  {'#':>2}  {'version':<18} {'score':>5}  {'checks':<26} moved most vs baseline (*: drop)"]
-    indent = " " * 59
+    lines = [f"{dataset}: {len(versions)} version(s), ranked by rank_score (the mean of the metrics on 0-1)",
+             f"  {'#':>2}  {'version':<18} {'rank_score':>10}  {'checks':<26} moved most vs baseline (*: drop)"]
+    indent = " " * 64
     for v in versions:
-        moved = "baseline" if v.evaluation["baseline"] == v.bot_version else ", ".join(moved_most(v.evaluation))
+        # A metric and its change stay on one line (textwrap does not break at a no-break space).
+        moved = "baseline" if v.evaluation["baseline"] == v.bot_version else ", ".join(
+            m.replace(" ", "\u00a0") for m in moved_most(v.evaluation))
         head = (f"  {v.rank if v.rank is not None else '-':>2}  {_cut(v.bot_version, 18):<18} "
-                f"{'  -  ' if v.rank_score is None else format(v.rank_score, '.3f'):>5}  "
+                f"{'-' if v.rank_score is None else format(v.rank_score, '.3f'):>10}  "
                 f"{_cut(checks_cell(v.evaluation), 26):<26} ")
-        lines += textwrap.wrap(moved or "-", WIDTH, initial_indent=head, subsequent_indent=indent,
-                               break_on_hyphens=False)
+        lines += [line.replace("\u00a0", " ") for line in textwrap.wrap(
+            moved or "-", WIDTH, initial_indent=head, subsequent_indent=indent, break_on_hyphens=False)]
     lines.append(f"  full table: {page}")
     return "\n".join(lines)
 
