@@ -80,3 +80,23 @@ def test_check_results_say_what_failed_and_by_how_much():
                                    "significant_drop": False}}
     verdict = regression_verdict(regression_check("refbot@v1", "refbot@v2", comparison), comparison)
     assert verdict == "significantly worse than refbot@v1: context_relevance -0.125 (CI95 [-0.200, -0.050])"
+
+
+def test_the_ui_command_carries_the_settings_of_the_runs_and_no_secret(tmp_path, monkeypatch):
+    from ragpipe.defs.instance import ui_command
+
+    settings = {"DAGSTER_PG_HOST": "127.0.0.1", "DAGSTER_PG_PORT": "5433", "DAGSTER_PG_USER": "ragpipe",
+                "DAGSTER_PG_DB": "runs", "RAGPIPE_OUTPUT_DIR": str(tmp_path / "out dir"), "RAGPIPE_EMBEDDER": "minilm"}
+    secrets = {"DAGSTER_PG_PASSWORD": "pg-s3cret-value", "RAGPIPE_LLM_API_KEY": "sk-ui-command-secret"}
+    for name, value in {**settings, **secrets}.items():
+        monkeypatch.setenv(name, value)
+    project, home = tmp_path / "project", tmp_path / "home"
+    command = ui_command(project, home)
+    assert not any(value in command for value in secrets.values())
+    # the line as a shell runs it, with `env` in place of `dagster dev -w <workspace>`
+    assignments = command.rsplit(" ", 4)[0]
+    assert command.endswith(f"dagster dev -w {project / 'workspace.yaml'}")
+    shown = subprocess.run(["bash", "-c", f"{assignments} env"], capture_output=True, text=True, check=True,
+                           env={"PATH": "/usr/bin:/bin", **secrets}).stdout.splitlines()
+    assert {**settings, **secrets, "DAGSTER_HOME": str(home), "RAGPIPE_PROJECT_DIR": str(project)}.items() \
+        <= dict(line.split("=", 1) for line in shown if "=" in line).items()

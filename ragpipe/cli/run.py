@@ -44,7 +44,7 @@ def _run(args: argparse.Namespace) -> int:
     warnings.filterwarnings("ignore", category=dg.BetaWarning)  # partition mappings, data versions
 
     from ragpipe.defs.definitions import build_defs
-    from ragpipe.defs.instance import prepare_dagster_home
+    from ragpipe.defs.instance import prepare_dagster_home, ui_command
     from ragpipe.defs.runner import exit_code, materialize_all
 
     project_dir = Path(args.project_dir).resolve()
@@ -65,7 +65,7 @@ def _run(args: argparse.Namespace) -> int:
     print(f"\nReports (HTML, browse with `ragpipe report serve`): {paths.reports / 'index.html'}")
     print(f"Asset values (Parquet, one file per partition): {paths.warehouse_dir}")
     print("Browse the same runs, lineage and reports in the Dagster UI:")
-    print(f"  DAGSTER_HOME={home} {Path(sys.executable).parent / 'dagster'} dev -w {project_dir / 'workspace.yaml'}")
+    print(f"  {ui_command(project_dir, home)}")
     failed = [o for o in outcomes if not o.success]
     if failed:
         print(f"\n{len(failed)} run(s) failed; the others completed:", file=sys.stderr)

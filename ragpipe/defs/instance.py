@@ -5,6 +5,9 @@ dagster.yaml. Storage follows the environment: SQLite under $DAGSTER_HOME/storag
 from __future__ import annotations
 
 import os
+import re
+import shlex
+import sys
 from pathlib import Path
 
 import yaml
@@ -30,3 +33,21 @@ def prepare_dagster_home(project_dir: Path) -> Path:
         target.write_text(yaml.safe_dump(instance_config(project_dir), sort_keys=False), encoding="utf-8")
     os.environ["DAGSTER_HOME"] = str(home)
     return home
+
+
+# Settings a code location reads when it loads the definitions or runs a step; the UI
+# command carries those set now, so the UI opens the instance and outputs the runs used.
+CARRIED = ("RAGPIPE_", "DAGSTER_PG_")
+SECRET = re.compile(r"KEY|PASSWORD|TOKEN|SECRET|^RAGPIPE_BOT_")
+
+
+def ui_command(project_dir: Path, home: Path) -> str:
+    """The shell line that opens the Dagster UI on this project's runs: DAGSTER_HOME, the
+    project folder and every RAGPIPE_* and DAGSTER_PG_* variable set now. A secret is passed
+    on by name ("$DAGSTER_PG_PASSWORD"), never written out."""
+    env = {"DAGSTER_HOME": str(home), "RAGPIPE_PROJECT_DIR": str(project_dir)}
+    env |= {k: v for k, v in sorted(os.environ.items()) if k.startswith(CARRIED) and k not in env}
+    assignments = [f'{k}="${k}"' if SECRET.search(k) else f"{k}={shlex.quote(v)}" for k, v in env.items()]
+    dagster = Path(sys.executable).parent / "dagster"
+    return " ".join([*assignments, shlex.quote(str(dagster)), "dev", "-w",
+                     shlex.quote(str(project_dir / "workspace.yaml"))])

@@ -12,7 +12,6 @@ from ragpipe.defs.evaluation.assets import (
     SCORE_INS,
     _keys,
     _nan_to_none,
-    _rounded,
     baseline_of,
     compare_with_baseline,
 )
@@ -42,7 +41,7 @@ def threshold_result(check: dict, row: dict) -> dg.AssetCheckResult:
         check_name=check["name"], passed=check["passed"],
         severity=dg.AssetCheckSeverity.ERROR if check["severity"] == "critical" else dg.AssetCheckSeverity.WARN,
         description=threshold_verdict(check, rule),
-        metadata={"mean": _rounded(float(row["mean"])), "warning": rule.warning, "critical": rule.critical,
+        metadata={"mean": _nan_to_none(float(row["mean"])), "warning": rule.warning, "critical": rule.critical,
                   "direction": "higher is better" if rule.higher_is_better else "lower is better",
                   "n": int(row["n"]), "n_unmeasured": int(row["n_unmeasured"])})
 
@@ -82,7 +81,7 @@ def no_regression_vs_baseline(context: dg.AssetCheckExecutionContext, paths: Pro
         description=regression_verdict(regression, comparison),
         metadata={"baseline": baseline, "significant_drops": dg.MetadataValue.json(regression["drops"]),
                   **({"note": "this is the baseline version"} if regression["is_baseline"] else {
-                      "comparison": dg.MetadataValue.json({k: {kk: _rounded(vv) for kk, vv in v.items()}
+                      "comparison": dg.MetadataValue.json({k: {kk: _nan_to_none(vv) for kk, vv in v.items()}
                                                            for k, v in comparison.items()})})})
 
 
