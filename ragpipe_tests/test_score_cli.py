@@ -82,4 +82,5 @@ def test_the_judge_is_used_when_configured_as_in_the_pipeline(tmp_path, capsys, 
         assert judged["value"] is None and requests == 0
     else:
         assert 1 <= judged["value"] <= 5 and requests >= 1, judged
-        assert "LLM judge: model judge-model" in capsys.readouterr().err
+        err = capsys.readouterr().err
+        assert "LLM judge: model judge-model" in err and f"LLM judge: {requests} call(s), 0 from the cache" in err

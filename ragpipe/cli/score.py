@@ -131,7 +131,10 @@ def _score(args: argparse.Namespace) -> int:
     finally:
         progress.close()
         if judge is not None:
+            stats = judge.llm.stats()
             judge.llm.close()
+            print(f"LLM judge: {stats.calls} call(s), {stats.cache_hits} from the cache, {stats.failures} failed, "
+                  f"{stats.total_tokens} tokens", file=sys.stderr)
     print(f"scored {written} rows with {len(metrics)} metrics -> {args.output}")
     return 0
 
