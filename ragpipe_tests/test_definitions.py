@@ -42,9 +42,9 @@ def test_groups_read_as_the_flow_and_no_asset_feeds_an_earlier_group():
     assert [group[dg.AssetKey(k)] for k in ("corpus", "question_set", "rag_responses")] == FLOW[:3]
     assert {group[k] for k in group if k.path[0] == "scores"} == {"scores"}
     assert (group[dg.AssetKey("aggregate_scores")], group[dg.AssetKey("diagnosis_report")]) == ("aggregates", "diagnosis")
-    for key in group:
+    for key, name in group.items():
         for parent in graph.get(key).parent_keys:
-            assert FLOW.index(group[parent]) <= FLOW.index(group[key]), (parent, key)
+            assert FLOW.index(group[parent]) <= FLOW.index(name), (parent, key)
 
 
 def test_descriptions_survive_markdown_and_name_no_internals():

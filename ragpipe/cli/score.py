@@ -97,7 +97,7 @@ def _score(args: argparse.Namespace) -> int:
         pending.clear()
 
     try:
-        out = open(args.output, "w", encoding="utf-8")
+        out = open(args.output, "w", encoding="utf-8")  # noqa: SIM115 (entered below; this says why it fails)
     except OSError as exc:
         print(f"{args.output}: cannot be written: {exc.strerror or exc}", file=sys.stderr)
         return 2

@@ -21,6 +21,7 @@ from ragpipe.core.schemas import Chunk, EvalCase, InputError, InputErrors
 from ragpipe.core.diagnosis.stats import paired_bootstrap, significant_drop, summarize
 from ragpipe.defs.datasets.assets import dataset_language, graph_from_snapshot, graph_version, snapshot_metadata
 from ragpipe.defs.evaluation.score_cache import ScoreCache
+from ragpipe.defs.evaluation.tables import findings_table, leaderboard_table, rounded, scores_table
 from ragpipe.defs.errors import input_failure
 from ragpipe.defs.progress import report_progress
 from ragpipe.defs.partitions import BY_DATASET, bot_version_keys, datasets, evaluations
@@ -179,7 +180,7 @@ def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: Emb
         measured = frame["value"].dropna()
         version = frame["prompt_version"].iloc[0] if len(frame) else None
         yield dg.Output(frame, output_name=name, metadata={
-            "mean": round(float(measured.mean()), DIGITS) if len(measured) else float("nan"),
+            "mean": rounded(float(measured.mean())) if len(measured) else float("nan"),
             "n": len(measured), "n_unmeasured": int(frame["value"].isna().sum()), "mode": toolkit.mode,
             "rescored": kept[name].count(None),  # the other rows' inputs were scored before
             "graph": snapshot.get("source", "embedded"),
@@ -248,24 +249,6 @@ def _nan_to_none(value):
     return None if isinstance(value, float) and value != value else value
 
 
-DIGITS = 3  # scores in metadata tables: what a reader compares, not float noise
-
-
-def _rounded(value):
-    value = _nan_to_none(value)
-    return round(value, DIGITS) if isinstance(value, float) else value
-
-
-def scores_table(rows: list[dict]) -> dg.TableMetadataValue:
-    """The aggregates as a table the UI can sort: per metric mean, CI95, n, unmeasured, pass rate."""
-    return dg.MetadataValue.table(
-        [dg.TableRecord({k: _rounded(v) for k, v in r.items()}) for r in rows],
-        schema=dg.TableSchema(columns=[dg.TableColumn("metric", "string"), dg.TableColumn("higher_is_better", "bool"),
-                                       *(dg.TableColumn(c, "float") for c in ("mean", "ci95_low", "ci95_high")),
-                                       dg.TableColumn("n", "int"), dg.TableColumn("n_unmeasured", "int"),
-                                       dg.TableColumn("pass_rate", "float")]))
-
-
 @dg.asset(partitions_def=evaluations, group_name="aggregates", kinds={"parquet"}, ins=SCORE_INS)
 def aggregate_scores(context: dg.AssetExecutionContext, paths: ProjectPaths, **score_inputs: pd.DataFrame):
     """Per metric: mean, bootstrap CI95, n, number unmeasured, and the share of questions
@@ -318,11 +301,7 @@ def diagnosis_report(context: dg.AssetExecutionContext, paths: ProjectPaths, que
     context.add_output_metadata({
         "report": dg.MetadataValue.md(evaluation_markdown(data)),
         "scores": scores_table(data["aggregates"]),
-        "findings": dg.MetadataValue.table(
-            [dg.TableRecord({"metric": f.metric, "severity": f.severity, "mean": _rounded(f.mean_score),
-                             "threshold": f.threshold}) for f in findings],
-            schema=dg.TableSchema(columns=[dg.TableColumn("metric", "string"), dg.TableColumn("severity", "string"),
-                                           dg.TableColumn("mean", "float"), dg.TableColumn("threshold", "float")])),
+        "findings": findings_table(findings),
         **page_metadata(paths, page),
         "json": dg.MetadataValue.path(str(page.with_name("diagnosis.json"))),
         "site": dg.MetadataValue.path(str(paths.reports / INDEX_PAGE)),
@@ -333,16 +312,6 @@ def diagnosis_report(context: dg.AssetExecutionContext, paths: ProjectPaths, que
     })
     return pd.DataFrame([{**f.as_dict(), "low_samples": json.dumps(f.low_samples, ensure_ascii=False, default=str)}
                          for f in findings], columns=list(findings[0].as_dict()) if findings else ["metric"])
-
-
-def leaderboard_table(shown: pd.DataFrame) -> dg.TableMetadataValue:
-    """The leaderboard as a table, scores rounded; the CI95 columns stay in the Markdown."""
-    types = {"rank": "int", "bot_version": "string", "baseline": "string", "failed_checks": "string",
-             "significant_drops": "string"}
-    return dg.MetadataValue.table(
-        [dg.TableRecord({c: _rounded(v) if c not in types else v for c, v in r.items()})
-         for r in shown.to_dict("records")],
-        schema=dg.TableSchema(columns=[dg.TableColumn(c, types.get(c, "float")) for c in shown.columns]))
 
 
 def _oriented(metric: str, mean: float) -> float:
