@@ -20,6 +20,7 @@ SLOW = {
     "test_postgres.py": "a PostgreSQL cluster",
     "test_llm_real_model.py": "a real model served locally",
     "test_report_site.py": "whole evaluations, then a browser on the report site",
+    "test_dagster_ui.py": "whole evaluations, then a browser on the Dagster UI",
     "test_pipeline.py::test_whole_graph_on_sample_data": "the whole asset graph, end to end",
     "test_pipeline.py::test_bad_bot_and_bad_question_file_fail_alone": "the whole asset graph with bad inputs",
     "test_faults.py::test_kill_9_midway_then_resume_loses_nothing_and_repeats_no_call": "a killed evaluation resumed",

@@ -30,3 +30,73 @@ def test_metric_reference_is_generated_from_the_registry():
 
     assert (REPO / "docs" / "metrics.md").read_text(encoding="utf-8") == metrics_markdown(), \
         "docs/metrics.md is stale: run `ragpipe metrics > docs/metrics.md`"
+
+
+FLOW = ["corpus", "questions", "answers", "scores", "aggregates", "diagnosis"]
+
+
+def test_groups_read_as_the_flow_and_no_asset_feeds_an_earlier_group():
+    graph = defs.resolve_asset_graph()
+    group = {key: graph.get(key).group_name for key in graph.get_all_asset_keys()}
+    assert set(group.values()) == set(FLOW)
+    assert [group[dg.AssetKey(k)] for k in ("corpus", "question_set", "rag_responses")] == FLOW[:3]
+    assert {group[k] for k in group if k.path[0] == "scores"} == {"scores"}
+    assert (group[dg.AssetKey("aggregate_scores")], group[dg.AssetKey("diagnosis_report")]) == ("aggregates", "diagnosis")
+    for key, name in group.items():
+        for parent in graph.get(key).parent_keys:
+            assert FLOW.index(group[parent]) <= FLOW.index(name), (parent, key)
+
+
+def test_descriptions_survive_markdown_and_name_no_internals():
+    # The UI renders descriptions as Markdown: a bare <dataset> is an HTML tag and vanishes
+    # ("reports///"); a module path or constant name means nothing to a reader.
+    import re
+
+    graph = defs.resolve_asset_graph()
+    texts = {key.to_user_string(): graph.get(key).description for key in graph.get_all_asset_keys()}
+    texts.update({f"check {spec.name}": spec.description for c in defs.asset_checks for spec in c.check_specs})
+    for name, text in texts.items():
+        assert text, name
+        outside_code = re.sub(r"`[^`]*`", "", text)
+        assert not re.search(r"<[A-Za-z][^>]*>", outside_code), (name, text)
+        assert not re.search(r"\bragpipe\.|\b[A-Z]{2,}_[A-Z_]+\b", text), (name, text)
+
+
+def test_check_results_say_what_failed_and_by_how_much():
+    from ragpipe.core.diagnosis.rules import load_rules
+    from ragpipe.core.report.data import regression_check, threshold_checks
+    from ragpipe.defs.evaluation.checks import regression_verdict, threshold_verdict
+
+    rule = load_rules()["faithfulness"]
+    row = {"metric": "faithfulness", "n": 10, "mean": rule.critical - 0.05}
+    check = threshold_checks([row])[0]
+    assert threshold_verdict(check, rule) == (f"faithfulness mean {rule.critical - 0.05:.3f} is below the critical "
+                                              f"threshold {rule.critical:.3f} by 0.050")
+    passing = threshold_checks([{**row, "mean": rule.warning + 0.1}])[0]
+    assert threshold_verdict(passing, rule).endswith(f"above the warning threshold {rule.warning:.3f} by 0.100")
+    comparison = {"context_relevance": {"mean_diff": -0.125, "ci95_low": -0.2, "ci95_high": -0.05, "n_pairs": 9,
+                                        "significant_drop": True},
+                  "faithfulness": {"mean_diff": 0.01, "ci95_low": -0.02, "ci95_high": 0.04, "n_pairs": 9,
+                                   "significant_drop": False}}
+    verdict = regression_verdict(regression_check("refbot@v1", "refbot@v2", comparison), comparison)
+    assert verdict == "significantly worse than refbot@v1: context_relevance -0.125 (CI95 [-0.200, -0.050])"
+
+
+def test_the_ui_command_carries_the_settings_of_the_runs_and_no_secret(tmp_path, monkeypatch):
+    from ragpipe.cli.run_options import ui_command
+
+    settings = {"DAGSTER_PG_HOST": "127.0.0.1", "DAGSTER_PG_PORT": "5433", "DAGSTER_PG_USER": "ragpipe",
+                "DAGSTER_PG_DB": "runs", "RAGPIPE_OUTPUT_DIR": str(tmp_path / "out dir"), "RAGPIPE_EMBEDDER": "minilm"}
+    secrets = {"DAGSTER_PG_PASSWORD": "pg-s3cret-value", "RAGPIPE_LLM_API_KEY": "sk-ui-command-secret"}
+    for name, value in {**settings, **secrets}.items():
+        monkeypatch.setenv(name, value)
+    project, home = tmp_path / "project", tmp_path / "home"
+    command = ui_command(home, project).replace(" \\\n    ", " ")  # one line
+    assert not any(value in command for value in secrets.values())
+    # the line as a shell runs it, with `env` in place of `dagster dev -w <workspace>`
+    assignments = command.rsplit(" ", 4)[0]
+    assert command.endswith(f"dagster dev -w {project / 'workspace.yaml'}")
+    shown = subprocess.run(["bash", "-c", f"{assignments} env"], capture_output=True, text=True, check=True,
+                           env={"PATH": "/usr/bin:/bin", **secrets}).stdout.splitlines()
+    assert {**settings, **secrets, "DAGSTER_HOME": str(home), "RAGPIPE_PROJECT_DIR": str(project)}.items() \
+        <= dict(line.split("=", 1) for line in shown if "=" in line).items()

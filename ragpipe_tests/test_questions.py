@@ -363,3 +363,30 @@ def test_export_writes_no_live_formula_and_imports_the_text_back(dataset, tmp_pa
     for exported in (tmp_path / "all.csv", tmp_path / "all.xlsx"):
         back = {x.question_id: x.question for x in load_question_file(exported)}
         assert [back[f"f{i}"] for i in range(len(FORMULAS))] == FORMULAS
+
+
+def test_validate_checks_files_on_their_own_before_import(dataset, tmp_path, capsys):
+    good = tmp_path / "good.csv"
+    good.write_text("问题,标准答案,参考上下文\n深圳创业补贴多少？,1万元。,no-such-chunk#9\n", encoding="utf-8")
+    assert main(["questions", "validate", str(good)]) == 0  # no dataset: its contexts are not checked
+    assert "1 questions in 1 file(s): no problems" in capsys.readouterr().out
+    # with a dataset, the contexts are checked against its corpus, as on import
+    assert main(["questions", "--data-dir", str(dataset), "--dataset", "policy_zh", "validate", str(good)]) == 1
+    assert f"{good}:2: field 'ground_truth_contexts': unknown chunk ids ['no-such-chunk#9']" in capsys.readouterr().err
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "q1", "question": "", "ground_truth_answer": "y"}\n'
+                   '{"id": "q2", "question": "x", "ground_truth_answer": "y", "type": "bogus"}\n'
+                   '{"id": "q3", "question": "x", "ground_truth_answer": "y"}\n', encoding="utf-8")
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps([{"id": "q3", "question": "z", "ground_truth_answer": "w"}]), encoding="utf-8")
+    missing, wrong = tmp_path / "missing.csv", tmp_path / "notes.txt"
+    wrong.write_text("question\nx\n", encoding="utf-8")
+    assert main(["questions", "validate", str(bad), str(other), str(missing), str(wrong)]) == 1
+    err = capsys.readouterr().err
+    assert f"{bad}:1: field 'question'" in err and f"{bad}:2: field 'question_type'" in err
+    assert f"{other}:1: field 'id': duplicate id 'q3' (first in bad.jsonl:3)" in err
+    assert f"{missing}: field 'file': cannot be resolved" in err
+    assert f"{wrong}: field 'file': expected one of .csv, .json, .jsonl, .xlsx" in err
+    assert "Traceback" not in err
+    assert main(["questions", "list"]) == 2  # only `validate FILE` goes without a dataset
+    assert "--dataset is required" in capsys.readouterr().err

@@ -11,8 +11,8 @@ from pathlib import Path
 from ragpipe.core.inputs.corpus import load_corpus
 from ragpipe.core.inputs.question_filters import DUPLICATE_THRESHOLD, near_duplicates
 from ragpipe.core.inputs.question_edits import replace_question
-from ragpipe.core.inputs.questions import (QUESTION_SUFFIXES, load_question_file, load_questions, question_files,
-                                           unknown_contexts, validate_question, write_question_file)
+from ragpipe.core.inputs.questions import (QUESTION_SUFFIXES, check_question_files, load_question_file, load_questions,
+                                           question_files, unknown_contexts, validate_question, write_question_file)
 from ragpipe.core.schemas import InputError, InputErrors, Question, QuestionType
 
 
@@ -51,8 +51,12 @@ def _locate(args, question_id: str) -> tuple[Path, list[Question], int]:
 
 
 def cmd_validate(args) -> int:
-    questions = _all(args)
-    print(f"{len(questions)} questions in {len(_files(args))} file(s): no problems")
+    if args.files:  # files on their own, as the importer reads them; contexts only against a named dataset
+        paths = [Path(f) for f in args.files]
+        questions = check_question_files(paths, None, _chunk_ids(args) if args.dataset else None, ", ".join(args.files))
+    else:
+        questions, paths = _all(args), _files(args)
+    print(f"{len(questions)} questions in {len(paths)} file(s): no problems")
     return 0
 
 
@@ -261,9 +265,13 @@ def _types(value: str) -> list[str]:
 def register(sub) -> None:
     parser = sub.add_parser("questions", help="manage a dataset's question set")
     parser.add_argument("--data-dir", default="data")
-    parser.add_argument("--dataset", required=True)
+    parser.add_argument("--dataset", help="the dataset whose questions/ folder to manage (every action but "
+                                          "`validate FILE`)")
     actions = parser.add_subparsers(dest="action", required=True)
-    actions.add_parser("validate", help="check every file; lists every problem").set_defaults(qfunc=cmd_validate)
+    validate = actions.add_parser("validate", help="check every file, or the files named; lists every problem")
+    validate.add_argument("files", nargs="*", help="question files to check on their own, before importing them "
+                                                   "(with --dataset also their contexts against its corpus)")
+    validate.set_defaults(qfunc=cmd_validate)
     actions.add_parser("list").set_defaults(qfunc=cmd_list)
     actions.add_parser("stats").set_defaults(qfunc=cmd_stats)
     show = actions.add_parser("show")
@@ -312,6 +320,9 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.dataset is None and not getattr(args, "files", None):
+        print(f"ragpipe questions {args.action}: --dataset is required", file=sys.stderr)
+        return 2
     try:
         return args.qfunc(args)
     except (InputError, InputErrors) as exc:

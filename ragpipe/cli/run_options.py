@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shlex
 import sys
 import textwrap
@@ -17,10 +18,10 @@ REASK_HELP = ("ask HTTP bots every question again, in a new answer round, instea
               "they gave before (earlier rounds are kept; the report shows what changed)")
 FORCE_HELP = ("run everything again, also what is fresh (by default a run whose inputs, the dataset's files and the "
               "bot config, have not changed since its last run is not repeated)")
-# The settings that decide where a run's results are; the UI must be started with the same.
-UI_SETTINGS = ("RAGPIPE_DATA_DIR", "RAGPIPE_OUTPUT_DIR", "RAGPIPE_CACHE_DIR", "RAGPIPE_EMBEDDER", "RAGPIPE_EVAL_CONFIG",
-               "DAGSTER_PG_HOST", "DAGSTER_PG_PORT", "DAGSTER_PG_USER", "DAGSTER_PG_DB")
-SECRET_SETTINGS = ("DAGSTER_PG_PASSWORD",)  # named, never printed: the shell fills it in
+# Settings a code location reads when it loads the definitions or runs a step; the UI
+# command carries those set now, so the UI opens the instance and outputs the runs used.
+CARRIED = ("RAGPIPE_", "DAGSTER_PG_")
+SECRET = re.compile(r"KEY|PASSWORD|TOKEN|SECRET|^RAGPIPE_BOT_")  # named, never printed: the shell fills it in
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
@@ -42,10 +43,12 @@ def _fail_on(text: str) -> tuple[str, ...]:
 
 
 def ui_command(home: Path, project_dir: Path) -> str:
-    settings = {"DAGSTER_HOME": str(home), "RAGPIPE_PROJECT_DIR": str(project_dir),
-                **{name: os.environ[name] for name in UI_SETTINGS if os.environ.get(name)}}
-    words = [f"{name}={shlex.quote(value)}" for name, value in settings.items()]
-    words += [f'{name}="${name}"' for name in SECRET_SETTINGS if name in os.environ]
+    """The shell line that opens the Dagster UI on this project's runs: DAGSTER_HOME, the
+    project folder and every RAGPIPE_* and DAGSTER_PG_* variable set now. A secret is passed
+    on by name ("$DAGSTER_PG_PASSWORD"), never written out."""
+    env = {"DAGSTER_HOME": str(home), "RAGPIPE_PROJECT_DIR": str(project_dir)}
+    env |= {k: v for k, v in sorted(os.environ.items()) if k.startswith(CARRIED) and k not in env}
+    words = [f'{k}="${k}"' if SECRET.search(k) else f"{k}={shlex.quote(v)}" for k, v in env.items()]
     dagster = Path(sys.executable).parent / "dagster"
     words += [shlex.quote(str(dagster)), "dev", "-w", shlex.quote(str(project_dir / "workspace.yaml"))]
     lines = [""]

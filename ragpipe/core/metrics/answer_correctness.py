@@ -94,7 +94,7 @@ METRIC = Metric(
                 "(1 or 0). An answer that only declines (\"the documents do not say\", \"无法回答\") scores 1 when the "
                 "reference also says the question cannot be answered (with reasons or not); where the reference "
                 "answers, the refusal is a claim judged against it like any other. An answer that asserts where the "
-                "reference only declines scores 0. Below 0.5 (ANSWER_CORRECTNESS_WRONG_THRESHOLD) the "
+                f"reference only declines scores 0. Below {ANSWER_CORRECTNESS_WRONG_THRESHOLD} the "
                 "answer is judged wrong."),
     reads=("answer", "ground_truth_answer"),
     higher_is_better=True,

@@ -27,7 +27,7 @@ METRIC = Metric(
     name="faithfulness",
     definition=("Expected share of the answer's atomic statements that the retrieved contexts support: the mean "
                 "of each statement's calibrated support probability (lexical, numeric, name, negation and "
-                "embedding evidence; ragpipe.core.evidence.support). Refusal sentences (\"the documents do not say…\", "
+                "embedding evidence, weighed by the offline verifier). Refusal sentences (\"the documents do not say…\", "
                 "\"资料中没有相关信息\") assert nothing and are not checked; an answer that only declines is NaN "
                 "with the reason \"the answer declines to answer\" and is never flagged (whether declining was "
                 "right is answer_correctness's call). Offline, an answer is flagged as hallucinated "

@@ -35,11 +35,11 @@ def dataset_language(paths: ProjectPaths, dataset: str) -> str:
     return (config or {}).get("language", "en")
 
 
-@dg.asset(partitions_def=datasets, group_name="datasets", kinds={"parquet"})
+@dg.asset(partitions_def=datasets, group_name="corpus", kinds={"parquet"})
 def corpus(context: dg.AssetExecutionContext, paths: ProjectPaths) -> dg.Output[pd.DataFrame]:
-    """The documents of one dataset (data/datasets/<dataset>/docs/), split into chunks with
-    stable ids ``<document>#<n>``. Documents that are not read (links out of the dataset,
-    no regular file, too large) are skipped and named in ``skipped``."""
+    """The documents of one dataset (`data/datasets/<dataset>/docs/`), split into chunks with
+    stable ids `<document>#<n>`. Documents that are not read (links out of the dataset,
+    no regular file, too large) are skipped and named in `skipped`."""
     skipped = []
     with input_failure():
         chunks = load_corpus(paths.dataset_dir(context.partition_key), skipped)
@@ -58,9 +58,9 @@ def corpus(context: dg.AssetExecutionContext, paths: ProjectPaths) -> dg.Output[
     })
 
 
-@dg.asset(partitions_def=datasets, group_name="datasets", kinds={"parquet"})
+@dg.asset(partitions_def=datasets, group_name="questions", kinds={"parquet"})
 def question_set(context: dg.AssetExecutionContext, paths: ProjectPaths, corpus: pd.DataFrame) -> dg.Output[pd.DataFrame]:
-    """The questions of one dataset, imported from CSV/JSON/JSONL/XLSX files under questions/,
+    """The questions of one dataset, imported from CSV/JSON/JSONL/XLSX files under `questions/`,
     each with its ground-truth answer and the ids of the chunks that hold it."""
     with input_failure():
         questions = load_questions(paths.dataset_dir(context.partition_key), set(corpus["chunk_id"]))
@@ -91,12 +91,12 @@ GRAPH_CHECK = "graph_available"
 GRAPH_COLUMNS = ["name", "type", "aliases"]
 
 
-@dg.asset(partitions_def=datasets, group_name="datasets", kinds={"parquet"},
+@dg.asset(partitions_def=datasets, group_name="corpus", kinds={"parquet"},
           check_specs=[partitioned_check(GRAPH_CHECK, "graph_entities", datasets,
                                          description="the configured knowledge graph could be read")])
 def graph_entities(context: dg.AssetExecutionContext, paths: ProjectPaths, graph: GraphResource):
     """The knowledge-graph entities (name, type, aliases) of one dataset as the score assets
-    used them: from the dataset's embedded graph/ files, or from Neo4j when configured.
+    used them: from the dataset's embedded `graph/` files, or from Neo4j when configured.
     Its data version is a hash of the entity set, so scores re-run only when it changes.
     When the graph cannot be read the snapshot is empty, says why, and the entity metrics
     downstream are unmeasured with that reason (the other metrics are still computed)."""

@@ -21,12 +21,12 @@ from ragpipe.core.schemas import Chunk, EvalCase, InputError, InputErrors
 from ragpipe.core.diagnosis.stats import paired_bootstrap, significant_drop, summarize
 from ragpipe.defs.datasets.assets import dataset_language, graph_from_snapshot, graph_version, snapshot_metadata
 from ragpipe.defs.evaluation.score_cache import ScoreCache
+from ragpipe.defs.evaluation.tables import findings_table, leaderboard_table, rounded, scores_table
 from ragpipe.defs.errors import input_failure
 from ragpipe.defs.progress import report_progress
 from ragpipe.defs.partitions import BY_DATASET, bot_version_keys, datasets, evaluations
 from ragpipe.defs.resources import EmbedderResource, LLMResource, ProjectPaths
 
-GROUP = "evaluation"
 DATASET_INPUT = {"partition_mapping": BY_DATASET}
 SCORE_INS = {f"score_{name}": dg.AssetIn(key=["scores", name]) for name in REGISTRY}
 
@@ -53,13 +53,13 @@ def evaluation_page(paths: ProjectPaths, dataset: str, bot_version: str):
 REASK_TAG = "ragpipe/reask"
 
 
-@dg.asset(partitions_def=evaluations, group_name=GROUP, kinds={"parquet"},
+@dg.asset(partitions_def=evaluations, group_name="answers", kinds={"parquet"},
           ins={"corpus": dg.AssetIn(**DATASET_INPUT), "question_set": dg.AssetIn(**DATASET_INPUT)})
 def rag_responses(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: EmbedderResource,
                   corpus: pd.DataFrame, question_set: pd.DataFrame) -> pd.DataFrame:
     """One row per question for one bot version: answer, retrieved contexts and their
     chunk ids, latency, and the error when the bot failed on that question. For an HTTP
-    bot also the answer of the round before (``previous_answer``) and, in the frame's
+    bot also the answer of the round before (`previous_answer`) and, in the frame's
     attrs, its answer round and the round before, so that drift of a bot behind an
     unchanged config shows."""
     dataset, bot_version = _keys(context)
@@ -180,7 +180,7 @@ def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: Emb
         measured = frame["value"].dropna()
         version = frame["prompt_version"].iloc[0] if len(frame) else None
         yield dg.Output(frame, output_name=name, metadata={
-            "mean": float(measured.mean()) if len(measured) else float("nan"),
+            "mean": rounded(float(measured.mean())) if len(measured) else float("nan"),
             "n": len(measured), "n_unmeasured": int(frame["value"].isna().sum()), "mode": toolkit.mode,
             "rescored": kept[name].count(None),  # the other rows' inputs were scored before
             "graph": snapshot.get("source", "embedded"),
@@ -249,23 +249,18 @@ def _nan_to_none(value):
     return None if isinstance(value, float) and value != value else value
 
 
-@dg.asset(partitions_def=evaluations, group_name=GROUP, kinds={"parquet"}, ins=SCORE_INS)
+@dg.asset(partitions_def=evaluations, group_name="aggregates", kinds={"parquet"}, ins=SCORE_INS)
 def aggregate_scores(context: dg.AssetExecutionContext, paths: ProjectPaths, **score_inputs: pd.DataFrame):
     """Per metric: mean, bootstrap CI95, n, number unmeasured, and the share of questions
-    on the good side of the warning threshold. Checked against the thresholds and against
-    the bot's baseline version (ragpipe.defs.evaluation.checks)."""
+    on the good side of the warning threshold. Its checks compare each mean with the
+    thresholds of the rule engine and the per-question scores with the bot's baseline version."""
     dataset, bot_version = _keys(context)
     scores = {name: score_inputs[f"score_{name}"] for name in REGISTRY}
     rows = aggregate_rows(scores)
     checks = threshold_checks(rows)
     context.add_output_metadata({
         "summary": dg.MetadataValue.md(aggregates_markdown(rows, checks)),
-        "scores": dg.MetadataValue.table(
-            [dg.TableRecord({k: _nan_to_none(v) for k, v in r.items()}) for r in rows],
-            schema=dg.TableSchema(columns=[dg.TableColumn("metric", "string"), dg.TableColumn("higher_is_better", "bool"),
-                                           *(dg.TableColumn(c, "float") for c in ("mean", "ci95_low", "ci95_high")),
-                                           dg.TableColumn("n", "int"), dg.TableColumn("n_unmeasured", "int"),
-                                           dg.TableColumn("pass_rate", "float")])),
+        "scores": scores_table(rows),
         **page_metadata(paths, evaluation_page(paths, dataset, bot_version)),
     })
     return pd.DataFrame(rows)
@@ -273,7 +268,7 @@ def aggregate_scores(context: dg.AssetExecutionContext, paths: ProjectPaths, **s
 
 # Not downstream of aggregate_scores: a failed blocking check must not leave the report of
 # the regressed version unwritten or stale, since the report is where the drop is explained.
-@dg.asset(partitions_def=evaluations, group_name="reports", kinds={"parquet", "html"},
+@dg.asset(partitions_def=evaluations, group_name="diagnosis", kinds={"parquet", "html"},
           ins={"question_set": dg.AssetIn(**DATASET_INPUT), "rag_responses": dg.AssetIn(), **SCORE_INS})
 def diagnosis_report(context: dg.AssetExecutionContext, paths: ProjectPaths, question_set: pd.DataFrame,
                      rag_responses: pd.DataFrame, **scores: pd.DataFrame) -> pd.DataFrame:
@@ -281,7 +276,7 @@ def diagnosis_report(context: dg.AssetExecutionContext, paths: ProjectPaths, que
     (root causes, suggested actions, worst samples per metric past a threshold), the
     per-sample diagnosis and the rubric judge's suggestions. Its page (scores with
     CI, checks, radar chart, distributions, diagnosis, drift between the HTTP bot's answer
-    rounds, a card per question) and data are written under reports/<dataset>/<bot>/ and
+    rounds, a card per question) and data are written under `reports/<dataset>/<bot>/` and
     summarised here as Markdown."""
     dataset, bot_version = _keys(context)
     scores = {name: scores[f"score_{name}"] for name in REGISTRY}
@@ -305,6 +300,8 @@ def diagnosis_report(context: dg.AssetExecutionContext, paths: ProjectPaths, que
     findings = diagnosis.findings
     context.add_output_metadata({
         "report": dg.MetadataValue.md(evaluation_markdown(data)),
+        "scores": scores_table(data["aggregates"]),
+        "findings": findings_table(findings),
         **page_metadata(paths, page),
         "json": dg.MetadataValue.path(str(page.with_name("diagnosis.json"))),
         "site": dg.MetadataValue.path(str(paths.reports / INDEX_PAGE)),
@@ -323,7 +320,7 @@ def _oriented(metric: str, mean: float) -> float:
     return float("nan") if spec is None else oriented(mean, *spec.value_range, spec.higher_is_better)
 
 
-@dg.asset(partitions_def=datasets, group_name="reports", kinds={"parquet"},
+@dg.asset(partitions_def=datasets, group_name="aggregates", kinds={"parquet", "html"},
           ins={"aggregate_scores": dg.AssetIn(partition_mapping=BY_DATASET,
                                               metadata={"allow_missing_partitions": True})})
 def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths, aggregate_scores) -> pd.DataFrame:
@@ -331,7 +328,7 @@ def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths, aggregat
     CI95, ranked by rank_score, the mean over measured metrics (each scaled to [0, 1], best = 1), and
     the paired difference from the bot's baseline version with its CI95 (Δ columns). A
     version that fails a blocking check (a significant drop against its baseline) is
-    ranked after the clean versions and flagged (failed_checks, significant_drops).
+    ranked after the clean versions and flagged (`failed_checks`, `significant_drops`).
     Versions whose evaluation failed are absent, and so are versions whose config is now
     invalid or deleted: their scores came from a config that is no longer there (listed
     as stale in the metadata and in the frame's attrs)."""
@@ -385,6 +382,7 @@ def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths, aggregat
     board.attrs["stale"] = stale  # kept in the Parquet file: the CLI says which versions are left out and why
     context.add_output_metadata({
         "leaderboard": dg.MetadataValue.md(shown.to_markdown(index=False, floatfmt=".3f")),
+        "ranking": leaderboard_table(shown),
         "bot_versions": len(board),
         **({"stale_versions": dg.MetadataValue.json(stale)} if stale else {}),
         **page_metadata(paths, page),

@@ -21,13 +21,26 @@ from ragpipe.defs.resources import ProjectPaths
 THRESHOLD_METRICS = [m for m in REGISTRY if m in load_rules()]
 
 
+def threshold_verdict(check: dict, rule) -> str:
+    """What the check found, and by how much: the UI shows it on the check's result."""
+    metric = check["metric"]
+    if check["unmeasured"]:
+        return f"no measured value of {metric} (n = 0): the gate does not pass on nothing"
+    side = "above" if rule.higher_is_better else "below"
+    if check["passed"]:
+        return (f"{metric} mean {check['mean']:.3f} is {side} the warning threshold {rule.warning:.3f} "
+                f"by {abs(check['mean'] - rule.warning):.3f}")
+    wrong_side = "below" if rule.higher_is_better else "above"
+    return (f"{metric} mean {check['mean']:.3f} is {wrong_side} the {check['severity']} threshold "
+            f"{check['threshold']:.3f} by {abs(check['mean'] - check['threshold']):.3f}")
+
+
 def threshold_result(check: dict, row: dict) -> dg.AssetCheckResult:
     rule = load_rules()[check["metric"]]
     return dg.AssetCheckResult(
         check_name=check["name"], passed=check["passed"],
         severity=dg.AssetCheckSeverity.ERROR if check["severity"] == "critical" else dg.AssetCheckSeverity.WARN,
-        description=f"no measured value of {check['metric']} (n = 0): the gate does not pass on nothing"
-                    if check["unmeasured"] else None,
+        description=threshold_verdict(check, rule),
         metadata={"mean": _nan_to_none(float(row["mean"])), "warning": rule.warning, "critical": rule.critical,
                   "direction": "higher is better" if rule.higher_is_better else "lower is better",
                   "n": int(row["n"]), "n_unmeasured": int(row["n_unmeasured"])})
@@ -65,12 +78,24 @@ def no_regression_vs_baseline(context: dg.AssetCheckExecutionContext, paths: Pro
     regression = regression_check(baseline, bot_version, comparison)
     yield dg.AssetCheckResult(
         check_name=REGRESSION_CHECK, passed=regression["passed"], severity=dg.AssetCheckSeverity.ERROR,
-        description=f"significantly worse than {baseline}: {', '.join(regression['drops'])}"
-                    if regression["drops"] else None,
+        description=regression_verdict(regression, comparison),
         metadata={"baseline": baseline, "significant_drops": dg.MetadataValue.json(regression["drops"]),
                   **({"note": "this is the baseline version"} if regression["is_baseline"] else {
                       "comparison": dg.MetadataValue.json({k: {kk: _nan_to_none(vv) for kk, vv in v.items()}
                                                            for k, v in comparison.items()})})})
+
+
+def regression_verdict(regression: dict, comparison: dict[str, dict]) -> str:
+    """Which metrics dropped against the baseline and by how much (the mean paired difference
+    and its CI95), or what was compared."""
+    baseline = regression["baseline"]
+    if regression["is_baseline"]:
+        return "this is the baseline version: nothing to compare with"
+    if not regression["drops"]:
+        return f"no metric significantly worse than {baseline} ({len(comparison)} metrics compared)"
+    return f"significantly worse than {baseline}: " + "; ".join(
+        f"{m} {comparison[m]['mean_diff']:+.3f} (CI95 [{comparison[m]['ci95_low']:+.3f}, "
+        f"{comparison[m]['ci95_high']:+.3f}])" for m in regression["drops"])
 
 
 EVALUATION_CHECKS = [thresholds, no_regression_vs_baseline]
