@@ -44,6 +44,7 @@ SLOW = {
     "test_io_manager.py::test_two_writers_and_a_reader_of_one_file": "three processes racing on one file",
     "test_pipeline.py::test_scoring_again_computes_only_the_questions_whose_inputs_changed": "repeated scoring runs",
     "test_pipeline.py::test_progress_reaches_the_caller_from_the_process_that_runs_the_steps": "an evaluation run",
+    "test_service.py::test_bench_service_measures_concurrent_clients_and_shows_the_error_answers": "the service benchmark, its own server process",
 }
 
 

@@ -156,3 +156,19 @@ def test_the_judge_is_used_when_ragpipe_llm_is_set(embedder, monkeypatch, tmp_pa
         assert reply.status_code == 200, reply.text
         assert judge.requests, "the judge was never asked"
     assert reply.json()["metrics"]["faithfulness"]["value"] is not None
+
+
+def test_bench_service_measures_concurrent_clients_and_shows_the_error_answers(tmp_path, capsys):
+    from ragpipe.bench.latency import FILES
+    from ragpipe.bench.service import main
+
+    rows = [{"question": ITEM["question"], "answer": ITEM["answer"], "retrieved_contexts": ITEM["context"]},
+            {"question": ITEM_EN["question"], "answer": ITEM_EN["answer"], "retrieved_contexts": [ITEM_EN["contexts"]]}]
+    for name in FILES:
+        (tmp_path / name).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    assert main(["--bench-dir", str(tmp_path), "--per-file", "2", "--clients", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "6 answers, 3 concurrent clients" in out and " p50 " in out and " p95 " in out
+    assert 'malformed body: HTTP 400 {"errors": [{"field": "body"' in out
+    assert 'oversize body: HTTP 413 {"errors": [{"field": "body"' in out
+    assert 'missing token: HTTP 401 {"errors": [{"field": "Authorization"' in out
