@@ -20,12 +20,23 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     resources = project_resources(args.project_dir)
+    recorder = None
+    if args.record:
+        from ragpipe.core.inputs.recorded import Recorder, recording_problem
+
+        dataset_dir = resources["paths"].dataset_dir(args.record)
+        problem = recording_problem(dataset_dir)
+        if problem:
+            print(problem, file=sys.stderr)
+            return 2
+        recorder = Recorder(dataset_dir)
     settings = ServiceSettings(token=token, max_body_bytes=args.max_body_bytes, max_batch=args.max_batch,
                                scoring_threads=args.scoring_threads,
                                llm_cache=Path(resources["embedder"].cache_dir) / "llm")
-    app = create_app(settings, resources["embedder"].embedder)
+    app = create_app(settings, resources["embedder"].embedder, recorder)
     print(f"serving POST http://{args.host}:{args.port}/v1/evaluate"
-          f"{' (token required)' if token else ''} (Ctrl-C stops)", flush=True)
+          f"{' (token required)' if token else ''}"
+          f"{f', recording into {recorder.path}' if recorder else ''} (Ctrl-C stops)", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0
 
@@ -51,5 +62,8 @@ def register(sub) -> None:
     serve.add_argument("--max-body-bytes", type=int, default=2_000_000, help="larger request bodies get 413")
     serve.add_argument("--max-batch", type=int, default=32, help="answers per batch request at most")
     serve.add_argument("--scoring-threads", type=int, default=2, help="answers scored at once (worker threads)")
+    serve.add_argument("--record", metavar="DATASET",
+                       help="append every evaluated answer to this dataset's recording (data/datasets/DATASET/recorded/)"
+                            ", which a bot config of kind: recorded replays in the pipeline")
     serve.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     serve.set_defaults(func=_serve)

@@ -17,7 +17,6 @@ event loop. The judge is used when RAGPIPE_LLM_* is set, as in the pipeline.
 import hmac
 import ipaddress
 import json
-from collections.abc import Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 from ragpipe.api import evaluate
 from ragpipe.core.config import load_config
 from ragpipe.core.evidence.embeddings import Embedder
+from ragpipe.core.inputs.recorded import Recorder
 from ragpipe.core.metrics import Toolkit
 from ragpipe.core.text import is_chinese
 
@@ -168,10 +168,11 @@ def check_token(request: Request, token: str | None) -> None:
 
 class Scorer:
     """Scores items with one embedder and, when RAGPIPE_LLM_* is set, one judge client;
-    each item gets a Toolkit (and judge memo) of its own. ``on_scored`` sees every result."""
+    each item gets a Toolkit (and judge memo) of its own. With a recorder every scored
+    answer is recorded."""
 
-    def __init__(self, embedder: Embedder, judge_client=None, on_scored: Callable | None = None):
-        self.embedder, self.judge_client, self.on_scored = embedder, judge_client, on_scored
+    def __init__(self, embedder: Embedder, judge_client=None, recorder: Recorder | None = None):
+        self.embedder, self.judge_client, self.recorder = embedder, judge_client, recorder
 
     @property
     def mode(self) -> str:
@@ -190,8 +191,8 @@ class Scorer:
         for item in items:
             result = evaluate(item.question, item.answer, item.passages, graph_entities=item.graph_entities,
                               ground_truth=item.ground_truth, toolkit=self.toolkit(item.question))
-            if self.on_scored is not None:
-                self.on_scored(item, result)
+            if self.recorder is not None:
+                self.recorder.append(item.question, item.answer, item.passages, item.ground_truth)
             results.append(result)
         return results
 
@@ -209,17 +210,15 @@ def judge_client(cache: Path | None):
     return LLMClient(settings) if settings is not None else None
 
 
-def create_app(settings: ServiceSettings, embedder: Embedder, on_scored: Callable | None = None,
-               recording: str | None = None) -> FastAPI:
-    """The ASGI app, scoring with ``embedder`` (the pipeline's, with its cache).
-    ``on_scored(item, result)`` is called for every scored answer (the recorder of
-    ``recording``, the dataset it writes)."""
+def create_app(settings: ServiceSettings, embedder: Embedder, recorder: Recorder | None = None) -> FastAPI:
+    """The ASGI app, scoring with ``embedder`` (the pipeline's, with its cache) and
+    recording every scored answer with ``recorder`` when given."""
     model = item_model()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         client = judge_client(settings.llm_cache)
-        scorer = Scorer(embedder, client, on_scored)
+        scorer = Scorer(embedder, client, recorder)
         await anyio.to_thread.run_sync(scorer.warm_up)
         app.state.scorer, app.state.limiter = scorer, anyio.CapacityLimiter(settings.scoring_threads)
         try:
@@ -238,7 +237,7 @@ def create_app(settings: ServiceSettings, embedder: Embedder, on_scored: Callabl
     @app.get("/healthz")
     async def healthz(request: Request) -> dict:
         scorer = request.app.state.scorer
-        return {"status": "ok", "mode": scorer.mode, "embedder": scorer.embedder.backend, "recording": recording}
+        return {"status": "ok", "mode": scorer.mode, "embedder": scorer.embedder.backend, "recording": recorder.dataset if recorder else None}
 
     @app.post("/v1/evaluate")
     async def evaluate_answers(request: Request) -> JSONResponse:
