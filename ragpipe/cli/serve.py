@@ -31,7 +31,6 @@ def _serve(args: argparse.Namespace) -> int:
             return 2
         recorder = Recorder(dataset_dir)
     settings = ServiceSettings(token=token, max_body_bytes=args.max_body_bytes, max_batch=args.max_batch,
-                               scoring_threads=args.scoring_threads,
                                llm_cache=Path(resources["embedder"].cache_dir) / "llm")
     app = create_app(settings, resources["embedder"].embedder, recorder)
     print(f"serving POST http://{args.host}:{args.port}/v1/evaluate"
@@ -61,7 +60,6 @@ def register(sub) -> None:
     serve.add_argument("--project-dir", default=".", help="folder holding data/ and .ragpipe/ (default: .)")
     serve.add_argument("--max-body-bytes", type=int, default=2_000_000, help="larger request bodies get 413")
     serve.add_argument("--max-batch", type=int, default=32, help="answers per batch request at most")
-    serve.add_argument("--scoring-threads", type=int, default=2, help="answers scored at once (worker threads)")
     serve.add_argument("--record", metavar="DATASET",
                        help="append every evaluated answer to this dataset's recording (data/datasets/DATASET/recorded/)"
                             ", which a bot config of kind: recorded replays in the pipeline")

@@ -10,10 +10,14 @@ Guards, in the order they apply: the bearer token (when one is set), the body's 
 Content-Length, else while it streams in, before anything is parsed), the batch length,
 then each field's type and length. Every refusal is a 4xx JSON body
 ``{"errors": [{"field": …, "message": …}]}`` naming the field (``[2].answer`` in a batch).
-The embedder is loaded once at start-up; scoring runs in worker threads, never on the
-event loop. The judge is used when RAGPIPE_LLM_* is set, as in the pipeline.
+The embedder is loaded once at start-up. Scoring runs in a worker thread, never on the
+event loop, one batch at a time: the answers of every request that arrived while the
+previous batch was scored are embedded in one batched encode (far faster than one encode
+per answer), then evaluated one by one. The judge is used when RAGPIPE_LLM_* is set, as in
+the pipeline.
 """
 
+import asyncio
 import hmac
 import ipaddress
 import json
@@ -27,7 +31,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
 
-from ragpipe.api import evaluate
+from ragpipe.api import evaluate, prefetch
 from ragpipe.core.config import load_config
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.inputs.recorded import Recorder
@@ -48,7 +52,6 @@ class ServiceSettings:
     token: str | None = None
     max_body_bytes: int = 2_000_000
     max_batch: int = 32
-    scoring_threads: int = 2
     llm_cache: Path | None = None  # where the judge's responses are cached
 
 
@@ -187,6 +190,8 @@ class Scorer:
         return Toolkit(self.embedder, llm=judge)
 
     def score(self, items: list) -> list[dict]:
+        if len(items) > 1:  # one encode for all of them
+            prefetch([(i.question, i.answer, i.passages, i.ground_truth) for i in items], Toolkit(self.embedder))
         results = []
         for item in items:
             result = evaluate(item.question, item.answer, item.passages, graph_entities=item.graph_entities,
@@ -200,6 +205,37 @@ class Scorer:
         """Loads the model, the word segmenters and the calibration before the first request."""
         for question, answer, contexts in WARM_UP:
             evaluate(question, answer, contexts, toolkit=Toolkit(self.embedder))
+
+
+class Batcher:
+    """Scores the items of concurrent requests together (see the module docstring)."""
+
+    def __init__(self, scorer: Scorer):
+        self.scorer = scorer
+        self.pending: list[tuple[list, asyncio.Future]] = []
+        self.worker: asyncio.Task | None = None
+
+    async def score(self, items: list) -> list[dict]:
+        future = asyncio.get_running_loop().create_future()
+        self.pending.append((items, future))
+        if self.worker is None or self.worker.done():
+            self.worker = asyncio.create_task(self._drain())
+        return await future
+
+    async def _drain(self) -> None:
+        while self.pending:
+            taken, self.pending = self.pending, []
+            try:
+                results = await anyio.to_thread.run_sync(self.scorer.score, [i for items, _ in taken for i in items])
+            except Exception as exc:  # noqa: BLE001  (each waiting request answers with it)
+                for _, future in taken:
+                    if not future.done():
+                        future.set_exception(exc)
+                continue
+            for items, future in taken:
+                mine, results = results[:len(items)], results[len(items):]
+                if not future.done():  # its client may have gone
+                    future.set_result(mine)
 
 
 def judge_client(cache: Path | None):
@@ -220,7 +256,7 @@ def create_app(settings: ServiceSettings, embedder: Embedder, recorder: Recorder
         client = judge_client(settings.llm_cache)
         scorer = Scorer(embedder, client, recorder)
         await anyio.to_thread.run_sync(scorer.warm_up)
-        app.state.scorer, app.state.limiter = scorer, anyio.CapacityLimiter(settings.scoring_threads)
+        app.state.scorer, app.state.batcher = scorer, Batcher(scorer)
         try:
             yield
         finally:
@@ -243,8 +279,7 @@ def create_app(settings: ServiceSettings, embedder: Embedder, recorder: Recorder
     async def evaluate_answers(request: Request) -> JSONResponse:
         check_token(request, settings.token)
         items, batch = parse_items(await read_body(request, settings.max_body_bytes), model, settings.max_batch)
-        state = request.app.state
-        results = await anyio.to_thread.run_sync(state.scorer.score, items, limiter=state.limiter)
+        results = await request.app.state.batcher.score(items)
         return JSONResponse(results if batch else results[0])
 
     return app
