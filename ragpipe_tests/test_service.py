@@ -83,12 +83,13 @@ def test_concurrent_requests_are_scored_together_with_the_values_they_get_alone(
     items = [{**ITEM, "answer": ITEM["answer"][:n]} for n in range(12, 18)]
     alone = [evaluate(i["question"], i["answer"], context=i["context"], graph_entities=i["graph_entities"],
                       toolkit=Toolkit(embedder)) for i in items]
-    batches, score = [], Scorer.score
-    monkeypatch.setattr(Scorer, "score", lambda self, batch: batches.append(len(batch)) or score(self, batch))
+    batches, prefetch = [], Scorer.prefetch
+    monkeypatch.setattr(Scorer, "prefetch", lambda self, batch: batches.append(len(batch)) or prefetch(self, batch))
     with running(create_app(ServiceSettings(), embedder)) as client, ThreadPoolExecutor(len(items)) as pool:
         replies = list(pool.map(lambda item: client.post("/v1/evaluate", json=item), items))
     assert [r.json() for r in replies] == json.loads(json.dumps(alone, ensure_ascii=False))
-    assert sum(batches) == len(items) and len(batches) < len(items)  # requests that came during a batch joined the next
+    # one encode per batch: the requests that came while one was scored joined the next
+    assert sum(batches) == len(items) and len(batches) < len(items)
 
 
 def test_health_needs_no_token_and_tells_the_mode(service):
@@ -99,6 +100,7 @@ def test_health_needs_no_token_and_tells_the_mode(service):
 @pytest.mark.parametrize("body, status, field", [
     ('{"question": "q", "answer": ', 400, "body"),
     ("[1, 2", 400, "body"),
+    ("[" * 50_000, 400, "body"),
     (json.dumps({"question": "q", "context": ["c"]}), 422, "answer"),
     (json.dumps({"question": "q", "answer": 5, "context": ["c"]}), 422, "answer"),
     (json.dumps({"question": "q", "answer": "a"}), 422, "context"),

@@ -79,7 +79,7 @@ class Refused(Exception):
         self.status, self.problems, self.headers = status, problems, headers
 
 
-def item_model(max_question: int = QUESTION_MAX_CHARS) -> type[BaseModel]:
+def item_model() -> type[BaseModel]:
     """The request item, bounded by the evaluation settings' ``limits`` (those a bot's reply has)."""
     limits = load_config().limits
     Passage = Annotated[str, StringConstraints(max_length=limits.max_context_chars)]
@@ -88,7 +88,7 @@ def item_model(max_question: int = QUESTION_MAX_CHARS) -> type[BaseModel]:
 
     class EvaluateItem(BaseModel):
         model_config = ConfigDict(extra="forbid", strict=True)
-        question: Annotated[str, StringConstraints(min_length=1, max_length=max_question)]
+        question: Annotated[str, StringConstraints(min_length=1, max_length=QUESTION_MAX_CHARS)]
         answer: Annotated[str, StringConstraints(max_length=limits.max_answer_chars)]
         context: Passages | None = None  # the integration's name
         contexts: Passages | None = None
@@ -113,6 +113,8 @@ def parse_items(body: bytes, model: type[BaseModel], max_batch: int) -> tuple[li
         data = json.loads(body)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise Refused(400, [("body", f"not JSON: {exc}")]) from None
+    except RecursionError:  # the decoder recurses once per nesting level
+        raise Refused(400, [("body", "nested too deeply")]) from None
     batch = isinstance(data, list)
     if batch and len(data) > max_batch:
         raise Refused(413, [("body", f"a batch of {len(data)} items, more than the limit of {max_batch}")])
@@ -189,9 +191,11 @@ class Scorer:
             judge = LLMEvaluator(self.judge_client, language="zh" if is_chinese(question) else "en")
         return Toolkit(self.embedder, llm=judge)
 
+    def prefetch(self, items: list) -> None:
+        """Embeds the texts of all these answers in one encode (``score`` then reads them)."""
+        prefetch([(i.question, i.answer, i.passages, i.ground_truth) for i in items], Toolkit(self.embedder))
+
     def score(self, items: list) -> list[dict]:
-        if len(items) > 1:  # one encode for all of them
-            prefetch([(i.question, i.answer, i.passages, i.ground_truth) for i in items], Toolkit(self.embedder))
         results = []
         for item in items:
             result = evaluate(item.question, item.answer, item.passages, graph_entities=item.graph_entities,
@@ -223,19 +227,25 @@ class Batcher:
         return await future
 
     async def _drain(self) -> None:
+        loop = asyncio.get_running_loop()
         while self.pending:
             taken, self.pending = self.pending, []
+            await anyio.to_thread.run_sync(self._score, taken, loop)
+
+    def _score(self, taken: list[tuple[list, asyncio.Future]], loop: asyncio.AbstractEventLoop) -> None:
+        """In the worker thread: one encode for every request taken, then each request
+        answered as soon as its own answers are evaluated."""
+        self.scorer.prefetch([i for items, _ in taken for i in items])
+        for items, future in taken:
             try:
-                results = await anyio.to_thread.run_sync(self.scorer.score, [i for items, _ in taken for i in items])
-            except Exception as exc:  # noqa: BLE001  (each waiting request answers with it)
-                for _, future in taken:
-                    if not future.done():
-                        future.set_exception(exc)
-                continue
-            for items, future in taken:
-                mine, results = results[:len(items)], results[len(items):]
-                if not future.done():  # its client may have gone
-                    future.set_result(mine)
+                loop.call_soon_threadsafe(_settle, future, self.scorer.score(items), None)
+            except Exception as exc:  # noqa: BLE001  (that request answers 500; the others go on)
+                loop.call_soon_threadsafe(_settle, future, None, exc)
+
+
+def _settle(future: asyncio.Future, result, error: Exception | None) -> None:
+    if not future.done():  # its client may have gone
+        future.set_exception(error) if error is not None else future.set_result(result)
 
 
 def judge_client(cache: Path | None):
