@@ -68,7 +68,7 @@ async def load(url: str, rows: list[dict], clients: int) -> tuple[list[float], f
     timings: list[float] = []
 
     async def client() -> None:
-        async with httpx.AsyncClient(base_url=url, timeout=120,
+        async with httpx.AsyncClient(base_url=url, timeout=600,  # a loaded machine queues answers for minutes
                                      headers={"Authorization": f"Bearer {TOKEN}"}) as http:
             while not queue.empty():
                 item = queue.get_nowait()
