@@ -55,6 +55,14 @@ def test_a_bad_recorded_line_is_named_with_its_line_and_field(tmp_path):
     assert caught.value.problems[0].line == 2 and caught.value.problems[0].field == "answer"
 
 
+def test_serve_refuses_to_record_into_a_folder_that_is_no_dataset(project):
+    cli = subprocess.run([sys.executable, "-m", "ragpipe.cli", "serve", "--record", "online", "--project-dir",
+                          str(project)], check=False, cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert cli.returncode == 2
+    assert "datasets/online has no dataset.yaml or docs" in cli.stderr and "graph/" in cli.stderr
+    assert not (project / "data" / "datasets" / "online").exists()
+
+
 def test_recorded_traffic_is_aggregated_and_diagnosed_for_its_partition(project, embedder):
     from ragpipe.defs.definitions import build_defs
     from ragpipe.defs.instance import prepare_dagster_home
