@@ -42,6 +42,27 @@ def _context_list(contexts: str | Iterable[str] | None, context: str | Iterable[
     return [given] if isinstance(given, str) else list(given)
 
 
+def evaluation_plan(question: str, answer: str, contexts: list[str],
+                    ground_truth: str | None = None) -> tuple[EvalCase, list[str]]:
+    """The case ``evaluate`` scores and the metrics it reports (those needing a ground truth
+    only with one)."""
+    case = EvalCase(question_id="online", question=question, answer=answer, retrieved_contexts=contexts,
+                    ground_truth_answer=ground_truth)
+    metrics = [*DIMENSION_METRICS.values(), "unverified_entity_ratio", "context_relevance"]
+    if ground_truth:
+        metrics += ["context_recall", "answer_correctness", "factual_correctness", "semantic_similarity"]
+    return case, metrics
+
+
+def prefetch(answers: Iterable[tuple[str, str, list[str], str | None]], toolkit: Toolkit) -> None:
+    """Embed every text ``evaluate`` will compare for these (question, answer, contexts,
+    ground truth) answers in one batched encode, so that evaluating them one by one with
+    toolkits on the same embedder reads their vectors instead of encoding each answer alone."""
+    plans = [evaluation_plan(*answer) for answer in answers]
+    metrics = dict.fromkeys(m for _, names in plans for m in ["overall_score", "entity_coverage", *names])
+    toolkit.prefetch([case for case, _ in plans], list(metrics))
+
+
 def evaluate(question: str, answer: str, contexts: str | Iterable[str] | None = None,
              graph_entities: Iterable[str] | GraphEntities | None = None, ground_truth: str | None = None,
              toolkit: Toolkit | None = None, *, context: str | Iterable[str] | None = None) -> dict:
@@ -62,11 +83,7 @@ def evaluate(question: str, answer: str, contexts: str | Iterable[str] | None = 
     kit = toolkit or Toolkit(_default_embedder(), graph=graph_entities)
     if graph_entities is not None:
         kit.graph = graph_entities
-    case = EvalCase(question_id="online", question=question, answer=answer, retrieved_contexts=contexts,
-                    ground_truth_answer=ground_truth)
-    metrics = [*DIMENSION_METRICS.values(), "unverified_entity_ratio", "context_relevance"]
-    if ground_truth:
-        metrics += ["context_recall", "answer_correctness", "factual_correctness", "semantic_similarity"]
+    case, metrics = evaluation_plan(question, answer, contexts, ground_truth)
     kit.prefetch([case], ["overall_score", "entity_coverage", *metrics])  # one batched encode of every text
     overall = kit.result("overall_score", case)
     level = overall.details.get("quality_level")

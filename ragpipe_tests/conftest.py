@@ -46,6 +46,8 @@ SLOW = {
     "test_pipeline.py::test_scoring_again_computes_only_the_questions_whose_inputs_changed": "repeated scoring runs",
     "test_pipeline.py::test_progress_reaches_the_caller_from_the_process_that_runs_the_steps": "an evaluation run",
     "test_rerun.py": "four rounds of `ragpipe run` on a small dataset",
+    "test_service.py::test_bench_service_measures_concurrent_clients_and_shows_the_error_answers": "the service benchmark, its own server process",
+    "test_service_recording.py::test_recorded_traffic_is_aggregated_and_diagnosed_for_its_partition": "recorded traffic through a whole evaluation",
 }
 
 

@@ -98,14 +98,14 @@ class HttpConfig(BaseModel):
         return param
 
 
-KIND_SECTION = {"reference": "retrieval", "http": "http"}
+KIND_SECTION = {"reference": "retrieval", "http": "http", "recorded": None}  # recorded: no section
 
 
 class BotConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
     version: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
-    kind: Literal["reference", "http"]
+    kind: Literal["reference", "http", "recorded"]
     description: str = ""
     baseline: bool = False  # the version others of this bot are compared with
     # More failed questions than this share fails rag_responses instead of scoring a half-empty set.

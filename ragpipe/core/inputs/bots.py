@@ -46,6 +46,7 @@ from ragpipe.core.config import load_config
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.inputs.answers import AnswerCache
 from ragpipe.core.inputs.bot_config import BotConfig
+from ragpipe.core.inputs.recorded import RecordedBot
 from ragpipe.core.schemas import Chunk, InputError, RagResponse
 from ragpipe.core.secrets import Redactor
 from ragpipe.core.text import content_tokens, is_chinese, split_sentences
@@ -287,9 +288,12 @@ def answer_all(bot, questions: list[tuple[str, str]],
 
 
 def make_bot(config: BotConfig, dataset: str, chunks: list[Chunk], embedder: Embedder | None,
-             cache_dir: Path | None, run_round: str = "", reask: bool = False):
+             cache_dir: Path | None, run_round: str = "", reask: bool = False, dataset_dir: Path | None = None):
     """The bot a config describes. HTTP bots keep their answers under ``cache_dir``, in the
-    round ``AnswerCache.round_for`` picks for a run whose root run id is ``run_round``."""
+    round ``AnswerCache.round_for`` picks for a run whose root run id is ``run_round``; a
+    recorded bot replays the recording in ``dataset_dir`` (ragpipe.core.inputs.recorded)."""
+    if config.kind == "recorded":
+        return RecordedBot(dataset_dir)
     if config.kind != "http":
         return ReferenceBot(config, chunks, embedder)
     if cache_dir is None:

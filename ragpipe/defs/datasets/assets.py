@@ -11,6 +11,7 @@ from ragpipe.core.inputs.corpus import load_corpus
 from ragpipe.core.evidence.entities import GraphEntities
 from ragpipe.core.inputs.graph import GraphUnavailable
 from ragpipe.core.inputs.questions import load_questions
+from ragpipe.core.inputs.recorded import has_recording, recorded_questions
 from ragpipe.core.schemas import InputError
 from ragpipe.core.yaml_input import read_yaml
 from ragpipe.core.report.render import INDEX_PAGE
@@ -61,9 +62,12 @@ def corpus(context: dg.AssetExecutionContext, paths: ProjectPaths) -> dg.Output[
 @dg.asset(partitions_def=datasets, group_name="questions", kinds={"parquet"})
 def question_set(context: dg.AssetExecutionContext, paths: ProjectPaths, corpus: pd.DataFrame) -> dg.Output[pd.DataFrame]:
     """The questions of one dataset, imported from CSV/JSON/JSONL/XLSX files under `questions/`,
-    each with its ground-truth answer and the ids of the chunks that hold it."""
+    each with its ground-truth answer and the ids of the chunks that hold it; or, for a
+    dataset of recorded live traffic, the recorded questions (ragpipe.core.inputs.recorded)."""
+    dataset_dir = paths.dataset_dir(context.partition_key)
     with input_failure():
-        questions = load_questions(paths.dataset_dir(context.partition_key), set(corpus["chunk_id"]))
+        questions = (recorded_questions(dataset_dir) if has_recording(dataset_dir)
+                     else load_questions(dataset_dir, set(corpus["chunk_id"])))
     frame = pd.DataFrame([q.model_dump(mode="json") for q in questions])
     types = Counter(frame["question_type"])
     return dg.Output(frame, data_version=_content_version(frame), metadata={

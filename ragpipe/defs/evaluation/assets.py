@@ -68,7 +68,8 @@ def rag_responses(context: dg.AssetExecutionContext, paths: ProjectPaths, embedd
         config = load_bot_config(paths.bot_file(bot_version))
         # A retried or re-executed run keeps its root run's id: it continues that run's round.
         bot = make_bot(config, dataset, [Chunk(**row) for row in corpus.to_dict("records")], embedder.embedder,
-                       paths.answers_cache, context.run.root_run_id or context.run.run_id, reask)
+                       paths.answers_cache, context.run.root_run_id or context.run.run_id, reask,
+                       paths.dataset_dir(dataset))
     questions = list(zip(question_set["question_id"], question_set["question"]))
     try:
         rows = answer_all(bot, questions, lambda done, total: report_progress(context, ["rag_responses"], done, total))
@@ -111,7 +112,7 @@ def build_cases(question_set: pd.DataFrame, responses: pd.DataFrame) -> list[Eva
     return [
         EvalCase(
             question_id=r["question_id"], question=r["question"],
-            ground_truth_answer=r["ground_truth_answer"],
+            ground_truth_answer=r["ground_truth_answer"] if isinstance(r["ground_truth_answer"], str) else None,
             ground_truth_contexts=list(r["ground_truth_contexts"]),
             answer=r["answer"] if isinstance(r["answer"], str) else None,
             retrieved_contexts=list(r["retrieved_contexts"]) if r["retrieved_contexts"] is not None else [],

