@@ -63,7 +63,7 @@ def corpus(context: dg.AssetExecutionContext, paths: ProjectPaths) -> dg.Output[
 def question_set(context: dg.AssetExecutionContext, paths: ProjectPaths, corpus: pd.DataFrame) -> dg.Output[pd.DataFrame]:
     """The questions of one dataset, imported from CSV/JSON/JSONL/XLSX files under `questions/`,
     each with its ground-truth answer and the ids of the chunks that hold it; or, for a
-    dataset of recorded live traffic, the recorded questions (ragpipe.core.inputs.recorded)."""
+    dataset of recorded live traffic (`ragpipe serve --record`), the recorded questions."""
     dataset_dir = paths.dataset_dir(context.partition_key)
     with input_failure():
         questions = (recorded_questions(dataset_dir) if has_recording(dataset_dir)
