@@ -44,6 +44,9 @@ SLOW = {
     "test_io_manager.py::test_two_writers_and_a_reader_of_one_file": "three processes racing on one file",
     "test_pipeline.py::test_scoring_again_computes_only_the_questions_whose_inputs_changed": "repeated scoring runs",
     "test_pipeline.py::test_progress_reaches_the_caller_from_the_process_that_runs_the_steps": "an evaluation run",
+    "test_labels_page.py": "the labelling page served and driven in a browser",
+    "test_labels_pipeline.py": "three evaluations with human labels",
+    "test_labels_ragtruth.py": "scoring RAGTruth's QA task, then simulated labelling and PPI draws",
 }
 
 

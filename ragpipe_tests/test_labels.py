@@ -158,3 +158,21 @@ def test_suggestions_prefer_uncertain_and_disputed_answers_and_take_turns_over_s
     assert "INFERENTIAL" in picks["question_type"].tolist()
     done = picks.iloc[:1][["question_id", "bot_version", "judged"]]
     assert ("q2", "bot@v1") not in set(map(tuple, suggest(pool, done, k=8)[["question_id", "bot_version"]].values))
+
+
+def test_a_domain_threshold_replaces_the_shipped_flag_only_where_it_flags_better():
+    rng = np.random.default_rng(4)
+    values = rng.random(400)
+    failure = rng.random(400) < np.clip(1.2 - 1.6 * values, 0, 1)  # failures below about 0.45 here
+    train, held = slice(0, 200), slice(200, 400)
+    # shipped for another domain: flags below 0.9, far too many here
+    shifted = calibrate("d", "faithfulness", "hallucinated", values[train], failure[train], values[train] < 0.9)
+    assert shifted["threshold_from"] == "domain"
+    flag = failure_probability(shifted, values[held]) >= shifted["threshold"]
+    from ragpipe.core.labels.agreement import f1
+    assert f1(flag, failure[held]) > f1(values[held] < 0.9, failure[held]) + 0.1
+    # a shipped flag no threshold on the value can beat (here it knows the answers): kept
+    oracle = calibrate("d", "faithfulness", "hallucinated", values[train], failure[train], failure[train])
+    assert oracle["threshold_from"] == "shipped"
+    kept = failure_probability(oracle, values[train]) >= oracle["threshold"]
+    assert kept[failure[train]].all()

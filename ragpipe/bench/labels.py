@@ -81,10 +81,12 @@ def calibration_on_the_rest(task: pd.DataFrame, labels: pd.DataFrame) -> dict:
     fitted = calibrate("ragtruth", "faithfulness", "hallucinated", labels["metric_value"], labels["value"] == 1.0,
                        labels["flagged"].astype(bool))
     seen = set(zip(labels["question_id"], labels["bot_version"]))
-    rest = task[[(q, b) not in seen for q, b in zip(task["question_id"], task["bot_version"])] & task["value"].notna()]
+    unseen = np.array([(q, b) not in seen for q, b in zip(task["question_id"], task["bot_version"])], dtype=bool)
+    rest = task[unseen & task["value"].notna().to_numpy()]
     shipped = np.array([json.loads(d)["hallucinated"] for d in rest["details"]])
     probability = failure_probability(fitted, rest["value"])
     return {"labels": len(labels), "rest": len(rest), "method": fitted["method"], "threshold": fitted["threshold"],
+            "threshold_from": fitted["threshold_from"],
             "auroc_before": auroc(-rest["value"], rest["hallucinated"]), "f1_before": f1(shipped, rest["hallucinated"]),
             "auroc_after": auroc(probability, rest["hallucinated"]),
             "f1_after": f1(probability >= fitted["threshold"], rest["hallucinated"]), "cv_on_labels": fitted["cv"]}
