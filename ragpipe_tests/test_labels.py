@@ -142,6 +142,8 @@ def test_ppi_covers_the_true_mean_and_is_narrower_than_labels_alone():
     by_metric = prediction_powered(labels, "faithfulness", 1 - predicted)
     assert by_metric["n_labels"] == 100 and by_metric["ppi_ci95_low"] < 1 - truth.mean() < by_metric["ppi_ci95_high"]
     assert prediction_powered(None, "faithfulness", predicted)["n_labels"] == 0
+    few = prediction_powered(labels.iloc[:9], "faithfulness", 1 - predicted)
+    assert few["n_labels"] == 9 and math.isnan(few["ppi_mean"])  # too few items for an interval
 
 
 def test_suggestions_prefer_uncertain_and_disputed_answers_and_take_turns_over_strata():

@@ -19,7 +19,7 @@ from ragpipe.core.config import DEFAULT_PATH, load_config
 
 from ragpipe_tests.conftest import REPO
 
-DATASET, BOTS, KEEP = "product_en", ("refbot@v1", "refbot@v2"), 6
+DATASET, BOTS, KEEP = "product_en", ("refbot@v1", "refbot@v2"), 10  # the prediction-powered mean needs 10 items
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +40,7 @@ def evaluated(tmp_path_factory, embedding_cache):
         for i, qid in enumerate(ids):
             rows += [f"{qid},{bot},hallucinated,{str(i % 3 == 0).lower()},ann",
                      f"{qid},{bot},hallucinated,{str(i % 3 == 0 or (bot, i) == (BOTS[0], 1)).lower()},bob"]
-    rows.append(f"{ids[0]},refbot@v1,rating,9,ann")  # line 26: out of scale
+    rows.append(f"{ids[0]},refbot@v1,rating,9,ann")  # line 42: out of scale
     (labels / "people.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
     config = yaml.safe_load(DEFAULT_PATH.read_text(encoding="utf-8"))
     config["evaluation"]["labels"]["min_labels_for_calibration"] = 10
@@ -79,7 +79,7 @@ def test_labels_asset_agreement_check_and_report(evaluated):
     agreement = {r["judged"]: r for r in labels.attrs["agreement"]}
     assert agreement["hallucinated"]["double_labelled"] == KEEP
     assert agreement["hallucinated"]["kappa"] < 1  # they disagree once
-    assert "people.csv:26: field 'value'" in labels.attrs["problems"][0]
+    assert "people.csv:42: field 'value'" in labels.attrs["problems"][0]
     meta = evaluated["labels_meta"]
     assert meta["problems"].value == 1 and "AUROC" in meta["agreement"].value.upper()
     check = evaluated["check"]

@@ -79,7 +79,8 @@ def agreement(labels: pd.DataFrame) -> list[dict]:
                "annotators": int(group["annotator"].nunique()), "double_labelled": len(pairs[0]),
                "kappa": cohen_kappa(*pairs) if pairs[0] else math.nan}
         measured = group[group["metric_value"].notna()]
-        row["measured"] = len(measured)
+        row.update(measured=len(measured), positives=None, auroc=math.nan, f1=math.nan, spearman=math.nan,
+                   within_one=math.nan)  # every row has every figure: NaN where the scale has none
         if kind.binary:
             positive = measured["value"] == float(kind.positive)
             row.update(positives=int(positive.sum()), auroc=auroc(-measured["metric_value"], positive),

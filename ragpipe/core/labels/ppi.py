@@ -11,6 +11,9 @@ import math
 import numpy as np
 
 Z95 = 1.959964
+# Fewer labelled items make the normal interval meaningless (three labels that agree give a
+# zero-width one): the mean is then not given.
+MIN_LABELLED = 10
 
 
 def ppi_mean(labels, predicted_labelled, predicted_all) -> dict:
@@ -23,7 +26,7 @@ def ppi_mean(labels, predicted_labelled, predicted_all) -> dict:
     y, f = np.asarray(labels, dtype=float), np.asarray(predicted_labelled, dtype=float)
     f_all = np.asarray(predicted_all, dtype=float)
     n, big_n = len(y), len(f_all)
-    if n < 2 or big_n < 2:
+    if n < MIN_LABELLED or big_n < 2:
         return {"mean": math.nan, "ci95_low": math.nan, "ci95_high": math.nan, "n_labels": n, "weight": math.nan}
     var_f = float(np.var(f_all, ddof=1))
     weight = 0.0 if var_f == 0 else float(np.clip(np.cov(y, f)[0, 1] / ((1 + n / big_n) * var_f), 0, 1))
