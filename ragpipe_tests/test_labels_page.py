@@ -160,3 +160,24 @@ def test_validate_lists_every_bad_row_with_file_line_and_field(tmp_path, capsys,
     assert f"{folder / 'people.csv'}:3: field 'value'" in out.err and "from 1 to 5" in out.err
     assert f"{folder / 'page.jsonl'}:1: field 'json'" in out.err
     assert "1 valid labels, 2 problem(s)" in out.out
+
+
+def test_bound_beyond_loopback_the_page_makes_and_requires_a_token(tmp_path, capsys, monkeypatch):
+    import uvicorn
+    from starlette.testclient import TestClient
+
+    served = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, **_: served.update(app=app, host=host))
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "dh"))
+    monkeypatch.delenv("RAGPIPE_LABEL_TOKEN", raising=False)
+    for name in ("RAGPIPE_DATA_DIR", "RAGPIPE_OUTPUT_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    (tmp_path / "data" / "datasets" / DATASET).mkdir(parents=True)
+    assert main(["label", "serve", "--dataset", DATASET, "--host", "0.0.0.0", "--project-dir", str(tmp_path)]) == 0
+    token = capsys.readouterr().out.split("?token=")[1].split()[0]
+    client = TestClient(served["app"])
+    assert served["host"] == "0.0.0.0" and len(token) >= 20
+    assert client.get("/").status_code == 401 and client.get(f"/?token={token}").status_code == 200
+    # on loopback no token is asked for
+    assert main(["label", "serve", "--dataset", DATASET, "--project-dir", str(tmp_path)]) == 0
+    assert "token" not in capsys.readouterr().out and TestClient(served["app"]).get("/").status_code == 200

@@ -29,7 +29,7 @@ def suggest(candidates: pd.DataFrame, labelled: pd.DataFrame, k: int = 10) -> pd
     """The next ``k`` items to label, none already labelled, taking turns over the strata."""
     candidates = candidates.reset_index(drop=True)
     done = set(map(tuple, labelled[ITEM].itertuples(index=False))) if len(labelled) else set()
-    todo = candidates[[tuple(r) not in done for r in candidates[ITEM].itertuples(index=False)]]
+    todo = candidates[np.array([tuple(r) not in done for r in candidates[ITEM].itertuples(index=False)], dtype=bool)]
     todo = todo[todo["margin"].notna()].assign(priority=priorities(candidates))
     strata = [g.sort_values("priority", ascending=False, kind="mergesort")
               for _, g in todo.groupby(["judged", "question_type"], sort=True)]
