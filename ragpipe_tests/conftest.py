@@ -48,6 +48,9 @@ SLOW = {
     "test_rerun.py": "four rounds of `ragpipe run` on a small dataset",
     "test_service.py::test_bench_service_measures_concurrent_clients_and_shows_the_error_answers": "the service benchmark, its own server process",
     "test_service_recording.py::test_recorded_traffic_is_aggregated_and_diagnosed_for_its_partition": "recorded traffic through a whole evaluation",
+    "test_labels_page.py": "the labelling page served and driven in a browser",
+    "test_labels_pipeline.py": "three evaluations with human labels",
+    "test_labels_ragtruth.py": "scoring RAGTruth's QA task, then simulated labelling and PPI draws",
 }
 
 

@@ -11,7 +11,7 @@ from ragpipe_tests.conftest import REPO
 
 def test_one_score_asset_per_registered_metric():
     keys = {k.to_user_string() for k in defs.resolve_all_asset_keys()}
-    assert keys == {"corpus", "question_set", "graph_entities", "rag_responses", "aggregate_scores", "diagnosis_report",
+    assert keys == {"corpus", "question_set", "graph_entities", "rag_responses", "human_labels", "aggregate_scores", "diagnosis_report",
                     "leaderboard", *(f"scores/{m}" for m in REGISTRY)}
     spec = defs.resolve_assets_def(dg.AssetKey(["scores", "context_precision"])).specs_by_key[dg.AssetKey(["scores", "context_precision"])]
     assert "NaN when" in spec.description and "ground_truth_contexts" in spec.description
@@ -32,7 +32,7 @@ def test_metric_reference_is_generated_from_the_registry():
         "docs/metrics.md is stale: run `ragpipe metrics > docs/metrics.md`"
 
 
-FLOW = ["corpus", "questions", "answers", "scores", "aggregates", "diagnosis"]
+FLOW = ["corpus", "questions", "answers", "scores", "labels", "aggregates", "diagnosis"]
 
 
 def test_groups_read_as_the_flow_and_no_asset_feeds_an_earlier_group():

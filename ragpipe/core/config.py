@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -34,6 +35,16 @@ class Limits(BaseModel):
     max_context_chars: int = Field(default=20_000, ge=1)  # a longer retrieved context is cut
 
 
+class LabelSettings(BaseModel):
+    """Human labels: when a dataset gets its own calibration, and the agreement with people
+    below which the human_labels check warns."""
+
+    model_config = ConfigDict(extra="forbid")
+    min_labels_for_calibration: int = Field(default=50, ge=10)
+    agreement_minimum: dict[Literal["auroc", "f1", "spearman", "within_one", "kappa"], float] = {
+        "auroc": 0.7, "f1": 0.5, "spearman": 0.4, "within_one": 0.7, "kappa": 0.4}
+
+
 class EvaluationConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
     weights: dict[str, float]
@@ -43,6 +54,7 @@ class EvaluationConfig(BaseModel):
     unverified_penalty: dict[str, float]
     entity_matching: EntityMatching = EntityMatching()
     limits: Limits = Limits()
+    labels: LabelSettings = LabelSettings()
 
     def quality_level(self, overall: float) -> str:
         for level, lower in sorted(self.quality_levels.items(), key=lambda kv: -kv[1]):

@@ -8,6 +8,7 @@ import dagster as dg
 from ragpipe.defs.automation import nightly_newest_versions, ragpipe_sensor, weekly_full_reevaluation
 from ragpipe.defs.evaluation.assets import leaderboard
 from ragpipe.defs.evaluation.checks import EVALUATION_CHECKS
+from ragpipe.defs.evaluation.labels import labels_agree_with_metrics
 from ragpipe.defs.io_manager import ParquetIOManagerFactory
 from ragpipe.defs.jobs import DATASET_ASSETS, EVALUATION_ASSETS, dataset_job, evaluation_job, leaderboard_job
 from ragpipe.defs.liveness import dead_run_sensor
@@ -22,7 +23,7 @@ def build_defs(project_dir: Path | None = None) -> dg.Definitions:
     warehouse_dir = str(output_dir / "warehouse")
     return dg.Definitions(
         assets=[*DATASET_ASSETS, *EVALUATION_ASSETS, leaderboard],
-        asset_checks=EVALUATION_CHECKS,
+        asset_checks=[*EVALUATION_CHECKS, labels_agree_with_metrics],
         jobs=[dataset_job, evaluation_job, leaderboard_job],
         sensors=[ragpipe_sensor, dead_run_sensor],
         schedules=[nightly_newest_versions, weekly_full_reevaluation],

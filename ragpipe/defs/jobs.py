@@ -10,9 +10,10 @@ from ragpipe.defs.evaluation.assets import (
     rag_responses,
     scores,
 )
+from ragpipe.defs.evaluation.labels import human_labels
 
 DATASET_ASSETS = [corpus, question_set, graph_entities]
-EVALUATION_ASSETS = [rag_responses, scores, aggregate_scores, diagnosis_report]
+EVALUATION_ASSETS = [rag_responses, scores, human_labels, aggregate_scores, diagnosis_report]
 
 dataset_job = dg.define_asset_job(
     "prepare_dataset", selection=dg.AssetSelection.assets(*DATASET_ASSETS),

@@ -11,10 +11,13 @@ import pandas as pd
 from ragpipe.core.inputs.bot_config import load_bot_config, version_order
 from ragpipe.core.inputs.bots import answer_all, make_bot
 from ragpipe.core.diagnosis.rules import diagnose_evaluation, load_rules
+from ragpipe.core.labels.calibration import load_calibrations, with_calibration
+from ragpipe.core.labels.ppi import prediction_powered
 from ragpipe.core.metrics import REGISTRY, Metric, Toolkit
 from ragpipe.core.report import comparison_data, evaluation_data, page_url, write_comparison, write_evaluation
 from ragpipe.core.report.charts import oriented
-from ragpipe.core.report.data import REGRESSION_CHECK, answer_drift, regression_check, round_drift, threshold_checks
+from ragpipe.core.report.data import (REGRESSION_CHECK, answer_drift, clean, regression_check, round_drift,
+                                      threshold_checks)
 from ragpipe.core.report.render import EVALUATION_PAGE, INDEX_PAGE, record_round
 from ragpipe.core.report.summaries import aggregates_markdown, evaluation_markdown, responses_markdown, scores_markdown
 from ragpipe.core.schemas import Chunk, EvalCase, InputError, InputErrors
@@ -29,6 +32,7 @@ from ragpipe.defs.resources import EmbedderResource, LLMResource, ProjectPaths
 
 DATASET_INPUT = {"partition_mapping": BY_DATASET}
 SCORE_INS = {f"score_{name}": dg.AssetIn(key=["scores", name]) for name in REGISTRY}
+LABELS_IN = {"human_labels": dg.AssetIn()}  # ragpipe.defs.evaluation.labels
 
 
 def _keys(context: dg.AssetExecutionContext) -> tuple[str, str]:
@@ -154,6 +158,7 @@ def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: Emb
     todo = [name for name in names if None in kept[name]]
     todo_cases = [case for i, case in enumerate(cases) if any(kept[name][i] is None for name in todo)]
     frames, llm_metadata = {}, {}
+    calibrations = load_calibrations(paths.output_dir, dataset)  # fitted on this dataset's human labels
     try:
         before = judge.stats() if judge is not None else None
         if judge is not None:  # every sample's calls, batched and concurrent, before the metrics read them
@@ -170,7 +175,7 @@ def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: Emb
                     score_cache.put(name, case, row)  # kept at once: a killed step loses no finished row
                 rows.append({"question_id": case.question_id, **row, "prompt_version": prompt_version})
                 report_progress(context, ["scores", name], i, len(cases))
-            frames[name] = pd.DataFrame(rows)
+            frames[name] = with_calibration(pd.DataFrame(rows), calibrations.get(name))
         if judge is not None:  # calls, cache hits and misses, tokens and cost of this materialization
             llm_metadata = (judge.stats() - before).as_metadata()
     finally:
@@ -184,6 +189,7 @@ def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: Emb
             "mean": rounded(float(measured.mean())) if len(measured) else float("nan"),
             "n": len(measured), "n_unmeasured": int(frame["value"].isna().sum()), "mode": toolkit.mode,
             "rescored": kept[name].count(None),  # the other rows' inputs were scored before
+            "calibration": frame["calibration"].iloc[0] if len(frame) else "none",
             "graph": snapshot.get("source", "embedded"),
             **({"prompt_version": version} if version else {}), **llm_metadata,
             "summary": dg.MetadataValue.md(scores_markdown(name, frame, REGISTRY[name].higher_is_better)),
@@ -235,14 +241,16 @@ def compare_with_baseline(paths: ProjectPaths, dataset: str, bot_version: str, b
     return out
 
 
-def aggregate_rows(scores: dict[str, pd.DataFrame]) -> list[dict]:
-    """Per metric: mean, bootstrap CI95, n, number unmeasured, pass rate."""
+def aggregate_rows(scores: dict[str, pd.DataFrame], labels: pd.DataFrame | None = None) -> list[dict]:
+    """Per metric: mean, bootstrap CI95, n, number unmeasured, pass rate; and, for the
+    metrics people labelled, the prediction-powered mean with its CI95."""
     rules = load_rules()
     rows = []
     for name, metric in REGISTRY.items():
         rule = rules.get(name)
         stats = summarize(scores[name]["value"], metric.higher_is_better, rule.warning if rule else None)
-        rows.append({"metric": name, "higher_is_better": metric.higher_is_better, **stats})
+        rows.append({"metric": name, "higher_is_better": metric.higher_is_better, **stats,
+                     **prediction_powered(labels, name, scores[name]["value"])})
     return rows
 
 
@@ -250,14 +258,15 @@ def _nan_to_none(value):
     return None if isinstance(value, float) and value != value else value
 
 
-@dg.asset(partitions_def=evaluations, group_name="aggregates", kinds={"parquet"}, ins=SCORE_INS)
-def aggregate_scores(context: dg.AssetExecutionContext, paths: ProjectPaths, **score_inputs: pd.DataFrame):
+@dg.asset(partitions_def=evaluations, group_name="aggregates", kinds={"parquet"}, ins={**SCORE_INS, **LABELS_IN})
+def aggregate_scores(context: dg.AssetExecutionContext, paths: ProjectPaths, human_labels: pd.DataFrame,
+                     **score_inputs: pd.DataFrame):
     """Per metric: mean, bootstrap CI95, n, number unmeasured, and the share of questions
     on the good side of the warning threshold. Its checks compare each mean with the
     thresholds of the rule engine and the per-question scores with the bot's baseline version."""
     dataset, bot_version = _keys(context)
     scores = {name: score_inputs[f"score_{name}"] for name in REGISTRY}
-    rows = aggregate_rows(scores)
+    rows = aggregate_rows(scores, human_labels)
     checks = threshold_checks(rows)
     context.add_output_metadata({
         "summary": dg.MetadataValue.md(aggregates_markdown(rows, checks)),
@@ -270,9 +279,9 @@ def aggregate_scores(context: dg.AssetExecutionContext, paths: ProjectPaths, **s
 # Not downstream of aggregate_scores: a failed blocking check must not leave the report of
 # the regressed version unwritten or stale, since the report is where the drop is explained.
 @dg.asset(partitions_def=evaluations, group_name="diagnosis", kinds={"parquet", "html"},
-          ins={"question_set": dg.AssetIn(**DATASET_INPUT), "rag_responses": dg.AssetIn(), **SCORE_INS})
+          ins={"question_set": dg.AssetIn(**DATASET_INPUT), "rag_responses": dg.AssetIn(), **SCORE_INS, **LABELS_IN})
 def diagnosis_report(context: dg.AssetExecutionContext, paths: ProjectPaths, question_set: pd.DataFrame,
-                     rag_responses: pd.DataFrame, **scores: pd.DataFrame) -> pd.DataFrame:
+                     rag_responses: pd.DataFrame, human_labels: pd.DataFrame, **scores: pd.DataFrame) -> pd.DataFrame:
     """One diagnosis of the evaluation: the rule engine over the aggregate scores
     (root causes, suggested actions, worst samples per metric past a threshold), the
     per-sample diagnosis and the rubric judge's suggestions. Its page (scores with
@@ -281,7 +290,7 @@ def diagnosis_report(context: dg.AssetExecutionContext, paths: ProjectPaths, que
     summarised here as Markdown."""
     dataset, bot_version = _keys(context)
     scores = {name: scores[f"score_{name}"] for name in REGISTRY}
-    aggregates = pd.DataFrame(aggregate_rows(scores))
+    aggregates = pd.DataFrame(aggregate_rows(scores, human_labels))
     per_question = question_set.merge(rag_responses, on="question_id", how="left")
     for name in REGISTRY:
         per_question[name] = per_question["question_id"].map(scores[name].set_index("question_id")["value"])
@@ -297,6 +306,7 @@ def diagnosis_report(context: dg.AssetExecutionContext, paths: ProjectPaths, que
         drift = round_drift(rag_responses, rounds)
     data = evaluation_data(dataset, bot_version, language, question_set, rag_responses, aggregates, scores,
                            diagnosis, baseline, comparison, drift)
+    data["agreement"] = clean(human_labels.attrs)  # people against the metrics (ragpipe.defs.evaluation.labels)
     page = write_evaluation(paths.reports, data)
     findings = diagnosis.findings
     context.add_output_metadata({

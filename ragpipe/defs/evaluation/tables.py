@@ -17,13 +17,16 @@ def rounded(value):
 
 
 def scores_table(rows: list[dict]) -> dg.TableMetadataValue:
-    """The aggregates: per metric mean, CI95, n, unmeasured, pass rate."""
+    """The aggregates: per metric mean, CI95, n, unmeasured, pass rate, and with human labels the
+    prediction-powered mean and CI95."""
     return dg.MetadataValue.table(
         [dg.TableRecord({k: rounded(v) for k, v in r.items()}) for r in rows],
         schema=dg.TableSchema(columns=[dg.TableColumn("metric", "string"), dg.TableColumn("higher_is_better", "bool"),
                                        *(dg.TableColumn(c, "float") for c in ("mean", "ci95_low", "ci95_high")),
                                        dg.TableColumn("n", "int"), dg.TableColumn("n_unmeasured", "int"),
-                                       dg.TableColumn("pass_rate", "float")]))
+                                       dg.TableColumn("pass_rate", "float"),
+                                       *(dg.TableColumn(c, "float") for c in ("ppi_mean", "ppi_ci95_low", "ppi_ci95_high")),
+                                       dg.TableColumn("n_labels", "int")]))
 
 
 def findings_table(findings) -> dg.TableMetadataValue:

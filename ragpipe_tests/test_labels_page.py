@@ -1,0 +1,183 @@
+"""The labelling page (`ragpipe label serve`), served by uvicorn on loopback from report
+data written here, driven in headless Chromium: a click writes exactly one label line;
+two annotators saving at once lose and tear nothing; a token guards it; bad labels are
+refused with the field named and bad label files are listed by `ragpipe label validate`."""
+
+import json
+import socket
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import pytest
+import uvicorn
+
+from ragpipe.cli import main
+from ragpipe.core.labels.page import PAGE_FILE, make_app
+from ragpipe.core.labels.reading import load_labels
+from ragpipe_tests.test_report_site import _chromium
+
+DATASET = "demo_en"
+
+
+def _card(qid: str, answer: str, value: float, qtype: str) -> dict:
+    statements = [{"statement": s, "supported": score >= 0.5, "score": score, "evidence": "", "reason": ""}
+                  for s, score in zip(answer.split(". "), (value, 0.9))]
+    return {"question_id": qid, "question": f"Question {qid}?", "question_type": qtype, "answer": answer,
+            "ground_truth_answer": "Reference.", "scores": {"faithfulness": {
+                "value": value, "error": None,
+                "details": {"statements": statements, "hallucinated": value < 0.8, "hallucination_threshold": 0.8}}}}
+
+
+@pytest.fixture
+def project(tmp_path):
+    reports, dataset_dir = tmp_path / "reports", tmp_path / "data" / "datasets" / DATASET
+    for bot, values in {"refbot@v1": (0.95, 0.81, 0.2), "refbot@v2": (0.9, 0.3, 0.25)}.items():
+        cards = [_card(f"q{i}", f"Answer {i} of {bot}. It has <b>two</b> statements", v, t)
+                 for i, (v, t) in enumerate(zip(values, ("FACTUAL", "FACTUAL", "INFERENTIAL")))]
+        folder = reports / DATASET / bot
+        folder.mkdir(parents=True)
+        (folder / "diagnosis.json").write_text(json.dumps({"cards": cards}), encoding="utf-8")
+    dataset_dir.mkdir(parents=True)
+    return reports, dataset_dir
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def serve():
+    servers = []
+
+    def start(app) -> str:
+        port = _free_port()
+        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 30
+        while not server.started:
+            assert time.monotonic() < deadline, "the page did not start"
+            time.sleep(0.05)
+        servers.append((server, thread))
+        return f"http://127.0.0.1:{port}/"
+
+    yield start
+    for server, thread in servers:
+        server.should_exit = True
+        thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=_chromium(), args=["--no-sandbox", "--disable-gpu"])
+        yield browser
+        browser.close()
+
+
+def _lines(dataset_dir) -> list[dict]:
+    path = dataset_dir / "labels" / PAGE_FILE
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()] if path.exists() else []
+
+
+def test_one_click_writes_exactly_one_label_line(project, serve, browser):
+    reports, dataset_dir = project
+    url = serve(make_app(reports, dataset_dir))
+    page = browser.new_page()
+    page.goto(url)
+    # markup in an answer is shown as text; the suggestions put the disputed, uncertain answer first
+    assert page.locator("#refbot\\@v1-q1 .answer").inner_text().endswith("<b>two</b> statements")
+    assert page.locator("#next li a").first.inner_text() == "refbot@v1 · q1"
+    page.fill("#annotator", "ann")
+    page.dispatch_event("#annotator", "change")
+    page.click("#refbot\\@v2-q1 button[data-judged=hallucinated][data-value=true]")
+    page.wait_for_selector("#refbot\\@v2-q1 button.saved")
+    assert [{k: r[k] for k in ("question_id", "bot_version", "judged", "value", "annotator")}
+            for r in _lines(dataset_dir)] == [
+        {"question_id": "q1", "bot_version": "refbot@v2", "judged": "hallucinated", "value": "true", "annotator": "ann"}]
+    page.click("#refbot\\@v1-q2 li:nth-child(2) button[data-value=false]")  # the second statement: not supported
+    page.wait_for_selector("#refbot\\@v1-q2 li:nth-child(2) button.saved")
+    lines = _lines(dataset_dir)
+    assert len(lines) == 2 and lines[1]["judged"] == "supported" and lines[1]["statement"] == 1
+    labels, problems = load_labels(dataset_dir)
+    assert not problems and labels["value"].tolist() == [1.0, 0.0]
+    page.close()
+
+
+def test_a_token_guards_the_page_and_the_browser_sends_it(project, serve, browser):
+    reports, dataset_dir = project
+    url = serve(make_app(reports, dataset_dir, token="s3cret"))
+    assert httpx.get(url).status_code == 401
+    assert httpx.post(url + "api/labels", json={}).status_code == 401
+    page = browser.new_page()
+    page.goto(url + "?token=s3cret")
+    page.fill("#annotator", "ann")
+    page.click("#refbot\\@v1-q0 button[data-judged=rating][data-value='4']")
+    page.wait_for_selector("#refbot\\@v1-q0 button.saved")
+    assert [r["value"] for r in _lines(dataset_dir)] == ["4"]
+    page.close()
+
+
+def test_two_annotators_at_once_lose_and_tear_nothing_and_bad_labels_are_refused(project, serve):
+    reports, dataset_dir = project
+    url = serve(make_app(reports, dataset_dir)) + "api/labels"
+
+    def post(i: int) -> int:
+        body = {"question_id": f"q{i % 3}", "bot_version": "refbot@v1", "judged": "rating", "value": 1 + i % 5,
+                "annotator": ("ann", "bob")[i % 2], "note": "x" * 3000}  # long lines: a torn write would show
+        return httpx.post(url, json=body, timeout=30).status_code
+
+    with ThreadPoolExecutor(8) as pool:
+        assert list(pool.map(post, range(80))) == [200] * 80
+    lines = _lines(dataset_dir)
+    assert len(lines) == 80 and {r["annotator"] for r in lines} == {"ann", "bob"}
+    bad = httpx.post(url, json={"question_id": "q0", "bot_version": "refbot@v1", "judged": "rating", "value": 9,
+                                "annotator": "ann"})
+    assert bad.status_code == 422 and "value" in bad.json()["error"] and "1 to 5" in bad.json()["error"]
+    unknown = httpx.post(url, json={"question_id": "q9", "bot_version": "refbot@v1", "judged": "rating", "value": 2,
+                                    "annotator": "ann"})
+    assert unknown.status_code == 422 and "q9" in unknown.json()["error"]
+    assert len(_lines(dataset_dir)) == 80
+
+
+def test_validate_lists_every_bad_row_with_file_line_and_field(tmp_path, capsys, monkeypatch):
+    folder = tmp_path / "data" / "datasets" / DATASET / "labels"
+    folder.mkdir(parents=True)
+    (folder / "people.csv").write_text("question_id,bot_version,judged,value,annotator\n"
+                                       "q1,refbot@v1,hallucinated,yes,ann\nq1,refbot@v1,rating,0,ann\n", encoding="utf-8")
+    (folder / "page.jsonl").write_text('{"question_id": "q1", "bot_version": "refbot@v1", "judged": "rat', encoding="utf-8")
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "dh"))
+    for name in ("RAGPIPE_DATA_DIR", "RAGPIPE_OUTPUT_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    assert main(["label", "validate", "--dataset", DATASET, "--project-dir", str(tmp_path)]) == 1
+    out = capsys.readouterr()
+    assert f"{folder / 'people.csv'}:3: field 'value'" in out.err and "from 1 to 5" in out.err
+    assert f"{folder / 'page.jsonl'}:1: field 'json'" in out.err
+    assert "1 valid labels, 2 problem(s)" in out.out
+
+
+def test_bound_beyond_loopback_the_page_makes_and_requires_a_token(tmp_path, capsys, monkeypatch):
+    import uvicorn
+    from starlette.testclient import TestClient
+
+    served = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, **_: served.update(app=app, host=host))
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "dh"))
+    monkeypatch.delenv("RAGPIPE_LABEL_TOKEN", raising=False)
+    for name in ("RAGPIPE_DATA_DIR", "RAGPIPE_OUTPUT_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    (tmp_path / "data" / "datasets" / DATASET).mkdir(parents=True)
+    assert main(["label", "serve", "--dataset", DATASET, "--host", "0.0.0.0", "--project-dir", str(tmp_path)]) == 0
+    token = capsys.readouterr().out.split("?token=")[1].split()[0]
+    client = TestClient(served["app"])
+    assert served["host"] == "0.0.0.0" and len(token) >= 20
+    assert client.get("/").status_code == 401 and client.get(f"/?token={token}").status_code == 200
+    # on loopback no token is asked for
+    assert main(["label", "serve", "--dataset", DATASET, "--project-dir", str(tmp_path)]) == 0
+    assert "token" not in capsys.readouterr().out and TestClient(served["app"]).get("/").status_code == 200
