@@ -18,6 +18,7 @@ warnings.filterwarnings("ignore", category=dg.BetaWarning)
 SLOW = {
     "test_daemon.py": "the Dagster daemon with PostgreSQL",
     "test_postgres.py": "a PostgreSQL cluster",
+    "test_cluster_cache.py": "a PostgreSQL cluster",
     "test_llm_real_model.py": "a real model served locally",
     "test_report_site.py": "whole evaluations, then a browser on the report site",
     "test_pipeline.py::test_whole_graph_on_sample_data": "the whole asset graph, end to end",
@@ -44,6 +45,7 @@ SLOW = {
     "test_io_manager.py::test_two_writers_and_a_reader_of_one_file": "three processes racing on one file",
     "test_pipeline.py::test_scoring_again_computes_only_the_questions_whose_inputs_changed": "repeated scoring runs",
     "test_pipeline.py::test_progress_reaches_the_caller_from_the_process_that_runs_the_steps": "an evaluation run",
+    "test_cluster_storage.py::test_whole_evaluation_with_warehouse_and_reports_at_urls": "an evaluation run",
 }
 
 

