@@ -42,6 +42,13 @@ def executor_from_env() -> dg.ExecutorDefinition:
     return dask_executor.configured({"cluster": cluster}, name="dask")
 
 
+def endpoint_pool(name: str) -> str | None:
+    """The pool of a step that calls an endpoint, or none on Dask: dagster-dask claims no
+    pool slots, and cannot even submit a run that carries pool information to dask 2026
+    (it walks the run's fields). On Dask, runs go one at a time instead (README)."""
+    return None if os.environ.get("RAGPIPE_DASK_SCHEDULER") else name
+
+
 def score_row(toolkit: Toolkit, name: str, case: EvalCase) -> dict:
     """One question's stored result of one metric."""
     result = toolkit.result(name, case)

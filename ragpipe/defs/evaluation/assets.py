@@ -21,7 +21,7 @@ from ragpipe.core.schemas import Chunk, EvalCase, InputError, InputErrors
 from ragpipe.core.diagnosis.stats import paired_bootstrap, significant_drop, summarize
 from ragpipe.defs.datasets.assets import dataset_language, graph_from_snapshot, graph_version, snapshot_metadata
 from ragpipe.defs.evaluation.score_cache import ScoreCache
-from ragpipe.defs.cluster import DaskResource, score_row
+from ragpipe.defs.cluster import DaskResource, endpoint_pool, score_row
 from ragpipe.defs.errors import input_failure
 from ragpipe.defs.progress import report_progress
 from ragpipe.defs.partitions import BY_DATASET, bot_version_keys, datasets, evaluations
@@ -54,7 +54,12 @@ def evaluation_page(paths: ProjectPaths, dataset: str, bot_version: str):
 REASK_TAG = "ragpipe/reask"
 
 
-@dg.asset(partitions_def=evaluations, group_name=GROUP, kinds={"parquet"},
+# Steps that call an endpoint hold a slot of its pool (dagster.yaml: one slot each), so that
+# concurrent runs never send a bot endpoint or the judge more than its configured concurrency.
+BOT_POOL, JUDGE_POOL = "bot_endpoints", "judge"
+
+
+@dg.asset(partitions_def=evaluations, group_name=GROUP, kinds={"parquet"}, pool=endpoint_pool(BOT_POOL),
           ins={"corpus": dg.AssetIn(**DATASET_INPUT), "question_set": dg.AssetIn(**DATASET_INPUT)})
 def rag_responses(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: EmbedderResource,
                   corpus: pd.DataFrame, question_set: pd.DataFrame) -> pd.DataFrame:
@@ -132,8 +137,9 @@ def _score_out(metric: Metric) -> dg.AssetOut:
 
 
 @dg.multi_asset(outs={name: _score_out(m) for name, m in REGISTRY.items()}, partitions_def=evaluations,
-                can_subset=True, ins={"question_set": dg.AssetIn(**DATASET_INPUT), "rag_responses": dg.AssetIn(),
-                                      "graph_entities": dg.AssetIn(**DATASET_INPUT)})
+                can_subset=True, pool=endpoint_pool(JUDGE_POOL),
+                ins={"question_set": dg.AssetIn(**DATASET_INPUT), "rag_responses": dg.AssetIn(),
+                     "graph_entities": dg.AssetIn(**DATASET_INPUT)})
 def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: EmbedderResource, llm: LLMResource,
            dask: DaskResource, question_set: pd.DataFrame, rag_responses: pd.DataFrame, graph_entities: pd.DataFrame):
     """One asset per registered metric, computed in one step so every metric shares the
