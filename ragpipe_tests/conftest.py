@@ -19,6 +19,7 @@ SLOW = {
     "test_daemon.py": "the Dagster daemon with PostgreSQL",
     "test_postgres.py": "a PostgreSQL cluster",
     "test_cluster_cache.py": "a PostgreSQL cluster",
+    "test_cluster_dask.py::test_backfill_on_two_workers_equals_in_process_and_survives_a_killed_worker": "a Dask cluster with PostgreSQL, runs in and out of process",
     "test_llm_real_model.py": "a real model served locally",
     "test_report_site.py": "whole evaluations, then a browser on the report site",
     "test_pipeline.py::test_whole_graph_on_sample_data": "the whole asset graph, end to end",
