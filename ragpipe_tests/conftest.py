@@ -18,6 +18,8 @@ warnings.filterwarnings("ignore", category=dg.BetaWarning)
 SLOW = {
     "test_daemon.py": "the Dagster daemon with PostgreSQL",
     "test_postgres.py": "a PostgreSQL cluster",
+    "test_cluster_cache.py": "a PostgreSQL cluster",
+    "test_cluster_dask.py::test_backfill_on_two_workers_equals_in_process_and_survives_a_killed_worker": "a Dask cluster with PostgreSQL, runs in and out of process",
     "test_llm_real_model.py": "a real model served locally",
     "test_report_site.py": "whole evaluations, then a browser on the report site",
     "test_dagster_ui.py": "whole evaluations, then a browser on the Dagster UI",
@@ -51,6 +53,7 @@ SLOW = {
     "test_labels_page.py": "the labelling page served and driven in a browser",
     "test_labels_pipeline.py": "three evaluations with human labels",
     "test_labels_ragtruth.py": "scoring RAGTruth's QA task, then simulated labelling and PPI draws",
+    "test_cluster_storage.py::test_whole_evaluation_with_warehouse_and_reports_at_urls": "an evaluation run",
 }
 
 

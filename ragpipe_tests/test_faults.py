@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from ragpipe.bench import faults as bench_faults
-from ragpipe.core.cache import DiskCache
+from ragpipe.core.cache import Cache
 from ragpipe.core.inputs.answers import AnswerCache
 from ragpipe.core.inputs.bot_config import BotConfig
 from ragpipe.core.inputs.bots import HttpBot, answer_all
@@ -44,7 +44,7 @@ def cached_rows(directory: Path) -> dict[str, dict]:
     """key -> value of a cache, read as another process would (while it may be writing)."""
     if not directory.is_dir():
         return {}
-    cache = DiskCache(directory)
+    cache = Cache(directory)
     try:
         return dict(cache.items())
     finally:

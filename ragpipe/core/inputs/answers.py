@@ -8,21 +8,21 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ragpipe.core.cache import DiskCache, import_sqlite_cache, retire
+from ragpipe.core.cache import Cache, import_sqlite_cache, retire
 
 if TYPE_CHECKING:
     from ragpipe.core.inputs.bot_config import BotConfig
 
-LEGACY_ANSWERS_FILE = "answers.sqlite"  # the answer cache's format before DiskCache
+LEGACY_ANSWERS_FILE = "answers.sqlite"  # the answer cache's format before ragpipe.core.cache
 
 
-class AnswerCache(DiskCache):
+class AnswerCache(Cache):
     """The HTTP bots' answers by cache key, and beside them (``rounds/``) the rounds opened
     per bot version, config hash and dataset, in order."""
 
     def __init__(self, directory: Path):
         super().__init__(directory)
-        self._rounds = DiskCache(self.directory / "rounds")
+        self._rounds = Cache(self.directory / "rounds")
         legacy = self.directory / LEGACY_ANSWERS_FILE
         db = import_sqlite_cache(self, legacy)
         if db is not None:

@@ -41,7 +41,7 @@ from typing import Any
 import httpx
 import numpy as np
 
-from ragpipe.core.cache import DiskCache
+from ragpipe.core.cache import Cache
 from ragpipe.core.config import load_config
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.inputs.answers import AnswerCache
@@ -153,7 +153,7 @@ class HttpBot:
     broken setup (the API key variable unset). Answers are cached under ``round_id``;
     ``previous_round`` names the round before it, if any."""
 
-    def __init__(self, config: BotConfig, dataset: str, cache: DiskCache | None = None, round_id: str = "",
+    def __init__(self, config: BotConfig, dataset: str, cache: Cache | None = None, round_id: str = "",
                  previous_round: str | None = None):
         self.config, self.http, self.dataset, self.cache = config, config.http, dataset, cache
         self.round_id, self.previous_round = round_id, previous_round

@@ -1,4 +1,4 @@
-"""The content address of a chat completion, under which ``ragpipe.core.cache.DiskCache``
+"""The content address of a chat completion, under which ``ragpipe.core.cache.Cache``
 keeps the reply, so that a re-run or a resumed run makes no repeat calls.
 
 The key is the SHA-256 of the request that determines the reply: model, messages (the

@@ -36,7 +36,7 @@ from typing import Any, TypeVar
 import httpx
 from pydantic import BaseModel
 
-from ragpipe.core.cache import DiskCache, import_sqlite_cache, retire
+from ragpipe.core.cache import Cache, import_sqlite_cache, retire
 from ragpipe.core.llm.cache import request_key
 from ragpipe.core.llm.prompts.base import Language, Prompt
 from ragpipe.core.llm.settings import LLM, LLMError, LLMSettings, LLMStats, env_options, settings_from_env
@@ -61,7 +61,7 @@ class LLMClient:
 
     RATE_PERIOD = 60.0  # seconds of the requests-per-minute window (tests shorten it)
 
-    def __init__(self, settings: LLMSettings, cache: DiskCache | None = None):
+    def __init__(self, settings: LLMSettings, cache: Cache | None = None):
         self.settings = settings
         # Azure-style base URLs carry ?api-version=...: the path goes before the query.
         base, _, query = settings.base_url.partition("?")
@@ -296,11 +296,11 @@ class LLMClient:
         return Redactor([self.settings.api_key.get_secret_value() if self.settings.api_key else ""])(text)
 
 
-LEGACY_CACHE_FILE = "llm-cache.sqlite"  # the response cache's format before DiskCache
+LEGACY_CACHE_FILE = "llm-cache.sqlite"  # the response cache's format before ragpipe.core.cache
 
 
-def _open_cache(directory: Path) -> DiskCache:
-    cache = DiskCache(directory)
+def _open_cache(directory: Path) -> Cache:
+    cache = Cache(directory)
     db = import_sqlite_cache(cache, directory / LEGACY_CACHE_FILE)
     if db is not None:
         retire(db, directory / LEGACY_CACHE_FILE)

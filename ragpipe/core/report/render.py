@@ -20,6 +20,7 @@ from ragpipe.core.config import load_config
 from ragpipe.core.diagnosis.rules import load_rules, severity
 from ragpipe.core.report import charts
 from ragpipe.core.report.data import HEADLINE
+from ragpipe.core.storage import atomic_write
 
 HERE = Path(__file__).parent
 EVALUATION_FILE, EVALUATION_PAGE = "diagnosis.json", "diagnosis.html"
@@ -66,10 +67,7 @@ def _env() -> Environment:
 
 def _write(path: Path, text: str) -> None:
     """Atomic, so a browser or a concurrent run never reads half a page."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    atomic_write(path, text.encode("utf-8"))
 
 
 def _render(template: str, language: str, root: str, **context) -> str:

@@ -24,6 +24,7 @@ from ragpipe.core.schemas import Chunk, EvalCase, InputError, InputErrors
 from ragpipe.core.diagnosis.stats import paired_bootstrap, significant_drop, summarize
 from ragpipe.defs.datasets.assets import dataset_language, graph_from_snapshot, graph_version, snapshot_metadata
 from ragpipe.defs.evaluation.score_cache import ScoreCache
+from ragpipe.defs.cluster import DaskResource, endpoint_pool, score_row
 from ragpipe.defs.evaluation.tables import findings_table, leaderboard_table, rounded, scores_table
 from ragpipe.defs.errors import input_failure
 from ragpipe.defs.progress import report_progress
@@ -57,7 +58,12 @@ def evaluation_page(paths: ProjectPaths, dataset: str, bot_version: str):
 REASK_TAG = "ragpipe/reask"
 
 
-@dg.asset(partitions_def=evaluations, group_name="answers", kinds={"parquet"},
+# Steps that call an endpoint hold a slot of its pool (dagster.yaml: one slot each), so that
+# concurrent runs never send a bot endpoint or the judge more than its configured concurrency.
+BOT_POOL, JUDGE_POOL = "bot_endpoints", "judge"
+
+
+@dg.asset(partitions_def=evaluations, group_name="answers", kinds={"parquet"}, pool=endpoint_pool(BOT_POOL),
           ins={"corpus": dg.AssetIn(**DATASET_INPUT), "question_set": dg.AssetIn(**DATASET_INPUT)})
 def rag_responses(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: EmbedderResource,
                   corpus: pd.DataFrame, question_set: pd.DataFrame) -> pd.DataFrame:
@@ -136,10 +142,11 @@ def _score_out(metric: Metric) -> dg.AssetOut:
 
 
 @dg.multi_asset(outs={name: _score_out(m) for name, m in REGISTRY.items()}, partitions_def=evaluations,
-                can_subset=True, ins={"question_set": dg.AssetIn(**DATASET_INPUT), "rag_responses": dg.AssetIn(),
-                                      "graph_entities": dg.AssetIn(**DATASET_INPUT)})
+                can_subset=True, pool=endpoint_pool(JUDGE_POOL),
+                ins={"question_set": dg.AssetIn(**DATASET_INPUT), "rag_responses": dg.AssetIn(),
+                     "graph_entities": dg.AssetIn(**DATASET_INPUT)})
 def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: EmbedderResource, llm: LLMResource,
-           question_set: pd.DataFrame, rag_responses: pd.DataFrame, graph_entities: pd.DataFrame):
+           dask: DaskResource, question_set: pd.DataFrame, rag_responses: pd.DataFrame, graph_entities: pd.DataFrame):
     """One asset per registered metric, computed in one step so every metric shares the
     statements, entities, verdicts and sub-metric results of each question. The entity
     metrics verify against the graph_entities snapshot, so lineage shows which graph
@@ -163,16 +170,20 @@ def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: Emb
         before = judge.stats() if judge is not None else None
         if judge is not None:  # every sample's calls, batched and concurrent, before the metrics read them
             judge.prefetch(todo_cases, todo)
-        toolkit.prefetch(todo_cases, todo)  # offline: every text the metrics embed, in one batched encode
+        computed = {}
+        if dask.configured and judge is None:  # offline on a Dask cluster: the rows in chunks over the workers
+            computed = dask.score(embedder.backend, embedder.cache_path, graph, todo, todo_cases, score_cache.put)
+        else:
+            toolkit.prefetch(todo_cases, todo)  # offline: every text the metrics embed, in one batched encode
         for name in names:
             prompt_version = judge.prompt_hash(name) if judge is not None else None
             rows = []
             for i, (case, row) in enumerate(zip(cases, kept[name]), start=1):
                 if row is None:
-                    result = toolkit.result(name, case)
-                    row = {"value": result.value, "details": json.dumps(result.details, ensure_ascii=False),
-                           "error": result.error}
-                    score_cache.put(name, case, row)  # kept at once: a killed step loses no finished row
+                    row = computed.get((name, case.question_id))
+                    if row is None:
+                        row = score_row(toolkit, name, case)
+                        score_cache.put(name, case, row)  # kept at once: a killed step loses no finished row
                 rows.append({"question_id": case.question_id, **row, "prompt_version": prompt_version})
                 report_progress(context, ["scores", name], i, len(cases))
             frames[name] = with_calibration(pd.DataFrame(rows), calibrations.get(name))

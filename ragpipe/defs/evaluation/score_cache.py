@@ -11,7 +11,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-import diskcache
+from ragpipe.core.cache import Cache
 
 import ragpipe.core
 from ragpipe.core.schemas import EvalCase
@@ -31,7 +31,7 @@ class ScoreCache:
     """``setting``: what, besides a question's own inputs, its scores depend on."""
 
     def __init__(self, directory: Path, setting: dict):
-        self.cache = diskcache.Cache(str(directory))
+        self.cache = Cache(directory)  # in PostgreSQL when configured: every worker sees every row
         self.setting = {**setting, "code": code_version()}
 
     def key(self, metric: str, case: EvalCase) -> str:
@@ -43,7 +43,7 @@ class ScoreCache:
         return self.cache.get(self.key(metric, case))
 
     def put(self, metric: str, case: EvalCase, row: dict) -> None:
-        self.cache.set(self.key(metric, case), row)
+        self.cache.put(self.key(metric, case), row)
 
     def close(self) -> None:
         self.cache.close()

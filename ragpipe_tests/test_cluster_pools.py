@@ -1,0 +1,52 @@
+"""Endpoint limits across runs: two runs at once, each evaluating a version of a bot behind
+one loopback endpoint whose config allows it 2 requests at a time, never send it more than
+2 together (the bot_endpoints pool of dagster.yaml)."""
+
+import json
+import multiprocessing
+from pathlib import Path
+
+import dagster as dg
+
+from ragpipe.defs.definitions import build_defs
+from ragpipe.defs.instance import prepare_dagster_home
+from ragpipe.defs.partitions import sync_partitions
+from ragpipe.testing.bot_server import BotServer
+
+DATASET, CONCURRENCY = "product_en", 2
+
+
+def test_two_runs_at_once_share_the_endpoints_concurrency(project, monkeypatch):
+    monkeypatch.setenv("RAGPIPE_PROJECT_DIR", str(project))
+    with BotServer(project / "data" / "datasets", failure_rate=0.0, slow_rate=1.0, slow=0.1) as server:
+        for bot in (project / "data" / "bots").glob("*.yaml"):
+            bot.unlink()
+        for version in ("v1", "v2"):
+            config = json.loads(server.bot_yaml(version=version, timeout=30.0))  # no retry under load
+            config["http"]["concurrency"] = CONCURRENCY
+            (project / "data" / "bots" / f"httpbot@{version}.yaml").write_text(json.dumps(config), encoding="utf-8")
+        prepare_dagster_home(project)
+        defs = build_defs(project)
+        with dg.DagsterInstance.get() as instance:
+            sync_partitions(instance, project / "data")
+            assert defs.resolve_job_def("prepare_dataset").execute_in_process(instance=instance,
+                                                                              partition_key=DATASET).success
+        # Two processes, as two run workers would be (Dagster's runs are not for threads).
+        ctx = multiprocessing.get_context("spawn")
+        with ctx.Pool(2) as pool:
+            run_ids = pool.starmap(evaluate, [(str(project), version) for version in ("v1", "v2")])
+        with dg.DagsterInstance.get() as instance:
+            records = [instance.get_run_record_by_id(run_id) for run_id in run_ids]
+        assert [r.dagster_run.status for r in records] == [dg.DagsterRunStatus.SUCCESS] * 2
+        first, second = sorted(records, key=lambda r: r.start_time)
+        assert second.start_time < first.end_time  # the runs were in progress at once
+        assert sum(server.answered.values()) == 2 * len(server.answered)  # each question, once per version
+        assert server.most_in_flight == CONCURRENCY
+
+
+def evaluate(project: str, version: str) -> str:
+    """Runs the version's rag_responses in this process; its run id."""
+    with dg.DagsterInstance.get() as instance:
+        return build_defs(Path(project)).resolve_job_def("evaluate_bot_version").execute_in_process(
+            instance=instance, asset_selection=[dg.AssetKey("rag_responses")], raise_on_error=False,
+            partition_key=dg.MultiPartitionKey({"dataset": DATASET, "bot": f"httpbot@{version}"})).run_id
