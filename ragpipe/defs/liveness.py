@@ -5,8 +5,9 @@ coordinator's slots for ever.
   dies the code server marks the run failed, and run retries (dagster.yaml) launch it again.
 - A run that `ragpipe run` or `eval` executes in its own process holds a lock file for as
   long as that process lives. ``dead_run_sensor`` marks a STARTED run whose lock is free
-  (the process was killed) failed and asks for it again, once. Only the machine that holds
-  a lock can tell whether it is free: each daemon checks the runs of its own host.
+  (the process was killed) failed and asks for it again, once; `ragpipe run` and `eval` fail
+  such runs before they start, freeing the pool slots a killed step held. Only the machine
+  that holds a lock can tell whether it is free: each checks the runs of its own host.
 - Run monitoring (dagster.yaml) fails runs stuck starting and cancels runs stuck cancelling.
 """
 
@@ -63,11 +64,11 @@ def _partition_key(run: dg.DagsterRun) -> str | dg.MultiPartitionKey | None:
     return dg.MultiPartitionKey(dimensions) if dimensions else run.tags.get("dagster/partition")
 
 
-@dg.sensor(jobs=[dataset_job, evaluation_job, leaderboard_job], default_status=dg.DefaultSensorStatus.RUNNING,
-           minimum_interval_seconds=15)
-def dead_run_sensor(context: dg.SensorEvaluationContext):
-    """Fails the runs whose `ragpipe run` process died and asks for each again, once."""
-    instance, requests = context.instance, []
+def fail_dead_runs(instance: dg.DagsterInstance) -> list[dg.DagsterRun]:
+    """Marks failed the STARTED runs of this host whose process died, and frees the pool
+    slots they held (a killed step never gives its slot back, and every later run of that
+    pool would wait for it)."""
+    dead = []
     for record in instance.get_run_records(dg.RunsFilter(statuses=[dg.DagsterRunStatus.STARTED])):
         tag = record.dagster_run.tags.get(LOCK_TAG)
         if not tag or not _owner_died(tag):
@@ -75,8 +76,18 @@ def dead_run_sensor(context: dg.SensorEvaluationContext):
         run = instance.get_run_by_id(record.dagster_run.run_id)
         if run is None or run.status != dg.DagsterRunStatus.STARTED:  # it ended before its process did
             continue
-        instance.report_run_failed(run, "the process executing this run died (its run lock was free); "
-                                        "dead_run_sensor asks for the run again")
+        instance.report_run_failed(run, "the process executing this run died (its run lock was free)")
+        instance.event_log_storage.free_concurrency_slots_for_run(run.run_id)
+        dead.append(run)
+    return dead
+
+
+@dg.sensor(jobs=[dataset_job, evaluation_job, leaderboard_job], default_status=dg.DefaultSensorStatus.RUNNING,
+           minimum_interval_seconds=15)
+def dead_run_sensor(context: dg.SensorEvaluationContext):
+    """Fails the runs whose `ragpipe run` process died and asks for each again, once."""
+    requests = []
+    for run in fail_dead_runs(context.instance):
         context.log.warning(f"run {run.run_id} ({run.job_name} [{run.tags.get('dagster/partition')}]) died with "
                             "its process: marked failed, asked for again")
         # Without the re-ask tag: the new run continues the dead run's answer round instead of

@@ -19,7 +19,7 @@ from ragpipe.defs.automation import (
 )
 from ragpipe.defs.evaluation.assets import REASK_TAG, config_problem
 from ragpipe.defs.jobs import dataset_job, evaluation_job, leaderboard_job
-from ragpipe.defs.liveness import held_run_lock
+from ragpipe.defs.liveness import fail_dead_runs, held_run_lock
 from ragpipe.defs.partitions import ambiguous_bot_files, bot_version_keys, misnamed_inputs, sync_partitions
 from ragpipe.defs.progress import Listener, following
 from ragpipe.defs.resources import ProjectPaths
@@ -114,6 +114,8 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
     question again (REASK_TAG). A job and partition whose inputs (the ``ragpipe/inputs``
     hash the sensor uses) have a finished run already is not run again, unless ``force``."""
     paths: ProjectPaths = defs.resources["paths"]
+    for run in fail_dead_runs(instance):  # killed earlier: its pool slots would block these runs
+        progress(f"marked failed: {run.job_name} [{run.tags.get('dagster/partition')}], its process died")
     dataset_keys, bot_keys = sync_partitions(instance, paths.data)
     # A dataset asked for by name whose folder is gone, or no dataset at all, is an error:
     # reporting "0/0 runs" and the old leaderboard would pass stale results off as current.
