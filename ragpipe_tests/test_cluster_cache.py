@@ -1,7 +1,11 @@
 """The caches in PostgreSQL (the server the tests start): the same interface as on disk,
 shared by processes, chosen by RAGPIPE_CACHE_URL or the instance's DAGSTER_PG_* variables."""
 
+import json
 import multiprocessing
+import os
+import subprocess
+import sys
 
 import psycopg2
 import pytest
@@ -33,21 +37,19 @@ def test_values_round_trip_and_another_process_sees_them(cache_env, tmp_path):
     assert cache.get("vector") == b"\x00\x01\xff"
     assert cache.get("answer") == {"text": "回答 \ud800", "n": [1, 2.5, None]}
     assert cache.get("empty") == "" and cache.get("missing") is None and len(cache) == 3
-    ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(1) as pool:
-        assert pool.apply(read_back, (cache_env, str(tmp_path / "elsewhere" / "answers"), "answer")) == cache.get(
-            "answer")  # another machine's directory, the same name: the same namespace
+    # another machine's directory, the same name: the same namespace (a process of its own,
+    # with a timeout: a child that hangs must fail the test, not the suite)
+    seen = subprocess.run([sys.executable, "-c", READ_BACK, str(tmp_path / "elsewhere" / "answers"), "answer"],
+                          env={**os.environ, "RAGPIPE_CACHE_URL": cache_env}, capture_output=True, text=True,
+                          timeout=120, check=True).stdout
+    assert json.loads(seen) == cache.get("answer")
     assert Cache(tmp_path / "rounds").get("answer") is None  # another name, another namespace
     cache.clear()
     assert len(cache) == 0 and dict(cache.items()) == {}
     cache.close()
 
 
-def read_back(url: str, directory: str, key: str):
-    import os
-
-    os.environ["RAGPIPE_CACHE_URL"] = url
-    return Cache(directory).get(key)
+READ_BACK = "import json, sys; from ragpipe.core.cache import Cache; print(json.dumps(Cache(sys.argv[1]).get(sys.argv[2])))"
 
 
 def increment(url: str, directory: str) -> None:
