@@ -77,7 +77,8 @@ def fail_dead_runs(instance: dg.DagsterInstance) -> list[dg.DagsterRun]:
         if run is None or run.status != dg.DagsterRunStatus.STARTED:  # it ended before its process did
             continue
         instance.report_run_failed(run, "the process executing this run died (its run lock was free)")
-        instance.event_log_storage.free_concurrency_slots_for_run(run.run_id)
+        if instance.event_log_storage.supports_global_concurrency_limits:
+            instance.event_log_storage.free_concurrency_slots_for_run(run.run_id)
         dead.append(run)
     return dead
 
