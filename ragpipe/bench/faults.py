@@ -42,6 +42,7 @@ def materialize_responses(project: Path, dataset: str, bot: str):
 
     from ragpipe.defs.definitions import build_defs
     from ragpipe.defs.instance import prepare_dagster_home
+    from ragpipe.defs.liveness import fail_dead_runs, held_run_lock
     from ragpipe.defs.partitions import sync_partitions
     from ragpipe.defs.runner import QUIET
 
@@ -49,11 +50,14 @@ def materialize_responses(project: Path, dataset: str, bot: str):
     defs = build_defs(project)
     with dg.DagsterInstance.get() as instance:
         sync_partitions(instance, project / "data")
+        fail_dead_runs(instance)  # the killed attempt still holds the bot endpoint's pool slot
         defs.resolve_job_def("prepare_dataset").execute_in_process(instance=instance, partition_key=dataset,
                                                                  run_config=QUIET)
-        return defs.resolve_job_def("evaluate_bot_version").execute_in_process(
-            instance=instance, partition_key=dg.MultiPartitionKey({"dataset": dataset, "bot": bot}),
-            asset_selection=[dg.AssetKey("rag_responses")], raise_on_error=False, run_config=QUIET)
+        with held_run_lock(instance) as (run_id, lock_tags):  # so that a kill is seen as a dead run
+            return defs.resolve_job_def("evaluate_bot_version").execute_in_process(
+                instance=instance, partition_key=dg.MultiPartitionKey({"dataset": dataset, "bot": bot}),
+                asset_selection=[dg.AssetKey("rag_responses")], raise_on_error=False, run_config=QUIET,
+                run_id=run_id, tags=lock_tags)
 
 
 def cached_answers(cache_dir: Path) -> dict[str, str]:
