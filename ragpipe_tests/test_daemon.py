@@ -188,13 +188,14 @@ KILL_DEADLINE_S = 600
 WORKER_PID = re.compile(r"Started process for run \(pid: (\d+)\)")  # the code server's engine event
 
 
-def wait_for(what: str, condition, daemon_process=None, deadline_s: float = KILL_DEADLINE_S, log: Path | None = None):
+def wait_for(what: str, condition, daemon_process=None, deadline_s: float = KILL_DEADLINE_S, log: Path | None = None,
+             poll_s: float = 2):
     started = time.time()
     while not (found := condition()):
         assert daemon_process is None or daemon_process.poll() is None, \
             "dagster-daemon exited:\n" + (log.read_text()[-3000:] if log else "")
         assert time.time() - started < deadline_s, f"not within {deadline_s} s: {what}"
-        time.sleep(2)
+        time.sleep(poll_s)
     return found
 
 
@@ -210,22 +211,35 @@ def test_killed_runs_end_failed_and_run_again(project, daemon):
     (project / "data" / "bots" / "refbot@v2.yaml").unlink()  # fewer runs: one bot version per dataset
     prepare_dagster_home(project)
     ragpipe = str(Path(sys.executable).parent / "ragpipe")
-    cli = [subprocess.Popen([ragpipe, "run", "--dataset", dataset, "--project-dir", str(project)], cwd=project,
-                            env=os.environ.copy(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-           for dataset in ("policy_zh", "product_en")]
+    datasets = ("policy_zh", "product_en")
+    logs = {dataset: project / f"run-{dataset}.log" for dataset in datasets}
+    cli = {dataset: subprocess.Popen([ragpipe, "run", "--dataset", dataset, "--project-dir", str(project)],
+                                     cwd=project, env=os.environ.copy(), stdout=logs[dataset].open("wb"),
+                                     stderr=subprocess.STDOUT)
+           for dataset in datasets}
     with dg.DagsterInstance.get() as instance:
-        def started() -> list[str]:
+        def started(dataset: str) -> list[str]:
             return [r.dagster_run.run_id for r in instance.get_run_records(
-                dg.RunsFilter(statuses=[dg.DagsterRunStatus.STARTED]))]
+                dg.RunsFilter(statuses=[dg.DagsterRunStatus.STARTED]))
+                if dataset in r.dagster_run.tags.get("dagster/partition", "")]
 
-        # Each run takes seconds, the step from one run to the next milliseconds: both
-        # processes are almost surely inside a run when killed (and one of them surely is).
-        wait_for("both `ragpipe run`s executing a run", lambda: len(started()) == 2, deadline_s=300)
-        for process in cli:
-            process.kill()
-            process.wait()
-        dead = started()
-        assert dead
+        # Each process is killed while one of its runs executes (a run takes seconds, a poll
+        # milliseconds), whenever that is: on a loaded machine one may finish before the other starts.
+        dead = []
+
+        def kill_inside_a_run() -> bool:
+            for dataset in [d for d in datasets if cli[d].returncode is None]:
+                if started(dataset):
+                    cli[dataset].kill()
+                    cli[dataset].wait()
+                    dead.extend(started(dataset))  # still STARTED now that its process is gone
+                else:
+                    assert cli[dataset].poll() is None, \
+                        f"`ragpipe run --dataset {dataset}` ended before a poll saw it run:\n{logs[dataset].read_text()}"
+            return all(process.returncode is not None for process in cli.values())
+
+        wait_for("each `ragpipe run` killed while executing a run", kill_inside_a_run, deadline_s=300, poll_s=0.2)
+        assert len(dead) == 2, "one run of each process was executing when it was killed"
 
         process, log = daemon(), project / "daemon.log"
         wait_for("the killed runs marked failed",

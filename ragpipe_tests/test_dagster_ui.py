@@ -111,9 +111,9 @@ def browser():
 def page(browser):
     page = browser.new_page(viewport={"width": 1600, "height": 1000})
     page.set_default_timeout(WAIT_MS)
-    # The UI greets a new browser with a newsletter dialog over the page: skip it whenever it shows.
-    page.add_locator_handler(page.get_by_text("Join the Dagster community"),
-                             lambda _: page.get_by_role("button", name="Skip").click())
+    # The UI greets a new browser with a newsletter dialog over the page, a second after it loads,
+    # unless this browser dismissed it before (Dagster's CommunityNux keeps that in localStorage).
+    page.add_init_script("window.localStorage.setItem('communityNux', JSON.stringify('1'))")
     yield page
     page.close()
 
@@ -163,7 +163,7 @@ def test_an_evaluation_shows_its_summary_tables_and_page(webserver, page):
     assert f"/{DATASET}/refbot@v2/diagnosis.html" in body and "page_url" in body
     _shot(page, "evaluation")
     page.get_by_text("[Show Markdown]").first.click()
-    dialog = page.get_by_role("dialog")
+    dialog = page.get_by_role("dialog").filter(has_text=f"refbot@v2 on {DATASET}")
     dialog.get_by_text(f"refbot@v2 on {DATASET}").wait_for()
     text = dialog.inner_text()
     assert ("Root causes" in text) == bool(data["diagnosis"]["findings"]) and "baseline refbot@v1" in text
