@@ -70,7 +70,7 @@ def _cell(value: object) -> object:
     return str(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else value
 
 
-def _xlsx_records(path: Path, raw: bytes) -> list[tuple[int, object]]:
+def xlsx_records(path: Path, raw: bytes) -> list[tuple[int, object]]:
     """(row number, record) pairs of the first sheet; its first non-empty row is the header."""
     import openpyxl
 
@@ -120,7 +120,7 @@ def _parse_file(path: Path, root: Path) -> tuple[list[Question], list[InputError
     """The valid questions of a file and the problems of the others."""
     try:
         raw = read_bytes(path, root, load_config().limits.max_file_bytes)
-        records = _xlsx_records(path, raw) if path.suffix.lower() == ".xlsx" else text_records(path, decode(path, raw))
+        records = xlsx_records(path, raw) if path.suffix.lower() == ".xlsx" else text_records(path, decode(path, raw))
     except InputError as exc:
         return [], [exc]
     questions, problems = [], []

@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field, StringConstraints, ValidationError, Valid
 from ragpipe.core.config import load_config
 from ragpipe.core.inputs.bot_config import BOT_KEY
 from ragpipe.core.inputs.files import candidates, decode, read_bytes
-from ragpipe.core.inputs.questions import _xlsx_records, text_records
+from ragpipe.core.inputs.questions import xlsx_records, text_records
 from ragpipe.core.schemas import InputError
 
 LABEL_SUFFIXES = (".csv", ".jsonl", ".xlsx")
@@ -142,7 +142,7 @@ def read_label_file(path: Path, root: Path) -> tuple[list[Label], list[InputErro
     try:
         raw = read_bytes(path, root, load_config().limits.max_file_bytes)
         if path.suffix.lower() == ".xlsx":
-            records = _xlsx_records(path, raw)
+            records = xlsx_records(path, raw)
         elif path.suffix.lower() == ".jsonl":
             records = _json_lines(path, decode(path, raw))
         else:
