@@ -137,7 +137,9 @@ def test_ui_command_carries_storage_and_output_settings_but_not_the_password(mon
                         "RAGPIPE_OUTPUT_DIR": str(tmp_path / "out dir")}.items():
         monkeypatch.setenv(name, value)
     command = ui_command(tmp_path / "home", tmp_path / "project")
-    assert "s3cret" not in command and max(len(line) for line in command.splitlines()) <= 100
+    assert "s3cret" not in command
+    # Wrapped at 100 columns; only a line of one word (a long path) can be wider.
+    assert all(len(line) <= 100 or len(shlex.split(line.rstrip("\\"))) == 1 for line in command.splitlines())
     words = shlex.split(command.replace("\\\n", ""))  # continued lines: one shell command
     assert words[-3:] == ["dev", "-w", str(tmp_path / "project" / "workspace.yaml")]
     command = command.replace("\\\n   ", "")
