@@ -58,6 +58,14 @@ SLOW = {
 
 
 def pytest_collection_modifyitems(items):
+    # Modules of slow tests only first, then those with some slow tests, then the rest (each
+    # module's tests stay together): two xdist workers (scripts/test.sh, --no-loadscope-reorder)
+    # start the longest work first, and the short modules fill the end.
+    def order(item) -> int:
+        module = item.nodeid.rpartition("/")[2].partition("::")[0]
+        return 0 if module in SLOW else 1 if any(key.startswith(f"{module}::") for key in SLOW) else 2
+
+    items.sort(key=order)
     modules = {}
     for item in items:
         module, _, test = item.nodeid.rpartition("/")[2].partition("::")
@@ -68,6 +76,24 @@ def pytest_collection_modifyitems(items):
              and not hasattr(modules[key.split("::")[0]], key.split("::")[1])]
     if stale:
         raise pytest.UsageError(f"conftest.SLOW names tests that no longer exist: {', '.join(stale)}")
+
+
+def one_dataset_project(root: Path, dataset: str, keep: int) -> list[str]:
+    """A project in ``root``: the sample bots, one sample dataset cut to its first ``keep``
+    questions, the instance config. Gives the kept questions' JSON lines."""
+    shutil.copytree(REPO / "data" / "bots", root / "data" / "bots")
+    shutil.copytree(REPO / "data" / "datasets" / dataset, root / "data" / "datasets" / dataset)
+    shutil.copy(REPO / "dagster.yaml", root / "dagster.yaml")
+    return trim_questions(root / "data" / "datasets" / dataset, keep)
+
+
+def trim_questions(dataset_dir: Path, keep: int) -> list[str]:
+    """Keeps the first ``keep`` questions of a dataset copy (a smaller, faster evaluation);
+    gives their JSON lines."""
+    questions = dataset_dir / "questions" / "questions.jsonl"
+    kept = questions.read_text(encoding="utf-8").splitlines()[:keep]
+    questions.write_text("\n".join(kept) + "\n", encoding="utf-8")
+    return kept
 
 
 @pytest.fixture(scope="session")

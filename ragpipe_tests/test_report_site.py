@@ -21,8 +21,8 @@ from ragpipe.cli.report import make_server
 from ragpipe.core.metrics import REGISTRY
 from ragpipe.core.report import build_site, script_json
 from ragpipe.defs.runner import EXIT_BLOCKED
+from ragpipe_tests.conftest import one_dataset_project
 
-REPO = Path(__file__).resolve().parents[1]
 DATASET, BOTS = "product_en", ["refbot@v1", "refbot@v2"]
 KEEP_QUESTIONS = 6
 # Markup a bot could return: each piece would set window.__pwned if the page ran it.
@@ -46,11 +46,8 @@ def _chromium() -> str:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory, embedding_cache):
     root = tmp_path_factory.mktemp("site-project")
-    shutil.copytree(REPO / "data" / "bots", root / "data" / "bots")
-    shutil.copytree(REPO / "data" / "datasets" / DATASET, root / "data" / "datasets" / DATASET)
-    shutil.copy(REPO / "dagster.yaml", root / "dagster.yaml")
+    lines = one_dataset_project(root, DATASET, KEEP_QUESTIONS)
     questions = root / "data" / "datasets" / DATASET / "questions" / "questions.jsonl"
-    lines = questions.read_text(encoding="utf-8").splitlines()[:KEEP_QUESTIONS]
     questions.write_text("\n".join(lines + [json.dumps(PLANTED_QUESTION)]) + "\n", encoding="utf-8")
     (root / "data" / "datasets" / DATASET / "docs" / "zz_planted.md").write_text(PLANTED_DOC, encoding="utf-8")
     out, err = io.StringIO(), io.StringIO()

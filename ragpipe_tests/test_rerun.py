@@ -8,14 +8,13 @@ import dagster as dg
 from ragpipe.defs.definitions import build_defs
 from ragpipe.defs.instance import prepare_dagster_home
 from ragpipe.defs.runner import materialize_all
+from ragpipe_tests.conftest import trim_questions
 
 
 def small_project(project, questions: int = 6):
     """One dataset of a few questions, the two sample bot versions."""
     shutil.rmtree(project / "data" / "datasets" / "policy_zh")
-    questions_file = project / "data" / "datasets" / "product_en" / "questions" / "questions.jsonl"
-    lines = questions_file.read_text(encoding="utf-8").splitlines()[:questions]
-    questions_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    trim_questions(project / "data" / "datasets" / "product_en", questions)
     return project
 
 

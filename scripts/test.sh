@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --tests
-# Two workers, one test module each at a time (module fixtures evaluate a project once): most
-# slow tests wait on servers, daemons and subprocesses, so two share the 2-core machine well.
-exec .venv/bin/pytest -n "${RAGPIPE_TEST_WORKERS:-2}" --dist loadfile "$@"
+# Two workers, one test module each at a time (module fixtures evaluate a project once), in
+# the order conftest.py gives (the slow modules first): most slow tests wait on servers,
+# daemons and subprocesses, so two share the 2-core machine well.
+exec .venv/bin/pytest -n "${RAGPIPE_TEST_WORKERS:-2}" --dist loadfile --no-loadscope-reorder "$@"
