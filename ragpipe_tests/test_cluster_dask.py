@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import textwrap
 import threading
 import time
 
@@ -23,6 +24,7 @@ from ragpipe.defs.definitions import build_defs
 from ragpipe.defs.instance import prepare_dagster_home
 from ragpipe.defs.partitions import evaluations, sync_partitions
 from ragpipe.defs.runner import materialize_all
+from ragpipe_tests.conftest import REPO
 from ragpipe_tests.pg_server import _free_port, postgres_cluster
 
 # v2 under a name of its own: compared with no baseline, no quality gate holds its run back.
@@ -163,3 +165,29 @@ def test_the_executor_follows_the_environment(monkeypatch):
     monkeypatch.setenv("RAGPIPE_DASK_WORKERS", "3")
     assert dask_cluster() == {"local": {"n_workers": 3}}
     assert DaskResource.from_env().configured
+
+
+def test_on_dask_the_run_queue_lets_one_run_at_a_time_use_a_scheduler(tmp_path):
+    """Each job's runs carry the scheduler (read where the definitions load), and the
+    instance that `ragpipe run` writes queues a second run with the same value."""
+    script = textwrap.dedent("""
+        from pathlib import Path
+        import dagster as dg
+        from ragpipe.defs.definitions import build_defs
+        from ragpipe.defs.instance import prepare_dagster_home
+        prepare_dagster_home(Path("."))
+        with dg.DagsterInstance.get() as instance:
+            print(instance.get_concurrency_config().run_queue_config.tag_concurrency_limits)
+        defs = build_defs()
+        print([defs.resolve_job_def(name).run_tags.get("ragpipe/dask") for name in
+               ("prepare_dataset", "evaluate_bot_version", "rank_bot_versions")])
+    """)
+    outputs = {}
+    for scheduler in ("tcp://10.0.0.5:8786", ""):
+        env = {**os.environ, "RAGPIPE_DASK_SCHEDULER": scheduler, "DAGSTER_HOME": str(tmp_path / f"home{len(outputs)}")}
+        done = subprocess.run([sys.executable, "-c", script], cwd=REPO, env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        outputs[scheduler] = done.stdout.splitlines()
+    limit = "[{'key': 'ragpipe/dask', 'value': {'applyLimitPerUniqueValue': True}, 'limit': 1}]"
+    assert outputs["tcp://10.0.0.5:8786"] == [limit, str(["tcp://10.0.0.5:8786"] * 3)]
+    assert outputs[""] == [limit, str([None] * 3)]

@@ -42,10 +42,22 @@ def executor_from_env() -> dg.ExecutorDefinition:
     return dask_executor.configured({"cluster": cluster}, name="dask")
 
 
+DASK_RUN_TAG = "ragpipe/dask"
+
+
+def cluster_run_tags() -> dict[str, str]:
+    """The tag that dagster.yaml's run queue lets one run at a time hold per scheduler; none
+    off Dask. dagster-dask names its tasks ``<job>.<step>``, so two runs of one job on one
+    scheduler would share tasks, and it claims no pool slots, so endpoints stay within their
+    limits only run by run."""
+    scheduler = os.environ.get("RAGPIPE_DASK_SCHEDULER", "")
+    return {DASK_RUN_TAG: scheduler} if scheduler else {}
+
+
 def endpoint_pool(name: str) -> str | None:
     """The pool of a step that calls an endpoint, or none on Dask: dagster-dask claims no
     pool slots, and cannot even submit a run that carries pool information to dask 2026
-    (it walks the run's fields). On Dask, runs go one at a time instead (README)."""
+    (it walks the run's fields). On Dask, runs go one at a time instead (``cluster_run_tags``)."""
     return None if os.environ.get("RAGPIPE_DASK_SCHEDULER") else name
 
 
