@@ -7,8 +7,13 @@ import os
 import sys
 from pathlib import Path
 
+# Vectors the service keeps in memory (384 floats each: about 75 MB); older ones are read
+# back from the pipeline's disk cache when asked for again.
+MEMORY_VECTORS = 50_000
+
 
 def _serve(args: argparse.Namespace) -> int:
+    from ragpipe.core.evidence.embeddings import Embedder
     from ragpipe.service import TOKEN_ENV, ServiceSettings, binding_problem, create_app
 
     token = os.environ.get(TOKEN_ENV) or None
@@ -32,7 +37,8 @@ def _serve(args: argparse.Namespace) -> int:
         recorder = Recorder(dataset_dir)
     settings = ServiceSettings(token=token, max_body_bytes=args.max_body_bytes, max_batch=args.max_batch,
                                llm_cache=Path(resources["embedder"].cache_dir) / "llm")
-    app = create_app(settings, resources["embedder"].embedder, recorder)
+    embedder = Embedder(resources["embedder"].backend, resources["embedder"].cache_path, memory_limit=MEMORY_VECTORS)
+    app = create_app(settings, embedder, recorder)
     print(f"serving POST http://{args.host}:{args.port}/v1/evaluate"
           f"{' (token required)' if token else ''}"
           f"{f', recording into {recorder.path}' if recorder else ''} (Ctrl-C stops)", flush=True)
