@@ -9,7 +9,9 @@ Backends (both load their model from an installed package, never from a hub):
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
+from itertools import islice
 from pathlib import Path
 
 import numpy as np
