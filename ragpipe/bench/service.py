@@ -4,8 +4,7 @@ For each workload, starts `ragpipe serve` in its own process on a free 127.0.0.1
 fresh embedding cache, a token set), waits for /healthz, then ``--clients`` clients (10)
 send its answers, one answer per POST /v1/evaluate, each client one request at a time.
 Prints p50, p95 and max of the wall time per answer as the clients see it, the throughput,
-the tokens embedded per answer and the load average (other work on the machine shows in
-the figures). Then the error answers for a malformed body, an oversize body and a missing
+the answers' size and the load average (other work on the machine shows in the figures). Then the error answers for a malformed body, an oversize body and a missing
 token, verbatim.
 
 Workloads:
@@ -40,8 +39,8 @@ from pathlib import Path
 import httpx
 import numpy as np
 
-from ragpipe.bench.latency import DEFAULT_BENCH_DIR, load_rows
 from ragpipe.api import evaluation_plan
+from ragpipe.bench.latency import DEFAULT_BENCH_DIR, load_rows
 from ragpipe.bench.retrieval_judge import dataset_cases
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.metrics import Toolkit
