@@ -4,8 +4,8 @@ For each workload, starts `ragpipe serve` in its own process on a free 127.0.0.1
 fresh embedding cache, a token set), waits for /healthz, then ``--clients`` clients (10)
 send its answers, one answer per POST /v1/evaluate, each client one request at a time.
 Prints p50, p95 and max of the wall time per answer as the clients see it, the throughput,
-the answers' size and the load average (other work on the machine shows in the figures). Then the error answers for a malformed body, an oversize body and a missing
-token, verbatim.
+the answers' size and the load average (other work on the machine shows in the figures).
+Then the error answers for a malformed body, an oversize body and a missing token, verbatim.
 
 Workloads:
 - ``integration``: seed 000's real-time integration: the bundled datasets' questions with
