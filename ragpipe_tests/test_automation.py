@@ -58,7 +58,7 @@ class Daemon:
 
 def test_each_change_runs_its_work_once_in_order(project, instance):
     """After `ragpipe run` nothing is stale. A dataset file that changes no prepared data
-    re-prepares and evaluates nothing; a new document is prepared, then evaluated with every
+    re-prepares and evaluates nothing; a new label re-evaluates every version; a new document is prepared, then evaluated with every
     bot version, then ranked, once. Changed and new configs are evaluated. (One dataset, to
     keep the in-process runs few.)"""
     shutil.rmtree(project / "data" / "datasets" / "policy_zh")
@@ -74,6 +74,15 @@ def test_each_change_runs_its_work_once_in_order(project, instance):
     (dataset / "NOTES.txt").write_text("reviewed\n", encoding="utf-8")  # read by no importer
     assert daemon.requested() == ["prepare_dataset [product_en]"]
     assert daemon.requested() == []  # same data versions: the evaluations are current
+
+    label = {"question_id": "en-002", "bot_version": "refbot@v1", "judged": "answer_correct", "value": True,
+             "annotator": "li"}
+    with (dataset / "labels" / "sample.jsonl").open("a", encoding="utf-8") as labels:
+        labels.write(json.dumps(label) + "\n")  # a person's new label: nothing to prepare, every version re-scored
+    assert daemon.requested() == ["evaluate_bot_version [refbot@v1|product_en]",
+                                  "evaluate_bot_version [refbot@v2|product_en]"]
+    assert daemon.requested() == ["rank_bot_versions [product_en]"]
+    assert daemon.requested() == []
 
     (dataset / "docs" / "new_programme.md").write_text(
         "# New programme\n\nGrants of $1,000 for shops that open before June.\n", encoding="utf-8")

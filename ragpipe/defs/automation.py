@@ -6,10 +6,11 @@ What is stale is decided by the Dagster instance, not by a sensor cursor. Every 
 `ragpipe_sensor` or `ragpipe run` launches carries the tag ``ragpipe/inputs``, a hash of
 what the run reads:
 
-- preparing a dataset: the content of its folder;
-- evaluating a bot version on a dataset: the content of the bot's config and the data
+- preparing a dataset: the content of its folder but its labels;
+- evaluating a bot version on a dataset: the content of the bot's config, the data
   versions of the dataset's corpus, question set and graph entities (content hashes, so a
-  re-prepared dataset whose content did not change re-evaluates nothing);
+  re-prepared dataset whose content did not change re-evaluates nothing) and the dataset's
+  label files (a new label re-calibrates every version's scores, from cached answers);
 - the leaderboard of a dataset: the newest aggregate_scores materialization of any of its
   bot versions, by whatever run it came (sensor, schedule, backfill, UI).
 
@@ -31,6 +32,7 @@ from pathlib import Path
 import dagster as dg
 
 from ragpipe.core.inputs.bot_config import load_bot_config, version_order
+from ragpipe.core.labels.reading import label_files
 from ragpipe.core.schemas import InputError, InputErrors
 from ragpipe.defs.evaluation.assets import REASK_TAG
 from ragpipe.defs.jobs import DATASET_ASSETS, dataset_job, evaluation_job, leaderboard_job
@@ -49,9 +51,10 @@ def file_hash(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
-def folder_hash(folder: Path) -> str:
+def folder_hash(folder: Path, skip: str | None = None) -> str:
+    """Of every file under ``folder`` but those in its subfolder ``skip``."""
     digest = hashlib.sha256()
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and p.relative_to(folder).parts[0] != skip):
         digest.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
@@ -61,7 +64,8 @@ def _hash(*parts: str) -> str:
 
 
 def dataset_inputs(paths: ProjectPaths, dataset: str) -> str:
-    return folder_hash(paths.dataset_dir(dataset))
+    """Its files but the people's labels, which the evaluation reads (``evaluation_inputs``)."""
+    return folder_hash(paths.dataset_dir(dataset), skip="labels")
 
 
 def prepared_versions(instance: dg.DagsterInstance, dataset: str) -> list[str] | None:
@@ -77,8 +81,11 @@ def prepared_versions(instance: dg.DagsterInstance, dataset: str) -> list[str] |
     return versions
 
 
-def evaluation_inputs(paths: ProjectPaths, bot: str, prepared: list[str]) -> str:
-    return _hash(file_hash(paths.bot_file(bot)), *prepared)
+def evaluation_inputs(paths: ProjectPaths, dataset: str, bot: str, prepared: list[str]) -> str:
+    """The bot's config, the prepared data and the dataset's label files (human_labels and
+    the calibrated aggregates read them)."""
+    labels = [f"{path.name}:{file_hash(path)}" for path in label_files(paths.dataset_dir(dataset))]
+    return _hash(file_hash(paths.bot_file(bot)), *prepared, *labels)
 
 
 def leaderboard_inputs(instance: dg.DagsterInstance, dataset: str, valid_bots: list[str]) -> str | None:
@@ -148,7 +155,7 @@ def ragpipe_sensor(context: dg.SensorEvaluationContext, paths: ProjectPaths) -> 
         evaluating = _unfinished(instance, evaluation_job.name, {DATASET_DIMENSION_TAG: dataset})
         versions = prepared_versions(instance, dataset)
         for bot in bots if versions else []:
-            inputs = evaluation_inputs(paths, bot, versions)
+            inputs = evaluation_inputs(paths, dataset, bot, versions)
             partition = dg.MultiPartitionKey({"dataset": dataset, "bot": bot})
             if not _has_run(instance, evaluation_job.name, str(partition), inputs):
                 runs.append(_request(evaluation_job.name, partition, inputs))

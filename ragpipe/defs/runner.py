@@ -155,7 +155,7 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
         versions = prepared_versions(instance, dataset)
         for bot in bot_keys:
             run(evaluation_job.name, dg.MultiPartitionKey({"dataset": dataset, "bot": bot}),
-                evaluation_inputs(paths, bot, versions), tags, on_progress)
+                evaluation_inputs(paths, dataset, bot, versions), tags, on_progress)
         # A version that failed a blocking check has aggregates: the leaderboard ranks and flags it.
         if any("aggregate_scores" in o.materialized for o in outcomes
                if o.job == evaluation_job.name and o.partition.endswith(f"|{dataset}")):
