@@ -50,3 +50,17 @@ def evaluate(project: str, version: str) -> str:
         return build_defs(Path(project)).resolve_job_def("evaluate_bot_version").execute_in_process(
             instance=instance, asset_selection=[dg.AssetKey("rag_responses")], raise_on_error=False,
             partition_key=dg.MultiPartitionKey({"dataset": DATASET, "bot": f"httpbot@{version}"})).run_id
+
+
+def test_the_endpoint_pools_have_their_slots_before_any_run_and_keep_a_limit_set_by_hand(project):
+    from ragpipe.defs.evaluation.assets import BOT_POOL, JUDGE_POOL
+
+    prepare_dagster_home(project)
+    with dg.DagsterInstance.get() as instance:
+        storage = instance.event_log_storage
+        assert {pool: storage.get_concurrency_info(pool).slot_count for pool in (BOT_POOL, JUDGE_POOL)} == {
+            BOT_POOL: 1, JUDGE_POOL: 1}
+        storage.set_concurrency_slots(JUDGE_POOL, 3)  # `dagster instance concurrency set judge 3`
+    prepare_dagster_home(project)
+    with dg.DagsterInstance.get() as instance:
+        assert instance.event_log_storage.get_concurrency_info(JUDGE_POOL).slot_count == 3
