@@ -58,9 +58,9 @@ class Daemon:
 
 def test_each_change_runs_its_work_once_in_order(project, instance):
     """After `ragpipe run` nothing is stale. A dataset file that changes no prepared data
-    re-prepares and evaluates nothing; a new label re-evaluates every version; a new document is prepared, then evaluated with every
-    bot version, then ranked, once. Changed and new configs are evaluated. (One dataset, to
-    keep the in-process runs few.)"""
+    re-prepares and evaluates nothing; a new label re-evaluates every version; a new
+    document is prepared, then evaluated with every bot version, then ranked, once. Changed
+    and new configs are evaluated. (One dataset, to keep the in-process runs few.)"""
     shutil.rmtree(project / "data" / "datasets" / "policy_zh")
     daemon = Daemon(project, instance)
     # refbot@v2 may be held back by the blocking regression check: a finding, still a finished evaluation
