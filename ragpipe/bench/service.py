@@ -139,9 +139,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=10)
     args = parser.parse_args(argv)
 
-    runs = [(name, cached) for name in args.workload for cached in (False, True)]
+    workloads = {name: workload_items(name, args.bench_dir, args.per_file) for name in args.workload}
+    runs = [(name, cached) for name in workloads for cached in (False, True)]
     for name, cached in runs:
-        items = workload_items(name, args.bench_dir, args.per_file)
+        items = workloads[name]
         label = f"{name}, contexts cached" if cached else f"{name}, fresh cache"
         port = free_port()
         url = f"http://127.0.0.1:{port}"
