@@ -6,7 +6,7 @@ import math
 import pytest
 
 from ragpipe.core.evidence.features import MAX_EMBED_CHARS
-from ragpipe.core.metrics.context_relevance import MAX_CONTEXT_CHARS
+from ragpipe.core.metrics.context_relevance import MAX_CONTEXT_CHARS, SENTENCE_SHORTLIST
 from ragpipe.core.metrics import REGISTRY, Toolkit
 from ragpipe.core.schemas import EvalCase
 
@@ -183,6 +183,21 @@ def test_context_relevance_compares_a_json_context_line_by_line(kit, monkeypatch
     assert result.details["contexts"][0]["relevant"]
     assert "attributes Wi Fi: free" in embedded  # a readable line, not the raw JSON
     assert max(map(len, embedded)) <= MAX_CONTEXT_CHARS
+
+
+def test_context_relevance_embeds_only_the_sentences_sharing_most_of_the_question_words(kit, monkeypatch):
+    filler = [f"Section {i} covers parking permits for delivery vans on street {i}." for i in range(30)]
+    answer = "The minimum down payment for an FHA loan is 3.5% of the price."
+    embedded = []
+    similarity = kit.embedder.similarity
+    monkeypatch.setattr(kit.embedder, "similarity",
+                        lambda left, right, **kw: (embedded.extend(right), similarity(left, right, **kw))[1])
+    result = REGISTRY["context_relevance"].score(EvalCase(
+        question_id="q", question="What is the minimum down payment for an FHA loan?",
+        retrieved_contexts=[" ".join(filler[:17] + [answer] + filler[17:])]), kit)
+    assert answer in embedded and len(embedded) == SENTENCE_SHORTLIST + 1  # the shortlist and the context whole
+    assert result.details["contexts"][0]["relevant"]
+
 
 def test_noise_sensitivity_counts_wrong_statements_taken_from_contexts(kit):
     noisy = score(kit, "noise_sensitivity", answer="FHA 贷款最低首付为 5%", ground_truth_answer="FHA 贷款允许最低 3.5% 的首付",
