@@ -67,7 +67,6 @@ import train_calibration as tc
 
 from ragpipe.bench.quality import auroc, read_rows
 from ragpipe.core.evidence import features as F
-from ragpipe.core.evidence.calibration import apply_rules
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.support import OfflineVerifier, context_claims, declines
 from ragpipe.core.text import content_tokens, split_sentences, split_statements
@@ -89,28 +88,12 @@ def code_version() -> str:
 
 
 def out_of_fold(bench_dir: Path, verifier: OfflineVerifier, cache_dir: Path) -> tuple[list[dict], list[dict], np.ndarray]:
-    """train_calibration's statement rows, response rows and out-of-fold probabilities
-    (the fold loop of its main(), which is not a function of its own)."""
-    from sklearn.model_selection import GroupKFold
-
+    """train_calibration's statement rows, response rows and out-of-fold probabilities."""
     cached = cache_dir / f"oof-{code_version()}.pickle"
     if cached.exists():
         return pickle.loads(cached.read_bytes())
     statements, responses = tc.build(bench_dir, verifier)
-    x = np.array([s["x"] for s in statements])
-    labelled = np.array([s["y"] is not None for s in statements])
-    y = np.array([bool(s["y"]) for s in statements])
-    groups = np.array([s["group"] for s in statements])
-    unique_groups = np.array(sorted(set(groups)))
-    fold_of_group = {}
-    for k, (_, test) in enumerate(GroupKFold(tc.FOLDS).split(unique_groups, groups=unique_groups)):
-        fold_of_group.update({g: k for g in unique_groups[test]})
-    fold = np.array([fold_of_group[g] for g in groups])
-    oof = np.zeros(len(statements))
-    for k in range(tc.FOLDS):
-        train = labelled & (fold != k)
-        model = tc.fit(x[train], y[train], tc.file_weights([statements[i] for i in np.where(train)[0]]))
-        oof[fold == k] = apply_rules(model.predict_proba(x[fold == k])[:, 1], x[fold == k])
+    oof = tc.out_of_fold(statements, responses)
     result = (statements, responses, oof)
     cached.write_bytes(pickle.dumps(result))
     return result
