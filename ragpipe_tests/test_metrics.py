@@ -170,13 +170,19 @@ def test_context_relevance_half_of_retrieved_contexts(kit):
     assert [c["relevant"] for c in zh.details["contexts"]] == [True, False]
 
 
-def test_context_relevance_compares_a_json_context_line_by_line(kit, monkeypatch):
-    business = {"name": "Sushi Ai", "city": "Goleta", "hours": {d: "11:0-21:0" for d in ("Monday", "Tuesday")},
-                "reviews": [{"text": "The staff is polite. " * 30}], "attributes": {"WiFi": "free"}}
-    embedded = []
+@pytest.fixture
+def embedded(kit, monkeypatch):
+    """The texts the metric compares with the question, in the order it asks for them."""
+    texts = []
     similarity = kit.embedder.similarity
     monkeypatch.setattr(kit.embedder, "similarity",
-                        lambda left, right, **kw: (embedded.extend(right), similarity(left, right, **kw))[1])
+                        lambda left, right, **kw: (texts.extend(right), similarity(left, right, **kw))[1])
+    return texts
+
+
+def test_context_relevance_compares_a_json_context_line_by_line(kit, embedded):
+    business = {"name": "Sushi Ai", "city": "Goleta", "hours": {d: "11:0-21:0" for d in ("Monday", "Tuesday")},
+                "reviews": [{"text": "The staff is polite. " * 30}], "attributes": {"WiFi": "free"}}
     result = REGISTRY["context_relevance"].score(EvalCase(
         question_id="q", question="Does Sushi Ai in Goleta have free WiFi?",
         retrieved_contexts=[json.dumps(business)]), kit)
@@ -185,13 +191,9 @@ def test_context_relevance_compares_a_json_context_line_by_line(kit, monkeypatch
     assert max(map(len, embedded)) <= MAX_CONTEXT_CHARS
 
 
-def test_context_relevance_embeds_only_the_sentences_sharing_most_of_the_question_words(kit, monkeypatch):
+def test_context_relevance_embeds_only_the_sentences_sharing_most_of_the_question_words(kit, embedded):
     filler = [f"Section {i} covers parking permits for delivery vans on street {i}." for i in range(30)]
     answer = "The minimum down payment for an FHA loan is 3.5% of the price."
-    embedded = []
-    similarity = kit.embedder.similarity
-    monkeypatch.setattr(kit.embedder, "similarity",
-                        lambda left, right, **kw: (embedded.extend(right), similarity(left, right, **kw))[1])
     result = REGISTRY["context_relevance"].score(EvalCase(
         question_id="q", question="What is the minimum down payment for an FHA loan?",
         retrieved_contexts=[" ".join(filler[:17] + [answer] + filler[17:])]), kit)
