@@ -126,6 +126,30 @@ def test_misnamed_dataset_folder_is_reported_not_registered(project):
     assert misnamed_inputs(project / "data") == [bad]
 
 
+def test_partitions_another_process_adds_at_the_same_moment_are_no_error(project):
+    """Two `ragpipe run`s started together both find refbot@v1 new; the slower one's insert
+    then fails on Dagster's unique constraint (seen in CI). It reads again and goes on."""
+    from dagster._core.storage.event_log.schema import DynamicPartitionsTable
+
+    with dg.DagsterInstance.ephemeral() as instance:
+        add, raced = instance.add_dynamic_partitions, []
+
+        def add_after_another_process(name, keys):
+            if not raced:  # the other process inserts the same rows between our read and our insert
+                raced.append(name)
+                add(name, keys)
+                with instance.event_log_storage.index_connection() as conn:
+                    conn.execute(DynamicPartitionsTable.insert(),
+                                 [{"partitions_def_name": name, "partition": key} for key in keys])
+            add(name, keys)
+
+        instance.add_dynamic_partitions = add_after_another_process
+        assert sync_partitions(instance, project / "data") == (DATASETS, BOTS)
+        assert raced == ["datasets"]
+        assert instance.get_dynamic_partitions("datasets") == DATASETS
+        assert instance.get_dynamic_partitions("bot_versions") == BOTS
+
+
 EVALUATE_IN_ANOTHER_PROCESS = """
 import sys
 import dagster as dg

@@ -6,6 +6,7 @@ from collections import Counter
 from pathlib import Path
 
 import dagster as dg
+import sqlalchemy.exc
 
 from ragpipe.core.inputs.bot_config import BOT_KEY
 
@@ -75,8 +76,22 @@ def sync_partitions(instance: dg.DagsterInstance, data_dir: Path) -> tuple[list[
     """Register the datasets and bot versions found on disk; returns both key lists."""
     found = dataset_keys(data_dir), bot_version_keys(data_dir)
     for definition, keys in zip((datasets, bot_versions), found):
-        known = set(instance.get_dynamic_partitions(definition.name))
-        new = [k for k in keys if k not in known]
-        if new:
-            instance.add_dynamic_partitions(definition.name, new)
+        _add_missing(instance, definition.name, keys)
     return found
+
+
+def _add_missing(instance: dg.DagsterInstance, name: str, keys: list[str], attempts: int = 3) -> None:
+    # Dagster reads the known keys, then inserts the others: two processes starting at once
+    # (two `ragpipe run`s, a sensor) can both insert a key, and the later insert fails on the
+    # table's unique constraint. Asking again then finds the key and inserts only the rest.
+    for attempt in range(attempts):
+        known = set(instance.get_dynamic_partitions(name))
+        new = [k for k in keys if k not in known]
+        if not new:
+            return
+        try:
+            instance.add_dynamic_partitions(name, new)
+            return
+        except sqlalchemy.exc.IntegrityError:
+            if attempt == attempts - 1:
+                raise
