@@ -10,12 +10,16 @@ import json
 import shutil
 
 import dagster as dg
+import numpy as np
 import pandas as pd
 import pytest
 import yaml
 
 from ragpipe.cli import main
-from ragpipe.core.config import DEFAULT_PATH, load_config
+from ragpipe.core.config import DEFAULT_PATH
+from ragpipe.core.metrics import REGISTRY
+from ragpipe.core.report.charts import oriented
+from ragpipe.core.report.render import COMPARISON_PAGE
 
 from ragpipe_tests.conftest import one_dataset_project
 
@@ -45,7 +49,6 @@ def evaluated(tmp_path_factory, embedding_cache):
         mp.setenv("RAGPIPE_CACHE_DIR", str(embedding_cache))
         mp.setenv("DAGSTER_HOME", str(root / "dagster_home"))
         mp.setenv("RAGPIPE_EVAL_CONFIG", str(root / "evaluation.yaml"))
-        load_config.cache_clear()  # load_config() memoises the file it read
         for name in ("RAGPIPE_DATA_DIR", "RAGPIPE_OUTPUT_DIR", "DAGSTER_PG_HOST", "RAGPIPE_REPORT_URL"):
             mp.delenv(name, raising=False)
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -60,10 +63,11 @@ def evaluated(tmp_path_factory, embedding_cache):
                 dg.AssetKey("human_labels")).asset_materialization.metadata
             check = instance.get_latest_asset_check_evaluation_record(
                 dg.AssetCheckKey(dg.AssetKey("human_labels"), "labels_agree_with_metrics"))
-    load_config.cache_clear()
     warehouse = root / ".ragpipe" / "warehouse"
     return {"root": root, "codes": codes, "stderr": err.getvalue(), "labels_meta": labels_meta, "check": check,
             "aggregates": pd.read_parquet(warehouse / "aggregate_scores" / BOTS[0] / f"{DATASET}.parquet"),
+            "leaderboard": pd.read_parquet(warehouse / "leaderboard" / f"{DATASET}.parquet"),
+            "comparison": (root / ".ragpipe" / "reports" / DATASET / COMPARISON_PAGE).read_text(encoding="utf-8"),
             "faithfulness": pd.read_parquet(warehouse / "scores" / "faithfulness" / BOTS[0] / f"{DATASET}.parquet"),
             "labels": pd.read_parquet(warehouse / "human_labels" / BOTS[0] / f"{DATASET}.parquet"),
             "page": (root / ".ragpipe" / "reports" / DATASET / BOTS[0] / "diagnosis.html").read_text(encoding="utf-8"),
@@ -98,3 +102,19 @@ def test_prediction_powered_mean_and_the_calibration_the_scores_name(evaluated):
     assert set(scores["calibration"]) == {calibration["id"]}
     measured = scores["value"].notna()
     assert scores.loc[measured, "failure_probability"].between(0, 1).all()
+
+
+def test_the_leaderboard_ranks_a_labelled_version_on_its_prediction_powered_means(evaluated):
+    def rank_score(means: dict) -> float:
+        return float(np.nanmean([oriented(v, *REGISTRY[m].value_range, REGISTRY[m].higher_is_better)
+                                 for m, v in means.items()]))
+
+    rows = evaluated["aggregates"].set_index("metric")
+    mine = evaluated["leaderboard"].set_index("bot_version").loc[BOTS[0]]
+    assert mine["faithfulness_ppi"] == pytest.approx(rows.loc["faithfulness", "ppi_mean"])
+    assert mine["faithfulness_ppi_ci95"] == f"[{rows.loc['faithfulness', 'ppi_ci95_low']:.3f}, " \
+                                            f"{rows.loc['faithfulness', 'ppi_ci95_high']:.3f}]"
+    means = rows["mean"].to_dict()
+    assert mine["rank_score"] == pytest.approx(rank_score({**means, "faithfulness": mine["faithfulness_ppi"]}))
+    assert mine["rank_score"] != pytest.approx(rank_score(means))  # the people's share of faithful answers differs
+    assert f"PPI {mine['faithfulness_ppi']:.3f}" in evaluated["comparison"]

@@ -347,7 +347,9 @@ def _oriented(metric: str, mean: float) -> float:
                                               metadata={"allow_missing_partitions": True})})
 def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths, aggregate_scores) -> pd.DataFrame:
     """Every evaluated bot version of one dataset side by side: per metric the mean and its
-    CI95, ranked by rank_score, the mean over measured metrics (each scaled to [0, 1], best = 1), and
+    CI95 and, where people labelled the version's answers, the prediction-powered mean and
+    its CI95 (``<metric>_ppi``); ranked by rank_score, the mean over measured metrics (each
+    scaled to [0, 1], best = 1; the prediction-powered mean where there is one), and
     the paired difference from the bot's baseline version with its CI95 (Δ columns). A
     version that fails a blocking check (a significant drop against its baseline) is
     ranked after the clean versions and flagged (`failed_checks`, `significant_drops`).
@@ -363,12 +365,15 @@ def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths, aggregat
             stale[bot] = problem
             continue
         versions[bot] = {"bot_version": bot, "aggregates": {r["metric"]: r for r in frame.to_dict("records")}}
-        row = {"bot_version": bot}
+        row, ranked_on = {"bot_version": bot}, []
         for r in frame.to_dict("records"):
             row[r["metric"]] = r["mean"]
             row[f"{r['metric']}_ci95"] = f"[{r['ci95_low']:.3f}, {r['ci95_high']:.3f}]"
-        row["rank_score"] = float(pd.Series([_oriented(r["metric"], r["mean"]) for r in frame.to_dict("records")],
-                                         dtype=float).mean())
+            if pd.notna(r.get("ppi_mean", float("nan"))):  # people labelled it: their corrected mean ranks
+                row[f"{r['metric']}_ppi"] = r["ppi_mean"]
+                row[f"{r['metric']}_ppi_ci95"] = f"[{r['ppi_ci95_low']:.3f}, {r['ppi_ci95_high']:.3f}]"
+            ranked_on.append(_oriented(r["metric"], row.get(f"{r['metric']}_ppi", r["mean"])))
+        row["rank_score"] = float(pd.Series(ranked_on, dtype=float).mean())
         rows.append(row)
     for row in rows:  # paired differences against each bot's baseline version, and the blocking check
         bot, row["baseline"] = row["bot_version"], baseline_of(paths, row["bot_version"])
@@ -396,7 +401,9 @@ def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths, aggregat
     board.insert(0, "rank", range(1, len(board) + 1))
     deltas = [c for c in board.columns if c.startswith("Δ") and not c.endswith("_ci95")]
     flags = ["failed_checks", "significant_drops"] if board["blocked"].any() else []
-    shown = board[["rank", "bot_version", "rank_score", *flags, *REGISTRY, "baseline", *deltas]].dropna(axis=1, how="all")
+    ppi = [f"{m}_ppi" for m in REGISTRY if f"{m}_ppi" in board.columns]
+    shown = board[["rank", "bot_version", "rank_score", *flags, *REGISTRY, *ppi, "baseline", *deltas]].dropna(
+        axis=1, how="all")
     for record in board[["rank", "bot_version", "rank_score", "baseline"]].to_dict("records"):
         versions[record["bot_version"]].update(record)
     page = write_comparison(paths.reports, comparison_data(
