@@ -87,6 +87,11 @@ def one_dataset_project(root: Path, dataset: str, keep: int) -> list[str]:
     return trim_questions(root / "data" / "datasets" / dataset, keep)
 
 
+def sensor_resources(defs) -> dict:
+    """What ragpipe_sensor reads, as the daemon gives it."""
+    return {name: defs.resources[name] for name in ("paths", "embedder", "llm")}
+
+
 def trim_questions(dataset_dir: Path, keep: int) -> list[str]:
     """Keeps the first ``keep`` questions of a dataset copy (a smaller, faster evaluation);
     gives their JSON lines."""

@@ -17,9 +17,11 @@ from ragpipe.defs.automation import (
     weekly_full_reevaluation,
 )
 from ragpipe.defs.definitions import build_defs
+from ragpipe.defs.evaluation import score_cache
 from ragpipe.defs.partitions import bot_versions, datasets
 from ragpipe.defs.runner import QUIET, materialize_all
 from ragpipe.defs.resources import ProjectPaths
+from ragpipe_tests.conftest import sensor_resources
 
 
 @pytest.fixture
@@ -37,7 +39,8 @@ class Daemon:
                                   warehouse_dir=str(project / ".ragpipe" / "warehouse"))
 
     def tick(self) -> dg.SensorResult:
-        context = dg.build_sensor_context(instance=self.instance, cursor=self.cursor, resources={"paths": self.paths})
+        context = dg.build_sensor_context(instance=self.instance, cursor=self.cursor,
+                                          resources={**sensor_resources(self.defs), "paths": self.paths})
         result = ragpipe_sensor(context)
         for request in result.dynamic_partitions_requests:
             self.instance.add_dynamic_partitions(request.partitions_def_name, list(request.partition_keys))
@@ -56,11 +59,11 @@ class Daemon:
         return sorted(f"{r.job_name} [{r.partition_key}]" for r in requests)
 
 
-def test_each_change_runs_its_work_once_in_order(project, instance):
+def test_each_change_runs_its_work_once_in_order(project, instance, monkeypatch):
     """After `ragpipe run` nothing is stale. A dataset file that changes no prepared data
-    re-prepares and evaluates nothing; a new label re-evaluates every version; a new
-    document is prepared, then evaluated with every bot version, then ranked, once. Changed
-    and new configs are evaluated. (One dataset, to keep the in-process runs few.)"""
+    re-prepares and evaluates nothing; a new label or new evaluation code re-evaluates every
+    version; a new document is prepared, then evaluated with every bot version, then ranked,
+    once. Changed and new configs are evaluated. (One dataset, to keep the in-process runs few.)"""
     shutil.rmtree(project / "data" / "datasets" / "policy_zh")
     daemon = Daemon(project, instance)
     # refbot@v2 may be held back by the blocking regression check: a finding, still a finished evaluation
@@ -83,6 +86,10 @@ def test_each_change_runs_its_work_once_in_order(project, instance):
                                   "evaluate_bot_version [refbot@v2|product_en]"]
     assert daemon.requested() == ["rank_bot_versions [product_en]"]
     assert daemon.requested() == []
+    with monkeypatch.context() as upgrade:  # new evaluation code: every version is scored again
+        upgrade.setattr(score_cache, "code_version", lambda: "upgraded")
+        assert sorted(str(r.partition_key) for r in daemon.tick().run_requests) == [
+            "refbot@v1|product_en", "refbot@v2|product_en"]
 
     (dataset / "docs" / "new_programme.md").write_text(
         "# New programme\n\nGrants of $1,000 for shops that open before June.\n", encoding="utf-8")

@@ -4,6 +4,7 @@ one loopback endpoint whose config allows it 2 requests at a time, never send it
 
 import json
 import multiprocessing
+import shutil
 from pathlib import Path
 
 import dagster as dg
@@ -12,6 +13,7 @@ from ragpipe.defs.definitions import build_defs
 from ragpipe.defs.instance import prepare_dagster_home
 from ragpipe.defs.partitions import sync_partitions
 from ragpipe.testing.bot_server import BotServer
+from ragpipe_tests.conftest import sensor_resources
 
 DATASET, CONCURRENCY = "product_en", 2
 
@@ -64,3 +66,21 @@ def test_the_endpoint_pools_have_their_slots_before_any_run_and_keep_a_limit_set
     prepare_dagster_home(project)
     with dg.DagsterInstance.get() as instance:
         assert instance.event_log_storage.get_concurrency_info(JUDGE_POOL).slot_count == 3
+
+
+def test_the_sensor_gives_the_pools_their_slots_on_a_home_no_ragpipe_command_prepared(project, tmp_path, monkeypatch):
+    """`dagster-daemon run` on a home set up by hand: the first tick creates the slots, before
+    the sensor launches any run."""
+    from ragpipe.defs.automation import ragpipe_sensor
+    from ragpipe.defs.evaluation.assets import BOT_POOL, JUDGE_POOL
+
+    home = tmp_path / "home"
+    home.mkdir()
+    shutil.copy(project / "dagster.yaml", home / "dagster.yaml")
+    monkeypatch.setenv("DAGSTER_HOME", str(home))
+    with dg.DagsterInstance.get() as instance:
+        storage = instance.event_log_storage
+        assert not {BOT_POOL, JUDGE_POOL} & set(storage.get_concurrency_keys())
+        ragpipe_sensor(dg.build_sensor_context(instance=instance, resources=sensor_resources(build_defs(project))))
+        assert {pool: storage.get_concurrency_info(pool).slot_count for pool in (BOT_POOL, JUDGE_POOL)} == {
+            BOT_POOL: 1, JUDGE_POOL: 1}

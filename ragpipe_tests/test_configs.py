@@ -17,6 +17,7 @@ from ragpipe.core.yaml_input import MAX_ALIASES, read_yaml
 from ragpipe.defs.definitions import build_defs
 from ragpipe.defs.instance import prepare_dagster_home
 from ragpipe.defs.runner import materialize_all
+from ragpipe_tests.conftest import sensor_resources
 
 DATASET = "product_en"
 
@@ -132,9 +133,9 @@ def test_the_sensor_registers_neither_file_of_an_ambiguous_bot_version(project):
 
     bots = project / "data" / "bots"
     (bots / "refbot@v1.yml").write_text((bots / "refbot@v1.yaml").read_text(encoding="utf-8"), encoding="utf-8")
-    paths = build_defs(project).resources["paths"]
     with dg.instance_for_test() as instance:
-        result = ragpipe_sensor(dg.build_sensor_context(instance=instance, resources={"paths": paths}))
+        result = ragpipe_sensor(dg.build_sensor_context(instance=instance,
+                                                        resources=sensor_resources(build_defs(project))))
     added = {r.partitions_def_name: list(r.partition_keys) for r in result.dynamic_partitions_requests}
     assert added["bot_versions"] == ["refbot@v2"]
     assert "2 config files" in json.loads(result.cursor)["bots/refbot@v1"]  # logged once, not on every tick
@@ -187,7 +188,7 @@ def test_stale_versions_and_deleted_datasets_are_not_shown_as_current(project, c
     # and the daemon's sensor sees the leaderboard is due again.
     with dg.DagsterInstance.get() as instance:
         def due() -> list[tuple[str, str]]:
-            requests = ragpipe_sensor(dg.build_sensor_context(instance=instance, resources={"paths": paths}))
+            requests = ragpipe_sensor(dg.build_sensor_context(instance=instance, resources=sensor_resources(defs)))
             return [(r.job_name, r.partition_key) for r in requests.run_requests]
 
         assert due() == []  # after `ragpipe run` nothing is

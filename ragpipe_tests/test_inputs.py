@@ -7,7 +7,7 @@ import os
 import pytest
 import yaml
 
-from ragpipe.core.config import DEFAULT_PATH, load_config
+from ragpipe.core.config import DEFAULT_PATH
 from ragpipe.core.inputs.bot_config import BotConfig, load_bot_config
 from ragpipe.core.inputs.bots import HttpBot
 from ragpipe.core.inputs.corpus import chunk_document, load_corpus
@@ -26,9 +26,7 @@ def limits(tmp_path, monkeypatch):
         path = tmp_path / "evaluation.yaml"
         path.write_text(yaml.safe_dump(raw, allow_unicode=True), encoding="utf-8")
         monkeypatch.setenv("RAGPIPE_EVAL_CONFIG", str(path))
-        load_config.cache_clear()
     yield set_limits
-    load_config.cache_clear()
 
 
 def _dataset_with_docs(tmp_path):

@@ -1,11 +1,14 @@
 """`ragpipe run` again: what is fresh is checked, not run; a changed bot config re-runs
-exactly its evaluations and its dataset's leaderboard; --force re-runs everything."""
+exactly its evaluations and its dataset's leaderboard, changed evaluation settings or code
+every evaluation; --force re-runs everything."""
 
 import shutil
 
 import dagster as dg
 
+from ragpipe.core.config import config_path
 from ragpipe.defs.definitions import build_defs
+from ragpipe.defs.evaluation import score_cache
 from ragpipe.defs.instance import prepare_dagster_home
 from ragpipe.defs.runner import materialize_all
 from ragpipe_tests.conftest import trim_questions
@@ -29,7 +32,7 @@ def launched(project, **options) -> tuple[list[tuple[str, str]], list]:
     return sorted((run.job_name, run.tags["dagster/partition"]) for run in runs), outcomes
 
 
-def test_second_run_launches_nothing_a_changed_config_its_own_runs_and_force_all(project):
+def test_second_run_launches_nothing_a_changed_config_or_scorer_its_own_runs_and_force_all(project, monkeypatch):
     small_project(project)
     first, outcomes = launched(project)
     assert first == [("evaluate_bot_version", "refbot@v1|product_en"), ("evaluate_bot_version", "refbot@v2|product_en"),
@@ -46,6 +49,17 @@ def test_second_run_launches_nothing_a_changed_config_its_own_runs_and_force_all
     config.write_text(config.read_text(encoding="utf-8").replace("top_k: 4", "top_k: 3"), encoding="utf-8")
     changed, _ = launched(project)
     assert changed == [("evaluate_bot_version", "refbot@v2|product_en"), ("rank_bot_versions", "product_en")]
+
+    # How scores are computed changed: a stricter gate, then an upgrade of ragpipe's evaluation code.
+    settings = project / "evaluation.yaml"
+    settings.write_text(config_path().read_text(encoding="utf-8").replace("faithfulness: 0.7", "faithfulness: 0.8"),
+                        encoding="utf-8")
+    monkeypatch.setenv("RAGPIPE_EVAL_CONFIG", str(settings))
+    rescored, _ = launched(project)
+    assert rescored == first[:2] + first[3:]  # not the dataset's preparation
+    monkeypatch.setattr(score_cache, "code_version", lambda: "upgraded")
+    upgraded, _ = launched(project)
+    assert upgraded == rescored
 
     forced, _ = launched(project, force=True)
     assert forced == first

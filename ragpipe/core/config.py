@@ -67,9 +67,19 @@ class EvaluationConfig(BaseModel):
         return self.quality_level_names.get(language, {}).get(level, level)
 
 
-@lru_cache(maxsize=8)
+def config_path() -> Path:
+    """The evaluation settings in use: RAGPIPE_EVAL_CONFIG, else the shipped evaluation.yaml."""
+    return Path(os.environ.get("RAGPIPE_EVAL_CONFIG") or DEFAULT_PATH)
+
+
 def load_config(path: str | None = None) -> EvaluationConfig:
-    path = Path(path or os.environ.get("RAGPIPE_EVAL_CONFIG") or DEFAULT_PATH)
+    path = Path(path) if path else config_path()
+    # Keyed by content: an edited file or a new RAGPIPE_EVAL_CONFIG is read, also in a long-lived process.
+    return _load_config(path, path.read_bytes() if path.is_file() else None)
+
+
+@lru_cache(maxsize=8)
+def _load_config(path: Path, content: bytes | None) -> EvaluationConfig:
     raw = read_yaml(path) or {}
     if not isinstance(raw, dict):
         raise InputError(str(path), "evaluation", "expected a mapping of weights, thresholds and quality levels")

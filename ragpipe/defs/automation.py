@@ -9,8 +9,10 @@ what the run reads:
 - preparing a dataset: the content of its folder but its labels;
 - evaluating a bot version on a dataset: the content of the bot's config, the data
   versions of the dataset's corpus, question set and graph entities (content hashes, so a
-  re-prepared dataset whose content did not change re-evaluates nothing) and the dataset's
-  label files (a new label re-calibrates every version's scores, from cached answers);
+  re-prepared dataset whose content did not change re-evaluates nothing), the dataset's
+  label files (a new label re-calibrates every version's scores, from cached answers) and
+  how scores are computed (ragpipe's evaluation code, the evaluation settings, the
+  embedder and the judge model: an upgrade re-scores, from cached answers);
 - the leaderboard of a dataset: the newest aggregate_scores materialization of any of its
   bot versions, by whatever run it came (sensor, schedule, backfill, UI).
 
@@ -37,7 +39,9 @@ from ragpipe.core.schemas import InputError, InputErrors
 from ragpipe.defs.evaluation.assets import REASK_TAG
 from ragpipe.defs.jobs import DATASET_ASSETS, dataset_job, evaluation_job, leaderboard_job
 from ragpipe.defs.partitions import ambiguous_bot_files, bot_version_keys, bot_versions, dataset_keys, datasets
-from ragpipe.defs.resources import ProjectPaths
+from ragpipe.defs.evaluation.score_cache import scoring_version
+from ragpipe.defs.instance import give_pools_their_slots
+from ragpipe.defs.resources import EmbedderResource, LLMResource, ProjectPaths
 
 INPUTS_TAG = "ragpipe/inputs"
 TRIGGER_TAG = "ragpipe/trigger"
@@ -81,11 +85,17 @@ def prepared_versions(instance: dg.DagsterInstance, dataset: str) -> list[str] |
     return versions
 
 
-def evaluation_inputs(paths: ProjectPaths, dataset: str, bot: str, prepared: list[str]) -> str:
-    """The bot's config, the prepared data and the dataset's label files (human_labels and
-    the calibrated aggregates read them)."""
+def scorer(embedder: EmbedderResource, llm: LLMResource) -> str:
+    """How scores are computed: the core's code and the evaluation settings in use, the
+    embedder and the judge model. Upgrading ragpipe or changing any of them re-scores."""
+    return _hash(scoring_version(), embedder.backend, llm.model if llm.configured else "")
+
+
+def evaluation_inputs(paths: ProjectPaths, dataset: str, bot: str, prepared: list[str], scoring: str) -> str:
+    """The bot's config, the prepared data, the dataset's label files (human_labels and the
+    calibrated aggregates read them) and ``scorer``."""
     labels = [f"{path.name}:{file_hash(path)}" for path in label_files(paths.dataset_dir(dataset))]
-    return _hash(file_hash(paths.bot_file(bot)), *prepared, *labels)
+    return _hash(file_hash(paths.bot_file(bot)), *prepared, *labels, scoring)
 
 
 def leaderboard_inputs(instance: dg.DagsterInstance, dataset: str, valid_bots: list[str]) -> str | None:
@@ -116,12 +126,14 @@ def _request(job: str, partition, inputs: str) -> dg.RunRequest:
 
 @dg.sensor(jobs=[dataset_job, evaluation_job, leaderboard_job], default_status=dg.DefaultSensorStatus.RUNNING,
            minimum_interval_seconds=15)
-def ragpipe_sensor(context: dg.SensorEvaluationContext, paths: ProjectPaths) -> dg.SensorResult:
+def ragpipe_sensor(context: dg.SensorEvaluationContext, paths: ProjectPaths, embedder: EmbedderResource,
+                   llm: LLMResource) -> dg.SensorResult:
     """Watches data/datasets/ and data/bots/. Registers new datasets and bot versions as
     partitions; prepares a dataset whose files changed, then evaluates every bot version
     on it whose inputs changed, then ranks the dataset's versions once none of its
     evaluations is queued or running. Deleted and invalid files are logged."""
     instance = context.instance
+    give_pools_their_slots(instance)  # a home no `ragpipe` command prepared: before any run it launches
     dataset_list = dataset_keys(paths.data)
     files = {f"datasets/{key}": dataset_inputs(paths, key) for key in dataset_list}
     files |= {f"bots/{key}": file_hash(paths.bot_file(key)) for key in bot_version_keys(paths.data)}
@@ -155,7 +167,7 @@ def ragpipe_sensor(context: dg.SensorEvaluationContext, paths: ProjectPaths) -> 
         evaluating = _unfinished(instance, evaluation_job.name, {DATASET_DIMENSION_TAG: dataset})
         versions = prepared_versions(instance, dataset)
         for bot in bots if versions else []:
-            inputs = evaluation_inputs(paths, dataset, bot, versions)
+            inputs = evaluation_inputs(paths, dataset, bot, versions, scorer(embedder, llm))
             partition = dg.MultiPartitionKey({"dataset": dataset, "bot": bot})
             if not _has_run(instance, evaluation_job.name, str(partition), inputs):
                 runs.append(_request(evaluation_job.name, partition, inputs))

@@ -29,20 +29,21 @@ def prepare_dagster_home(project_dir: Path) -> Path:
     if target.resolve() != (project_dir / "dagster.yaml").resolve():  # a home inside the project keeps its own
         target.write_text(yaml.safe_dump(instance_config(project_dir), sort_keys=False), encoding="utf-8")
     os.environ["DAGSTER_HOME"] = str(home)
-    _give_pools_their_slots()
+    import dagster as dg
+
+    with dg.DagsterInstance.get() as instance:
+        give_pools_their_slots(instance)
     return home
 
 
-def _give_pools_their_slots() -> None:
-    """Creates the endpoint pools' slots (dagster.yaml's default limit) now, once. Dagster
-    creates them on a pool's first claim, and two runs claiming at that same moment both
-    counted no slots and added one each: two runs at once on a one-slot pool (seen once in
-    the pools test). A limit set with `dagster instance concurrency set` is kept."""
-    import dagster as dg
-
+def give_pools_their_slots(instance) -> None:
+    """Creates the endpoint pools' slots (dagster.yaml's default limit) for a pool that has
+    none yet. Dagster creates them on a pool's first claim, and two runs claiming at that
+    same moment both counted no slots and added one each: two runs at once on a one-slot
+    pool (seen once in the pools test). Called before `ragpipe` runs anything and on each
+    tick of the daemon's sensor. A limit set with `dagster instance concurrency set` is kept."""
     from ragpipe.defs.evaluation.assets import BOT_POOL, JUDGE_POOL
 
-    with dg.DagsterInstance.get() as instance:
-        storage = instance.event_log_storage
-        for pool in {BOT_POOL, JUDGE_POOL} - set(storage.get_concurrency_keys()):
-            storage.initialize_concurrency_limit_to_default(pool)
+    storage = instance.event_log_storage
+    for pool in {BOT_POOL, JUDGE_POOL} - set(storage.get_concurrency_keys()):
+        storage.initialize_concurrency_limit_to_default(pool)

@@ -16,6 +16,7 @@ from ragpipe.defs.automation import (
     evaluation_inputs,
     leaderboard_inputs,
     prepared_versions,
+    scorer,
 )
 from ragpipe.defs.evaluation.assets import REASK_TAG, config_problem
 from ragpipe.defs.jobs import dataset_job, evaluation_job, leaderboard_job
@@ -114,6 +115,7 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
     question again (REASK_TAG). A job and partition whose inputs (the ``ragpipe/inputs``
     hash the sensor uses) have a finished run already is not run again, unless ``force``."""
     paths: ProjectPaths = defs.resources["paths"]
+    scoring = scorer(defs.resources["embedder"], defs.resources["llm"])
     for run in fail_dead_runs(instance):  # killed earlier: its pool slots would block these runs
         progress(f"marked failed: {run.job_name} [{run.tags.get('dagster/partition')}], its process died")
     dataset_keys, bot_keys = sync_partitions(instance, paths.data)
@@ -155,7 +157,7 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
         versions = prepared_versions(instance, dataset)
         for bot in bot_keys:
             run(evaluation_job.name, dg.MultiPartitionKey({"dataset": dataset, "bot": bot}),
-                evaluation_inputs(paths, dataset, bot, versions), tags, on_progress)
+                evaluation_inputs(paths, dataset, bot, versions, scoring), tags, on_progress)
         # A version that failed a blocking check has aggregates: the leaderboard ranks and flags it.
         if any("aggregate_scores" in o.materialized for o in outcomes
                if o.job == evaluation_job.name and o.partition.endswith(f"|{dataset}")):

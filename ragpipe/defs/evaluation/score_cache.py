@@ -1,8 +1,8 @@
 """Per-question score results kept by what they were computed from (the question, the
-answer, its contexts, the metric, the evaluation core's code, the scoring mode, the
-embedder, the judge model and the graph snapshot), so that scoring a partition again
-computes only the questions whose inputs changed, and a step killed half-way keeps the
-rows it finished."""
+answer, its contexts, the metric, the evaluation core's code, the evaluation settings, the
+scoring mode, the embedder, the judge model and the graph snapshot), so that scoring a
+partition again computes only the questions whose inputs changed, and a step killed
+half-way keeps the rows it finished."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from ragpipe.core.cache import Cache
-
 import ragpipe.core
+from ragpipe.core.cache import Cache
+from ragpipe.core.config import config_path
 from ragpipe.core.schemas import EvalCase
 
 
@@ -27,12 +27,19 @@ def code_version() -> str:
     return digest.hexdigest()[:16]
 
 
+def scoring_version() -> str:
+    """The core's code and data files and the evaluation settings in use (a custom
+    RAGPIPE_EVAL_CONFIG lies outside the core): a change in either re-scores everything."""
+    settings = hashlib.sha256(config_path().read_bytes()).hexdigest()[:16]
+    return f"{code_version()}:{settings}"
+
+
 class ScoreCache:
     """``setting``: what, besides a question's own inputs, its scores depend on."""
 
     def __init__(self, directory: Path, setting: dict):
         self.cache = Cache(directory)  # in PostgreSQL when configured: every worker sees every row
-        self.setting = {**setting, "code": code_version()}
+        self.setting = {**setting, "code": scoring_version()}
 
     def key(self, metric: str, case: EvalCase) -> str:
         # ASCII JSON: an answer with a lone surrogate still has a key
