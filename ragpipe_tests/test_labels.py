@@ -178,3 +178,13 @@ def test_a_domain_threshold_replaces_the_shipped_flag_only_where_it_flags_better
     assert oracle["threshold_from"] == "shipped"
     kept = failure_probability(oracle, values[train]) >= oracle["threshold"]
     assert kept[failure[train]].all()
+
+
+def test_a_metric_ranks_on_its_prediction_powered_mean_only_when_every_version_has_one():
+    from ragpipe.defs.evaluation.assets import rank_scores
+
+    rows = [{"bot_version": "a", "faithfulness": 0.9, "faithfulness_ppi": 0.6, "context_recall": 0.5},
+            {"bot_version": "b", "faithfulness": 0.8, "context_recall": 0.5}]
+    assert rank_scores(rows) == pytest.approx([0.7, 0.65])  # b has no labels: both rank on the metric
+    rows[1]["faithfulness_ppi"] = 0.7
+    assert rank_scores(rows) == pytest.approx([0.55, 0.6])  # both labelled: both rank on the people's share

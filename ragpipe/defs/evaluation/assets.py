@@ -342,6 +342,16 @@ def _oriented(metric: str, mean: float) -> float:
     return float("nan") if spec is None else oriented(mean, *spec.value_range, spec.higher_is_better)
 
 
+def rank_scores(rows: list[dict]) -> list[float]:
+    """Per leaderboard row (metric -> mean, ``<metric>_ppi`` -> prediction-powered mean): the
+    mean over its measured metrics, each scaled to [0, 1] with 1 best. A metric counts with
+    its prediction-powered mean only when every row has one: a corrected mean against an
+    uncorrected one would favour the version people labelled."""
+    corrected = {m for m in REGISTRY if all(f"{m}_ppi" in row for row in rows)}
+    return [float(pd.Series([_oriented(m, row[f"{m}_ppi"] if m in corrected else row[m])
+                             for m in REGISTRY if m in row], dtype=float).mean()) for row in rows]
+
+
 @dg.asset(partitions_def=datasets, group_name="aggregates", kinds={"parquet", "html"},
           ins={"aggregate_scores": dg.AssetIn(partition_mapping=BY_DATASET,
                                               metadata={"allow_missing_partitions": True})})
@@ -349,7 +359,7 @@ def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths, aggregat
     """Every evaluated bot version of one dataset side by side: per metric the mean and its
     CI95 and, where people labelled the version's answers, the prediction-powered mean and
     its CI95 (``<metric>_ppi``); ranked by rank_score, the mean over measured metrics (each
-    scaled to [0, 1], best = 1; the prediction-powered mean where there is one), and
+    scaled to [0, 1], best = 1; the prediction-powered mean where every version has one), and
     the paired difference from the bot's baseline version with its CI95 (Δ columns). A
     version that fails a blocking check (a significant drop against its baseline) is
     ranked after the clean versions and flagged (`failed_checks`, `significant_drops`).
@@ -365,16 +375,16 @@ def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths, aggregat
             stale[bot] = problem
             continue
         versions[bot] = {"bot_version": bot, "aggregates": {r["metric"]: r for r in frame.to_dict("records")}}
-        row, ranked_on = {"bot_version": bot}, []
+        row = {"bot_version": bot}
         for r in frame.to_dict("records"):
             row[r["metric"]] = r["mean"]
             row[f"{r['metric']}_ci95"] = f"[{r['ci95_low']:.3f}, {r['ci95_high']:.3f}]"
-            if pd.notna(r.get("ppi_mean", float("nan"))):  # people labelled it: their corrected mean ranks
+            if pd.notna(r.get("ppi_mean", float("nan"))):  # people labelled this version's answers
                 row[f"{r['metric']}_ppi"] = r["ppi_mean"]
                 row[f"{r['metric']}_ppi_ci95"] = f"[{r['ppi_ci95_low']:.3f}, {r['ppi_ci95_high']:.3f}]"
-            ranked_on.append(_oriented(r["metric"], row.get(f"{r['metric']}_ppi", r["mean"])))
-        row["rank_score"] = float(pd.Series(ranked_on, dtype=float).mean())
         rows.append(row)
+    for row, score in zip(rows, rank_scores(rows)):
+        row["rank_score"] = score
     for row in rows:  # paired differences against each bot's baseline version, and the blocking check
         bot, row["baseline"] = row["bot_version"], baseline_of(paths, row["bot_version"])
         comparison = {}
