@@ -31,7 +31,7 @@ def test_replicated_rows_vary_and_repeat_as_asked():
 
 
 @needs_bench
-def test_prefetch_embeds_everything_once_and_changes_no_value(embedder):
+def test_prefetch_embeds_everything_once_as_the_limit_does_and_changes_no_value(embedder):
     rows = make_rows(load_base(DEFAULT_BENCH_DIR)[:6], 6, 0.0)
     cases = [case_from_row(r, i) for i, r in enumerate(rows)]
     lazy = [score_case(c, Toolkit(embedder), OFFLINE) for c in cases]
@@ -40,6 +40,8 @@ def test_prefetch_embeds_everything_once_and_changes_no_value(embedder):
     cold._model = embedder._load()
     kit = Toolkit(cold)
     kit.prefetch(cases, OFFLINE)
+    passages, queries = Toolkit(embedder).texts_to_embed(cases, OFFLINE)  # what bench perf's limit embeds
+    assert queries and len(cold._memory) == len(passages) + len(queries)
     cold._compute = lambda texts, query=False: pytest.fail(f"embedded after the prefetch: {texts}")
     batched = score_cases(cases, kit, OFFLINE)
     for before, after in zip(lazy, batched):

@@ -164,13 +164,16 @@ def time_suite(model, rows, metrics, kit=None) -> dict:
 
 
 def time_limit(model, rows, metrics) -> dict:
-    """Embed each unique text the metrics need once, in the same batches: the floor."""
-    texts = _fresh_kit(model).texts_to_embed(_cases(rows), metrics)
+    """Embed each unique text the metrics need once (passages, and questions as queries), in
+    the same batches: the floor."""
+    passages, queries = _fresh_kit(model).texts_to_embed(_cases(rows), metrics)
     started = time.perf_counter()
-    if texts:
-        model._compute(texts)
+    for texts, query in ((passages, False), (queries, True)):
+        if texts:
+            model._compute(texts, query)
     seconds = time.perf_counter() - started
-    return {"seconds": seconds, "unique_texts": len(texts), "chars": sum(map(len, texts)), "loadavg": os.getloadavg()}
+    return {"seconds": seconds, "unique_texts": len(passages) + len(queries), "queries": len(queries),
+            "chars": sum(map(len, passages + queries)), "loadavg": os.getloadavg()}
 
 
 def run_ragas(python: str, rows: list[dict], backend: str) -> dict | None:
@@ -239,10 +242,10 @@ def print_suite(result: dict, repeat_share: float) -> None:
     if "limit" in result:
         limit = result["limit"]
         print(f"  limit   {limit['seconds']:8.2f} s  embedding {limit['unique_texts']} unique texts "
-              f"({limit['chars']} chars) once; mean of {' and '.join(f'{x:.2f}' for x in limit['each'])} s "
+              f"({limit['queries']} of them queries; {limit['chars']} chars) once; mean of {' and '.join(f'{x:.2f}' for x in limit['each'])} s "
               f"before and after the suite ({loadavg_text(limit['loadavg'])})")
         ratio = suite["seconds"] / limit["seconds"] if limit["seconds"] else float("nan")
-        print(f"  suite / limit = {ratio:.2f}  (target ≤ 1.25: {'met' if ratio <= 1.25 else 'NOT met'}); "
+        print(f"  suite / limit = {ratio:.2f}  (target ≤ 1.1: {'met' if ratio <= 1.1 else 'NOT met'}); "
               f"(limit + not embedding) / limit = {1 + result['other_seconds'] / limit['seconds']:.2f}")
     print(f"  peak RSS {result['peak_rss_mb']:.0f} MB; resident {result['base_rss_mb']:.0f} MB with the model "
           f"loaded before any row, {result['after_rss_mb']:.0f} MB after the suite (caches and memos kept)")

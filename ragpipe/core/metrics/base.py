@@ -123,9 +123,10 @@ class Toolkit:
         recorded = self._dry_run(cases, metrics)
         return self.embedder.prefetch(recorded.texts) + self.embedder.prefetch(recorded.queries, query=True)
 
-    def texts_to_embed(self, cases: Iterable[EvalCase], metrics: Iterable[str]) -> list[str]:
-        """The unique texts the metrics will embed as passages for these cases."""
-        return list(self._dry_run(cases, metrics).texts)
+    def texts_to_embed(self, cases: Iterable[EvalCase], metrics: Iterable[str]) -> tuple[list[str], list[str]]:
+        """The unique texts the metrics will embed for these cases: as passages, and as queries."""
+        recorded = self._dry_run(cases, metrics)
+        return list(recorded.texts), list(recorded.queries)
 
     def _dry_run(self, cases: Iterable[EvalCase], metrics: Iterable[str]) -> "_RecordingEmbedder":
         """The metrics run on an embedder that only records its inputs (offline mode)."""
