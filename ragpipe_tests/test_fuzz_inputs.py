@@ -143,6 +143,16 @@ def test_utf16_question_files_decode_with_or_without_a_byte_order_mark(tmp_path,
         ("q1", "深圳创业补贴多少？"), ("q2", "Who pays?")]
 
 
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_mostly_chinese_utf16_without_a_mark_decodes_though_it_has_few_nul_bytes(tmp_path, encoding):
+    """Few ASCII characters (commas, newlines) make too few NULs for their pattern to tell."""
+    rows = [f"q{i},{'深圳市创业带动就业补贴的申请条件和发放标准是什么' * 20}？,{'符合条件的初创企业可申请一次性补贴' * 20}。"
+            for i in range(2)]
+    path = tmp_path / "q.csv"
+    path.write_bytes("\n".join(["id,question,ground_truth", *rows, ""]).encode(encoding))  # was refused
+    assert [x.question_id for x in load_question_file(path)] == ["q0", "q1"]
+
+
 def test_binary_question_files_are_refused_naming_the_nul_bytes(tmp_path):
     path = tmp_path / "q.csv"
     path.write_bytes(b"id,question\x00\x00\x00,ground_truth\nq1,a,b\n")

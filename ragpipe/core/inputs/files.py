@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import unicodedata
 from pathlib import Path
 
 from ragpipe.core.schemas import InputError
@@ -51,7 +52,8 @@ def read_bytes(path: Path, root: Path, max_bytes: int) -> bytes:
 def decode(path: Path, raw: bytes, encodings: tuple[str, ...] = ("utf-8-sig", "gb18030")) -> str:
     """Text from ``raw``: UTF-16 (with or without a byte-order mark) is recognised by its
     byte-order mark or the pattern of its NUL bytes, which no text in the other encodings
-    holds; then the first of ``encodings`` that fits and holds no NUL."""
+    holds, or, with few NULs, by decoding to lines; then the first of ``encodings`` that
+    fits and holds no NUL."""
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         encodings = ("utf-16",)
     elif b"\x00" in raw:
@@ -60,6 +62,8 @@ def decode(path: Path, raw: bytes, encodings: tuple[str, ...] = ("utf-8-sig", "g
         even, odd = raw[0::2].count(0), raw[1::2].count(0)
         if max(even, odd) >= max(4, len(raw) / 40) and max(even, odd) >= 3 * min(even, odd):
             encodings = ("utf-16-le",) if odd > even else ("utf-16-be",)
+        else:  # Chinese text has few ASCII characters, so few NULs: UTF-16 if it decodes to lines
+            encodings = tuple(e for e in ("utf-16-le", "utf-16-be") if _utf16_lines(raw, e)) or encodings
     for encoding in encodings:
         try:
             text = raw.decode(encoding)
@@ -69,6 +73,21 @@ def decode(path: Path, raw: bytes, encodings: tuple[str, ...] = ("utf-8-sig", "g
             return text
     raise InputError(str(path), "encoding", f"not {' or '.join(e.removesuffix('-sig').upper() for e in encodings)} text"
                      + (" (it holds NUL bytes: binary data?)" if b"\x00" in raw else ""))
+
+
+# Control, private-use and unassigned characters: what bytes of another encoding, paired
+# as UTF-16, turn into (a tenth of the code points are private use).
+ODD_CHARACTERS = {"Cc", "Co", "Cn"}
+
+
+def _utf16_lines(raw: bytes, encoding: str) -> bool:
+    """``raw`` decodes to text with a line break and no control (but tab and line breaks),
+    private-use or unassigned character."""
+    try:
+        text = raw.decode(encoding)
+    except UnicodeDecodeError:
+        return False
+    return "\n" in text and not any(unicodedata.category(c) in ODD_CHARACTERS and c not in "\t\r\n" for c in text)
 
 
 def json_lines(path: Path, text: str) -> list[tuple[int, object]]:
