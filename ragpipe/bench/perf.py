@@ -242,7 +242,8 @@ def print_suite(result: dict, repeat_share: float) -> None:
     if "limit" in result:
         limit = result["limit"]
         print(f"  limit   {limit['seconds']:8.2f} s  embedding {limit['unique_texts']} unique texts "
-              f"({limit['queries']} of them queries; {limit['chars']} chars) once; mean of {' and '.join(f'{x:.2f}' for x in limit['each'])} s "
+              f"({limit['queries']} of them queries; {limit['chars']} chars) once; "
+              f"mean of {' and '.join(f'{x:.2f}' for x in limit['each'])} s "
               f"before and after the suite ({loadavg_text(limit['loadavg'])})")
         ratio = suite["seconds"] / limit["seconds"] if limit["seconds"] else float("nan")
         print(f"  suite / limit = {ratio:.2f}  (target ≤ 1.1: {'met' if ratio <= 1.1 else 'NOT met'}); "

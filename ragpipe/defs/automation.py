@@ -37,10 +37,10 @@ from ragpipe.core.inputs.bot_config import load_bot_config, version_order
 from ragpipe.core.labels.reading import label_files
 from ragpipe.core.schemas import InputError, InputErrors
 from ragpipe.defs.evaluation.assets import REASK_TAG
-from ragpipe.defs.jobs import DATASET_ASSETS, dataset_job, evaluation_job, leaderboard_job
-from ragpipe.defs.partitions import ambiguous_bot_files, bot_version_keys, bot_versions, dataset_keys, datasets
 from ragpipe.defs.evaluation.score_cache import scoring_version
 from ragpipe.defs.instance import give_pools_their_slots
+from ragpipe.defs.jobs import DATASET_ASSETS, dataset_job, evaluation_job, leaderboard_job
+from ragpipe.defs.partitions import ambiguous_bot_files, bot_version_keys, bot_versions, dataset_keys, datasets
 from ragpipe.defs.resources import EmbedderResource, LLMResource, ProjectPaths
 
 INPUTS_TAG = "ragpipe/inputs"

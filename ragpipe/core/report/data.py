@@ -177,8 +177,9 @@ def evaluation_data(dataset: str, bot_version: str, language: str, question_set:
 def comparison_data(dataset: str, language: str, versions: list[dict]) -> dict:
     """One dataset's bot versions in version order. Each version: bot_version, rank,
     rank_score, baseline, failed_checks (the blocking checks it fails), aggregates (metric ->
-    mean, ci95_low, ci95_high, n, and ppi_mean, ppi_ci95_low, ppi_ci95_high, n_labels) and paired (metric -> mean_diff, ci95_low, ci95_high,
-    n_pairs, significant_drop) against its baseline."""
+    mean, ci95_low, ci95_high, n, and ppi_mean, ppi_ci95_low, ppi_ci95_high, n_labels) and
+    paired (metric -> mean_diff, ci95_low, ci95_high, n_pairs, significant_drop) against
+    its baseline."""
     return clean({"kind": "comparison", "dataset": dataset, "language": language,
                   "generated_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                   "metrics": metric_specs(), "versions": versions})
