@@ -1,4 +1,5 @@
 import shutil
+import signal
 import warnings
 from pathlib import Path
 
@@ -55,6 +56,15 @@ SLOW = {
     "test_labels_ragtruth.py": "scoring RAGTruth's QA task, then simulated labelling and PPI draws",
     "test_cluster_storage.py::test_whole_evaluation_with_warehouse_and_reports_at_urls": "an evaluation run",
 }
+
+
+def pytest_configure(config):
+    # After an in-process run Dagster gives SIGTERM whatever handler SIGINT has. Started in the
+    # background, a test process ignores SIGINT, so it then ignored SIGTERM too, and so did the
+    # processes it spawned: a Pool worker that missed its sentinel could not be terminated,
+    # and a test hung in Pool.__exit__. Python's own SIGINT handler keeps SIGTERM working.
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_collection_modifyitems(items):
