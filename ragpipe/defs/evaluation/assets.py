@@ -358,7 +358,7 @@ def rank_scores(rows: list[dict]) -> list[float]:
 def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths, aggregate_scores) -> pd.DataFrame:
     """Every evaluated bot version of one dataset side by side: per metric the mean and its
     CI95 and, where people labelled the version's answers, the prediction-powered mean and
-    its CI95 (``<metric>_ppi``); ranked by rank_score, the mean over measured metrics (each
+    its CI95 (columns `<metric>_ppi`); ranked by rank_score, the mean over measured metrics (each
     scaled to [0, 1], best = 1; the prediction-powered mean where every version has one), and
     the paired difference from the bot's baseline version with its CI95 (Δ columns). A
     version that fails a blocking check (a significant drop against its baseline) is
