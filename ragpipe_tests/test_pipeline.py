@@ -129,7 +129,7 @@ def test_misnamed_dataset_folder_is_reported_not_registered(project):
 def test_partitions_another_process_adds_at_the_same_moment_are_no_error(project):
     """Two `ragpipe run`s started together both find refbot@v1 new; the slower one's insert
     then fails on Dagster's unique constraint (seen in CI). It reads again and goes on."""
-    from dagster._core.storage.event_log.schema import DynamicPartitionsTable
+    import sqlalchemy
 
     with dg.DagsterInstance.ephemeral() as instance:
         add, raced = instance.add_dynamic_partitions, []
@@ -139,8 +139,8 @@ def test_partitions_another_process_adds_at_the_same_moment_are_no_error(project
                 raced.append(name)
                 add(name, keys)
                 with instance.event_log_storage.index_connection() as conn:
-                    conn.execute(DynamicPartitionsTable.insert(),
-                                 [{"partitions_def_name": name, "partition": key} for key in keys])
+                    conn.execute(sqlalchemy.text("INSERT INTO dynamic_partitions (partitions_def_name, partition) "
+                                                 "VALUES (:name, :key)"), [{"name": name, "key": key} for key in keys])
             add(name, keys)
 
         instance.add_dynamic_partitions = add_after_another_process
