@@ -12,7 +12,7 @@ from ragpipe.core.metrics import REGISTRY
 from ragpipe.core.report.data import status_of, threshold_checks
 from ragpipe.defs.definitions import build_defs
 from ragpipe.core.diagnosis.stats import summarize
-from ragpipe.defs.evaluation.assets import leaderboard
+from ragpipe.defs.evaluation.leaderboard import leaderboard
 from ragpipe.defs.evaluation.checks import threshold_result
 from ragpipe.defs.instance import prepare_dagster_home
 from ragpipe.defs.partitions import sync_partitions

@@ -18,7 +18,7 @@ import dagster as dg
 import pytest
 
 from ragpipe.defs.definitions import build_defs
-from ragpipe.defs.evaluation.assets import REGRESSION_CHECK
+from ragpipe.core.report.data import REGRESSION_CHECK
 from ragpipe.defs.instance import prepare_dagster_home
 from ragpipe.defs.runner import materialize_all
 from ragpipe_tests.conftest import REPO, trim_questions

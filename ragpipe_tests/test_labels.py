@@ -181,7 +181,7 @@ def test_a_domain_threshold_replaces_the_shipped_flag_only_where_it_flags_better
 
 
 def test_a_metric_ranks_on_its_prediction_powered_mean_only_when_every_version_has_one():
-    from ragpipe.defs.evaluation.assets import rank_scores
+    from ragpipe.defs.evaluation.leaderboard import rank_scores
 
     rows = [{"bot_version": "a", "faithfulness": 0.9, "faithfulness_ppi": 0.6, "context_recall": 0.5},
             {"bot_version": "b", "faithfulness": 0.8, "context_recall": 0.5}]

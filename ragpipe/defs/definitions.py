@@ -7,7 +7,7 @@ import dagster as dg
 
 from ragpipe.defs.cluster import DaskResource, executor_from_env
 from ragpipe.defs.automation import nightly_newest_versions, ragpipe_sensor, weekly_full_reevaluation
-from ragpipe.defs.evaluation.assets import leaderboard
+from ragpipe.defs.evaluation.leaderboard import leaderboard
 from ragpipe.defs.evaluation.checks import EVALUATION_CHECKS
 from ragpipe.defs.evaluation.labels import labels_agree_with_metrics
 from ragpipe.defs.io_manager import ParquetIOManagerFactory

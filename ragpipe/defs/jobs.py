@@ -7,10 +7,10 @@ from ragpipe.defs.datasets.assets import corpus, graph_entities, question_set
 from ragpipe.defs.evaluation.assets import (
     aggregate_scores,
     diagnosis_report,
-    leaderboard,
     rag_responses,
     scores,
 )
+from ragpipe.defs.evaluation.leaderboard import leaderboard
 from ragpipe.defs.evaluation.labels import human_labels
 
 RUN_TAGS = cluster_run_tags()  # read where the definitions load: the code server, the daemon, a run worker
