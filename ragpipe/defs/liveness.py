@@ -7,7 +7,9 @@ coordinator's slots for ever.
   long as that process lives. ``dead_run_sensor`` marks a STARTED run whose lock is free
   (the process was killed) failed and asks for it again, once; `ragpipe run` and `eval` fail
   such runs before they start, freeing the pool slots a killed step held. Only the machine
-  that holds a lock can tell whether it is free: each checks the runs of its own host.
+  that holds a lock can tell whether it is free, so the process also writes a heartbeat into
+  the instance's storage every 30 s: a run of another host (sharing the PostgreSQL storage)
+  counts as dead when its heartbeat is 5 minutes old.
 - Run monitoring (dagster.yaml) fails runs stuck starting and cancels runs stuck cancelling.
 """
 
@@ -15,6 +17,8 @@ from __future__ import annotations
 
 import fcntl
 import socket
+import threading
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -29,34 +33,62 @@ LOCK_TAG = "ragpipe/lock"  # "<host>:<lock file>" of the process executing the r
 DIMENSION_TAG = "dagster/partition/"  # Dagster's tag prefix for one dimension of a multi-partition
 
 
+HEARTBEAT_S = 30
+# Generous against a step that holds the GIL for long and against clock skew between hosts.
+HEARTBEAT_STALE_S = 300
+
+
+def _heartbeat_key(run_id: str) -> str:
+    return f"ragpipe/heartbeat/{run_id}"
+
+
+def _beat(instance: dg.DagsterInstance, run_id: str, stop: threading.Event) -> None:
+    while True:
+        try:
+            instance.run_storage.set_cursor_values({_heartbeat_key(run_id): str(time.time())})
+        except Exception:  # storage briefly unreachable: the next beat tries again
+            pass
+        if stop.wait(HEARTBEAT_S):
+            return
+
+
 @contextmanager
 def held_run_lock(instance: dg.DagsterInstance) -> Iterator[tuple[str, dict[str, str]]]:
     """A run id and the tags to execute it with in this process; the lock is released when
-    the block ends or the process dies, however it dies."""
+    the block ends or the process dies, however it dies, and the heartbeat stops with it."""
     run_id = str(uuid.uuid4())
     path = Path(instance.root_directory) / "run_locks" / f"{run_id}.lock"
     path.parent.mkdir(parents=True, exist_ok=True)
+    stop = threading.Event()
+    heart = threading.Thread(target=_beat, args=(instance, run_id, stop), name="ragpipe-heartbeat", daemon=True)
     with path.open("w") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
+        heart.start()
         try:
             yield run_id, {LOCK_TAG: f"{socket.gethostname()}:{path}"}
         finally:
+            stop.set()
+            heart.join()
             path.unlink(missing_ok=True)
 
 
-def _owner_died(tag: str) -> bool:
+def _death(instance: dg.DagsterInstance, run_id: str, tag: str) -> str | None:
+    """How we know the process executing the run died; None while it may live."""
     host, _, path = tag.partition(":")
-    if host != socket.gethostname():
-        return False
+    if host != socket.gethostname():  # a run of a ragpipe older than heartbeats has none: left alone
+        beat = instance.run_storage.get_cursor_values({_heartbeat_key(run_id)}).get(_heartbeat_key(run_id))
+        if beat is None or time.time() - float(beat) <= HEARTBEAT_STALE_S:
+            return None
+        return f"its heartbeat on {host} stopped {time.time() - float(beat):.0f} s ago"
     try:
         with open(path, "a") as handle:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except FileNotFoundError:
-        return True  # released and removed: the run status is checked again below
+        return "its run lock was released"  # the run status is checked again below
     except BlockingIOError:
-        return False
+        return None
     Path(path).unlink(missing_ok=True)
-    return True
+    return "its run lock was free"
 
 
 def _partition_key(run: dg.DagsterRun) -> str | dg.MultiPartitionKey | None:
@@ -65,18 +97,18 @@ def _partition_key(run: dg.DagsterRun) -> str | dg.MultiPartitionKey | None:
 
 
 def fail_dead_runs(instance: dg.DagsterInstance) -> list[dg.DagsterRun]:
-    """Marks failed the STARTED runs of this host whose process died, and frees the pool
+    """Marks failed the STARTED runs whose process died, and frees the pool
     slots they held (a killed step never gives its slot back, and every later run of that
     pool would wait for it)."""
     dead = []
     for record in instance.get_run_records(dg.RunsFilter(statuses=[dg.DagsterRunStatus.STARTED])):
         tag = record.dagster_run.tags.get(LOCK_TAG)
-        if not tag or not _owner_died(tag):
+        if not tag or not (death := _death(instance, record.dagster_run.run_id, tag)):
             continue
         run = instance.get_run_by_id(record.dagster_run.run_id)
         if run is None or run.status != dg.DagsterRunStatus.STARTED:  # it ended before its process did
             continue
-        instance.report_run_failed(run, "the process executing this run died (its run lock was free)")
+        instance.report_run_failed(run, f"the process executing this run died ({death})")
         if instance.event_log_storage.supports_global_concurrency_limits:
             instance.event_log_storage.free_concurrency_slots_for_run(run.run_id)
         dead.append(run)
