@@ -68,7 +68,7 @@ def held_run_lock(instance: dg.DagsterInstance) -> Iterator[tuple[str, dict[str,
             yield run_id, {LOCK_TAG: f"{socket.gethostname()}:{path}"}
         finally:
             stop.set()
-            heart.join()
+            heart.join(timeout=10)  # a storage that hangs does not hold the run up
             path.unlink(missing_ok=True)
 
 
