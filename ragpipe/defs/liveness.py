@@ -75,11 +75,12 @@ def held_run_lock(instance: dg.DagsterInstance) -> Iterator[tuple[str, dict[str,
 def _death(instance: dg.DagsterInstance, run_id: str, tag: str) -> str | None:
     """How we know the process executing the run died; None while it may live."""
     host, _, path = tag.partition(":")
-    if host != socket.gethostname():  # a run of a ragpipe older than heartbeats has none: left alone
+    if host != socket.gethostname():
         beat = instance.run_storage.get_cursor_values({_heartbeat_key(run_id)}).get(_heartbeat_key(run_id))
-        if beat is None or time.time() - float(beat) <= HEARTBEAT_STALE_S:
+        if beat is None:  # a run of a ragpipe older than heartbeats: nothing tells
             return None
-        return f"its heartbeat on {host} stopped {time.time() - float(beat):.0f} s ago"
+        age = time.time() - float(beat)
+        return f"its heartbeat on {host} stopped {age:.0f} s ago" if age > HEARTBEAT_STALE_S else None
     try:
         with open(path, "a") as handle:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
