@@ -192,4 +192,4 @@ def test_a_key_echoed_by_the_bot_is_nowhere_after_an_evaluation(project, monkeyp
     assert not {name: pieces for name, pieces in found.items() if pieces}
     for path in (p for p in stored if p.suffix == ".parquet"):  # also what compression might hide
         frame = pd.read_parquet(path)
-        assert not leaks(frame.to_json() + json.dumps(frame.attrs, default=str)), path
+        assert not leaks(frame.to_json(date_format="iso") + json.dumps(frame.attrs, default=str)), path
