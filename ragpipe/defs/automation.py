@@ -152,11 +152,13 @@ def ragpipe_sensor(context: dg.SensorEvaluationContext, paths: ProjectPaths, emb
         except (InputError, InputErrors) as exc:
             if reported.get(f"bots/{key}") != files[f"bots/{key}"]:
                 context.log.error(f"bot config {key} not evaluated: {exc}")
-    partition_requests = [
-        definition.build_add_request(new) for definition, keys in ((datasets, dataset_list), (bot_versions, bots))
-        if (new := [k for k in keys if k not in set(instance.get_dynamic_partitions(definition.name))])]
+    partition_requests = []
+    for definition, keys in ((datasets, dataset_list), (bot_versions, bots)):
+        known = set(instance.get_dynamic_partitions(definition.name))
+        if new := [k for k in keys if k not in known]:  # in the order found: bot versions by version
+            partition_requests.append(definition.build_add_request(new))
 
-    runs = []
+    runs, scoring = [], scorer(embedder, llm)
     for dataset in dataset_list:
         folder = files[f"datasets/{dataset}"]
         if not _has_run(instance, dataset_job.name, dataset, folder):
@@ -167,7 +169,7 @@ def ragpipe_sensor(context: dg.SensorEvaluationContext, paths: ProjectPaths, emb
         evaluating = _unfinished(instance, evaluation_job.name, {DATASET_DIMENSION_TAG: dataset})
         versions = prepared_versions(instance, dataset)
         for bot in bots if versions else []:
-            inputs = evaluation_inputs(paths, dataset, bot, versions, scorer(embedder, llm))
+            inputs = evaluation_inputs(paths, dataset, bot, versions, scoring)
             partition = dg.MultiPartitionKey({"dataset": dataset, "bot": bot})
             if not _has_run(instance, evaluation_job.name, str(partition), inputs):
                 runs.append(_request(evaluation_job.name, partition, inputs))
