@@ -7,7 +7,8 @@ import argparse
 
 BENCHMARKS = {"latency": "ragpipe.bench.latency", "quality": "ragpipe.bench.quality",
               "llm-calls": "ragpipe.bench.llm_calls", "faults": "ragpipe.bench.faults",
-              "perf": "ragpipe.bench.perf", "service": "ragpipe.bench.service", "scale": "ragpipe.bench.scale"}
+              "perf": "ragpipe.bench.perf", "service": "ragpipe.bench.service", "scale": "ragpipe.bench.scale",
+              "sanity": "ragpipe.bench.sanity"}
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -20,7 +21,8 @@ def register(sub) -> None:
     bench = sub.add_parser("bench", help="measure: `latency` of ragpipe.evaluate, `quality` against human "
                                          "labels, `llm-calls` of the LLM suite, `faults` of bot calls, `perf` "
                                          "of the offline suite against RAGAS, `service` under 10 concurrent "
-                                         "clients, `scale` over Dask workers")
+                                         "clients, `scale` over Dask workers, `sanity` of the offline metrics "
+                                         "on the behavioural (CheckList) cases")
     bench.add_argument("what", choices=sorted(BENCHMARKS))
     bench.add_argument("rest", nargs=argparse.REMAINDER, help="options of the benchmark (see its --help)")
     bench.set_defaults(func=_bench)
