@@ -31,6 +31,63 @@ def test_offline_extraction_finds_names_not_numbers_or_jieba_mis_cuts():
     assert quantities("Apply by March 31, 2026 for $25,000 within 6 months.") == ["March 31, 2026", "$25,000", "6 months"]
 
 
+def names(text: str) -> set[str]:
+    return set(extract_entities(text))
+
+
+def test_a_name_followed_by_a_verb_is_the_name_alone():
+    assert names("财政部规定中小企业享受所得税减免。") == {"财政部", "中小企业", "所得税"}
+    assert names("国家外汇管理局规定，个人年度购汇便利化额度为5万美元。") == {"国家外汇管理局"}
+    assert names("农业农村部部署了今年的春耕生产工作。") == {"农业农村部"}
+    assert names("国务院印发了《关于进一步优化营商环境的意见》。") == {"《关于进一步优化营商环境的意见》", "国务院"}
+    assert names("深圳市税务局要求纳税人按时申报。") == {"深圳市税务局"}
+    assert not names("税务局要求企业在月底前完成申报。")  # a bare 税务局 is a common noun
+    # issue 33's reproduction: the unverified entity is the organisation, not "财政部规定"
+    result = ragpipe.evaluate("中小企业税收优惠政策有哪些？", "财政部规定中小企业享受所得税减免",
+                              ["中小企业可享受所得税减免和增值税优惠。"], graph_entities=["中小企业", "税收政策"])
+    assert "财政部" in result["entity_analysis"]["unverified_entities"]
+    assert not any("规定" in e for e in result["entity_analysis"]["answer_entities"])
+
+
+def test_a_prefix_verb_or_copula_is_stripped():
+    assert names("这里所说的税种是指资源税，不是增值税。") == {"资源税", "增值税"}
+    assert names("经国务院批准，海南省设立了自由贸易港。") == {"国务院", "海南省"}
+
+
+def test_coordinated_names_are_split_and_names_with_a_conjunction_kept():
+    assert names("深圳和广州的企业均可申请该项补贴。") == {"深圳", "广州"}
+    assert names("北京、上海和广州三地率先开展试点。") == {"北京", "上海", "广州"}
+    assert names("工业和信息化部支持批发和零售业。") == {"工业和信息化部", "批发和零售业"}
+    assert names("Texas, Florida and Georgia added the most jobs.") == {"Texas", "Florida", "Georgia"}
+    assert names("Employers in Ohio and Michigan must post the notice.") == {"Ohio", "Michigan"}
+    assert names("The Department of Health and Human Services runs Medicaid.") == {
+        "Department of Health and Human Services", "Medicaid"}
+
+
+def test_verbs_and_nationality_adjectives_are_no_entities():
+    assert names("他回国后在杭州创办了一家科技公司。") == {"杭州"}
+    assert not names("很多中国人选择在国庆节期间出游。")
+    assert names("中国企业在海外投资需要向商务部备案。") == {"商务部"}
+    assert names("这些美国公司主要分布在加利福尼亚州。") == {"加利福尼亚州"}
+    assert names("中国的首都是北京。") == {"中国", "北京"}  # the country itself is a place
+    assert names("We hired Chinese engineers in Ohio and Michigan.") == {"Ohio", "Michigan"}
+    assert not names("The form is available in English, Spanish and Chinese.")
+    assert names("Many Europeans travel to Greece in summer.") == {"Greece"}
+    assert names("The American Red Cross opened a shelter in Tulsa.") == {"American Red Cross", "Tulsa"}
+
+
+def test_titles_dates_codes_and_generic_words_are_no_entities():
+    assert names("Governor Whitmer visited the new plant in Lansing.") == {"Lansing"}
+    assert names("The Governor of Texas declared a state of emergency.") == {"Texas"}
+    assert not names("The City will review your application within 30 days.")
+    assert not names("Sales usually peak between Black Friday and Christmas.")
+    assert not names("Q3 revenue rose 12%; submit your W-2 and the PDF.")
+    assert names("Title VII of the Civil Rights Act prohibits discrimination.") == {"Title VII", "Civil Rights Act"}
+    assert not names("市政府决定从下月起调整公交票价。")
+    assert not names("每周一上午九点，服务大厅准时开门。")
+    assert names("深圳市市长出席了开幕式。") == {"深圳市"}
+
+
 def _precision_recall(language: str) -> tuple[float, float]:
     """Micro precision and recall of offline extraction (no graph) on the hand-labelled
     sample: gold entities are names of the five entity types, never numbers or dates."""
@@ -43,12 +100,14 @@ def _precision_recall(language: str) -> tuple[float, float]:
     return tp / (tp + fp), tp / (tp + fn)
 
 
-@pytest.mark.parametrize(("language", "recall_floor"), [("zh", 0.8), ("en", 0.85)])
+@pytest.mark.parametrize(("language", "recall_floor"), [("zh", 0.85), ("en", 0.9)])
 def test_offline_extraction_precision_and_recall_on_labelled_sample(language, recall_floor):
-    rows = (DATA / f"entities_{language}.jsonl").read_text(encoding="utf-8").splitlines()
-    assert len(rows) >= 100
+    """The sample tempts with names followed by verbs, prefix verbs, coordinated places,
+    nationality adjectives, titles, generic nouns, months, weekdays, holidays and amounts."""
+    sizes = {lang: len((DATA / f"entities_{lang}.jsonl").read_text(encoding="utf-8").splitlines()) for lang in ("zh", "en")}
+    assert sum(sizes.values()) >= 300 and sizes[language] >= 0.4 * sum(sizes.values()), sizes
     precision, recall = _precision_recall(language)
-    assert precision >= 0.85 and recall >= recall_floor, (precision, recall)
+    assert precision >= 0.9 and recall >= recall_floor, (precision, recall)
 
 
 def test_matching_tolerates_width_case_aliases_and_numeric_forms():
