@@ -156,6 +156,30 @@ def test_entity_dimensions_follow_seed_000(kit):
     assert kit.result("overall_score", c).details["dimension_scores"]["faithfulness"] == pytest.approx(faith_dimension)
 
 
+@pytest.mark.parametrize(("question", "short", "long", "refusal", "other_entity"), [
+    ("小型微利企业税率？", "20%。",
+     "按照现行规定，符合条件的企业减按25%计入应纳税所得额，再按20%的税率缴纳，实际税负为5%，一直执行到2027年底。",
+     "我不知道。", "高新技术企业按15%。"),
+    ("How much does the Young Founders Grant pay?", "Up to $10,000.",
+     "It depends on the size of your business and on how many people you plan to hire over the next two years, "
+     "up to $10,000.", "I don't know.", "The Harbor Storefront Grant pays $25,000."),
+])
+def test_a_short_answer_naming_no_entity_covers_the_question_by_ellipsis(kit, question, short, long, refusal,
+                                                                           other_entity):
+    elliptical = kit.result("entity_coverage", case(question, short, [f"{question} {short}"]))
+    assert elliptical.value == 1 and "ellipsis" in elliptical.details
+    assert elliptical.details["covered_entities"] == elliptical.details["question_entities"]
+    for answer in (long, refusal, other_entity):  # leaves them out, declines, or is about another name
+        result = kit.result("entity_coverage", case(question, answer, [question]))
+        assert result.value == 0 and "ellipsis" not in result.details, answer
+
+
+def test_readme_example_is_no_longer_poor():
+    result = ragpipe.evaluate("小型微利企业税率？", "20%。", ["小型微利企业按20%的税率缴纳企业所得税。"])
+    assert result["dimension_scores"]["entity_coverage"] == 1 and result["entity_analysis"]["missing_entities"] == []
+    assert result["quality_level"] != "较差"
+
+
 def test_no_question_entity_or_no_graph_is_nan_not_a_default(embedder, kit):
     vague = kit.result("entity_coverage", case("怎么办？", "请咨询。", ["请咨询当地部门。"]))
     assert math.isnan(vague.value) and "no entity" in vague.error
