@@ -85,8 +85,8 @@ _EN_ANCHORED = [
     r"inadequate|silent|unclear|not clear|inconclusive|incomplete|not (?:detailed|specific) enough)\b",
     r"(?:none|neither|no one|not one|nothing)(?: of| in)?\s+" + _EN_SOURCE + r"\s+(?:" + _EN_SAY + r")",
     r"(?:neither|no)\s+" + _EN_SOURCE_NOUN + r"\s+" + _EN_SAY,
-    r"there (?:is|are|was|were) (?:no|not any)\s+(?:relevant |specific |such |further |additional |sufficient |explicit |"
-    r"direct |clear )?(?:information|info|mention|details?|answer|indication|discussion)\b"
+    r"there (?:is|are|was|were) (?:no|not any)\s+(?:relevant |specific |such |further |additional |sufficient |"
+    r"explicit |direct |clear )?(?:information|info|mention|details?|answer|indication|discussion)\b"
     r"(?=\s+(?:about|on|regarding|concerning|in|within|from|available|provided|given|that|to|of|here|anywhere|"
     r"whatsoever|at all|as to|yet)\b|\s*$"
     r"|\s+for (?:this|that|your|the) question)",
@@ -164,8 +164,8 @@ _LEAD_IN_WORDS = ("however therefore thus hence unfortunately regrettably sorry 
                   "reference references relevant current existing passage passages document documents context contexts "
                   "source sources information info text texts material materials excerpt excerpts snippet snippets "
                   "article articles paragraph paragraphs content knowledge base search result results question query "
-                  "request regarding concerning topic matter answer hello hi hmm well honestly frankly thank thanks dear "
-                  "currently moment present far go see seems appears because since although though whereas while "
+                  "request regarding concerning topic matter answer hello hi hmm well honestly frankly thank thanks "
+                  "dear currently moment present far go see seems appears because since although though whereas while "
                   "抱歉 对不起 很 遗憾 非常 不好意思 您好 你好 感谢 谢谢 说实话 老实说 坦白说 请 恕 这边 这里 哦 呢 啊 呀 啦 嗯 真的 确实 实在 恐怕 可能 "
                   "根据 依据 基于 提供 给定 给出 所给 现有 已知 检索 召回 参考 引用 手头 掌握 文档 资料 参考资料 上下文 "
                   "材料 信息 内容 片段 段落 文献 文本 文章 文件 语境 结果 知识 知识库 文中 原文 以上 上述 里 到 "
