@@ -62,7 +62,7 @@ _EN_LEADING = {"every", "many", "several", "another", "since", "although", "thou
 # body (Governor of Texas → Texas).
 _EN_TITLES = {"mayor", "governor", "senator", "president", "secretary", "director", "minister", "commissioner",
               "chairman", "chairwoman", "chair", "judge", "dr", "mr", "mrs", "ms", "prof", "professor", "ceo",
-              "representative", "sheriff", "deputy"}
+              "representative", "speaker", "sheriff", "deputy"}
 # Nationality and demonym adjectives (and languages): "Chinese companies", "Many Europeans".
 _EN_DEMONYMS = set("""afghan african albanian algerian american arab argentine argentinian armenian asian australian
     austrian bangladeshi belgian bolivian brazilian british bulgarian burmese cambodian canadian caribbean chilean
@@ -222,7 +222,7 @@ _ZH_HEADS = {
                      "银行", "分行", "支行", "大学", "协会", "商会", "基金会", "交易所", "组织", "安理会", "理事会",
                      "代表大会"),
     "place": ("省", "市", "县", "区", "州", "镇", "乡", "村", "湾区", "流域", "自由贸易港", "自贸区"),
-    "law": ("法", "条例", "办法", "规定", "细则", "规则", "目录", "清单", "标准"),
+    "law": ("法", "条例", "办法", "规定", "细则", "规则", "目录", "清单", "标准", "实施条例", "实施细则", "实施办法"),
     "policy": ("税", "补贴", "补助", "资助", "贷款", "贴息", "保障金", "加计扣除", "人才计划", "优惠政策"),
     "industry": ("业", "行业", "产业"),
 }
@@ -236,7 +236,7 @@ _ZH_GENERIC_LAST = {"总部", "内部", "全部", "外部", "局部", "干部", 
                     "企业", "就业", "创业", "毕业", "营业", "专业", "事业", "物业", "作业", "职业", "学业", "商业",
                     "医院", "学院", "法院", "大厅", "服务厅", "展厅", "餐厅", "海关"}
 # Whole spans that are common nouns, not names.
-_ZH_GENERIC_NAMES = {"上市公司", "人民政府", "税务局", "税务机关", "主管部门", "有关部门", "按规定", "补贴标准",
+_ZH_GENERIC_NAMES = {"上市公司", "人民政府", "税务局", "税务机关", "主管部门", "有关部门", "按规定", "补贴标准", "管理办法",
                      "外资银行", "商业银行", "电子税务局"}
 # Modifiers that start no name (部分 税费优惠政策, 年度 企业所得税, 原 …法).
 _ZH_LEADING_GENERIC = {"部分", "相关", "有关", "上述", "年度", "各项", "原", "新版", "省级", "市级", "县级", "国家级",
@@ -271,9 +271,9 @@ _ZH_NATIONALITY_NOUNS = {"人", "籍", "企业", "公司", "企业家", "游客"
                          "投资者", "消费者", "员工", "工人", "专家", "品牌", "产品", "商品", "厂商"}
 _ZH_JOINERS = {"和"}  # 工业和信息化部; "与" joins two names (标准与企业所得税)
 # Place + organisation, policy or law is one name (深圳市 + 税务局, 深圳市 + 创业补贴), and so are
-# organisation + organisation (国家税务总局 + 深圳市税务局) and policy + organisation.
+# organisation + organisation (国家税务总局 + 深圳市税务局), policy + organisation and law + law.
 _ZH_JOINS = {("place", "organisation"), ("place", "policy"), ("place", "law"), ("organisation", "organisation"),
-             ("policy", "organisation")}  # 关税 + 税则委员会
+             ("policy", "organisation"), ("law", "law")}  # 关税 + 税则委员会, 企业所得税法 + 实施条例
 _ZH_ARTICLE = r"第[零〇一二三四五六七八九十百千\d]+条"
 _ZH_TITLE = re.compile(rf"《[^《》]{{2,60}}》(?:{_ZH_ARTICLE})?")
 # Enterprise and taxpayer categories that policies define and the graph types as policy.
@@ -292,8 +292,10 @@ def _zh_kind(words: list[tuple[str, str]]) -> str | None:
         return None
     if last in _ZH_GENERIC_LAST and not any(f in _ZH_PROPER_POS for _, f in words[:-1]):
         return None
+    if last == "规定" and len(words) > 1 and _zh_kind(words[:-1]):  # 实施细则 + 规定: "the rules stipulate"
+        return None
     for kind, heads in _ZH_HEADS.items():
-        head = next((h for h in heads if span.endswith(h)), None)
+        head = max((h for h in heads if span.endswith(h)), key=len, default=None)  # 实施细则 is a head alone
         if head and span != head and not (kind == "industry" and span.endswith(_ZH_NOT_INDUSTRY)):
             if span.endswith(_ZH_NEEDS_PROPER) and not any(f in _ZH_PROPER_POS for _, f in words):
                 return None
