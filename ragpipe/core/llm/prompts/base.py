@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from string import Template
@@ -66,14 +66,58 @@ REASK: dict[str, str] = {
 # text it was decomposed from; one that shares fewer does not come from that text (a
 # small model "decomposes" the prompt's own example instead).
 MIN_GROUNDED_SHARE = 0.5
-# Content words an example string needs before the material's holding all of them excuses it.
-MIN_EXCUSED_WORDS = 3
+# An output string echoes the prompt's examples when at least ECHO_SHARE of its words lie in
+# runs copied from an example and not from the material, and the copy is a whole example or
+# at least MIN_ECHO words: a prefix, a cut-off or re-punctuated copy. Words are compared with
+# case, width, punctuation and spacing folded; a CJK character counts half a word. A run is
+# at least MIN_ECHO_RUN words, or a whole example that is shorter (a placeholder such as
+# "short verdict"). Borrowing an example's frame for a finding of one's own ("The rate is
+# right, but the cap of 5,000 dollars is missing"), a stock phrase ("It contradicts the
+# ground truth") and quoting the material are no echo.
+ECHO_SHARE = 0.8
+MIN_ECHO_RUN = 4.0
+MIN_ECHO = 6.0
 _STRING_LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)+)"')
+_CJK_CHAR = re.compile(r"[\u4e00-\u9fff]")
+_UNIT = re.compile(r"[\u4e00-\u9fff]|[^\W_\u4e00-\u9fff]+")
 
 
 def _folded(text: str) -> str:
     """Width, case, spacing and the punctuation around it do not make a different string."""
     return " ".join(normalize(text).casefold().split()).strip(" .。…!！?？,，:：;；'\"“”‘’")
+
+
+def _units(text: str) -> tuple[str, ...]:
+    """Words and CJK characters: case, width, punctuation and spacing do not count."""
+    return tuple(_UNIT.findall(normalize(text).casefold()))
+
+
+def _weight(unit: str) -> float:
+    return 0.5 if _CJK_CHAR.match(unit) else 1.0
+
+
+def _runs(units: tuple[str, ...]) -> list[tuple[int, int]]:
+    """(start, end) of every shortest run that weighs MIN_ECHO_RUN words, or of the whole
+    when it weighs less."""
+    if sum(map(_weight, units)) < MIN_ECHO_RUN:
+        return [(0, len(units))] if units else []
+    runs = []
+    for start in range(len(units)):
+        end, weight = start, 0.0
+        while end < len(units) and weight < MIN_ECHO_RUN:
+            weight, end = weight + _weight(units[end]), end + 1
+        if weight >= MIN_ECHO_RUN:
+            runs.append((start, end))
+    return runs
+
+
+def _joined(units: tuple[str, ...]) -> str:
+    """Units as text in which a run of them is found as a substring, whole units only."""
+    return f" {' '.join(units)} "
+
+
+def _covered(spans: Iterable[tuple[int, int]]) -> set[int]:
+    return {i for start, end in spans for i in range(start, end)}
 
 
 def _strings(value: Any, path: str = "") -> list[tuple[str, str]]:
@@ -154,9 +198,10 @@ class Prompt(Generic[I, O]):
     and raises ``ValueError``; the client treats that like any invalid output.
     ``grounded`` maps output list fields of statements to the input field they are
     decomposed from: a statement that shares too few content words with it is rejected.
-    Every prompt also rejects output that repeats the strings of its own templates (the
-    few-shot examples and the placeholders of the format line) unless the material holds
-    them: schema-valid garbage must not become a score.
+    Every prompt also rejects output strings that mostly repeat the strings of its own
+    templates (the few-shot examples and the placeholders of the format line), whole or in
+    part, where the material does not hold them (``ECHO_SHARE``): schema-valid garbage must
+    not become a score.
     ``lengths`` gives, per input, the exact number of items of top-level output arrays
     (one verdict per context …): the schema sent to the server says so (minItems =
     maxItems), so servers that enforce schemas with a grammar (llama.cpp) cannot stop
@@ -188,6 +233,29 @@ class Prompt(Generic[I, O]):
         fixed = {_folded(c) for c in _schema_constants(self.output_model.model_json_schema())}
         quoted = {_folded(m) for t in self._complete.values() for m in _STRING_LITERAL.findall(t)} - fixed
         return frozenset(q for q in quoted if content_tokens(q))
+
+    @cached_property
+    def _example_units(self) -> tuple[tuple[str, ...], ...]:
+        return tuple(_units(example) for example in self._examples)
+
+    @cached_property
+    def _example_runs(self) -> frozenset[tuple[str, ...]]:
+        """The runs that count as copied from an example (see ``ECHO_SHARE``)."""
+        return frozenset(units[a:b] for units in self._example_units for a, b in _runs(units))
+
+    def _echoed_share(self, text: str, material: str) -> float:
+        """The share of the text's words that echo the examples (see ``ECHO_SHARE``): copied
+        from an example and not from the material; 0 when too little is copied."""
+        units = _units(text)
+        lengths = {len(run) for run in self._example_runs}
+        from_examples = [(i, i + n) for n in lengths for i in range(len(units) - n + 1)
+                         if units[i : i + n] in self._example_runs]
+        from_material = [(a, b) for a, b in [*_runs(units), *from_examples] if _joined(units[a:b]) in material]
+        echoed = _covered(from_examples) - _covered(from_material)
+        copied = sum(_weight(units[i]) for i in echoed)
+        whole = any(set(range(i, i + len(example))) <= echoed for example in self._example_units
+                    for i in range(len(units) - len(example) + 1) if units[i : i + len(example)] == example)
+        return copied / sum(map(_weight, units)) if copied >= MIN_ECHO or whole else 0.0
 
     @property
     def id(self) -> str:
@@ -258,19 +326,15 @@ class Prompt(Generic[I, O]):
         return output
 
     def _reject_echoes(self, output: O, inputs: I) -> None:
-        """ValueError for strings copied from the prompt's templates instead of the
-        material, and for statements that do not come from the text they decompose."""
-        material = "\n".join(text for _, text in _strings(inputs.model_dump()))
+        """ValueError for strings copied, whole or in part, from the prompt's templates
+        instead of the material, and for statements that do not come from the text they
+        decompose."""
+        material = "\n".join(_joined(_units(text)) for _, text in _strings(inputs.model_dump()))
         for where, text in _strings(output.model_dump()):
-            folded = _folded(text)
-            if folded not in self._examples or folded in _folded(material):
-                continue
-            # An example sentence about what the material is about too (the FHA-loan worked example)
-            # may be a true answer; a placeholder ("why this score") never is.
-            words = set(content_tokens(folded))
-            if len(words) < MIN_EXCUSED_WORDS or not words <= set(content_tokens(material)):
+            share = self._echoed_share(text, material)
+            if share >= ECHO_SHARE:
                 raise ValueError(f"{where}: {text!r} repeats the prompt's own example or placeholder text instead "
-                                 "of answering about the material")
+                                 f"of answering about the material ({share:.0%} of it copied)")
         for name, source_field in self.grounded.items():
             source = getattr(inputs, source_field)
             source_words, folded_source = set(content_tokens(source)), _folded(source)
