@@ -34,11 +34,11 @@ _EN_SOURCE = (r"(?:(?:the|these|those|this|that|your|my|any|all(?: of)?(?: the)?
               r"relevant|listed|cited|shared|current|existing|supporting|two|three|other|same)\s+)*"
               + _EN_SOURCE_NOUN +
               r"(?:\s+(?:provided|given|available|above|supplied|retrieved|shown|here|at hand|(?:that )?(?:you|i|we)\s+"
-              r"(?:\w+\s+)?(?:provided|gave|shared|sent|attached|uploaded|supplied|have|had|was given|received|found|"
-              r"retrieved|listed|referenced|cited)(?: me| us)?))?")
+              r"(?:\w+\s+)?(?:provided|gave|shared|sent|attached|uploaded|supplied|have(?: access to)?|had|was given|"
+              r"received|found|retrieved|listed|referenced|cited|can (?:see|access))(?: me| us)?))?")
 _EN_SAY = (r"(?:say|mention|provide|contain|state|include|give|indicate|address|discuss|offer|cover|tell|"
            r"list|describe|explain|show|reveal|answer|detail|clarify|note|refer|touch|make|have|allow|support|"
-           r"define|identify|name|report|confirm|cite|talk|go into|deal with|specif)\w*")
+           r"define|identify|name|report|confirm|cite|talk|go into|deal with|specif|relate)\w*")
 _EN_INFO = (r"(?:answers?|information|info|details?|specifics|responses?|reply|explanations?|figures?|numbers?|"
             r"dates?|amounts?|estimates?|confirmation|clarification|data|mention|references?|records?|clauses?|"
             r"sections?|evidence|sources?|indications?|hints?|clues?|descriptions?|guidance|statements?)\b")
@@ -101,6 +101,10 @@ _EN_ANCHORED = [
     r"not something (?:that )?(?:" + _EN_SOURCE + r"\s+" + _EN_SAY + r"|(?:i|we) (?:can|could|am able to) " + _EN_KNOW
     + r")",
     r"(?:i|we) (?:would|had) rather not (?:guess|speculate|say|answer|comment)",
+    r"(?:the )?(?:answer|information|info)(?: to (?:this|that|your|the) question)? (?:is|are) not (?:available|known|"
+    r"provided|given|found|specified|stated)\b(?=\s*$|\s+(?:in|from|within|here|based|according|yet)\b)",
+    r"(?:not|nowhere) (?:mentioned|stated|specified|provided|given|found|available|included|covered|addressed|"
+    r"discussed)(?: anywhere)? (?:in|by|within) " + _EN_SOURCE + r"\b",
 ]
 # Where the sources themselves are named as what is missing ("The fee is not mentioned in the
 # passages"), the clause says nothing about the world whatever its subject.
