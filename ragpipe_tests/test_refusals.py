@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from ragpipe.core.evidence.support import context_claims, declines
+from ragpipe.core.evidence.calibration import hallucinated
 from ragpipe.core.metrics.answer_correctness import ANSWER_CORRECTNESS_WRONG_THRESHOLD
 from ragpipe.core.evidence.refusals import is_refusal, says_unanswerable
 from ragpipe.core.metrics import Toolkit
@@ -120,9 +121,9 @@ def test_declining_is_correct_when_the_reference_says_the_question_cannot_be_ans
     assert correctness("2040年夏季奥运会在北京举办。", "这个问题无法回答。") == 0.0
 
 
-def test_the_hallucination_flag_uses_the_answers_language(kit):
+def test_the_hallucination_flag_and_the_value_are_one_decision(kit):
     case = EvalCase(question_id="q", question="小微企业怎么缴纳企业所得税？", answer=CONTEXTS[0], retrieved_contexts=CONTEXTS)
-    details = score_case(case, kit, ["faithfulness"])["faithfulness"].details
-    assert details["language"] == "zh"
-    assert details["hallucination_threshold"] == kit.verifier.calibration.hallucination_threshold("zh")
-    assert details["hallucinated"] is False  # an answer copied from its context
+    result = score_case(case, kit, ["faithfulness"])["faithfulness"]
+    support = [v["score"] for v in result.details["statements"]]
+    assert result.details["hallucinated"] is hallucinated(support) is False  # copied from its context
+    assert result.details["expected_unsupported"] == pytest.approx(sum(1 - p for p in support), abs=1e-3)

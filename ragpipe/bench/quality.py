@@ -2,23 +2,25 @@
 
 Scores the human-labelled development sets (../shared/benchmarks/, JSON Lines in the
 benchmark format) with the registered metrics and, for each metric that a human label
-speaks to, reports AUROC and F1 at the metric's shipped default decision threshold:
+speaks to, reports AUROC of the value and F1 of the metric's own decision:
 
 | file | label | metric | a positive (the event detected) is | flagged when |
 |---|---|---|---|---|
-| ragtruth_dev, halueval_qa_dev | hallucinated | faithfulness | hallucinated = true | value < its language's threshold |
-| halueval_qa_dev, halluqa_zh_dev | answer_correct | answer_correctness | answer_correct = false | value < threshold |
+| ragtruth_dev, halueval_qa_dev | hallucinated | faithfulness | hallucinated = true | details.hallucinated |
+| evouna_tq_dev, halueval_qa_dev, halluqa_zh_dev | answer_correct | answer_correctness, factual_correctness, semantic_similarity, token F1 (a baseline) | answer_correct = false | value < 0.5 |
 
 The positive class is always the failure a user wants caught (a hallucination, a wrong
 answer), and a low metric value predicts it, so AUROC is computed on the negated value.
-The thresholds are the ones the metrics ship with (answer correctness's constant,
-faithfulness's per-language thresholds in calibration.json, which it applies to each
-answer by its language); they are not tuned here. Rows whose metric is NaN (an answer
-that declines is NaN in faithfulness) are counted and left out of AUROC and F1.
+The decisions are the ones the metrics ship with (below 0.5 for the reference-based ones,
+faithfulness's hallucination flag); nothing is tuned here. Rows whose metric is NaN (an
+answer that declines is NaN in faithfulness) are counted and left out of AUROC and F1.
+Two more shares: the negatives flagged among sentence answers (five words or more: for
+answer correctness, right answers that restate the question or add detail, judged wrong) and
+the positives missed (wrong answers judged right).
 
-When a file was used to train the shipped calibration (``calibration.json`` lists them),
-the figure printed here is in-sample; ``scripts/train_calibration.py`` prints the
-out-of-fold and cross-file figures for it.
+When a file was used to train a shipped model (``calibration.json`` or ``correctness.json``
+lists it), the figure printed here is in-sample; ``scripts/train_calibration.py`` and
+``scripts/train_correctness.py`` print the out-of-fold figures.
 """
 
 from __future__ import annotations
@@ -27,8 +29,11 @@ import argparse
 import json
 import math
 import os
+import re
+import string
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -47,13 +52,23 @@ class Check:
     label: str             # key of human_label
     metric: str            # registered metric name
     positive_when: bool    # the label value that counts as the positive (failure) class
-    threshold: Callable[[MetricResult], float]  # flag a positive when the metric value is below this
+    flagged: Callable[[MetricResult], bool]  # the metric's own decision: a positive
+
+
+def _wrong(result: MetricResult) -> bool:
+    return result.value < ANSWER_CORRECTNESS_WRONG_THRESHOLD
 
 
 CHECKS = (
-    Check("hallucinated", "faithfulness", True, lambda result: result.details["hallucination_threshold"]),
-    Check("answer_correct", "answer_correctness", False, lambda result: ANSWER_CORRECTNESS_WRONG_THRESHOLD),
+    Check("hallucinated", "faithfulness", True, lambda result: result.details["hallucinated"]),
+    Check("answer_correct", "answer_correctness", False, _wrong),
+    Check("answer_correct", "factual_correctness", False, _wrong),
+    Check("answer_correct", "semantic_similarity", False, _wrong),
 )
+# A baseline every reference-based metric must beat: SQuAD's token F1 of answer and reference.
+TOKEN_F1 = "token_f1 (baseline)"
+# An answer of this many words or more is a sentence (it restates the question, adds detail).
+SENTENCE_WORDS = 5
 
 
 def auroc(scores, positives) -> float:
@@ -85,6 +100,17 @@ def f1(predicted, positives) -> float:
     return 2 * tp / denominator if denominator else math.nan
 
 
+def token_f1(answer: str, reference: str) -> float:
+    """SQuAD's token F1: lower case, no punctuation or articles, bag-of-words overlap."""
+    def tokens(text: str) -> list[str]:
+        text = "".join(ch for ch in (text or "").lower() if ch not in string.punctuation)
+        return re.sub(r"\b(?:a|an|the)\b", " ", text).split()
+
+    a, b = tokens(answer), tokens(reference)
+    common = sum((Counter(a) & Counter(b)).values())
+    return 2 * common / (len(a) + len(b)) if common else 0.0
+
+
 def read_rows(path: Path, limit: int | None = None) -> list[dict]:
     rows = []
     with path.open(encoding="utf-8") as handle:
@@ -98,11 +124,15 @@ def read_rows(path: Path, limit: int | None = None) -> list[dict]:
 
 def _trained_on() -> set[str]:
     from ragpipe.core.evidence.calibration import CALIBRATION_PATH
+    from ragpipe.core.metrics.answer_correctness import MODEL_PATH
 
-    try:
-        return set(json.loads(CALIBRATION_PATH.read_text(encoding="utf-8")).get("trained_on", []))
-    except (OSError, ValueError):
-        return set()
+    found = set()
+    for path in (CALIBRATION_PATH, MODEL_PATH):
+        try:
+            found |= set(json.loads(path.read_text(encoding="utf-8")).get("trained_on", []))
+        except (OSError, ValueError):
+            pass
+    return found
 
 
 def evaluate_file(path: Path, toolkit: Toolkit, limit: int | None = None) -> list[dict]:
@@ -114,25 +144,30 @@ def evaluate_file(path: Path, toolkit: Toolkit, limit: int | None = None) -> lis
     metrics = sorted({c.metric for c in checks})
     started = time.perf_counter()
     values = {m: [] for m in metrics}
-    thresholds = {c.metric: [] for c in checks}
+    flags = {c.metric: [] for c in checks}
     for index, row in enumerate(rows):
         results = score_case(case_from_row(row, index), toolkit, metrics)
         for m in metrics:
             values[m].append(results[m].value)
         for c in checks:
-            thresholds[c.metric].append(math.nan if math.isnan(results[c.metric].value) else c.threshold(results[c.metric]))
+            flags[c.metric].append(not math.isnan(results[c.metric].value) and bool(c.flagged(results[c.metric])))
+    if any(c.label == "answer_correct" for c in checks):
+        checks.append(Check("answer_correct", TOKEN_F1, False, _wrong))
+        values[TOKEN_F1] = [token_f1(r.get("answer") or "", r.get("ground_truth_answer") or "") for r in rows]
+        flags[TOKEN_F1] = [v < ANSWER_CORRECTNESS_WRONG_THRESHOLD for v in values[TOKEN_F1]]
     seconds = time.perf_counter() - started
     trained = path.name in _trained_on()
     out = []
     for check in checks:
-        labelled = [(v, t, r["human_label"][check.label])
-                    for v, t, r in zip(values[check.metric], thresholds[check.metric], rows)
+        labelled = [(v, f, r["human_label"][check.label], len((r.get("answer") or "").split()) >= SENTENCE_WORDS)
+                    for v, f, r in zip(values[check.metric], flags[check.metric], rows)
                     if r.get("human_label", {}).get(check.label) is not None]
-        value = np.array([v for v, _, _ in labelled], dtype=float)
-        threshold = np.array([t for _, t, _ in labelled], dtype=float)
-        positive = np.array([lab == check.positive_when for _, _, lab in labelled], dtype=bool)
+        value = np.array([v for v, _, _, _ in labelled], dtype=float)
+        flag = np.array([f for _, f, _, _ in labelled], dtype=bool)
+        positive = np.array([lab == check.positive_when for _, _, lab, _ in labelled], dtype=bool)
+        sentence = np.array([s for _, _, _, s in labelled], dtype=bool)
         measured = ~np.isnan(value)
-        v, t, p = value[measured], threshold[measured], positive[measured]
+        v, flagged, p, s = value[measured], flag[measured], positive[measured], sentence[measured]
         out.append({
             "file": path.name,
             "metric": check.metric,
@@ -141,9 +176,11 @@ def evaluate_file(path: Path, toolkit: Toolkit, limit: int | None = None) -> lis
             "scored": int(measured.sum()),
             "nan": int((~measured).sum()),
             "auroc": auroc(-v, p),
-            "f1": f1(v < t, p),
-            "threshold": " / ".join(f"{x:g}" for x in sorted(set(t.tolist()))),
+            "f1": f1(flagged, p),
             "positive_rate": float(p.mean()) if len(p) else math.nan,
+            # for answer correctness: right sentence answers judged wrong, wrong answers judged right
+            "negatives_flagged_in_sentences": float(flagged[~p & s].mean()) if (~p & s).any() else math.nan,
+            "positives_missed": float((~flagged[p]).mean()) if p.any() else math.nan,
             "in_sample": trained,
             "seconds": round(seconds, 1),
         })
@@ -172,19 +209,19 @@ def run_quality(bench_dir: Path | str = DEFAULT_BENCH_DIR, toolkit: Toolkit | No
 
 def format_table(results: list[dict]) -> str:
     header = ["file", "metric", "label (positive)", "rows scored", "rows NaN", "AUROC", "F1",
-              "threshold", "positive rate", "seconds"]
+              "positive rate", "negatives flagged (sentences)", "positives missed", "seconds"]
     lines = []
     for r in results:
         lines.append([r["file"] + (" *" if r["in_sample"] else ""), r["metric"], r["label"], str(r["scored"]),
-                      str(r["nan"]), f"{r['auroc']:.3f}", f"{r['f1']:.3f}", f"< {r['threshold']}",
-                      f"{r['positive_rate']:.3f}", f"{r['seconds']:.0f}"])
+                      str(r["nan"]), f"{r['auroc']:.3f}", f"{r['f1']:.3f}", f"{r['positive_rate']:.3f}", f"{r['negatives_flagged_in_sentences']:.3f}",
+                      f"{r['positives_missed']:.3f}", f"{r['seconds']:.0f}"])
     widths = [max(len(h), *(len(line[i]) for line in lines)) if lines else len(h) for i, h in enumerate(header)]
     text = [" | ".join(h.ljust(w) for h, w in zip(header, widths)),
             "-|-".join("-" * w for w in widths)]
     text += [" | ".join(c.ljust(w) for c, w in zip(line, widths)) for line in lines]
     if any(r["in_sample"] for r in results):
-        text.append("* the shipped calibration was trained on this file, so its figure is in-sample; "
-                    "scripts/train_calibration.py prints the out-of-fold and cross-file figures")
+        text.append("* a shipped model was trained on this file, so its figure is in-sample; "
+                    "scripts/train_calibration.py and scripts/train_correctness.py print out-of-fold figures")
     return "\n".join(text)
 
 

@@ -17,23 +17,39 @@ from ragpipe.core.evidence.features import FEATURES
 
 CALIBRATION_PATH = Path(__file__).with_name("calibration.json")
 # A number the evidence does not contain is never support: whatever the model says, the
-# probability is this. (A cap of 0.2 instead scored the benchmarks within 0.006 AUROC of
-# this; 0 keeps "5%" against a reference of "3.5%" at 0.0, as answer correctness requires.)
+# probability is this. (A cap of 0.2 instead scored the benchmarks within 0.006 AUROC of this.)
 UNKNOWN_NUMBER_CAP = 0.0
+# Nor is a statement the evidence plainly contradicts (contradiction.py). The cap is not 0:
+# on RAGTruth the rules also fire on 1 % of the statements people marked supported, and at 0
+# those cost 0.03 more out-of-fold AUROC than at 0.3 (docs/benchmarks.md).
+CONTRADICTED_CAP = 0.3
 
 
-class Calibration:
-    """A gradient-boosted model over FEATURES: regression trees whose outputs, scaled by
-    the learning rate and added to a baseline, give the log-odds of support."""
+# An answer is flagged as hallucinated when the expected number of its statements that the
+# contexts do not support, the sum of (1 - p), is at least this: more likely than not, some
+# statement is unsupported. Fixed a priori, one for every language; the value (the expected
+# share supported) and the flag read the same probabilities.
+HALLUCINATED_FROM = 0.5
 
-    def __init__(self, spec: dict):
+
+def hallucinated(probabilities) -> bool:
+    return float(np.sum(1.0 - np.asarray(probabilities, dtype=float))) >= HALLUCINATED_FROM
+
+
+class Trees:
+    """A gradient-boosted model (scikit-learn's GradientBoostingClassifier, exported to JSON)
+    over named feature columns: regression trees whose outputs, scaled by the learning rate
+    and added to a baseline, give the log-odds of the positive class."""
+
+    def __init__(self, spec: dict, features: tuple[str, ...]):
         if spec.get("kind") != "gbm":
             raise ValueError(f"unknown calibration kind {spec.get('kind')!r}")
-        missing = set(FEATURES) - set(spec["features"])
-        if missing:
-            raise ValueError(f"calibration lacks features: {', '.join(sorted(missing))}")
+        missing = set(spec["features"]) - set(features)
+        if missing:  # a model may leave a rule's column out, but may not read one that is gone
+            raise ValueError(f"calibration reads unknown features: {', '.join(sorted(missing))}")
+        self.width = len(features)
         # Column j of our feature rows feeds the model's feature spec["features"].index(...)
-        self.columns = np.array([FEATURES.index(f) if f in FEATURES else -1 for f in spec["features"]])
+        self.columns = np.array([features.index(f) for f in spec["features"]])
         self.baseline = float(spec["baseline"])
         self.learning_rate = float(spec["learning_rate"])
         # All trees padded into (trees × nodes) arrays, walked level by level together.
@@ -52,11 +68,6 @@ class Calibration:
         self.trees = trees
         self.spec = spec
 
-    def hallucination_threshold(self, language: str) -> float:
-        """The faithfulness below which an answer in this language ("zh" or "en") is flagged
-        as hallucinated, chosen out of fold per language by scripts/train_calibration.py."""
-        return float(self.spec["faithfulness_hallucination_thresholds"][language])
-
     def _max_depth(self) -> int:
         """Levels to walk so that every row reaches a leaf in every tree."""
         best = 0
@@ -72,7 +83,7 @@ class Calibration:
 
     def log_odds(self, features: np.ndarray) -> np.ndarray:
         # scikit-learn's trees compare float32 features with their thresholds: do the same.
-        x = np.asarray(features, dtype=np.float32).astype(float).reshape(-1, len(FEATURES))
+        x = np.asarray(features, dtype=np.float32).astype(float).reshape(-1, self.width)
         n, n_trees = len(x), len(self.left)
         trees = np.broadcast_to(np.arange(n_trees), (n, n_trees))
         node = np.zeros((n, n_trees), dtype=int)
@@ -86,14 +97,26 @@ class Calibration:
         return self.baseline + self.learning_rate * self.value[trees, node].sum(axis=1)
 
     def probability(self, features: np.ndarray) -> np.ndarray:
+        return 1.0 / (1.0 + np.exp(-np.clip(self.log_odds(features), -40, 40)))
+
+
+class Calibration(Trees):
+    """The support model over FEATURES, with the rules on top and the faithfulness thresholds."""
+
+    def __init__(self, spec: dict):
+        super().__init__(spec, FEATURES)
+
+    def probability(self, features: np.ndarray) -> np.ndarray:
         x = np.asarray(features, dtype=float).reshape(-1, len(FEATURES))
-        return apply_rules(1.0 / (1.0 + np.exp(-np.clip(self.log_odds(x), -40, 40))), x)
+        return apply_rules(super().probability(x), x)
 
 
 def apply_rules(probabilities: np.ndarray, features: np.ndarray) -> np.ndarray:
-    """The documented rules on top of the model: an unknown number is never support."""
-    unknown_number = np.asarray(features)[:, FEATURES.index("novel_numbers")] > 0
-    return np.where(unknown_number, np.minimum(probabilities, UNKNOWN_NUMBER_CAP), probabilities)
+    """The documented rules on top of the model: an unknown number or a plain contradiction is never support."""
+    features = np.asarray(features)
+    capped = np.where(features[:, FEATURES.index("contradicted")] > 0, np.minimum(probabilities, CONTRADICTED_CAP),
+                      probabilities)
+    return np.where(features[:, FEATURES.index("novel_numbers")] > 0, np.minimum(capped, UNKNOWN_NUMBER_CAP), capped)
 
 
 @lru_cache(maxsize=4)

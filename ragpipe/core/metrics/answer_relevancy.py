@@ -2,27 +2,57 @@ import re
 
 import numpy as np
 
-from ragpipe.core.evidence.features import MAX_EMBED_CHARS
+from ragpipe.core.evidence.facts import facts
+from ragpipe.core.evidence.features import MAX_EMBED_CHARS, language_of, normalized_cosine
+from ragpipe.core.evidence.refusals import says_unanswerable
+from ragpipe.core.evidence.agreement import elliptical
+from ragpipe.core.evidence.support import context_claims, declines
 from ragpipe.core.llm.prompts import ANSWER_ANALYSIS, ANSWER_RELEVANCY
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 from ragpipe.core.text import content_tokens
 
-# Answers that commit to nothing do not answer the question (RAGAS scores them 0).
-NONCOMMITTAL = re.compile(
-    r"(未在资料中找到|无法回答|不知道|没有相关信息|无法确定|i (?:do not|don't) know|could not find|"
-    r"cannot answer|can't answer|no information)", re.I)
-# A question that asks for a quantity (how much, how many, the minimum, the rate …) is
-# answered directly by one, in digits or in words; an answer that talks around it ("a
-# lower down payment", the worked example's rambling answer) does not answer the question asked.
-ASKS_QUANTITY = re.compile(
-    r"多少|几[个位项年月日天岁次倍种类名家条周]|多久|多长时间|多大|多高|多远|百分之几|最低|最高|上限|下限|比例|金额|额度|"
-    r"税率|利率|费率|\bhow (?:much|many|long|old|large|big|high|tall|far|often)\b|\b(?:minimum|maximum|lowest|highest|"
-    r"percentage|percent|proportion|amount|number of|rate|cost|price|fee|limit)\b", re.I)
-QUANTITY = re.compile(
-    r"\d|百分之|[零〇一二三四五六七八九十两百千万亿半]\s*(?:个|位|项|年|月|日|天|岁|次|倍|元|成|人|家|名|周|小时|分钟|公里|米)|"
-    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|"
-    r"seventy|eighty|ninety|hundred|thousand|million|billion|half|dozen)\b", re.I)
+# What a question asks for, and whether an answer gives it: a question that asks for a
+# quantity, a duration, a time, a place, a person or a yes/no is answered directly by one.
+ASKS = {
+    "duration": re.compile(r"多久|多长时间|几年|几个月|几天|几周|几小时|\bhow long\b", re.I),
+    "quantity": re.compile(
+        r"多少|几[个位项次倍种类名家条]|多大|多高|多远|百分之几|最低|最高|上限|下限|比例|金额|额度|税率|利率|费率|"
+        r"\bhow (?:much|many|old|large|big|high|tall|far|often)\b|\b(?:minimum|maximum|lowest|highest|"
+        r"percentage|percent|proportion|amount|number of|rate|cost|price|fee|limit)\b", re.I),
+    "time": re.compile(r"什么时候|何时|哪一?年|几月|几号|哪一?天|日期|截止|\bwhen\b|\bwhat (?:year|date|day|time)\b|"
+                       r"\bdeadline\b", re.I),
+    "place": re.compile(r"哪里|哪儿|在哪|什么地方|哪个(?:国家|城市|省)|\bwhere\b", re.I),
+    "person": re.compile(r"谁|哪位|\bwho(?:m|se)?\b", re.I),
+    "yes/no": re.compile(r"吗\W*$|是否|能否|可否|有没有|是不是|会不会|能不能|可不可以|^\W*(?:is|are|was|were|do|does|"
+                         r"did|can|could|will|would|has|have|should|may|must)\b", re.I),
+}
+_NUMBER = re.compile(r"\d|百分之|[零〇一二三四五六七八九十两百千万亿半]\s*[个位项年月日天岁次倍元成人家名周小时分钟公里米]|"
+                     r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
+                     r"sixty|seventy|eighty|ninety|hundred|thousand|million|billion|half|dozen)\b", re.I)
+_DURATION = re.compile(r"(?:\d|[零一二三四五六七八九十两半几])\s*(?:个)?(?:年|月|天|日|周|星期|小时|分钟|秒)|"
+                       r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|several|a few)[\s-]+"
+                       r"(?:years?|months?|weeks?|days?|hours?|minutes?|seconds?)\b", re.I)
+_YES_NO = re.compile(r"^\W*(?:yes|no|not|never|是|不|对|没|有|能|可以|会|需要|无需)", re.I)
+# Semantic closeness of question and answer, as a language-normalised e5 cosine: about 0 for
+# unrelated texts; from this much on an answer is fully on the question's topic.
+ON_TOPIC = 0.3
+OFF_TOPIC = -0.05
+
+
+def asked(question: str) -> str | None:
+    return next((kind for kind, pattern in ASKS.items() if pattern.search(question)), None)
+
+
+def gives(kind: str, answer: str) -> bool:
+    said = facts(answer)
+    return {"duration": lambda: bool(_DURATION.search(answer)),
+            "quantity": lambda: bool(_NUMBER.search(answer)),
+            "time": lambda: bool(said.years or said.months or _DURATION.search(answer)
+                                 or re.search(r"每年|每月|每周|今年|明年|\b(?:every|each)\s+(?:year|month|week)\b", answer, re.I)),
+            "place": lambda: bool(said.names),
+            "person": lambda: bool(said.names),
+            "yes/no": lambda: bool(_YES_NO.match(answer))}[kind]()
 
 
 def _llm(case: EvalCase, kit: Toolkit) -> MetricResult:
@@ -38,36 +68,43 @@ def _llm(case: EvalCase, kit: Toolkit) -> MetricResult:
 def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     if kit.llm is not None:
         return _llm(case, kit)
-    if NONCOMMITTAL.search(case.answer):
+    said = kit.statements(case.answer)
+    if declines(said) or says_unanswerable(said) and not context_claims(said):
         return MetricResult(0.0, {"noncommittal": True})
+    kind = asked(case.question)
+    details = {"asks": kind, "gives_asked": None if kind is None else gives(kind, case.answer)}
+    if elliptical(case.answer):
+        # A bare value or name replies to the question itself: direct when it is what was asked.
+        details["elliptical"] = True
+        return MetricResult(1.0 if kind is None or details["gives_asked"] else 0.2, details)
     question_terms = set(content_tokens(case.question))
-    answer_terms = set(content_tokens(case.answer))
-    coverage = len(question_terms & answer_terms) / len(question_terms) if question_terms else 0.0
-    statements = list(kit.statements(case.answer)) or [case.answer]
+    coverage = len(question_terms & set(content_tokens(case.answer))) / len(question_terms) if question_terms else 0.0
+    statements = list(said) or [case.answer]
     # Cut as the verifier cuts them, so these are the vectors it embeds (no second pass).
-    vectors = kit.embedder.embed([case.question] + [s[:MAX_EMBED_CHARS] for s in statements])
-    # The whole answer as the mean of its statements' vectors: e5 mean-pools tokens, so
-    # this is close to embedding the answer again, at no cost.
-    answer = vectors[1:].mean(axis=0)
-    answer_cosine = float(vectors[0] @ answer) / max(float(np.linalg.norm(answer)), 1e-12)
-    related = kit.relatedness([answer_cosine, *(vectors[1:] @ vectors[0])])
-    whole, focus = float(related[0]), float((related[1:] >= 0.5).mean())
-    details = {"question_term_coverage": round(coverage, 4), "semantic": round(whole, 4),
-               "on_topic_statement_share": round(focus, 4)}
-    parts = [coverage, whole, focus]
-    if ASKS_QUANTITY.search(case.question):
-        details["gives_asked_quantity"] = bool(QUANTITY.search(case.answer))
-        parts.append(float(details["gives_asked_quantity"]))
-    return MetricResult(sum(parts) / len(parts), details)
+    cosines = kit.embedder.similarity([case.question], [s[:MAX_EMBED_CHARS] for s in statements])[0]
+    closeness = normalized_cosine(kit.embedder.backend, cosines, language_of(case.question))
+    share = [len(question_terms & set(content_tokens(s))) / len(question_terms) if question_terms else 0.0
+             for s in statements]
+    topic = np.maximum(np.clip((closeness - OFF_TOPIC) / (ON_TOPIC - OFF_TOPIC), 0.0, 1.0), share)
+    if kind is not None:  # a statement that gives the asked value about the question's topic is direct
+        topic = np.array([min(1.0, t + 0.5) if t > 0 and gives(kind, s) else t for t, s in zip(topic, statements)])
+    on_topic, focus = max(coverage, float(topic.max())), float((topic >= 0.5).mean())
+    value = on_topic * (0.8 + 0.2 * focus) * (0.6 if details["gives_asked"] is False else 1.0)
+    details.update(question_term_coverage=round(coverage, 4), closeness=round(float(closeness.max()), 4),
+                   on_topic_statement_share=round(focus, 4))
+    return MetricResult(float(value), details)
 
 
 METRIC = Metric(
     name="answer_relevancy",
-    definition=("How directly the answer addresses the question. Offline: mean of the share of the "
-                "question's content words the answer takes up, the semantic relatedness of answer and question, "
-                "the share of answer statements on the question's topic and, when the question asks for a "
-                "quantity (how much, how many, the minimum …), whether the answer gives one. LLM mode (RAGAS): mean relatedness "
-                "of the question to questions the LLM writes for the answer. Noncommittal answers score 0."),
+    definition=("How directly the answer addresses the question. Offline: how much the answer is on the "
+                "question's topic (the larger of the share of the question's content words it takes up and its "
+                "closest statement's e5 closeness to the question, read against the closeness of unrelated texts), "
+                "times 0.8 + 0.2 × the share of its statements on topic, times 0.6 when the question asks for a "
+                "quantity, duration, time, place, person or yes/no and the answer gives none. An answer on topic "
+                "that gives what was asked is direct. A bare value or name (\"20%。\", \"Canberra.\") replies to "
+                "the question itself: 1 when it is what was asked, else 0.2. LLM mode (RAGAS): mean relatedness of "
+                "the question to questions the LLM writes for the answer. Noncommittal answers and refusals score 0."),
     reads=("question", "answer"),
     higher_is_better=True,
     nan_when="no answer, or the bot failed",

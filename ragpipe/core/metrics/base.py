@@ -155,12 +155,13 @@ class Toolkit:
             self._statements[text] = tuple(found)
         return self._statements[text]
 
-    def verify(self, statements, evidence: list[str]) -> list[Verdict]:
-        """Verdicts, memoised: faithfulness, noise_sensitivity and hallucination_rate ask the same."""
-        key = (tuple(statements), tuple(evidence))
+    def verify(self, statements, evidence: list[str], question: str = "") -> list[Verdict]:
+        """Verdicts, memoised: faithfulness, noise_sensitivity and hallucination_rate ask the same.
+        Offline, the question tells which of a statement's words are new (its informative coverage)."""
+        key = (tuple(statements), tuple(evidence), question if self.llm is None else "")
         if key not in self._verdicts:
             self._verdicts[key] = (self.llm.verify(list(statements), list(evidence)) if self.llm is not None
-                                   else self.verifier.verify(statements, evidence))
+                                   else self.verifier.verify(statements, evidence, question=question))
         return self._verdicts[key]
 
     def entities(self, text: str | None) -> list[str]:
@@ -214,14 +215,16 @@ class _RecordingEmbedder:
         return np.zeros((len(left), len(right)), dtype=np.float32)
 
 
-def supported_share(kit: Toolkit, text: str, evidence: list[str], empty_reason: str) -> MetricResult:
+def supported_share(kit: Toolkit, text: str, evidence: list[str], empty_reason: str, question: str = "") -> MetricResult:
     """Expected share of the text's statements that the evidence supports (the mean of
     their calibrated support probabilities), with every verdict. List markers left over
-    from splitting an enumeration and bare replies ("Yes.") are not statements."""
+    from splitting an enumeration and bare replies ("Yes.") are not statements. Offline, a
+    statement that is only a value ("20%。", "Canberra.") must sit where the question points
+    (the verifier reads it with the question)."""
     statements = context_claims(kit.statements(text))
     if not statements:
         return MetricResult.unmeasured(empty_reason)
-    verdicts = kit.verify(statements, evidence)
+    verdicts = kit.verify(statements, evidence, question)
     return MetricResult(expected_share([v.score for v in verdicts]),
                         {"statements": [v.as_dict() for v in verdicts],
                          "supported": sum(v.supported for v in verdicts), "total": len(verdicts)})

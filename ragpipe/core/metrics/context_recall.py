@@ -4,7 +4,7 @@ from ragpipe.core.schemas import EvalCase
 
 def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     return supported_share(kit, case.ground_truth_answer, case.retrieved_contexts,
-                           "the ground-truth answer makes no statement the contexts can check")
+                           "the ground-truth answer makes no statement the contexts can check", case.question)
 
 
 METRIC = Metric(

@@ -1,5 +1,6 @@
 import numpy as np
 
+from ragpipe.core.evidence.agreement import words
 from ragpipe.core.evidence.features import MAX_EMBED_CHARS, evidence_sentences, shortlist
 from ragpipe.core.llm.prompts import CONTEXT_RELEVANCE
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
@@ -24,6 +25,8 @@ INTERCEPT = -12.845
 # The probability from which a context counts as relevant: the one maximising the mean F1
 # over the five sets (see the script for the held-out figures).
 RELEVANCE_THRESHOLD = 0.56
+# Or from this share of the question's content words (whole words, not character pairs) in the context.
+QUESTION_WORDS_NAMED = 0.6
 
 
 def relevance_features(case: EvalCase, kit: Toolkit) -> np.ndarray:
@@ -47,8 +50,13 @@ def relevance_features(case: EvalCase, kit: Toolkit) -> np.ndarray:
 def _offline(case: EvalCase, kit: Toolkit) -> list[tuple[bool, str, float]]:
     features = relevance_features(case, kit)
     probability = 1 / (1 + np.exp(-(features @ WEIGHTS + INTERCEPT)))
-    return [(p >= RELEVANCE_THRESHOLD, f"relevance {p:.2f}: cosine to the question {w:.3f} (whole), {s:.3f} (best sentence)",
-             float(p)) for p, (s, w) in zip(probability, features[:, :2])]
+    # A context that names most of what the question asks about is about it, however its
+    # cosine compares with a closer context's.
+    asked = set(words(case.question))
+    named = [len(asked & set(words(c))) / len(asked) if asked else 0.0 for c in case.retrieved_contexts]
+    return [(p >= RELEVANCE_THRESHOLD or n >= QUESTION_WORDS_NAMED,
+             f"relevance {p:.2f}: cosine to the question {w:.3f} (whole), {s:.3f} (best sentence); "
+             f"{n:.0%} of the question's words", float(p)) for p, n, (s, w) in zip(probability, named, features[:, :2])]
 
 
 def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
@@ -67,7 +75,8 @@ METRIC = Metric(
                 "gets a relevance probability (details: score) from its e5 cosine to the question, as a "
                 f"query against passages, for the whole context (its first {MAX_CONTEXT_CHARS} characters) and "
                 f"its best sentence (of the {SENTENCE_SHORTLIST} sharing most of the question's words), also "
-                f"relative to the best retrieved context; relevant from {RELEVANCE_THRESHOLD}."),
+                f"relative to the best retrieved context; relevant from {RELEVANCE_THRESHOLD}, or when the context "
+                f"holds at least {QUESTION_WORDS_NAMED:.0%} of the question's content words."),
     reads=("question", "retrieved_contexts"),
     higher_is_better=True,
     nan_when="no retrieved contexts, or the bot failed",

@@ -1,15 +1,10 @@
-import re
-
 from ragpipe.core.evidence.entities import covered, is_quantity
 from ragpipe.core.evidence.refusals import says_unanswerable
+from ragpipe.core.evidence.agreement import elliptical
 from ragpipe.core.metrics.base import ENTITY_JUDGE, Metric, MetricResult, Toolkit, Unmeasurable
 from ragpipe.core.schemas import EvalCase
-from ragpipe.core.text import is_chinese
 
-# How short a reply is elliptical: about one clause ("按20%的税率缴纳。", "Yes, up to $25,000.").
-_ELLIPSIS_MAX_ZH_CHARS = 20
-_ELLIPSIS_MAX_EN_WORDS = 12
-_ELLIPSIS = "a short answer that names no entity and does not decline replies about the question's entities"
+_ELLIPSIS = "a bare value that names no entity and does not decline replies about the question's entities"
 
 
 def require_graph(kit: Toolkit) -> None:
@@ -32,14 +27,11 @@ def question_entity_share(kit: Toolkit, question: str, text: str, missing_key: s
 
 
 def elliptical_reply(kit: Toolkit, answer: str) -> bool:
-    """A short direct reply that names no entity of its own and does not decline ("20%。" to
-    "小型微利企业税率？"): it is about the question's entities without repeating them. A long
-    answer that leaves them out, or a refusal, is not."""
-    chinese = is_chinese(answer)
-    size = len(re.sub(r"[\W_]", "", answer)) if chinese else len(answer.split())
-    if size > (_ELLIPSIS_MAX_ZH_CHARS if chinese else _ELLIPSIS_MAX_EN_WORDS):
-        return False
-    return not says_unanswerable(kit.statements(answer)) and not [e for e in kit.entities(answer) if not is_quantity(e)]
+    """A bare value that names no entity of its own and does not decline ("20%。" to
+    "小型微利企业税率？"): it is about the question's entities without repeating them. A
+    sentence that leaves them out ("Businesses can get up to $25,000."), or a refusal, is not."""
+    return (elliptical(answer) and not says_unanswerable(kit.statements(answer))
+            and not [e for e in kit.entities(answer) if not is_quantity(e)])
 
 
 def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
@@ -54,9 +46,9 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
 METRIC = Metric(
     name="entity_coverage",
     definition=("Share of the question's entities (policies, agencies, places, law articles, industries: names, not "
-                "numbers) the answer covers. A short answer (at most 20 Chinese characters or 12 words) that names no "
-                "entity and does not decline (\"20%。\" to \"小型微利企业税率？\") replies about the question's "
-                "entities by ellipsis and covers them all; a longer answer that leaves them out does not."),
+                "numbers) the answer covers. A bare value (at most three words or eight Chinese characters) that names "
+                "no entity and does not decline (\"20%。\" to \"小型微利企业税率？\") replies about the question's "
+                "entities by ellipsis and covers them all; a sentence that leaves them out does not."),
     reads=("question", "answer"),
     higher_is_better=True,
     nan_when="no answer, the bot failed, the question names no entity, or (offline) the configured knowledge graph could not be read",

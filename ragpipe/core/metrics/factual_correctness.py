@@ -1,35 +1,69 @@
+from ragpipe.core.evidence.agreement import agreement, elliptical, in_context
+from ragpipe.core.evidence.support import claims
+from ragpipe.core.metrics.answer_correctness import by_rule, conflicts
 from ragpipe.core.metrics.base import STATEMENT_JUDGE, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 
 
-def claim_agreement(kit: Toolkit, answer: str, reference: str) -> dict:
-    """Answer claims checked against the reference and reference claims against the answer:
-    true positives, false positives, false negatives, and every verdict."""
-    claims = kit.verify(kit.statements(answer), [reference])
-    recalled = kit.verify(kit.statements(reference), [answer])
-    tp = sum(v.supported for v in claims)
-    return {"tp": tp, "fp": len(claims) - tp, "fn": sum(not v.supported for v in recalled),
-            "claims": [v.as_dict() for v in claims], "reference": [v.as_dict() for v in recalled]}
+def _claims(kit: Toolkit, text: str, question: str) -> list[str]:
+    """A text's claims; offline, an elliptical text ("Paris", "10") is one claim about its question."""
+    if kit.llm is None and elliptical(text):
+        return [in_context(question, text)]
+    return claims(kit.statements(text))
+
+
+def claim_agreement(kit: Toolkit, case: EvalCase) -> dict:
+    """Answer claims against the reference and reference claims against the answer: an answer
+    claim is right when the reference supports it or when it states a reference claim (with
+    detail of its own: "Fleming discovered penicillin in 1928" states "Fleming discovered
+    penicillin"); a reference claim is recalled when the answer supports it."""
+    question = case.question if kit.llm is None else ""
+    answer, reference = in_context(question, case.answer), in_context(question, case.ground_truth_answer)
+    answer_claims = _claims(kit, case.answer, case.question)
+    reference_claims = _claims(kit, case.ground_truth_answer, case.question)
+    verdicts = kit.verify(answer_claims, [reference], question)
+    recalled = kit.verify(reference_claims, [answer], question)
+    # Offline only: the judge's prefetch asks the two lists above, and the judge reads detail as detail.
+    right = [v.supported or (kit.llm is None and any(r.supported for r in kit.verify(reference_claims, [v.statement],
+                                                                                      question)))
+             for v in verdicts]
+    tp = sum(right)
+    return {"tp": tp, "fp": len(verdicts) - tp, "fn": sum(not v.supported for v in recalled),
+            "claims": [{**v.as_dict(), "right": ok} for v, ok in zip(verdicts, right)],
+            "reference": [v.as_dict() for v in recalled]}
 
 
 def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
-    if not kit.statements(case.ground_truth_answer):
+    decided = by_rule(case, kit)
+    if decided is not None:
+        return decided
+    if kit.llm is None:
+        conflicting = conflicts(case, kit, agreement(case.answer, case.ground_truth_answer, case.question))
+        if conflicting:  # another name, number or date in the reference's place, or its opposite: nothing is right
+            return MetricResult(0.0, {"conflicts": conflicting})
+    if not _claims(kit, case.ground_truth_answer, case.question):
         return MetricResult.unmeasured("the ground-truth answer makes no statement")
-    agreement = claim_agreement(kit, case.answer, case.ground_truth_answer)
-    tp, fp, fn = agreement["tp"], agreement["fp"], agreement["fn"]
+    found = claim_agreement(kit, case)
+    tp, fp, fn = found["tp"], found["fp"], found["fn"]
     precision = tp / (tp + fp) if tp + fp else 0.0
-    recall = tp / (tp + fn) if tp + fn else 0.0
+    recall = (len(found["reference"]) - fn) / len(found["reference"]) if found["reference"] else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return MetricResult(f1, {"precision": precision, "recall": recall, **agreement})
+    return MetricResult(f1, {"precision": precision, "recall": recall, **found})
 
 
 METRIC = Metric(
     name="factual_correctness",
-    definition=("Claim-level F1 of the answer against the ground-truth answer (precision: answer "
-                "claims the reference supports; recall: reference claims the answer states)."),
+    definition=("Claim-level F1 of the answer against the ground-truth answer. Precision: the share of answer "
+                "claims that the reference supports or (offline) that state a reference claim with detail of "
+                "their own; "
+                "recall: the share of reference claims the answer supports; each claim judged by the statement "
+                "verifier. Offline, a reply that is only a value or a name is read as the answer to its question "
+                "(\"capital of France: Paris\"); an answer that puts another number, date or name in the "
+                "reference's place, or that the reference plainly contradicts, scores 0; refusals and bare yes/no "
+                "references are decided as answer_correctness decides them."),
     reads=("answer", "ground_truth_answer"),
     higher_is_better=True,
-    nan_when="no answer, no ground-truth answer, or the bot failed",
+    nan_when="no answer, no ground-truth answer, the bot failed, or the reference makes no statement",
     compute=compute,
     judge=STATEMENT_JUDGE,
 )

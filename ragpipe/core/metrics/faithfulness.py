@@ -1,9 +1,9 @@
 import math
 
+from ragpipe.core.evidence.calibration import HALLUCINATED_FROM, hallucinated
 from ragpipe.core.evidence.support import declines
 from ragpipe.core.metrics.base import STATEMENT_JUDGE, Metric, MetricResult, Toolkit, supported_share
 from ragpipe.core.schemas import EvalCase
-from ragpipe.core.text import is_chinese
 
 DECLINES = "the answer declines to answer"
 
@@ -12,14 +12,13 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     if declines(kit.statements(case.answer)):
         return MetricResult.unmeasured(DECLINES, refusal=True)
     result = supported_share(kit, case.answer, case.retrieved_contexts,
-                             "the answer makes no statement the contexts can check (bare reply or empty)")
+                             "the answer makes no statement the contexts can check (bare reply or empty)", case.question)
     if kit.mode == "offline" and not math.isnan(result.value):
-        # The thresholds are fitted to the offline verifier's probabilities, per language:
-        # the same share means less in Chinese, whose paraphrases share fewer words.
-        language = "zh" if is_chinese(case.answer) else "en"
-        threshold = kit.verifier.calibration.hallucination_threshold(language)
-        result.details.update(language=language, hallucination_threshold=threshold,
-                              hallucinated=result.value < threshold)
+        # The flag reads the same probabilities as the value: some statement is more likely
+        # than not unsupported (the details show which).
+        support = [v["score"] for v in result.details["statements"]]
+        result.details.update(expected_unsupported=round(float(sum(1 - p for p in support)), 4),
+                              hallucinated=hallucinated(support))
     return result
 
 
@@ -27,12 +26,17 @@ METRIC = Metric(
     name="faithfulness",
     definition=("Expected share of the answer's atomic statements that the retrieved contexts support: the mean "
                 "of each statement's calibrated support probability (lexical, numeric, name, negation and "
-                "embedding evidence, weighed by the offline verifier). Refusal sentences (\"the documents do not say…\", "
+                "embedding evidence, weighed by the offline verifier; a number the contexts lack makes it 0, a "
+                "plain contradiction such as another name, number or date where the context has one, a flipped "
+                "negation or swapped roles caps it at 0.3). Offline, the answer is flagged as hallucinated "
+                "(details.hallucinated) when the expected number of its unsupported statements, the sum of "
+                f"1 - p (details.expected_unsupported), is at least {HALLUCINATED_FROM}: more likely than not some "
+                "statement is unsupported. One rule for every language, fixed a priori; the value and the flag "
+                "read the same probabilities. LLM mode: the share of statements the judge finds supported. "
+                "Refusal sentences (\"the documents do not say…\", "
                 "\"资料中没有相关信息\") assert nothing and are not checked; an answer that only declines is NaN "
                 "with the reason \"the answer declines to answer\" and is never flagged (whether declining was "
-                "right is answer_correctness's call). Offline, an answer is flagged as hallucinated "
-                "(details.hallucinated) when the value is below its language's threshold "
-                "(calibration.json faithfulness_hallucination_thresholds, chosen out of fold)."),
+                "right is answer_correctness's call)."),
     reads=("answer", "retrieved_contexts"),
     higher_is_better=True,
     nan_when=("no answer, no retrieved contexts, the bot failed, the answer declines to answer (a refusal), or it "

@@ -1,3 +1,4 @@
+from ragpipe.core.evidence.agreement import in_context
 from ragpipe.core.evidence.support import context_claims
 from ragpipe.core.metrics.base import STATEMENT_JUDGE, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
@@ -8,8 +9,8 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     statements = context_claims(kit.statements(case.answer))
     if not statements:
         return MetricResult.unmeasured("the answer makes no statement the contexts can check (refusal, bare reply or empty)")
-    correct = kit.verify(statements, [case.ground_truth_answer])
-    grounded = kit.verify(statements, case.retrieved_contexts)
+    correct = kit.verify(statements, [in_context(case.question, case.ground_truth_answer)], case.question)
+    grounded = kit.verify(statements, case.retrieved_contexts, case.question)
     # Wrong, yet taken from the retrieved contexts: the bot relayed noise.
     noisy = [c.statement for c, g in zip(correct, grounded) if not c.supported and g.supported]
     return MetricResult(len(noisy) / len(statements), {"noisy_statements": noisy, "statements": len(statements)})

@@ -1,0 +1,218 @@
+"""How an answer agrees with a reference answer, read the way a person reads it.
+
+A person asks two things: does the answer state what the reference states (its key terms:
+the words of the reference that the question does not already give), and does it state
+something else in their place (another name, number or date: a conflict)? Words the answer
+repeats from the question are neither credit nor blame, and true detail it adds is no error.
+Terms match across spellings: case, width, accents, light stemming, spelled-out numbers, and
+a reference whose accented letters were lost ("Beyonc" for "Beyoncé").
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from rapidfuzz.fuzz import ratio
+
+from ragpipe.core.evidence.facts import Facts, facts, fold
+from ragpipe.core.text import EN_STOPWORDS, _jieba, _stem, content_tokens, is_chinese
+
+_VOWELS = set("aeiouy")
+_PARENTHESIS = re.compile(r"\([^()]*\)|（[^（）]*）")
+
+
+@lru_cache(maxsize=65536)
+def terms(text: str) -> tuple[str, ...]:
+    """Content words, folded and lightly stemmed (Chinese: jieba words and their bigrams).
+    Numbers are no words here: ``fact_terms`` gives them by value."""
+    words = content_tokens(text) if is_chinese(text) else (
+        _stem(w) for w in re.findall(r"[a-z0-9]+(?:['-][a-z0-9]+)*", fold(text).replace("’", "'"))
+        if w not in EN_STOPWORDS)
+    return tuple(w for w in words if not re.search(r"\d", w))
+
+
+@lru_cache(maxsize=65536)
+def words(text: str) -> tuple[str, ...]:
+    """``terms`` less the character pairs of longer Chinese words (澳大利亚 counts once, not as
+    澳大利亚, 澳大, 大利, 利亚): for counting how much of one text another holds."""
+    found = terms(text)
+    longer = [t for t in found if len(t) > 2 and not t.isascii()]
+    return tuple(t for t in found if len(t) != 2 or t.isascii() or not any(t in w for w in longer))
+
+
+def fact_terms(f: Facts) -> list[str]:
+    """A text's numbers and dates as terms that match by value: "#10", "#y1993", "#m3", "#d3-5"."""
+    return ([f"#{v:g}" for v in sorted(f.numbers)] + [f"#y{y}" for y in sorted(f.years)]
+            + [f"#m{m}" for m in sorted(f.months)] + [f"#d{m}-{d}" for m, d in sorted(f.days)])
+
+
+def _lost_letters(short: str, long: str) -> bool:
+    """``short`` is ``long`` with only vowels missing, as a reference stripped of its accented
+    letters reads ("beyonc" / "beyonce", "lszl" / "laszlo")."""
+    if len(short) < 2 or len(long) - len(short) > 3 or not short.isascii():
+        return False
+    rest = iter(long)
+    missing = 0
+    for ch in short:
+        for other in rest:
+            if other == ch:
+                break
+            if other not in _VOWELS:
+                return False
+            missing += 1
+        else:
+            return False
+    return all(ch in _VOWELS for ch in rest) and len(long) > len(short)
+
+
+@lru_cache(maxsize=262144)
+def term_match(a: str, b: str) -> bool:
+    """One term stands for the other: equal, a stem of it, one with lost accented letters,
+    or a near spelling of a long word."""
+    if a == b or a.replace("-", "") == b.replace("-", ""):
+        return True
+    if not (a.isascii() and b.isascii()) or a.isdigit() or b.isdigit():
+        return False
+    short, long = sorted((a, b), key=len)
+    if len(short) >= 4 and long.startswith(short) and len(long) - len(short) <= 3:
+        return True
+    if _lost_letters(short, long):
+        return True
+    return len(short) >= 6 and ratio(a, b) >= 88
+
+
+def found_in(term: str, others) -> bool:
+    return term in others or any(term_match(term, other) for other in others)
+
+
+def elliptical(statement: str) -> bool:
+    """A reply that is only a value or a name ("20%。", "Canberra.", "2006年"): it asserts
+    nothing without the question it answers."""
+    if is_chinese(statement):  # a few characters, at most three words ("堪培拉。", "20%。", "2006年")
+        words = [w for w in _jieba().lcut(statement) if re.search(r"\w", w)]
+        return len(re.sub(r"[\W_]", "", statement)) <= 8 and len(words) <= 3
+    return len(statement.split()) <= 3 and len(terms(statement)) <= 2
+
+
+def in_context(question: str, text: str) -> str:
+    """An elliptical reply read as the answer to its question ("小型微利企业税率：20%。"), so that
+    its value must sit where the question points; any other text as it is."""
+    question = re.sub(r"[\s?？。.!！]+$", "", question or "")
+    return f"{question}: {text.strip()}" if question and elliptical(text) else text
+
+
+@dataclass
+class Agreement:
+    """What an answer shares with a reference, and where it says something else."""
+
+    key_terms: list[str]          # the reference's terms the question does not give
+    matched: list[str]            # of those, the ones the answer states
+    answer_new: list[str]         # the answer's terms the question does not give
+    answer_extra: list[str]       # of those, the ones the reference lacks
+    conflicts: list[str] = field(default_factory=list)  # "number 12 for 10", "name london for paris", …
+
+    @property
+    def recall(self) -> float:
+        return len(self.matched) / len(self.key_terms) if self.key_terms else 1.0
+
+    @property
+    def precision(self) -> float:
+        return 1 - len(self.answer_extra) / len(self.answer_new) if self.answer_new else 1.0
+
+
+def _conflicts(answer: Facts, reference: Facts, question: Facts, answer_terms, recall: float) -> list[str]:
+    """Typed facts the reference states and the answer replaces: a different number (and
+    none of the reference's), a different year, month or day, a different name in the
+    reference's name's place (none of the reference's names stated, and less than half of
+    its key terms: "Denmark" answers "Kingdom of Denmark")."""
+    found = []
+    wanted = set(reference.numbers) - question.numbers
+    given = set(answer.numbers) - question.numbers
+    if wanted and given and not wanted & given:
+        found.append(f"number {_show(given)} for {_show(wanted)}")
+    for kind in ("years", "months", "days"):
+        want = getattr(reference, kind) - getattr(question, kind)
+        got = getattr(answer, kind) - getattr(question, kind)
+        if want and got and not want & got:
+            found.append(f"{kind[:-1]} {_show(got)} for {_show(want)}")
+    wanted_names = [n for n in reference.names if not name_in(n, question.names)]
+    stated = lambda name: name_in(name, answer.names) or all(found_in(w, answer_terms) for w in terms(name))  # noqa: E731
+    if wanted_names and recall < 0.5 and not any(stated(n) for n in wanted_names):
+        other = [n for n in answer.names if not name_in(n, question.names) and not name_in(n, reference.names)
+                 and not shares_word(n, wanted_names)]
+        if other:
+            found.append(f"name {', '.join(other[:3])} for {', '.join(wanted_names[:3])}")
+    return found
+
+
+def name_in(name: str, names) -> bool:
+    """A name is among others when their words match one way or the other ("Scott" in
+    "Sir George Gilbert Scott", "George Gilbert Scott" in it too)."""
+    words = terms(name) or (name,)
+    for other in names:
+        other_words = terms(other) or (other,)
+        if all(found_in(w, other_words) for w in words) or all(found_in(w, words) for w in other_words):
+            return True
+    return False
+
+
+def shares_word(name: str, names) -> bool:
+    """"Sunset Boulevard" and "Sunset Blvd" may be one name spelt two ways; "Charles Dickens" and
+    "William Shakespeare" are two."""
+    words = terms(name)
+    return any(found_in(w, terms(other)) for other in names for w in words)
+
+
+def _show(values) -> str:
+    return ", ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in sorted(values, key=str)[:3])
+
+
+def agreement(answer: str, reference: str, question: str = "") -> Agreement:
+    """The answer against the reference, with the question's words taken as given."""
+    question_facts = facts(question)
+    given = set(terms(question)) | set(fact_terms(question_facts))
+    # A parenthesis in a reference qualifies it ("Elephant (disambiguation)", "Belshazzar (Daniel 5)"):
+    # its words are welcome in an answer but not required.
+    core = _PARENTHESIS.sub(" ", reference).strip() or reference
+    reference_terms = list(dict.fromkeys([*terms(core), *fact_terms(facts(core))]))
+    key = [t for t in reference_terms if not found_in(t, given)] or reference_terms
+    answer_facts = facts(answer)
+    answer_terms = list(dict.fromkeys([*terms(answer), *fact_terms(answer_facts)]))
+    matched = [t for t in key if found_in(t, answer_terms)]
+    all_reference = set(terms(reference)) | set(fact_terms(facts(reference)))
+    new = [t for t in answer_terms if not found_in(t, given)]
+    extra = [t for t in new if not found_in(t, all_reference)]
+    recall = len(matched) / len(key) if key else 1.0
+    return Agreement(key, matched, new, extra, _conflicts(answer_facts, facts(core), question_facts, answer_terms, recall))
+
+
+# What the answer-correctness model reads (answer_correctness.py, scripts/train_correctness.py).
+CORRECTNESS_FEATURES = (
+    "recall",            # share of the reference's key terms the answer states
+    "first_key",         # the reference's first key term (its head, mostly) is stated
+    "log_key",           # log(1 + key terms)
+    "precision",         # share of the answer's new terms (not the question's) the reference has
+    "log_new",           # log(1 + the answer's new terms)
+    "log_extra",         # log(1 + the answer's new terms the reference lacks)
+    "question_coverage", # share of the question's terms the answer restates
+    "conflict",          # a typed conflict: another number, date or name in the reference's place
+    "negation",          # one of answer and reference negates, the other does not
+    "extra_names",       # log(1 + names the answer adds that neither question nor reference has)
+    "cosine",            # embedding cosine of answer and reference, read against its language's floor
+    "zh",                # Chinese
+)
+
+
+def correctness_row(found: Agreement, answer: str, reference: str, question: str, cosine: float) -> list[float]:
+    """The CORRECTNESS_FEATURES row of one answer."""
+    question_terms = set(terms(question))
+    restated = sum(found_in(t, terms(answer)) for t in question_terms) / len(question_terms) if question_terms else 0.0
+    return [found.recall, float(bool(found.key_terms) and found.key_terms[0] in found.matched),
+            math.log1p(len(found.key_terms)), found.precision, math.log1p(len(found.answer_new)),
+            math.log1p(len(found.answer_extra)), restated, float(bool(found.conflicts)),
+            float(facts(answer).negated != facts(reference).negated),
+            math.log1p(sum(not name_in(n, facts(question).names + facts(reference).names) for n in facts(answer).names)),
+            cosine, float(is_chinese(answer + reference))]

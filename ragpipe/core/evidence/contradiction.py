@@ -1,0 +1,336 @@
+"""Plain contradictions, found by rule: the evidence sentence that speaks of what a statement
+speaks of (it holds the statement's other words) says another name, number or date in its
+place, says the opposite ("not", an antonym), or swaps who did what to whom.
+
+The calibrated verifier weighs how much of a statement its evidence holds; it cannot see
+that "The capital of Australia is Sydney." puts the wrong city into a sentence whose every
+word the evidence contains. These rules can, and where one fires the statement is not
+supported, whatever the other evidence says.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ragpipe.core.evidence.agreement import found_in, name_in, shares_word, words
+from ragpipe.core.evidence.facts import common_word, counted, facts, fold
+from ragpipe.core.text import is_chinese, number_mentions, numbers
+
+# A clause restates a statement (but for its polarity) when this share of its words are the statement's.
+RESTATED = 0.6
+# A statement echoes an evidence clause that holds this share of its words besides names and numbers.
+ECHO = 0.3
+# A sentence speaks of what a statement speaks of when it holds this share of the
+# statement's other words (at least two of them, or its only one).
+ALIGNED_SHARE = 0.6
+# Word stems that say opposite things about the same subject (a text has a stem when one of
+# its words starts with it; Chinese: when it contains it).
+_ANTONYMS = [("increas", "decreas"), ("increas", "reduc"), ("rais", "lower"), ("rise", "fall"), ("rose", "fell"),
+             ("higher", "lower"), ("more", "less"), ("more", "fewer"), ("above", "below"),
+             ("maximum", "minimum"), ("allow", "prohibit"), ("allow", "forbid"), ("permit", "prohibit"),
+             ("accept", "reject"), ("approv", "reject"), ("win", "los"), ("won", "lost"), ("open", "clos"),
+             ("largest", "smallest"), ("earliest", "latest"), ("north", "south"), ("east", "west"),
+             ("public", "private"), ("mandatory", "optional"), ("required", "optional"), ("legal", "illegal"),
+             ("增加", "减少"), ("提高", "降低"), ("上调", "下调"), ("上升", "下降"), ("增长", "下降"), ("高于", "低于"),
+             ("之前", "之后"), ("以前", "以后"), ("以上", "以下"), ("最高", "最低"), ("允许", "禁止"), ("可以", "不得"),
+             ("批准", "拒绝"), ("必须", "无需"), ("强制", "自愿"), ("最大", "最小"), ("公立", "私立"), ("合法", "违法"),
+             ("缴纳", "免征"), ("征收", "免征"), ("需要", "无需"), ("收费", "免费"), ("仅限", "不限")]
+_CLAUSE = re.compile(r"[,;:，；：]|\s--?\s|—|\b(?:but|while|whereas|although)\b|但是?|而|然而")
+_EN_PASSIVE = re.compile(r"\b\w+(?:ed|en|wn|ld|ght|ne|de)\s+by\b", re.I)  # "was acquired by", ", signed by"
+_ZH_PASSIVE = re.compile(r"被|由|遭|受到")
+# Where one sentence gives several values, each belongs to its clause.
+_VALUE_CLAUSE = re.compile(r"[,;:，；：、]|\b(?:and|but|while|whereas)\b|以及|而且?|但是?")
+# List numbers and pointers ("3  Cook the…", "(step 5)", "Method 1") are no facts.
+_UNNUMBERED = re.compile(r"^\s*\d{1,2}[.)]?\s+|\b(?:steps?|passages?|documents?|methods?|options?|parts?|sections?)\s*#?"
+                         r"\d{1,2}\b|(?:步骤|第)\s*\d{1,2}\s*步?", re.I)
+# A negation under a condition asserts nothing ("if you do not report income").
+_CONDITION = re.compile(r"\b(?:if|unless|when|whether)\b|如果|若|除非|假如", re.I)
+_COPULA = re.compile(r"\b(?:is|are|was|were)\b|是")
+
+
+_NO_FACTS = facts("")
+
+
+@dataclass(frozen=True)
+class Contradiction:
+    kind: str        # "name", "number", "date", "negation", "antonym", "roles"
+    stated: str      # what the statement says
+    evidence: str    # what the evidence says in its place
+    sentence: str    # the evidence sentence
+
+    def describe(self, language: str) -> str:
+        if language == "zh":
+            return f"证据说的是“{self.evidence}”，陈述却说“{self.stated}”"
+        return f"the evidence says \"{self.evidence}\" where the statement says \"{self.stated}\""
+
+
+def _overlap(frame: Sequence[str], sentence_terms: Sequence[str]) -> int:
+    return sum(found_in(t, sentence_terms) for t in frame)
+
+
+def _aligned(frame: list[str], sentences: list[str], sentence_terms: list[tuple[str, ...]]) -> list[int]:
+    """The sentences that hold the most of ``frame``, when that is enough to speak of it."""
+    if not frame:
+        return []
+    scores = [_overlap(frame, t) for t in sentence_terms]
+    best = max(scores, default=0)
+    if best < max(min(2, len(frame)), ALIGNED_SHARE * len(frame)):
+        return []
+    return [i for i, s in enumerate(scores) if s == best]
+
+
+def _slot_conflicts(statement: str, sentences: list[str], sentence_terms) -> Contradiction | None:
+    """A name, number or date of the statement that no aligned sentence states, where an
+    aligned sentence states another of its kind that the statement does not."""
+    statement = _UNNUMBERED.sub(" ", statement)
+    said = facts(statement)
+    statement_terms = list(dict.fromkeys(words(statement)))
+    # English number words are too often no number ("one of", "three horizontal lines" beside "2"):
+    # only digits, Chinese numerals and a number word that counts a unit ("five-year") are slots.
+    stated_numbers = said.numbers if is_chinese(statement) else said.numbers & (numbers(statement) | counted(statement))
+    sentences = [_UNNUMBERED.sub(" ", s) for s in sentences]
+    slots = [("name", n, set(words(n))) for n in said.names if _proper(n)]
+    slots += [("number", v, set()) for v in stated_numbers] + [("year", y, set()) for y in said.years]
+    slots += [("month", m, set(_month_words(statement))) for m in said.months]
+    for kind, value, own_terms in slots:
+        frame = [t for t in statement_terms if t not in own_terms]
+        aligned = [i for i in _aligned(frame, sentences, sentence_terms) if _echoes(sentences[i], frame)]
+        if aligned and _stated_close_by(kind, value, frame, sentences, sentence_terms, aligned):
+            continue
+        found = [(_alternative(kind, value, said, facts(sentences[i]), sentences[i]), i) for i in aligned]
+        if kind != "name":  # names in one sentence are mostly a list ("by Jobs, Wozniak and Wayne")
+            found = [(_closer_alternative(kind, value, said, frame, sentences[i]) if other is None else other, i)
+                     for other, i in found]
+        if any(other is None for other, _ in found):
+            continue  # an aligned sentence states it
+        for other, i in found:
+            if other:
+                return Contradiction("date" if kind in ("year", "month") else kind, _as_written(_show(kind, value), statement),
+                                     _as_written(other, sentences[i]), sentences[i])
+    return None
+
+
+def _proper(name: str) -> bool:
+    """A name that is no run of dictionary words: "Canberra", "Charles Dickens", "李四"; not a
+    button or a heading in title case ("Apply", "Control Panel", "Factory Data Reset")."""
+    return not name.isascii() or not all(common_word(w) for w in name.split())
+
+
+def _echoes(sentence: str, statement_terms: list[str]) -> bool:
+    """The statement says what a clause of the sentence says, but for its names and numbers: the
+    clause holds most of the statement's other words, and at least ECHO of the clause's other
+    words are the statement's. A plain swap copies its source; a statement that merely shares
+    a topic with a sentence is no swap of it."""
+    own = {t for n in facts(sentence).names for t in words(n)}
+    for clause in _clauses(sentence):
+        held = words(clause)
+        rest = [t for t in dict.fromkeys(held) if t not in own and not _month_words(t) and not facts(t).numbers]
+        frame = [t for t in statement_terms if not facts(t).numbers and not _month_words(t)]
+        if (rest and sum(found_in(t, statement_terms) for t in rest) >= ECHO * len(rest)
+                and sum(found_in(t, held) for t in frame) >= 0.8 * len(frame)):
+            return True
+    return False
+
+
+def _stated_close_by(kind: str, value, frame: list[str], sentences: list[str], sentence_terms,
+                     aligned: list[int]) -> bool:
+    """A sentence besides the best-aligned ones states the value and holds more than half as
+    much of the statement's other words: the evidence may say it there."""
+    enough = _overlap(frame, sentence_terms[aligned[0]]) / 2
+    return any(i not in aligned and _alternative(kind, value, _NO_FACTS, facts(s), s) is None and _overlap(frame, t) > enough
+               for i, (s, t) in enumerate(zip(sentences, sentence_terms)))
+
+
+def _as_written(value: str, text: str) -> str:
+    """A folded name as the text writes it ("canberra" -> "Canberra")."""
+    match = re.search(re.escape(value), text, re.I)
+    return match.group(0) if match else value
+
+
+def _month_words(statement: str) -> list[str]:
+    return [t for t in words(statement) if t[:3] in ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug",
+                                                    "sep", "oct", "nov", "dec")]
+
+
+def _alternative(kind: str, value, said, found, sentence: str):
+    """None when the sentence states the value; "" when it states nothing else of its kind;
+    else the other value it states."""
+    if kind == "name":
+        if name_in(value, found.names) or all(found_in(w, words(sentence)) for w in words(value) or (value,)):
+            return None
+        others = [n for n in found.names if _proper(n) and not name_in(n, said.names) and not shares_word(n, [value])]
+        return others[0] if others else ""
+    pool = {"number": (found.numbers, said.numbers), "year": (found.years, said.years),
+            "month": (found.months, said.months)}[kind]
+    if value in pool[0]:
+        return None
+    others = sorted(pool[0] - pool[1])
+    return _show(kind, others[0]) if others else ""
+
+
+def _closer_alternative(kind: str, value, said, frame: list[str], sentence: str):
+    """In a sentence that states the value and another of its kind ("75 mg a day for women and
+    90 mg for men", "不得低于5%，原则上不高于12%"), the other one when its clause fits the
+    statement better; else None (the sentence states the value). A clause fits by the
+    statement's words that only it has, less the sentence's topic (its words before the first
+    value, which all its clauses share: "vitamin C"), then by all the statement's words it has."""
+    text = fold(sentence)
+    found = facts(sentence)
+    pool = {"name": found.names, "number": found.numbers, "year": found.years, "month": found.months}[kind]
+    mine = {"name": said.names, "number": said.numbers, "year": said.years, "month": said.months}[kind]
+    others = [v for v in pool if v not in mine and not (kind == "name" and (name_in(v, mine) or shares_word(v, [value])))]
+    spots = sorted((m.start(), v) for v in [value, *others] for m in re.finditer(_surface(kind, v, sentence), text))
+    if not others or value not in {v for _, v in spots}:
+        return None  # a value written in a way this cannot place ("30万" for 300000) is taken as stated
+    topic = set(words(text[:spots[0][0]]))
+    clause_of = {}
+    for start, v in spots:
+        left = max((m.end() for m in _VALUE_CLAUSE.finditer(text, 0, start)), default=0)
+        right = next((m.start() for m in _VALUE_CLAUSE.finditer(text, start)), len(text))
+        clause_of.setdefault(v, set()).update(words(text[left:right]))
+    fit = {}
+    for v, held in clause_of.items():
+        elsewhere = set().union(*(w for u, w in clause_of.items() if u != v))
+        fit[v] = (sum(t in held - elsewhere - topic for t in frame), _overlap(frame, tuple(held)))
+    best = max(others, key=lambda v: fit.get(v, (-1, -1)))
+    return _show(kind, best) if fit.get(best, (-1, -1)) > fit.get(value, (-1, -1)) else None
+
+
+def _surface(kind: str, value, sentence: str) -> str:
+    """A pattern for where a value stands in the folded sentence."""
+    if kind == "name":
+        return re.escape(value)
+    if kind == "month":
+        return rf"\b{_show(kind, value)[:3].lower()}|(?<!\d){int(value)}月"
+    written = number_mentions(sentence).get(value, f"{value:g}")
+    return rf"(?<![\d.]){re.escape(fold(written))}(?![\d])"
+
+
+def _show(kind: str, value) -> str:
+    if kind == "month":
+        return ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                "November", "December"][int(value) - 1]
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _clauses(sentence: str) -> list[str]:
+    return [c for c in _CLAUSE.split(sentence) if c and c.strip()]
+
+
+def _predicate_clauses(statement_terms: list[str], sentences: list[str]) -> list[str]:
+    """The evidence clauses that speak of what the statement speaks of: the clauses that hold
+    enough of its words; else, in the sentences that do, the clause holding most of them (the
+    later on a tie: "抗生素对病毒无效，因此不能治疗普通感冒" carries its subject in the first)."""
+    clauses = [c for s in sentences for c in _clauses(s)]
+    aligned = _aligned(statement_terms, clauses, [words(c) for c in clauses])
+    if aligned:
+        return [clauses[i] for i in aligned]
+    found = []
+    for i in _aligned(statement_terms, sentences, [words(s) for s in sentences]):
+        parts = _clauses(sentences[i])
+        found.append(max(reversed(parts), key=lambda c: _overlap(statement_terms, words(c))))
+    return found
+
+
+def _restates(clause: str, statement: str) -> bool:
+    """One says what the other says, but for the polarity: most of its words are the other's
+    ("因此不能治疗普通感冒" / "抗生素可以治疗普通感冒"), not a neighbouring fact ("thus they are not
+    essential to obtain from your diet" / "must be obtained from the diet")."""
+    held = {t for t in words(clause) if not facts(t).negated}  # the negation is the difference, not a word apart
+    return bool(held) and sum(found_in(t, words(statement)) for t in held) >= RESTATED * len(held)
+
+
+def _polarity_conflict(statement: str, sentences: list[str]) -> Contradiction | None:
+    """The evidence clause that speaks of what the statement speaks of says the opposite: one
+    negates and the other does not, or one has a word the other has its antonym for."""
+    statement_terms = list(dict.fromkeys(words(statement)))
+    if len(statement_terms) < 2:
+        return None
+    negated = facts(statement).negated
+    single = len(_clauses(statement)) == 1
+    stated = _stems_in(statement)
+    pairs = [(ours, theirs) for ours, theirs in [*_ANTONYMS, *((y, x) for x, y in _ANTONYMS)]
+             if ours in stated and theirs not in stated]
+    for clause in _predicate_clauses(statement_terms, sentences):
+        if (single and len(statement_terms) >= 3 and facts(clause).negated != negated
+                and not _CONDITION.search(clause) and _restates(clause, statement)):
+            return Contradiction("negation", statement.strip(), clause.strip(), clause)
+        found = _stems_in(clause)
+        for ours, theirs in pairs:
+            if theirs in found and ours not in found:
+                return Contradiction("antonym", ours, theirs, clause)
+    return None
+
+
+_STEMS = sorted({w for pair in _ANTONYMS for w in pair})
+
+
+@lru_cache(maxsize=65536)
+def _stems_in(text: str) -> frozenset[str]:
+    """The antonym stems a text has: one of its words starts with it (Chinese: it contains it)."""
+    found = re.findall(r"[a-z]+", fold(text))
+    return frozenset(stem for stem in _STEMS if (stem in text if not stem.isascii()
+                                                 else any(w.startswith(stem) for w in found)))
+
+
+def _roles(text: str, first: str, second: str) -> tuple[bool, str] | None:
+    """Whether ``first`` holds the first role of the relation written between the two names
+    ("A acquired B": A; "B was acquired by A", "B 被 A 收购", "B's parent is A": A), and that
+    relation's words; None when the text does not name both."""
+    lowered = fold(text)
+    i, j = lowered.find(first), lowered.find(second)
+    if i < 0 or j < 0:
+        return None
+    between = lowered[min(i, j) + len(first if i < j else second):max(i, j)]
+    if not re.sub(r"\b(?:and|or|the|a|an)\b|[和与及或的]|[\W_]", "", between):
+        return None  # "A and B", "A (B)": a list or a gloss, no relation
+    flipped = bool(_ZH_PASSIVE.search(between) if is_chinese(text) else _EN_PASSIVE.search(between)
+                   or re.match(r"\s*['’]s\b", between))
+    return (i < j) != flipped, between
+
+
+def _same_relation(ours: str, theirs: str, sentence: str) -> bool:
+    """Two texts put the same relation between the names: one's words, less passive and
+    possessive markers, hold the other's ("从" / "汽车从"), or they share a content word; a
+    Chinese passive puts the verb after both names ("李四被张三起诉"), so there the sentence
+    must hold the statement's relation."""
+    strip = lambda text: re.sub(r"['’]s\b|\bby\b|被|由|了|[\W_]+", "", text)  # noqa: E731
+    a, b = strip(ours), strip(theirs)
+    if not b and a:
+        return a in strip(fold(sentence))
+    passive = _EN_PASSIVE.search(ours) or _EN_PASSIVE.search(theirs)
+    if not passive and (_COPULA.search(ours) or _COPULA.search(theirs)):  # "X is the capital of Y" / "the capital of Y is X"
+        return a == b
+    ours_terms, theirs_terms = set(words(ours)), set(words(theirs))
+    if ours_terms and theirs_terms:  # the same words between, not "app by clicking on the" / "menu and then click"
+        return len(ours_terms & theirs_terms) >= 0.6 * max(len(ours_terms), len(theirs_terms))
+    return bool(a and b and (a in b or b in a))
+
+
+def _role_conflict(statement: str, sentences: list[str]) -> Contradiction | None:
+    """Two names of the statement whose roles an evidence sentence swaps under the same
+    relation ("A acquired B" against "B acquired A" or "A was acquired by B")."""
+    lowered = fold(statement)
+    said = sorted((n for n in facts(statement).names if lowered.find(n) >= 0), key=lowered.find)[:4]
+    for k, first in enumerate(said):
+        for second in said[k + 1:]:
+            ours = _roles(statement, first, second)
+            for sentence in sentences if ours is not None else []:
+                theirs = _roles(sentence, first, second)
+                if theirs is not None and theirs[0] != ours[0] and _same_relation(ours[1], theirs[1], sentence):
+                    return Contradiction("roles", f"{first} → {second}", f"{second} → {first}", sentence)
+    return None
+
+
+def contradiction(statement: str, sentences: Sequence[str], slots: bool = True) -> Contradiction | None:
+    """The first plain contradiction between a statement and its evidence sentences, or None.
+    ``slots=False`` leaves out other names, numbers and dates: against a short reference answer,
+    an answer's added detail has no counterpart to align with (the agreement compares those)."""
+    sentences = [s for s in sentences if s and s.strip()]
+    if not sentences:
+        return None
+    return ((slots and _slot_conflicts(statement, sentences, [words(s) for s in sentences]))
+            or _polarity_conflict(statement, sentences) or _role_conflict(statement, sentences))

@@ -1,0 +1,237 @@
+"""Typed facts of a text: the numbers, dates and names it states and whether it negates,
+normalised so that the zh and en spellings of one value compare equal ("1,000" = "1000" =
+"one thousand", "10万" = 100000, "March 5, 2020" = "5 March 2020" = "2020年3月5日").
+
+Offline verification cannot read meaning, but a statement that puts another name, number or
+month where its evidence has one, or says "not" where the evidence affirms, is wrong in a
+way these typed facts show plainly; ``align`` and the metrics compare them.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ragpipe.core.text import EN_STOPWORDS, _jieba, is_chinese, number_mentions
+
+_EN_MONTHS = {m: i + 1 for i, m in enumerate(
+    "january february march april may june july august september october november december".split())}
+_EN_MONTHS.update({m[:3]: i for m, i in list(_EN_MONTHS.items())} | {"sept": 9})
+_MONTH_WORD = r"(?:January|February|March|April|May|June|July|August|September|October|November|December|" \
+              r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)(?![a-z])\.?"
+_WEEKDAYS = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+_YEAR = r"(?:1[0-9]{3}|20[0-9]{2})"
+# "March 5, 2020", "March 5", "March 2020", "5 March 2020", "5th of March", "2020-03-05", ISO first.
+_EN_DATE = re.compile(
+    rf"\b(?P<iso_y>{_YEAR})-(?P<iso_m>\d{{1,2}})-(?P<iso_d>\d{{1,2}})\b"
+    rf"|\b(?P<m1>{_MONTH_WORD})(?:\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\b)?(?:,?\s+(?P<y1>{_YEAR})\b)?"
+    rf"|\b(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<m2>{_MONTH_WORD})(?:,?\s+(?P<y2>{_YEAR})\b)?",
+    re.I)
+_ZH_NUMERAL = "零〇一二三四五六七八九十百千万亿两"
+_ZH_DATE = re.compile(rf"(?:(?P<y>\d{{4}}|[{_ZH_NUMERAL}]{{4}})年)?(?:(?P<m>\d{{1,2}}|[{_ZH_NUMERAL}]{{1,3}})月)"
+                      rf"(?:(?P<d>\d{{1,2}}|[{_ZH_NUMERAL}]{{1,3}})[日号])?|(?P<y_only>\d{{4}})年")
+_BARE_YEAR = re.compile(rf"(?<![\d.,])(?:in |since |by |until |from |of |年份|)\b({_YEAR})\b(?![\d%]|[.,]\d)")
+
+_EN_UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+             "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+             "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
+             "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_EN_SCALES = {"hundred": 100, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+_EN_NUMBER_WORDS = re.compile(r"\b(?:(?:%s)(?:[\s-]+(?:and\s+)?(?:%s))*)\b(?:\s*(?P<pct>percent|per cent))?" % (
+    "|".join([*_EN_UNITS, *_EN_SCALES]), "|".join([*_EN_UNITS, *_EN_SCALES])), re.I)
+_ZH_DIGIT = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_ZH_SMALL = {"十": 10, "百": 100, "千": 1000}
+_ZH_BIG = {"万": 1e4, "亿": 1e8}
+# A Chinese numeral counts only before a measure word or unit ("三年", "两千元", "百分之二十"),
+# so 一般, 统一 and 万一 stay words.
+_ZH_NUMBER = re.compile(rf"百分之(?P<pct>[{_ZH_NUMERAL}]+)|(?<![\d.{_ZH_NUMERAL}])(?P<num>[零〇一二三四五六七八九十两百千]"
+                        rf"[{_ZH_NUMERAL}]*)(?=[个位项年月日天岁次倍元块角成人家名周小时分钟秒公里米斤吨条款章节季度期批届])"
+                        r"(?!次性)")  # 一次性 "one-off" counts nothing
+
+_EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nobody|nothing|neither|nor|cannot|without)\b|n['’]t\b", re.I)
+# Chinese negators, less the words that only contain one (不仅 "not only", 无论 "whatever",
+# 非常 "very", 未来 "future", …).
+_ZH_NEGATION = re.compile(r"(?<![毫])(?:不|没|无|未|非|别|勿|莫)(?!仅|但|断|少|久|过|论|常|来|线|穷|数|比|同|管|光|妨)"
+                          r"|毫无|并非")
+# Proper-noun tags of jieba: person, place, organisation, other proper noun.
+_ZH_NAME_FLAGS = {"nr", "nrfg", "nrt", "ns", "nt", "nz"}
+# Where a sentence, a heading, a list item or a label's value starts.
+_SENTENCE_START = re.compile(r"(?:^\s*|[.!?:;\n•*\-–—)\]\d]\s*|[.!?]\S*\s+)$")
+# Place nouns jieba tags as place names.
+_ZH_COMMON_PLACES = frozenset("城市 国家 地区 首都 省份 城镇 农村 乡村 地方 全国 各地 本地 当地 海外 国内 国外 境内 境外 市区 郊区".split())
+_EN_NAME = re.compile(r"\b[A-Z][\w'’.-]*(?:\s+(?:(?:of|de|da|von|van|the|and|la|le|du|del)\s+)*[A-Z][\w'’.-]*)*")
+
+
+def fold(text: str) -> str:
+    """Width, case and accents folded: "Beyoncé" and "ＢＥＹＯＮＣＥ" both read "beyonce"."""
+    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text or ""))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+
+
+@dataclass(frozen=True)
+class Facts:
+    numbers: frozenset[float]     # values with their scale (percentages as their number), dates excluded
+    years: frozenset[int]
+    months: frozenset[int]
+    days: frozenset[tuple[int, int]]  # (month, day)
+    names: tuple[str, ...]         # folded names, longest first
+    negated: bool
+
+    @property
+    def empty(self) -> bool:
+        return not (self.numbers or self.years or self.months or self.names)
+
+
+def _zh_value(numeral: str) -> float | None:
+    """A Chinese numeral as its value: 三 3, 十五 15, 两千 2000, 一百二十万 1,200,000, 二〇二〇 2020."""
+    if all(c in _ZH_DIGIT for c in numeral) and len(numeral) > 1:  # digit by digit: 二〇二〇
+        return float("".join(str(_ZH_DIGIT[c]) for c in numeral))
+    total, section, digit = 0.0, 0.0, None
+    for c in numeral:
+        if c in _ZH_DIGIT:
+            digit = _ZH_DIGIT[c]
+        elif c in _ZH_SMALL:
+            section += (1 if digit is None else digit) * _ZH_SMALL[c]
+            digit = None
+        elif c in _ZH_BIG:
+            total += (section + (digit or 0)) * _ZH_BIG[c]
+            section, digit = 0.0, None
+        else:
+            return None
+    return total + section + (digit or 0)
+
+
+def _en_value(words: str) -> float | None:
+    total, current = 0.0, 0.0
+    for word in re.findall(r"[a-z]+", words.lower()):
+        if word in _EN_UNITS:
+            current += _EN_UNITS[word]
+        elif word == "hundred":
+            current = (current or 1) * 100
+        elif word in _EN_SCALES:
+            total += (current or 1) * _EN_SCALES[word]
+            current = 0.0
+    return total + current
+
+
+_COUNTED = re.compile(r"\b((?:%s)(?:-(?:%s))?)[\s-]+(?:years?|months?|weeks?|days?|hours?|minutes?|percent|times|"
+                      r"dollars|miles|people|members|employees|pages)\b" % ("|".join(_EN_UNITS), "|".join(_EN_UNITS)), re.I)
+
+
+def counted(text: str) -> set[float]:
+    """Number words that count a unit ("a five-year warranty", "two weeks"): numbers for sure."""
+    return {float(_en_value(m.group(1))) for m in _COUNTED.finditer(text)}
+
+
+def _month(token: str) -> int | None:
+    if token.isdigit():
+        return int(token) if 1 <= int(token) <= 12 else None
+    if all(c in _ZH_NUMERAL for c in token):
+        value = _zh_value(token)
+        return int(value) if value and 1 <= value <= 12 else None
+    return _EN_MONTHS.get(token.lower().rstrip("."))
+
+
+def _day(token: str | None) -> int | None:
+    if not token:
+        return None
+    value = int(token) if token.isdigit() else _zh_value(token)
+    return int(value) if value and 1 <= value <= 31 else None
+
+
+@lru_cache(maxsize=16384)
+def facts(text: str) -> Facts:
+    text = unicodedata.normalize("NFKC", text or "")
+    years, months, days, spans = set(), set(), set(), []
+    for match in [*_EN_DATE.finditer(text), *_ZH_DATE.finditer(text)]:
+        group = match.groupdict()
+        month_token = group.get("iso_m") or group.get("m1") or group.get("m2") or group.get("m")
+        month = _month(month_token) if month_token else None
+        if month_token and month is None:
+            continue
+        if group.get("m1") and group["m1"].lower() == "may" and not (group.get("d1") or group.get("y1")):
+            continue  # the verb "may"
+        year = group.get("iso_y") or group.get("y1") or group.get("y2") or group.get("y") or group.get("y_only")
+        if year:
+            value = int(year) if year.isdigit() else _zh_value(year)
+            if value:
+                years.add(int(value))
+        if month:
+            months.add(month)
+            day = _day(group.get("iso_d") or group.get("d1") or group.get("d2") or group.get("d"))
+            if day:
+                days.add((month, day))
+        spans.append(match.span())
+    undated = list(text)
+    for start, end in spans:
+        undated[start:end] = " " * (end - start)
+    rest = "".join(undated)
+    for match in _BARE_YEAR.finditer(rest):
+        years.add(int(match.group(1)))
+        rest = rest[:match.start(1)] + " " * 4 + rest[match.end(1):]
+    values = {v for v in number_mentions(rest)}
+    for match in _EN_NUMBER_WORDS.finditer(rest):
+        value = _en_value(match.group(0))
+        if value is not None:
+            values.add(round(value, 6))
+    for match in _ZH_NUMBER.finditer(rest):
+        value = _zh_value(match.group("pct") or match.group("num"))
+        if value is not None:
+            values.add(round(value, 6))
+    return Facts(frozenset(values), frozenset(years), frozenset(months), frozenset(days),
+                 tuple(sorted(set(names(text)), key=len, reverse=True)), negated(text))
+
+
+def negated(text: str) -> bool:
+    return bool(_ZH_NEGATION.search(text) if is_chinese(text) else _EN_NEGATION.search(text))
+
+
+@lru_cache(maxsize=1)
+def _dictionary() -> frozenset[str]:
+    from english_words import get_english_words_set
+
+    return frozenset(get_english_words_set(["web2"], lower=False, alpha=True))
+
+
+def common_word(word: str) -> bool:
+    """A word Webster's lists in lower case and not as a proper noun ("finally", "step"; not
+    "Canberra", "Paris")."""
+    word = word.strip(".,'’")
+    if word.capitalize() in _dictionary() and word.lower() not in _dictionary():
+        return False  # a proper noun the dictionary knows ("Paris"), whatever its ending
+    forms = [word] + [word[: -len(end)] + add for end, add in (("ies", "y"), ("es", ""), ("s", ""), ("ing", ""), ("ing", "e"),
+                                                               ("ed", ""), ("ed", "e"), ("'s", "")) if word.lower().endswith(end)]
+    return any(f.lower() in _dictionary() and f.capitalize() not in _dictionary() and f.upper() not in _dictionary()
+               for f in forms if len(f) > 1)
+
+
+@lru_cache(maxsize=16384)
+def names(text: str) -> tuple[str, ...]:
+    """Folded proper names: capitalised spans in English (a sentence's first word only when
+    it is no common word, month or weekday), jieba's proper nouns and 《titles》 in Chinese."""
+    found: list[str] = []
+    if is_chinese(text):
+        import jieba.posseg
+
+        _jieba()
+        found += [m.group(1) for m in re.finditer(r"《([^》]{1,40})》", text)]
+        found += [w for w, flag in jieba.posseg.cut(text) if flag in _ZH_NAME_FLAGS and len(w) >= 2
+                  and w not in _ZH_COMMON_PLACES]
+        found += [m.group(0) for m in re.finditer(r"[A-Za-z][A-Za-z0-9.&'-]+", text)]  # Latin names in zh text
+    else:
+        for match in _EN_NAME.finditer(text):
+            words = match.group(0).split()
+            if _SENTENCE_START.search(text[:match.start()]) and common_word(words[0]):
+                words = words[1:]  # "Finally", "Open", "Step": capitalised for the sentence, not as a name
+            while words and (words[0].lower() in EN_STOPWORDS or words[0].lower().rstrip(".") in _EN_MONTHS
+                             or words[0].lower() in _WEEKDAYS):
+                words = words[1:]
+            while words and words[-1].lower() in ("of", "de", "the", "and"):
+                words = words[:-1]
+            words = [w.rstrip(".'’") for w in words if w.lower().rstrip(".") not in _EN_MONTHS
+                     and w.lower() not in _WEEKDAYS]
+            if words and len(" ".join(words)) > 1:  # not "I", nor a bare letter ("Q:")
+                found.append(" ".join(words))
+    return tuple(dict.fromkeys(fold(n) for n in found if n.strip()))
