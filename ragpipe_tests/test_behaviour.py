@@ -27,8 +27,6 @@ KNOWN_GAPS = {
     "faithfulness": (0.85, "an invented clause that shares the context's topic words (FHA's 'the federal government "
                            "caps…'), a negation or swap written in other words than its context ('dwarf planet', "
                            "'no longer'), and names jieba does not tag (优酷土豆) are missed"),
-    "noise_sensitivity": (0.85, "a number the context gives for another subject (25 % for ordinary enterprises, "
-                                "claimed for small ones) reads as support when the clauses do not split"),
 }
 
 

@@ -114,9 +114,12 @@ def _slot_conflicts(statement: str, sentences: list[str], sentence_terms) -> Con
 
 
 def _proper(name: str) -> bool:
-    """A name that is no run of dictionary words: "Canberra", "Charles Dickens", "李四"; not a
-    button or a heading in title case ("Apply", "Control Panel", "Factory Data Reset")."""
-    return not name.isascii() or not all(common_word(w) for w in name.split())
+    """A name that is not one or two dictionary words: "Canberra", "Charles Dickens", "李四",
+    "Federal Housing Administration", "Department of Veterans Affairs"; not a button or a
+    heading in title case ("Apply", "Control Panel")."""
+    parts = name.split()
+    return (not name.isascii() or not all(common_word(w) for w in parts) or len(parts) >= 3
+            or any(w in ("of", "for", "and", "de") for w in parts))
 
 
 def _echoes(sentence: str, statement_terms: list[str]) -> bool:
@@ -137,9 +140,9 @@ def _echoes(sentence: str, statement_terms: list[str]) -> bool:
 
 def _stated_close_by(kind: str, value, frame: list[str], sentences: list[str], sentence_terms,
                      aligned: list[int]) -> bool:
-    """A sentence besides the best-aligned ones states the value and holds more than half as
+    """A sentence besides the best-aligned ones states the value and holds more than 70 % as
     much of the statement's other words: the evidence may say it there."""
-    enough = _overlap(frame, sentence_terms[aligned[0]]) / 2
+    enough = _overlap(frame, sentence_terms[aligned[0]]) * 0.7
     return any(i not in aligned and _alternative(kind, value, _NO_FACTS, facts(s), s) is None and _overlap(frame, t) > enough
                for i, (s, t) in enumerate(zip(sentences, sentence_terms)))
 
@@ -323,6 +326,20 @@ def _role_conflict(statement: str, sentences: list[str]) -> Contradiction | None
                 if theirs is not None and theirs[0] != ours[0] and _same_relation(ours[1], theirs[1], sentence):
                     return Contradiction("roles", f"{first} → {second}", f"{second} → {first}", sentence)
     return None
+
+
+def confirms(reply: str, question: str, sentences: Sequence[str]) -> bool:
+    """A bare reply ("20%。", "Canberra.") whose every value stands in an evidence sentence that
+    speaks of what the question asks: the reply says what that sentence says."""
+    said = facts(reply)
+    values = [("name", n) for n in said.names] + [("number", v) for v in said.numbers] + [("year", y) for y in said.years]
+    frame = list(dict.fromkeys(words(question)))
+    sentences = [s for s in sentences if s and s.strip()]
+    if not values or not frame or not sentences:
+        return False
+    aligned = _aligned(frame, sentences, [words(s) for s in sentences])
+    return any(all(_alternative(kind, value, said, facts(sentences[i]), sentences[i]) is None for kind, value in values)
+               for i in aligned)
 
 
 def contradiction(statement: str, sentences: Sequence[str], slots: bool = True) -> Contradiction | None:

@@ -20,8 +20,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from ragpipe.core.evidence.agreement import in_context
-from ragpipe.core.evidence.contradiction import contradiction
+from ragpipe.core.evidence.agreement import elliptical, in_context
+from ragpipe.core.evidence.contradiction import confirms, contradiction
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.facts import facts
 from ragpipe.core.text import content_tokens, is_chinese, normalize, number_mentions, numbers, split_sentences
@@ -66,6 +66,7 @@ FEATURES = (
     "names_together",  # best share of its names and numbers found together in one sentence (-1: fewer than two)
     "contradicted",    # a plain contradiction (contradiction.py): another name, number or date, negation, roles
     "informative_coverage",  # share of its content words the question does not give that the evidence has
+    "confirmed",       # a bare reply ("20%。") whose values stand where the question points (contradiction.confirms)
 )
 
 # A pointer to a passage or step, or the answer's own length ("in 42 words"): numbers
@@ -342,6 +343,7 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
             0.0 if zh else cos_sentence, cos_sentence if zh else 0.0,
             float(bool(_CHATTER.search(statement))), margin, len(denied), sentence_coverage, names_together,
             float(found is not None), informative_coverage,
+            float(elliptical(statement) and bool(question) and found is None and confirms(statement, question, sentences)),
         )
         mentions = number_mentions(statement)
         notes.append({"evidence": found.sentence if found else sentences[shown] if sentences else "", "coverage": coverage,
