@@ -176,8 +176,9 @@ def test_a_domain_threshold_replaces_the_shipped_flag_only_where_it_flags_better
     # a shipped flag no threshold on the value can beat (here it knows the answers): kept
     oracle = calibrate("d", "faithfulness", "hallucinated", values[train], failure[train], failure[train])
     assert oracle["threshold_from"] == "shipped"
-    kept = failure_probability(oracle, values[train]) >= oracle["threshold"]
-    assert kept[failure[train]].all()
+    frame = pd.DataFrame({"value": values[train], "details": [json.dumps({"hallucinated": bool(f)}) for f in failure[train]]})
+    kept = with_calibration(frame, oracle)["flagged"].astype(bool).to_numpy()
+    assert (kept == failure[train]).all()  # the metric's own flag, row by row
 
 
 def test_a_metric_ranks_on_its_prediction_powered_mean_only_when_every_version_has_one():

@@ -85,11 +85,12 @@ def calibration_on_the_rest(task: pd.DataFrame, labels: pd.DataFrame) -> dict:
     rest = task[unseen & task["value"].notna().to_numpy()]
     shipped = np.array([json.loads(d)["hallucinated"] for d in rest["details"]])
     probability = failure_probability(fitted, rest["value"])
+    after = shipped if fitted["threshold_from"] == "shipped" else probability >= fitted["threshold"]
     return {"labels": len(labels), "rest": len(rest), "method": fitted["method"], "threshold": fitted["threshold"],
             "threshold_from": fitted["threshold_from"],
             "auroc_before": auroc(-rest["value"], rest["hallucinated"]), "f1_before": f1(shipped, rest["hallucinated"]),
             "auroc_after": auroc(probability, rest["hallucinated"]),
-            "f1_after": f1(probability >= fitted["threshold"], rest["hallucinated"]), "cv_on_labels": fitted["cv"]}
+            "f1_after": f1(after, rest["hallucinated"]), "cv_on_labels": fitted["cv"]}
 
 
 def ppi_coverage(task: pd.DataFrame, n: int = 100, draws: int = 500, seed: int = 0) -> dict:

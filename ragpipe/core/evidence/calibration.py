@@ -21,7 +21,7 @@ CALIBRATION_PATH = Path(__file__).with_name("calibration.json")
 UNKNOWN_NUMBER_CAP = 0.0
 # Nor is a statement the evidence plainly contradicts (contradiction.py). The cap is not 0:
 # on RAGTruth the rules also fire on 1 % of the statements people marked supported, and at 0
-# those cost 0.03 more out-of-fold AUROC than at 0.3 (docs/benchmarks.md).
+# those cost about 0.01 more out-of-fold AUROC than at 0.3 (docs/benchmarks.md).
 CONTRADICTED_CAP = 0.3
 # A bare reply whose value stands where the question points ("20%。" to "小型微利企业税率？"
 # against "…按20%的税率…") is support, however little text the model has to go on.

@@ -121,11 +121,9 @@ def calibrate(dataset: str, metric: str, judged: str, values, positives, shipped
     fitted = fit_domain(x, np.asarray(positives, dtype=float))
     cv = cross_validated(values, positives, shipped_flags)
     flagged = np.asarray(shipped_flags, dtype=bool)
-    # A domain threshold that flags worse than the shipped one out of fold is not used: the
-    # flag stays the shipped one's (the least probability among the answers it flags).
+    # A domain threshold that flags worse than the shipped flag out of fold is not used: the
+    # flag stays the metric's own (faithfulness's reads more than the value: how many statements).
     fitted["threshold_from"] = "domain" if not cv["f1_after"] < cv["f1_before"] or not flagged.any() else "shipped"
-    if fitted["threshold_from"] == "shipped":
-        fitted["threshold"] = float(predict(fitted, x[flagged]).min())
     digest = hashlib.sha256(json.dumps([dataset, metric, fitted], sort_keys=True).encode()).hexdigest()[:10]
     return {"id": f"{dataset}/{metric}/{fitted['method']}-{digest}", "dataset": dataset, "metric": metric,
             "judged": judged, "n_labels": int(len(x)), "positives": int(np.sum(positives)), **fitted,
@@ -156,6 +154,21 @@ def with_calibration(frame: pd.DataFrame, calibration: dict | None) -> pd.DataFr
     if calibration is None:
         return frame.assign(calibration=SHIPPED)
     probability = failure_probability(calibration, frame["value"])
-    flagged = pd.array([None if np.isnan(p) else bool(p >= calibration["threshold"]) for p in probability],
-                       dtype="boolean")
-    return frame.assign(calibration=calibration["id"], failure_probability=probability, flagged=flagged)
+    if calibration.get("threshold_from") == "shipped":
+        flags = [None if np.isnan(p) else shipped_flag(calibration["metric"], v, d)
+                 for p, v, d in zip(probability, frame["value"], frame.get("details", [None] * len(frame)))]
+    else:
+        flags = [None if np.isnan(p) else bool(p >= calibration["threshold"]) for p in probability]
+    return frame.assign(calibration=calibration["id"], failure_probability=probability,
+                        flagged=pd.array(flags, dtype="boolean"))
+
+
+def shipped_flag(metric: str, value: float, details) -> bool:
+    """The metric's own flag of a score row: faithfulness's hallucinated (in its details),
+    else the value below the metric's decision threshold."""
+    found = json.loads(details) if isinstance(details, str) else details or {}
+    if "hallucinated" in found:
+        return bool(found["hallucinated"])
+    from ragpipe.core.labels.views import FLAG_BELOW
+
+    return bool(value < FLAG_BELOW.get(metric, 0.5))

@@ -8,6 +8,7 @@ from ragpipe.core.evidence.refusals import says_unanswerable
 from ragpipe.core.evidence.agreement import elliptical
 from ragpipe.core.evidence.support import context_claims, declines
 from ragpipe.core.llm.prompts import ANSWER_ANALYSIS, ANSWER_RELEVANCY
+from ragpipe.core.metrics.answer_correctness import polarity
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 from ragpipe.core.text import content_tokens
@@ -33,7 +34,6 @@ _NUMBER = re.compile(r"\d|百分之|[零〇一二三四五六七八九十两百�
 _DURATION = re.compile(r"(?:\d|[零一二三四五六七八九十两半几])\s*(?:个)?(?:年|月|天|日|周|星期|小时|分钟|秒)|"
                        r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|several|a few)[\s-]+"
                        r"(?:years?|months?|weeks?|days?|hours?|minutes?|seconds?)\b", re.I)
-_YES_NO = re.compile(r"^\W*(?:yes|no|not|never|是|不|对|没|有|能|可以|会|需要|无需)", re.I)
 # Semantic closeness of question and answer, as a language-normalised e5 cosine: about 0 for
 # unrelated texts; from this much on an answer is fully on the question's topic.
 ON_TOPIC = 0.3
@@ -52,7 +52,7 @@ def gives(kind: str, answer: str) -> bool:
                                  or re.search(r"每年|每月|每周|今年|明年|\b(?:every|each)\s+(?:year|month|week)\b", answer, re.I)),
             "place": lambda: bool(said.names),
             "person": lambda: bool(said.names),
-            "yes/no": lambda: bool(_YES_NO.match(answer))}[kind]()
+            "yes/no": lambda: polarity(answer) is not None}[kind]()
 
 
 def _llm(case: EvalCase, kit: Toolkit) -> MetricResult:
