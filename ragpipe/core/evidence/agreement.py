@@ -92,8 +92,8 @@ def elliptical(statement: str) -> bool:
     """A reply that is only a value or a name ("20%。", "Canberra.", "2006年"): it asserts
     nothing without the question it answers."""
     if is_chinese(statement):  # a few characters, at most three words ("堪培拉。", "20%。", "2006年")
-        words = [w for w in _jieba().lcut(statement) if re.search(r"\w", w)]
-        return len(re.sub(r"[\W_]", "", statement)) <= 8 and len(words) <= 3
+        tokens = [w for w in _jieba().lcut(statement) if re.search(r"\w", w)]
+        return len(re.sub(r"[\W_]", "", statement)) <= 8 and len(tokens) <= 3
     return len(statement.split()) <= 3 and len(terms(statement)) <= 2
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ragpipe.core.evidence.agreement import CORRECTNESS_FEATURES, agreement, correctness_row, in_context, terms
+from ragpipe.core.evidence.agreement import CORRECTNESS_FEATURES, agreement, correctness_row, terms
 from ragpipe.core.evidence.calibration import Trees
 from ragpipe.core.evidence.facts import facts
 from ragpipe.core.evidence.contradiction import contradiction
