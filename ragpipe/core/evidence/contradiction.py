@@ -143,7 +143,8 @@ def _stated_close_by(kind: str, value, frame: list[str], sentences: list[str], s
     """A sentence besides the best-aligned ones states the value and holds more than 70 % as
     much of the statement's other words: the evidence may say it there."""
     enough = _overlap(frame, sentence_terms[aligned[0]]) * 0.7
-    return any(i not in aligned and _alternative(kind, value, _NO_FACTS, facts(s), s) is None and _overlap(frame, t) > enough
+    return any(i not in aligned and _overlap(frame, t) > enough  # the cheap test first: facts() tags words
+               and _alternative(kind, value, _NO_FACTS, facts(s), s) is None
                for i, (s, t) in enumerate(zip(sentences, sentence_terms)))
 
 
@@ -346,6 +347,11 @@ def contradiction(statement: str, sentences: Sequence[str], slots: bool = True) 
     """The first plain contradiction between a statement and its evidence sentences, or None.
     ``slots=False`` leaves out other names, numbers and dates: against a short reference answer,
     an answer's added detail has no counterpart to align with (the agreement compares those)."""
+    return _contradiction(statement, tuple(sentences), slots)
+
+
+@lru_cache(maxsize=16384)  # faithfulness, noise_sensitivity and the prefetch's dry run ask the same
+def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> Contradiction | None:
     sentences = [s for s in sentences if s and s.strip()]
     if not sentences:
         return None

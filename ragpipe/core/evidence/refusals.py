@@ -221,8 +221,9 @@ def _fold(text: str) -> str:
     return " ".join(_CJK_SPACE.sub("", text).split())
 
 
-def _clauses(text: str) -> list[str]:
-    return [c.strip() for c in _CLAUSE_BREAK.split(_fold(text)) if c and re.search(r"\w", c)]
+@lru_cache(maxsize=65536)
+def _clauses(text: str) -> tuple[str, ...]:
+    return tuple(c.strip() for c in _CLAUSE_BREAK.split(_fold(text)) if c and re.search(r"\w", c))
 
 
 @lru_cache(maxsize=1)
@@ -234,6 +235,7 @@ def _leads_in(clause: str) -> bool:
     return set(content_tokens(clause)) <= _lead_in()
 
 
+@lru_cache(maxsize=65536)  # every metric asks of the same statements: the grammar is the cost
 def _refuses(clause: str) -> bool:
     """The clause declines: a match of the grammar that opens it (after lead-in words only,
     no other subject, no condition), or one that names the sources as lacking the answer."""
