@@ -17,6 +17,7 @@ from pathlib import Path
 import dagster as dg
 import pytest
 
+from ragpipe.defs.automation import nightly_newest_versions, weekly_full_reevaluation
 from ragpipe.defs.definitions import build_defs
 from ragpipe.core.report.data import REGRESSION_CHECK
 from ragpipe.defs.instance import prepare_dagster_home
@@ -83,13 +84,18 @@ def group_members(pgid: int) -> list[str]:
 
 @pytest.fixture
 def daemon(project, monkeypatch):
-    """Starts dagster-daemon in the project, in a process group of its own, and gives its
-    process. Afterwards stops the whole group (the daemon, its code server and their run
+    """Starts dagster-daemon in the project, in a process group of its own, with the
+    schedules stopped, and gives its process. Afterwards stops the whole group (the daemon, its code server and their run
     workers) and checks that none of it survives."""
     monkeypatch.setenv("RAGPIPE_PROJECT_DIR", str(project))  # the code server's definitions read the project
     started = []
 
     def start() -> subprocess.Popen:
+        # The schedules stay off: a test that runs across 02:00 UTC would get the nightly runs too.
+        for schedule in (nightly_newest_versions, weekly_full_reevaluation):
+            subprocess.run([str(Path(sys.executable).parent / "dagster"), "schedule", "stop", schedule.name,
+                            "-w", str(REPO / "workspace.yaml")], cwd=project, env=os.environ.copy(),
+                           check=True, capture_output=True, timeout=300)
         log = (project / "daemon.log").open("w")  # a file, not a pipe: an unread pipe would block the daemon
         process = subprocess.Popen(
             [str(Path(sys.executable).parent / "dagster-daemon"), "run", "-w", str(REPO / "workspace.yaml")],
