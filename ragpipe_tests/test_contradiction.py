@@ -48,7 +48,7 @@ def test_still_against_no_longer_said_once_for_the_sentence(statement, evidence)
 
 @pytest.mark.parametrize("statement, evidence", [
     ("2015年，优酷土豆收购了阿里巴巴。", "2015年，阿里巴巴收购了优酷土豆。"),  # jieba tags no name in 优酷土豆
-    ("The landlord pays the tenant a deposit.", "The tenant pays the landlord a deposit."),
+    ("李四起诉了张三。", "张三起诉了李四。"),
 ])
 def test_sides_that_trade_places_around_their_relation(statement, evidence):
     found = contradiction(statement, [evidence])
@@ -58,6 +58,8 @@ def test_sides_that_trade_places_around_their_relation(statement, evidence):
 @pytest.mark.parametrize("statement, evidence", [
     ("青霉素是英国细菌学家弗莱明在1928年发现的。", "1928年，英国细菌学家弗莱明发现了青霉素。"),  # 是…的: the same fact
     ("Obama met Putin in 2015.", "Putin met Obama in 2015."),  # meeting goes both ways
+    ("中国与俄罗斯接壤。", "俄罗斯与中国接壤。"),
+    ("If you use Windows 10, search for Power Options in the taskbar.", "Windows 10 users find Power Options in the taskbar."),
     ("The capital of Australia is Canberra.", "Canberra is the capital of Australia."),
     ("中国的首都是北京。", "北京是中国的首都。"),
     ("The tenant was paid by the landlord.", "The landlord paid the tenant."),  # a passive is no swap

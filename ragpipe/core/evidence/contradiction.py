@@ -266,9 +266,11 @@ def _restates(clause: str, statement: str) -> bool:
 
 def _contained(clause: str, statement: str) -> bool:
     """The clause holds every word of the statement, at least three: "The X200 warranty does
-    not cover the battery." inside "… a two-year limited warranty covering the motor and battery"."""
+    not cover the battery." inside "… a two-year limited warranty covering the motor and battery".
+    Asked only of a negated statement: a negation in a long clause may belong to another part
+    of it ("a combination of compounds that are not chemically bonded")."""
     held = [t for t in dict.fromkeys(words(statement)) if not facts(t).negated]
-    return len(held) >= 3 and all(found_in(t, words(clause)) for t in held)
+    return len(held) >= 3 and set(held) <= set(words(clause))  # the very words: a stem match ("produced" in "products") is too loose
 
 
 def _polarity_conflict(statement: str, sentences: list[str]) -> Contradiction | None:
@@ -284,7 +286,8 @@ def _polarity_conflict(statement: str, sentences: list[str]) -> Contradiction | 
              if ours in stated and theirs not in stated]
     for clause in _predicate_clauses(statement_terms, sentences):
         if (single and len(statement_terms) >= 3 and facts(clause).negated != negated
-                and not _CONDITION.search(clause) and (_restates(clause, statement) or _contained(clause, statement))):
+                and not _CONDITION.search(clause)
+                and (_restates(clause, statement) or negated and _contained(clause, statement))):
             return Contradiction("negation", statement.strip(), clause.strip(), clause)
         sentence = next((s for s in sentences if clause in s), clause)
         found = _stems_in(clause) | (_stems_in(sentence) & _SENTENCE_WIDE)
@@ -347,36 +350,36 @@ _SYMMETRIC = re.compile(r"\b(?:meet|met|marr|partner|collaborat|merg|compet|talk
 
 
 def _relation_word(word: str) -> bool:
-    """A word that can relate two sides: a Chinese verb by jieba's dictionary (not 年 in
-    "青霉素是弗莱明在1928年发现的"); an English word of three letters or more."""
-    if word.isascii():
-        return len(word) >= 3
+    """A word that can relate two sides: a verb by jieba's dictionary (not 年 in
+    "青霉素是弗莱明在1928年发现的")."""
     import jieba.posseg
 
     return (jieba.posseg.dt.word_tag_tab.get(word) or "").startswith("v")
 
 
 def _mirrored(statement: str, sentence: str) -> tuple[str, str] | None:
-    """The sentence holds every word of the statement, but the words before one word of both
-    (the relation) stand after it, and the other way round: "优酷土豆收购了阿里巴巴" against
+    """In Chinese, the words right before a relation word of the statement stand right after it
+    in the sentence, and the words right after it right before it: "优酷土豆收购了阿里巴巴" against
     "阿里巴巴收购了优酷土豆", whatever the names are. Gives the two sides as the statement has
     them. A passive on one side only, or a relation that goes both ways ("met"), is no swap."""
     ours, theirs = list(words(statement)), list(words(sentence))
-    if len(set(ours)) < 3 or not set(ours) <= set(theirs) or (
-            bool(_ZH_PASSIVE.search(statement) or _EN_PASSIVE.search(statement))
-            != bool(_ZH_PASSIVE.search(sentence) or _EN_PASSIVE.search(sentence))):
+    # Chinese only: English moves words around a preposition freely ("search for Power Options
+    # in Windows 10" / "Windows 10's Power Options"), and its names rule (_roles) reads passives.
+    if not is_chinese(statement) or len(set(ours)) < 3 or (bool(_ZH_PASSIVE.search(statement) or _EN_PASSIVE.search(statement))
+                              != bool(_ZH_PASSIVE.search(sentence) or _EN_PASSIVE.search(sentence))):
         return None
-    for pivot in set(ours):
+    for i, pivot in enumerate(ours):
         if (ours.count(pivot) != 1 or theirs.count(pivot) != 1 or _SYMMETRIC.search(pivot) or facts(pivot).numbers
                 or not _relation_word(pivot)):
             continue
-        i, j = ours.index(pivot), theirs.index(pivot)
-        left, right = set(ours[:i]), set(ours[i + 1:])
-        moved_right = left & set(theirs[j + 1:]) - set(theirs[:j])
-        moved_left = right & set(theirs[:j]) - set(theirs[j + 1:])
-        if moved_right and moved_left:
-            side = lambda part: " ".join(t for t in ours if t in part)  # noqa: E731
-            return side(moved_right), side(moved_left)
+        j = theirs.index(pivot)
+        for a in range(1, min(i, j + 1, 4) + 1):  # the left side: the a words before the pivot
+            for b in range(1, min(len(ours) - i - 1, 4) + 1):  # the right side: the b words after it
+                left, right = ours[i - a:i], ours[i + 1:i + 1 + b]
+                if set(left) & set(right) or j < b:
+                    continue
+                if theirs[j - b:j] == right and theirs[j + 1:j + 1 + a] == left:
+                    return " ".join(left), " ".join(right)
     return None
 
 

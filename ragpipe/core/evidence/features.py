@@ -20,7 +20,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ragpipe.core.evidence.agreement import elliptical, fact_terms, in_context, words
+from ragpipe.core.evidence.agreement import elliptical, fact_terms, found_in, in_context, words
 from ragpipe.core.evidence.contradiction import answers_otherwise, confirms, contradiction
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.facts import facts
@@ -347,7 +347,7 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
             float(found is not None), informative_coverage,
             float(elliptical(statement) and bool(question) and found is None and confirms(statement, question, sentences)),
             float(not reference and sentences != [] and not (chatter or meta)
-                  and _invented(statement, given, question, prepared)),
+                  and _invented(statement, question, prepared)),
         )
         mentions = number_mentions(statement)
         notes.append({"evidence": found.sentence if found else sentences[shown] if sentences else "", "coverage": coverage,
@@ -360,21 +360,29 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
 
 
 
-def _invented(statement: str, given: set[str], question: str, prepared: _Prepared) -> bool:
-    """The statement says nothing the evidence says beyond what the question asks: two or more
-    of its words are not the question's, the evidence has none of them, and it states no
-    number or date the evidence states ("Roth IRA contributions are tax deductible" against
-    a passage on the contribution limit; "缴存的公积金可以随时全额提取" against one on the
-    rates). A shared value ties it to the evidence: "每年3月1日到6月30日之间办理" rewords "…时间
-    为3月1日至6月30日". Single characters (只, 年) are too common to tell; a Chinese word counts
-    as held where the evidence's text contains it."""
+def _invented(statement: str, question: str, prepared: _Prepared) -> bool:
+    """The statement says nothing the evidence says beyond what the question asks: a claim of
+    four words or more, two or more of them not the question's, none of those in the evidence
+    (stems and near spellings count), and no number or date the evidence states ("Roth IRA
+    contributions are tax deductible" against a passage on the contribution limit;
+    "缴存的公积金可以随时全额提取" against one on the rates). A shared value ties it to the
+    evidence: "每年3月1日到6月30日之间办理" rewords "…时间为3月1日至6月30日". Fragments ("value for
+    money" from a list of reviews) and single characters (只, 年) are too short to tell; a
+    Chinese word counts as held where the evidence's text contains it."""
+    if statement.rstrip().endswith((":", "：")):
+        return False  # a lead-in to a list ("To sew a zipper gusset, follow these steps:") asserts nothing
     zh = is_chinese(statement)
-    informative = [w for w in dict.fromkeys(words(statement))
-                   if len(w) > 1 and w not in given and not (zh and w in question) and not fact_terms(facts(w))
-                   and not w.isdigit()]
-    if len(informative) < 2 or set(fact_terms(facts(statement))) & set(fact_terms(facts(prepared.lowered))):
+    own = [w for w in dict.fromkeys(words(statement)) if len(w) > 1 and not fact_terms(facts(w)) and not w.isdigit()]
+    asked = words(question)
+    informative = [w for w in own if not found_in(w, asked) and not (zh and w in question)]
+    if len(own) < 4 or len(informative) < 2:
         return False
-    return not any(w in prepared.all_tokens or (zh and w in prepared.lowered) for w in informative)
+    if any(w in prepared.all_tokens or (zh and w in prepared.lowered) for w in informative):
+        return False
+    if set(fact_terms(facts(statement))) & set(fact_terms(facts(prepared.lowered))):
+        return False
+    held = words(prepared.lowered)
+    return not any(found_in(w, held) for w in informative)
 
 
 def _shown_evidence(prepared: _Prepared, tokens: set[str], names: set[str], stated_numbers: set[float],
