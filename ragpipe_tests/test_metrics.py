@@ -142,10 +142,8 @@ def test_answer_relevancy_separates_seed_001_direct_answer_from_rambling(kit, qu
     assert scored[0].details["gives_asked"] and not scored[1].details["gives_asked"]
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: the calibrated verifier, trained mostly on RAGTruth where "
-                   "loosely worded statements are usually supported, accepts an invented claim that repeats "
-                   "the context's number (p≈0.66; informative coverage, a feature since issue 33, did not move it below 0.5)")
 def test_english_faithfulness(kit):
+    """A ceiling where the context has a floor, its words besides the asked "down payment" invented."""
     result = REGISTRY["faithfulness"].score(EvalCase(
         question_id="q", question="What is the FHA minimum down payment?",
         answer="FHA loans require at least 3.5% down. The federal government caps down payments at 3.5%.",

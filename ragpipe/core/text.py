@@ -140,11 +140,20 @@ def number_mentions(text: str) -> dict[float, str]:
     (100000.0 → "10万"; a clock time as its 24-hour reading)."""
     found: dict[float, str] = {}
     for match in _NUMBER.finditer(_CLOCK.sub(_24_hour, normalize(text))):
-        raw = match.group("num").replace(",", "")
-        try:
-            value = float(raw)
-        except ValueError:
-            continue
-        unit = (match.group("unit") or "").lower()
-        found.setdefault(round(value * _UNIT_SCALE.get(unit, 1.0), 6), match.group(0).strip())
+        if (value := _value(match)) is not None:
+            found.setdefault(value, match.group(0).strip())
     return found
+
+
+def number_spans(text: str) -> list[tuple[float, int, int]]:
+    """Each numeric value of ``normalize(text)`` with where it stands there."""
+    return [(value, match.start(), match.end()) for match in _NUMBER.finditer(text)
+            if (value := _value(match)) is not None]
+
+
+def _value(match: re.Match) -> float | None:
+    try:
+        value = float(match.group("num").replace(",", ""))
+    except ValueError:
+        return None
+    return round(value * _UNIT_SCALE.get((match.group("unit") or "").lower(), 1.0), 6)

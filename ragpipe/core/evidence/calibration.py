@@ -23,6 +23,9 @@ UNKNOWN_NUMBER_CAP = 0.0
 # on RAGTruth the rules also fire on 1 % of the statements people marked supported, and at 0
 # those cost about 0.01 more out-of-fold AUROC than at 0.3 (docs/benchmarks.md).
 CONTRADICTED_CAP = 0.3
+# Nor is a statement whose every word beyond the question's is missing from the evidence
+# (features._invented): it repeats what was asked and invents the rest.
+INVENTED_CAP = 0.3
 # A bare reply whose value stands where the question points ("20%。" to "小型微利企业税率？"
 # against "…按20%的税率…") is support, however little text the model has to go on.
 CONFIRMED_FLOOR = 0.95
@@ -116,11 +119,12 @@ class Calibration(Trees):
 
 def apply_rules(probabilities: np.ndarray, features: np.ndarray) -> np.ndarray:
     """The documented rules on top of the model: a confirmed bare reply is support; an unknown
-    number or a plain contradiction is not."""
+    number, a plain contradiction or an invented statement is not."""
     features = np.asarray(features)
     confirmed = np.where(features[:, FEATURES.index("confirmed")] > 0, np.maximum(probabilities, CONFIRMED_FLOOR),
                          probabilities)
     capped = np.where(features[:, FEATURES.index("contradicted")] > 0, np.minimum(confirmed, CONTRADICTED_CAP), confirmed)
+    capped = np.where(features[:, FEATURES.index("invented")] > 0, np.minimum(capped, INVENTED_CAP), capped)
     return np.where(features[:, FEATURES.index("novel_numbers")] > 0, np.minimum(capped, UNKNOWN_NUMBER_CAP), capped)
 
 

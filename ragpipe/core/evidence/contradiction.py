@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ragpipe.core.evidence.agreement import found_in, name_in, shares_word, words
+from ragpipe.core.evidence.agreement import fact_terms, found_in, name_in, shares_word, words
 from ragpipe.core.evidence.facts import common_word, counted, facts, fold
-from ragpipe.core.text import is_chinese, number_mentions, numbers
+from ragpipe.core.text import is_chinese, normalize, number_mentions, number_spans, numbers
 
 # A clause restates a statement (but for its polarity) when this share of its words are the statement's.
 RESTATED = 0.6
@@ -37,9 +37,13 @@ _ANTONYMS = [("increas", "decreas"), ("increas", "reduc"), ("rais", "lower"), ("
              ("增加", "减少"), ("提高", "降低"), ("上调", "下调"), ("上升", "下降"), ("增长", "下降"), ("高于", "低于"),
              ("之前", "之后"), ("以前", "以后"), ("以上", "以下"), ("最高", "最低"), ("允许", "禁止"), ("可以", "不得"),
              ("批准", "拒绝"), ("必须", "无需"), ("强制", "自愿"), ("最大", "最小"), ("公立", "私立"), ("合法", "违法"),
-             ("缴纳", "免征"), ("征收", "免征"), ("需要", "无需"), ("收费", "免费"), ("仅限", "不限")]
+             ("缴纳", "免征"), ("征收", "免征"), ("需要", "无需"), ("收费", "免费"), ("仅限", "不限"),
+             ("still", "no longer"), ("仍", "不再")]
+# Said once for a sentence's subject, whichever clause holds the predicate: "classified Pluto
+# as a dwarf planet, no longer as a planet", "…归类为矮行星，它不再属于行星".
+_SENTENCE_WIDE = frozenset({"no longer", "不再"})
 _CLAUSE = re.compile(r"[,;:，；：]|\s--?\s|—|\b(?:but|while|whereas|although)\b|但是?|而|然而")
-_EN_PASSIVE = re.compile(r"\b\w+(?:ed|en|wn|ld|ght|ne|de)\s+by\b", re.I)  # "was acquired by", ", signed by"
+_EN_PASSIVE = re.compile(r"\b\w+(?:ed|en|wn|ld|ght|ne|de|id)\s+by\b", re.I)  # "was acquired by", ", signed by"
 _ZH_PASSIVE = re.compile(r"被|由|遭|受到")
 # Where one sentence gives several values, each belongs to its clause.
 _VALUE_CLAUSE = re.compile(r"[,;:，；：、]|\b(?:and|but|while|whereas)\b|以及|而且?|但是?")
@@ -49,6 +53,19 @@ _UNNUMBERED = re.compile(r"^\s*\d{1,2}[.)]?\s+|\b(?:steps?|passages?|documents?|
 # A negation under a condition asserts nothing ("if you do not report income").
 _CONDITION = re.compile(r"\b(?:if|unless|when|whether)\b|如果|若|除非|假如", re.I)
 _COPULA = re.compile(r"\b(?:is|are|was|were)\b|是")
+# Words that make a value a floor or a ceiling: before it in its clause ("at least 3.5%",
+# "caps … at 3.5%", "不得低于5%"), or right after it ("50 or older", "5万元以上"). The longer
+# negated forms come first: "不低于" is a floor, "低于" a ceiling.
+_BOUND_BEFORE = re.compile(
+    r"(?P<floor>\bat least\b|\bminimum\b|\bmin\.|\bas (?:low|little|few) as\b|\bno (?:less|fewer) than\b|"
+    r"\bnot (?:less|fewer) than\b|\bstarting (?:at|from)\b|不[得应能可宜]?(?:低于|少于)|至少|最低|最少|起码)"
+    r"|(?P<ceiling>\bat most\b|\bmaximum\b|\bmax\.|\bup to\b|\bno more than\b|\bnot more than\b|\bcap(?:s|ped)?\b|"
+    r"\blimit(?:s|ed)?\b|\bas (?:high|much|many) as\b|\bexceed|\bless than\b|\bfewer than\b|\bunder\b|\bbelow\b|"
+    r"不[得应能可宜]?(?:超过|高于|多于)|最多|最高|至多|上限|封顶|低于|少于)", re.I)
+_BOUND_AFTER = re.compile(r"\s*(?:%|percent|[元克岁天年月人个次倍])?\s*(?:(?P<floor>or (?:more|above|higher|older|greater|over)|\+|"
+                          r"(?:及|或)?以上|起)|(?P<ceiling>or (?:less|fewer|below|under|younger)|(?:及|或)?以[内下]|封顶|为限))",
+                          re.I)
+_BOUND_REACH = 48  # characters before a value that its bound word may stand in
 
 
 _NO_FACTS = facts("")
@@ -56,7 +73,7 @@ _NO_FACTS = facts("")
 
 @dataclass(frozen=True)
 class Contradiction:
-    kind: str        # "name", "number", "date", "negation", "antonym", "roles"
+    kind: str        # "name", "number", "date", "negation", "antonym", "roles", "bound"
     stated: str      # what the statement says
     evidence: str    # what the evidence says in its place
     sentence: str    # the evidence sentence
@@ -247,6 +264,15 @@ def _restates(clause: str, statement: str) -> bool:
     return bool(held) and sum(found_in(t, words(statement)) for t in held) >= RESTATED * len(held)
 
 
+def _contained(clause: str, statement: str) -> bool:
+    """The clause holds every word of the statement, at least three: "The X200 warranty does
+    not cover the battery." inside "… a two-year limited warranty covering the motor and battery".
+    Asked only of a negated statement: a negation in a long clause may belong to another part
+    of it ("a combination of compounds that are not chemically bonded")."""
+    held = [t for t in dict.fromkeys(words(statement)) if not facts(t).negated]
+    return len(held) >= 3 and set(held) <= set(words(clause))  # the very words: a stem match ("produced" in "products") is too loose
+
+
 def _polarity_conflict(statement: str, sentences: list[str]) -> Contradiction | None:
     """The evidence clause that speaks of what the statement speaks of says the opposite: one
     negates and the other does not, or one has a word the other has its antonym for."""
@@ -260,9 +286,11 @@ def _polarity_conflict(statement: str, sentences: list[str]) -> Contradiction | 
              if ours in stated and theirs not in stated]
     for clause in _predicate_clauses(statement_terms, sentences):
         if (single and len(statement_terms) >= 3 and facts(clause).negated != negated
-                and not _CONDITION.search(clause) and _restates(clause, statement)):
+                and not _CONDITION.search(clause)
+                and (_restates(clause, statement) or negated and _contained(clause, statement))):
             return Contradiction("negation", statement.strip(), clause.strip(), clause)
-        found = _stems_in(clause)
+        sentence = next((s for s in sentences if clause in s), clause)
+        found = _stems_in(clause) | (_stems_in(sentence) & _SENTENCE_WIDE)
         for ours, theirs in pairs:
             if theirs in found and ours not in found:
                 return Contradiction("antonym", ours, theirs, clause)
@@ -275,8 +303,10 @@ _STEMS = sorted({w for pair in _ANTONYMS for w in pair})
 @lru_cache(maxsize=65536)
 def _stems_in(text: str) -> frozenset[str]:
     """The antonym stems a text has: one of its words starts with it (Chinese: it contains it)."""
-    found = re.findall(r"[a-z]+", fold(text))
+    folded = fold(text)
+    found = re.findall(r"[a-z]+", folded)
     return frozenset(stem for stem in _STEMS if (stem in text if not stem.isascii()
+                                                 else re.search(rf"\b{stem}\b", folded) if " " in stem
                                                  else any(w.startswith(stem) for w in found)))
 
 
@@ -314,9 +344,49 @@ def _same_relation(ours: str, theirs: str, sentence: str) -> bool:
     return bool(a and b and (a in b or b in a))
 
 
+# Relations whose two sides may trade places without changing the fact.
+_SYMMETRIC = re.compile(r"\b(?:meet|met|marr|partner|collaborat|merg|compet|talk|negotiat|sign|border)|会见|会谈|会晤|"
+                        r"合作|结婚|见面|相遇|合并|竞争|谈判|签署|接壤|相邻|和|与|及")
+
+
+def _relation_word(word: str) -> bool:
+    """A word that can relate two sides: a verb by jieba's dictionary (not 年 in
+    "青霉素是弗莱明在1928年发现的")."""
+    import jieba.posseg
+
+    return (jieba.posseg.dt.word_tag_tab.get(word) or "").startswith("v")
+
+
+def _mirrored(statement: str, sentence: str) -> tuple[str, str] | None:
+    """In Chinese, the words right before a relation word of the statement stand right after it
+    in the sentence, and the words right after it right before it: "优酷土豆收购了阿里巴巴" against
+    "阿里巴巴收购了优酷土豆", whatever the names are. Gives the two sides as the statement has
+    them. A passive on one side only, or a relation that goes both ways ("met"), is no swap."""
+    ours, theirs = list(words(statement)), list(words(sentence))
+    # Chinese only: English moves words around a preposition freely ("search for Power Options
+    # in Windows 10" / "Windows 10's Power Options"), and its names rule (_roles) reads passives.
+    if not is_chinese(statement) or len(set(ours)) < 3 or (bool(_ZH_PASSIVE.search(statement) or _EN_PASSIVE.search(statement))
+                              != bool(_ZH_PASSIVE.search(sentence) or _EN_PASSIVE.search(sentence))):
+        return None
+    for i, pivot in enumerate(ours):
+        if (ours.count(pivot) != 1 or theirs.count(pivot) != 1 or _SYMMETRIC.search(pivot) or facts(pivot).numbers
+                or not _relation_word(pivot)):
+            continue
+        j = theirs.index(pivot)
+        for a in range(1, min(i, j + 1, 4) + 1):  # the left side: the a words before the pivot
+            for b in range(1, min(len(ours) - i - 1, 4) + 1):  # the right side: the b words after it
+                left, right = ours[i - a:i], ours[i + 1:i + 1 + b]
+                if set(left) & set(right) or j < b:
+                    continue
+                if theirs[j - b:j] == right and theirs[j + 1:j + 1 + a] == left:
+                    return " ".join(left), " ".join(right)
+    return None
+
+
 def _role_conflict(statement: str, sentences: list[str]) -> Contradiction | None:
     """Two names of the statement whose roles an evidence sentence swaps under the same
-    relation ("A acquired B" against "B acquired A" or "A was acquired by B")."""
+    relation ("A acquired B" against "B acquired A" or "A was acquired by B"), or, names or
+    not, a sentence that mirrors the statement around its relation (``_mirrored``)."""
     lowered = fold(statement)
     said = sorted((n for n in facts(statement).names if lowered.find(n) >= 0), key=lowered.find)[:4]
     for k, first in enumerate(said):
@@ -324,8 +394,71 @@ def _role_conflict(statement: str, sentences: list[str]) -> Contradiction | None
             ours = _roles(statement, first, second)
             for sentence in sentences if ours is not None else []:
                 theirs = _roles(sentence, first, second)
-                if theirs is not None and theirs[0] != ours[0] and _same_relation(ours[1], theirs[1], sentence):
+                if (theirs is not None and theirs[0] != ours[0] and not _SYMMETRIC.search(ours[1])
+                        and _same_relation(ours[1], theirs[1], sentence)):
                     return Contradiction("roles", f"{first} → {second}", f"{second} → {first}", sentence)
+    for sentence in sentences:
+        if sides := _mirrored(statement, sentence):
+            return Contradiction("roles", f"{sides[0]} → {sides[1]}", f"{sides[1]} → {sides[0]}", sentence)
+    return None
+
+
+def _bounds(text: str) -> dict[float, set[str]]:
+    """Each value of the text that a bound word makes a floor or a ceiling, with which."""
+    text = normalize(text)
+    found: dict[float, set[str]] = {}
+    for value, start, end in number_spans(text):
+        before = text[max(0, start - _BOUND_REACH):start]
+        before = before[max((m.end() for m in _VALUE_CLAUSE.finditer(before)), default=0):]  # its own clause
+        words_before = list(_BOUND_BEFORE.finditer(before))
+        after = _BOUND_AFTER.match(text, end)
+        match = after if after else words_before[-1] if words_before else None
+        if match:
+            found.setdefault(value, set()).add("floor" if match.group("floor") else "ceiling")
+    return found
+
+
+def _bound_conflict(statement: str, sentences: list[str]) -> Contradiction | None:
+    """A value the statement makes a floor where every evidence sentence that states it and
+    shares a word with the statement makes it a ceiling, or the other way round: "The federal
+    government caps down payments at 3.5%" against "a down payment as low as 3.5%"."""
+    stated = _bounds(statement)
+    statement_terms = [t for t in words(statement) if not facts(t).numbers]
+    for value, kinds in stated.items():
+        if len(kinds) != 1:
+            continue
+        theirs = [(_bounds(s).get(value, set()), s) for s in sentences
+                  if value in facts(s).numbers and any(found_in(t, words(s)) for t in statement_terms)]
+        if theirs and all(other and other != kinds for other, _ in theirs):
+            shown = f"{value:g}"
+            return Contradiction("bound", f"{next(iter(kinds))} {shown}", f"{next(iter(theirs[0][0]))} {shown}", theirs[0][1])
+    return None
+
+
+def answers_otherwise(statement: str, question: str, sentences: Sequence[str]) -> Contradiction | None:
+    """A statement that restates its question with a value filled in ("《红楼梦》前八十回的作者是
+    罗贯中。" to "…的作者是谁？"), where the evidence sentence that speaks of what the question
+    asks states another value of that kind and not this one ("…由曹雪芹所著。"). The sentence
+    need not echo the statement's wording: the question ties them."""
+    said = facts(statement)
+    asked = facts(question)
+    values = [("name", n) for n in said.names if _proper(n) and not name_in(n, asked.names)]
+    values += [("number", v) for v in said.numbers - asked.numbers] + [("year", y) for y in said.years - asked.years]
+    value_terms = {t for kind, v in values if kind == "name" for t in words(v)}
+    # What of the question the statement answers: its words but the values (a question may ask two things).
+    frame = list(dict.fromkeys(t for t in words(statement) if t not in value_terms and not fact_terms(facts(t))))
+    sentences = [s for s in sentences if s and s.strip()]
+    if not values or not frame or not sentences or not all(found_in(t, words(question)) for t in frame):
+        return None
+    aligned = _aligned(frame, sentences, [words(s) for s in sentences])
+    for kind, value in values:
+        found = [(_alternative(kind, value, said, facts(sentences[i]), sentences[i]), i) for i in aligned]
+        if any(other is None for other, _ in found):
+            continue  # an aligned sentence states it
+        for other, i in found:
+            if other:
+                return Contradiction("date" if kind == "year" else kind, _as_written(_show(kind, value), statement),
+                                     _as_written(other, sentences[i]), sentences[i])
     return None
 
 
@@ -356,4 +489,5 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
     if not sentences:
         return None
     return ((slots and _slot_conflicts(statement, sentences, [words(s) for s in sentences]))
-            or _polarity_conflict(statement, sentences) or _role_conflict(statement, sentences))
+            or _polarity_conflict(statement, sentences) or _role_conflict(statement, sentences)
+            or _bound_conflict(statement, sentences))

@@ -20,8 +20,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from ragpipe.core.evidence.agreement import elliptical, in_context
-from ragpipe.core.evidence.contradiction import confirms, contradiction
+from ragpipe.core.evidence.agreement import elliptical, fact_terms, found_in, in_context, words
+from ragpipe.core.evidence.contradiction import answers_otherwise, confirms, contradiction
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.facts import facts
 from ragpipe.core.text import content_tokens, is_chinese, normalize, number_mentions, numbers, split_sentences
@@ -67,6 +67,7 @@ FEATURES = (
     "contradicted",    # a plain contradiction (contradiction.py): another name, number or date, negation, roles
     "informative_coverage",  # share of its content words the question does not give that the evidence has
     "confirmed",       # a bare reply ("20%。") whose values stand where the question points (contradiction.confirms)
+    "invented",        # two or more words the question does not give (numbers aside), none of them in the evidence
 )
 
 # A pointer to a passage or step, or the answer's own length ("in 42 words"): numbers
@@ -331,19 +332,22 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
         else:
             best, shown, cos_sentence, margin, negation_mismatch = 0, 0, -1.0, 0.0, 0.0
         # A bare value ("20%。") is checked where the question points: "小型微利企业税率：25%" contradicts "…20%…".
-        found = contradiction(in_context(question, statement), sentences)
+        found = contradiction(in_context(question, statement), sentences) or answers_otherwise(statement, question, sentences)
         # The words the question already gives say nothing new: "The federal government caps
         # down payments at 3.5%" repeats the asked "down payment" and invents the rest.
         informative = token_set - given
         informative_coverage = 1 - len(informative - prepared.all_tokens) / len(informative) if informative else 1.0
+        chatter, meta = bool(_CHATTER.search(statement)), bool(_META.search(statement))
         rows[i] = (
             float(reference), float(zh), math.log1p(n), coverage, window_coverage, pair_coverage, math.log1p(len(novel)),
             len(novel_names), len(novel_numbers), float(bool(stated_numbers)),
-            negation_mismatch, float(bool(_META.search(statement))),
+            negation_mismatch, float(meta),
             0.0 if zh else cos_sentence, cos_sentence if zh else 0.0,
-            float(bool(_CHATTER.search(statement))), margin, len(denied), sentence_coverage, names_together,
+            float(chatter), margin, len(denied), sentence_coverage, names_together,
             float(found is not None), informative_coverage,
             float(elliptical(statement) and bool(question) and found is None and confirms(statement, question, sentences)),
+            float(not reference and sentences != [] and not (chatter or meta)
+                  and _invented(statement, question, prepared)),
         )
         mentions = number_mentions(statement)
         notes.append({"evidence": found.sentence if found else sentences[shown] if sentences else "", "coverage": coverage,
@@ -354,6 +358,31 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
                       "contradiction": found and found.describe(language)})
     return rows, notes
 
+
+
+def _invented(statement: str, question: str, prepared: _Prepared) -> bool:
+    """The statement says nothing the evidence says beyond what the question asks: a claim of
+    four words or more, two or more of them not the question's, none of those in the evidence
+    (stems and near spellings count), and no number or date the evidence states ("Roth IRA
+    contributions are tax deductible" against a passage on the contribution limit;
+    "缴存的公积金可以随时全额提取" against one on the rates). A shared value ties it to the
+    evidence: "每年3月1日到6月30日之间办理" rewords "…时间为3月1日至6月30日". Fragments ("value for
+    money" from a list of reviews) and single characters (只, 年) are too short to tell; a
+    Chinese word counts as held where the evidence's text contains it."""
+    if statement.rstrip().endswith((":", "：")):
+        return False  # a lead-in to a list ("To sew a zipper gusset, follow these steps:") asserts nothing
+    zh = is_chinese(statement)
+    own = [w for w in dict.fromkeys(words(statement)) if len(w) > 1 and not fact_terms(facts(w)) and not w.isdigit()]
+    asked = words(question)
+    informative = [w for w in own if not found_in(w, asked) and not (zh and w in question)]
+    if len(own) < 4 or len(informative) < 2:
+        return False
+    if any(w in prepared.all_tokens or (zh and w in prepared.lowered) for w in informative):
+        return False
+    if set(fact_terms(facts(statement))) & set(fact_terms(facts(prepared.lowered))):
+        return False
+    held = words(prepared.lowered)
+    return not any(found_in(w, held) for w in informative)
 
 
 def _shown_evidence(prepared: _Prepared, tokens: set[str], names: set[str], stated_numbers: set[float],

@@ -1,0 +1,84 @@
+"""The plain-contradiction rules on their own (no embedder): each fires on the case it is for,
+and stays quiet on the faithful rewording beside it."""
+
+import pytest
+
+from ragpipe.core.evidence.contradiction import answers_otherwise, contradiction
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The federal government caps down payments at 3.5%.", "FHA loans allow a down payment as low as 3.5%."),
+    ("You can contribute at least $7,000 a year.", "You can contribute up to $7,000 a year."),
+    ("住房公积金缴存比例最高为5%。", "住房公积金单位和职工缴存比例均不得低于5%。"),
+    ("成年人每天食盐摄入量至少5克。", "建议成年人每天摄入食盐不超过5克。"),
+])
+def test_a_floor_stated_as_a_ceiling_or_the_other_way_round(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "bound"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("FHA loans require at least 3.5% down.", "FHA loans allow a down payment as low as 3.5%."),
+    ("In 2024 you can contribute up to $7,000, or $8,000 if you are 50 or older.",
+     "For 2024 the contribution limit is $7,000, or $8,000 if you are 50 or older."),
+    ("成年人每天食盐摄入量不应超过5克。", "建议成年人每天摄入食盐不超过5克。"),
+    ("The fee is 3.5% of the loan.", "The fee is at least 3.5% of the loan."),  # no bound stated: not a conflict
+])
+def test_the_same_bound_or_none_is_no_conflict(statement, evidence):
+    assert contradiction(statement, [evidence]) is None
+
+
+def test_a_negated_statement_whose_every_word_its_evidence_affirms():
+    found = contradiction("The X200 warranty does not cover the battery.",
+                          ["The X200 cordless vacuum comes with a two-year limited warranty covering the motor and battery."])
+    assert found is not None and found.kind == "negation"
+    assert contradiction("The X200 warranty covers the battery.",
+                         ["The X200 cordless vacuum comes with a two-year limited warranty covering the motor and battery."]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The International Astronomical Union still classifies Pluto as a planet.",
+     "Since 2006 the International Astronomical Union has classified Pluto as a dwarf planet, no longer as a planet."),
+    ("冥王星目前仍被归类为行星。", "2006年国际天文学联合会将冥王星重新归类为矮行星，它不再属于行星。"),
+])
+def test_still_against_no_longer_said_once_for_the_sentence(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "antonym"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("2015年，优酷土豆收购了阿里巴巴。", "2015年，阿里巴巴收购了优酷土豆。"),  # jieba tags no name in 优酷土豆
+    ("李四起诉了张三。", "张三起诉了李四。"),
+])
+def test_sides_that_trade_places_around_their_relation(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "roles"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("青霉素是英国细菌学家弗莱明在1928年发现的。", "1928年，英国细菌学家弗莱明发现了青霉素。"),  # 是…的: the same fact
+    ("Obama met Putin in 2015.", "Putin met Obama in 2015."),  # meeting goes both ways
+    ("中国与俄罗斯接壤。", "俄罗斯与中国接壤。"),
+    ("If you use Windows 10, search for Power Options in the taskbar.", "Windows 10 users find Power Options in the taskbar."),
+    ("The capital of Australia is Canberra.", "Canberra is the capital of Australia."),
+    ("中国的首都是北京。", "北京是中国的首都。"),
+    ("The tenant was paid by the landlord.", "The landlord paid the tenant."),  # a passive is no swap
+])
+def test_reordered_but_the_same_fact_is_no_swap(statement, evidence):
+    assert contradiction(statement, [evidence]) is None
+
+
+def test_a_statement_that_fills_in_its_question_is_checked_where_the_question_points():
+    question = "《红楼梦》前八十回的作者是谁？"
+    evidence = ["《红楼梦》前八十回一般认为由曹雪芹所著。"]
+    found = answers_otherwise("《红楼梦》前八十回的作者是罗贯中。", question, evidence)
+    assert found is not None and (found.stated, found.evidence) == ("罗贯中", "曹雪芹")
+    assert answers_otherwise("《红楼梦》前八十回的作者是曹雪芹。", question, evidence) is None
+
+
+def test_a_question_that_asks_two_things_is_checked_part_by_part():
+    question = "澳大利亚的首都和最大城市分别是哪里？"
+    evidence = ["堪培拉是澳大利亚的首都。", "悉尼是澳大利亚最大的城市。"]
+    assert answers_otherwise("澳大利亚的首都是堪培拉", question, evidence) is None
+    assert answers_otherwise("最大的城市是悉尼", question, evidence) is None
+    assert answers_otherwise("澳大利亚的首都是悉尼", question, evidence) is not None
