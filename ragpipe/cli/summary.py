@@ -17,7 +17,7 @@ from ragpipe.core.gate import REGRESSION_CHECK, failures, junit_xml
 WIDTH = 100
 MOVED = 3  # metrics shown per version
 # The leaderboard's order, said whole wherever versions are listed by rank.
-RANK_RULE = "ranked by rank_score (the mean of the metrics on 0-1), regressed versions last"
+RANK_RULE = "ranked by rank_score (mean of the metrics, 0-1), regressed versions last"
 
 
 @dataclass
@@ -73,11 +73,9 @@ def gate_cell(evaluation: dict, fail_on: tuple[str, ...]) -> str:
 
 
 def verdict_line(v: Version, fail_on: tuple[str, ...]) -> str:
-    """'refbot@v2 on policy_zh: passes the release gate (fails on regression); checks failed:
-    1 crit, 3 warn'."""
-    verdict = "BLOCKED by" if gate_cell(v.evaluation, fail_on) == "BLOCKED" else "passes"
+    """'refbot@v2 on policy_zh: passes; checks failed: 1 crit, 3 warn', under the release gate."""
     failed = checks_cell(v.evaluation)
-    return (f"{v.bot_version} on {v.dataset}: {verdict} the release gate (fails on {', '.join(fail_on)}); "
+    return (f"{v.bot_version} on {v.dataset}: {'passes' if gate_cell(v.evaluation, fail_on) == 'pass' else 'BLOCKED'}; "
             f"checks failed: {'none' if failed == 'pass' else failed}")
 
 
