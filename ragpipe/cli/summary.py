@@ -12,12 +12,10 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-from ragpipe.core.gate import REGRESSION_CHECK, failures, junit_xml
+from ragpipe.core.gate import RANK_RULE, REGRESSION_CHECK, failures, junit_xml
 
 WIDTH = 100
 MOVED = 3  # metrics shown per version
-# The leaderboard's order, said whole wherever versions are listed by rank.
-RANK_RULE = "ranked by rank_score (mean of the metrics, 0-1), regressed versions last"
 
 
 @dataclass

@@ -14,6 +14,8 @@ from ragpipe.core.schemas import InputError
 FAIL_ON = ("critical", "warning", "regression")
 DEFAULT_FAIL_ON = ("regression", "critical")
 REGRESSION_CHECK = "no_regression_vs_baseline"
+# The leaderboard's order, said whole wherever versions are listed by rank.
+RANK_RULE = "ranked by rank_score (mean of the metrics, 0-1), regressed versions last"
 # The run tag the regression check sets on its evaluation run: passed or blocked. A run that
 # failed without it (or without blocked) failed for another reason, e.g. a bot that was down.
 VERDICT_TAG = "ragpipe/verdict"
