@@ -64,7 +64,8 @@ def split_null(scores: dict, rng: np.random.Generator) -> tuple[dict, dict]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="ragpipe bench gate")
-    parser.add_argument("--warehouse", type=Path, default=Path(".ragpipe/warehouse"))
+    parser.add_argument("--warehouse", type=Path, default=Path(".ragpipe/warehouse"),
+                        help="the project's warehouse, after `ragpipe run` (default: .ragpipe/warehouse)")
     parser.add_argument("--draws", type=int, default=200, help="random splits or subsets per case")
     parser.add_argument("--worse", default="refbot@v1", help="the version that is worse (detection)")
     parser.add_argument("--better", default="refbot@v2", help="its baseline for detection")
