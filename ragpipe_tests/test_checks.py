@@ -45,12 +45,16 @@ def test_passing_and_regressing_versions(project):
         status_by_partition = {info.partition_key: info.latest_execution_status.value
                                for info in instance.event_log_storage.get_asset_check_partition_info([check])}
         reports = instance.get_materialized_partitions(dg.AssetKey("diagnosis_report"))
+        instance_tags = {r.run_id: instance.get_run_by_id(r.run_id).tags for r in results.values()}
 
     baseline = checks_of(results["refbot@v1"])["no_regression_vs_baseline"]
     assert baseline.passed and baseline.metadata["note"].value == "this is the baseline version"
     same = checks_of(results["refbot@v1.1"])["no_regression_vs_baseline"]
     assert same.passed and same.metadata["baseline"].value == "refbot@v1"
     assert same.metadata["significant_drops"].value == []
+    # Where the runs list filters: a blocked evaluation is tagged so, apart from a run that broke.
+    verdicts = {bot: instance_tags[result.run_id].get("ragpipe/verdict") for bot, result in results.items()}
+    assert verdicts == {"refbot@v1": "passed", "refbot@v1.1": "passed", "refbot@v3": "blocked"}
     worse = checks_of(results["refbot@v3"])["no_regression_vs_baseline"]
     assert not worse.passed and worse.severity == dg.AssetCheckSeverity.ERROR
     # Blocking: v3's evaluation run fails on it; its report is still written (it explains the drop).
@@ -72,8 +76,8 @@ def test_passing_and_regressing_versions(project):
     for evaluation in thresholds.values():
         mean, warning = evaluation.metadata["mean"].value, evaluation.metadata["warning"].value
         higher = evaluation.metadata["direction"].value == "higher is better"
-        if mean == mean:  # measured
-            assert evaluation.passed == (mean >= warning if higher else mean <= warning)
+        if mean != "—":  # measured
+            assert evaluation.passed == (float(mean) >= warning if higher else float(mean) <= warning)
 
     table = board.output_for_node("leaderboard").set_index("bot_version")
     assert table.loc["refbot@v3", "Δcontext_recall"] < 0 == table.loc["refbot@v1.1", "Δcontext_recall"]
@@ -109,7 +113,7 @@ def test_a_metric_measured_on_no_question_fails_its_gate():
     row = next(r for r in rows if r["metric"] == "faithfulness")
     result = threshold_result(checks["faithfulness"], row)
     assert not result.passed and result.severity == dg.AssetCheckSeverity.WARN
-    assert "n = 0" in result.description and result.metadata["n"].value == 0
+    assert "n = 0" in result.description and result.metadata["n"].value == "0"
 
 
 def test_leaderboard_ranks_a_regressed_version_after_its_baseline(project):
@@ -141,3 +145,43 @@ def test_leaderboard_ranks_a_regressed_version_after_its_baseline(project):
     assert flags == {"refbot@v1": [], "refbot@v2": ["no_regression_vs_baseline"]}
     page = (paths.reports / "product_en" / "compare.html").read_text(encoding="utf-8")
     assert page.count('<div class="check critical">✗ no_regression_vs_baseline') == 1
+
+
+def test_threshold_metadata_is_rounded_text_not_a_series_across_partitions():
+    scores = frames({}, [0.20795363375394232, 0.20795363375394232])
+    row = next(r for r in aggregate_rows(scores) if r["metric"] == "faithfulness")
+    check = next(c for c in threshold_checks([row]))
+    metadata = threshold_result(check, row).metadata
+    # The UI draws a check's numeric metadata as one line over its runs, whatever their partition.
+    assert metadata["mean"] == dg.MetadataValue.text("0.208") and metadata["n"] == dg.MetadataValue.text("2")
+
+
+def test_leaderboard_does_not_block_for_a_drop_too_small_or_outside_the_gate(project):
+    # The issue's refbot@v3: better answers and recall, yet blocked by entity_coverage
+    # (measured on 20 of 48 questions) and a small, steady context_relevance drop, each with
+    # a CI95 wholly below zero. Neither is a gate metric by default, nor large enough.
+    n = 48
+    base = [0.5 + 0.01 * (i % 5) for i in range(n)]
+    coverage = [0.9 if i < 20 else math.nan for i in range(n)]
+    versions = {"refbot@v1": frames({"entity_coverage": coverage}, base),
+                "refbot@v2": frames({"entity_coverage": [v - (0.2 if i % 4 else 0.1) for i, v in enumerate(coverage)],
+                                     "context_relevance": [v - 0.02 for v in base],
+                                     "answer_correctness": [v + 0.1 for v in base],
+                                     "context_recall": [v + 0.1 for v in base],
+                                     "answer_relevancy": [v + 0.1 for v in base]}, base)}
+    warehouse = project / ".ragpipe" / "warehouse"
+    aggregates = {}
+    for bot, scores in versions.items():
+        for name, frame in scores.items():
+            (warehouse / "scores" / name / bot).mkdir(parents=True)
+            frame.to_parquet(warehouse / "scores" / name / bot / "product_en.parquet")
+        aggregates[dg.MultiPartitionKey({"dataset": "product_en", "bot": bot})] = pd.DataFrame(aggregate_rows(scores))
+    prepare_dagster_home(project)
+    paths = build_defs(project).resources["paths"]
+
+    board = leaderboard(dg.build_asset_context(partition_key="product_en"), paths=paths,
+                        aggregate_scores=aggregates).set_index("bot_version")
+    for metric in ("entity_coverage", "context_relevance"):  # each CI95 wholly below zero
+        assert float(board.loc["refbot@v2", f"Δ{metric}_ci95"].strip("[]").split(",")[1]) < 0
+    assert board.loc["refbot@v2", "failed_checks"] == "" and not board.loc["refbot@v2", "blocked"]
+    assert board.loc["refbot@v2", "rank"] == 1  # by rank_score, as nothing blocks it

@@ -187,7 +187,7 @@ def test_checks_say_what_failed_and_by_how_much(webserver, page):
     page.get_by_text("no_regression_vs_baseline", exact=True).first.click()
     regression = next(c for c in data["checks"] if c["name"] == "no_regression_vs_baseline")
     expected = (f"significantly worse than refbot@v1: {regression['drops'][0]} " if regression["drops"]
-                else "no metric significantly worse than refbot@v1 (")
+                else "no gate metric significantly worse than refbot@v1 (")
     page.get_by_text(expected).first.wait_for()
     assert "Partition" in page.inner_text("body") and f"refbot@v2|{DATASET}" in page.inner_text("body")
     _shot(page, "checks")

@@ -65,7 +65,8 @@ def test_descriptions_survive_markdown_and_name_no_internals():
 def test_check_results_say_what_failed_and_by_how_much():
     from ragpipe.core.diagnosis.rules import load_rules
     from ragpipe.core.report.data import regression_check, threshold_checks
-    from ragpipe.defs.evaluation.checks import regression_verdict, threshold_verdict
+    from ragpipe.core.gate import regression_verdict
+    from ragpipe.defs.evaluation.checks import threshold_verdict
 
     rule = load_rules()["faithfulness"]
     row = {"metric": "faithfulness", "n": 10, "mean": rule.critical - 0.05}
@@ -74,12 +75,14 @@ def test_check_results_say_what_failed_and_by_how_much():
                                               f"threshold {rule.critical:.3f} by 0.050")
     passing = threshold_checks([{**row, "mean": rule.warning + 0.1}])[0]
     assert threshold_verdict(passing, rule).endswith(f"above the warning threshold {rule.warning:.3f} by 0.100")
-    comparison = {"context_relevance": {"mean_diff": -0.125, "ci95_low": -0.2, "ci95_high": -0.05, "n_pairs": 9,
-                                        "significant_drop": True},
+    comparison = {"context_recall": {"mean_diff": -0.125, "ci95_low": -0.2, "ci95_high": -0.05, "n_pairs": 30,
+                                     "significant_drop": True, "p_holm": 0.004, "not_gated": None},
                   "faithfulness": {"mean_diff": 0.01, "ci95_low": -0.02, "ci95_high": 0.04, "n_pairs": 9,
-                                   "significant_drop": False}}
+                                   "significant_drop": False, "p_holm": None,
+                                   "not_gated": "measured on 9 paired questions, fewer than 20"}}
     verdict = regression_verdict(regression_check("refbot@v1", "refbot@v2", comparison), comparison)
-    assert verdict == "significantly worse than refbot@v1: context_relevance -0.125 (CI95 [-0.200, -0.050])"
+    assert verdict == ("significantly worse than refbot@v1: context_recall -0.125 (CI95 [-0.200, -0.050], Holm p "
+                       "0.004); not gated, too few paired questions: faithfulness (9)")
 
 
 def test_the_ui_command_carries_the_settings_of_the_runs_and_no_secret(tmp_path, monkeypatch):

@@ -34,11 +34,13 @@ def threshold(metric: str, mean: float, limit: float, severity: str | None) -> d
 
 
 def paired(diff: float, low: float, high: float, drop: bool = False) -> dict:
-    return {"mean_diff": diff, "ci95_low": low, "ci95_high": high, "n_pairs": 40, "significant_drop": drop}
+    return {"mean_diff": diff, "ci95_low": low, "ci95_high": high, "n_pairs": 40, "significant_drop": drop,
+            "p_holm": 0.0021 if drop else 0.9}
 
 
 REGRESSION = {"name": "no_regression_vs_baseline", "metric": None, "passed": False, "blocking": True,
-              "severity": "critical", "baseline": "refbot@v1", "drops": ["context_relevance"]}
+              "severity": "critical", "baseline": "refbot@v1", "drops": ["context_relevance"], "too_few": [],
+              "is_baseline": False}
 V1 = evaluation("refbot@v1", [threshold("faithfulness", 0.65, 0.7, "warning"), threshold("context_recall", 0.9, 0.7, None)])
 V2 = evaluation("refbot@v2-with-a-rather-long-name", [
     threshold("faithfulness", 0.35, 0.5, "critical"), threshold("noise_sensitivity", 0.55, 0.3, "warning"), REGRESSION],
@@ -49,17 +51,41 @@ VERSIONS = [Version("policy_zh", "refbot@v1", 1, 0.687, V1), Version("policy_zh"
 
 
 def test_summary_fits_100_columns_and_names_the_three_metrics_that_moved_most():
-    text = terminal_summary("policy_zh", VERSIONS, "/somewhere/reports/policy_zh/compare.html")
+    text = terminal_summary("policy_zh", VERSIONS, "/somewhere/reports/policy_zh/compare.html", ("regression", "critical"))
     print(text)
     assert max(len(line) for line in text.splitlines()) <= 100
     assert "rank_score" in text and "overall" not in text
     lines = text.splitlines()
     v1 = next(line for line in lines if "refbot@v1 " in line)
-    assert v1.split()[:5] == ["1", "refbot@v1", "0.687", "1", "warn"] and v1.endswith("baseline")
+    assert v1.split()[:6] == ["1", "refbot@v1", "0.687", "pass", "1", "warn"] and v1.endswith("baseline")
     # rubric_1_10 moved 0.9 on a 1-10 scale (0.1 of its range): less than context_relevance's 0.191.
     assert moved_most(V2) == ["context_relevance -0.191*", "context_recall +0.151", "rubric_1_10 +0.900"]
     assert any(line.strip() == "rubric_1_10 +0.900" for line in lines)  # wrapped between metrics, never inside one
     assert "regression, 1 crit, 1 warn" in text and "full table: /somewhere/reports/policy_zh/compare.html" in text
+
+
+def test_summary_header_states_the_whole_ranking_rule():
+    # #1 has rank_score 0.687 and #2 0.718: the header says why (#2 regressed), not just "by rank_score".
+    text = terminal_summary("policy_zh", VERSIONS, "/somewhere/compare.html", ("regression", "critical"))
+    header = " ".join(text.split("\n   #")[0].split())  # wrapped at 100 columns
+    assert header == "policy_zh: 2 version(s), ranked by rank_score (mean of the metrics, 0-1), regressed versions last"
+    markdown = markdown_summary(VERSIONS, ("regression", "critical"))
+    assert "Ranked by rank_score (mean of the metrics, 0-1), regressed versions last." in markdown
+
+
+def test_each_evaluation_line_agrees_with_the_exit_code(capsys):
+    # v1 crosses a warning threshold only; v2 a critical one and the regression check.
+    blocked = [RunOutcome("evaluate_bot_version", "x", False, error=f"{BLOCKED}no_regression_vs_baseline: worse")]
+    assert finish(blocked, VERSIONS[:1], parse(["--fail-on", "regression"])) == 0
+    out = capsys.readouterr().out
+    assert "Release gate (fails on regression): passed\n  refbot@v1 on policy_zh: passes; checks failed: 1 warn" in out
+    assert "failed" not in out.replace("checks failed", "")
+    assert finish(blocked, VERSIONS, parse(["--fail-on", "critical"])) == 3
+    out = capsys.readouterr().out
+    assert "Release gate (fails on critical): FAILED\n  refbot@v1 on policy_zh: passes; checks failed: 1 warn" in out
+    assert "refbot@v2-with-a-rather-long-name on policy_zh: BLOCKED; checks failed: regression, 1 crit, 1 warn" in out
+    text = terminal_summary("policy_zh", VERSIONS, "/somewhere/compare.html", ("critical",))
+    assert [line.split()[3] for line in text.splitlines() if "refbot@" in line] == ["pass", "BLOCKED"]
 
 
 @pytest.mark.parametrize("fail_on, blocking", [
@@ -76,7 +102,7 @@ def test_gate_blocks_on_what_fail_on_names_and_says_by_how_much(fail_on, blockin
     assert why["faithfulness_threshold"] == "faithfulness 0.350 is below its critical threshold 0.500 by 0.150"
     assert why["noise_sensitivity_threshold"] == "noise_sensitivity 0.550 is above its warning threshold 0.300 by 0.250"
     assert why["no_regression_vs_baseline"] == ("significantly worse than refbot@v1: context_relevance -0.191 "
-                                                "(CI95 [-0.250, -0.133])")
+                                                "(CI95 [-0.250, -0.133], Holm p 0.002)")
 
 
 def test_fail_on_rejects_unknown_names():
@@ -110,13 +136,24 @@ def test_exit_code_follows_the_gate_and_the_files_are_written(tmp_path, capsys):
     assert max(len(line) for line in out.splitlines()) <= 100
     assert ET.parse(junit).getroot().tag == "testsuites"
     assert "## Release gate (fails on regression, critical): FAILED" in summary.read_text(encoding="utf-8")
-    assert "| 2 | refbot@v2-with-a-rather-long-name | 0.718 | regression, 1 crit, 1 warn |" in markdown_summary(
+    assert "| 2 | refbot@v2-with-a-rather-long-name | 0.718 | BLOCKED | regression, 1 crit, 1 warn |" in markdown_summary(
         VERSIONS, ("regression",))
     # Only warnings fail in v1: a gate on critical checks passes it, although its run was blocked.
     assert finish(blocked, VERSIONS[:1], parse(["--fail-on", "critical"])) == 0
     broken = [RunOutcome("prepare_dataset", "policy_zh", False, error="corpus: no documents")]
     assert finish(broken, VERSIONS[:1], parse(["--fail-on", "critical"])) == 1
     assert "prepare_dataset [policy_zh]: corpus: no documents" in capsys.readouterr().err
+
+
+def test_a_blocked_run_is_reported_within_100_columns():
+    why = ("significantly worse than refbot@v1: context_recall -0.137 (CI95 [-0.213, -0.064], Holm p 0.001); "
+           "answer_correctness -0.091 (CI95 [-0.160, -0.020], Holm p 0.030)")
+    outcome = RunOutcome("evaluate_bot_version", "refbot@v3|product_en", False,
+                         error=f"{BLOCKED}no_regression_vs_baseline: {why}")
+    lines = outcome.report().splitlines()
+    assert lines[0] == "FAILED evaluate_bot_version [refbot@v3|product_en]"
+    assert max(map(len, lines)) <= 100 and len(lines) > 2
+    assert " ".join(" ".join(lines[1:]).split()) == f"{BLOCKED}no_regression_vs_baseline: {why}"
 
 
 def test_progress_in_a_log_is_whole_lines_every_few_seconds():
@@ -163,3 +200,89 @@ def test_assert_scores_passes_grounded_answers_and_fails_invented_ones(embedding
         assert_scores(invented, {"faithfulness": 0.7}, embedding_cache=str(embedding_cache))
     with pytest.raises(AssertionError, match="llm_judge: unmeasured on all 2 rows"):
         assert_scores(ROWS, {"llm_judge": 3})
+
+
+def scores(values: dict[str, list[float]]) -> dict:
+    import pandas as pd
+
+    return {m: pd.DataFrame({"question_id": [f"q{i}" for i in range(len(v))], "value": v}) for m, v in values.items()}
+
+
+def test_an_unchanged_bot_is_blocked_in_at_most_five_percent_of_draws():
+    # Two "versions" drawn from one distribution (correlated metrics, 23 questions each), as
+    # when one version's answers are split in two: the rule before blocked on any of the
+    # metrics' CI95 below zero; the gate's error rate is controlled over its metrics.
+    import numpy as np
+
+    from ragpipe.core.diagnosis.stats import paired_bootstrap, significant_drop
+    from ragpipe.core.gate import compare_versions
+
+    rng = np.random.default_rng(1)
+    names = ["answer_correctness", "faithfulness", "answer_relevancy", "context_recall", "context_relevance",
+             "context_precision", "semantic_similarity", "factual_correctness"]
+
+    def version() -> dict:
+        quality = rng.uniform(0, 1, 23)
+        return scores({m: np.clip(quality + rng.normal(0, 0.3, 23), 0, 1) for m in names})
+
+    before = now = 0
+    draws = 100
+    for _ in range(draws):
+        candidate, baseline = version(), version()
+        verdicts = compare_versions(candidate, baseline)
+        now += any(c["significant_drop"] for c in verdicts.values())
+        before += any(significant_drop(paired_bootstrap(candidate[m]["value"], baseline[m]["value"]), True)
+                      for m in names)
+    assert now / draws <= 0.05 < 0.15 <= before / draws
+
+
+def test_a_drop_blocks_only_on_a_gate_metric_measured_enough_and_large_enough():
+    from ragpipe.core.config import GateSettings
+    from ragpipe.core.gate import judge_regression, regression_verdict
+    from ragpipe.core.report.data import regression_check
+
+    def c(diff: float, p: float, n: int = 47) -> dict:
+        return {"mean_diff": diff, "ci95_low": diff - 0.05, "ci95_high": diff + 0.05, "n_pairs": n, "p_drop": p}
+
+    settings = GateSettings()
+    # refbot@v3's case: entity_coverage -0.167 on 20 of 48 questions, improvements elsewhere.
+    verdicts = judge_regression({"entity_coverage": c(-0.167, 0.001, 20), "answer_correctness": c(0.1, 1.0),
+                                 "context_recall": c(-0.02, 0.0001),  # significant, but below the minimum effect
+                                 "faithfulness": c(-0.3, 0.001, 12)}, settings)  # large, on too few questions
+    assert not any(v["significant_drop"] for v in verdicts.values())
+    assert verdicts["entity_coverage"]["not_gated"] == "not a gate metric"
+    assert verdicts["faithfulness"]["not_gated"] == "measured on 12 paired questions, fewer than 20"
+    assert verdicts["context_recall"]["gated"] and verdicts["context_recall"]["min_effect"] == 0.05
+    check = regression_check("refbot@v1", "refbot@v3", verdicts)
+    assert check["passed"] and regression_verdict(check, verdicts) == (
+        "no gate metric significantly worse than refbot@v1 (2 compared); not gated, too few paired questions: "
+        "faithfulness (12)")
+    # Holm over the four gate metrics measured: raw p 0.02 and 0.03 are not enough ...
+    four = {"answer_correctness": c(-0.1, 0.02), "context_recall": c(-0.1, 0.03), "faithfulness": c(0.0, 0.5),
+            "answer_relevancy": c(0.0, 0.6)}
+    assert not any(v["significant_drop"] for v in judge_regression(four, settings).values())
+    # ... 0.01 is (0.04 adjusted), and the drop of 0.1 is past the minimum effect; the rubric's
+    # minimum effect is in its own units (a 1-10 scale).
+    verdicts = judge_regression({**four, "answer_correctness": c(-0.1, 0.01), "rubric_1_10": c(-0.4, 1.0)}, settings)
+    assert [m for m, v in verdicts.items() if v["significant_drop"]] == ["answer_correctness"]
+    assert verdicts["answer_correctness"]["p_holm"] == pytest.approx(0.05)
+    assert verdicts["rubric_1_10"]["min_effect"] == pytest.approx(0.45)
+
+
+def test_the_gate_reads_its_metrics_and_effects_from_evaluation_yaml(tmp_path, monkeypatch):
+    from ragpipe.core.config import DEFAULT_PATH
+    from ragpipe.core.gate import gate_settings, judge_regression
+    from ragpipe.core.schemas import InputError
+
+    shipped = DEFAULT_PATH.read_text(encoding="utf-8")
+    config = tmp_path / "evaluation.yaml"
+    config.write_text(shipped.replace("metrics: [answer_correctness, faithfulness,", "metrics: [context_relevance,")
+                      .replace("min_effect: {default: 0.05}", "min_effect: {default: 0.05, context_relevance: 0.3}"),
+                      encoding="utf-8")
+    monkeypatch.setenv("RAGPIPE_EVAL_CONFIG", str(config))
+    drop = {"mean_diff": -0.2, "ci95_low": -0.25, "ci95_high": -0.15, "n_pairs": 47, "p_drop": 0.0001}
+    assert not judge_regression({"context_relevance": drop})["context_relevance"]["significant_drop"]  # < 0.3
+    assert judge_regression({"context_relevance": {**drop, "mean_diff": -0.35}})["context_relevance"]["significant_drop"]
+    config.write_text(shipped.replace("metrics: [answer_correctness,", "metrics: [answer_corectness,"), encoding="utf-8")
+    with pytest.raises(InputError, match=r"evaluation\.yaml: field 'gate\.metrics': unknown metric\(s\) answer_corectness"):
+        gate_settings()

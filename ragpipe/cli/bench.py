@@ -8,7 +8,7 @@ import argparse
 BENCHMARKS = {"latency": "ragpipe.bench.latency", "quality": "ragpipe.bench.quality",
               "llm-calls": "ragpipe.bench.llm_calls", "faults": "ragpipe.bench.faults",
               "perf": "ragpipe.bench.perf", "service": "ragpipe.bench.service", "scale": "ragpipe.bench.scale",
-              "sanity": "ragpipe.bench.sanity"}
+              "sanity": "ragpipe.bench.sanity", "gate": "ragpipe.bench.gate"}
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -22,7 +22,8 @@ def register(sub) -> None:
                                          "labels, `llm-calls` of the LLM suite, `faults` of bot calls, `perf` "
                                          "of the offline suite against RAGAS, `service` under 10 concurrent "
                                          "clients, `scale` over Dask workers, `sanity` of the offline metrics "
-                                         "on the behavioural (CheckList) cases")
+                                         "on the behavioural (CheckList) cases, `gate` false alarms and detection "
+                                         "of the regression gate")
     bench.add_argument("what", choices=sorted(BENCHMARKS))
     bench.add_argument("rest", nargs=argparse.REMAINDER, help="options of the benchmark (see its --help)")
     bench.set_defaults(func=_bench)

@@ -106,8 +106,8 @@ def _eval(args: argparse.Namespace) -> int:
         evaluation = json.loads(data_file.read_text(encoding="utf-8"))
         versions.append(Version(args.dataset, args.bot, None, None, evaluation))
         page = data_file.with_name("diagnosis.html")
-        print(f"\n{args.bot} on {args.dataset}: {evaluation['status']} ({evaluation['n_questions']} questions, "
-              f"{evaluation['n_bot_errors']} bot errors)\n")
+        print(f"\n{args.bot} on {args.dataset}: {evaluation['n_questions']} questions, "
+              f"{evaluation['n_bot_errors']} bot errors\n")
         print(summary_table(evaluation))
         print(f"\nReport: {page}\n  or {page_url(paths.reports, page)} with `ragpipe report serve`")
     return finish(outcomes, versions, args)

@@ -45,7 +45,7 @@ def _run(args: argparse.Namespace) -> int:
         board = paths.warehouse.stored(["leaderboard"], dataset)
         ranked = load_versions(paths.reports, dataset, board)
         versions += [v for v in ranked if not args.bot or v.bot_version in args.bot]  # the gate judges these
-        print(terminal_summary(dataset, ranked, paths.reports / dataset / "compare.html"))
+        print(terminal_summary(dataset, ranked, paths.reports / dataset / "compare.html", args.fail_on))
         for bot, problem in board.attrs.get("stale", {}).items():
             print(textwrap.fill(f"{bot} is not ranked: its scores came from a config that is no longer valid "
                                 f"({problem})", WIDTH, initial_indent="  ", subsequent_indent="    "))

@@ -11,7 +11,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from ragpipe.cli.summary import WIDTH, Version, gate_lines, write_ci_files
+from ragpipe.cli.summary import WIDTH, Version, gate_lines, verdict_line, write_ci_files
 from ragpipe.core.gate import DEFAULT_FAIL_ON, parse_fail_on
 
 REASK_HELP = ("ask HTTP bots every question again, in a new answer round, instead of re-scoring the answers "
@@ -68,6 +68,8 @@ def finish(outcomes, versions: list[Version], args: argparse.Namespace) -> int:
     write_ci_files(versions, args.fail_on, args.junit_xml, args.summary_md)
     blocked = gate_lines(versions, args.fail_on)
     print(f"\nRelease gate (fails on {', '.join(args.fail_on)}): {'FAILED' if blocked else 'passed'}")
+    for version in versions:  # each evaluation's verdict, as the exit code reads it
+        print(textwrap.fill(verdict_line(version, args.fail_on), WIDTH, initial_indent="  ", subsequent_indent="    "))
     if blocked:
         print("\n".join(blocked))
     broken = [o for o in outcomes if not o.success and not o.blocked]

@@ -1,7 +1,8 @@
 """What `ragpipe run` and `ragpipe eval` print at the end, and the files a CI job keeps: per
-dataset the versions ranked by rank_score, whether their checks pass, the three metrics
-that moved most against the baseline and where the full report is (at most 100 columns);
-the checks that block a release with their numbers; a Markdown summary and a JUnit XML file."""
+dataset the versions ranked by rank_score with regressed versions last, the release gate's
+verdict on each, the checks that failed, the three metrics that moved most against the
+baseline and where the full report is (at most 100 columns); the checks that block a
+release with their numbers; a Markdown summary and a JUnit XML file."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-from ragpipe.core.gate import REGRESSION_CHECK, failures, junit_xml
+from ragpipe.core.gate import RANK_RULE, REGRESSION_CHECK, failures, junit_xml
 
 WIDTH = 100
 MOVED = 3  # metrics shown per version
@@ -64,17 +65,30 @@ def checks_cell(evaluation: dict) -> str:
     return ", ".join(parts) or "pass"
 
 
-def terminal_summary(dataset: str, versions: list[Version], page: Path) -> str:
-    lines = [f"{dataset}: {len(versions)} version(s), ranked by rank_score (the mean of the metrics on 0-1)",
-             f"  {'#':>2}  {'version':<18} {'rank_score':>10}  {'checks':<26} moved most vs baseline (*: drop)"]
-    indent = " " * 64
+def gate_cell(evaluation: dict, fail_on: tuple[str, ...]) -> str:
+    """The release gate's verdict on one evaluation, as the exit code reads it."""
+    return "BLOCKED" if failures(evaluation, fail_on) else "pass"
+
+
+def verdict_line(v: Version, fail_on: tuple[str, ...]) -> str:
+    """'refbot@v2 on policy_zh: passes; checks failed: 1 crit, 3 warn', under the release gate."""
+    failed = checks_cell(v.evaluation)
+    return (f"{v.bot_version} on {v.dataset}: {'passes' if gate_cell(v.evaluation, fail_on) == 'pass' else 'BLOCKED'}; "
+            f"checks failed: {'none' if failed == 'pass' else failed}")
+
+
+def terminal_summary(dataset: str, versions: list[Version], page: Path, fail_on: tuple[str, ...]) -> str:
+    lines = [*textwrap.wrap(f"{dataset}: {len(versions)} version(s), {RANK_RULE}", WIDTH, subsequent_indent="  "),
+             f"  {'#':>2}  {'version':<18} {'rank_score':>10}  {'gate':<7}  {'checks failed':<26} "
+             "Δ vs baseline (*: blocks)"]
+    indent = " " * 73
     for v in versions:
         # A metric and its change stay on one line (textwrap does not break at a no-break space).
         moved = "baseline" if v.evaluation["baseline"] == v.bot_version else ", ".join(
             m.replace(" ", "\u00a0") for m in moved_most(v.evaluation))
         head = (f"  {v.rank if v.rank is not None else '-':>2}  {_cut(v.bot_version, 18):<18} "
                 f"{'-' if v.rank_score is None else format(v.rank_score, '.3f'):>10}  "
-                f"{_cut(checks_cell(v.evaluation), 26):<26} ")
+                f"{gate_cell(v.evaluation, fail_on):<7}  {_cut(checks_cell(v.evaluation), 26):<26} ")
         lines += [line.replace("\u00a0", " ") for line in textwrap.wrap(
             moved or "-", WIDTH, initial_indent=head, subsequent_indent=indent, break_on_hyphens=False)]
     lines.append(f"  full table: {page}")
@@ -94,12 +108,14 @@ def gate_lines(versions: list[Version], fail_on: tuple[str, ...]) -> list[str]:
 def markdown_summary(versions: list[Version], fail_on: tuple[str, ...]) -> str:
     lines = ["# ragpipe evaluation", ""]
     for dataset in dict.fromkeys(v.dataset for v in versions):
-        lines += [f"## {dataset}", "", "| # | version | rank_score | checks | moved most vs baseline |",
-                  "|---|---|---|---|---|"]
+        lines += [f"## {dataset}", "", f"{RANK_RULE[0].upper()}{RANK_RULE[1:]}.", "",
+                  "| # | version | rank_score | gate | checks failed | moved most vs baseline (*: blocks) |",
+                  "|---|---|---|---|---|---|"]
         for v in (v for v in versions if v.dataset == dataset):
             moved = "baseline" if v.evaluation["baseline"] == v.bot_version else ", ".join(moved_most(v.evaluation))
             score = "—" if v.rank_score is None else f"{v.rank_score:.3f}"
-            lines.append(f"| {v.rank or '—'} | {v.bot_version} | {score} | {checks_cell(v.evaluation)} | {moved} |")
+            lines.append(f"| {v.rank or '—'} | {v.bot_version} | {score} | {gate_cell(v.evaluation, fail_on)} "
+                         f"| {checks_cell(v.evaluation)} | {moved} |")
         lines.append("")
     blocked = [f"- **{v.bot_version}** on {v.dataset}: `{name}`: {why}"
                for v in versions for name, why in failures(v.evaluation, fail_on)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -45,6 +45,20 @@ class LabelSettings(BaseModel):
         "auroc": 0.7, "f1": 0.5, "spearman": 0.4, "within_one": 0.7, "kappa": 0.4}
 
 
+class GateSettings(BaseModel):
+    """The regression gate (no_regression_vs_baseline): which metrics block a release, the
+    family-wise error rate over them (Holm), the fewest paired questions a metric needs to
+    gate, and the smallest drop that blocks, as a share of the metric's range."""
+
+    model_config = ConfigDict(extra="forbid")
+    metrics: list[str] = ["answer_correctness", "faithfulness", "answer_relevancy", "context_recall",
+                          "llm_judge", "rubric_1_10"]
+    alpha: float = Field(default=0.05, gt=0, lt=0.5)
+    min_pairs: int = Field(default=20, ge=2)
+    # "default" for every gating metric, or a metric's own name.
+    min_effect: dict[str, Annotated[float, Field(ge=0, le=1)]] = {"default": 0.05}
+
+
 class EvaluationConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
     weights: dict[str, float]
@@ -55,6 +69,7 @@ class EvaluationConfig(BaseModel):
     entity_matching: EntityMatching = EntityMatching()
     limits: Limits = Limits()
     labels: LabelSettings = LabelSettings()
+    gate: GateSettings = GateSettings()
 
     def quality_level(self, overall: float) -> str:
         for level, lower in sorted(self.quality_levels.items(), key=lambda kv: -kv[1]):

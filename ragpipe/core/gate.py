@@ -4,11 +4,83 @@ evaluation is the report data of one bot version on one dataset (diagnosis.json)
 
 from __future__ import annotations
 
+import math
 import xml.etree.ElementTree as ET
+
+from ragpipe.core.config import GateSettings, config_path, load_config
+from ragpipe.core.diagnosis.stats import drop_p_value, holm, paired_bootstrap
+from ragpipe.core.schemas import InputError
 
 FAIL_ON = ("critical", "warning", "regression")
 DEFAULT_FAIL_ON = ("regression", "critical")
 REGRESSION_CHECK = "no_regression_vs_baseline"
+# The leaderboard's order, said whole wherever versions are listed by rank.
+RANK_RULE = "ranked by rank_score (mean of the metrics, 0-1), regressed versions last"
+# The run tag the regression check sets on its evaluation run: passed or blocked. A run that
+# failed without it (or without blocked) failed for another reason, e.g. a bot that was down.
+VERDICT_TAG = "ragpipe/verdict"
+
+
+def gate_settings() -> GateSettings:
+    """The regression gate's settings (``gate:`` of evaluation.yaml), every metric they name
+    checked against the registry."""
+    from ragpipe.core.metrics import REGISTRY
+
+    settings = load_config().gate
+    for field, names in (("gate.metrics", settings.metrics),
+                         ("gate.min_effect", [n for n in settings.min_effect if n != "default"])):
+        if unknown := [n for n in names if n not in REGISTRY]:
+            raise InputError(str(config_path()), field, f"unknown metric(s) {', '.join(unknown)}; "
+                                                        f"known: {', '.join(REGISTRY)}")
+    return settings
+
+
+def compare_versions(candidate: dict, baseline: dict) -> dict[str, dict]:
+    """Per metric both versions have per-question scores of (metric -> frame with question_id
+    and value), the paired bootstrap of candidate − baseline over the questions both
+    measured, the p-value of a drop, and the gate's verdict (judge_regression)."""
+    from ragpipe.core.metrics import REGISTRY
+
+    out = {}
+    for name, metric in REGISTRY.items():
+        if candidate.get(name) is None or baseline.get(name) is None:
+            continue
+        paired = candidate[name].merge(baseline[name], on="question_id", suffixes=("", "_baseline"))
+        out[name] = {**paired_bootstrap(paired["value"], paired["value_baseline"]),
+                     "p_drop": drop_p_value(paired["value"], paired["value_baseline"], metric.higher_is_better)}
+    return judge_regression(out)
+
+
+def judge_regression(paired: dict[str, dict], settings: GateSettings | None = None) -> dict[str, dict]:
+    """The regression gate's verdict on each metric compared with the baseline (mean_diff,
+    n_pairs and p_drop, the one-sided p-value of a drop): a metric blocks (significant_drop)
+    when it is one of the gate's metrics, measured on at least min_pairs questions by both
+    versions, its Holm-adjusted p-value over those metrics is at most alpha, and it dropped by
+    at least its minimum effect. Adds gated, p_holm, min_effect and not_gated (why a metric
+    of the gate did not take part, else None)."""
+    from ragpipe.core.metrics import REGISTRY
+
+    settings = settings or gate_settings()
+    gated = {m: c["p_drop"] for m, c in paired.items()
+             if m in settings.metrics and c["n_pairs"] >= settings.min_pairs and not math.isnan(c["p_drop"])}
+    adjusted = holm(gated)
+    out = {}
+    for metric, c in paired.items():
+        spec = REGISTRY[metric]
+        low, high = spec.value_range
+        effect = settings.min_effect.get(metric, settings.min_effect.get("default", 0.0)) * (high - low)
+        worse_by = -c["mean_diff"] if spec.higher_is_better else c["mean_diff"]
+        not_gated = None
+        if metric not in settings.metrics:
+            not_gated = "not a gate metric"
+        elif not c["n_pairs"]:
+            not_gated = "unmeasured"
+        elif metric not in gated:
+            not_gated = f"measured on {c['n_pairs']} paired questions, fewer than {settings.min_pairs}"
+        p_holm = adjusted.get(metric)
+        out[metric] = {**c, "gated": metric in gated, "p_holm": p_holm, "min_effect": effect, "not_gated": not_gated,
+                       "significant_drop": p_holm is not None and p_holm <= settings.alpha and worse_by >= effect}
+    return out
 
 
 def parse_fail_on(text: str) -> tuple[str, ...]:
@@ -31,15 +103,30 @@ def blocks(check: dict, fail_on: tuple[str, ...]) -> bool:
 def explain(check: dict, evaluation: dict) -> str:
     """What failed and by how much, in one line."""
     if check["name"] == REGRESSION_CHECK:
-        drops = [f"{m} {d['mean_diff']:+.3f} (CI95 [{d['ci95_low']:+.3f}, {d['ci95_high']:+.3f}])"
-                 for m, d in evaluation["comparison"].items() if m in check["drops"]]
-        return f"significantly worse than {check['baseline']}: {', '.join(drops)}"
+        return regression_verdict(check, evaluation["comparison"])
     if check.get("unmeasured"):
         return f"{check['metric']} unmeasured: no question gave it a value"
     higher = next(a["higher_is_better"] for a in evaluation["aggregates"] if a["metric"] == check["metric"])
     side = "below" if higher else "above"
     return (f"{check['metric']} {check['mean']:.3f} is {side} its {check['severity']} threshold "
             f"{check['threshold']:.3f} by {abs(check['mean'] - check['threshold']):.3f}")
+
+
+def regression_verdict(check: dict, comparison: dict[str, dict]) -> str:
+    """Which metrics dropped against the baseline and by how much (the mean paired
+    difference, its CI95 and the Holm-adjusted p-value), and which gate metrics did not
+    take part for too few paired questions; or what was compared."""
+    baseline = check["baseline"]
+    if check["is_baseline"]:
+        return "this is the baseline version: nothing to compare with"
+    few = [f"{m} ({comparison[m]['n_pairs']})" for m in check.get("too_few", [])]
+    note = f"; not gated, too few paired questions: {', '.join(few)}" if few else ""
+    if not check["drops"]:
+        gated = sum(bool(c.get("gated")) for c in comparison.values())
+        return f"no gate metric significantly worse than {baseline} ({gated} compared){note}"
+    return f"significantly worse than {baseline}: " + "; ".join(
+        f"{m} {comparison[m]['mean_diff']:+.3f} (CI95 [{comparison[m]['ci95_low']:+.3f}, "
+        f"{comparison[m]['ci95_high']:+.3f}], Holm p {comparison[m]['p_holm']:.3f})" for m in check["drops"]) + note
 
 
 def failures(evaluation: dict, fail_on: tuple[str, ...]) -> list[tuple[str, str]]:

@@ -4,11 +4,13 @@ A failing dataset or bot version is reported and the others still run."""
 
 from __future__ import annotations
 
+import textwrap
 from contextlib import nullcontext
 from dataclasses import dataclass
 
 import dagster as dg
 
+from ragpipe.cli.summary import WIDTH
 from ragpipe.defs.automation import (
     INPUTS_TAG,
     PARTITION_TAG,
@@ -39,6 +41,16 @@ class RunOutcome:
     error: str | None = None
     materialized: tuple[str, ...] = ()  # asset keys, also of a run that failed afterwards
     fresh: bool = False  # not run again: an earlier run with the same inputs stands
+
+    def report(self) -> str:
+        """'ok     evaluate_bot_version [refbot@v1|policy_zh]', and the error below it, wrapped to
+        the summary's width."""
+        status = "fresh " if self.fresh else "ok    " if self.success else "FAILED"
+        lines = [f"{status} {self.job} [{self.partition}]"]
+        for line in (self.error or "").splitlines():
+            lines += textwrap.wrap(line, WIDTH, initial_indent=" " * 7, subsequent_indent=" " * 9,
+                                   break_on_hyphens=False)
+        return "\n".join(lines)
 
     @property
     def blocked(self) -> bool:
@@ -130,9 +142,7 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
 
     def record(outcome: RunOutcome) -> RunOutcome:
         outcomes.append(outcome)
-        status = "fresh " if outcome.fresh else "ok    " if outcome.success else "FAILED"
-        progress(f"{status} {outcome.job} [{outcome.partition}]"
-                 + (f"\n       {outcome.error}" if outcome.error else ""))
+        progress(outcome.report())
         return outcome
 
     def run(job_name: str, partition, inputs: str | None, run_tags=None, listener=None) -> RunOutcome:

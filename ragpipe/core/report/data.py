@@ -11,6 +11,7 @@ from datetime import datetime, timezone
 import pandas as pd
 
 from ragpipe.core.diagnosis.rules import Diagnosis, load_rules, severity
+from ragpipe.core.gate import REGRESSION_CHECK
 from ragpipe.core.metrics import REGISTRY
 
 # Shown first on the list page and in the headline row of the detail page, when measured.
@@ -61,15 +62,15 @@ def threshold_checks(aggregates: list[dict]) -> list[dict]:
     return checks
 
 
-REGRESSION_CHECK = "no_regression_vs_baseline"
-
-
 def regression_check(baseline: str, bot_version: str, comparison: dict[str, dict]) -> dict:
-    """The blocking check: no metric significantly worse than the baseline version's."""
+    """The blocking check: no gate metric significantly worse than the baseline version's
+    (``comparison`` as judge_regression gives it); too_few names the gate metrics measured
+    on too few paired questions to take part."""
     drops = sorted(name for name, c in comparison.items() if c["significant_drop"])
+    too_few = sorted(name for name, c in comparison.items() if (c.get("not_gated") or "").startswith("measured on"))
     return {"name": REGRESSION_CHECK, "metric": None, "passed": not drops, "blocking": True,
             "severity": "critical" if drops else None, "baseline": baseline, "drops": drops,
-            "is_baseline": baseline == bot_version}
+            "too_few": too_few, "is_baseline": baseline == bot_version}
 
 
 def status_of(checks: list[dict]) -> str:
@@ -178,8 +179,8 @@ def comparison_data(dataset: str, language: str, versions: list[dict]) -> dict:
     """One dataset's bot versions in version order. Each version: bot_version, rank,
     rank_score, baseline, failed_checks (the blocking checks it fails), aggregates (metric ->
     mean, ci95_low, ci95_high, n, and ppi_mean, ppi_ci95_low, ppi_ci95_high, n_labels) and
-    paired (metric -> mean_diff, ci95_low, ci95_high, n_pairs, significant_drop) against
-    its baseline."""
+    paired (metric -> mean_diff, ci95_low, ci95_high, n_pairs, p_drop, p_holm, gated,
+    not_gated, min_effect, significant_drop) against its baseline."""
     return clean({"kind": "comparison", "dataset": dataset, "language": language,
                   "generated_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                   "metrics": metric_specs(), "versions": versions})

@@ -19,7 +19,8 @@ from ragpipe.core.report.data import answer_drift, clean, round_drift, threshold
 from ragpipe.core.report.render import EVALUATION_PAGE, INDEX_PAGE, record_round
 from ragpipe.core.report.summaries import aggregates_markdown, evaluation_markdown, responses_markdown, scores_markdown
 from ragpipe.core.schemas import Chunk, EvalCase, InputError, InputErrors
-from ragpipe.core.diagnosis.stats import paired_bootstrap, significant_drop, summarize
+from ragpipe.core.diagnosis.stats import summarize
+from ragpipe.core.gate import compare_versions
 from ragpipe.defs.datasets.assets import dataset_language, graph_from_snapshot, graph_version, snapshot_metadata
 from ragpipe.defs.evaluation.score_cache import ScoreCache
 from ragpipe.defs.cluster import DaskResource, endpoint_pool, score_row
@@ -234,20 +235,13 @@ def baseline_of(paths: ProjectPaths, bot_version: str) -> str:
 
 def compare_with_baseline(paths: ProjectPaths, dataset: str, bot_version: str, baseline: str,
                           scores: dict[str, pd.DataFrame]) -> dict[str, dict]:
-    """Per metric, the paired bootstrap of this version's per-question scores against the
-    baseline's (metrics the baseline has no stored scores for are left out). Empty for
-    the baseline itself."""
-    out = {}
+    """Per metric, this version's per-question scores against the baseline's stored ones
+    (compare_versions: the paired difference, its CI95, the p-value of a drop and the
+    regression gate's verdict). Empty for the baseline itself."""
     if baseline == bot_version:
-        return out
-    for name, metric in REGISTRY.items():
-        base = paths.warehouse.stored(["scores", name], dg.MultiPartitionKey({"dataset": dataset, "bot": baseline}))
-        if base is None or scores.get(name) is None:
-            continue
-        paired = scores[name].merge(base, on="question_id", suffixes=("", "_baseline"))
-        comparison = paired_bootstrap(paired["value"], paired["value_baseline"])
-        out[name] = {**comparison, "significant_drop": significant_drop(comparison, metric.higher_is_better)}
-    return out
+        return {}
+    key = dg.MultiPartitionKey({"dataset": dataset, "bot": baseline})
+    return compare_versions(scores, {name: paths.warehouse.stored(["scores", name], key) for name in REGISTRY})
 
 
 def aggregate_rows(scores: dict[str, pd.DataFrame], labels: pd.DataFrame | None = None) -> list[dict]:

@@ -7,14 +7,9 @@ import pandas as pd
 
 from ragpipe.core.diagnosis.rules import load_rules
 from ragpipe.core.metrics import REGISTRY
-from ragpipe.core.report.data import REGRESSION_CHECK, regression_check, threshold_checks
-from ragpipe.defs.evaluation.assets import (
-    SCORE_INS,
-    _keys,
-    _nan_to_none,
-    baseline_of,
-    compare_with_baseline,
-)
+from ragpipe.core.gate import REGRESSION_CHECK, VERDICT_TAG, regression_verdict
+from ragpipe.core.report.data import regression_check, threshold_checks
+from ragpipe.defs.evaluation.assets import SCORE_INS, _keys, baseline_of, compare_with_baseline
 from ragpipe.defs.partitions import evaluations, partitioned_check
 from ragpipe.defs.resources import ProjectPaths
 
@@ -35,15 +30,21 @@ def threshold_verdict(check: dict, rule) -> str:
             f"{check['threshold']:.3f} by {abs(check['mean'] - check['threshold']):.3f}")
 
 
+def _figure(value) -> str:
+    """A partition's figure as text to three digits: the UI plots a number of a check's
+    results as one line over time, which across partitions reads as a trend that is not one."""
+    return "—" if value is None or value != value else f"{value:.3f}"
+
+
 def threshold_result(check: dict, row: dict) -> dg.AssetCheckResult:
     rule = load_rules()[check["metric"]]
     return dg.AssetCheckResult(
         check_name=check["name"], passed=check["passed"],
         severity=dg.AssetCheckSeverity.ERROR if check["severity"] == "critical" else dg.AssetCheckSeverity.WARN,
         description=threshold_verdict(check, rule),
-        metadata={"mean": _nan_to_none(float(row["mean"])), "warning": rule.warning, "critical": rule.critical,
+        metadata={"mean": _figure(float(row["mean"])), "warning": rule.warning, "critical": rule.critical,
                   "direction": "higher is better" if rule.higher_is_better else "lower is better",
-                  "n": int(row["n"]), "n_unmeasured": int(row["n_unmeasured"])})
+                  "n": str(int(row["n"])), "n_unmeasured": str(int(row["n_unmeasured"]))})
 
 
 @dg.multi_asset_check(
@@ -66,8 +67,10 @@ def thresholds(context: dg.AssetCheckExecutionContext, aggregate_scores: pd.Data
 @dg.multi_asset_check(
     specs=[partitioned_check(REGRESSION_CHECK, "aggregate_scores", evaluations, blocking=True,
                              additional_deps=[dg.AssetKey(["scores", name]) for name in REGISTRY],
-                             description="no metric significantly worse than the baseline version (paired bootstrap "
-                                         "over per-question scores, CI95); blocking")],
+                             description="no gate metric (gate.metrics of evaluation.yaml) significantly worse than "
+                                         "the baseline version: a paired sign-flip test per metric, Holm-adjusted "
+                                         "over the gate metrics, and a drop of at least gate.min_effect; blocking. "
+                                         "A blocked run is tagged ragpipe/verdict=blocked")],
     ins={"aggregate_scores": dg.AssetIn(), **SCORE_INS})  # after the aggregate it checks
 def no_regression_vs_baseline(context: dg.AssetCheckExecutionContext, paths: ProjectPaths,
                               aggregate_scores: pd.DataFrame, **score_inputs: pd.DataFrame):
@@ -76,26 +79,24 @@ def no_regression_vs_baseline(context: dg.AssetCheckExecutionContext, paths: Pro
     baseline = baseline_of(paths, bot_version)
     comparison = compare_with_baseline(paths, dataset, bot_version, baseline, scores)
     regression = regression_check(baseline, bot_version, comparison)
+    verdict = regression_verdict(regression, comparison)
+    # A release held back is a finding, not an outage: the run says so where the runs list
+    # filters (its tag), although Dagster marks it failed to keep the blocking semantics.
+    context.instance.add_run_tags(context.run.run_id, {VERDICT_TAG: "passed" if regression["passed"] else "blocked"})
+    if not regression["passed"]:
+        context.log.warning(f"release blocked (the bot ran; this is a quality verdict): {verdict}")
     yield dg.AssetCheckResult(
         check_name=REGRESSION_CHECK, passed=regression["passed"], severity=dg.AssetCheckSeverity.ERROR,
-        description=regression_verdict(regression, comparison),
+        description=verdict,
         metadata={"baseline": baseline, "significant_drops": dg.MetadataValue.json(regression["drops"]),
                   **({"note": "this is the baseline version"} if regression["is_baseline"] else {
-                      "comparison": dg.MetadataValue.json({k: {kk: _nan_to_none(vv) for kk, vv in v.items()}
-                                                           for k, v in comparison.items()})})})
+                      "comparison": dg.MetadataValue.json({m: _rounded(c) for m, c in comparison.items()})})})
 
 
-def regression_verdict(regression: dict, comparison: dict[str, dict]) -> str:
-    """Which metrics dropped against the baseline and by how much (the mean paired difference
-    and its CI95), or what was compared."""
-    baseline = regression["baseline"]
-    if regression["is_baseline"]:
-        return "this is the baseline version: nothing to compare with"
-    if not regression["drops"]:
-        return f"no metric significantly worse than {baseline} ({len(comparison)} metrics compared)"
-    return f"significantly worse than {baseline}: " + "; ".join(
-        f"{m} {comparison[m]['mean_diff']:+.3f} (CI95 [{comparison[m]['ci95_low']:+.3f}, "
-        f"{comparison[m]['ci95_high']:+.3f}])" for m in regression["drops"])
+def _rounded(paired: dict) -> dict:
+    """A metric's comparison with its figures to three digits (p-values to four)."""
+    return {k: (None if v != v else round(v, 4 if k.startswith("p_") else 3)) if isinstance(v, float) else v
+            for k, v in paired.items()}
 
 
 EVALUATION_CHECKS = [thresholds, no_regression_vs_baseline]

@@ -6,7 +6,8 @@ import pandas as pd
 from ragpipe.core.metrics import REGISTRY
 from ragpipe.core.report import comparison_data, write_comparison
 from ragpipe.core.report.charts import oriented
-from ragpipe.core.report.data import REGRESSION_CHECK, regression_check
+from ragpipe.core.gate import RANK_RULE, REGRESSION_CHECK
+from ragpipe.core.report.data import regression_check
 from ragpipe.defs.datasets.assets import dataset_language
 from ragpipe.defs.evaluation.assets import baseline_of, compare_with_baseline, config_problem, page_metadata
 from ragpipe.defs.evaluation.tables import leaderboard_table
@@ -98,7 +99,8 @@ def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths, aggregat
         context.partition_key, dataset_language(paths, context.partition_key), list(versions.values())))
     board.attrs["stale"] = stale  # kept in the Parquet file: the CLI says which versions are left out and why
     context.add_output_metadata({
-        "leaderboard": dg.MetadataValue.md(shown.to_markdown(index=False, floatfmt=".3f")),
+        "leaderboard": dg.MetadataValue.md(f"{RANK_RULE[0].upper()}{RANK_RULE[1:]}.\n\n"
+                                           + shown.to_markdown(index=False, floatfmt=".3f")),
         "ranking": leaderboard_table(shown),
         "bot_versions": len(board),
         **({"stale_versions": dg.MetadataValue.json(stale)} if stale else {}),
