@@ -2,7 +2,6 @@
 instance; the runs the sensor requests are executed in process, as the daemon would."""
 
 import json
-import os
 import shutil
 import time
 from datetime import datetime, timezone
@@ -11,9 +10,9 @@ from pathlib import Path
 import dagster as dg
 import pytest
 
+from ragpipe.defs import automation
 from ragpipe.defs.automation import (
     INPUTS_TAG,
-    LABELS_QUIET_SECONDS,
     TRIGGER_TAG,
     newest_versions,
     nightly_newest_versions,
@@ -82,7 +81,7 @@ def test_each_change_runs_its_work_once_in_order(project, instance, monkeypatch)
     assert daemon.requested() == ["prepare_dataset [product_en]"]
     assert daemon.requested() == []  # same data versions: the evaluations are current
 
-    assert_labels_clicked_in_a_row_relabel_once(daemon, dataset)
+    assert_labels_clicked_in_a_row_relabel_once(daemon, dataset, monkeypatch)
     calibration = daemon.paths.output_dir + "/calibrations/product_en.json"
     saved = Path(calibration).read_text(encoding="utf-8")  # the relabelling fitted none: too few labels
     Path(calibration).write_text(json.dumps({"faithfulness": {  # as human_labels writes one that beats the shipped
@@ -115,7 +114,7 @@ def test_each_change_runs_its_work_once_in_order(project, instance, monkeypatch)
     assert all(r.tags[INPUTS_TAG] for r in requests)
 
 
-def assert_labels_clicked_in_a_row_relabel_once(daemon: Daemon, dataset: Path):
+def assert_labels_clicked_in_a_row_relabel_once(daemon: Daemon, dataset: Path, monkeypatch):
     """Three labels clicked 20 s apart on the labelling page: while the label files have not
     rested LABELS_QUIET_SECONDS nothing starts; then each bot version is relabelled once
     (agreement, calibration, aggregates, report from its stored answers and scores: nothing
@@ -126,6 +125,7 @@ def assert_labels_clicked_in_a_row_relabel_once(daemon: Daemon, dataset: Path):
 
     before = {asset: stored(asset) for asset in ("rag_responses", "scores/faithfulness", "aggregate_scores")}
     page = dataset / "labels" / "page.jsonl"
+    monkeypatch.setattr(automation, "LABELS_QUIET_SECONDS", 5)  # not a minute of the test's time
     launched = []
     for qid in ("en-002", "en-003", "en-004"):
         with page.open("a", encoding="utf-8") as labels:
@@ -133,9 +133,7 @@ def assert_labels_clicked_in_a_row_relabel_once(daemon: Daemon, dataset: Path):
                                      "value": True, "annotator": "li"}) + "\n")
         launched += daemon.requested()  # the tick right after the click (the sensor ticks every 15 s)
     assert launched == []
-    rested = time.time() - LABELS_QUIET_SECONDS - 1  # a minute after the last click
-    for path in (page, page.parent):
-        os.utime(path, (rested, rested))
+    time.sleep(5)  # the labels rest
     launched = daemon.requested() + daemon.requested() + daemon.requested()
     assert launched == ["relabel_bot_version [refbot@v1|product_en]", "relabel_bot_version [refbot@v2|product_en]",
                         "rank_bot_versions [product_en]"]

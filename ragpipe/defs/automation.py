@@ -15,10 +15,10 @@ what the run reads:
   the evaluation settings, the embedder and the judge model: an upgrade re-scores, from
   cached answers);
 - relabelling a bot version (``relabel_bot_version``: human_labels, aggregate_scores and
-  diagnosis_report, from the stored answers and scores; tag ``ragpipe/labels``): the
-  dataset's label files. It waits until they have not changed for LABELS_QUIET_SECONDS,
-  so labels a person clicks in a row give one relabelling; an evaluation reads the labels
-  too and counts as one;
+  diagnosis_report, from the stored answers and scores): due when the dataset's label
+  files changed after the partition's newest run (an evaluation, by whatever it came,
+  reads the labels too). It waits until they have not changed for LABELS_QUIET_SECONDS,
+  so labels a person clicks in a row give one relabelling;
 - the leaderboard of a dataset: the newest aggregate_scores materialization of any of its
   bot versions, by whatever run it came (sensor, schedule, backfill, UI).
 
@@ -53,7 +53,6 @@ from ragpipe.defs.partitions import ambiguous_bot_files, bot_version_keys, bot_v
 from ragpipe.defs.resources import EmbedderResource, LLMResource, ProjectPaths
 
 INPUTS_TAG = "ragpipe/inputs"
-LABELS_TAG = "ragpipe/labels"  # the hash of the label files an evaluation or a relabelling read
 # Label files must rest this long before they are read again: a person labelling answer
 # after answer on the page gives one relabelling, this long after the last click.
 LABELS_QUIET_SECONDS = 60
@@ -109,24 +108,24 @@ def evaluation_inputs(paths: ProjectPaths, dataset: str, bot: str, prepared: lis
     return _hash(file_hash(paths.bot_file(bot)), *prepared, calibration_hash(paths.output_dir, dataset), scoring)
 
 
-def labels_inputs(paths: ProjectPaths, dataset: str) -> tuple[str, bool]:
-    """The hash of the dataset's label files, and whether they have rested LABELS_QUIET_SECONDS."""
-    files = label_files(paths.dataset_dir(dataset))
+def labels_changed_at(paths: ProjectPaths, dataset: str) -> float:
+    """When a label file of the dataset last changed (its folder's time changes when a file
+    is added or deleted); 0 without labels."""
     folder = paths.dataset_dir(dataset) / "labels"
-    changed = max([p.stat().st_mtime for p in files] + ([folder.stat().st_mtime] if folder.is_dir() else []),
-                  default=0.0)  # the folder's time changes when a file is added or deleted
-    return _hash(*(f"{path.name}:{file_hash(path)}" for path in files)), time.time() - changed >= LABELS_QUIET_SECONDS
+    return max([p.stat().st_mtime for p in label_files(paths.dataset_dir(dataset))]
+               + ([folder.stat().st_mtime] if folder.is_dir() else []), default=0.0)
 
 
-def newest_run(instance: dg.DagsterInstance, partition: str) -> dg.DagsterRun | None:
+def newest_run(instance: dg.DagsterInstance, partition: str) -> dg.RunRecord | None:
     records = instance.get_run_records(dg.RunsFilter(tags={PARTITION_TAG: partition}), limit=1)
-    return records[0].dagster_run if records else None
+    return records[0] if records else None
 
 
-def labels_read(instance: dg.DagsterInstance, partition: str, labels: str) -> bool:
-    """Whether the newest evaluation or relabelling of the partition read these labels."""
+def labels_read(instance: dg.DagsterInstance, partition: str, changed_at: float) -> bool:
+    """Whether the newest evaluation or relabelling of the partition was created after the
+    labels last changed: it reads them (or has read them) as they are."""
     newest = newest_run(instance, partition)
-    return newest is not None and newest.tags.get(LABELS_TAG) == labels
+    return newest is not None and newest.create_timestamp.timestamp() > changed_at
 
 
 def leaderboard_inputs(instance: dg.DagsterInstance, dataset: str, valid_bots: list[str]) -> str | None:
@@ -149,10 +148,9 @@ def _unfinished(instance: dg.DagsterInstance, job: str, tags: dict[str, str]) ->
     return bool(instance.get_run_records(dg.RunsFilter(job_name=job, tags=tags, statuses=UNFINISHED), limit=1))
 
 
-def _request(job: str, partition, inputs: str, labels: str | None = None) -> dg.RunRequest:
+def _request(job: str, partition, inputs: str) -> dg.RunRequest:
     # The run key lets the daemon drop a request it already submitted (a tick that is retried).
-    return dg.RunRequest(job_name=job, partition_key=partition, tags={INPUTS_TAG: inputs,
-                                                                      **({LABELS_TAG: labels} if labels else {})},
+    return dg.RunRequest(job_name=job, partition_key=partition, tags={INPUTS_TAG: inputs},
                          run_key=f"{job}:{partition}:{inputs}")
 
 
@@ -203,17 +201,17 @@ def ragpipe_sensor(context: dg.SensorEvaluationContext, paths: ProjectPaths, emb
         if _unfinished(instance, labels_job.name, {DATASET_DIMENSION_TAG: dataset}):
             continue  # it may fit a new calibration: an input of every evaluation of the dataset
         versions = prepared_versions(instance, dataset)
-        labels, rested = labels_inputs(paths, dataset)
+        labelled = labels_changed_at(paths, dataset)
+        rested = time.time() - labelled >= LABELS_QUIET_SECONDS
         for bot in bots if versions else []:
             inputs = evaluation_inputs(paths, dataset, bot, versions, scoring)
             partition = dg.MultiPartitionKey({"dataset": dataset, "bot": bot})
             if not _has_run(instance, evaluation_job.name, str(partition), inputs):
-                runs.append(_request(evaluation_job.name, partition, inputs, labels))
+                runs.append(_request(evaluation_job.name, partition, inputs))
                 evaluating = True
-            elif rested and not evaluating and not labels_read(instance, str(partition), labels):
-                # the run key also names the run it follows: labels put back as they were are read again
-                after = newest_run(instance, str(partition)).run_id
-                runs.append(_request(labels_job.name, partition, f"{labels}:{after}", labels))
+            elif rested and not evaluating and not labels_read(instance, str(partition), labelled):
+                after = newest_run(instance, str(partition)).dagster_run.run_id  # the run it follows
+                runs.append(_request(labels_job.name, partition, f"labels:{labelled}:{after}"))
                 evaluating = True
         ranked = leaderboard_inputs(instance, dataset, bots)
         if not evaluating and ranked and not _has_run(instance, leaderboard_job.name, dataset, ranked):

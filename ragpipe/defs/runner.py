@@ -11,11 +11,10 @@ import dagster as dg
 
 from ragpipe.defs.automation import (
     INPUTS_TAG,
-    LABELS_TAG,
     PARTITION_TAG,
     dataset_inputs,
     evaluation_inputs,
-    labels_inputs,
+    labels_changed_at,
     labels_read,
     leaderboard_inputs,
     prepared_versions,
@@ -139,11 +138,10 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
                  + (f"\n       {outcome.error}" if outcome.error else ""))
         return outcome
 
-    def run(job_name: str, partition, inputs: str | None, run_tags=None, listener=None, labels=None) -> RunOutcome:
+    def run(job_name: str, partition, inputs: str | None, run_tags=None, listener=None) -> RunOutcome:
         # A reask opens a new answer round: that is new work whatever the inputs.
         fresh = None if force or run_tags else _fresh(instance, job_name, partition, inputs)
-        return record(fresh or _execute(defs, instance, job_name, partition, inputs,
-                                        {**(run_tags or {}), **({LABELS_TAG: labels} if labels else {})}, listener))
+        return record(fresh or _execute(defs, instance, job_name, partition, inputs, run_tags, listener))
 
     for path in misnamed_inputs(paths.data):
         expected = "a folder name" if path.is_dir() else "a file name <bot>@<version>.yaml"
@@ -160,15 +158,15 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
         if not run(dataset_job.name, dataset, dataset_inputs(paths, dataset)).success:
             continue
         versions = prepared_versions(instance, dataset)
-        labels, _ = labels_inputs(paths, dataset)  # no quiet period: the person asked for this run
+        labelled = labels_changed_at(paths, dataset)  # no quiet period: the person asked for this run
         for _ in range(2):  # again if the pass fitted a new calibration: every version is scored with it
             calibration = calibration_hash(paths.output_dir, dataset)
             for bot in bot_keys:
                 partition = dg.MultiPartitionKey({"dataset": dataset, "bot": bot})
                 outcome = run(evaluation_job.name, partition, evaluation_inputs(paths, dataset, bot, versions, scoring),
-                              tags, on_progress, labels)
-                if outcome.fresh and not labels_read(instance, str(partition), labels):  # new labels only
-                    run(labels_job.name, partition, None, labels=labels)
+                              tags, on_progress)
+                if outcome.fresh and not labels_read(instance, str(partition), labelled):  # new labels only
+                    run(labels_job.name, partition, None)
             if calibration_hash(paths.output_dir, dataset) == calibration:
                 break
         # A version that failed a blocking check has aggregates: the leaderboard ranks and flags it.
