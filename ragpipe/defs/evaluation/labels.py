@@ -64,8 +64,8 @@ def human_labels(context: dg.AssetExecutionContext, paths: ProjectPaths, questio
     item; agreement per kind of judgement (AUROC and F1, Spearman and the share within
     ±1 point, Cohen's kappa between annotators). With enough yes/no labels in the
     dataset it fits the dataset's own calibration, which every version's next scoring
-    uses where it beats the shipped one out of fold (a changed calibration is an input of
-    every version's evaluation: ragpipe.defs.automation). Bad
+    uses where it beats the shipped one out of fold (a changed calibration re-evaluates
+    every version of the dataset). Bad
     label rows are listed with file, line and field and the others are kept."""
     dataset, bot_version = _keys(context)
     labels, problems = load_labels(paths.dataset_dir(dataset), set(question_set["question_id"]))
