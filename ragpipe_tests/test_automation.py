@@ -3,11 +3,14 @@ instance; the runs the sensor requests are executed in process, as the daemon wo
 
 import json
 import shutil
+import time
 from datetime import datetime, timezone
+from pathlib import Path
 
 import dagster as dg
 import pytest
 
+from ragpipe.defs import automation
 from ragpipe.defs.automation import (
     INPUTS_TAG,
     TRIGGER_TAG,
@@ -61,8 +64,8 @@ class Daemon:
 
 def test_each_change_runs_its_work_once_in_order(project, instance, monkeypatch):
     """After `ragpipe run` nothing is stale. A dataset file that changes no prepared data
-    re-prepares and evaluates nothing; a new label or new evaluation code re-evaluates every
-    version; a new document is prepared, then evaluated with every bot version, then ranked,
+    re-prepares and evaluates nothing; labels relabel every version once (see below); a
+    new calibration or new evaluation code re-evaluates every version; a new document is prepared, then evaluated with every bot version, then ranked,
     once. Changed and new configs are evaluated. (One dataset, to keep the in-process runs few.)"""
     shutil.rmtree(project / "data" / "datasets" / "policy_zh")
     daemon = Daemon(project, instance)
@@ -78,13 +81,15 @@ def test_each_change_runs_its_work_once_in_order(project, instance, monkeypatch)
     assert daemon.requested() == ["prepare_dataset [product_en]"]
     assert daemon.requested() == []  # same data versions: the evaluations are current
 
-    label = {"question_id": "en-002", "bot_version": "refbot@v1", "judged": "answer_correct", "value": True,
-             "annotator": "li"}
-    with (dataset / "labels" / "sample.jsonl").open("a", encoding="utf-8") as labels:
-        labels.write(json.dumps(label) + "\n")  # a person's new label: nothing to prepare, every version re-scored
-    assert daemon.requested() == ["evaluate_bot_version [refbot@v1|product_en]",
-                                  "evaluate_bot_version [refbot@v2|product_en]"]
-    assert daemon.requested() == ["rank_bot_versions [product_en]"]
+    assert_labels_clicked_in_a_row_relabel_once(daemon, dataset, monkeypatch)
+    calibration = daemon.paths.output_dir + "/calibrations/product_en.json"
+    saved = Path(calibration).read_text(encoding="utf-8")  # the relabelling fitted none: too few labels
+    Path(calibration).write_text(json.dumps({"faithfulness": {  # as human_labels writes one that beats the shipped
+        "id": "product_en/faithfulness/logistic-x", "method": "logistic", "intercept": 0.0, "slope": 1.0,
+        "threshold": 0.5, "used": True}}), encoding="utf-8")
+    assert sorted(str(r.partition_key) for r in daemon.tick().run_requests) == [  # scored with it: every version
+        "refbot@v1|product_en", "refbot@v2|product_en"]
+    Path(calibration).write_text(saved, encoding="utf-8")
     assert daemon.requested() == []
     with monkeypatch.context() as upgrade:  # new evaluation code: every version is scored again
         upgrade.setattr(score_cache, "code_version", lambda: "upgraded")
@@ -107,6 +112,35 @@ def test_each_change_runs_its_work_once_in_order(project, instance, monkeypatch)
     assert sorted(str(r.partition_key) for r in requests) == ["refbot@v2|product_en", "refbot@v3|product_en"]
     assert instance.get_dynamic_partitions(bot_versions.name) == ["refbot@v1", "refbot@v2", "refbot@v3"]
     assert all(r.tags[INPUTS_TAG] for r in requests)
+
+
+def assert_labels_clicked_in_a_row_relabel_once(daemon: Daemon, dataset: Path, monkeypatch):
+    """Three labels clicked 20 s apart on the labelling page: while the label files have not
+    rested LABELS_QUIET_SECONDS nothing starts; then each bot version is relabelled once
+    (agreement, calibration, aggregates, report from its stored answers and scores: nothing
+    asked, nothing scored) and the dataset ranked once: 2 + 1 runs. (Before, the tick after
+    each click re-evaluated every version: 6 evaluations here, then a ranking.)"""
+    def stored(asset: str) -> int:
+        return daemon.instance.fetch_materializations(dg.AssetKey(asset.split("/")), limit=1).records[0].storage_id
+
+    before = {asset: stored(asset) for asset in ("rag_responses", "scores/faithfulness", "aggregate_scores")}
+    page = dataset / "labels" / "page.jsonl"
+    monkeypatch.setattr(automation, "LABELS_QUIET_SECONDS", 5)  # not a minute of the test's time
+    launched = []
+    for qid in ("en-002", "en-003", "en-004"):
+        with page.open("a", encoding="utf-8") as labels:
+            labels.write(json.dumps({"question_id": qid, "bot_version": "refbot@v1", "judged": "answer_correct",
+                                     "value": True, "annotator": "li"}) + "\n")
+        launched += daemon.requested()  # the tick right after the click (the sensor ticks every 15 s)
+    assert launched == []
+    time.sleep(5)  # the labels rest
+    launched = daemon.requested() + daemon.requested() + daemon.requested()
+    assert launched == ["relabel_bot_version [refbot@v1|product_en]", "relabel_bot_version [refbot@v2|product_en]",
+                        "rank_bot_versions [product_en]"]
+    after = {asset: stored(asset) for asset in before}
+    assert after["rag_responses"] == before["rag_responses"]
+    assert after["scores/faithfulness"] == before["scores/faithfulness"]
+    assert after["aggregate_scores"] > before["aggregate_scores"]  # the people's share of correct answers is new
 
 
 def test_deleted_and_malformed_configs_start_nothing(project, instance):

@@ -13,8 +13,17 @@ from scipy.stats import spearmanr
 from sklearn.isotonic import IsotonicRegression
 from sklearn.metrics import cohen_kappa_score, roc_auc_score
 
+from ragpipe.bench.labels import ppi_simulation
 from ragpipe.core.labels.agreement import agreement, auroc, below, cohen_kappa, spearman
-from ragpipe.core.labels.calibration import _pav, calibrate, failure_probability, with_calibration
+from ragpipe.core.labels.calibration import (
+    _pav,
+    calibrate,
+    calibration_hash,
+    calibration_path,
+    failure_probability,
+    load_calibrations,
+    with_calibration,
+)
 from ragpipe.core.labels.ppi import labels_only_mean, ppi_mean, prediction_powered
 from ragpipe.core.labels.reading import load_labels
 from ragpipe.core.labels.suggest import suggest
@@ -117,7 +126,8 @@ def test_isotonic_fit_matches_scikit_learn_and_calibration_flags_by_its_threshol
     assert set(calibration["cv"]) >= {"auroc_before", "auroc_after", "f1_before", "f1_after"}
     probability = failure_probability(calibration, [0.0, 1.0])
     assert probability[0] > probability[1]
-    frame = with_calibration(pd.DataFrame({"value": [0.0, 1.0, float("nan")]}), calibration)
+    in_use = {**calibration, "used": True}  # as if it beat the shipped one
+    frame = with_calibration(pd.DataFrame({"value": [0.0, 1.0, float("nan")]}), in_use)
     assert frame["calibration"].unique().tolist() == [calibration["id"]]
     assert frame["flagged"].tolist()[:2] == [True, False] and pd.isna(frame["flagged"].iloc[2])
     assert with_calibration(pd.DataFrame({"value": [0.5]}), None)["calibration"].tolist() == ["shipped"]
@@ -146,6 +156,21 @@ def test_ppi_covers_the_true_mean_and_is_narrower_than_labels_alone():
     assert few["n_labels"] == 9 and math.isnan(few["ppi_mean"])  # too few items for an interval
 
 
+def test_ppi_interval_holds_for_few_labels_and_never_collapses():
+    """With 20 labels that all agree the interval used to be [1.000, 1.000]; by simulation
+    (ragpipe.bench.labels.ppi_simulation: new versions each draw, 10, 20 and 50 labels,
+    true share of good answers 0.5, 0.8 and 0.95) it covers the true share in about 95 %
+    of draws or more, and is never zero-width."""
+    agreeing = ppi_mean(np.ones(20), np.full(20, 0.9), np.linspace(0.5, 1, 48))
+    assert agreeing["ci95_low"] < 0.9 and agreeing["ci95_high"] == pytest.approx(1.0)  # Wilson's: about 0.84
+    rows = ppi_simulation(draws=400, seed=7)
+    assert {(r["labels"], r["rate"]) for r in rows} == {(n, p) for n in (10, 20, 50) for p in (0.5, 0.8, 0.95)}
+    for row in rows:
+        assert row["coverage"] >= 0.93 and row["zero_width"] == 0, row
+    # not bought by uselessly wide intervals: 50 labels pin a 0.95 share to about ±0.07
+    assert max(r["mean_width"] for r in rows if r["labels"] == 50) < 0.25
+
+
 def test_suggestions_prefer_uncertain_and_disputed_answers_and_take_turns_over_strata():
     details = lambda v: json.dumps({"hallucination_threshold": 0.5, "hallucinated": v < 0.5})
     scores = {"v1": [0.95, 0.52, 0.1, 0.9], "v2": [0.96, 0.3, 0.12, 0.9]}
@@ -162,23 +187,34 @@ def test_suggestions_prefer_uncertain_and_disputed_answers_and_take_turns_over_s
     assert ("q2", "bot@v1") not in set(map(tuple, suggest(pool, done, k=8)[["question_id", "bot_version"]].values))
 
 
-def test_a_domain_threshold_replaces_the_shipped_flag_only_where_it_flags_better():
+def test_a_domain_calibration_is_used_only_where_it_beats_the_shipped_one(tmp_path):
     rng = np.random.default_rng(4)
     values = rng.random(400)
     failure = rng.random(400) < np.clip(1.2 - 1.6 * values, 0, 1)  # failures below about 0.45 here
     train, held = slice(0, 200), slice(200, 400)
     # shipped for another domain: flags below 0.9, far too many here
     shifted = calibrate("d", "faithfulness", "hallucinated", values[train], failure[train], values[train] < 0.9)
-    assert shifted["threshold_from"] == "domain"
+    assert shifted["used"]
     flag = failure_probability(shifted, values[held]) >= shifted["threshold"]
     from ragpipe.core.labels.agreement import f1
     assert f1(flag, failure[held]) > f1(values[held] < 0.9, failure[held]) + 0.1
-    # a shipped flag no threshold on the value can beat (here it knows the answers): kept
+    # a shipped flag no threshold on the value can beat (here it knows the answers), and labels
+    # the value does not predict (out of fold the curve ranks at chance): not used, and the
+    # scores keep the metric's own rows exactly, flags included
     oracle = calibrate("d", "faithfulness", "hallucinated", values[train], failure[train], failure[train])
-    assert oracle["threshold_from"] == "shipped"
+    noise = calibrate("d", "faithfulness", "hallucinated", values[train], rng.random(200) < 0.3, values[train] < 0.5)
     frame = pd.DataFrame({"value": values[train], "details": [json.dumps({"hallucinated": bool(f)}) for f in failure[train]]})
-    kept = with_calibration(frame, oracle)["flagged"].astype(bool).to_numpy()
-    assert (kept == failure[train]).all()  # the metric's own flag, row by row
+    for fitted in (oracle, noise):
+        assert not fitted["used"], fitted["cv"]
+        pd.testing.assert_frame_equal(with_calibration(frame, fitted), frame.assign(calibration="shipped"))
+    # only a calibration in use is loaded for scoring, and only it changes the evaluations' inputs
+    path = calibration_path(tmp_path, "d")
+    path.parent.mkdir()
+    path.write_text(json.dumps({"faithfulness": oracle}), encoding="utf-8")
+    assert load_calibrations(tmp_path, "d") == {} and calibration_hash(tmp_path, "d") == "shipped"
+    path.write_text(json.dumps({"faithfulness": shifted}), encoding="utf-8")
+    assert load_calibrations(tmp_path, "d") == {"faithfulness": shifted}
+    assert calibration_hash(tmp_path, "d") != "shipped"
 
 
 def test_a_metric_ranks_on_its_prediction_powered_mean_only_when_every_version_has_one():

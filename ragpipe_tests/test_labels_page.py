@@ -22,10 +22,13 @@ DATASET = "demo_en"
 
 
 def _card(qid: str, answer: str, value: float, qtype: str) -> dict:
-    statements = [{"statement": s, "supported": score >= 0.5, "score": score, "evidence": "", "reason": ""}
-                  for s, score in zip(answer.split(". "), (value, 0.9))]
+    evidence = (f"The grant of {qid} opens in May.", "Shops with <i>two</i> staff qualify.")
+    statements = [{"statement": s, "supported": score >= 0.5, "score": score, "evidence": e, "reason": ""}
+                  for s, score, e in zip(answer.split(". "), (value, 0.9), evidence)]
+    contexts = [{"rank": 1, "id": "c1", "text": f"Grants. {evidence[0]} Apply online.", "gold": True, "supports": 1},
+                {"rank": 2, "id": "c2", "text": f"Eligibility: {evidence[1]}", "gold": False, "supports": 0}]
     return {"question_id": qid, "question": f"Question {qid}?", "question_type": qtype, "answer": answer,
-            "ground_truth_answer": "Reference.", "scores": {"faithfulness": {
+            "ground_truth_answer": "Reference.", "contexts": contexts, "scores": {"faithfulness": {
                 "value": value, "error": None,
                 "details": {"statements": statements, "hallucinated": value < 0.8, "hallucination_threshold": 0.8}}}}
 
@@ -107,6 +110,32 @@ def test_one_click_writes_exactly_one_label_line(project, serve, browser):
     assert len(lines) == 2 and lines[1]["judged"] == "supported" and lines[1]["statement"] == 1
     labels, problems = load_labels(dataset_dir)
     assert not problems and labels["value"].tolist() == [1.0, 0.0]
+    page.close()
+
+
+def test_the_page_shows_the_contexts_and_hides_the_verdict_until_answered(project, serve, browser):
+    """The question "supported by the contexts?" comes with the contexts, each statement
+    links to the sentence closest to it (highlighted when followed), and the verifier's
+    probability shows only once the person has labelled the statement."""
+    reports, dataset_dir = project
+    page = browser.new_page()
+    page.goto(serve(make_app(reports, dataset_dir)))
+    card = "#refbot\\@v1-q2"
+    contexts = page.locator(f"{card} .context")
+    assert contexts.count() == 2 and "Apply online." in contexts.first.inner_text()
+    assert page.locator(f"{card} .context i").count() == 0  # context markup is shown as text
+    second = page.locator(f"{card} li:nth-child(2)")
+    second.locator("a.evidence").click()
+    target = page.evaluate("[document.querySelector(':target').textContent, getComputedStyle("
+                           "document.querySelector(':target')).backgroundColor]")
+    assert target[0] == "Shops with <i>two</i> staff qualify." and target[1] != "rgba(0, 0, 0, 0)"
+    assert "verifier" not in page.locator(card).inner_text()  # neither the probability nor the suggestions' value
+    assert "faithfulness 0." not in page.locator("#next").inner_text()
+    page.fill("#annotator", "ann")
+    second.locator("button[data-value=true]").click()
+    page.wait_for_selector(f"{card} li:nth-child(2) button.saved")
+    assert second.locator(".verdict").inner_text() == "(verifier 0.90)"  # answered: now shown
+    assert "verifier" not in page.locator(f"{card} li:nth-child(1)").inner_text()
     page.close()
 
 

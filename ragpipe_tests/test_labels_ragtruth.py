@@ -29,10 +29,13 @@ def test_hundred_suggested_labels_calibrate_the_task_judged_on_the_rest(task):
     result = calibration_on_the_rest(task, labels)
     print("calibration on the rest:", result)
     assert result["rest"] == task["value"].notna().sum() - 100  # judged only on answers not labelled
-    # a monotone recalibration keeps the ranking (isotonic may tie some answers), and the flag
-    # threshold moves only where cross-validation on the labels shows it flags better
-    assert result["auroc_after"] == pytest.approx(result["auroc_before"], abs=0.05)
-    assert result["f1_after"] >= result["f1_before"] - 0.02
+    # used only where it beats the shipped one out of fold on the labels; otherwise the rest is
+    # judged exactly as shipped
+    if result["used"] == "shipped":
+        assert (result["auroc_after"], result["f1_after"]) == (result["auroc_before"], result["f1_before"])
+    else:
+        assert result["auroc_after"] == pytest.approx(result["auroc_before"], abs=0.05)
+        assert result["f1_after"] >= result["f1_before"] - 0.02
     assert result["cv_on_labels"]["brier_after"] < result["cv_on_labels"]["brier_before"]
 
 

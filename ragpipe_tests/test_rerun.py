@@ -1,5 +1,6 @@
-"""`ragpipe run` again: what is fresh is checked, not run; a changed bot config re-runs
-exactly its evaluations and its dataset's leaderboard, changed evaluation settings or code
+"""`ragpipe run` again: what is fresh is checked, not run; a new label relabels each
+version and ranks them; a changed bot config re-runs exactly its evaluations and its
+dataset's leaderboard, changed evaluation settings or code
 every evaluation; --force re-runs everything."""
 
 import shutil
@@ -44,6 +45,15 @@ def test_second_run_launches_nothing_a_changed_config_or_scorer_its_own_runs_and
     assert [(o.job, o.partition, o.success, o.error) for o in fresh] == \
         [(o.job, o.partition, o.success, o.error) for o in outcomes]
     assert all(o.fresh for o in fresh)
+
+    # A person's new label: each version relabelled (nothing asked or scored), then ranked.
+    with (project / "data" / "datasets" / "product_en" / "labels" / "page.jsonl").open("a", encoding="utf-8") as f:
+        f.write('{"question_id": "en-001", "bot_version": "refbot@v2", "judged": "answer_correct", "value": true, '
+                '"annotator": "li"}\n')
+    relabelled, _ = launched(project)
+    assert relabelled == [("rank_bot_versions", "product_en"), ("relabel_bot_version", "refbot@v1|product_en"),
+                          ("relabel_bot_version", "refbot@v2|product_en")]
+    assert launched(project)[0] == []
 
     config = project / "data" / "bots" / "refbot@v2.yaml"
     config.write_text(config.read_text(encoding="utf-8").replace("top_k: 4", "top_k: 3"), encoding="utf-8")

@@ -10,17 +10,24 @@ what the run reads:
 - evaluating a bot version on a dataset: the content of the bot's config, the data
   versions of the dataset's corpus, question set and graph entities (content hashes, so a
   re-prepared dataset whose content did not change re-evaluates nothing), the dataset's
-  label files (a new label re-calibrates every version's scores, from cached answers) and
-  how scores are computed (ragpipe's evaluation code, the evaluation settings, the
-  embedder and the judge model: an upgrade re-scores, from cached answers);
+  calibration in use (every version is scored with the same one; a new one re-applies,
+  from cached answers and scores) and how scores are computed (ragpipe's evaluation code,
+  the evaluation settings, the embedder and the judge model: an upgrade re-scores, from
+  cached answers);
+- relabelling a bot version (``relabel_bot_version``: human_labels, aggregate_scores and
+  diagnosis_report, from the stored answers and scores): due when the dataset's label
+  files changed after the partition's newest run (an evaluation, by whatever it came,
+  reads the labels too). It waits until they have not changed for LABELS_QUIET_SECONDS,
+  so labels a person clicks in a row give one relabelling;
 - the leaderboard of a dataset: the newest aggregate_scores materialization of any of its
   bot versions, by whatever run it came (sensor, schedule, backfill, UI).
 
 On each tick the sensor computes these hashes and requests a run for every job and
 partition that has no run with its current hash yet (finished, failed or still queued, so
 a failure is not retried in a loop). It keeps the order: a dataset's evaluations wait for
-its preparation, and its leaderboard waits until none of its evaluations is queued or
-running. So one event gives one set of runs, and starting the daemon after `ragpipe run`
+its preparation and for its relabellings (which may fit a new calibration), and its
+leaderboard waits until none of its evaluations or relabellings is queued or running.
+So one event gives one set of runs, and starting the daemon after `ragpipe run`
 launches nothing. The cursor only remembers the files it has reported (deleted or invalid
 configs are logged once).
 
@@ -29,21 +36,26 @@ Scheduled re-evaluations ask HTTP bots every question again (tag ``ragpipe/reask
 
 import hashlib
 import json
+import time
 from pathlib import Path
 
 import dagster as dg
 
 from ragpipe.core.inputs.bot_config import load_bot_config, version_order
+from ragpipe.core.labels.calibration import calibration_hash
 from ragpipe.core.labels.reading import label_files
 from ragpipe.core.schemas import InputError, InputErrors
 from ragpipe.defs.evaluation.assets import REASK_TAG
 from ragpipe.defs.evaluation.score_cache import scoring_version
 from ragpipe.defs.instance import give_pools_their_slots
-from ragpipe.defs.jobs import DATASET_ASSETS, dataset_job, evaluation_job, leaderboard_job
+from ragpipe.defs.jobs import DATASET_ASSETS, dataset_job, evaluation_job, labels_job, leaderboard_job
 from ragpipe.defs.partitions import ambiguous_bot_files, bot_version_keys, bot_versions, dataset_keys, datasets
 from ragpipe.defs.resources import EmbedderResource, LLMResource, ProjectPaths
 
 INPUTS_TAG = "ragpipe/inputs"
+# Label files must rest this long before they are read again: a person labelling answer
+# after answer on the page gives one relabelling, this long after the last click.
+LABELS_QUIET_SECONDS = 60
 TRIGGER_TAG = "ragpipe/trigger"
 PARTITION_TAG = "dagster/partition"
 DATASET_DIMENSION_TAG = "dagster/partition/dataset"  # Dagster's tag for one dimension of a multi-partition
@@ -92,10 +104,28 @@ def scorer(embedder: EmbedderResource, llm: LLMResource) -> str:
 
 
 def evaluation_inputs(paths: ProjectPaths, dataset: str, bot: str, prepared: list[str], scoring: str) -> str:
-    """The bot's config, the prepared data, the dataset's label files (human_labels and the
-    calibrated aggregates read them) and ``scorer``."""
-    labels = [f"{path.name}:{file_hash(path)}" for path in label_files(paths.dataset_dir(dataset))]
-    return _hash(file_hash(paths.bot_file(bot)), *prepared, *labels, scoring)
+    """The bot's config, the prepared data, the dataset's calibration in use and ``scorer``."""
+    return _hash(file_hash(paths.bot_file(bot)), *prepared, calibration_hash(paths.output_dir, dataset), scoring)
+
+
+def labels_changed_at(paths: ProjectPaths, dataset: str) -> float:
+    """When a label file of the dataset last changed (its folder's time changes when a file
+    is added or deleted); 0 without labels."""
+    folder = paths.dataset_dir(dataset) / "labels"
+    return max([p.stat().st_mtime for p in label_files(paths.dataset_dir(dataset))]
+               + ([folder.stat().st_mtime] if folder.is_dir() else []), default=0.0)
+
+
+def newest_run(instance: dg.DagsterInstance, partition: str) -> dg.RunRecord | None:
+    records = instance.get_run_records(dg.RunsFilter(tags={PARTITION_TAG: partition}), limit=1)
+    return records[0] if records else None
+
+
+def labels_read(instance: dg.DagsterInstance, partition: str, changed_at: float) -> bool:
+    """Whether the newest evaluation or relabelling of the partition was created after the
+    labels last changed: it reads them (or has read them) as they are."""
+    newest = newest_run(instance, partition)
+    return newest is not None and newest.create_timestamp.timestamp() > changed_at
 
 
 def leaderboard_inputs(instance: dg.DagsterInstance, dataset: str, valid_bots: list[str]) -> str | None:
@@ -124,14 +154,15 @@ def _request(job: str, partition, inputs: str) -> dg.RunRequest:
                          run_key=f"{job}:{partition}:{inputs}")
 
 
-@dg.sensor(jobs=[dataset_job, evaluation_job, leaderboard_job], default_status=dg.DefaultSensorStatus.RUNNING,
-           minimum_interval_seconds=15)
+@dg.sensor(jobs=[dataset_job, evaluation_job, labels_job, leaderboard_job],
+           default_status=dg.DefaultSensorStatus.RUNNING, minimum_interval_seconds=15)
 def ragpipe_sensor(context: dg.SensorEvaluationContext, paths: ProjectPaths, embedder: EmbedderResource,
                    llm: LLMResource) -> dg.SensorResult:
     """Watches data/datasets/ and data/bots/. Registers new datasets and bot versions as
     partitions; prepares a dataset whose files changed, then evaluates every bot version
-    on it whose inputs changed, then ranks the dataset's versions once none of its
-    evaluations is queued or running. Deleted and invalid files are logged."""
+    on it whose inputs changed, relabels every version once its label files have rested,
+    then ranks the dataset's versions once none of its evaluations or relabellings is
+    queued or running. Deleted and invalid files are logged."""
     instance = context.instance
     give_pools_their_slots(instance)  # a home no `ragpipe` command prepared: before any run it launches
     dataset_list = dataset_keys(paths.data)
@@ -167,12 +198,20 @@ def ragpipe_sensor(context: dg.SensorEvaluationContext, paths: ProjectPaths, emb
         if _unfinished(instance, dataset_job.name, {PARTITION_TAG: dataset}):
             continue
         evaluating = _unfinished(instance, evaluation_job.name, {DATASET_DIMENSION_TAG: dataset})
+        if _unfinished(instance, labels_job.name, {DATASET_DIMENSION_TAG: dataset}):
+            continue  # it may fit a new calibration: an input of every evaluation of the dataset
         versions = prepared_versions(instance, dataset)
+        labelled = labels_changed_at(paths, dataset)
+        rested = time.time() - labelled >= LABELS_QUIET_SECONDS
         for bot in bots if versions else []:
             inputs = evaluation_inputs(paths, dataset, bot, versions, scoring)
             partition = dg.MultiPartitionKey({"dataset": dataset, "bot": bot})
             if not _has_run(instance, evaluation_job.name, str(partition), inputs):
                 runs.append(_request(evaluation_job.name, partition, inputs))
+                evaluating = True
+            elif rested and not evaluating and not labels_read(instance, str(partition), labelled):
+                after = newest_run(instance, str(partition)).dagster_run.run_id  # the run it follows
+                runs.append(_request(labels_job.name, partition, f"labels:{labelled}:{after}"))
                 evaluating = True
         ranked = leaderboard_inputs(instance, dataset, bots)
         if not evaluating and ranked and not _has_run(instance, leaderboard_job.name, dataset, ranked):

@@ -11,7 +11,14 @@ from ragpipe.defs.evaluation.leaderboard import leaderboard
 from ragpipe.defs.evaluation.checks import EVALUATION_CHECKS
 from ragpipe.defs.evaluation.labels import labels_agree_with_metrics
 from ragpipe.defs.io_manager import ParquetIOManagerFactory
-from ragpipe.defs.jobs import DATASET_ASSETS, EVALUATION_ASSETS, dataset_job, evaluation_job, leaderboard_job
+from ragpipe.defs.jobs import (
+    DATASET_ASSETS,
+    EVALUATION_ASSETS,
+    dataset_job,
+    evaluation_job,
+    labels_job,
+    leaderboard_job,
+)
 from ragpipe.defs.liveness import dead_run_sensor
 from ragpipe.defs.resources import EmbedderResource, GraphResource, LLMResource, ProjectPaths, default_project_dir
 
@@ -27,7 +34,7 @@ def build_defs(project_dir: Path | None = None) -> dg.Definitions:
     return dg.Definitions(
         assets=[*DATASET_ASSETS, *EVALUATION_ASSETS, leaderboard],
         asset_checks=[*EVALUATION_CHECKS, labels_agree_with_metrics],
-        jobs=[dataset_job, evaluation_job, leaderboard_job],
+        jobs=[dataset_job, evaluation_job, labels_job, leaderboard_job],
         sensors=[ragpipe_sensor, dead_run_sensor],
         schedules=[nightly_newest_versions, weekly_full_reevaluation],
         executor=executor_from_env(),

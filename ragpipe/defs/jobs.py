@@ -24,6 +24,13 @@ dataset_job = dg.define_asset_job(
 evaluation_job = dg.define_asset_job(
     "evaluate_bot_version", run_tags=RUN_TAGS, selection=dg.AssetSelection.assets(*EVALUATION_ASSETS),
     description="Ask one bot version every question of one dataset, score, aggregate and diagnose.")
+# What a person's new labels change: agreement, calibration fit, prediction-powered means and the
+# report, from the stored answers and scores (nothing is asked or scored again).
+LABELS_ASSETS = [human_labels, aggregate_scores, diagnosis_report]
+labels_job = dg.define_asset_job(
+    "relabel_bot_version", run_tags=RUN_TAGS, selection=dg.AssetSelection.assets(*LABELS_ASSETS),
+    description="Read one dataset's labels again for one bot version: agreement, calibration, "
+                "prediction-powered means and the report, from its stored answers and scores.")
 leaderboard_job = dg.define_asset_job(
     "rank_bot_versions", run_tags=RUN_TAGS, selection=dg.AssetSelection.assets(leaderboard),
     description="Compare every evaluated bot version of one dataset.")

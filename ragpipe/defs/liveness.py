@@ -27,7 +27,7 @@ from pathlib import Path
 import dagster as dg
 
 from ragpipe.defs.evaluation.assets import REASK_TAG
-from ragpipe.defs.jobs import dataset_job, evaluation_job, leaderboard_job
+from ragpipe.defs.jobs import dataset_job, evaluation_job, labels_job, leaderboard_job
 
 LOCK_TAG = "ragpipe/lock"  # "<host>:<lock file>" of the process executing the run
 DIMENSION_TAG = "dagster/partition/"  # Dagster's tag prefix for one dimension of a multi-partition
@@ -116,8 +116,8 @@ def fail_dead_runs(instance: dg.DagsterInstance) -> list[dg.DagsterRun]:
     return dead
 
 
-@dg.sensor(jobs=[dataset_job, evaluation_job, leaderboard_job], default_status=dg.DefaultSensorStatus.RUNNING,
-           minimum_interval_seconds=15)
+@dg.sensor(jobs=[dataset_job, evaluation_job, labels_job, leaderboard_job],
+           default_status=dg.DefaultSensorStatus.RUNNING, minimum_interval_seconds=15)
 def dead_run_sensor(context: dg.SensorEvaluationContext):
     """Fails the runs whose `ragpipe run` process died and asks for each again, once."""
     requests = []

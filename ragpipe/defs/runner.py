@@ -16,12 +16,15 @@ from ragpipe.defs.automation import (
     PARTITION_TAG,
     dataset_inputs,
     evaluation_inputs,
+    labels_changed_at,
+    labels_read,
     leaderboard_inputs,
     prepared_versions,
     scorer,
 )
+from ragpipe.core.labels.calibration import calibration_hash
 from ragpipe.defs.evaluation.assets import REASK_TAG, config_problem
-from ragpipe.defs.jobs import dataset_job, evaluation_job, leaderboard_job
+from ragpipe.defs.jobs import dataset_job, evaluation_job, labels_job, leaderboard_job
 from ragpipe.defs.liveness import fail_dead_runs, held_run_lock
 from ragpipe.defs.partitions import ambiguous_bot_files, bot_version_keys, misnamed_inputs, sync_partitions
 from ragpipe.defs.progress import Listener, following
@@ -165,12 +168,20 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
         if not run(dataset_job.name, dataset, dataset_inputs(paths, dataset)).success:
             continue
         versions = prepared_versions(instance, dataset)
-        for bot in bot_keys:
-            run(evaluation_job.name, dg.MultiPartitionKey({"dataset": dataset, "bot": bot}),
-                evaluation_inputs(paths, dataset, bot, versions, scoring), tags, on_progress)
+        labelled = labels_changed_at(paths, dataset)  # no quiet period: the person asked for this run
+        for _ in range(2):  # again if the pass fitted a new calibration: every version is scored with it
+            calibration = calibration_hash(paths.output_dir, dataset)
+            for bot in bot_keys:
+                partition = dg.MultiPartitionKey({"dataset": dataset, "bot": bot})
+                outcome = run(evaluation_job.name, partition, evaluation_inputs(paths, dataset, bot, versions, scoring),
+                              tags, on_progress)
+                if outcome.fresh and not labels_read(instance, str(partition), labelled):  # new labels only
+                    run(labels_job.name, partition, None)
+            if calibration_hash(paths.output_dir, dataset) == calibration:
+                break
         # A version that failed a blocking check has aggregates: the leaderboard ranks and flags it.
         if any("aggregate_scores" in o.materialized for o in outcomes
-               if o.job == evaluation_job.name and o.partition.endswith(f"|{dataset}")):
+               if o.job in (evaluation_job.name, labels_job.name) and o.partition.endswith(f"|{dataset}")):
             valid = [b for b in bot_version_keys(paths.data) if config_problem(paths, b) is None]
             inputs = leaderboard_inputs(instance, dataset, valid)
             run(leaderboard_job.name, dataset, inputs)

@@ -1,7 +1,13 @@
 """The labelling page: an ASGI app (Starlette) that shows the question cards of a
 dataset's evaluations, from the report data the pipeline wrote, with controls to label
 each answer, and proposes what to label next. Each label is validated like a label file's
-row and appended at once, as one line, to the dataset's labels/page.jsonl."""
+row and appended at once, as one line, to the dataset's labels/page.jsonl.
+
+A card shows the evidence a person needs: the retrieved contexts, and per statement a
+link to the context sentence closest to it (the verifier's evidence sentence, picked for
+every statement, supported or not). It does not show the machine's verdicts until the
+person has answered: the verifier's probability of a statement appears once its label is
+saved, so it cannot anchor the label."""
 
 from __future__ import annotations
 
@@ -64,6 +70,38 @@ def score_frames(data: dict) -> dict[str, pd.DataFrame]:
     return {metric: pd.DataFrame(r) for metric, r in rows.items()}
 
 
+def marked_contexts(card: dict) -> tuple[list[dict], list[int | None]]:
+    """The card's retrieved contexts, each cut into ``segments`` ({text, mark}) where the
+    evidence sentence of a statement is a mark, and for each statement the number of its
+    mark (None when no context holds its evidence). Statements quoting overlapping text
+    share the first one's mark."""
+    details = ((card.get("scores") or {}).get("faithfulness") or {}).get("details") or {}
+    contexts = card.get("contexts") or []
+    spans: dict[int, list[tuple[int, int, int]]] = {}  # context -> (start, end, mark)
+    links: list[int | None] = []
+    for number, statement in enumerate(details.get("statements") or []):
+        evidence = (statement.get("evidence") or "").strip()
+        where = next(((i, c["text"].find(evidence)) for i, c in enumerate(contexts)
+                      if evidence and evidence in c["text"]), None)
+        if where is None:
+            links.append(None)
+            continue
+        i, start = where
+        end = start + len(evidence)
+        shared = next((mark for a, b, mark in spans.get(i, []) if a < end and start < b), None)
+        if shared is None:
+            spans.setdefault(i, []).append((start, end, number))
+        links.append(number if shared is None else shared)
+    marked = []
+    for i, context in enumerate(contexts):
+        text, at, segments = context["text"], 0, []
+        for start, end, mark in sorted(spans.get(i, [])):
+            segments += [{"text": text[at:start], "mark": None}, {"text": text[start:end], "mark": mark}]
+            at = end
+        marked.append({**context, "segments": [*segments, {"text": text[at:], "mark": None}]})
+    return marked, links
+
+
 def make_app(reports: Path, dataset_dir: Path, token: str | None = None, output_dir: Path | None = None) -> Starlette:
     """The page for one dataset; with ``token`` every request must carry it (header
     ``Authorization: Bearer …`` or ``?token=``)."""
@@ -92,7 +130,8 @@ def make_app(reports: Path, dataset_dir: Path, token: str | None = None, output_
             return JSONResponse({"error": "a token is required: open the URL the command printed"}, 401)
         data, _ = load()
         html = env.get_template("page.html.j2").render(dataset=dataset, evaluations=data, kinds=KINDS,
-                                                       suggestions=suggestions(data, 12))
+                                                       suggestions=suggestions(data, 12),
+                                                       marked_contexts=marked_contexts)
         return HTMLResponse(html)
 
     async def save(request: Request):

@@ -42,11 +42,12 @@ def _fit_calibrations(paths: ProjectPaths, dataset: str, labels: pd.DataFrame,
         if len(rows) >= minimum and 0 < positive.sum() < len(rows):
             fitted[KINDS[judged].metric] = calibrate(dataset, KINDS[judged].metric, judged, rows["metric_value"],
                                                      positive, rows["flagged"].astype(bool))
-    path = calibration_path(paths.output_dir, dataset)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")  # written whole: two versions' runs may race
-    tmp.write_text(json.dumps(fitted, indent=1), encoding="utf-8")
-    tmp.replace(path)
+    path, text = calibration_path(paths.output_dir, dataset), json.dumps(fitted, indent=1, sort_keys=True)
+    if not path.is_file() or path.read_text(encoding="utf-8") != text:  # unchanged: the evaluations stay current
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")  # written whole: two versions' runs may race
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
     return fitted
 
 
@@ -62,7 +63,9 @@ def human_labels(context: dg.AssetExecutionContext, paths: ProjectPaths, questio
     labels/ folder (CSV, JSONL, XLSX), each with the metric's value and call for the
     item; agreement per kind of judgement (AUROC and F1, Spearman and the share within
     ±1 point, Cohen's kappa between annotators). With enough yes/no labels in the
-    dataset it fits the dataset's own calibration, which the next scoring uses. Bad
+    dataset it fits the dataset's own calibration, which every version's next scoring
+    uses where it beats the shipped one out of fold (a changed calibration re-evaluates
+    every version of the dataset). Bad
     label rows are listed with file, line and field and the others are kept."""
     dataset, bot_version = _keys(context)
     labels, problems = load_labels(paths.dataset_dir(dataset), set(question_set["question_id"]))
@@ -70,14 +73,17 @@ def human_labels(context: dg.AssetExecutionContext, paths: ProjectPaths, questio
     view = metric_view(labels[labels["bot_version"] == bot_version].reset_index(drop=True), scores)
     rows = agreement(view)
     calibrations = _fit_calibrations(paths, dataset, labels, (bot_version, scores))
-    cv = [{"metric": m, "method": c["method"], "n_labels": c["n_labels"], **c["cv"]} for m, c in calibrations.items()]
+    cv = [{"metric": m, "method": c["method"], "n_labels": c["n_labels"], **c["cv"],
+           "used": "domain" if c["used"] else "shipped"} for m, c in calibrations.items()]
     view.attrs.update(agreement=rows, problems=[str(p) for p in problems], calibrations=cv)
     context.add_output_metadata({
         "labels": len(view), "labels_in_dataset": len(labels), "problems": len(problems),
         **({"label_problems": dg.MetadataValue.md("\n".join(f"- {p}" for p in problems))} if problems else {}),
         "agreement": dg.MetadataValue.md(_table(rows)),
         "calibration": dg.MetadataValue.md(_table(cv) + "\n\n(cross-validated: before = shipped, after = this "
-                                           "dataset's calibration)" if cv else "not enough labels yet"),
+                                           "dataset's calibration; `used`: domain only where it flags better, "
+                                           "ranks no worse and predicts better than the shipped one)"
+                                           if cv else "not enough labels yet"),
     })
     return view
 
