@@ -84,7 +84,7 @@ def test_without_retries_each_failure_is_recorded_with_its_cause(tmp_path, monke
         echoed = [r["error"] for r in rows if (r["error"] or "").startswith("HTTP 500")]
         assert echoed and all("Bearer ***" in e and BOT_KEY not in e for e in echoed)
 
-        monkeypatch.setenv("RAGPIPE_BOT_REFBOT_KEY", "wrong")
+        monkeypatch.setenv("RAGPIPE_BOT_REFBOT_KEY", "wrong-key-0000")
         row, = answer_all(HttpBot(config, DATASET), questions(1))
         assert row["error"].startswith("HTTP 401") and server.rejected == 1  # not retried
 
