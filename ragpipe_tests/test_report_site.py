@@ -109,6 +109,24 @@ def _box(locator) -> dict:
     return box
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("llm", [False, True], ids=["offline", "llm"])
+def test_every_radar_label_is_drawn_inside_the_chart(page, lang, llm):
+    from ragpipe.core.report import charts
+
+    # The labels the evaluation page gives for the metrics measured offline, or in LLM mode.
+    axes = [{"label": m.name + ("" if m.higher_is_better else " ↓"), "value": 0.5, "text": "0.500"}
+            for m in REGISTRY.values() if llm or not m.llm_only]
+    css = (Path(charts.__file__).parent / "templates" / "site.css").read_text(encoding="utf-8")
+    page.set_content(f"<html lang='{lang}'><head><style>{css}</style></head><body>{charts.radar(axes)}</body></html>")
+    width, height = (float(v) for v in page.locator("svg.radar").get_attribute("viewBox").split()[2:])
+    boxes = page.eval_on_selector_all("svg.radar text", "ts => ts.map(t => { const b = t.getBBox(); "
+                                                         "return [t.textContent, b.x, b.y, b.x + b.width, b.y + b.height]; })")
+    assert len(boxes) == len(axes)
+    outside = [b for b in boxes if b[1] < 0 or b[2] < 0 or b[3] > width or b[4] > height]
+    assert not outside, outside  # it cut "unverified_entity_ratio ↓" to "nverified_entity_ratio ↓"
+
+
 def test_eval_cli_shows_progress_and_a_summary_table(site):
     # v2 exits 1 exactly when it fails the blocking regression check against v1, and says so.
     regression = next(c for c in site.data["refbot@v2"]["checks"] if c["name"] == "no_regression_vs_baseline")
