@@ -69,6 +69,7 @@ SLOW = {
     "test_faults.py::test_too_many_failures_fail_the_asset_and_the_next_run_asks_only_the_failed": "two evaluations against a failing bot",
     "test_rounds.py::test_reask_asks_again_and_reruns_or_reexecutions_do_not": "evaluations over several answer rounds",
     "test_automation.py::test_each_change_runs_its_work_once_in_order": "Dagster automation ticks over whole evaluations",
+    "test_automation.py::test_backfill_prints_the_backfill_and_neither_code_server_logs_nor_warnings": "a code server started by `dagster job backfill`",
     "test_bench_perf.py": "the performance benchmark",
     "test_bench_quality.py": "the quality benchmark over the labelled files",
     "test_behaviour.py::test_metric_passes_its_behavioural_cases": "the 553 behavioural cases scored offline",
