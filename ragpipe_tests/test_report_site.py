@@ -132,12 +132,12 @@ def test_eval_cli_shows_progress_and_a_summary_table(site):
     regression = next(c for c in site.data["refbot@v2"]["checks"] if c["name"] == "no_regression_vs_baseline")
     assert site.codes == [0, 0 if regression["passed"] else EXIT_BLOCKED], site.stderr
     # stderr is no terminal here: progress is whole lines (no carriage returns), answering,
-    # then every metric, to 100 %.
+    # then every metric, each line counting its own step's questions, each step to its end.
     steps = 1 + len(REGISTRY)
-    states = re.findall(r"^(rag_responses|scores/\w+): (\d+)/(\d+) \((\d+)%\)$", site.stderr, re.M)
+    states = re.findall(r"^(rag_responses|scores/\w+): (\d+)/(\d+) \(step (\d+) of (\d+)\)$", site.stderr, re.M)
     assert "\r" not in site.stderr and states[0][0] == "rag_responses"
-    assert {int(s[2]) for s in states} == {(KEEP_QUESTIONS + 1) * steps}
-    assert states[-1][1:] == (str((KEEP_QUESTIONS + 1) * steps),) * 2 + ("100",)
+    assert {int(s[2]) for s in states} == {KEEP_QUESTIONS + 1} and {int(s[4]) for s in states} == {steps}
+    assert len({s[0] for s in states if s[1] == s[2]}) == steps and states[-1][3] == str(steps)
     assert ("ok     evaluate_bot_version [refbot@v2|product_en]" if regression["passed"] else
             "FAILED evaluate_bot_version [refbot@v2|product_en]\n       blocked by no_regression_vs_baseline: "
             f"significantly worse than refbot@v1: {regression['drops'][0]} ") in site.stderr  # then by how much
