@@ -1,5 +1,8 @@
+import atexit
+import functools
 import shutil
 import signal
+import tempfile
 import warnings
 from pathlib import Path
 
@@ -10,6 +13,39 @@ from ragpipe.core.evidence.embeddings import Embedder
 
 REPO = Path(__file__).resolve().parents[1]
 warnings.filterwarnings("ignore", category=dg.BetaWarning)
+
+# The sample project as shipped, which the tests read (patterns under data/). A team that
+# follows the README adds bot configs, question files and labels to data/; the tests never
+# read data/ itself but a copy of these files (``sample_data``), so nothing a team adds
+# changes what they check. A file added to the sample is added here.
+SAMPLE_FILES = ("bots/refbot@v1.yaml", "bots/refbot@v2.yaml",
+                *(f"datasets/{dataset}/{part}" for dataset in ("policy_zh", "product_en")
+                  for part in ("dataset.yaml", "docs/*", "graph/*", "questions/questions.jsonl")),
+                "datasets/policy_zh/labels/sample.csv", "datasets/product_en/labels/sample.jsonl")
+
+
+def copy_sample(data: Path, target: Path) -> Path:
+    """Copies the sample's files (``SAMPLE_FILES``) from a data folder into ``target``."""
+    for pattern in SAMPLE_FILES:
+        found = sorted(data.glob(pattern))
+        if not found:
+            raise FileNotFoundError(f"{data / pattern} is missing: it is part of the sample the tests read")
+        for source in found:
+            (target / source.relative_to(data)).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target / source.relative_to(data))
+    return target
+
+
+@functools.cache
+def sample_data() -> Path:
+    """A copy of the shipped sample in a temporary folder, made once per process: what the
+    tests read instead of the live data/ folder."""
+    root = Path(tempfile.mkdtemp(prefix="ragpipe-sample-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    return copy_sample(REPO / "data", root)
+
+
+SAMPLE = sample_data()
 
 # The slow tier, by module or by test: what takes tens of seconds or more on the 2-core
 # machine. `pytest -m "not slow"` leaves it out; CI (`pytest`) runs everything. Kept here,
@@ -33,6 +69,7 @@ SLOW = {
     "test_faults.py::test_too_many_failures_fail_the_asset_and_the_next_run_asks_only_the_failed": "two evaluations against a failing bot",
     "test_rounds.py::test_reask_asks_again_and_reruns_or_reexecutions_do_not": "evaluations over several answer rounds",
     "test_automation.py::test_each_change_runs_its_work_once_in_order": "Dagster automation ticks over whole evaluations",
+    "test_automation.py::test_backfill_prints_the_backfill_and_neither_code_server_logs_nor_warnings": "a code server started by `dagster job backfill`",
     "test_bench_perf.py": "the performance benchmark",
     "test_bench_quality.py": "the quality benchmark over the labelled files",
     "test_behaviour.py::test_metric_passes_its_behavioural_cases": "the 553 behavioural cases scored offline",
@@ -92,8 +129,8 @@ def pytest_collection_modifyitems(items):
 def one_dataset_project(root: Path, dataset: str, keep: int) -> list[str]:
     """A project in ``root``: the sample bots, one sample dataset cut to its first ``keep``
     questions, the instance config. Gives the kept questions' JSON lines."""
-    shutil.copytree(REPO / "data" / "bots", root / "data" / "bots")
-    shutil.copytree(REPO / "data" / "datasets" / dataset, root / "data" / "datasets" / dataset)
+    shutil.copytree(SAMPLE / "bots", root / "data" / "bots")
+    shutil.copytree(SAMPLE / "datasets" / dataset, root / "data" / "datasets" / dataset)
     shutil.copy(REPO / "dagster.yaml", root / "dagster.yaml")
     return trim_questions(root / "data" / "datasets" / dataset, keep)
 
@@ -125,8 +162,8 @@ def embedder(embedding_cache) -> Embedder:
 
 @pytest.fixture
 def project(tmp_path, monkeypatch, embedding_cache) -> Path:
-    """A throwaway copy of the project's data and instance config."""
-    shutil.copytree(REPO / "data", tmp_path / "data")
+    """A throwaway project: the sample data as shipped and the instance config."""
+    shutil.copytree(SAMPLE, tmp_path / "data")
     shutil.copy(REPO / "dagster.yaml", tmp_path / "dagster.yaml")
     monkeypatch.setenv("RAGPIPE_CACHE_DIR", str(embedding_cache))
     monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "dagster_home"))

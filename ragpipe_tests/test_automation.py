@@ -168,3 +168,25 @@ def test_schedules_pick_newest_versions_and_everything(project, instance):
     assert {r.tags[TRIGGER_TAG] for r in nightly} == {"nightly"}
     weekly = weekly_full_reevaluation(dg.build_schedule_context(instance=instance, scheduled_execution_time=when))
     assert len(weekly) == 8 and len({r.run_key for r in weekly}) == 8
+
+
+def test_backfill_prints_the_backfill_and_neither_code_server_logs_nor_warnings(project):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from ragpipe.defs.instance import prepare_dagster_home
+
+    prepare_dagster_home(project)
+    with dg.DagsterInstance.get() as instance:
+        instance.add_dynamic_partitions(bot_versions.name, ["refbot@v1", "refbot@v2"])
+        instance.add_dynamic_partitions(datasets.name, ["product_en"])
+    cli = subprocess.run([str(Path(sys.executable).parent / "ragpipe"), "backfill", "--dataset", "product_en",
+                          "--project-dir", str(project)], cwd=project, env=os.environ.copy(),
+                         capture_output=True, text=True, timeout=300)
+    shown = cli.stdout + cli.stderr
+    assert cli.returncode == 0, shown
+    assert "Launched backfill" in shown and "refbot@v2|product_en" in shown
+    # It showed the code server's start and stop, and the same BetaWarning twice.
+    assert "code_server" not in shown and "Warning" not in shown, shown

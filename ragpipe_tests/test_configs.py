@@ -147,10 +147,10 @@ def test_changing_only_timeout_or_concurrency_asks_no_question_again(tmp_path):
     from ragpipe.core.inputs.bot_config import BotConfig
     from ragpipe.core.inputs.bots import answer_all, make_bot
     from ragpipe.testing.bot_server import BotServer
-    from ragpipe_tests.conftest import REPO
+    from ragpipe_tests.conftest import SAMPLE
 
     questions = [(f"q{i}", f"What is programme {i}?") for i in range(6)]
-    with BotServer(REPO / "data" / "datasets", failure_rate=0.0, slow_rate=0.0) as server:
+    with BotServer(SAMPLE / "datasets", failure_rate=0.0, slow_rate=0.0) as server:
         config = json.loads(server.bot_yaml(timeout=2.0))
 
         def answers(**http) -> tuple[list[dict], int]:

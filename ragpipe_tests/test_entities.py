@@ -11,7 +11,7 @@ from ragpipe.core.evidence.entities import (GraphEntities, covered, extract_enti
                                    quantities, same_entity)
 from ragpipe.core.metrics import REGISTRY, Toolkit
 from ragpipe.core.schemas import EvalCase, InputError
-from ragpipe_tests.conftest import REPO
+from ragpipe_tests.conftest import REPO, SAMPLE
 
 DATA = REPO / "ragpipe_tests" / "data"
 
@@ -118,7 +118,7 @@ def test_matching_tolerates_width_case_aliases_and_numeric_forms():
 
 
 def test_sample_graph_loads_and_bad_lines_are_named(tmp_path):
-    graph = load_graph_entities(REPO / "data" / "datasets" / "policy_zh")
+    graph = load_graph_entities(SAMPLE / "datasets" / "policy_zh")
     assert len(graph.names) >= 40 and graph.canonical("税务总局") == "国家税务总局"
     bad = tmp_path / "graph"
     bad.mkdir()

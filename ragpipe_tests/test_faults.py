@@ -27,7 +27,7 @@ from ragpipe.defs.runner import materialize_all
 from ragpipe.testing.bot_server import BotServer
 from ragpipe.testing.fake_judge import fake_llm
 from ragpipe.testing.openai_server import OpenAIServer, Recorded, Reply
-from ragpipe_tests.conftest import REPO
+from ragpipe_tests.conftest import SAMPLE
 from ragpipe_tests.drip_server import DripServer
 
 DATASET, BOT = "product_en", "httpbot@v1"
@@ -36,7 +36,7 @@ N_QUESTIONS = 8
 
 
 def questions(n: int = 47) -> list[tuple[str, str]]:
-    path = REPO / "data" / "datasets" / DATASET / "questions" / "questions.jsonl"
+    path = SAMPLE / "datasets" / DATASET / "questions" / "questions.jsonl"
     return [(q.question_id, q.question) for q in load_question_file(path)][:n]
 
 
@@ -55,7 +55,7 @@ def cached_rows(directory: Path) -> dict[str, dict]:
 
 def test_http_bot_recovers_from_a_fifth_of_requests_failing(tmp_path, monkeypatch):
     monkeypatch.setenv("RAGPIPE_BOT_REFBOT_KEY", BOT_KEY)
-    with BotServer(REPO / "data" / "datasets", api_key=BOT_KEY, seed=0) as server:
+    with BotServer(SAMPLE / "datasets", api_key=BOT_KEY, seed=0) as server:
         config = BotConfig.model_validate(json.loads(server.bot_yaml(timeout=1.0)))
         bot = HttpBot(config, DATASET, AnswerCache(tmp_path))
         rows = answer_all(bot, questions())
@@ -72,7 +72,7 @@ def test_http_bot_recovers_from_a_fifth_of_requests_failing(tmp_path, monkeypatc
 
 def test_without_retries_each_failure_is_recorded_with_its_cause(tmp_path, monkeypatch):
     monkeypatch.setenv("RAGPIPE_BOT_REFBOT_KEY", BOT_KEY)
-    with BotServer(REPO / "data" / "datasets", api_key=BOT_KEY, failure_rate=0.5, seed=1) as server:
+    with BotServer(SAMPLE / "datasets", api_key=BOT_KEY, failure_rate=0.5, seed=1) as server:
         http = {**json.loads(server.bot_yaml(timeout=0.5))["http"], "max_retries": 0}
         config = BotConfig(name="httpbot", version="v1", kind="http", http=http)
         rows = answer_all(HttpBot(config, DATASET), questions(20))
@@ -84,7 +84,7 @@ def test_without_retries_each_failure_is_recorded_with_its_cause(tmp_path, monke
         echoed = [r["error"] for r in rows if (r["error"] or "").startswith("HTTP 500")]
         assert echoed and all("Bearer ***" in e and BOT_KEY not in e for e in echoed)
 
-        monkeypatch.setenv("RAGPIPE_BOT_REFBOT_KEY", "wrong")
+        monkeypatch.setenv("RAGPIPE_BOT_REFBOT_KEY", "wrong-key-0000")
         row, = answer_all(HttpBot(config, DATASET), questions(1))
         assert row["error"].startswith("HTTP 401") and server.rejected == 1  # not retried
 

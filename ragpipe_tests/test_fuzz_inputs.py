@@ -13,10 +13,10 @@ from ragpipe.core.inputs.corpus import load_corpus
 from ragpipe.core.inputs.questions import load_question_file, load_questions
 from ragpipe.core.schemas import InputError, InputErrors
 from ragpipe.core.yaml_input import MAX_BYTES
-from ragpipe_tests.conftest import REPO
+from ragpipe_tests.conftest import SAMPLE
 
 FUZZ = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-GOOD_BOT = (REPO / "data" / "bots" / "refbot@v1.yaml").read_text(encoding="utf-8")
+GOOD_BOT = (SAMPLE / "bots" / "refbot@v1.yaml").read_text(encoding="utf-8")
 yaml_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=30),
                            lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
                                st.sampled_from(["name", "version", "kind", "retrieval", "http", "endpoint",

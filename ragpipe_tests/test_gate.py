@@ -164,8 +164,26 @@ def test_progress_in_a_log_is_whole_lines_every_few_seconds():
             bar(step, done, 50)
     bar.note("ok     evaluate_bot_version [refbot@v1|policy_zh]")
     assert "\r" not in log.getvalue()
-    assert log.getvalue().splitlines() == ["rag_responses: 1/100 (1%)", "scores/faithfulness: 100/100 (100%)",
+    # Each line counts its own step's questions, not the evaluation's (it read "rag_responses: 1/100").
+    assert log.getvalue().splitlines() == ["rag_responses: 1/50 (step 1 of 2)", "rag_responses: 50/50 (step 1 of 2)",
+                                           "scores/faithfulness: 50/50 (step 2 of 2)",
                                            "ok     evaluate_bot_version [refbot@v1|policy_zh]"]
+
+
+def test_progress_on_a_terminal_counts_each_step_on_its_own():
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    screen = Terminal()
+    bar = ProgressBar(steps=2, stream=screen)
+    for step in ("rag_responses", "scores/faithfulness"):
+        for done in range(1, 51):
+            bar(step, done, 50)
+    bar.close()
+    shown = screen.getvalue()
+    assert "rag_responses (step 1 of 2)" in shown and "scores/faithfulness (step 2 of 2)" in shown
+    assert "50/50" in shown and "/100" not in shown
 
 
 def test_ui_command_carries_storage_and_output_settings_but_not_the_password(monkeypatch, tmp_path):

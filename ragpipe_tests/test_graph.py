@@ -19,10 +19,10 @@ from ragpipe.defs.instance import prepare_dagster_home
 from ragpipe.defs.jobs import DATASET_ASSETS, EVALUATION_ASSETS
 from ragpipe.defs.partitions import sync_partitions
 from ragpipe_tests.bolt_server import bolt_server
-from ragpipe_tests.conftest import REPO
+from ragpipe_tests.conftest import REPO, sample_data
 from ragpipe_tests.pg_server import _free_port
 
-DATASETS = REPO / "data" / "datasets"
+DATASETS = sample_data() / "datasets"
 ENTITY_METRICS = ["entity_coverage", "context_sufficiency", "unverified_entity_ratio", "hallucination_rate"]
 OTHER_METRICS = ["faithfulness", "context_recall"]
 SAMPLE = EmbeddedGraph(DATASETS).read("policy_zh")
@@ -216,7 +216,7 @@ def _count(bolt, query: str) -> int:
 
 
 def test_graph_load_writes_the_sample_graph_idempotently(neo4j_env, capsys):
-    argv = ["graph", "--data-dir", str(REPO / "data"), "--dataset", "policy_zh", "load"]
+    argv = ["graph", "--data-dir", str(sample_data()), "--dataset", "policy_zh", "load"]
     assert main(argv) == 0 and main(argv) == 0  # twice: MERGE, no duplicates
     assert f"{SAMPLE.counts()['entities']} entities" in capsys.readouterr().out
     assert _count(neo4j_env, "MATCH (e:Entity {dataset: $dataset}) RETURN count(e) AS n") == SAMPLE.counts()["entities"]

@@ -14,7 +14,7 @@ from ragpipe.core.inputs.corpus import chunk_document, load_corpus
 from ragpipe.core.inputs.questions import load_question_file, load_questions
 from ragpipe.core.schemas import InputError, InputErrors
 from ragpipe.testing.bot_server import answer_with
-from ragpipe_tests.conftest import REPO
+from ragpipe_tests.conftest import SAMPLE
 
 
 @pytest.fixture
@@ -115,7 +115,7 @@ def test_html_documents_lose_their_markup(tmp_path):
 
 @pytest.mark.parametrize("dataset", ["policy_zh", "product_en"])
 def test_sample_datasets_load(dataset):
-    folder = REPO / "data" / "datasets" / dataset
+    folder = SAMPLE / "datasets" / dataset
     chunks = load_corpus(folder)
     questions = load_questions(folder, {c.chunk_id for c in chunks})
     assert len({c.doc_id for c in chunks}) >= 20
@@ -168,7 +168,7 @@ def test_invalid_json_line_and_unknown_chunk_and_duplicate_ids(tmp_path):
 
 
 def test_bot_config_errors_name_file_line_and_field(tmp_path):
-    good = load_bot_config(REPO / "data" / "bots" / "refbot@v2.yaml")
+    good = load_bot_config(SAMPLE / "bots" / "refbot@v2.yaml")
     assert (good.key, good.retrieval.method) == ("refbot@v2", "hybrid")
 
     syntax = tmp_path / "refbot@v9.yaml"
@@ -185,7 +185,7 @@ def test_bot_config_errors_name_file_line_and_field(tmp_path):
     assert {p.field for p in caught.value.problems} == {"retrieval.method", "retrieval.top_k"}
 
     renamed = tmp_path / "other@v1.yaml"
-    renamed.write_text((REPO / "data" / "bots" / "refbot@v1.yaml").read_text(), encoding="utf-8")
+    renamed.write_text((SAMPLE / "bots" / "refbot@v1.yaml").read_text(), encoding="utf-8")
     with pytest.raises(InputError, match="refbot@v1.yaml"):
         load_bot_config(renamed)
 

@@ -8,7 +8,7 @@ import tomllib
 
 from setuptools import find_packages
 
-from ragpipe_tests.conftest import REPO
+from ragpipe_tests.conftest import REPO, SAMPLE_FILES, copy_sample
 
 
 def imported_modules(folder) -> dict[str, set[str]]:
@@ -52,3 +52,16 @@ def test_python_m_ragpipe_cli_runs_the_command_line():
                           cwd=REPO, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout == (REPO / "docs" / "metrics.md").read_text(encoding="utf-8")
+
+
+def test_the_tests_read_the_sample_as_shipped_not_what_a_team_adds_to_data(tmp_path):
+    data = copy_sample(REPO / "data", tmp_path / "live")
+    # What the README's workflows add: a bot config, a question file, labels from the page.
+    added = ["bots/refbot@v3.yaml", "datasets/product_en/questions/team.jsonl",
+             "datasets/product_en/labels/page.jsonl"]
+    for name in added:
+        (data / name).write_text("{}\n", encoding="utf-8")
+    copied = copy_sample(data, tmp_path / "copy")
+    assert not [name for name in added if (copied / name).exists()]
+    shipped = sorted(str(p.relative_to(REPO / "data")) for pattern in SAMPLE_FILES for p in (REPO / "data").glob(pattern))
+    assert sorted(str(p.relative_to(copied)) for p in copied.rglob("*") if p.is_file()) == shipped

@@ -228,6 +228,7 @@ def test_cli_generates_with_the_llm_when_configured(tmp_path, server, monkeypatc
     server.route = generation_route(questions_for)
     monkeypatch.setenv("RAGPIPE_LLM_BASE_URL", server.base_url)
     monkeypatch.setenv("RAGPIPE_LLM_MODEL", MODEL)
+    monkeypatch.setenv("RAGPIPE_CACHE_DIR", str(tmp_path / "cache"))  # a judge cache of its own: every call reaches the server
     argv = ["questions", "--data-dir", str(tmp_path), "--dataset", "zh", "generate", "--per-doc", "2",
             "--types", "factual,inferential", "--output", "llm.jsonl", "--prefix", "llm"]
     assert main(argv) == 0

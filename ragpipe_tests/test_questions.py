@@ -20,7 +20,7 @@ from ragpipe.core.evidence.entities import load_graph_entities
 from ragpipe.core.inputs.question_gen import generate_offline
 from ragpipe.core.inputs.questions import load_question_file, load_questions
 from ragpipe.core.schemas import InputError, InputErrors
-from ragpipe_tests.conftest import REPO
+from ragpipe_tests.conftest import SAMPLE
 
 GOOD = {"id": "q1", "question": "补贴多少？", "ground_truth_answer": "1万元。"}
 
@@ -114,7 +114,7 @@ def test_random_bytes_never_crash_the_importer(tmp_path, data, suffix):
 
 @pytest.fixture
 def dataset(tmp_path):
-    shutil.copytree(REPO / "data" / "datasets" / "policy_zh", tmp_path / "datasets" / "policy_zh")
+    shutil.copytree(SAMPLE / "datasets" / "policy_zh", tmp_path / "datasets" / "policy_zh")
     return tmp_path
 
 
@@ -193,7 +193,7 @@ def test_dedupe_finds_a_reworded_copy(dataset, capsys):
 
 
 def test_offline_generator_makes_answerable_retrievable_questions(embedder):
-    folder = REPO / "data" / "datasets" / "policy_zh"
+    folder = SAMPLE / "datasets" / "policy_zh"
     chunks = load_corpus(folder)
     questions = generate_offline(chunks, per_document=3, graph=load_graph_entities(folder))
     assert len(questions) >= 30
@@ -218,7 +218,7 @@ def test_question_set_data_version_follows_content_and_metadata_names_origins(tm
     from ragpipe.defs.resources import ProjectPaths
 
     data = tmp_path / "data"
-    shutil.copytree(REPO / "data" / "datasets" / "policy_zh", data / "datasets" / "policy_zh")
+    shutil.copytree(SAMPLE / "datasets" / "policy_zh", data / "datasets" / "policy_zh")
     folder = data / "datasets" / "policy_zh" / "questions"
     generated = {"id": "gen-001", "question": "深圳市对首次创业的个人给予多少一次性创业补贴？",
                  "ground_truth_answer": "1万元。", "ground_truth_contexts": ["shenzhen_chuangye_butie#1"],

@@ -109,17 +109,35 @@ def _box(locator) -> dict:
     return box
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("llm", [False, True], ids=["offline", "llm"])
+def test_every_radar_label_is_drawn_inside_the_chart(page, lang, llm):
+    from ragpipe.core.report import charts
+
+    # The labels the evaluation page gives for the metrics measured offline, or in LLM mode.
+    axes = [{"label": m.name + ("" if m.higher_is_better else " ↓"), "value": 0.5, "text": "0.500"}
+            for m in REGISTRY.values() if llm or not m.llm_only]
+    css = (Path(charts.__file__).parent / "templates" / "site.css").read_text(encoding="utf-8")
+    page.set_content(f"<html lang='{lang}'><head><style>{css}</style></head><body>{charts.radar(axes)}</body></html>")
+    width, height = (float(v) for v in page.locator("svg.radar").get_attribute("viewBox").split()[2:])
+    boxes = page.eval_on_selector_all("svg.radar text", "ts => ts.map(t => { const b = t.getBBox(); "
+                                                         "return [t.textContent, b.x, b.y, b.x + b.width, b.y + b.height]; })")
+    assert len(boxes) == len(axes)
+    outside = [b for b in boxes if b[1] < 0 or b[2] < 0 or b[3] > width or b[4] > height]
+    assert not outside, outside  # it cut "unverified_entity_ratio ↓" to "nverified_entity_ratio ↓"
+
+
 def test_eval_cli_shows_progress_and_a_summary_table(site):
     # v2 exits 1 exactly when it fails the blocking regression check against v1, and says so.
     regression = next(c for c in site.data["refbot@v2"]["checks"] if c["name"] == "no_regression_vs_baseline")
     assert site.codes == [0, 0 if regression["passed"] else EXIT_BLOCKED], site.stderr
     # stderr is no terminal here: progress is whole lines (no carriage returns), answering,
-    # then every metric, to 100 %.
+    # then every metric, each line counting its own step's questions, each step to its end.
     steps = 1 + len(REGISTRY)
-    states = re.findall(r"^(rag_responses|scores/\w+): (\d+)/(\d+) \((\d+)%\)$", site.stderr, re.M)
+    states = re.findall(r"^(rag_responses|scores/\w+): (\d+)/(\d+) \(step (\d+) of (\d+)\)$", site.stderr, re.M)
     assert "\r" not in site.stderr and states[0][0] == "rag_responses"
-    assert {int(s[2]) for s in states} == {(KEEP_QUESTIONS + 1) * steps}
-    assert states[-1][1:] == (str((KEEP_QUESTIONS + 1) * steps),) * 2 + ("100",)
+    assert {int(s[2]) for s in states} == {KEEP_QUESTIONS + 1} and {int(s[4]) for s in states} == {steps}
+    assert len({s[0] for s in states if s[1] == s[2]}) == steps and states[-1][3] == str(steps)
     assert ("ok     evaluate_bot_version [refbot@v2|product_en]" if regression["passed"] else
             "FAILED evaluate_bot_version [refbot@v2|product_en]\n       blocked by no_regression_vs_baseline: "
             f"significantly worse than refbot@v1: {regression['drops'][0]} ") in site.stderr  # then by how much

@@ -84,3 +84,23 @@ def test_the_judge_is_used_when_configured_as_in_the_pipeline(tmp_path, capsys, 
         assert 1 <= judged["value"] <= 5 and requests >= 1, judged
         err = capsys.readouterr().err
         assert "LLM judge: model judge-model" in err and f"LLM judge: {requests} call(s), 0 from the cache" in err
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_a_csv_or_parquet_output_is_a_flat_table_with_the_inputs(tmp_path, embedding_cache, monkeypatch, suffix):
+    import pandas as pd
+
+    monkeypatch.delenv("RAGPIPE_LLM_BASE_URL", raising=False)
+    code, source, detailed = _score(tmp_path, embedding_cache, ROWS[1:2], "--metrics", *METRICS)
+    table = tmp_path / f"scores{suffix}"
+    assert main(["score", "--input", str(source), "--output", str(table), "--cache-dir", str(embedding_cache),
+                 "--metrics", *METRICS, "context_precision"]) == code == 0
+    frame = pd.read_csv(table) if suffix == ".csv" else pd.read_parquet(table)
+    assert len(frame) == 1 and list(frame.columns)[:3] == ["question_id", "question", "answer"]
+    row = frame.iloc[0]
+    assert (row["question_id"], row["question"], row["answer"]) == ("ragas", QUESTION, ANSWER)
+    contexts = json.loads(row["retrieved_contexts"]) if suffix == ".csv" else list(row["retrieved_contexts"])
+    assert contexts == CONTEXTS
+    assert {m: row[m] for m in METRICS} == pytest.approx({m: detailed[0]["scores"][m]["value"] for m in METRICS})
+    # context_precision needs ground-truth contexts this row lacks: NaN, with the reason beside it.
+    assert math.isnan(row["context_precision"]) and "context_precision" in json.loads(row["unmeasured"])

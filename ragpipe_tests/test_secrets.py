@@ -13,7 +13,7 @@ import pytest
 from ragpipe.core.inputs.answers import AnswerCache
 from ragpipe.core.inputs.bot_config import BotConfig, load_bot_config
 from ragpipe.core.inputs.bots import HttpBot, answer_all
-from ragpipe.core.schemas import InputErrors
+from ragpipe.core.schemas import InputError, InputErrors
 from ragpipe.core.secrets import MASK, Redactor
 from ragpipe.defs.definitions import build_defs
 from ragpipe.defs.instance import prepare_dagster_home
@@ -98,6 +98,32 @@ def test_redactor_removes_the_secret_and_every_fragment_of_eight_characters(text
 def test_redactor_keeps_text_without_the_secret():
     assert Redactor([KEY])("sk-bot- is a prefix; SECRET too; 5f3a9e7") == "sk-bot- is a prefix; SECRET too; 5f3a9e7"
     assert Redactor([])(f"no secrets {KEY}") == f"no secrets {KEY}"
+
+
+@pytest.mark.parametrize("key", ["x", "sk-1234"])
+def test_a_key_too_short_to_redact_is_refused_naming_its_variable(monkeypatch, key):
+    from ragpipe.core.llm import LLMClient, LLMSettings
+
+    # Redacting the key "x" would turn every "x" of a reply into "***" ("e***ample").
+    with pytest.raises(ValueError, match=r"RAGPIPE_LLM_API_KEY holds a key of \d character\(s\)") as caught:
+        LLMClient(LLMSettings(base_url="http://127.0.0.1:9/v1", model="m", api_key=key))
+    assert f"'{key}'" not in str(caught.value)
+    monkeypatch.setenv(VARIABLE, key)
+    config = BotConfig(name="web", version="v1", kind="http",
+                       http={"endpoint": "http://bot.test/ask", "api_key_env": VARIABLE})
+    with pytest.raises(InputError) as caught:
+        HttpBot(config, DATASET)
+    assert caught.value.field == "http.api_key_env" and f"{VARIABLE} holds a key of {len(key)}" in caught.value.problem
+    with pytest.raises(ValueError, match="shorter than 8"):
+        Redactor([key])
+
+
+def test_a_key_of_eight_characters_leaves_text_that_shares_its_letters_intact():
+    key = "x7Kq-pa9"
+    redact = Redactor([key])
+    text = "an example: x, 7, K and q are letters of the key, x7Kq-pa is a prefix of seven"
+    assert redact(text) == text
+    assert redact(f"echo {key}!") == f"echo {MASK}!"
 
 
 def bot_with(reply: httpx.Response, http: dict | None = None) -> tuple[HttpBot, list[httpx.Request]]:

@@ -165,6 +165,20 @@ def test_beyond_loopback_the_service_refuses_to_start_without_a_token():
     assert cli.returncode == 2 and "RAGPIPE_SERVICE_TOKEN" in cli.stderr
 
 
+def test_the_three_servers_have_different_default_ports():
+    import argparse
+
+    from ragpipe.cli import label, report, serve
+
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers()
+    for module in (serve, label, report):
+        module.register(sub)
+    ports = {command: parser.parse_args(command.split()).port
+             for command in ("serve", "label serve --dataset d", "report serve")}
+    assert len(set(ports.values())) == 3, ports
+
+
 def test_the_judge_is_used_when_ragpipe_llm_is_set(embedder, monkeypatch, tmp_path):
     with OpenAIServer(route=fake_llm) as judge:
         monkeypatch.setenv("RAGPIPE_LLM_BASE_URL", judge.base_url)

@@ -38,8 +38,15 @@ def _backfill(args: argparse.Namespace) -> int:
                "-j", "evaluate_bot_version", "--partitions", keys, "--noprompt"]
     if args.reask:
         command += ["--tags", json.dumps({REASK_TAG: "true"})]
-    print(f"backfilling {len(bots)} bot version(s) on {args.dataset}: {', '.join(bots)}")
-    return subprocess.run(command, cwd=project_dir).returncode
+    print(f"backfilling {len(bots)} bot version(s) on {args.dataset}: {', '.join(bots)}", flush=True)
+    done = subprocess.run(command, cwd=project_dir, capture_output=True, text=True)
+    # The code server the command starts logs its start and stop at INFO (it has no option
+    # to lower that): shown only when the backfill failed.
+    lines = (done.stdout + done.stderr).splitlines()
+    if done.returncode == 0:
+        lines = [line for line in lines if " - dagster.code_server - " not in line]
+    print("\n".join(line for line in lines if line.strip()), file=sys.stderr if done.returncode else sys.stdout)
+    return done.returncode
 
 
 def register(sub) -> None:

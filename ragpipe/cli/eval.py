@@ -17,34 +17,32 @@ from ragpipe.cli.summary import Version
 
 
 class ProgressBar:
-    """One bar on stderr over the whole evaluation: every question answered, then scored by
-    every metric; the description names the step under way. When stderr is not a terminal
-    (a log file, CI), a plain line every few seconds instead of a redrawn bar."""
+    """Progress of an evaluation on stderr, step by step (answering, then each metric): the
+    count is that step's questions, and "step k of n" says how far the evaluation is. On a
+    terminal one bar, reset at each step; otherwise (a log file, CI) a plain line every few
+    seconds and at the end of each step, since a redrawn bar leaves carriage returns in a log."""
 
     def __init__(self, steps: int, stream=None, line_every: float = 5.0):
         from tqdm import tqdm
 
         self.tqdm, self.steps, self.stream = tqdm, steps, stream or sys.stderr
-        # tqdm redraws with carriage returns, however rarely: a log wants whole lines.
         self.line_every = None if self.stream.isatty() else line_every
         self.close()
 
     def __call__(self, step: str, done: int, total: int) -> None:
-        if self.total is None:
-            self.total = total * self.steps
-            if self.line_every is None:
-                self.bar = self.tqdm(total=self.total, unit="q", file=self.stream, dynamic_ncols=True)
         if step != self.step:
-            self.offset += self.step_total
-            self.step, self.step_total = step, total
-            if self.bar is not None:
-                self.bar.set_description(f"{step:<30}")
-        self.done = self.offset + done
+            self.step, self.step_number = step, self.step_number + 1
+            label = f"{step} (step {self.step_number} of {self.steps})"
+            if self.line_every is None:
+                if self.bar is None:
+                    self.bar = self.tqdm(unit="q", file=self.stream, dynamic_ncols=True)
+                self.bar.reset(total=total)
+                self.bar.set_description(f"{label:<44}")
         if self.bar is not None:
-            self.bar.update(self.done - self.bar.n)
-        elif time.monotonic() - self.last_line >= self.line_every or self.done == self.total:
+            self.bar.update(done - self.bar.n)
+        elif time.monotonic() - self.last_line >= self.line_every or done == total:
             self.last_line = time.monotonic()
-            print(f"{step}: {self.done}/{self.total} ({100 * self.done // self.total}%)", file=self.stream, flush=True)
+            print(f"{step}: {done}/{total} (step {self.step_number} of {self.steps})", file=self.stream, flush=True)
 
     def note(self, line: str) -> None:
         """A finished run: the bar stays as its last state, the line goes below it."""
@@ -54,8 +52,7 @@ class ProgressBar:
     def close(self) -> None:
         if getattr(self, "bar", None) is not None:
             self.bar.close()
-        self.bar, self.total, self.step, self.offset, self.step_total, self.done = None, None, None, 0, 0, 0
-        self.last_line = -math.inf
+        self.bar, self.step, self.step_number, self.last_line = None, None, 0, -math.inf
 
 
 def summary_table(evaluation: dict) -> str:

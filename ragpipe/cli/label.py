@@ -64,7 +64,7 @@ def register(sub) -> None:
     serve = actions.add_parser("serve", help="the labelling page of a dataset on http://127.0.0.1:PORT/")
     serve.add_argument("--host", default=LOOPBACK,
                        help="address to listen on (default: loopback only; any other needs a token)")
-    serve.add_argument("--port", type=int, default=8766)
+    serve.add_argument("--port", type=int, default=8767)  # ragpipe serve has 8766, report serve 8765
     serve.add_argument("--token", help="required from every request (default: RAGPIPE_LABEL_TOKEN; bound "
                                        "beyond loopback without one, a random token is made and printed)")
     serve.set_defaults(func=_serve)

@@ -1,5 +1,6 @@
 """`ragpipe score`: score rows (JSON lines: the benchmark format, or RAGAS's or DeepEval's
-field names) without Dagster; with the judge when RAGPIPE_LLM_* is set, as the pipeline."""
+field names) without Dagster; with the judge when RAGPIPE_LLM_* is set, as the pipeline.
+The output is the detailed form (JSON lines) or, for a .csv or .parquet name, a flat table."""
 
 from __future__ import annotations
 
@@ -35,6 +36,70 @@ class Progress:
             self.bar.close()
 
 
+class DetailWriter:
+    """One JSON line per row: its id and, per metric, the value, the error and the details."""
+
+    def __init__(self, path: str):
+        self.file = open(path, "w", encoding="utf-8")  # noqa: SIM115 (closed by close())
+
+    def write(self, case, results: dict) -> None:
+        import json
+
+        self.file.write(json.dumps({"id": case.question_id, "scores": {
+            name: {"value": _clean(r.value), "error": r.error, "details": r.details} for name, r in results.items()
+        }}, ensure_ascii=False, default=str) + "\n")
+
+    def close(self) -> None:
+        self.file.close()
+
+
+class TableWriter:
+    """The flat table RAGAS users expect: one row per input, the inputs as columns (ragpipe's
+    names; lists as JSON text in CSV), a column per metric (empty when unmeasured), and
+    ``unmeasured``: each unmeasured metric's reason, as JSON. Written whole on close, as CSV
+    or Parquet by the path's extension."""
+
+    INPUTS = ("question_id", "question", "answer", "retrieved_contexts", "retrieved_ids", "ground_truth_answer",
+              "ground_truth_contexts")
+    LISTS = ("retrieved_contexts", "retrieved_ids", "ground_truth_contexts")
+
+    def __init__(self, path: str, metrics: list[str]):
+        self.path, self.metrics, self.rows = path, metrics, []
+        open(path, "wb").close()  # fails now, naming the path, rather than after the scoring
+
+    def write(self, case, results: dict) -> None:
+        import json
+
+        values = {name: _clean(r.value) for name, r in results.items()}
+        reasons = {name: r.error for name, r in results.items() if values[name] is None}
+        self.rows.append({**{name: getattr(case, name) for name in self.INPUTS}, **values,
+                          "unmeasured": json.dumps(reasons, ensure_ascii=False)})
+
+    def close(self) -> None:
+        import json
+
+        import pandas as pd
+
+        frame = pd.DataFrame(self.rows, columns=[*self.INPUTS, *self.metrics, "unmeasured"])
+        frame[self.metrics] = frame[self.metrics].astype("float64")  # an unmeasured value is NaN, never text
+        if self.path.endswith(".parquet"):
+            frame.to_parquet(self.path, index=False)
+            return
+        for name in self.LISTS:
+            frame[name] = [json.dumps(v, ensure_ascii=False) for v in frame[name]]
+        frame.to_csv(self.path, index=False)
+
+
+TABLE_EXTENSIONS = (".csv", ".parquet")
+
+
+def _clean(value):
+    """NaN as None (JSON null, an empty cell)."""
+    import math
+
+    return None if isinstance(value, float) and math.isnan(value) else value
+
+
 def _judge(args: argparse.Namespace):
     """The LLM judge from RAGPIPE_LLM_*, as the pipeline's, with its response cache beside
     the embeddings; None offline."""
@@ -50,7 +115,6 @@ def _judge(args: argparse.Namespace):
 
 def _score(args: argparse.Namespace) -> int:
     import json
-    import math
 
     from ragpipe.core.evidence.embeddings import Embedder
     from ragpipe.core.evidence.entities import load_graph_entities
@@ -75,7 +139,6 @@ def _score(args: argparse.Namespace) -> int:
     judge = _judge(args)
     if judge is not None:
         print(f"LLM judge: model {judge.llm.settings.model}", file=sys.stderr)
-    clean = lambda v: None if isinstance(v, float) and math.isnan(v) else v  # noqa: E731
     written, pending, warned = 0, [], set()
     progress = Progress(total)
 
@@ -88,21 +151,18 @@ def _score(args: argparse.Namespace) -> int:
             judge.prefetch(pending, metrics)
         kit.prefetch(pending, metrics)
         for case in pending:
-            results = score_case(case, kit, metrics)
-            out.write(json.dumps({"id": case.question_id, "scores": {
-                name: {"value": clean(r.value), "error": r.error, "details": r.details} for name, r in results.items()
-            }}, ensure_ascii=False, default=str) + "\n")
+            out.write(case, score_case(case, kit, metrics))
             progress.advance()
         written += len(pending)
         pending.clear()
 
     try:
-        out = open(args.output, "w", encoding="utf-8")  # noqa: SIM115 (entered below; this says why it fails)
+        out = TableWriter(args.output, metrics) if args.output.endswith(TABLE_EXTENSIONS) else DetailWriter(args.output)
     except OSError as exc:
         print(f"{args.output}: cannot be written: {exc.strerror or exc}", file=sys.stderr)
         return 2
     try:
-        with open(args.input, encoding="utf-8-sig") as src, out:
+        with open(args.input, encoding="utf-8-sig") as src:
             for line_no, line in enumerate(src, start=1):
                 if not line.strip():
                     continue
@@ -129,6 +189,7 @@ def _score(args: argparse.Namespace) -> int:
         print(f"{args.input}: not UTF-8 text ({exc.reason} at byte {exc.start})", file=sys.stderr)
         return 2
     finally:
+        out.close()  # the rows scored so far, also when a bad line stopped the scoring
         progress.close()
         if judge is not None:
             stats = judge.llm.stats()
@@ -145,7 +206,10 @@ def register(sub) -> None:
                        help="rows: question, answer, retrieved_contexts, ground_truth_answer, … or RAGAS's "
                             "(user_input, response, retrieved_contexts, reference) or DeepEval's (input, "
                             "actual_output, retrieval_context, expected_output) names")
-    score.add_argument("--output", required=True, help="one JSON line per row with every metric's value and details")
+    score.add_argument("--output", required=True,
+                       help="*.csv or *.parquet: a flat table, a row per input with the inputs and a column per "
+                            "metric; any other name: one JSON line per row with every metric's value, error and "
+                            "details")
     score.add_argument("--metrics", nargs="+", help="metric names (default: all)")
     score.add_argument("--graph-dataset", help="a dataset folder whose graph/entities.jsonl verifies entities")
     score.add_argument("--cache-dir", help="persist embeddings (and the judge's replies) here across runs")

@@ -13,6 +13,9 @@ them, and their redaction from everything stored or logged.
   whole or in part (a body cut at 200 characters leaves a prefix). ``Redactor`` replaces
   every occurrence of a secret, its URL-encoded form, and any fragment of it of at least
   ``MIN_FRAGMENT`` characters, before the text is stored, cached, reported or logged.
+- A key shorter than ``MIN_FRAGMENT`` cannot be redacted without mangling text: every
+  occurrence of "x" in a reply is not the key ``x``. Such a key is refused where it is read,
+  naming the variable (``short_key_problem``), and ``Redactor`` refuses it too.
 """
 
 from __future__ import annotations
@@ -33,6 +36,16 @@ CREDENTIAL_SCHEME = re.compile(r"^\s*(bearer|basic|token|digest)\s+\S", re.IGNOR
 
 ADVICE = (f"put the key in an environment variable whose name starts with {BOT_KEY_PREFIX} and name it in "
           "http.api_key_env")
+
+
+def short_key_problem(variable: str, key: str) -> str | None:
+    """Why a key read from ``variable`` is too short to use, or None. The key itself is never
+    part of the message."""
+    if len(key) < MIN_FRAGMENT:
+        return (f"{variable} holds a key of {len(key)} character(s): keys shorter than {MIN_FRAGMENT} cannot be "
+                "redacted from what a server sends back without mangling its text; use the real key, or "
+                f"leave {variable} unset for a server that needs none")
+    return None
 
 
 def key_variable_problem(name: str) -> str | None:
@@ -70,7 +83,11 @@ class Redactor:
     of no secrets returns its text unchanged."""
 
     def __init__(self, secrets: Iterable[str]):
-        forms = {form for secret in secrets if secret for form in (secret, quote(secret, safe=""))}
+        secrets = [secret for secret in secrets if secret]
+        if any(len(secret) < MIN_FRAGMENT for secret in secrets):
+            raise ValueError(f"a secret shorter than {MIN_FRAGMENT} characters cannot be redacted without "
+                             "mangling text (see short_key_problem)")
+        forms = {form for secret in secrets for form in (secret, quote(secret, safe=""))}
         self._secrets = sorted(forms, key=len, reverse=True)
         grams = {s[i:i + MIN_FRAGMENT] for s in self._secrets for i in range(len(s) - MIN_FRAGMENT + 1)}
         self._grams = re.compile("|".join(re.escape(g) for g in sorted(grams))) if grams else None

@@ -15,8 +15,12 @@ bot_versions = dg.DynamicPartitionsDefinition(name="bot_versions")
 # String keys read "bot|dataset": Dagster sorts the dimensions by name.
 evaluations = dg.MultiPartitionsDefinition({"dataset": datasets, "bot": bot_versions})
 
-# Evaluation assets read dataset-level assets through this mapping.
-BY_DATASET = dg.MultiToSingleDimensionPartitionMapping(partition_dimension_name="dataset")
+# Evaluation assets read dataset-level assets through this mapping. It is beta in Dagster
+# 1.13, and its warning says only that, in every process that loads the definitions (each
+# code server `ragpipe backfill` and `dagster dev` start).
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", dg.BetaWarning)
+    BY_DATASET = dg.MultiToSingleDimensionPartitionMapping(partition_dimension_name="dataset")
 
 # Partition keys may not contain | [ ] , (Dagster's multi-partition syntax).
 DATASET_KEY = re.compile(r"^[A-Za-z0-9_.-]+$")

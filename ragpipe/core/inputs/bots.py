@@ -48,7 +48,7 @@ from ragpipe.core.inputs.answers import AnswerCache
 from ragpipe.core.inputs.bot_config import BotConfig
 from ragpipe.core.inputs.recorded import RecordedBot
 from ragpipe.core.schemas import Chunk, InputError, RagResponse
-from ragpipe.core.secrets import Redactor
+from ragpipe.core.secrets import Redactor, short_key_problem
 from ragpipe.core.text import content_tokens, is_chinese, split_sentences
 from ragpipe.core.transport import Budget, LoopThread, RequestFailed, RetryPolicy, Transient, Transport, check_status
 
@@ -165,6 +165,8 @@ class HttpBot:
             if not secret:
                 raise InputError(f"bot {config.key}", "http.api_key_env",
                                  f"environment variable {self.http.api_key_env} is not set")
+            if problem := short_key_problem(self.http.api_key_env, secret):
+                raise InputError(f"bot {config.key}", "http.api_key_env", problem)
             scheme = self.http.auth_scheme
             if self.http.api_key_param:
                 self._url = self._url.copy_merge_params({self.http.api_key_param: secret})

@@ -42,7 +42,7 @@ from ragpipe.core.llm.prompts.base import Language, Prompt
 from ragpipe.core.llm.settings import LLM, LLMError, LLMSettings, LLMStats, env_options, settings_from_env
 from ragpipe.core.llm.structured import (FORMAT_TYPES, INSTRUCTIONS, JSON_OBJECT, JSON_SCHEMA, FormatLevel,
                                          Rejected, Reply, ask, format_level, rejects_response_format)
-from ragpipe.core.secrets import Redactor
+from ragpipe.core.secrets import Redactor, short_key_problem
 from ragpipe.core.transport import Budget, LoopThread, RequestFailed, RetryPolicy, Transport, check_status
 
 log = logging.getLogger(__name__)
@@ -62,7 +62,11 @@ class LLMClient:
     RATE_PERIOD = 60.0  # seconds of the requests-per-minute window (tests shorten it)
 
     def __init__(self, settings: LLMSettings, cache: Cache | None = None):
+        key = settings.api_key.get_secret_value() if settings.api_key is not None else ""
+        if key and (problem := short_key_problem("RAGPIPE_LLM_API_KEY", key)):
+            raise ValueError(problem)
         self.settings = settings
+        self._redact = Redactor([key])  # the key, whole or any 8 characters of it (a cut body leaves a prefix)
         # Azure-style base URLs carry ?api-version=...: the path goes before the query.
         base, _, query = settings.base_url.partition("?")
         self.url = base.rstrip("/") + "/chat/completions" + (f"?{query}" if query else "")
@@ -80,8 +84,7 @@ class LLMClient:
         self._stats = LLMStats()
         self._stats_lock = threading.Lock()
         headers = {"Accept": "application/json"}
-        if settings.api_key is not None and settings.api_key.get_secret_value():
-            key = settings.api_key.get_secret_value()
+        if key:
             headers[settings.api_key_header] = f"Bearer {key}" if settings.api_key_header == "Authorization" else key
         self._loop = LoopThread("ragpipe-llm-client")
         s = settings
@@ -290,10 +293,6 @@ class LLMClient:
         if self.cache is not None:
             self.cache.put(key, value)
         return value
-
-    def _redact(self, text: str) -> str:
-        """The key, whole or any 8 characters of it (a body cut inside the key leaves a prefix)."""
-        return Redactor([self.settings.api_key.get_secret_value() if self.settings.api_key else ""])(text)
 
 
 LEGACY_CACHE_FILE = "llm-cache.sqlite"  # the response cache's format before ragpipe.core.cache

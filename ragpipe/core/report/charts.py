@@ -4,6 +4,7 @@ network. Every label is escaped; numbers are formatted, never user text."""
 from __future__ import annotations
 
 import math
+import unicodedata
 from html import escape
 
 BLUE, RED, GREEN, GREY, AMBER = "#4f7cff", "#d64545", "#2f9e62", "#9aa3b2", "#e0a000"
@@ -27,25 +28,41 @@ def oriented(value: float, low: float, high: float, higher_is_better: bool) -> f
     return max(0.0, min(1.0, scaled if higher_is_better else 1 - scaled))
 
 
-def radar(axes: list[dict], size: int = 400, margin: int = 110) -> str:
+def text_width(text: str, font_size: float) -> float:
+    """A generous estimate of the width a sans-serif font gives ``text``: a wide (CJK)
+    character one em, any other 0.65 em (wider than any lower-case Latin letter but m and w)."""
+    return sum(font_size * (1.0 if unicodedata.east_asian_width(c) in "WF" else 0.65) for c in text)
+
+
+def radar(axes: list[dict], size: int = 400, font_size: int = 11) -> str:
     """axes: label, value (oriented, 0-1 with 1 best) and optional warning (oriented).
-    The filled polygon is the evaluation; amber ticks mark the warning thresholds."""
+    The filled polygon is the evaluation; amber ticks mark the warning thresholds. The chart
+    is as wide as its labels need, so the longest ("unverified_entity_ratio ↓") is not cut."""
     n = len(axes)
-    cx, cy = size / 2 + margin, size / 2
     radius = size / 2 - 40
-    point = lambda i, r: (cx + r * radius * math.sin(2 * math.pi * i / n),  # noqa: E731
-                          cy - r * radius * math.cos(2 * math.pi * i / n))
+    offset = lambda i, r: (r * radius * math.sin(2 * math.pi * i / n),  # noqa: E731
+                           -r * radius * math.cos(2 * math.pi * i / n))
+    labels = []  # (dx, dy, anchor, left edge, right edge) relative to the centre
+    for i, axis in enumerate(axes):
+        dx, dy = offset(i, 1.16)
+        width = text_width(axis["label"], font_size)
+        anchor = "middle" if abs(dx) < 8 else ("start" if dx > 0 else "end")
+        left = {"middle": dx - width / 2, "start": dx, "end": dx - width}[anchor]
+        labels.append((dx, dy, anchor, left, left + width))
+    pad = 6
+    reach_left = max(size / 2, -min(label[3] for label in labels)) + pad
+    reach_right = max(size / 2, max(label[4] for label in labels)) + pad
+    cx, cy = reach_left, size / 2
+    point = lambda i, r: (cx + offset(i, r)[0], cy + offset(i, r)[1])  # noqa: E731
     parts = []
     for ring in (0.25, 0.5, 0.75, 1.0):
         pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in (point(i, ring) for i in range(n)))
         parts.append(f"<polygon points='{pts}' fill='none' stroke='#dde2ea'/>")
-    for i, axis in enumerate(axes):
+    for i, (axis, (dx, dy, anchor, _, _)) in enumerate(zip(axes, labels)):
         x, y = point(i, 1.0)
-        lx, ly = point(i, 1.16)
-        anchor = "middle" if abs(lx - cx) < 8 else ("start" if lx > cx else "end")
-        parts.append(f"<line x1='{cx}' y1='{cy}' x2='{x:.1f}' y2='{y:.1f}' stroke='#dde2ea'/>"
-                     f"<text x='{lx:.1f}' y='{ly:.1f}' text-anchor='{anchor}' dominant-baseline='middle' "
-                     f"font-size='11'>{escape(axis['label'])}</text>")
+        parts.append(f"<line x1='{cx:.1f}' y1='{cy}' x2='{x:.1f}' y2='{y:.1f}' stroke='#dde2ea'/>"
+                     f"<text x='{cx + dx:.1f}' y='{cy + dy:.1f}' text-anchor='{anchor}' dominant-baseline='middle' "
+                     f"font-size='{font_size}'>{escape(axis['label'])}</text>")
     for i, axis in enumerate(axes):
         if _ok(axis.get("warning")):
             x, y = point(i, axis["warning"])
@@ -57,7 +74,7 @@ def radar(axes: list[dict], size: int = 400, margin: int = 110) -> str:
     for (x, y), axis in zip(pts, axes):
         parts.append(f"<circle cx='{x:.1f}' cy='{y:.1f}' r='3.5' fill='{BLUE}'>"
                      f"<title>{escape(axis['label'])}: {escape(axis['text'])}</title></circle>")
-    return _svg(size + 2 * margin, size, "".join(parts), "radar chart of the metrics", "radar")
+    return _svg(math.ceil(reach_left + reach_right), size, "".join(parts), "radar chart of the metrics", "radar")
 
 
 def histogram(values: list[float], low: float, high: float, metric: str, bins: int = 10,
