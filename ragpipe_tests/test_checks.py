@@ -116,13 +116,9 @@ def test_a_metric_measured_on_no_question_fails_its_gate():
     assert "n = 0" in result.description and result.metadata["n"].value == "0"
 
 
-def test_leaderboard_ranks_a_regressed_version_after_its_baseline(project):
-    # refbot@v2 beats its baseline refbot@v1 on every metric but context_recall, where it is
-    # significantly worse: higher rank_score, yet it fails the blocking regression check.
-    n = 30
-    versions = {"refbot@v1": frames({"context_recall": [0.9] * n}, [0.5 + 0.01 * (i % 5) for i in range(n)]),
-                "refbot@v2": frames({"context_recall": [0.4 + 0.01 * (i % 3) for i in range(n)]},
-                                    [0.8 + 0.01 * (i % 4) for i in range(n)])}
+def rank_on_product_en(project, versions: dict[str, dict[str, pd.DataFrame]]):
+    """Writes each version's per-question scores to the warehouse and ranks them on
+    product_en: the leaderboard by bot version, and the project's paths."""
     warehouse = project / ".ragpipe" / "warehouse"
     aggregates = {}
     for bot, scores in versions.items():
@@ -132,9 +128,18 @@ def test_leaderboard_ranks_a_regressed_version_after_its_baseline(project):
         aggregates[dg.MultiPartitionKey({"dataset": "product_en", "bot": bot})] = pd.DataFrame(aggregate_rows(scores))
     prepare_dagster_home(project)
     paths = build_defs(project).resources["paths"]
+    board = leaderboard(dg.build_asset_context(partition_key="product_en"), paths=paths, aggregate_scores=aggregates)
+    return board.set_index("bot_version"), paths
 
-    board = leaderboard(dg.build_asset_context(partition_key="product_en"), paths=paths,
-                        aggregate_scores=aggregates).set_index("bot_version")
+
+def test_leaderboard_ranks_a_regressed_version_after_its_baseline(project):
+    # refbot@v2 beats its baseline refbot@v1 on every metric but context_recall, where it is
+    # significantly worse: higher rank_score, yet it fails the blocking regression check.
+    n = 30
+    versions = {"refbot@v1": frames({"context_recall": [0.9] * n}, [0.5 + 0.01 * (i % 5) for i in range(n)]),
+                "refbot@v2": frames({"context_recall": [0.4 + 0.01 * (i % 3) for i in range(n)]},
+                                    [0.8 + 0.01 * (i % 4) for i in range(n)])}
+    board, paths = rank_on_product_en(project, versions)
     assert board.loc["refbot@v2", "rank_score"] > board.loc["refbot@v1", "rank_score"]
     assert board.loc["refbot@v1", "rank"] == 1 and board.loc["refbot@v2", "rank"] == 2
     assert board.loc["refbot@v2", "failed_checks"] == "no_regression_vs_baseline"
@@ -169,18 +174,7 @@ def test_leaderboard_does_not_block_for_a_drop_too_small_or_outside_the_gate(pro
                                      "answer_correctness": [v + 0.1 for v in base],
                                      "context_recall": [v + 0.1 for v in base],
                                      "answer_relevancy": [v + 0.1 for v in base]}, base)}
-    warehouse = project / ".ragpipe" / "warehouse"
-    aggregates = {}
-    for bot, scores in versions.items():
-        for name, frame in scores.items():
-            (warehouse / "scores" / name / bot).mkdir(parents=True)
-            frame.to_parquet(warehouse / "scores" / name / bot / "product_en.parquet")
-        aggregates[dg.MultiPartitionKey({"dataset": "product_en", "bot": bot})] = pd.DataFrame(aggregate_rows(scores))
-    prepare_dagster_home(project)
-    paths = build_defs(project).resources["paths"]
-
-    board = leaderboard(dg.build_asset_context(partition_key="product_en"), paths=paths,
-                        aggregate_scores=aggregates).set_index("bot_version")
+    board, _ = rank_on_product_en(project, versions)
     for metric in ("entity_coverage", "context_relevance"):  # each CI95 wholly below zero
         assert float(board.loc["refbot@v2", f"Δ{metric}_ci95"].strip("[]").split(",")[1]) < 0
     assert board.loc["refbot@v2", "failed_checks"] == "" and not board.loc["refbot@v2", "blocked"]
