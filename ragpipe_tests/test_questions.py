@@ -213,7 +213,8 @@ def test_offline_generator_makes_answerable_retrievable_questions(embedder):
 def test_question_set_data_version_follows_content_and_metadata_names_origins(tmp_path):
     import dagster as dg
 
-    from ragpipe.defs.datasets.assets import corpus, question_set
+    from ragpipe.defs.definitions import build_defs
+    from ragpipe.defs.jobs import DATASET_ASSETS
     from ragpipe.defs.partitions import datasets
     from ragpipe.defs.resources import ProjectPaths
 
@@ -230,8 +231,8 @@ def test_question_set_data_version_follows_content_and_metadata_names_origins(tm
     instance.add_dynamic_partitions(datasets.name, ["policy_zh"])
 
     def materialize() -> tuple[str, dict]:
-        result = dg.materialize([corpus, question_set], partition_key="policy_zh", resources={"paths": paths},
-                                instance=instance)
+        result = dg.materialize(DATASET_ASSETS, partition_key="policy_zh", instance=instance,
+                                resources={**build_defs(tmp_path).resources, "paths": paths})
         (event,) = result.asset_materializations_for_node("question_set")
         return event.tags["dagster/data_version"], event.metadata["provenance"].value
 
@@ -390,3 +391,80 @@ def test_validate_checks_files_on_their_own_before_import(dataset, tmp_path, cap
     assert "Traceback" not in err
     assert main(["questions", "list"]) == 2  # only `validate FILE` goes without a dataset
     assert "--dataset is required" in capsys.readouterr().err
+
+
+def test_generated_questions_are_reviewed_then_evaluated_end_to_end(project, capsys):
+    """The sample policy_zh, offline: generation as an asset, a person's review through the
+    CLI, only accepted questions in the question set (edits applied, ids stable), answered
+    and scored; a changed generation config keeps every decision."""
+    import dagster as dg
+    import yaml
+
+    from ragpipe.defs.definitions import build_defs
+    from ragpipe.defs.jobs import DATASET_ASSETS, EVALUATION_ASSETS
+    from ragpipe.defs.partitions import sync_partitions
+    from ragpipe_tests.conftest import trim_questions
+
+    shutil.rmtree(project / "data" / "datasets" / "product_en")
+    folder = project / "data" / "datasets" / "policy_zh"
+    trim_questions(folder, 3)
+    meta = yaml.safe_load((folder / "dataset.yaml").read_text(encoding="utf-8"))
+    (folder / "dataset.yaml").write_text(yaml.safe_dump(
+        {**meta, "generation": {"generator": "offline", "per_document": 1}}, allow_unicode=True), encoding="utf-8")
+    defs = build_defs(project)
+    warehouse = defs.resources["paths"].warehouse
+    instance = dg.DagsterInstance.ephemeral()
+    sync_partitions(instance, project / "data")
+
+    def prepare() -> tuple[pd.DataFrame, pd.DataFrame, str]:
+        result = dg.materialize(DATASET_ASSETS, partition_key="policy_zh", instance=instance, resources=defs.resources)
+        (event,) = result.asset_materializations_for_node("question_set")
+        return (warehouse.stored(["generated_questions"], "policy_zh"), warehouse.stored(["question_set"], "policy_zh"),
+                event.tags["dagster/data_version"])
+
+    candidates, questions, before = prepare()
+    pending = candidates[candidates["status"] == "pending"]
+    assert len(pending) >= 10 and len(questions) == 3  # candidates do not join the question set
+    assert all(candidates.loc[candidates["status"] == "filtered", "reason"].str.len() > 0)
+    review = ["questions", "--dataset", "policy_zh", "review", "--project-dir", str(project)]
+    assert main(review) == 0 and pending["key"].iloc[0] in capsys.readouterr().out
+    keys = list(pending["key"])
+    assert main([*review, "--accept", keys[0], keys[1]]) == 0
+    assert main([*review, "--reject", keys[2]]) == 0
+    assert main([*review, "--edit", keys[3], "--question", "深圳市初创企业的一次性创业资助是多少？"]) == 0
+    assert main([*review, "--accept", "no-such-key"]) == 1
+
+    candidates, questions, after = prepare()
+    accepted = {f"gen-{k[:10]}" for k in (keys[0], keys[1], keys[3])}
+    assert set(questions["question_id"]) - {"zh-001", "zh-002", "zh-003"} == accepted and after != before
+    assert "深圳市初创企业的一次性创业资助是多少？" in set(questions["question"])
+    assert dict(candidates.set_index("key")["status"][[keys[2], keys[4]]]) == {keys[2]: "rejected", keys[4]: "pending"}
+    assert main(review) == 0 and keys[0] not in capsys.readouterr().out  # decided: not asked again
+
+    # a changed config regenerates: decisions keep their keys, the accepted set (and version) stays
+    (folder / "dataset.yaml").write_text(yaml.safe_dump(
+        {**meta, "generation": {"generator": "offline", "per_document": 2}}, allow_unicode=True), encoding="utf-8")
+    more, questions_again, version = prepare()
+    assert len(more) > len(candidates) and version == after
+    decided = ["accepted", "rejected"]
+    assert (more[more["status"].isin(decided)].set_index("key")["status"].to_dict()
+            == candidates[candidates["status"].isin(decided)].set_index("key")["status"].to_dict())
+
+    partition = dg.MultiPartitionKey({"dataset": "policy_zh", "bot": "refbot@v1"})
+    run = dg.materialize([*DATASET_ASSETS, *EVALUATION_ASSETS], selection=["rag_responses", "scores/context_recall"],
+                         partition_key=partition, instance=instance, resources=defs.resources)
+    assert run.success
+    scores = warehouse.stored(["scores", "context_recall"], partition)
+    assert accepted <= set(scores["question_id"]) and scores.set_index("question_id").loc[list(accepted), "value"].notna().all()
+
+
+def test_generation_config_errors_name_the_field(tmp_path):
+    from ragpipe.core.inputs.generation import GenerationConfig, generate_candidates, generation_config
+
+    where = tmp_path / "dataset.yaml"
+    with pytest.raises(InputErrors) as exc:
+        generation_config({"generation": {"generator": "gpt", "per_document": 99}}, where)
+    assert {(p.file, p.field) for p in exc.value.problems} == {(str(where), "generation.generator"),
+                                                               (str(where), "generation.per_document")}
+    with pytest.raises(InputError, match="INFERENTIAL questions need `generator: llm`"):
+        generate_candidates(GenerationConfig(types=["FACTUAL", "INFERENTIAL"]), tmp_path, [], None, [], None)

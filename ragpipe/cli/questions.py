@@ -243,6 +243,50 @@ def _generate_llm(args, settings, chunks, graph, existing) -> list[Question]:
     return report.questions
 
 
+def cmd_review(args) -> int:
+    """The generated candidates of the dataset's last preparation: lists those still pending,
+    or records a person's decisions (the question set takes them at its next preparation)."""
+    from ragpipe.cli.label import _paths
+    from ragpipe.core.inputs.generation import (PENDING, Decision, apply_decisions, read_decisions,
+                                                record_decision)
+
+    paths = _paths(args.project_dir)
+    folder = paths.dataset_dir(args.dataset)
+    stored = paths.warehouse.stored(["generated_questions"], args.dataset)
+    if stored is None or stored.empty:
+        raise InputError(str(folder / "dataset.yaml"), "generation",
+                         "no generated questions: add a `generation:` block and prepare the dataset (`ragpipe run`)")
+    candidates = apply_decisions(stored.to_dict("records"), read_decisions(folder))
+    by_name = {name: row for row in candidates for name in (row["key"], row["question_id"])}
+    chosen = [*args.accept, *args.reject, *([args.edit] if args.edit else [])]
+    unknown = [name for name in chosen if name not in by_name]
+    if unknown:
+        raise InputError(str(folder / "review.jsonl"), "key", f"no generated question {unknown[0]!r}")
+    pending = [row for row in candidates if row["status"] == PENDING]
+    if args.accept_all:
+        args.accept = [row["key"] for row in pending]
+    for name in args.accept:
+        record_decision(folder, Decision(key=by_name[name]["key"], decision="accepted"))
+    for name in args.reject:
+        record_decision(folder, Decision(key=by_name[name]["key"], decision="rejected"))
+    if args.edit:
+        if args.question is None and args.answer is None:
+            raise InputError(str(folder / "review.jsonl"), "edit", "--edit needs --question or --answer")
+        record_decision(folder, Decision(key=by_name[args.edit]["key"], decision="accepted",
+                                         question=args.question, ground_truth_answer=args.answer))
+    decided = len(args.accept) + len(args.reject) + bool(args.edit)
+    if decided:
+        print(f"recorded {decided} decision(s) in {folder / 'review.jsonl'}; the question set takes them "
+              "when the dataset is prepared again")
+        return 0
+    for row in pending:
+        print(f"{row['key']}  {row['question_type']:11} {row['question']}\n"
+              f"{'':18}answer: {row['ground_truth_answer'][:100]}\n{'':18}chunks: {', '.join(row['ground_truth_contexts'])}")
+    counts = Counter(row["status"] for row in candidates)
+    print(f"{counts.get(PENDING, 0)} pending; " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()) if k != PENDING))
+    return 0
+
+
 def _count(most: int):
     def parse(value: str) -> int:
         n = int(value)
@@ -316,6 +360,16 @@ def register(sub) -> None:
                           help="cosine at which a question counts as a near-duplicate")
     generate.add_argument("--offline", action="store_true", help="use the offline generator even with an LLM")
     generate.set_defaults(qfunc=cmd_generate)
+    review = actions.add_parser("review", help="accept, edit or reject the questions the dataset's `generation:` "
+                                               "made; without an action, list those pending")
+    review.add_argument("--project-dir", default=".", help="where the prepared dataset's warehouse is")
+    review.add_argument("--accept", nargs="+", default=[], metavar="KEY", help="candidate keys (or gen-… ids)")
+    review.add_argument("--accept-all", action="store_true", help="every pending candidate")
+    review.add_argument("--reject", nargs="+", default=[], metavar="KEY")
+    review.add_argument("--edit", metavar="KEY", help="accept this candidate with --question and/or --answer")
+    review.add_argument("--question")
+    review.add_argument("--answer", help="ground-truth answer")
+    review.set_defaults(qfunc=cmd_review)
     parser.set_defaults(func=run)
 
 

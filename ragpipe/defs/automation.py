@@ -48,7 +48,7 @@ from ragpipe.core.schemas import InputError, InputErrors
 from ragpipe.defs.evaluation.assets import REASK_TAG
 from ragpipe.defs.evaluation.score_cache import scoring_version
 from ragpipe.defs.instance import give_pools_their_slots
-from ragpipe.defs.jobs import DATASET_ASSETS, dataset_job, evaluation_job, labels_job, leaderboard_job
+from ragpipe.defs.jobs import EVALUATED_DATASET_ASSETS, dataset_job, evaluation_job, labels_job, leaderboard_job
 from ragpipe.defs.partitions import ambiguous_bot_files, bot_version_keys, bot_versions, dataset_keys, datasets
 from ragpipe.defs.resources import EmbedderResource, LLMResource, ProjectPaths
 
@@ -88,7 +88,7 @@ def prepared_versions(instance: dg.DagsterInstance, dataset: str) -> list[str] |
     """The data versions of the dataset's corpus, question set and graph entities; None
     while it has not been prepared."""
     versions = []
-    for asset in DATASET_ASSETS:
+    for asset in EVALUATED_DATASET_ASSETS:
         records = instance.fetch_materializations(dg.AssetRecordsFilter(asset.key, asset_partitions=[dataset]),
                                                   limit=1).records
         if not records:

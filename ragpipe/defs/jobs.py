@@ -3,7 +3,7 @@
 import dagster as dg
 
 from ragpipe.defs.cluster import cluster_run_tags
-from ragpipe.defs.datasets.assets import corpus, graph_entities, question_set
+from ragpipe.defs.datasets.assets import corpus, generated_questions, graph_entities, question_set
 from ragpipe.defs.evaluation.assets import (
     aggregate_scores,
     diagnosis_report,
@@ -15,7 +15,9 @@ from ragpipe.defs.evaluation.labels import human_labels
 
 RUN_TAGS = cluster_run_tags()  # read where the definitions load: the code server, the daemon, a run worker
 
-DATASET_ASSETS = [corpus, question_set, graph_entities]
+DATASET_ASSETS = [corpus, graph_entities, generated_questions, question_set]
+# What an evaluation reads of a prepared dataset: pending candidates are no input of it.
+EVALUATED_DATASET_ASSETS = [corpus, question_set, graph_entities]
 EVALUATION_ASSETS = [rag_responses, scores, human_labels, aggregate_scores, diagnosis_report]
 
 dataset_job = dg.define_asset_job(

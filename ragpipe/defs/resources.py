@@ -110,11 +110,16 @@ class LLMResource(dg.ConfigurableResource):
         """A new LLMEvaluator (with its own decomposition memo), or None when offline."""
         if not self.configured:
             return None
-        from ragpipe.core.llm import LLMClient, LLMEvaluator, LLMSettings
+        from ragpipe.core.llm import LLMClient, LLMEvaluator
 
-        client = LLMClient(LLMSettings(**self.model_dump(exclude={"base_url", "model", "api_key"}),
-                                       base_url=self.base_url, model=self.model, api_key=self.api_key))
-        return LLMEvaluator(client, language=language)
+        return LLMEvaluator(LLMClient(self.settings()), language=language)
+
+    def settings(self, model: str | None = None):
+        """The client settings, with another ``model`` of the same server when given."""
+        from ragpipe.core.llm import LLMSettings
+
+        return LLMSettings(**self.model_dump(exclude={"base_url", "model", "api_key"}),
+                           base_url=self.base_url, model=model or self.model, api_key=self.api_key)
 
 
 class GraphResource(dg.ConfigurableResource):

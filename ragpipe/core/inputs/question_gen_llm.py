@@ -29,7 +29,8 @@ from ragpipe.core.llm.client import LLM, LLMError
 from ragpipe.core.llm.prompts import MULTI_HOP_QUESTION, QUESTION_GENERATION, Prompt, pick_language
 from ragpipe.core.llm.prompts.base import describe_error
 from ragpipe.core.llm.prompts.question_generation import QUESTION_TYPES, MultiHopInput, QuestionGenerationInput
-from ragpipe.core.inputs.question_filters import DUPLICATE_THRESHOLD, duplicate_of, trivial_reason, unsupported_statements
+from ragpipe.core.inputs.question_filters import (DUPLICATE_THRESHOLD, duplicate_of, malformed_reason, trivial_reason,
+                                                  unsupported_statements)
 from ragpipe.core.schemas import Chunk, Question, QuestionType
 
 GENERATOR = "llm-questions/1"
@@ -38,6 +39,7 @@ MIN_CHUNK_CHARS = 30  # a heading-only chunk gives nothing to ask about in a mul
 
 # Drop reasons, as counted in the report.
 INVALID_OUTPUT = "invalid_output"
+MALFORMED = "malformed"
 LLM_FAILED = "llm_failed"
 TRIVIAL = "trivial"
 UNANSWERABLE = "unanswerable"
@@ -129,11 +131,13 @@ def related_pairs(chunks: Sequence[Chunk], graph: GraphEntities | None = None) -
 class LLMQuestionGenerator:
     """``llm``: an ``LLMClient`` (or anything with ``run``); ``checker``: a ``Toolkit``
     whose ``statements``/``verify`` decide answerability (offline, or with an LLM
-    evaluator); ``embedder`` for near-duplicates (None: exact duplicates only)."""
+    evaluator); ``embedder`` for near-duplicates (None: exact duplicates only); ``prompt``
+    the question-generation prompt (a dataset may edit it)."""
 
     def __init__(self, llm: LLM, checker, *, model: str, embedder=None,
-                 duplicate_threshold: float = DUPLICATE_THRESHOLD):
+                 duplicate_threshold: float = DUPLICATE_THRESHOLD, prompt: Prompt = QUESTION_GENERATION):
         self.llm = llm
+        self.prompt = prompt
         self.checker = checker
         self.model = model
         self.embedder = embedder
@@ -160,7 +164,7 @@ class LLMQuestionGenerator:
                     if n:
                         inputs = QuestionGenerationInput(title=window[0].title, passages=[c.text for c in window],
                                                          n=n, question_types=types)
-                        calls.append((QUESTION_GENERATION, inputs, pick_language(*inputs.passages), window))
+                        calls.append((self.prompt, inputs, pick_language(*inputs.passages), window))
         for a, b in related_pairs(chunks, graph)[:max(0, multi_hop)]:
             inputs = MultiHopInput(passages=[a.text, b.text])
             calls.append((MULTI_HOP_QUESTION, inputs, pick_language(a.text, b.text), [a, b]))
@@ -217,6 +221,10 @@ class LLMQuestionGenerator:
 
     def _passes(self, c: _Candidate, report: GenerationReport) -> bool:
         texts = [chunk.text for chunk in c.chunks]
+        malformed = malformed_reason(c.question)
+        if malformed:
+            report.drop(MALFORMED, malformed, c.question)
+            return False
         trivial = trivial_reason(c.question, c.ground_truth, texts)
         if trivial:
             report.drop(TRIVIAL, trivial, c.question)

@@ -1,5 +1,6 @@
-"""Dataset-level assets: the chunked corpus, the imported question set, and the snapshot of
-the knowledge-graph entities the entity metrics verify against."""
+"""Dataset-level assets: the chunked corpus, the questions generated from it (candidates
+until a person accepts them), the question set, and the snapshot of the knowledge-graph
+entities the entity metrics verify against."""
 
 import hashlib
 from collections import Counter
@@ -10,7 +11,10 @@ import pandas as pd
 from ragpipe.core.inputs.corpus import load_corpus
 from ragpipe.core.evidence.entities import GraphEntities
 from ragpipe.core.inputs.graph import GraphUnavailable
-from ragpipe.core.inputs.questions import load_questions
+from ragpipe.core.inputs.generation import (ACCEPTED, CANDIDATE_COLUMNS, FILTERED, PENDING, accepted_questions,
+                                            apply_decisions, generate_candidates, generation_config, read_decisions)
+from ragpipe.core.inputs.questions import load_questions, question_files
+from ragpipe.core.schemas import Chunk
 from ragpipe.core.inputs.recorded import has_recording, recorded_questions
 from ragpipe.core.schemas import InputError
 from ragpipe.core.yaml_input import read_yaml
@@ -18,7 +22,7 @@ from ragpipe.core.report.render import INDEX_PAGE
 from ragpipe.core.report.summaries import table
 from ragpipe.defs.errors import input_failure
 from ragpipe.defs.partitions import datasets, partitioned_check
-from ragpipe.defs.resources import GraphResource, ProjectPaths
+from ragpipe.defs.resources import EmbedderResource, GraphResource, LLMResource, ProjectPaths
 
 
 def _content_version(frame: pd.DataFrame) -> dg.DataVersion:
@@ -27,13 +31,18 @@ def _content_version(frame: pd.DataFrame) -> dg.DataVersion:
     return dg.DataVersion(digest.hexdigest()[:16])
 
 
-def dataset_language(paths: ProjectPaths, dataset: str) -> str:
+def dataset_meta(paths: ProjectPaths, dataset: str) -> dict:
+    """The dataset's ``dataset.yaml`` ({} without one)."""
     meta = paths.dataset_dir(dataset) / "dataset.yaml"
     with input_failure():
         config = read_yaml(meta) if meta.exists() else None
         if config is not None and not isinstance(config, dict):
             raise InputError(str(meta), "dataset", "expected a mapping such as `language: zh`")
-    return (config or {}).get("language", "en")
+    return config or {}
+
+
+def dataset_language(paths: ProjectPaths, dataset: str) -> str:
+    return dataset_meta(paths, dataset).get("language", "en")
 
 
 @dg.asset(partitions_def=datasets, group_name="corpus", kinds={"parquet"})
@@ -60,14 +69,57 @@ def corpus(context: dg.AssetExecutionContext, paths: ProjectPaths) -> dg.Output[
 
 
 @dg.asset(partitions_def=datasets, group_name="questions", kinds={"parquet"})
-def question_set(context: dg.AssetExecutionContext, paths: ProjectPaths, corpus: pd.DataFrame) -> dg.Output[pd.DataFrame]:
-    """The questions of one dataset, imported from CSV/JSON/JSONL/XLSX files under `questions/`,
-    each with its ground-truth answer and the ids of the chunks that hold it; or, for a
-    dataset of recorded live traffic (`ragpipe serve --record`), the recorded questions."""
-    dataset_dir = paths.dataset_dir(context.partition_key)
+def generated_questions(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: EmbedderResource,
+                        llm: LLMResource, corpus: pd.DataFrame, graph_entities: pd.DataFrame) -> dg.Output[pd.DataFrame]:
+    """Questions generated from the corpus as the `generation:` block of the dataset's
+    `dataset.yaml` asks (offline or by the LLM), each with its ground-truth answer and source
+    chunk ids. They are candidates: filtered when a quality check fails (with the reason),
+    else pending until a person accepts or rejects them (`ragpipe questions review`), as
+    recorded in the dataset's `review.jsonl`. Only accepted ones join the question set.
+    Empty for a dataset without a `generation:` block."""
+    dataset = context.partition_key
+    dataset_dir = paths.dataset_dir(dataset)
     with input_failure():
-        questions = (recorded_questions(dataset_dir) if has_recording(dataset_dir)
-                     else load_questions(dataset_dir, set(corpus["chunk_id"])))
+        config = generation_config(dataset_meta(paths, dataset), dataset_dir / "dataset.yaml")
+        if config is None:
+            return dg.Output(pd.DataFrame(columns=CANDIDATE_COLUMNS), data_version=dg.DataVersion("none"),
+                             metadata={"configured": False, "candidates": 0})
+        chunks = [Chunk.model_validate(row) for row in corpus.to_dict("records")]
+        graph = graph_from_snapshot(graph_entities, snapshot_metadata(context.instance, dataset))
+        existing = load_questions(dataset_dir, set(corpus["chunk_id"])) if question_files(dataset_dir) else []
+        settings = llm.settings(config.judge_model) if config.generator == "llm" and llm.configured else None
+        rows, dropped = generate_candidates(config, dataset_dir, chunks, graph, existing, embedder.embedder, settings)
+        rows = apply_decisions(rows, read_decisions(dataset_dir))
+    frame = pd.DataFrame(rows, columns=CANDIDATE_COLUMNS)
+    status = Counter(frame["status"])
+    return dg.Output(frame, data_version=_content_version(frame), metadata={
+        "configured": True, "generator": config.generator,
+        **({"judge_model": settings.model} if settings else {}),
+        "candidates": len(frame), **{s: status.get(s, 0) for s in (PENDING, ACCEPTED, "rejected", FILTERED)},
+        "filtered_by_reason": dg.MetadataValue.json(dict(Counter(
+            r.split(":")[0] for r in frame.loc[frame["status"] == FILTERED, "reason"]))),
+        **({"dropped_by_llm_generator": dg.MetadataValue.json(dropped)} if dropped else {}),
+        "pending_questions": dg.MetadataValue.md("\n".join(table(
+            ["key", "type", "question"],
+            frame.loc[frame["status"] == PENDING, ["key", "question_type", "question"]].head(20).values.tolist()))),
+    })
+
+
+@dg.asset(partitions_def=datasets, group_name="questions", kinds={"parquet"})
+def question_set(context: dg.AssetExecutionContext, paths: ProjectPaths, corpus: pd.DataFrame,
+                 generated_questions: pd.DataFrame) -> dg.Output[pd.DataFrame]:
+    """The questions of one dataset, imported from CSV/JSON/JSONL/XLSX files under `questions/`,
+    each with its ground-truth answer and the ids of the chunks that hold it, and the generated
+    questions a person accepted; or, for a dataset of recorded live traffic (`ragpipe serve
+    --record`), the recorded questions."""
+    dataset_dir = paths.dataset_dir(context.partition_key)
+    accepted = accepted_questions(generated_questions.to_dict("records"))
+    with input_failure():
+        if has_recording(dataset_dir):
+            questions = recorded_questions(dataset_dir)
+        else:  # a dataset of generated questions only needs no question file
+            written = load_questions(dataset_dir, set(corpus["chunk_id"])) if question_files(dataset_dir) or not accepted else []
+            questions = written + accepted
     frame = pd.DataFrame([q.model_dump(mode="json") for q in questions])
     types = Counter(frame["question_type"])
     return dg.Output(frame, data_version=_content_version(frame), metadata={
