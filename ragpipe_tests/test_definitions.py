@@ -11,7 +11,7 @@ from ragpipe_tests.conftest import REPO
 
 def test_one_score_asset_per_registered_metric():
     keys = {k.to_user_string() for k in defs.resolve_all_asset_keys()}
-    assert keys == {"corpus", "question_set", "graph_entities", "rag_responses", "human_labels", "aggregate_scores", "diagnosis_report",
+    assert keys == {"corpus", "generated_questions", "question_set", "graph_entities", "rag_responses", "human_labels", "aggregate_scores", "diagnosis_report",
                     "leaderboard", *(f"scores/{m}" for m in REGISTRY)}
     spec = defs.resolve_assets_def(dg.AssetKey(["scores", "context_precision"])).specs_by_key[dg.AssetKey(["scores", "context_precision"])]
     assert "NaN when" in spec.description and "ground_truth_contexts" in spec.description
@@ -40,6 +40,9 @@ def test_groups_read_as_the_flow_and_no_asset_feeds_an_earlier_group():
     group = {key: graph.get(key).group_name for key in graph.get_all_asset_keys()}
     assert set(group.values()) == set(FLOW)
     assert [group[dg.AssetKey(k)] for k in ("corpus", "question_set", "rag_responses")] == FLOW[:3]
+    assert group[dg.AssetKey("generated_questions")] == "questions"
+    assert graph.get(dg.AssetKey("generated_questions")).parent_keys >= {dg.AssetKey("corpus")}
+    assert dg.AssetKey("generated_questions") in graph.get(dg.AssetKey("question_set")).parent_keys
     assert {group[k] for k in group if k.path[0] == "scores"} == {"scores"}
     assert (group[dg.AssetKey("aggregate_scores")], group[dg.AssetKey("diagnosis_report")]) == ("aggregates", "diagnosis")
     for key, name in group.items():

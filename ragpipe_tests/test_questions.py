@@ -468,3 +468,29 @@ def test_generation_config_errors_name_the_field(tmp_path):
                                                                (str(where), "generation.per_document")}
     with pytest.raises(InputError, match="INFERENTIAL questions need `generator: llm`"):
         generate_candidates(GenerationConfig(types=["FACTUAL", "INFERENTIAL"]), tmp_path, [], None, [], None)
+
+
+@pytest.mark.parametrize("sentence, title, expected", [
+    # a subject awaiting its verb takes the clause after it (was "…多少人（含）以下的企业？")
+    ("在职职工总数30人（含）以下的企业，暂免征收残疾人就业保障金。", "残疾人就业保障金减免政策",
+     "根据《残疾人就业保障金减免政策》，在职职工总数多少人（含）以下的企业，暂免征收残疾人就业保障金？"),
+    # a time clause as well (was "…，自什么时间起？")
+    ("自2023年1月1日起，企业研发费用按实际发生额的100%在税前加计扣除。", "研发费用税前加计扣除政策",
+     "根据《研发费用税前加计扣除政策》，自什么时间起，企业研发费用按实际发生额的100%在税前加计扣除？"),
+    # "2 percentage points" is no "2 percent" (was "what percentageage points")
+    ("The Office refunds 2 percentage points of the interest on a qualifying loan.", "Loan Rebate", None),
+    # one end of a range is half a fact (was "…分别为多大比例至1.9%？")
+    ("一类至八类行业的基准费率分别为0.2%至1.9%。", "社会保险费率", None),
+])
+def test_offline_questions_are_whole_questions(sentence, title, expected):
+    from ragpipe.core.inputs.question_filters import malformed_reason
+    from ragpipe.core.inputs.question_gen import question_for
+
+    made = question_for(sentence, title)
+    if expected is None:
+        assert made is None or ("percentageage" not in made[0] and "至1.9%" not in made[0]), made
+    else:
+        assert made[0] == expected and malformed_reason(made[0]) is None
+    for fragment in ("根据《残疾人就业保障金减免政策》，在职职工总数多少人（含）以下的企业？",
+                     "根据《研发费用税前加计扣除政策》，自什么时间起？", "According to “X”, if a worker leaves within how many months?"):
+        assert malformed_reason(fragment)

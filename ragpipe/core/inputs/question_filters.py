@@ -26,7 +26,7 @@ DUPLICATE_THRESHOLD = 0.98
 # that continues the one before ("以及侨务部门出具的…", "and register within …"); a dependent
 # clause needs the one after: a time or condition ("自2018年1月1日起", "if an apprentice
 # leaves …") or a subject with no verb ("在职职工总数30人（含）以下的企业").
-_CONNECTIVE = re.compile(r"^(?:以及|并且|并|而且|且|和|或者|或|但|即|and|or|but|which|who|whose)(?![a-z])", re.I)
+_CONNECTIVE = re.compile(r"^(?:以及|并且|并|而且|且|和|或者|或|但|即|and|or|but)(?![a-z])", re.I)
 # A verb that heads a main clause; others (具备, 达到, 超过 …) mostly sit inside a relative clause.
 _ZH_MAIN_VERB = "为|是|属于|包括|指|给予|按|可|应|须|由|享受|领取|申请|实行|提供|缴纳|征收|免征|减按|发放|办理"
 _ZH_CONDITION = re.compile(rf"^(?:自|从|凡|如果|如|若|对于|对|在|依据|根据|按照)(?!.*(?:{_ZH_MAIN_VERB}))|(?:起|之前|之后|以前|以后|时)$")
