@@ -67,3 +67,45 @@ def test_english_readers_see_an_english_quality_level_while_the_stored_level_sta
     chinese = ragpipe.evaluate(QUESTION, ANSWER, CONTEXTS, graph_entities=GRAPH)
     assert chinese["quality_level"] in {"优秀", "良好", "一般", "较差"}
     assert f"答案质量: {chinese['quality_level']}" in chinese["diagnosis"]
+
+
+def test_seed_000s_service_fields_quality_warning_recommendations_weights_and_risk():
+    good = ragpipe.evaluate(QUESTION, ANSWER, CONTEXTS, graph_entities=GRAPH)
+    poor = ragpipe.evaluate(QUESTION, "注册资本最低100万元，需要验资报告。", CONTEXTS, graph_entities=GRAPH)
+    # seed 000 warns below 0.7 (regenerate_below) and then recommends
+    assert good["overall_score"] >= 0.7 and good["quality_warning"] is False
+    assert poor["overall_score"] < 0.7 and poor["quality_warning"] is True
+    assert "重新生成答案" in poor["recommendations"]
+    assert any("100万元" in r for r in poor["recommendations"])  # the unverified amount, to check or remove
+    assert (good["risk_level"], poor["risk_level"]) == ("低风险", "高风险")
+    for result in (good, poor):  # the weights that made the score
+        weights, scores = result["weights_used"], result["dimension_scores"]
+        assert weights == {"entity_coverage": 0.3, "faithfulness": 0.25, "relevancy": 0.15, "sufficiency": 0.15,
+                           "hallucination": -0.15}
+        assert result["overall_score"] == pytest.approx(max(0, min(1, sum(w * scores[d] for d, w in weights.items()))),
+                                                        abs=1e-3)
+        assert result["cut_dimensions"] == []
+
+
+def test_english_answers_get_english_recommendations_and_the_weights_of_the_measured_dimensions():
+    result = ragpipe.evaluate("Who approves the subsidy?", "The Hangzhou Bureau of Commerce approves it within 30 days.",
+                              "Applications are approved by the Hangzhou Bureau of Commerce.")
+    assert result["risk_level"] in {"high risk", "low risk"}
+    assert result["quality_warning"] is True and "Regenerate the answer" in result["recommendations"]
+    assert not any(re.search(r"[\u4e00-\u9fff]", r) for r in result["recommendations"])
+    # no entity in the question: coverage and sufficiency unmeasured, their weight went to the others
+    unmeasured = {d for d, v in result["dimension_scores"].items() if v is None}
+    assert unmeasured == {"entity_coverage", "sufficiency"} and not unmeasured & set(result["weights_used"])
+    assert sum(w for w in result["weights_used"].values() if w > 0) == pytest.approx(0.85, abs=1e-3)
+
+
+def test_a_spent_time_budget_names_every_dimension_as_cut_and_fakes_none():
+    result = ragpipe.evaluate(QUESTION, ANSWER, CONTEXTS, graph_entities=GRAPH, time_budget=0)
+    assert result["cut_dimensions"] == ["entity_coverage", "faithfulness", "relevancy", "sufficiency",
+                                        "hallucination", "unverified_entities"]
+    assert result["overall_score"] is None and result["quality_warning"] is None and result["risk_level"] is None
+    assert result["recommendations"] == [] and result["weights_used"] is None
+    assert result["entity_analysis"]["missing_entities"] is None
+    assert "not measured within the time budget" in result["diagnosis"]
+    for name, metric in result["metrics"].items():
+        assert metric["value"] is None and "not measured within the time budget" in metric["error"], name

@@ -124,7 +124,7 @@ def test_prefetch_transport_failure_is_remembered_not_retried_by_each_metric(ser
         sent = server.count()
         for ask in (lambda: ev.judge_1_5(SAMPLE.question, SAMPLE.ground_truth_answer, SAMPLE.answer),
                     lambda: ev.rubric_1_10(SAMPLE.question, SAMPLE.answer, SAMPLE.retrieved_contexts)):
-            with pytest.raises(LLMError, match="judge_and_rubric@1.0: HTTP 500 .*judge down"):
+            with pytest.raises(LLMError, match="judge_and_rubric@1.1: HTTP 500 .*judge down"):
                 ask()
         assert server.count() == sent
 
@@ -187,7 +187,7 @@ def test_prompt_hash_per_metric(client):
     assert re.fullmatch(r"[0-9a-f]{64}", h) and h == metric_prompt_hash("faithfulness", "zh")
     assert h == ev.prompt_hash("context_recall") and h != ev.prompt_hash("faithfulness", "en")
     assert h != ev.prompt_hash("llm_judge") and ev.prompt_hash("context_precision") is None
-    assert ev.prompt_hashes("llm_judge") == {"judge_and_rubric@1.0": PROMPTS["judge_and_rubric"].hash("zh"),
+    assert ev.prompt_hashes("llm_judge") == {"judge_and_rubric@1.1": PROMPTS["judge_and_rubric"].hash("zh"),
                                              "llm_judge@1.1": PROMPTS["llm_judge"].hash("zh")}
     with pytest.raises(ValueError, match="name the language"):
         LLMEvaluator(client).prompt_hash("faithfulness")

@@ -9,11 +9,12 @@ import dagster as dg
 import pandas as pd
 import pytest
 
+from ragpipe.core.config import DEFAULT_PATH, load_config
 from ragpipe.core.evidence.entities import GraphEntities
 from ragpipe.core.llm import LLMClient, LLMEvaluator, LLMSettings
 from ragpipe.core.metrics import REGISTRY, Toolkit
 from ragpipe.core.metrics.scoring import score_case
-from ragpipe.core.schemas import EvalCase
+from ragpipe.core.schemas import EvalCase, InputError
 from ragpipe.defs.definitions import build_defs
 from ragpipe.defs.instance import prepare_dagster_home
 from ragpipe.defs.runner import materialize_all
@@ -260,3 +261,67 @@ def test_llm_mode_through_dagster_reports_calls_and_reuses_the_cache(project, mo
     judged = pd.read_parquet(project / ".ragpipe" / "warehouse" / "scores" / "llm_judge" / "refbot@v1" / "product_en.parquet")
     assert judged["value"].dropna().between(1, 5).all() and judged["value"].notna().any()
     assert (judged["prompt_version"] == first["prompt_version"]).all()
+
+
+# ---- seed 003's rubric: fractional scores, and the documents the judge reads ------------------
+def rubric_route(rubric: dict):
+    """The scripted judge, with ``rubric`` as the rubric's output in the combined and the single prompt."""
+    def route(req):
+        name = prompt_of(req)
+        if name == "judge_and_rubric":
+            return {**fake_llm(req), "rubric": rubric}
+        return rubric if name == "rubric_1_10" else fake_llm(req)
+    return route
+
+
+@pytest.mark.parametrize("prefetched", [True, False], ids=["combined_prompt", "single_prompt"])
+def test_a_fractional_rubric_score_counts_and_one_out_of_range_is_refused(embedder, prefetched):
+    half = {"analysis": "no errors", "accuracy": 7.5, "completeness": 6.5, "clarity": 8, "reason": "accurate",
+            "suggestion": "add the credit score"}
+    for scores, expected in ((half, 0.5 * 7.5 + 0.3 * 6.5 + 0.2 * 8), ({**half, "accuracy": 10.5}, None)):
+        with OpenAIServer(route=rubric_route(scores)) as server:
+            with LLMClient(LLMSettings(base_url=server.base_url, model="judge", **FAST)) as client:
+                evaluator = LLMEvaluator(client)
+                if prefetched:
+                    evaluator.prefetch([CASE], ["rubric_1_10"])
+                rubric = score_case(CASE, Toolkit(embedder, llm=evaluator), ["rubric_1_10"])["rubric_1_10"]
+        if expected is None:
+            assert math.isnan(rubric.value)
+            assert "accuracy: Input should be less than or equal to 10 (got 10.5)" in rubric.error
+        else:
+            assert rubric.value == pytest.approx(expected) and rubric.error is None
+            assert (rubric.details["accuracy"], rubric.details["completeness"]) == (7.5, 6.5)
+            assert rubric.details["is_passing"]
+
+
+def test_the_rubric_judge_reads_the_top_documents_only(embedder, tmp_path, monkeypatch):
+    """Seed 003: 30 retrieved chunks are not one 15k-character prompt; the judge reads the
+    bot's first rubric.max_documents (5 by default), in the combined prompt and the single one."""
+    contexts = [f"FHA 贷款第 {i} 条规定：" + "首付与信用分数的要求。" * 40 for i in range(1, 31)]
+    case = CASE.model_copy(update={"retrieved_contexts": contexts})
+    custom = tmp_path / "evaluation.yaml"
+    custom.write_text(DEFAULT_PATH.read_text(encoding="utf-8").replace("max_documents: 5", "max_documents: 8"),
+                      encoding="utf-8")
+    for config, n in ((None, 5), (custom, 8)):
+        if config:
+            monkeypatch.setenv("RAGPIPE_EVAL_CONFIG", str(config))
+        with OpenAIServer(route=fake_llm) as server:
+            with LLMClient(LLMSettings(base_url=server.base_url, model="judge", **FAST)) as client:
+                evaluator = LLMEvaluator(client)
+                evaluator.prefetch([case], ["rubric_1_10"])
+                combined = score_case(case, Toolkit(embedder, llm=evaluator), ["rubric_1_10"])["rubric_1_10"]
+                single = score_case(case, Toolkit(embedder, llm=LLMEvaluator(client)), ["rubric_1_10"])["rubric_1_10"]
+        requests = {prompt_of(r): r for r in server.requests}
+        assert set(requests) == {"judge_and_rubric", "rubric_1_10"}  # the metric found the prefetched result
+        for request in requests.values():
+            assert request.fenced_items("document") == contexts[:n]
+        assert combined.details["documents"] == single.details["documents"] == n
+        assert combined.value == single.value == pytest.approx(0.5 * 9 + 0.3 * 7 + 0.2 * 8)
+
+
+def test_a_bad_rubric_document_limit_names_the_field(tmp_path):
+    bad = tmp_path / "evaluation.yaml"
+    bad.write_text(DEFAULT_PATH.read_text(encoding="utf-8").replace("max_documents: 5", "max_documents: 0"),
+                   encoding="utf-8")
+    with pytest.raises(InputError, match=r"rubric\.max_documents.*greater than or equal to 1"):
+        load_config(str(bad))

@@ -17,8 +17,8 @@ from ragpipe.api import evaluate
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.metrics import Toolkit
 from ragpipe.service import ServiceSettings, binding_problem, create_app
-from ragpipe.testing.fake_judge import fake_llm
-from ragpipe.testing.openai_server import OpenAIServer
+from ragpipe.testing.fake_judge import fake_llm, prompt_of
+from ragpipe.testing.openai_server import OpenAIServer, Reply
 from ragpipe_tests.conftest import REPO
 
 ITEM = {"question": "小型微利企业的所得税优惠是什么？", "answer": "财政部规定小型微利企业减按20%的税率缴纳企业所得税。",
@@ -190,6 +190,34 @@ def test_the_judge_is_used_when_ragpipe_llm_is_set(embedder, monkeypatch, tmp_pa
         assert reply.status_code == 200, reply.text
         assert judge.requests, "the judge was never asked"
     assert reply.json()["metrics"]["faithfulness"]["value"] is not None
+    assert reply.json()["cut_dimensions"] == []  # within the default 5 s
+
+
+def test_the_time_budget_cuts_a_slow_judge_and_names_what_it_cut(embedder, monkeypatch, tmp_path):
+    """Seed 000's 5 s budget per request: a judge that never answers entity extraction is cut
+    at the budget; the answer carries faithfulness (measured before) and names the rest, with
+    no 0.5 (seed 000's default when its LLM call fails) in their place."""
+    def slow_judge(req):
+        return Reply(hang=True) if prompt_of(req) == "entity_extraction" else fake_llm(req)
+
+    budget = 2.0
+    with OpenAIServer(route=slow_judge) as judge:
+        monkeypatch.setenv("RAGPIPE_LLM_BASE_URL", judge.base_url)
+        monkeypatch.setenv("RAGPIPE_LLM_MODEL", "fake")
+        with running(create_app(ServiceSettings(llm_cache=tmp_path / "llm", time_budget=budget), embedder)) as client:
+            started = time.monotonic()
+            reply = client.post("/v1/evaluate", json=ITEM)
+            took = time.monotonic() - started
+    assert reply.status_code == 200, reply.text
+    got = reply.json()
+    assert budget <= took < budget + 1.5
+    assert got["cut_dimensions"] == ["entity_coverage", "relevancy", "sufficiency", "unverified_entities"]
+    assert got["metrics"]["faithfulness"]["value"] is not None
+    for name in ("entity_coverage", "answer_relevancy", "context_sufficiency", "unverified_entity_ratio",
+                 "context_relevance"):
+        assert got["metrics"][name] == {"value": None, "error": "not measured within the time budget"}, name
+    assert [got["dimension_scores"][d] for d in ("entity_coverage", "relevancy", "sufficiency")] == [None] * 3
+    assert got["weights_used"] == {"faithfulness": 0.85, "hallucination": -0.15}  # the measured dimension's
 
 
 def test_bench_service_measures_concurrent_clients_and_shows_the_error_answers(tmp_path, capsys):

@@ -16,6 +16,10 @@ def _serve(args: argparse.Namespace) -> int:
     from ragpipe.core.evidence.embeddings import Embedder
     from ragpipe.service import TOKEN_ENV, ServiceSettings, binding_problem, create_app
 
+    if args.time_budget < 0:
+        print(f"--time-budget: {args.time_budget:g} seconds; give a positive number, or 0 for no limit",
+              file=sys.stderr)
+        return 2
     token = os.environ.get(TOKEN_ENV) or None
     problem = binding_problem(args.host, token)
     if problem:
@@ -36,7 +40,8 @@ def _serve(args: argparse.Namespace) -> int:
             return 2
         recorder = Recorder(dataset_dir)
     settings = ServiceSettings(token=token, max_body_bytes=args.max_body_bytes, max_batch=args.max_batch,
-                               llm_cache=Path(resources["embedder"].cache_dir) / "llm")
+                               llm_cache=Path(resources["embedder"].cache_dir) / "llm",
+                               time_budget=args.time_budget or None)
     embedder = Embedder(resources["embedder"].backend, resources["embedder"].cache_path, memory_limit=MEMORY_VECTORS)
     app = create_app(settings, embedder, recorder)
     print(f"serving POST http://{args.host}:{args.port}/v1/evaluate"
@@ -66,6 +71,9 @@ def register(sub) -> None:
     serve.add_argument("--project-dir", default=".", help="folder holding data/ and .ragpipe/ (default: .)")
     serve.add_argument("--max-body-bytes", type=int, default=2_000_000, help="larger request bodies get 413")
     serve.add_argument("--max-batch", type=int, default=32, help="answers per batch request at most")
+    serve.add_argument("--time-budget", type=float, default=5.0, metavar="SECONDS",
+                       help="seconds to score a request's answers; what is not measured by then is named as cut "
+                            "(default 5, as seed 000; 0: no limit)")
     serve.add_argument("--record", metavar="DATASET",
                        help="append every evaluated answer to this dataset's recording (data/datasets/DATASET/recorded/)"
                             ", which a bot config of kind: recorded replays in the pipeline")

@@ -59,6 +59,14 @@ class GateSettings(BaseModel):
     min_effect: dict[str, Annotated[float, Field(ge=0, le=1)]] = {"default": 0.05}
 
 
+class RubricSettings(BaseModel):
+    """The 1-10 rubric judge (seed 003): how many retrieved documents it reads."""
+
+    model_config = ConfigDict(extra="forbid")
+    # The bot's first (top-ranked) documents only: 30 chunks made one 15k-character prompt.
+    max_documents: int = Field(default=5, ge=1)
+
+
 class EvaluationConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
     weights: dict[str, float]
@@ -70,6 +78,7 @@ class EvaluationConfig(BaseModel):
     limits: Limits = Limits()
     labels: LabelSettings = LabelSettings()
     gate: GateSettings = GateSettings()
+    rubric: RubricSettings = RubricSettings()
 
     def quality_level(self, overall: float) -> str:
         for level, lower in sorted(self.quality_levels.items(), key=lambda kv: -kv[1]):

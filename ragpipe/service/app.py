@@ -2,9 +2,13 @@
 
 POST /v1/evaluate takes one answer to score (``question``, ``answer``, ``context`` or
 ``contexts``, optional ``graph_entities`` and ``ground_truth``) and returns
-``ragpipe.evaluate``'s result: overall_score, quality_level, dimension_scores, diagnosis,
+``ragpipe.evaluate``'s result: overall_score, quality_level, quality_warning,
+recommendations, risk_level, weights_used, dimension_scores, cut_dimensions, diagnosis,
 entity_analysis and metrics. A JSON list of such objects is a batch, answered by a list
 of results in the same order. GET /healthz says the service is up (no token needed).
+A request's answers are scored within ``time_budget`` seconds (seed 000: 5 s) from the
+start of its scoring: what is not measured by then is named in ``cut_dimensions`` and
+the metrics' errors, never given a made-up value.
 
 Guards, in the order they apply: the bearer token (when one is set), the body's size (from
 Content-Length, else while it streams in, before anything is parsed), the batch length,
@@ -21,6 +25,7 @@ import asyncio
 import hmac
 import ipaddress
 import json
+import time
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,6 +58,7 @@ class ServiceSettings:
     max_body_bytes: int = 2_000_000
     max_batch: int = 32
     llm_cache: Path | None = None  # where the judge's responses are cached
+    time_budget: float | None = 5.0  # seconds to score one request's answers; None: no limit
 
 
 def is_loopback(host: str) -> bool:
@@ -176,8 +182,10 @@ class Scorer:
     each item gets a Toolkit (and judge memo) of its own. With a recorder every scored
     answer is recorded."""
 
-    def __init__(self, embedder: Embedder, judge_client=None, recorder: Recorder | None = None):
+    def __init__(self, embedder: Embedder, judge_client=None, recorder: Recorder | None = None,
+                 time_budget: float | None = None):
         self.embedder, self.judge_client, self.recorder = embedder, judge_client, recorder
+        self.time_budget = time_budget
 
     @property
     def mode(self) -> str:
@@ -196,10 +204,13 @@ class Scorer:
         prefetch([(i.question, i.answer, i.passages, i.ground_truth) for i in items], Toolkit(self.embedder))
 
     def score(self, items: list) -> list[dict]:
+        """The request's answers, one by one, within one time budget."""
         results = []
+        deadline = None if self.time_budget is None else time.monotonic() + self.time_budget
         for item in items:
             result = evaluate(item.question, item.answer, item.passages, graph_entities=item.graph_entities,
-                              ground_truth=item.ground_truth, toolkit=self.toolkit(item.question))
+                              ground_truth=item.ground_truth, toolkit=self.toolkit(item.question),
+                              time_budget=None if deadline is None else deadline - time.monotonic())
             if self.recorder is not None:
                 self.recorder.append(item.question, item.answer, item.passages, item.ground_truth)
             results.append(result)
@@ -264,7 +275,7 @@ def create_app(settings: ServiceSettings, embedder: Embedder, recorder: Recorder
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         client = judge_client(settings.llm_cache)
-        scorer = Scorer(embedder, client, recorder)
+        scorer = Scorer(embedder, client, recorder, settings.time_budget)
         await anyio.to_thread.run_sync(scorer.warm_up)
         app.state.scorer, app.state.batcher = scorer, Batcher(scorer)
         try:

@@ -17,7 +17,9 @@ in flight, then the transport (``ragpipe.core.transport``: concurrency and
 requests-per-minute limits, a total timeout per request, retries with backoff honouring
 Retry-After on 429, 5xx, timeouts and connection failures), all under an overall deadline
 per item (``deadline``: counted from the item's first request, re-asks included). Other
-HTTP errors are not retried.
+HTTP errors are not retried. A caller with a time budget (``ragpipe.evaluate``) wraps its
+work in ``time_limit(deadline)``: the calls made in that block, in that thread, give up
+at the deadline (``LLMError`` of kind ``deadline``, ``TIME_BUDGET_SPENT``).
 
 The API key is sent as a header only: it is not part of the cache key, the cache file,
 the counters, a log line or an error message (a server that echoes it is redacted).
@@ -28,7 +30,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Awaitable, Iterable
+import time
+from collections.abc import Awaitable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, TypeVar
@@ -50,6 +55,29 @@ log = logging.getLogger(__name__)
 I = TypeVar("I", bound=BaseModel)
 O = TypeVar("O", bound=BaseModel)
 T = TypeVar("T")
+
+TIME_BUDGET_SPENT = "not measured within the time budget"
+# A context variable, not a setting: the budget is the caller's (one answer in the service),
+# while the client is shared by every caller.
+_DEADLINE: ContextVar[float | None] = ContextVar("ragpipe_llm_deadline", default=None)
+
+
+@contextmanager
+def time_limit(deadline: float | None) -> Iterator[None]:
+    """Judge calls made in this block (in this thread) end at ``deadline``
+    (``time.monotonic()``); None: no limit."""
+    token = _DEADLINE.set(deadline)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+async def _within(coro: Awaitable[T], seconds: float) -> T:
+    try:
+        return await asyncio.wait_for(coro, seconds)  # cancels the request in flight
+    except TimeoutError:
+        raise LLMError(TIME_BUDGET_SPENT, "deadline") from None
 
 
 class LLMClient:
@@ -146,8 +174,16 @@ class LLMClient:
     # ---- synchronous entry points ----------------------------------------------------
     def run_coroutine(self, coro: Awaitable[T]) -> T:
         """Run a coroutine on the client's event loop and wait for its result. Coroutines
-        run this way may await ``arun`` as often as they like, concurrently."""
+        run this way may await ``arun`` as often as they like, concurrently. Within
+        ``time_limit`` it ends at the deadline."""
         self._ensure_loop()
+        deadline = _DEADLINE.get()
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                coro.close()
+                raise LLMError(TIME_BUDGET_SPENT, "deadline")
+            coro = _within(coro, left)
         return self._loop.run(coro)
 
     def run(self, prompt: Prompt[I, O], inputs: I, language: Language) -> O:
@@ -322,5 +358,5 @@ async def arun_any(llm: Any, prompt: Prompt[I, O], inputs: I, language: Language
 
 
 # The settings names are re-exported: callers configure the client from here.
-__all__ = ["LLM", "LLMClient", "LLMError", "LLMSettings", "LLMStats", "arun_any", "run_sync", "env_options",
-           "settings_from_env"]
+__all__ = ["LLM", "LLMClient", "LLMError", "LLMSettings", "LLMStats", "TIME_BUDGET_SPENT", "arun_any", "run_sync",
+           "env_options", "settings_from_env", "time_limit"]

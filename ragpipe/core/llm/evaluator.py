@@ -171,6 +171,7 @@ class LLMEvaluator(LLMVerifier):
             self.llm, question, ground_truth, answer, language=self.language))
 
     def rubric_1_10(self, question: str, answer: str, documents: list[str] | None = None) -> RubricResult:
+        documents = ops.rubric_documents(documents)
         key = ("rubric", question, answer, tuple(documents) if documents else None)
         return self._memo.remember(key, lambda: ops.rubric_1_10(self.llm, question, answer, documents,
                                                                 language=self.language)).model_copy()

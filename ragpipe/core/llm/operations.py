@@ -11,6 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
+from ragpipe.core.config import load_config
 from ragpipe.core.llm.prompts import (ANSWER_RELEVANCY, CONTEXT_RELEVANCE, ENTITIES, JUDGE_1_5, RUBRIC_1_10,
                                       RUBRIC_1_10_PURE_LLM, Language, pick_language)
 from ragpipe.core.llm.prompts.answer_relevancy import AnswerRelevancyInput
@@ -22,31 +23,40 @@ from ragpipe.core.llm.settings import LLM
 from ragpipe.core.schemas import Verdict
 
 PASSING_ACCURACY = 7
-# The rubric's weights in tenths: integer arithmetic first, so that e.g. 7/8/9 gives exactly 7.7.
+# The rubric's weights in tenths, so that e.g. 7/8/9 gives exactly 7.7 (and 7.5/8/9 7.95).
 RUBRIC_WEIGHTS = {"accuracy": 5, "completeness": 3, "clarity": 2}
 ANSWER_QUESTIONS = 3  # questions generated for answer relevancy (the metric's default)
 
 
 class RubricResult(BaseModel):
-    """The 1–10 rubric. The model gives the three scores and the text fields;
-    ``weighted_score`` and ``is_passing`` are computed here."""
+    """The 1–10 rubric. The model gives the three scores (fractions allowed) and the text
+    fields; ``weighted_score`` and ``is_passing`` are computed here. ``documents``: how
+    many retrieved documents the judge read (``rubric_documents``; 0 in pure-LLM mode)."""
 
-    accuracy: int
-    completeness: int
-    clarity: int
+    accuracy: float
+    completeness: float
+    clarity: float
     weighted_score: float
     is_passing: bool
     reason: str
     suggestion: str
     analysis: str
     mode: Literal["with_documents", "pure_llm"]
+    documents: int
 
 
-def rubric_result(out: RubricOutput, mode: str) -> RubricResult:
+def rubric_result(out: RubricOutput, documents: int) -> RubricResult:
     weighted = sum(weight * getattr(out, name) for name, weight in RUBRIC_WEIGHTS.items()) / 10
     return RubricResult(accuracy=out.accuracy, completeness=out.completeness, clarity=out.clarity,
                         weighted_score=weighted, is_passing=out.accuracy >= PASSING_ACCURACY,
-                        reason=out.reason, suggestion=out.suggestion, analysis=out.analysis, mode=mode)
+                        reason=out.reason, suggestion=out.suggestion, analysis=out.analysis,
+                        mode="with_documents" if documents else "pure_llm", documents=documents)
+
+
+def rubric_documents(documents: Sequence[str] | None) -> list[str]:
+    """The documents the rubric judges an answer against: the first ``rubric.max_documents``
+    (evaluation.yaml) in the order given, which is the bot's ranking."""
+    return list(documents or [])[: load_config().rubric.max_documents]
 
 
 def passages(evidence: Iterable[str]) -> list[str]:
@@ -111,12 +121,14 @@ def judge_1_5(llm: LLM, question: str, ground_truth: str, answer: str, *,
 
 def rubric_1_10(llm: LLM, question: str, answer: str, documents: list[str] | None = None, *,
                 language: Language | None = None) -> RubricResult:
-    """The 1–10 rubric. With documents (non-empty) the answer is judged against them;
-    without, in pure-LLM mode against established knowledge. The weighted score is
-    ``RUBRIC_WEIGHTS`` over the three scores; passing = accuracy ≥ ``PASSING_ACCURACY``."""
+    """The 1–10 rubric. With documents (non-empty) the answer is judged against the first
+    of them (``rubric_documents``); without, in pure-LLM mode against established
+    knowledge. The weighted score is ``RUBRIC_WEIGHTS`` over the three scores; passing =
+    accuracy ≥ ``PASSING_ACCURACY``."""
     lang = language or pick_language(question, answer)
+    documents = rubric_documents(documents)
     if documents:
-        out = llm.run(RUBRIC_1_10, RubricInput(question=question, answer=answer, documents=list(documents)), lang)
-        return rubric_result(out, "with_documents")
+        out = llm.run(RUBRIC_1_10, RubricInput(question=question, answer=answer, documents=documents), lang)
+        return rubric_result(out, len(documents))
     out = llm.run(RUBRIC_1_10_PURE_LLM, PureRubricInput(question=question, answer=answer), lang)
-    return rubric_result(out, "pure_llm")
+    return rubric_result(out, 0)

@@ -236,7 +236,7 @@ class Prefetcher:
 
     async def _prefetch_judges(self, question: str, truth: str, answer: str, contexts: list[str], lang: Language,
                                report: PrefetchReport) -> None:
-        documents = list(contexts)
+        documents = ops.rubric_documents(contexts)  # part B is the rubric: the documents it reads
         judge_key = ("judge", question, truth, answer)
         rubric_key = ("rubric", question, answer, tuple(documents) if documents else None)
         singles = []
@@ -252,7 +252,7 @@ class Prefetcher:
                     return self._remember_failure([judge_key, rubric_key], exc)
             else:
                 self.memo.put(judge_key, (out.judge.score, out.judge.reasoning))
-                self.memo.put(rubric_key, ops.rubric_result(out.rubric, "with_documents"))
+                self.memo.put(rubric_key, ops.rubric_result(out.rubric, len(documents)))
                 return
             fallback = True
         else:
@@ -274,10 +274,10 @@ class Prefetcher:
         if documents:
             out = await self._call(RUBRIC_1_10, RubricInput(question=question, answer=answer, documents=documents),
                                    lang, report, fallback=fallback)
-            return ops.rubric_result(out, "with_documents")
+            return ops.rubric_result(out, len(documents))
         out = await self._call(RUBRIC_1_10_PURE_LLM, PureRubricInput(question=question, answer=answer), lang, report,
                                fallback=fallback)
-        return ops.rubric_result(out, "pure_llm")
+        return ops.rubric_result(out, 0)
 
     async def _prefetch_verify(self, answer: str, truth: str, contexts: list[str], lang: Language,
                                report: PrefetchReport) -> None:

@@ -36,7 +36,7 @@ class RefineRound:
     error: str | None = None
 
     @property
-    def accuracy(self) -> int | None:
+    def accuracy(self) -> float | None:
         return self.rubric.accuracy if self.rubric else None
 
     def as_dict(self) -> dict:

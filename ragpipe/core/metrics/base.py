@@ -183,6 +183,11 @@ class Toolkit:
             del self._results[key]
         self._verdicts.clear()
 
+    def skip(self, metric: str, case: EvalCase, reason: str) -> None:
+        """Leave ``metric`` unmeasured for this case, with the reason, without computing it
+        (a time budget ran out): composites that read it see NaN and the reason."""
+        self._results[(metric, id(case))] = (case, MetricResult.unmeasured(reason))
+
     def result(self, metric: str, case: EvalCase) -> MetricResult:
         """Another metric's result for the same case, computed once (composites use it)."""
         from ragpipe.core.metrics import REGISTRY

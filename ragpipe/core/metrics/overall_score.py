@@ -25,6 +25,16 @@ TEXTS = {
            "hallucination": "Possible hallucination", "high_risk": "High risk: regenerate the answer",
            "summary": "Answer quality: {} (score {:.2f})", "regenerate": " - regenerate the answer"},
 }
+# What to do about each finding above, for the bot that gave the answer (seed 000's recommendations).
+RECOMMENDATIONS = {
+    "zh": {"coverage": "在答案中写明问题涉及的实体: {}", "unverified": "核实或删除知识图谱无法验证的实体: {}",
+           "relevancy": "让答案直接回答所问的问题", "sufficiency": "检索更多关于{}的信息",
+           "hallucination": "只陈述检索到的上下文支持的内容", "regenerate": "重新生成答案"},
+    "en": {"coverage": "Name the question's entities in the answer: {}",
+           "unverified": "Check or remove the entities the knowledge graph cannot verify: {}",
+           "relevancy": "Make the answer address the question asked", "sufficiency": "Retrieve more about {}",
+           "hallucination": "State only what the retrieved contexts support", "regenerate": "Regenerate the answer"},
+}
 
 
 def dimension_scores(case: EvalCase, kit: Toolkit) -> tuple[dict[str, float], dict]:
@@ -35,26 +45,38 @@ def dimension_scores(case: EvalCase, kit: Toolkit) -> tuple[dict[str, float], di
     return scores, {dim: r.details for dim, r in results.items()} | {"unverified": unverified.details}
 
 
-def diagnosis(scores: dict, details: dict, overall: float, level: str, kit: Toolkit, language: str) -> list[str]:
-    t, th, lines = TEXTS[language], kit.config.thresholds, []
+def diagnosis(scores: dict, details: dict, overall: float, level: str, kit: Toolkit,
+              language: str) -> tuple[list[str], list[str]]:
+    """The diagnosis lines and, for the same findings, what to do (the recommendations)."""
+    t, th, lines, todo = TEXTS[language], kit.config.thresholds, [], []
+    r = RECOMMENDATIONS[language]
     ok = lambda dim: not math.isnan(scores[dim])  # noqa: E731
     if ok("entity_coverage") and scores["entity_coverage"] < th["entity_coverage"]:
-        lines.append(t["coverage"].format(details["entity_coverage"].get("missing_entities", [])))
+        missing = details["entity_coverage"].get("missing_entities", [])
+        lines.append(t["coverage"].format(missing))
+        todo.append(r["coverage"].format(missing))
     unverified = details["unverified"].get("unverified_entities", [])
     checked = [*details["unverified"].get("answer_entities", []), *details["unverified"].get("answer_quantities", [])]
     if checked and len(unverified) / len(checked) > th["unverified_entities"]:
         lines.append(t["unverified"].format(unverified))
+        todo.append(r["unverified"].format(unverified))
     if ok("relevancy") and scores["relevancy"] < th["relevancy"]:
         lines.append(t["relevancy"])
+        todo.append(r["relevancy"])
     if ok("sufficiency") and scores["sufficiency"] < th["sufficiency"]:
-        lines.append(t["sufficiency"].format(details["sufficiency"].get("uncovered_entities", [])))
+        uncovered = details["sufficiency"].get("uncovered_entities", [])
+        lines.append(t["sufficiency"].format(uncovered))
+        todo.append(r["sufficiency"].format(uncovered))
     if scores["hallucination"] > th["hallucination"]:
         lines.append(t["hallucination"])
+        todo.append(r["hallucination"])
     if scores["hallucination"] > th["high_risk_hallucination"]:
         lines.append(t["high_risk"])
     summary = t["summary"].format(kit.config.quality_label(level, language), overall)
     lines.append(summary + (t["regenerate"] if overall < th["regenerate_below"] else ""))
-    return lines
+    if overall < th["regenerate_below"] or scores["hallucination"] > th["high_risk_hallucination"]:
+        todo.append(r["regenerate"])
+    return lines, todo
 
 
 def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
@@ -68,15 +90,15 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
         raise Unmeasurable("no positive dimension measured")
     # Unmeasured dimensions give their weight to the measured ones, never a made-up score.
     scale = sum(positive.values()) / sum(measured.values())
-    total = sum(w * scores[d] for d, w in measured.items()) * scale
-    total += sum(w * scores[d] for d, w in weights.items() if w < 0)
-    overall = max(0.0, min(1.0, total))
+    used = {d: w * scale for d, w in measured.items()} | {d: w for d, w in weights.items() if w < 0}
+    overall = max(0.0, min(1.0, sum(w * scores[d] for d, w in used.items())))
     level = kit.config.quality_level(overall)
     language = "zh" if is_chinese(case.question) else "en"
+    lines, recommendations = diagnosis(scores, details, overall, level, kit, language)
     return MetricResult(overall, {
-        "quality_level": level, "dimension_scores": scores, "weights_used": weights,
+        "quality_level": level, "dimension_scores": scores, "weights_used": used,
         "unmeasured_dimensions": sorted(set(positive) - set(measured)),
-        "diagnosis": diagnosis(scores, details, overall, level, kit, language),
+        "diagnosis": lines, "recommendations": recommendations,
     })
 
 

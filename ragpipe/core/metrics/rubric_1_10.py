@@ -12,9 +12,10 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
 
 METRIC = Metric(
     name="rubric_1_10",
-    definition=("The rubric: accuracy (50 %), completeness (30 %) and clarity (20 %) each 1-10; the "
-                "value is the weighted score; is_passing when accuracy ≥ 7; with reason and suggestion. "
-                "Judged against the retrieved documents, or without any (pure-LLM mode)."),
+    definition=("The rubric: accuracy (50 %), completeness (30 %) and clarity (20 %) each 1-10, fractions "
+                "allowed; the value is the weighted score; is_passing when accuracy ≥ 7; with reason and "
+                "suggestion. Judged against the first rubric.max_documents (5) retrieved documents, or without "
+                "any (pure-LLM mode)."),
     reads=("question", "answer"),
     higher_is_better=True,
     nan_when="no LLM configured, the judge's output stays invalid after one re-ask, or no answer",

@@ -171,7 +171,8 @@ def _no_bool(value: Any) -> Any:
 
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 Score5 = Annotated[int, Field(ge=1, le=5), BeforeValidator(_no_bool)]
-Score10 = Annotated[int, Field(ge=1, le=10), BeforeValidator(_no_bool)]
+# The rubric's scores may be fractional (seed 003: a float from 1 to 10; a judge says 7.5).
+Score10 = Annotated[float, Field(ge=1, le=10, allow_inf_nan=False), BeforeValidator(_no_bool)]
 
 
 class Output(BaseModel):

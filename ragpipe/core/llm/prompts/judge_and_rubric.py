@@ -123,7 +123,7 @@ Output format: only a JSON object:
 
 JUDGE_AND_RUBRIC: Prompt[JudgeAndRubricInput, JudgeAndRubricOutput] = Prompt(
     name="judge_and_rubric",
-    version="1.0",
+    version="1.1",
     input_model=JudgeAndRubricInput,
     output_model=JudgeAndRubricOutput,
     templates={"zh": ZH, "en": EN},

@@ -35,7 +35,7 @@ def _variables(inputs: RubricInput, language: Language) -> dict[str, str]:
     return {"n_documents": str(len(inputs.documents))}
 
 
-CRITERIA_ZH = """评分标准（每项为 1 到 10 的整数）：
+CRITERIA_ZH = """评分标准（每项为 1 到 10 的数，可以带小数，如 7.5）：
 1. accuracy 准确性（权重 50%）：数据与引用是否精确？有无幻觉？
    - 10：数据精确，引用无误；或者资料中没有相关信息时，如实指出没有。
    - 7–9：数据大致正确，没有明显幻觉。
@@ -49,7 +49,7 @@ CRITERIA_ZH = """评分标准（每项为 1 到 10 的整数）：
    - 10：结构清晰，推理连贯，没有冗言。
    - 1–4：逻辑混乱，语句不通，答非所问。"""
 
-CRITERIA_EN = """Scoring rubric (each an integer from 1 to 10):
+CRITERIA_EN = """Scoring rubric (each a number from 1 to 10; fractions such as 7.5 are allowed):
 1. accuracy (weight 50%): are the data and citations precise? Any hallucination?
    - 10: precise data, correct citations; or, when the sources hold no such information, says so honestly.
    - 7–9: data broadly correct, no evident hallucination.
@@ -210,7 +210,7 @@ Output format: only a JSON object:
 
 RUBRIC_1_10: Prompt[RubricInput, RubricOutput] = Prompt(
     name="rubric_1_10",
-    version="1.0",
+    version="1.1",
     input_model=RubricInput,
     output_model=RubricOutput,
     templates={"zh": WITH_DOCUMENTS_ZH, "en": WITH_DOCUMENTS_EN},
@@ -220,7 +220,7 @@ RUBRIC_1_10: Prompt[RubricInput, RubricOutput] = Prompt(
 
 RUBRIC_1_10_PURE_LLM: Prompt[PureRubricInput, RubricOutput] = Prompt(
     name="rubric_1_10_pure_llm",
-    version="1.0",
+    version="1.1",
     input_model=PureRubricInput,
     output_model=RubricOutput,
     templates={"zh": PURE_LLM_ZH, "en": PURE_LLM_EN},
