@@ -146,7 +146,7 @@ def number_mentions(text: str) -> dict[float, str]:
 
 
 def number_spans(text: str) -> list[tuple[float, int, int]]:
-    """Each numeric value of ``normalize(text)`` with where it stands there."""
+    """Each numeric value of ``text`` (normalized by the caller) with where it stands."""
     return [(value, match.start(), match.end()) for match in _NUMBER.finditer(text)
             if (value := _value(match)) is not None]
 

@@ -67,7 +67,7 @@ FEATURES = (
     "contradicted",    # a plain contradiction (contradiction.py): another name, number or date, negation, roles
     "informative_coverage",  # share of its content words the question does not give that the evidence has
     "confirmed",       # a bare reply ("20%。") whose values stand where the question points (contradiction.confirms)
-    "invented",        # two or more words the question does not give (numbers aside), none of them in the evidence
+    "invented",        # a claim whose words beyond the question's are none in the evidence, nor its values (_invented)
 )
 
 # A pointer to a passage or step, or the answer's own length ("in 42 words"): numbers
