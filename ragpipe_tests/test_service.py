@@ -210,7 +210,9 @@ def test_the_time_budget_cuts_a_slow_judge_and_names_what_it_cut(embedder, monke
             took = time.monotonic() - started
     assert reply.status_code == 200, reply.text
     got = reply.json()
-    assert budget <= took < budget + 1.5
+    # Cut, not waited out: uncut, the hanging call would run to the judge's 60 s timeout and
+    # retries. The upper bound leaves a loaded machine room; it is no speed target.
+    assert budget <= took < 30
     assert got["cut_dimensions"] == ["entity_coverage", "relevancy", "sufficiency", "unverified_entities"]
     assert got["metrics"]["faithfulness"]["value"] is not None
     for name in ("entity_coverage", "answer_relevancy", "context_sufficiency", "unverified_entity_ratio",

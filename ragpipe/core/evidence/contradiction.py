@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ragpipe.core.evidence.agreement import fact_terms, found_in, name_in, shares_word, words
-from ragpipe.core.evidence.facts import common_word, counted, facts, fold
-from ragpipe.core.text import is_chinese, normalize, number_mentions, number_spans, numbers
+from ragpipe.core.evidence.facts import VALUE_CLAUSE, bounds, common_word, counted, facts, fold
+from ragpipe.core.evidence.roles import swapped_roles
+from ragpipe.core.text import is_chinese, number_mentions, numbers
 
 # A clause restates a statement (but for its polarity) when this share of its words are the statement's.
 RESTATED = 0.6
@@ -43,29 +44,11 @@ _ANTONYMS = [("increas", "decreas"), ("increas", "reduc"), ("rais", "lower"), ("
 # as a dwarf planet, no longer as a planet", "…归类为矮行星，它不再属于行星".
 _SENTENCE_WIDE = frozenset({"no longer", "不再"})
 _CLAUSE = re.compile(r"[,;:，；：]|\s--?\s|—|\b(?:but|while|whereas|although)\b|但是?|而|然而")
-_EN_PASSIVE = re.compile(r"\b\w+(?:ed|en|wn|ld|ght|ne|de|id)\s+by\b", re.I)  # "was acquired by", ", signed by"
-_ZH_PASSIVE = re.compile(r"被|由|遭|受到")
-# Where one sentence gives several values, each belongs to its clause.
-_VALUE_CLAUSE = re.compile(r"[,;:，；：、]|\b(?:and|but|while|whereas)\b|以及|而且?|但是?")
 # List numbers and pointers ("3  Cook the…", "(step 5)", "Method 1") are no facts.
 _UNNUMBERED = re.compile(r"^\s*\d{1,2}[.)]?\s+|\b(?:steps?|passages?|documents?|methods?|options?|parts?|sections?)\s*#?"
                          r"\d{1,2}\b|(?:步骤|第)\s*\d{1,2}\s*步?", re.I)
 # A negation under a condition asserts nothing ("if you do not report income").
 _CONDITION = re.compile(r"\b(?:if|unless|when|whether)\b|如果|若|除非|假如", re.I)
-_COPULA = re.compile(r"\b(?:is|are|was|were)\b|是")
-# Words that make a value a floor or a ceiling: before it in its clause ("at least 3.5%",
-# "caps … at 3.5%", "不得低于5%"), or right after it ("50 or older", "5万元以上"). The longer
-# negated forms come first: "不低于" is a floor, "低于" a ceiling.
-_BOUND_BEFORE = re.compile(
-    r"(?P<floor>\bat least\b|\bminimum\b|\bmin\.|\bas (?:low|little|few) as\b|\bno (?:less|fewer) than\b|"
-    r"\bnot (?:less|fewer) than\b|\bstarting (?:at|from)\b|不[得应能可宜]?(?:低于|少于)|至少|最低|最少|起码)"
-    r"|(?P<ceiling>\bat most\b|\bmaximum\b|\bmax\.|\bup to\b|\bno more than\b|\bnot more than\b|\bcap(?:s|ped)?\b|"
-    r"\blimit(?:s|ed)?\b|\bas (?:high|much|many) as\b|\bexceed|\bless than\b|\bfewer than\b|\bunder\b|\bbelow\b|"
-    r"不[得应能可宜]?(?:超过|高于|多于)|最多|最高|至多|上限|封顶|低于|少于)", re.I)
-_BOUND_AFTER = re.compile(r"\s*(?:%|percent|[元克岁天年月人个次倍])?\s*(?:(?P<floor>or (?:more|above|higher|older|greater|over)|\+|"
-                          r"(?:及|或)?以上|起)|(?P<ceiling>or (?:less|fewer|below|under|younger)|(?:及|或)?以[内下]|封顶|为限))",
-                          re.I)
-_BOUND_REACH = 48  # characters before a value that its bound word may stand in
 
 
 _NO_FACTS = facts("")
@@ -209,8 +192,8 @@ def _closer_alternative(kind: str, value, said, frame: list[str], sentence: str)
     topic = set(words(text[:spots[0][0]]))
     clause_of = {}
     for start, v in spots:
-        left = max((m.end() for m in _VALUE_CLAUSE.finditer(text, 0, start)), default=0)
-        right = next((m.start() for m in _VALUE_CLAUSE.finditer(text, start)), len(text))
+        left = max((m.end() for m in VALUE_CLAUSE.finditer(text, 0, start)), default=0)
+        right = next((m.start() for m in VALUE_CLAUSE.finditer(text, start)), len(text))
         clause_of.setdefault(v, set()).update(words(text[left:right]))
     fit = {}
     for v, held in clause_of.items():
@@ -310,124 +293,16 @@ def _stems_in(text: str) -> frozenset[str]:
                                                  else any(w.startswith(stem) for w in found)))
 
 
-def _roles(text: str, first: str, second: str) -> tuple[bool, str] | None:
-    """Whether ``first`` holds the first role of the relation written between the two names
-    ("A acquired B": A; "B was acquired by A", "B 被 A 收购", "B's parent is A": A), and that
-    relation's words; None when the text does not name both."""
-    lowered = fold(text)
-    i, j = lowered.find(first), lowered.find(second)
-    if i < 0 or j < 0:
-        return None
-    between = lowered[min(i, j) + len(first if i < j else second):max(i, j)]
-    if not re.sub(r"\b(?:and|or|the|a|an)\b|[和与及或的]|[\W_]", "", between):
-        return None  # "A and B", "A (B)": a list or a gloss, no relation
-    flipped = bool(_ZH_PASSIVE.search(between) if is_chinese(text) else _EN_PASSIVE.search(between)
-                   or re.match(r"\s*['’]s\b", between))
-    return (i < j) != flipped, between
-
-
-def _same_relation(ours: str, theirs: str, sentence: str) -> bool:
-    """Two texts put the same relation between the names: one's words, less passive and
-    possessive markers, hold the other's ("从" / "汽车从"), or they share a content word; a
-    Chinese passive puts the verb after both names ("李四被张三起诉"), so there the sentence
-    must hold the statement's relation."""
-    strip = lambda text: re.sub(r"['’]s\b|\bby\b|被|由|了|[\W_]+", "", text)  # noqa: E731
-    a, b = strip(ours), strip(theirs)
-    if not b and a:
-        return a in strip(fold(sentence))
-    passive = _EN_PASSIVE.search(ours) or _EN_PASSIVE.search(theirs)
-    if not passive and (_COPULA.search(ours) or _COPULA.search(theirs)):  # "X is the capital of Y" / "the capital of Y is X"
-        return a == b
-    ours_terms, theirs_terms = set(words(ours)), set(words(theirs))
-    if ours_terms and theirs_terms:  # the same words between, not "app by clicking on the" / "menu and then click"
-        return len(ours_terms & theirs_terms) >= 0.6 * max(len(ours_terms), len(theirs_terms))
-    return bool(a and b and (a in b or b in a))
-
-
-# Relations whose two sides may trade places without changing the fact.
-_SYMMETRIC = re.compile(r"\b(?:meet|met|marr|partner|collaborat|merg|compet|talk|negotiat|sign|border)|会见|会谈|会晤|"
-                        r"合作|结婚|见面|相遇|合并|竞争|谈判|签署|接壤|相邻|和|与|及")
-
-
-def _relation_word(word: str) -> bool:
-    """A word that can relate two sides: a verb by jieba's dictionary (not 年 in
-    "青霉素是弗莱明在1928年发现的")."""
-    import jieba.posseg
-
-    return (jieba.posseg.dt.word_tag_tab.get(word) or "").startswith("v")
-
-
-def _mirrored(statement: str, sentence: str) -> tuple[str, str] | None:
-    """In Chinese, the words right before a relation word of the statement stand right after it
-    in the sentence, and the words right after it right before it: "优酷土豆收购了阿里巴巴" against
-    "阿里巴巴收购了优酷土豆", whatever the names are. Gives the two sides as the statement has
-    them. A passive on one side only, or a relation that goes both ways ("met"), is no swap."""
-    ours, theirs = list(words(statement)), list(words(sentence))
-    # Chinese only: English moves words around a preposition freely ("search for Power Options
-    # in Windows 10" / "Windows 10's Power Options"), and its names rule (_roles) reads passives.
-    if not is_chinese(statement) or len(set(ours)) < 3 or (bool(_ZH_PASSIVE.search(statement) or _EN_PASSIVE.search(statement))
-                              != bool(_ZH_PASSIVE.search(sentence) or _EN_PASSIVE.search(sentence))):
-        return None
-    for i, pivot in enumerate(ours):
-        if (ours.count(pivot) != 1 or theirs.count(pivot) != 1 or _SYMMETRIC.search(pivot) or facts(pivot).numbers
-                or not _relation_word(pivot)):
-            continue
-        j = theirs.index(pivot)
-        for a in range(1, min(i, j + 1, 4) + 1):  # the left side: the a words before the pivot
-            for b in range(1, min(len(ours) - i - 1, 4) + 1):  # the right side: the b words after it
-                left, right = ours[i - a:i], ours[i + 1:i + 1 + b]
-                if set(left) & set(right) or j < b:
-                    continue
-                if theirs[j - b:j] == right and theirs[j + 1:j + 1 + a] == left:
-                    return " ".join(left), " ".join(right)
-    return None
-
-
-def _role_conflict(statement: str, sentences: list[str]) -> Contradiction | None:
-    """Two names of the statement whose roles an evidence sentence swaps under the same
-    relation ("A acquired B" against "B acquired A" or "A was acquired by B"), or, names or
-    not, a sentence that mirrors the statement around its relation (``_mirrored``)."""
-    lowered = fold(statement)
-    said = sorted((n for n in facts(statement).names if lowered.find(n) >= 0), key=lowered.find)[:4]
-    for k, first in enumerate(said):
-        for second in said[k + 1:]:
-            ours = _roles(statement, first, second)
-            for sentence in sentences if ours is not None else []:
-                theirs = _roles(sentence, first, second)
-                if (theirs is not None and theirs[0] != ours[0] and not _SYMMETRIC.search(ours[1])
-                        and _same_relation(ours[1], theirs[1], sentence)):
-                    return Contradiction("roles", f"{first} → {second}", f"{second} → {first}", sentence)
-    for sentence in sentences:
-        if sides := _mirrored(statement, sentence):
-            return Contradiction("roles", f"{sides[0]} → {sides[1]}", f"{sides[1]} → {sides[0]}", sentence)
-    return None
-
-
-def _bounds(text: str) -> dict[float, set[str]]:
-    """Each value of the text that a bound word makes a floor or a ceiling, with which."""
-    text = normalize(text)
-    found: dict[float, set[str]] = {}
-    for value, start, end in number_spans(text):
-        before = text[max(0, start - _BOUND_REACH):start]
-        before = before[max((m.end() for m in _VALUE_CLAUSE.finditer(before)), default=0):]  # its own clause
-        words_before = list(_BOUND_BEFORE.finditer(before))
-        after = _BOUND_AFTER.match(text, end)
-        match = after if after else words_before[-1] if words_before else None
-        if match:
-            found.setdefault(value, set()).add("floor" if match.group("floor") else "ceiling")
-    return found
-
-
 def _bound_conflict(statement: str, sentences: list[str]) -> Contradiction | None:
     """A value the statement makes a floor where every evidence sentence that states it and
     shares a word with the statement makes it a ceiling, or the other way round: "The federal
     government caps down payments at 3.5%" against "a down payment as low as 3.5%"."""
-    stated = _bounds(statement)
+    stated = bounds(statement)
     statement_terms = [t for t in words(statement) if not facts(t).numbers]
     for value, kinds in stated.items():
         if len(kinds) != 1:
             continue
-        theirs = [(_bounds(s).get(value, set()), s) for s in sentences
+        theirs = [(bounds(s).get(value, set()), s) for s in sentences
                   if value in facts(s).numbers and any(found_in(t, words(s)) for t in statement_terms)]
         if theirs and all(other and other != kinds for other, _ in theirs):
             shown = f"{value:g}"
@@ -488,6 +363,7 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
     sentences = [s for s in sentences if s and s.strip()]
     if not sentences:
         return None
+    swapped = swapped_roles(statement, sentences)
     return ((slots and _slot_conflicts(statement, sentences, [words(s) for s in sentences]))
-            or _polarity_conflict(statement, sentences) or _role_conflict(statement, sentences)
+            or _polarity_conflict(statement, sentences) or (swapped and Contradiction("roles", *swapped))
             or _bound_conflict(statement, sentences))

@@ -1,4 +1,5 @@
-"""Typed facts of a text: the numbers, dates and names it states and whether it negates,
+"""Typed facts of a text: the numbers, dates and names it states, whether it negates, and
+which values it bounds (``bounds``: "at least 3.5%" a floor, "不超过5克" a ceiling),
 normalised so that the zh and en spellings of one value compare equal ("1,000" = "1000" =
 "one thousand", "10万" = 100000, "March 5, 2020" = "5 March 2020" = "2020年3月5日").
 
@@ -14,7 +15,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ragpipe.core.text import EN_STOPWORDS, _jieba, is_chinese, number_mentions
+from ragpipe.core.text import EN_STOPWORDS, _jieba, is_chinese, normalize, number_mentions, number_spans
 
 _EN_MONTHS = {m: i + 1 for i, m in enumerate(
     "january february march april may june july august september october november december".split())}
@@ -62,6 +63,22 @@ _SENTENCE_START = re.compile(r"(?:^\s*|[.!?:;\n•*\-–—)\]\d]\s*|[.!?]\S*\s+
 # Place nouns jieba tags as place names.
 _ZH_COMMON_PLACES = frozenset("城市 国家 地区 首都 省份 城镇 农村 乡村 地方 全国 各地 本地 当地 海外 国内 国外 境内 境外 市区 郊区".split())
 _EN_NAME = re.compile(r"\b[A-Z][\w'’.-]*(?:\s+(?:(?:of|de|da|von|van|the|and|la|le|du|del)\s+)*[A-Z][\w'’.-]*)*")
+
+# Where one sentence gives several values, each belongs to its clause.
+VALUE_CLAUSE = re.compile(r"[,;:，；：、]|\b(?:and|but|while|whereas)\b|以及|而且?|但是?")
+# Words that make a value a floor or a ceiling: before it in its clause ("at least 3.5%",
+# "caps … at 3.5%", "不得低于5%"), or right after it ("50 or older", "5万元以上"). The longer
+# negated forms come first: "不低于" is a floor, "低于" a ceiling.
+_BOUND_BEFORE = re.compile(
+    r"(?P<floor>\bat least\b|\bminimum\b|\bmin\.|\bas (?:low|little|few) as\b|\bno (?:less|fewer) than\b|"
+    r"\bnot (?:less|fewer) than\b|\bstarting (?:at|from)\b|不[得应能可宜]?(?:低于|少于)|至少|最低|最少|起码)"
+    r"|(?P<ceiling>\bat most\b|\bmaximum\b|\bmax\.|\bup to\b|\bno more than\b|\bnot more than\b|\bcap(?:s|ped)?\b|"
+    r"\blimit(?:s|ed)?\b|\bas (?:high|much|many) as\b|\bexceed|\bless than\b|\bfewer than\b|\bunder\b|\bbelow\b|"
+    r"不[得应能可宜]?(?:超过|高于|多于)|最多|最高|至多|上限|封顶|低于|少于)", re.I)
+_BOUND_AFTER = re.compile(r"\s*(?:%|percent|[元克岁天年月人个次倍])?\s*(?:(?P<floor>or (?:more|above|higher|older|greater|over)|\+|"
+                          r"(?:及|或)?以上|起)|(?P<ceiling>or (?:less|fewer|below|under|younger)|(?:及|或)?以[内下]|封顶|为限))",
+                          re.I)
+_BOUND_REACH = 48  # characters before a value that its bound word may stand in
 
 
 def fold(text: str) -> str:
@@ -235,3 +252,18 @@ def names(text: str) -> tuple[str, ...]:
             if words and len(" ".join(words)) > 1:  # not "I", nor a bare letter ("Q:")
                 found.append(" ".join(words))
     return tuple(dict.fromkeys(fold(n) for n in found if n.strip()))
+
+
+def bounds(text: str) -> dict[float, set[str]]:
+    """Each value of the text that a bound word makes a floor or a ceiling, with which."""
+    text = normalize(text)
+    found: dict[float, set[str]] = {}
+    for value, start, end in number_spans(text):
+        before = text[max(0, start - _BOUND_REACH):start]
+        before = before[max((m.end() for m in VALUE_CLAUSE.finditer(before)), default=0):]  # its own clause
+        words_before = list(_BOUND_BEFORE.finditer(before))
+        after = _BOUND_AFTER.match(text, end)
+        match = after if after else words_before[-1] if words_before else None
+        if match:
+            found.setdefault(value, set()).add("floor" if match.group("floor") else "ceiling")
+    return found

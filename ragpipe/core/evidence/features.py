@@ -359,7 +359,6 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
     return rows, notes
 
 
-
 def _invented(statement: str, question: str, prepared: _Prepared) -> bool:
     """The statement says nothing the evidence says beyond what the question asks: a claim of
     four words or more, two or more of them not the question's, none of those in the evidence

@@ -1,0 +1,110 @@
+"""Who did what to whom: an evidence sentence that swaps the two sides of a statement's
+relation ("YouTube acquired Google" against "Google acquired YouTube" or "YouTube was
+acquired by Google"; in Chinese also sides that are no names, "优酷土豆收购了阿里巴巴").
+``contradiction`` reads it as one of its plain contradictions."""
+
+from __future__ import annotations
+
+import re
+
+from ragpipe.core.evidence.agreement import words
+from ragpipe.core.evidence.facts import facts, fold
+from ragpipe.core.text import is_chinese
+
+_EN_PASSIVE = re.compile(r"\b\w+(?:ed|en|wn|ld|ght|ne|de|id)\s+by\b", re.I)  # "was acquired by", ", signed by"
+_ZH_PASSIVE = re.compile(r"被|由|遭|受到")
+_COPULA = re.compile(r"\b(?:is|are|was|were)\b|是")
+
+
+def _roles(text: str, first: str, second: str) -> tuple[bool, str] | None:
+    """Whether ``first`` holds the first role of the relation written between the two names
+    ("A acquired B": A; "B was acquired by A", "B 被 A 收购", "B's parent is A": A), and that
+    relation's words; None when the text does not name both."""
+    lowered = fold(text)
+    i, j = lowered.find(first), lowered.find(second)
+    if i < 0 or j < 0:
+        return None
+    between = lowered[min(i, j) + len(first if i < j else second):max(i, j)]
+    if not re.sub(r"\b(?:and|or|the|a|an)\b|[和与及或的]|[\W_]", "", between):
+        return None  # "A and B", "A (B)": a list or a gloss, no relation
+    flipped = bool(_ZH_PASSIVE.search(between) if is_chinese(text) else _EN_PASSIVE.search(between)
+                   or re.match(r"\s*['’]s\b", between))
+    return (i < j) != flipped, between
+
+
+def _same_relation(ours: str, theirs: str, sentence: str) -> bool:
+    """Two texts put the same relation between the names: one's words, less passive and
+    possessive markers, hold the other's ("从" / "汽车从"), or they share a content word; a
+    Chinese passive puts the verb after both names ("李四被张三起诉"), so there the sentence
+    must hold the statement's relation."""
+    strip = lambda text: re.sub(r"['’]s\b|\bby\b|被|由|了|[\W_]+", "", text)  # noqa: E731
+    a, b = strip(ours), strip(theirs)
+    if not b and a:
+        return a in strip(fold(sentence))
+    passive = _EN_PASSIVE.search(ours) or _EN_PASSIVE.search(theirs)
+    if not passive and (_COPULA.search(ours) or _COPULA.search(theirs)):  # "X is the capital of Y" / "the capital of Y is X"
+        return a == b
+    ours_terms, theirs_terms = set(words(ours)), set(words(theirs))
+    if ours_terms and theirs_terms:  # the same words between, not "app by clicking on the" / "menu and then click"
+        return len(ours_terms & theirs_terms) >= 0.6 * max(len(ours_terms), len(theirs_terms))
+    return bool(a and b and (a in b or b in a))
+
+
+# Relations whose two sides may trade places without changing the fact.
+_SYMMETRIC = re.compile(r"\b(?:meet|met|marr|partner|collaborat|merg|compet|talk|negotiat|sign|border)|会见|会谈|会晤|"
+                        r"合作|结婚|见面|相遇|合并|竞争|谈判|签署|接壤|相邻|和|与|及")
+
+
+def _relation_word(word: str) -> bool:
+    """A word that can relate two sides: a verb by jieba's dictionary (not 年 in
+    "青霉素是弗莱明在1928年发现的")."""
+    import jieba.posseg
+
+    return (jieba.posseg.dt.word_tag_tab.get(word) or "").startswith("v")
+
+
+def _mirrored(statement: str, sentence: str) -> tuple[str, str] | None:
+    """In Chinese, the words right before a relation word of the statement stand right after it
+    in the sentence, and the words right after it right before it: "优酷土豆收购了阿里巴巴" against
+    "阿里巴巴收购了优酷土豆", whatever the names are. Gives the two sides as the statement has
+    them. A passive on one side only, or a relation that goes both ways ("met"), is no swap."""
+    ours, theirs = list(words(statement)), list(words(sentence))
+    # Chinese only: English moves words around a preposition freely ("search for Power Options
+    # in Windows 10" / "Windows 10's Power Options"), and its names rule (_roles) reads passives.
+    if not is_chinese(statement) or len(set(ours)) < 3 or (bool(_ZH_PASSIVE.search(statement) or _EN_PASSIVE.search(statement))
+                              != bool(_ZH_PASSIVE.search(sentence) or _EN_PASSIVE.search(sentence))):
+        return None
+    for i, pivot in enumerate(ours):
+        if (ours.count(pivot) != 1 or theirs.count(pivot) != 1 or _SYMMETRIC.search(pivot) or facts(pivot).numbers
+                or not _relation_word(pivot)):
+            continue
+        j = theirs.index(pivot)
+        for a in range(1, min(i, j + 1, 4) + 1):  # the left side: the a words before the pivot
+            for b in range(1, min(len(ours) - i - 1, 4) + 1):  # the right side: the b words after it
+                left, right = ours[i - a:i], ours[i + 1:i + 1 + b]
+                if set(left) & set(right) or j < b:
+                    continue
+                if theirs[j - b:j] == right and theirs[j + 1:j + 1 + a] == left:
+                    return " ".join(left), " ".join(right)
+    return None
+
+
+def swapped_roles(statement: str, sentences: list[str]) -> tuple[str, str, str] | None:
+    """Two names of the statement whose roles an evidence sentence swaps under the same
+    relation ("A acquired B" against "B acquired A" or "A was acquired by B"), or, names or
+    not, a sentence that mirrors the statement around its relation (``_mirrored``): what the
+    statement says, what the sentence says, and the sentence; None when none does."""
+    lowered = fold(statement)
+    said = sorted((n for n in facts(statement).names if lowered.find(n) >= 0), key=lowered.find)[:4]
+    for k, first in enumerate(said):
+        for second in said[k + 1:]:
+            ours = _roles(statement, first, second)
+            for sentence in sentences if ours is not None else []:
+                theirs = _roles(sentence, first, second)
+                if (theirs is not None and theirs[0] != ours[0] and not _SYMMETRIC.search(ours[1])
+                        and _same_relation(ours[1], theirs[1], sentence)):
+                    return f"{first} → {second}", f"{second} → {first}", sentence
+    for sentence in sentences:
+        if sides := _mirrored(statement, sentence):
+            return f"{sides[0]} → {sides[1]}", f"{sides[1]} → {sides[0]}", sentence
+    return None
