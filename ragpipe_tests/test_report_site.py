@@ -286,6 +286,10 @@ def test_report_serve_serves_the_site_on_loopback_to_loopback_names_only(site):
     assert client.get(f"/{DATASET}/refbot%40v2/diagnosis.html").status_code == 200
     # a DNS-rebinding page reaches loopback under its own name: no report for it
     assert client.get("/index.html", headers={"Host": "attacker.example:8765"}).status_code == 400
+    assert client.get("/index.html", headers={"Host": "[::1]:8765"}).status_code == 200
+    assert client.get("/index.html", headers={"Host": "localhost"}).status_code == 200
+    named = TestClient(make_app(site.reports, ("reports.example",)), base_url="http://reports.example")
+    assert named.get("/index.html").status_code == 200
     assert client.post("/index.html", json={}).status_code == 405  # the site is read-only
 
 

@@ -86,7 +86,7 @@ class Guard:
         host = host_name(headers.get("host", ""))
         if host not in self.hosts:
             return refusal(400, "Host", f"{host or '(none)'!r} is not a host this server answers to "
-                                        f"({', '.join(sorted(self.hosts))})")
+                                        f"({', '.join(sorted(self.hosts))}; the command's --allow-host adds one)")
         if method in SAFE_METHODS:
             return None
         origin = headers.get("origin")
