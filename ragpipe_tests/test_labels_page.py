@@ -248,6 +248,13 @@ def test_bound_beyond_loopback_the_page_makes_and_requires_a_token(tmp_path, cap
     client = TestClient(served["app"], base_url="http://127.0.0.1:8767")
     assert served["host"] == "0.0.0.0" and len(token) >= 20
     assert client.get("/").status_code == 401 and client.get(f"/?token={token}").status_code == 200
+    # the printed URL's host is allowed, another name only with --allow-host
+    assert TestClient(served["app"], base_url="http://0.0.0.0:8767").get(f"/?token={token}").status_code == 200
+    assert client.get(f"/?token={token}", headers={"Host": "labels.example"}).status_code == 400
+    assert main(["label", "serve", "--dataset", DATASET, "--host", "0.0.0.0", "--allow-host", "labels.example",
+                 "--project-dir", str(tmp_path)]) == 0
+    token = capsys.readouterr().out.split("?token=")[1].split()[0]
+    assert TestClient(served["app"], base_url="http://labels.example").get(f"/?token={token}").status_code == 200
     # on loopback no token is asked for
     assert main(["label", "serve", "--dataset", DATASET, "--project-dir", str(tmp_path)]) == 0
     assert "token" not in capsys.readouterr().out and TestClient(served["app"], base_url="http://localhost:8767").get("/").status_code == 200

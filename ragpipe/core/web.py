@@ -34,10 +34,9 @@ UVICORN_LIMITS = {"limit_concurrency": 200, "timeout_keep_alive": 5}
 
 
 def allowed_hosts(bind_host: str, extra: Iterable[str] = ()) -> tuple[str, ...]:
-    """The loopback names, the address the server listens on (unless it is every address)
-    and ``extra`` names (those clients use to reach it beyond loopback)."""
-    own = () if bind_host in ("0.0.0.0", "::", "") else (bind_host,)
-    return tuple(dict.fromkeys(h.lower().strip("[]") for h in (*LOOPBACK_NAMES, *own, *extra)))
+    """The loopback names, the address the server listens on (as the URL it prints names
+    it, 0.0.0.0 too) and ``extra`` names (those clients use to reach it beyond loopback)."""
+    return tuple(dict.fromkeys(h.lower().strip("[]") for h in (*LOOPBACK_NAMES, bind_host, *extra)))
 
 
 def host_name(value: str) -> str:
