@@ -252,18 +252,11 @@ class HttpBot:
         # redacted before anything is cut, so a cut leaves no prefix of a key
         answer, contexts, ids = self.redact(answer), [self.redact(c) for c in contexts], [self.redact(i) for i in ids]
         limits = load_config().limits  # bounded here, so no reply can stall scoring
-        if len(answer) > limits.max_answer_chars:
-            raise BotUnavailable("answer too long", f"{len(answer):,} characters, more than "
-                                                    f"limits.max_answer_chars ({limits.max_answer_chars:,})")
-        cut = [f"{len(contexts) - limits.max_contexts} contexts past limits.max_contexts ({limits.max_contexts})"
-               ] if len(contexts) > limits.max_contexts else []
-        contexts, ids = contexts[:limits.max_contexts], ids[:limits.max_contexts]
-        long = sum(len(c) > limits.max_context_chars for c in contexts)
-        if long:
-            cut.append(f"{long} contexts cut to limits.max_context_chars ({limits.max_context_chars:,})")
-            contexts = [c[:limits.max_context_chars] for c in contexts]
+        if problem := limits.answer_problem(answer):
+            raise BotUnavailable("answer too long", problem)
+        contexts, ids, cut = limits.cut_contexts(contexts, ids)
         return RagResponse(question_id=question_id, answer=answer, retrieved_contexts=contexts,
-                           retrieved_ids=ids, latency_ms=latency_ms, truncated="; ".join(cut) or None)
+                           retrieved_ids=ids, latency_ms=latency_ms, truncated=cut)
 
 
 def answer_all(bot, questions: list[tuple[str, str]],
