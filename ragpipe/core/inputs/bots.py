@@ -48,7 +48,7 @@ from ragpipe.core.inputs.answers import AnswerCache
 from ragpipe.core.inputs.bot_config import BotConfig
 from ragpipe.core.inputs.recorded import RecordedBot
 from ragpipe.core.schemas import Chunk, InputError, RagResponse
-from ragpipe.core.secrets import Redactor, short_key_problem
+from ragpipe.core.secrets import Redactor, header_values, short_key_problem
 from ragpipe.core.text import content_tokens, is_chinese, split_sentences
 from ragpipe.core.transport import Budget, LoopThread, RequestFailed, RetryPolicy, Transient, Transport, check_status
 
@@ -158,7 +158,11 @@ class HttpBot:
         self.config, self.http, self.dataset, self.cache = config, config.http, dataset, cache
         self.round_id, self.previous_round = round_id, previous_round
         self.concurrency = self.http.concurrency
-        headers = {"Accept": "application/json", **self.http.headers}
+        try:
+            filled, secrets = header_values(self.http.headers)
+        except ValueError as exc:
+            raise InputError(f"bot {config.key}", "http.headers", str(exc)) from None
+        headers = {"Accept": "application/json", **filled}
         secret, self._url = "", httpx.URL(self.http.endpoint)
         if self.http.api_key_env:
             secret = os.environ.get(self.http.api_key_env, "")
@@ -173,7 +177,7 @@ class HttpBot:
             else:
                 headers[self.http.auth_header] = f"{scheme} {secret}" if scheme else secret
         # Servers quote requests back (in answers, in error bodies): nothing they send is kept unredacted.
-        self.redact = Redactor([secret])
+        self.redact = Redactor([secret, *secrets])
         self.cache_hits = self.requests = self.retries = 0
         policy = RetryPolicy(self.http.timeout, self.http.deadline, self.http.max_retries, self.http.backoff_base,
                              BACKOFF_MAX)
