@@ -117,6 +117,7 @@ def test_a_header_may_not_name_a_variable_that_is_not_for_bots(tmp_path):
     ("RAGPIPE_NEO4J_URI", f"bolt://neo4j:{KEY}@127.0.0.1:7687"),
     ("RAGPIPE_LLM_BASE_URL", f"http://127.0.0.1:9/v1?api_key={KEY}"),
     ("RAGPIPE_LLM_BASE_URL", f"http://judge:{KEY}@127.0.0.1:9/v1"),
+    ("RAGPIPE_REPORT_URL", f"https://reports.test/?sig={KEY}"),  # written into every report's links
 ])
 def test_a_credential_in_a_url_setting_is_refused_before_anything_runs(tmp_path, monkeypatch, capsys, variable, value):
     from ragpipe.cli import main

@@ -1,5 +1,5 @@
-"""Credentials in bot configs: where a config may take them from, where it may not write
-them, and their redaction from everything stored or logged.
+"""Credentials in bot configs and in ragpipe's settings: where they may come from, where
+they may not be written, and their redaction from everything stored, logged or printed.
 
 - A bot's key comes from an environment variable the config names (``api_key_env``), and
   only from one meant for bots (prefix ``RAGPIPE_BOT_``): a config must not be able to
@@ -13,10 +13,11 @@ them, and their redaction from everything stored or logged.
   like the key). Refusing rather than redacting: a config file is copied, committed and
   shown around, and a key in it is leaked already.
 - The same holds for the URLs ragpipe reads from its environment and keeps in its
-  definitions or errors (``environment_problems``): RAGPIPE_NEO4J_URI and
-  RAGPIPE_LLM_BASE_URL may not carry a credential (their passwords and keys have variables
-  of their own). RAGPIPE_CACHE_URL may (libpq's form); it is read where it is used, never
-  stored, and a command line that repeats it names the variable (``carries_credential``).
+  definitions, reports or errors (``environment_problems``): RAGPIPE_NEO4J_URI,
+  RAGPIPE_LLM_BASE_URL, the storage, report and Dask URLs may not carry a credential
+  (the Neo4j password and the judge's key have variables of their own).
+  RAGPIPE_CACHE_URL may (libpq's form): it is read where it is used, never stored, and a
+  command line that repeats it names the variable (``carries_credential``).
 - Whatever a server sends back (an answer, a context, an error body) may quote the key,
   whole or in part (a body cut at 200 characters leaves a prefix). ``Redactor`` replaces
   every occurrence of a secret, its URL-encoded form, and any fragment of it of at least
@@ -123,6 +124,8 @@ CREDENTIAL_FREE_URLS = {
     "RAGPIPE_LLM_BASE_URL": "set RAGPIPE_LLM_API_KEY instead (and RAGPIPE_LLM_API_KEY_HEADER for another header)",
     "RAGPIPE_WAREHOUSE_URL": "give the store's credentials through its own variables (AWS_ACCESS_KEY_ID …)",
     "RAGPIPE_REPORTS_URL": "give the store's credentials through its own variables (AWS_ACCESS_KEY_ID …)",
+    "RAGPIPE_REPORT_URL": "links to the reports are written into them; protect the site by other means",
+    "RAGPIPE_DASK_SCHEDULER": "give the scheduler's address only (tls:// with Dask's own certificates)",
 }
 
 
