@@ -124,7 +124,7 @@ CREDENTIAL_FREE_URLS = {
     "RAGPIPE_LLM_BASE_URL": "set RAGPIPE_LLM_API_KEY instead (and RAGPIPE_LLM_API_KEY_HEADER for another header)",
     "RAGPIPE_WAREHOUSE_URL": "give the store's credentials through its own variables (AWS_ACCESS_KEY_ID …)",
     "RAGPIPE_REPORTS_URL": "give the store's credentials through its own variables (AWS_ACCESS_KEY_ID …)",
-    "RAGPIPE_REPORT_URL": "links to the reports are written into them; protect the site by other means",
+    "RAGPIPE_REPORT_URL": "links to the reports are written into them; give the address alone instead",
     "RAGPIPE_DASK_SCHEDULER": "give the scheduler's address only (tls:// with Dask's own certificates)",
 }
 
