@@ -126,8 +126,10 @@ def _lines(path: str) -> Iterator[tuple[int, bytes]]:
             if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
                 raise InputError(path, "row", f"the line is longer than {MAX_LINE_BYTES:,} bytes, the most one row "
                                               "may hold", line_no)
+            if line_no == 1:
+                line = line.removeprefix(b"\xef\xbb\xbf")  # a UTF-8 byte order mark
             if line.strip():
-                yield line_no, line.removeprefix(b"\xef\xbb\xbf") if line_no == 1 else line
+                yield line_no, line
 
 
 def _parse(line: bytes, line_no: int, path: str) -> dict:
