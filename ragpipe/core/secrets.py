@@ -33,7 +33,7 @@ import logging
 import os
 import re
 from collections.abc import Iterable
-from urllib.parse import parse_qsl, quote, urlsplit
+from urllib.parse import parse_qsl, quote, unquote, urlsplit
 
 BOT_KEY_PREFIX = "RAGPIPE_BOT_"
 MIN_FRAGMENT = 8  # a shorter run of a key's characters says nothing about the key
@@ -137,9 +137,21 @@ def environment_problems() -> list[str]:
             if (what := url_credential(os.environ.get(variable, "")))]
 
 
+DSN_PASSWORD = re.compile(r"\bpassword\s*=\s*('(?:[^'\\]|\\.)*'|\S+)", re.IGNORECASE)  # libpq's key=value form
+URL_PASSWORD = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://[^/@:?#]*:([^/@?#]*)@")
+
+
 def carries_credential(value: str) -> bool:
-    """Whether a setting's value holds a credential ragpipe must not print (a URL with one)."""
-    return "://" in value and url_credential(value) is not None
+    """Whether a setting's value holds a credential ragpipe must not print: a URL with one,
+    or a libpq connection string with a password."""
+    return bool(DSN_PASSWORD.search(value)) or ("://" in value and url_credential(value) is not None)
+
+
+def connection_secrets(value: str) -> list[str]:
+    """The passwords a URL or libpq connection string holds, as written and decoded, found
+    without parsing it whole (an error may be about a string that does not parse)."""
+    found = [match.group(1) for pattern in (URL_PASSWORD, DSN_PASSWORD) for match in pattern.finditer(value)]
+    return [form for secret in found if secret for form in {secret, unquote(secret.strip("'"))}]
 
 
 def header_values(headers: dict[str, str]) -> tuple[dict[str, str], list[str]]:
