@@ -141,7 +141,8 @@ def test_hostile_lines_stop_at_their_line_with_a_clear_error(tmp_path, embedding
 
 def test_lone_surrogates_are_replaced_and_the_row_scored(tmp_path, embedding_cache, capsys, monkeypatch):
     monkeypatch.delenv("RAGPIPE_LLM_BASE_URL", raising=False)
-    bad = '{"id": "s", "question": "Who pays?", "answer": "The grant \\ud800 pays.", "retrieved_contexts": ["x \\udfff"]}'
+    bad = ('{"id": "s", "question": "Who pays?", "answer": "The grant \\ud800 pays.", '
+           '"retrieved_contexts": ["x \\udfff"]}')
     code, source, scored = _score(tmp_path, embedding_cache, [ROWS[0], bad], "--metrics", "faithfulness")
     assert code == 0 and [s["id"] for s in scored] == ["ours", "s"]
     assert f"{source}:2: warning: lone surrogates in answer, retrieved_contexts replaced by U+FFFD" \
