@@ -90,6 +90,7 @@ SLOW = {
     "test_configs.py::test_alias_bomb_bot_fails_alone_in_a_run": "a run over two bot versions",
     "test_configs.py::test_two_files_for_one_bot_version_fail_that_version_alone": "a run over two bot versions",
     "test_secrets.py::test_a_key_echoed_by_the_bot_is_nowhere_after_an_evaluation": "a whole evaluation, then a search",
+    "test_secrets.py::test_the_service_log_never_holds_the_token": "the service in its own process",
     "test_io_manager.py::test_two_writers_and_a_reader_of_one_file": "three processes racing on one file",
     "test_pipeline.py::test_scoring_again_computes_only_the_questions_whose_inputs_changed": "repeated scoring runs",
     "test_pipeline.py::test_progress_reaches_the_caller_from_the_process_that_runs_the_steps": "an evaluation run",

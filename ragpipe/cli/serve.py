@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ MEMORY_VECTORS = 50_000
 
 def _serve(args: argparse.Namespace) -> int:
     from ragpipe.core.evidence.embeddings import Embedder
+    from ragpipe.core.secrets import Redactor, RedactingFilter, short_key_problem
     from ragpipe.core.web import UVICORN_LIMITS, allowed_hosts
     from ragpipe.service import TOKEN_ENV, ServiceSettings, binding_problem, create_app
 
@@ -22,10 +24,13 @@ def _serve(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     token = os.environ.get(TOKEN_ENV) or None
-    problem = binding_problem(args.host, token)
+    problem = binding_problem(args.host, token) or (token and short_key_problem(TOKEN_ENV, token))
     if problem:
         print(problem, file=sys.stderr)
         return 2
+    if token:  # uvicorn's logs write the paths asked for, and a client may put the token in one
+        for name in ("uvicorn.access", "uvicorn.error"):
+            logging.getLogger(name).addFilter(RedactingFilter(Redactor([token])))
 
     import uvicorn
 

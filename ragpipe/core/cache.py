@@ -25,6 +25,8 @@ from urllib.parse import quote
 
 import diskcache
 
+from ragpipe.core.secrets import MASK, connection_secrets
+
 
 def cache_url() -> str | None:
     """The PostgreSQL database of the caches, or None for local directories."""
@@ -81,6 +83,18 @@ class Cache:
         self._store.close()
 
 
+def _connect(psycopg2, url: str):
+    """A connection; an error without the URL's password (libpq quotes a URL it cannot parse)."""
+    try:
+        return psycopg2.connect(url)
+    except psycopg2.Error as exc:
+        failure = exc
+    message = str(failure)
+    for secret in connection_secrets(url):
+        message = message.replace(secret, MASK)
+    raise type(failure)(message)  # outside the except: no context that quotes the password
+
+
 class PostgresStore:
     """The part of diskcache.Cache's interface that Cache uses, over one table in
     PostgreSQL: a value is bytes (``raw``) or JSON text (``text``). A transaction holds an
@@ -89,7 +103,7 @@ class PostgresStore:
     def __init__(self, url: str, namespace: str):
         import psycopg2  # only where a PostgreSQL cache is configured
 
-        self._connect, self.namespace = lambda: psycopg2.connect(url), namespace
+        self._connect, self.namespace = lambda: _connect(psycopg2, url), namespace
         self._lock, self._depth, self._pid, self._db = threading.RLock(), 0, None, None
         with self._cursor() as cur:
             cur.execute("SELECT pg_advisory_lock(hashtext('ragpipe_cache'))")  # two processes creating it at once
