@@ -19,10 +19,11 @@ import httpx
 import pytest
 
 from ragpipe.core.cache import Cache
-from ragpipe.core.llm import (LLMClient, LLMError, LLMEvaluator, LLMSettings, LLMStats, LLMVerifier, answer_questions,
-                              context_relevance, extract_entities, judge_1_5, request_key, rubric_1_10)
-from ragpipe.core.llm.prompts.base import FORMAT_INSTRUCTION
-from ragpipe.core.llm.prompts.judge import JUDGE_1_5
+from ragpipe.core.llm import LLMClient, LLMError, LLMSettings, LLMStats, request_key
+from ragpipe.core.judged import (LLMEvaluator, LLMVerifier, answer_questions, context_relevance, extract_entities,
+                                 judge_1_5, rubric_1_10)
+from ragpipe.core.llm.prompt import FORMAT_INSTRUCTION
+from ragpipe.core.judged.prompts.judge import JUDGE_1_5
 from ragpipe.core.transport import retry_after_seconds
 from ragpipe_tests.drip_server import DripServer
 from ragpipe.testing.fake_judge import fake_llm

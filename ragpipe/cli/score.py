@@ -105,7 +105,8 @@ def _judge(args: argparse.Namespace):
     the embeddings; None offline."""
     import os
 
-    from ragpipe.core.llm import LLMClient, LLMEvaluator
+    from ragpipe.core.llm import LLMClient
+    from ragpipe.core.judged import LLMEvaluator
     from ragpipe.core.llm.client import settings_from_env
 
     cache = args.cache_dir or os.environ.get("RAGPIPE_CACHE_DIR")
@@ -118,7 +119,7 @@ def _score(args: argparse.Namespace) -> int:
 
     from ragpipe.core.evidence.embeddings import Embedder
     from ragpipe.core.evidence.entities import load_graph_entities
-    from ragpipe.core.metrics import REGISTRY, Toolkit
+    from ragpipe.core.metrics import REGISTRY, Toolkit, judge_use
     from ragpipe.core.metrics.scoring import ROW_FIELDS, read_row, score_case
     from ragpipe.core.schemas import InputError
 
@@ -148,7 +149,7 @@ def _score(args: argparse.Namespace) -> int:
             return
         kit = Toolkit(embedder, graph=graph, llm=judge)  # per chunk: its memos (verdicts, results) go with the chunk
         if judge is not None:  # every case's judge calls, batched and concurrent, as the pipeline asks them
-            judge.prefetch(pending, metrics)
+            judge.prefetch(pending, judge_use(metrics))
         kit.prefetch(pending, metrics)
         for case in pending:
             out.write(case, score_case(case, kit, metrics))

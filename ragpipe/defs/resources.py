@@ -110,7 +110,8 @@ class LLMResource(dg.ConfigurableResource):
         """A new LLMEvaluator (with its own decomposition memo), or None when offline."""
         if not self.configured:
             return None
-        from ragpipe.core.llm import LLMClient, LLMEvaluator
+        from ragpipe.core.llm import LLMClient
+        from ragpipe.core.judged import LLMEvaluator
 
         return LLMEvaluator(LLMClient(self.settings()), language=language)
 

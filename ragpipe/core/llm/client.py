@@ -43,7 +43,7 @@ from pydantic import BaseModel
 
 from ragpipe.core.cache import Cache, import_sqlite_cache, retire
 from ragpipe.core.llm.cache import request_key
-from ragpipe.core.llm.prompts.base import Language, Prompt
+from ragpipe.core.llm.prompt import Language, Prompt
 from ragpipe.core.llm.settings import LLM, LLMError, LLMSettings, LLMStats, env_options, settings_from_env
 from ragpipe.core.llm.structured import (FORMAT_TYPES, INSTRUCTIONS, JSON_OBJECT, JSON_SCHEMA, FormatLevel,
                                          Rejected, Reply, ask, format_level, rejects_response_format)

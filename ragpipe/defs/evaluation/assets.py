@@ -13,7 +13,7 @@ from ragpipe.core.inputs.bots import answer_all, make_bot
 from ragpipe.core.diagnosis.rules import diagnose_evaluation, load_rules
 from ragpipe.core.labels.calibration import load_calibrations, with_calibration
 from ragpipe.core.labels.ppi import prediction_powered
-from ragpipe.core.metrics import REGISTRY, Metric, Toolkit
+from ragpipe.core.metrics import REGISTRY, Metric, Toolkit, judge_use
 from ragpipe.core.report import evaluation_data, page_url, write_evaluation
 from ragpipe.core.report.data import answer_drift, clean, round_drift, threshold_checks
 from ragpipe.core.report.render import EVALUATION_PAGE, INDEX_PAGE, record_round
@@ -168,14 +168,14 @@ def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: Emb
     try:
         before = judge.stats() if judge is not None else None
         if judge is not None:  # every sample's calls, batched and concurrent, before the metrics read them
-            judge.prefetch(todo_cases, todo)
+            judge.prefetch(todo_cases, judge_use(todo))
         computed = {}
         if dask.configured and judge is None:  # offline on a Dask cluster: the rows in chunks over the workers
             computed = dask.score(embedder.backend, embedder.cache_path, graph, todo, todo_cases, score_cache.put)
         else:
             toolkit.prefetch(todo_cases, todo)  # offline: every text the metrics embed, in one batched encode
         for name in names:
-            prompt_version = judge.prompt_hash(name) if judge is not None else None
+            prompt_version = judge.prompt_hash(REGISTRY[name].judge) if judge is not None else None
             rows = []
             for i, (case, row) in enumerate(zip(cases, kept[name]), start=1):
                 if row is None:
