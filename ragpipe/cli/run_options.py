@@ -12,7 +12,7 @@ import textwrap
 from pathlib import Path
 
 from ragpipe.cli.summary import WIDTH, Version, gate_lines, verdict_line, write_ci_files
-from ragpipe.core.gate import DEFAULT_FAIL_ON, parse_fail_on
+from ragpipe.core.verdict import DEFAULT_FAIL_ON, parse_fail_on
 
 REASK_HELP = ("ask HTTP bots every question again, in a new answer round, instead of re-scoring the answers "
               "they gave before (earlier rounds are kept; the report shows what changed)")

@@ -6,8 +6,7 @@ import pandas as pd
 from ragpipe.core.metrics import REGISTRY
 from ragpipe.core.report import comparison_data, write_comparison
 from ragpipe.core.report.charts import oriented
-from ragpipe.core.gate import RANK_RULE, REGRESSION_CHECK
-from ragpipe.core.report.data import regression_check
+from ragpipe.core.verdict import RANK_RULE, REGRESSION_CHECK, regression_check
 from ragpipe.defs.datasets.assets import dataset_language
 from ragpipe.defs.evaluation.assets import baseline_of, compare_with_baseline, config_problem, page_metadata
 from ragpipe.defs.evaluation.tables import leaderboard_table
