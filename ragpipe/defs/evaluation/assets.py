@@ -19,6 +19,7 @@ from ragpipe.core.report.render import EVALUATION_PAGE, INDEX_PAGE, record_round
 from ragpipe.core.report.summaries import aggregates_markdown, evaluation_markdown, responses_markdown, scores_markdown
 from ragpipe.core.schemas import Chunk, EvalCase, InputError, InputErrors
 from ragpipe.core.verdict import aggregate_rows, compare_versions, threshold_checks
+from ragpipe.defs.code_versions import code_version
 from ragpipe.defs.datasets.assets import dataset_language, graph_from_snapshot, graph_version, snapshot_metadata
 from ragpipe.defs.evaluation.score_cache import ScoreCache
 from ragpipe.defs.cluster import DaskResource, endpoint_pool, score_row
@@ -134,6 +135,7 @@ def _score_out(metric: Metric) -> dg.AssetOut:
     direction = "higher is better" if metric.higher_is_better else "lower is better"
     return dg.AssetOut(
         key=["scores", metric.name], group_name="scores", kinds={"parquet"}, is_required=False,
+        code_version=code_version("scores"),
         description=f"{metric.definition} Range {metric.value_range}, {direction}. "
                     f"Reads {', '.join(metric.reads)}. NaN when {metric.nan_when}.")
 
@@ -242,7 +244,8 @@ def compare_with_baseline(paths: ProjectPaths, dataset: str, bot_version: str, b
     return compare_versions(scores, {name: paths.warehouse.stored(["scores", name], key) for name in REGISTRY})
 
 
-@dg.asset(partitions_def=evaluations, group_name="aggregates", kinds={"parquet"}, ins={**SCORE_INS, **LABELS_IN})
+@dg.asset(partitions_def=evaluations, group_name="aggregates", kinds={"parquet"}, ins={**SCORE_INS, **LABELS_IN},
+          code_version=code_version("reports"))
 def aggregate_scores(context: dg.AssetExecutionContext, paths: ProjectPaths, human_labels: pd.DataFrame,
                      **score_inputs: pd.DataFrame):
     """Per metric: mean, bootstrap CI95, n, number unmeasured, and the share of questions
@@ -263,6 +266,7 @@ def aggregate_scores(context: dg.AssetExecutionContext, paths: ProjectPaths, hum
 # Not downstream of aggregate_scores: a failed blocking check must not leave the report of
 # the regressed version unwritten or stale, since the report is where the drop is explained.
 @dg.asset(partitions_def=evaluations, group_name="diagnosis", kinds={"parquet", "html"},
+          code_version=code_version("reports"),
           ins={"question_set": dg.AssetIn(**DATASET_INPUT), "rag_responses": dg.AssetIn(), **SCORE_INS, **LABELS_IN})
 def diagnosis_report(context: dg.AssetExecutionContext, paths: ProjectPaths, question_set: pd.DataFrame,
                      rag_responses: pd.DataFrame, human_labels: pd.DataFrame, **scores: pd.DataFrame) -> pd.DataFrame:

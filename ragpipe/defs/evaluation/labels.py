@@ -15,6 +15,7 @@ from ragpipe.core.labels.calibration import calibrate, calibration_path
 from ragpipe.core.labels.reading import KINDS, load_labels
 from ragpipe.core.labels.views import metric_view
 from ragpipe.core.report.data import clean
+from ragpipe.defs.code_versions import code_version
 from ragpipe.defs.evaluation.assets import DATASET_INPUT, _keys
 from ragpipe.defs.partitions import evaluations, partitioned_check
 from ragpipe.defs.resources import ProjectPaths
@@ -57,6 +58,7 @@ def _table(rows: list[dict]) -> str:
 
 
 @dg.asset(partitions_def=evaluations, group_name="labels", kinds={"parquet"},
+          code_version=code_version("reports"),
           ins={"question_set": dg.AssetIn(**DATASET_INPUT), **LABEL_SCORE_INS})
 def human_labels(context: dg.AssetExecutionContext, paths: ProjectPaths, question_set: pd.DataFrame,
                  **score_inputs: pd.DataFrame) -> pd.DataFrame:
