@@ -15,7 +15,6 @@ coordinator's slots for ever.
 
 from __future__ import annotations
 
-import fcntl
 import socket
 import threading
 import time
@@ -25,6 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import dagster as dg
+from filelock import lock_descriptor
 
 from ragpipe.defs.evaluation.assets import REASK_TAG
 from ragpipe.defs.jobs import dataset_job, evaluation_job, labels_job, leaderboard_job
@@ -62,7 +62,7 @@ def held_run_lock(instance: dg.DagsterInstance) -> Iterator[tuple[str, dict[str,
     stop = threading.Event()
     heart = threading.Thread(target=_beat, args=(instance, run_id, stop), name="ragpipe-heartbeat", daemon=True)
     with path.open("w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
+        lock_descriptor(handle.fileno())
         heart.start()
         try:
             yield run_id, {LOCK_TAG: f"{socket.gethostname()}:{path}"}
@@ -83,11 +83,10 @@ def _death(instance: dg.DagsterInstance, run_id: str, tag: str) -> str | None:
         return f"its heartbeat on {host} stopped {age:.0f} s ago" if age > HEARTBEAT_STALE_S else None
     try:
         with open(path, "a") as handle:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if not lock_descriptor(handle.fileno(), blocking=False):
+                return None
     except FileNotFoundError:
         return "its run lock was released"  # the run status is checked again below
-    except BlockingIOError:
-        return None
     Path(path).unlink(missing_ok=True)
     return "its run lock was free"
 
