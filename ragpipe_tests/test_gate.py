@@ -11,7 +11,7 @@ import pytest
 
 from ragpipe.cli.eval import ProgressBar
 from ragpipe.cli.run_options import add_run_options, finish, ui_command
-from ragpipe.cli.summary import Version, markdown_summary, moved_most, terminal_summary
+from ragpipe.core.report.summary import Version, markdown_summary, moved_most, terminal_summary
 from ragpipe.core.verdict import failures, junit_xml, parse_fail_on
 from ragpipe.defs.runner import BLOCKED, RunOutcome
 from ragpipe.testing import assert_scores
