@@ -100,7 +100,8 @@ def aggregate_rows(scores: dict[str, pd.DataFrame], labels: pd.DataFrame | None 
 
 
 def significant_drop(comparison: dict, higher_is_better: bool) -> bool:
-    """The whole CI95 of the difference lies on the worse side of zero."""
+    """The whole CI95 of the difference lies on the worse side of zero: the rule the
+    regression gate had before its sign-flip test, kept for the benchmarks that compare."""
     if comparison["n_pairs"] == 0:
         return False
     return comparison["ci95_high"] < 0 if higher_is_better else comparison["ci95_low"] > 0
