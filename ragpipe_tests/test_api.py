@@ -6,7 +6,8 @@ import socket
 import pytest
 
 import ragpipe
-from ragpipe.core.llm import LLMClient, LLMEvaluator, LLMSettings
+from ragpipe.core.llm import LLMClient, LLMSettings
+from ragpipe.core.judged import LLMEvaluator
 from ragpipe.core.metrics import REGISTRY, Toolkit
 from ragpipe.core.schemas import EvalCase
 

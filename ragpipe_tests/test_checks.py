@@ -9,7 +9,7 @@ import dagster as dg
 import pandas as pd
 
 from ragpipe.core.metrics import REGISTRY
-from ragpipe.core.report.data import status_of, threshold_checks
+from ragpipe.core.verdict import status_of, threshold_checks
 from ragpipe.defs.definitions import build_defs
 from ragpipe.core.diagnosis.stats import summarize
 from ragpipe.defs.evaluation.leaderboard import leaderboard

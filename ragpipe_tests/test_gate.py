@@ -11,8 +11,8 @@ import pytest
 
 from ragpipe.cli.eval import ProgressBar
 from ragpipe.cli.run_options import add_run_options, finish, ui_command
-from ragpipe.cli.summary import Version, markdown_summary, moved_most, terminal_summary
-from ragpipe.core.gate import failures, junit_xml, parse_fail_on
+from ragpipe.core.report.summary import Version, markdown_summary, moved_most, terminal_summary
+from ragpipe.core.verdict import failures, junit_xml, parse_fail_on
 from ragpipe.defs.runner import BLOCKED, RunOutcome
 from ragpipe.testing import assert_scores
 
@@ -232,8 +232,8 @@ def test_an_unchanged_bot_is_blocked_in_at_most_five_percent_of_draws():
     # metrics' CI95 below zero; the gate's error rate is controlled over its metrics.
     import numpy as np
 
-    from ragpipe.core.diagnosis.stats import paired_bootstrap, significant_drop
-    from ragpipe.core.gate import compare_versions
+    from ragpipe.core.diagnosis.stats import paired_bootstrap
+    from ragpipe.core.verdict import compare_versions, significant_drop
 
     rng = np.random.default_rng(1)
     names = ["answer_correctness", "faithfulness", "answer_relevancy", "context_recall", "context_relevance",
@@ -256,8 +256,7 @@ def test_an_unchanged_bot_is_blocked_in_at_most_five_percent_of_draws():
 
 def test_a_drop_blocks_only_on_a_gate_metric_measured_enough_and_large_enough():
     from ragpipe.core.config import GateSettings
-    from ragpipe.core.gate import judge_regression, regression_verdict
-    from ragpipe.core.report.data import regression_check
+    from ragpipe.core.verdict import judge_regression, regression_check, regression_verdict
 
     def c(diff: float, p: float, n: int = 47) -> dict:
         return {"mean_diff": diff, "ci95_low": diff - 0.05, "ci95_high": diff + 0.05, "n_pairs": n, "p_drop": p}
@@ -289,7 +288,7 @@ def test_a_drop_blocks_only_on_a_gate_metric_measured_enough_and_large_enough():
 
 def test_the_gate_reads_its_metrics_and_effects_from_evaluation_yaml(tmp_path, monkeypatch):
     from ragpipe.core.config import DEFAULT_PATH
-    from ragpipe.core.gate import gate_settings, judge_regression
+    from ragpipe.core.verdict import gate_settings, judge_regression
     from ragpipe.core.schemas import InputError
 
     shipped = DEFAULT_PATH.read_text(encoding="utf-8")

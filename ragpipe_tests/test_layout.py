@@ -1,43 +1,46 @@
-"""The package's layering: the installed package never needs the tests, and the core needs
-neither Dagster nor the layers built on it."""
+"""The package's layering, as the import-linter contracts of pyproject.toml state it: the
+installed package never needs the tests, the core needs neither Dagster nor the layers built
+on it, and the core's packages stand in the order of the flow (text -> evidence -> scores ->
+verdict -> reports), no arrow from a lower layer to a higher one."""
 
-import ast
+import os
+import shutil
 import subprocess
 import sys
 import tomllib
+from pathlib import Path
 
 from setuptools import find_packages
 
 from ragpipe_tests.conftest import REPO, SAMPLE_FILES, copy_sample
 
-
-def imported_modules(folder) -> dict[str, set[str]]:
-    """Every module a .py file under folder imports, by file."""
-    found = {}
-    for path in folder.rglob("*.py"):
-        names = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                names |= {alias.name for alias in node.names}
-            elif isinstance(node, ast.ImportFrom) and node.module:
-                names.add(node.module)
-        found[str(path.relative_to(REPO))] = names
-    return found
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 
-def offenders(folder, banned: tuple[str, ...]) -> dict[str, list[str]]:
-    return {path: sorted(n for n in names if n.split(".")[0] in banned or n.startswith(banned))
-            for path, names in imported_modules(folder).items()
-            if any(n.split(".")[0] in banned or n.startswith(banned) for n in names)}
+def lint_imports(root: Path) -> subprocess.CompletedProcess:
+    """import-linter over the checkout at root, with its pyproject.toml's contracts."""
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    return subprocess.run([str(LINT_IMPORTS), "--no-cache", "--config", str(root / "pyproject.toml")],
+                          capture_output=True, text=True, cwd=root, env=env, timeout=120)
 
 
-def test_the_package_never_imports_the_tests():
-    assert offenders(REPO / "ragpipe", ("ragpipe_tests",)) == {}
+def test_the_import_contracts_hold():
+    done = lint_imports(REPO)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "0 broken" in done.stdout
 
 
-def test_the_core_imports_neither_dagster_nor_the_layers_above_it():
-    banned = ("dagster", "ragpipe.defs", "ragpipe.cli", "ragpipe.bench", "ragpipe.testing")
-    assert offenders(REPO / "ragpipe" / "core", banned) == {}
+def test_the_contracts_catch_an_arrow_up_the_flow(tmp_path):
+    """A metric that imports the report layer breaks the layers contract, naming the import."""
+    for part in ("ragpipe", "ragpipe_tests"):
+        shutil.copytree(REPO / part, tmp_path / part, ignore=shutil.ignore_patterns("__pycache__", "data"))
+    shutil.copy(REPO / "pyproject.toml", tmp_path)
+    base = tmp_path / "ragpipe" / "core" / "metrics" / "base.py"
+    base.write_text(base.read_text(encoding="utf-8") + "\nfrom ragpipe.core.report import data  # noqa\n",
+                    encoding="utf-8")
+    done = lint_imports(tmp_path)
+    assert done.returncode != 0
+    assert "ragpipe.core.metrics.base -> ragpipe.core.report.data" in done.stdout
 
 
 def test_the_wheel_holds_the_package_but_not_the_tests():

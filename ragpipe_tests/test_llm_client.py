@@ -11,7 +11,6 @@ import json
 import logging
 import re
 import socket
-import sqlite3
 import threading
 import time
 
@@ -19,10 +18,11 @@ import httpx
 import pytest
 
 from ragpipe.core.cache import Cache
-from ragpipe.core.llm import (LLMClient, LLMError, LLMEvaluator, LLMSettings, LLMStats, LLMVerifier, answer_questions,
-                              context_relevance, extract_entities, judge_1_5, request_key, rubric_1_10)
-from ragpipe.core.llm.prompts.base import FORMAT_INSTRUCTION
-from ragpipe.core.llm.prompts.judge import JUDGE_1_5
+from ragpipe.core.llm import LLMClient, LLMError, LLMSettings, LLMStats, request_key
+from ragpipe.core.judged import (LLMEvaluator, LLMVerifier, answer_questions, context_relevance, extract_entities,
+                                 judge_1_5, rubric_1_10)
+from ragpipe.core.llm.prompt import FORMAT_INSTRUCTION
+from ragpipe.core.judged.prompts.judge import JUDGE_1_5
 from ragpipe.core.transport import retry_after_seconds
 from ragpipe_tests.drip_server import DripServer
 from ragpipe.testing.fake_judge import fake_llm
@@ -478,20 +478,6 @@ def test_requests_waiting_when_a_rejection_is_learnt_are_not_sent(server):
         assert [r.score for r in c.run_many(items[:2])] == [5, 5]  # no cache: sent again, at the learnt level
     assert [r.response_format_type for r in server.requests] == ["json_object"] * 2
 
-
-def test_a_response_cache_of_the_earlier_sqlite_format_is_imported(server, tmp_path):
-    with make_client(server) as c:  # the reply, as an earlier version cached it
-        judge_1_5(c, "q?", "a", "a")
-    body = server.requests[0].body
-    value = {"content": json.dumps({"reasoning": "from the old cache", "score": 4}), "finish_reason": "stop"}
-    with sqlite3.connect(tmp_path / "llm-cache.sqlite") as db:
-        db.execute("CREATE TABLE responses (key TEXT PRIMARY KEY, model TEXT NOT NULL, value TEXT NOT NULL, "
-                   "created REAL NOT NULL)")
-        db.execute("INSERT INTO responses VALUES (?, 'm', ?, 0)", (request_key(body), json.dumps(value)))
-    db.close()
-    with make_client(server, cache_dir=str(tmp_path)) as c:
-        assert judge_1_5(c, "q?", "a", "a") == (4, "from the old cache")
-    assert len(server.requests) == 1
 
 
 def test_cache_store(tmp_path):

@@ -8,7 +8,9 @@ import re
 
 import pytest
 
-from ragpipe.core.llm import PROMPTS, LLMError, LLMEvaluator, LLMVerifier, metric_prompt_hash, refine
+from ragpipe.core.llm import LLMError
+from ragpipe.core.judged import PROMPTS, LLMEvaluator, LLMVerifier, refine
+from ragpipe.core.metrics import REGISTRY, judge_use
 from ragpipe.core.schemas import EvalCase
 from ragpipe.testing.fake_judge import RUBRIC, fake_llm, prompt_of
 from ragpipe_tests.llm_helpers import MATERIAL, SAMPLE, client, make_client, server
@@ -89,10 +91,10 @@ def test_prefetch_verify_batch_fences_every_statement_and_passage(server, client
 
 
 def test_prefetch_only_the_parts_the_metrics_need(server, client):
-    LLMEvaluator(client).prefetch([SAMPLE], metrics=["llm_judge"])
+    LLMEvaluator(client).prefetch([SAMPLE], judge_use(["llm_judge"]))
     assert [prompt_of(r) for r in server.requests] == ["judge_and_rubric"]
     server.reset()
-    LLMEvaluator(client).prefetch([SAMPLE], metrics=["faithfulness"])
+    LLMEvaluator(client).prefetch([SAMPLE], judge_use(["faithfulness"]))
     assert [prompt_of(r) for r in server.requests] == ["answer_analysis", "statement_verification_batch"]
     server.reset()
     LLMEvaluator(client).prefetch([SAMPLE.model_copy(update={"bot_error": "timeout"})])
@@ -183,20 +185,20 @@ def test_refine_stops_after_n_rounds_and_on_errors(server, client):
 # ---- prompt provenance ---------------------------------------------------------------------------
 def test_prompt_hash_per_metric(client):
     ev = LLMEvaluator(client, language="zh")
-    h = ev.prompt_hash("faithfulness")
-    assert re.fullmatch(r"[0-9a-f]{64}", h) and h == metric_prompt_hash("faithfulness", "zh")
-    assert h == ev.prompt_hash("context_recall") and h != ev.prompt_hash("faithfulness", "en")
-    assert h != ev.prompt_hash("llm_judge") and ev.prompt_hash("context_precision") is None
-    assert ev.prompt_hashes("llm_judge") == {"judge_and_rubric@1.1": PROMPTS["judge_and_rubric"].hash("zh"),
+    h = ev.prompt_hash(REGISTRY["faithfulness"].judge)
+    assert re.fullmatch(r"[0-9a-f]{64}", h) and h == REGISTRY["faithfulness"].judge.prompt_hash("zh")
+    assert h == ev.prompt_hash(REGISTRY["context_recall"].judge) and h != ev.prompt_hash(REGISTRY["faithfulness"].judge, "en")
+    assert h != ev.prompt_hash(REGISTRY["llm_judge"].judge) and ev.prompt_hash(REGISTRY["context_precision"].judge) is None
+    assert ev.prompt_hashes(REGISTRY["llm_judge"].judge) == {"judge_and_rubric@1.1": PROMPTS["judge_and_rubric"].hash("zh"),
                                              "llm_judge@1.1": PROMPTS["llm_judge"].hash("zh")}
     with pytest.raises(ValueError, match="name the language"):
-        LLMEvaluator(client).prompt_hash("faithfulness")
+        LLMEvaluator(client).prompt_hash(REGISTRY["faithfulness"].judge)
 
 
 def test_prefetch_verifies_filtered_statement_lists_too(server, client):
     ev = LLMEvaluator(client)
     ev.statement_filters = (lambda stmts: [s for s in stmts if "联邦" not in s],)
-    ev.prefetch([SAMPLE], metrics=["faithfulness"])
+    ev.prefetch([SAMPLE], judge_use(["faithfulness"]))
     assert server.count() == 2
     answer = ev.decompose(SAMPLE.answer)
     kept = ev.statement_filters[0](answer)

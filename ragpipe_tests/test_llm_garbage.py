@@ -7,13 +7,14 @@ import re
 
 import pytest
 
-from ragpipe.core.llm import LLMClient, LLMEvaluator, LLMSettings
+from ragpipe.core.llm import LLMClient, LLMSettings
+from ragpipe.core.judged import LLMEvaluator
 from ragpipe.core.llm.settings import settings_from_env
-from ragpipe.core.llm.prompts import CONTEXT_RELEVANCE, DECOMPOSE, JUDGE_1_5, JUDGE_AND_RUBRIC
-from ragpipe.core.llm.prompts.context_relevance import ContextRelevanceInput
-from ragpipe.core.llm.prompts.decompose import DecomposeInput
-from ragpipe.core.llm.prompts.judge import JudgeInput
-from ragpipe.core.llm.prompts.judge_and_rubric import JudgeAndRubricInput
+from ragpipe.core.judged.prompts import CONTEXT_RELEVANCE, DECOMPOSE, JUDGE_1_5, JUDGE_AND_RUBRIC
+from ragpipe.core.judged.prompts.context_relevance import ContextRelevanceInput
+from ragpipe.core.judged.prompts.decompose import DecomposeInput
+from ragpipe.core.judged.prompts.judge import JudgeInput
+from ragpipe.core.judged.prompts.judge_and_rubric import JudgeAndRubricInput
 from ragpipe.core.metrics import Toolkit
 from ragpipe.core.metrics.scoring import score_case
 from ragpipe.core.schemas import EvalCase

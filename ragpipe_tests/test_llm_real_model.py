@@ -25,7 +25,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from ragpipe.core.llm import LLMClient, LLMEvaluator, LLMSettings
+from ragpipe.core.llm import LLMClient, LLMSettings
+from ragpipe.core.judged import LLMEvaluator
 from ragpipe.core.metrics import REGISTRY, Toolkit
 from ragpipe.core.schemas import EvalCase
 from ragpipe.core.metrics.scoring import score_case

@@ -11,8 +11,9 @@ import pytest
 
 from ragpipe.core.config import DEFAULT_PATH, load_config
 from ragpipe.core.evidence.entities import GraphEntities
-from ragpipe.core.llm import LLMClient, LLMEvaluator, LLMSettings
-from ragpipe.core.metrics import REGISTRY, Toolkit
+from ragpipe.core.llm import LLMClient, LLMSettings
+from ragpipe.core.judged import LLMEvaluator
+from ragpipe.core.metrics import REGISTRY, Toolkit, judge_use
 from ragpipe.core.metrics.scoring import score_case
 from ragpipe.core.schemas import EvalCase, InputError
 from ragpipe.defs.definitions import build_defs
@@ -192,7 +193,7 @@ def test_every_llm_metric_has_a_prompt_hash(embedder):
         with LLMClient(LLMSettings(base_url=server.base_url, model="judge", **FAST)) as client:
             evaluator = LLMEvaluator(client, language="zh")
             for name, metric in REGISTRY.items():
-                h = evaluator.prompt_hash(name)
+                h = evaluator.prompt_hash(metric.judge)
                 if metric.judge.prompts:
                     assert len(h) == 64, name
                 else:
@@ -224,7 +225,7 @@ def test_every_metric_declares_what_it_asks_the_judge(embedder):
                 server.reset()
                 evaluator = LLMEvaluator(client)
                 kit = Toolkit(embedder, graph=graph, llm=evaluator)
-                evaluator.prefetch([case], [name])
+                evaluator.prefetch([case], judge_use([name]))
                 prefetched = server.count()
                 assert {prompt_of(r) for r in server.requests} <= declared, name
                 metric.score(case, kit)
@@ -283,7 +284,7 @@ def test_a_fractional_rubric_score_counts_and_one_out_of_range_is_refused(embedd
             with LLMClient(LLMSettings(base_url=server.base_url, model="judge", **FAST)) as client:
                 evaluator = LLMEvaluator(client)
                 if prefetched:
-                    evaluator.prefetch([CASE], ["rubric_1_10"])
+                    evaluator.prefetch([CASE], judge_use(["rubric_1_10"]))
                 rubric = score_case(CASE, Toolkit(embedder, llm=evaluator), ["rubric_1_10"])["rubric_1_10"]
         if expected is None:
             assert math.isnan(rubric.value)
@@ -308,7 +309,7 @@ def test_the_rubric_judge_reads_the_top_documents_only(embedder, tmp_path, monke
         with OpenAIServer(route=fake_llm) as server:
             with LLMClient(LLMSettings(base_url=server.base_url, model="judge", **FAST)) as client:
                 evaluator = LLMEvaluator(client)
-                evaluator.prefetch([case], ["rubric_1_10"])
+                evaluator.prefetch([case], judge_use(["rubric_1_10"]))
                 combined = score_case(case, Toolkit(embedder, llm=evaluator), ["rubric_1_10"])["rubric_1_10"]
                 single = score_case(case, Toolkit(embedder, llm=LLMEvaluator(client)), ["rubric_1_10"])["rubric_1_10"]
         requests = {prompt_of(r): r for r in server.requests}

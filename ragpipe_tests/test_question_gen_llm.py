@@ -14,7 +14,8 @@ import pytest
 from ragpipe.cli import main
 from ragpipe.core.inputs.corpus import load_corpus
 from ragpipe.core.evidence.entities import GraphEntities
-from ragpipe.core.llm import PROMPTS, LLMClient, LLMSettings
+from ragpipe.core.llm import LLMClient, LLMSettings
+from ragpipe.core.judged import PROMPTS
 from ragpipe.core.metrics import Toolkit
 from ragpipe.core.inputs.question_filters import duplicate_of, trivial_reason
 from ragpipe.core.inputs.question_gen_llm import (DUPLICATE, INVALID_OUTPUT, SINGLE_HOP, TRIVIAL, UNANSWERABLE,

@@ -5,7 +5,8 @@ import pytest
 
 from ragpipe.bench.retrieval_judge import dataset_cases, judge_auroc
 from ragpipe.core.metrics import REGISTRY, Toolkit
-from ragpipe.core.diagnosis.stats import paired_bootstrap, significant_drop
+from ragpipe.core.diagnosis.stats import paired_bootstrap
+from ragpipe.core.verdict import significant_drop
 
 
 @pytest.fixture(scope="module")

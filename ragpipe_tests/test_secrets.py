@@ -276,7 +276,8 @@ def test_a_key_sent_in_the_url_is_redacted_from_errors(monkeypatch):
 
 
 def test_a_judge_error_body_cut_inside_the_key_keeps_no_prefix_of_it():
-    from ragpipe.core.llm import LLMClient, LLMError, LLMSettings, judge_1_5
+    from ragpipe.core.llm import LLMClient, LLMError, LLMSettings
+    from ragpipe.core.judged import judge_1_5
     from ragpipe.testing.openai_server import OpenAIServer, Reply
 
     body = "denied: " + "x" * 263 + f" you sent Bearer {KEY}"  # the cut at 300 characters leaves 12 of the key

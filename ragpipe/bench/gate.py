@@ -18,8 +18,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ragpipe.core.diagnosis.stats import paired_bootstrap, significant_drop
-from ragpipe.core.gate import compare_versions
+from ragpipe.core.diagnosis.stats import paired_bootstrap
+from ragpipe.core.verdict import compare_versions, significant_drop
 from ragpipe.core.metrics import REGISTRY
 
 

@@ -58,7 +58,7 @@ def make_cases(n: int, contexts: int = 3) -> list:
 
 def run_suite(cases, client, embedder, prefetch: bool) -> tuple[float, float, dict]:
     """(prefetch seconds, metric seconds, per-metric counts of measured values)."""
-    from ragpipe.core.llm import LLMEvaluator
+    from ragpipe.core.judged import LLMEvaluator
     from ragpipe.core.metrics import Toolkit
     from ragpipe.core.metrics.scoring import score_case
 

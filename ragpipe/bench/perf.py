@@ -33,6 +33,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from ragpipe.bench import loadavg_text
 from ragpipe.bench.latency import DEFAULT_BENCH_DIR, FILES
 
 # ragpipe's metric -> the RAGAS metric it is compared with (same question, different method:
@@ -202,10 +203,6 @@ def _current_rss_mb() -> float:
             return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:")) / 1024
     except (OSError, StopIteration):
         return math.nan
-
-
-def loadavg_text(figures) -> str:
-    return "load " + "/".join(f"{x:.1f}" for x in figures)
 
 
 def measure(args) -> dict:

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from unittest import mock
 
-from ragpipe.bench.perf import loadavg_text
+from ragpipe.bench import loadavg_text
 from ragpipe.defs.runner import EXIT_BLOCKED
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]

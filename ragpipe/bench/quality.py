@@ -42,6 +42,7 @@ import numpy as np
 
 from ragpipe.bench.latency import DEFAULT_BENCH_DIR
 from ragpipe.core.evidence.embeddings import Embedder
+from ragpipe.core.labels.agreement import auroc, f1
 from ragpipe.core.metrics import MetricResult, Toolkit
 from ragpipe.core.metrics.answer_correctness import ANSWER_CORRECTNESS_WRONG_THRESHOLD
 from ragpipe.core.metrics.scoring import case_from_row, score_case
@@ -69,35 +70,6 @@ CHECKS = (
 TOKEN_F1 = "token_f1 (baseline)"
 # An answer of this many words or more is a sentence (it restates the question, adds detail).
 SENTENCE_WORDS = 5
-
-
-def auroc(scores, positives) -> float:
-    """Area under the ROC curve: the probability that a random positive scores above a
-    random negative, ties counting one half (Mann-Whitney U with average ranks)."""
-    scores = np.asarray(scores, dtype=float)
-    positives = np.asarray(positives, dtype=bool)
-    n_pos, n_neg = int(positives.sum()), int((~positives).sum())
-    if n_pos == 0 or n_neg == 0:
-        return math.nan
-    order = np.argsort(scores, kind="mergesort")
-    ranks = np.empty(len(scores))
-    sorted_scores = scores[order]
-    start = 0
-    while start < len(scores):
-        end = start
-        while end + 1 < len(scores) and sorted_scores[end + 1] == sorted_scores[start]:
-            end += 1
-        ranks[order[start : end + 1]] = (start + end) / 2 + 1  # average 1-based rank of the tie group
-        start = end + 1
-    return float((ranks[positives].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
-
-
-def f1(predicted, positives) -> float:
-    predicted = np.asarray(predicted, dtype=bool)
-    positives = np.asarray(positives, dtype=bool)
-    tp = int((predicted & positives).sum())
-    denominator = int(predicted.sum()) + int(positives.sum())
-    return 2 * tp / denominator if denominator else math.nan
 
 
 def token_f1(answer: str, reference: str) -> float:

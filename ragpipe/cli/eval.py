@@ -13,7 +13,7 @@ import warnings
 from pathlib import Path
 
 from ragpipe.cli.run_options import add_run_options, finish
-from ragpipe.cli.summary import Version
+from ragpipe.core.report.summary import Version
 
 
 class ProgressBar:

@@ -219,7 +219,8 @@ def _generate_offline(args, chunks, graph, existing) -> list[Question]:
 
 def _generate_llm(args, settings, chunks, graph, existing) -> list[Question]:
     from ragpipe.core.evidence.embeddings import Embedder
-    from ragpipe.core.llm import LLMClient, LLMEvaluator
+    from ragpipe.core.llm import LLMClient
+    from ragpipe.core.judged import LLMEvaluator
     from ragpipe.core.metrics import Toolkit
     from ragpipe.core.inputs.question_gen_llm import LLMQuestionGenerator
 

@@ -11,7 +11,7 @@ import warnings
 from pathlib import Path
 
 from ragpipe.cli.run_options import add_run_options, finish, ui_command
-from ragpipe.cli.summary import WIDTH, load_versions, terminal_summary
+from ragpipe.core.report.summary import WIDTH, load_versions, terminal_summary
 
 
 def _run(args: argparse.Namespace) -> int:

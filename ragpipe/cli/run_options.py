@@ -11,8 +11,8 @@ import sys
 import textwrap
 from pathlib import Path
 
-from ragpipe.cli.summary import WIDTH, Version, gate_lines, verdict_line, write_ci_files
-from ragpipe.core.gate import DEFAULT_FAIL_ON, parse_fail_on
+from ragpipe.core.report.summary import WIDTH, Version, gate_lines, verdict_line, write_ci_files
+from ragpipe.core.verdict import DEFAULT_FAIL_ON, parse_fail_on
 from ragpipe.core.secrets import carries_credential
 
 REASK_HELP = ("ask HTTP bots every question again, in a new answer round, instead of re-scoring the answers "

@@ -193,7 +193,8 @@ def _judge(args: argparse.Namespace):
     the embeddings; None offline."""
     import os
 
-    from ragpipe.core.llm import LLMClient, LLMEvaluator
+    from ragpipe.core.llm import LLMClient
+    from ragpipe.core.judged import LLMEvaluator
     from ragpipe.core.llm.client import settings_from_env
 
     cache = args.cache_dir or os.environ.get("RAGPIPE_CACHE_DIR")
@@ -205,7 +206,7 @@ def _score(args: argparse.Namespace) -> int:
     from ragpipe.core.config import load_config
     from ragpipe.core.evidence.embeddings import Embedder
     from ragpipe.core.evidence.entities import load_graph_entities
-    from ragpipe.core.metrics import REGISTRY, MetricResult, Toolkit
+    from ragpipe.core.metrics import REGISTRY, MetricResult, Toolkit, judge_use
     from ragpipe.core.metrics.scoring import ROW_FIELDS, read_row, score_case
     from ragpipe.core.schemas import InputError
 
@@ -243,7 +244,7 @@ def _score(args: argparse.Namespace) -> int:
         kit = Toolkit(embedder, graph=graph, llm=judge)  # per chunk: its memos (verdicts, results) go with the chunk
         scored = [case for case, refused in pending if refused is None]
         if judge is not None:  # every case's judge calls, batched and concurrent, as the pipeline asks them
-            judge.prefetch(scored, metrics)
+            judge.prefetch(scored, judge_use(metrics))
         kit.prefetch(scored, metrics)
         for case, refused in pending:
             out.write(case, score_case(case, kit, metrics) if refused is None else

@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
@@ -173,30 +172,6 @@ class PostgresStore:
             if self._db is not None and self._pid == os.getpid():
                 self._db.close()
             self._db, self._pid = None, None
-
-
-def import_sqlite_cache(cache: Cache, path: Path, table: str = "responses", value_column: str = "value",
-                        decode: Callable[[Any], Any] = json.loads) -> sqlite3.Connection | None:
-    """Copy the entries of a cache file in the SQLite format of earlier versions (a table
-    of values by ``key``: JSON responses by default, raw vectors for the embeddings) into
-    ``cache``, so that an upgrade computes and asks nothing again. Returns the open file
-    for the caller's own tables (close it with ``retire``: the file is renamed
-    ``*.imported``), or None when there is no such file."""
-    if not path.is_file():
-        return None
-    db = sqlite3.connect(path, timeout=30)
-    if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone():
-        cache.put_many((key, decode(value)) for key, value in db.execute(f"SELECT key, {value_column} FROM {table}"))
-    return db
-
-
-def retire(db: sqlite3.Connection, path: Path) -> None:
-    """Close an imported file and rename it, so it is imported once."""
-    db.close()
-    try:
-        path.rename(path.with_name(path.name + ".imported"))
-    except FileNotFoundError:  # another process imported it at the same time
-        pass
 
 
 def _encode(value: Any) -> bytes | str:

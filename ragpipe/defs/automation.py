@@ -11,7 +11,7 @@ what the run reads:
   versions of the dataset's corpus, question set and graph entities (content hashes, so a
   re-prepared dataset whose content did not change re-evaluates nothing), the dataset's
   calibration in use (every version is scored with the same one; a new one re-applies,
-  from cached answers and scores) and how scores are computed (ragpipe's evaluation code,
+  from cached answers and scores) and how scores are computed (the scores' code version,
   the evaluation settings, the embedder and the judge model: an upgrade re-scores, from
   cached answers);
 - relabelling a bot version (``relabel_bot_version``: human_labels, aggregate_scores and
@@ -98,8 +98,9 @@ def prepared_versions(instance: dg.DagsterInstance, dataset: str) -> list[str] |
 
 
 def scorer(embedder: EmbedderResource, llm: LLMResource) -> str:
-    """How scores are computed: the core's code and the evaluation settings in use, the
-    embedder and the judge model. Upgrading ragpipe or changing any of them re-scores."""
+    """How scores are computed: the scores' code version (``code_versions``) and the
+    evaluation settings in use, the embedder and the judge model. Upgrading ragpipe's
+    scoring code or changing any of them re-scores; editing a report changes nothing here."""
     return _hash(scoring_version(), embedder.backend, llm.model if llm.configured else "")
 
 

@@ -43,7 +43,7 @@ def give_pools_their_slots(instance) -> None:
     pool (seen once in the pools test). Called before `ragpipe` runs anything and on each
     tick of the daemon's sensor. A limit set with `dagster instance concurrency set` is kept."""
     from ragpipe.defs.evaluation.assets import BOT_POOL, JUDGE_POOL
+    from ragpipe.defs.instance_storage import initialize_pool
 
-    storage = instance.event_log_storage
-    for pool in {BOT_POOL, JUDGE_POOL} - set(storage.get_concurrency_keys()):
-        storage.initialize_concurrency_limit_to_default(pool)
+    for pool in (BOT_POOL, JUDGE_POOL):
+        initialize_pool(instance, pool)

@@ -15,7 +15,6 @@ coordinator's slots for ever.
 
 from __future__ import annotations
 
-import fcntl
 import socket
 import threading
 import time
@@ -25,8 +24,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import dagster as dg
+from filelock import lock_descriptor
 
 from ragpipe.defs.evaluation.assets import REASK_TAG
+from ragpipe.defs.instance_storage import free_pool_slots, get_value, put_value
 from ragpipe.defs.jobs import dataset_job, evaluation_job, labels_job, leaderboard_job
 
 LOCK_TAG = "ragpipe/lock"  # "<host>:<lock file>" of the process executing the run
@@ -45,7 +46,7 @@ def _heartbeat_key(run_id: str) -> str:
 def _beat(instance: dg.DagsterInstance, run_id: str, stop: threading.Event) -> None:
     while True:
         try:
-            instance.run_storage.set_cursor_values({_heartbeat_key(run_id): str(time.time())})
+            put_value(instance, _heartbeat_key(run_id), str(time.time()))
         except Exception:  # storage briefly unreachable: the next beat tries again
             pass
         if stop.wait(HEARTBEAT_S):
@@ -62,7 +63,7 @@ def held_run_lock(instance: dg.DagsterInstance) -> Iterator[tuple[str, dict[str,
     stop = threading.Event()
     heart = threading.Thread(target=_beat, args=(instance, run_id, stop), name="ragpipe-heartbeat", daemon=True)
     with path.open("w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
+        lock_descriptor(handle.fileno())
         heart.start()
         try:
             yield run_id, {LOCK_TAG: f"{socket.gethostname()}:{path}"}
@@ -76,18 +77,17 @@ def _death(instance: dg.DagsterInstance, run_id: str, tag: str) -> str | None:
     """How we know the process executing the run died; None while it may live."""
     host, _, path = tag.partition(":")
     if host != socket.gethostname():
-        beat = instance.run_storage.get_cursor_values({_heartbeat_key(run_id)}).get(_heartbeat_key(run_id))
+        beat = get_value(instance, _heartbeat_key(run_id))
         if beat is None:  # a run of a ragpipe older than heartbeats: nothing tells
             return None
         age = time.time() - float(beat)
         return f"its heartbeat on {host} stopped {age:.0f} s ago" if age > HEARTBEAT_STALE_S else None
     try:
         with open(path, "a") as handle:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if not lock_descriptor(handle.fileno(), blocking=False):
+                return None
     except FileNotFoundError:
         return "its run lock was released"  # the run status is checked again below
-    except BlockingIOError:
-        return None
     Path(path).unlink(missing_ok=True)
     return "its run lock was free"
 
@@ -110,8 +110,7 @@ def fail_dead_runs(instance: dg.DagsterInstance) -> list[dg.DagsterRun]:
         if run is None or run.status != dg.DagsterRunStatus.STARTED:  # it ended before its process did
             continue
         instance.report_run_failed(run, f"the process executing this run died ({death})")
-        if instance.event_log_storage.supports_global_concurrency_limits:
-            instance.event_log_storage.free_concurrency_slots_for_run(run.run_id)
+        free_pool_slots(instance, run.run_id)
         dead.append(run)
     return dead
 

@@ -110,7 +110,8 @@ class LLMResource(dg.ConfigurableResource):
         """A new LLMEvaluator (with its own decomposition memo), or None when offline."""
         if not self.configured:
             return None
-        from ragpipe.core.llm import LLMClient, LLMEvaluator
+        from ragpipe.core.llm import LLMClient
+        from ragpipe.core.judged import LLMEvaluator
 
         return LLMEvaluator(LLMClient(self.settings()), language=language)
 
@@ -134,24 +135,24 @@ class GraphResource(dg.ConfigurableResource):
     query: str = ENTITY_QUERY
     relations_query: str = RELATION_QUERY
     timeout: float = 10.0
-    retries: int = 3
+    retry_seconds: float = 30.0
 
     @classmethod
     def from_env(cls) -> "GraphResource":
         """Embedded graph files unless RAGPIPE_NEO4J_URI names a Bolt server; then
         RAGPIPE_NEO4J_USER, _PASSWORD (read through dg.EnvVar), _DATABASE, _QUERY,
-        _TIMEOUT (seconds) and _RETRIES apply."""
+        _TIMEOUT and _RETRY_SECONDS apply."""
         env = os.environ.get
         return cls(
             neo4j_uri=env("RAGPIPE_NEO4J_URI", ""), neo4j_user=env("RAGPIPE_NEO4J_USER", "neo4j"),
             neo4j_password=dg.EnvVar("RAGPIPE_NEO4J_PASSWORD") if env("RAGPIPE_NEO4J_PASSWORD") else None,
             neo4j_database=env("RAGPIPE_NEO4J_DATABASE") or None,
             **({"query": env("RAGPIPE_NEO4J_QUERY")} if env("RAGPIPE_NEO4J_QUERY") else {}),
-            timeout=float(env("RAGPIPE_NEO4J_TIMEOUT", "10")), retries=int(env("RAGPIPE_NEO4J_RETRIES", "3")))
+            timeout=float(env("RAGPIPE_NEO4J_TIMEOUT", "10")), retry_seconds=float(env("RAGPIPE_NEO4J_RETRY_SECONDS", "30")))
 
     def source(self, datasets_dir: Path) -> GraphSource:
         if not self.neo4j_uri:
             return EmbeddedGraph(datasets_dir)
         return Neo4jGraph(uri=self.neo4j_uri, user=self.neo4j_user, password=self.neo4j_password,
                           database=self.neo4j_database or None, query=self.query,
-                          relations_query=self.relations_query, timeout=self.timeout, retries=self.retries)
+                          relations_query=self.relations_query, timeout=self.timeout, retry_seconds=self.retry_seconds)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import dagster as dg
 
-from ragpipe.cli.summary import WIDTH
+from ragpipe.core.report.summary import WIDTH
 from ragpipe.defs.automation import (
     INPUTS_TAG,
     PARTITION_TAG,

@@ -192,7 +192,7 @@ class Scorer:
     def toolkit(self, question: str) -> Toolkit:
         judge = None
         if self.judge_client is not None:
-            from ragpipe.core.llm import LLMEvaluator
+            from ragpipe.core.judged import LLMEvaluator
 
             judge = LLMEvaluator(self.judge_client, language="zh" if is_chinese(question) else "en")
         return Toolkit(self.embedder, llm=judge)

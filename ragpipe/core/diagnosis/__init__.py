@@ -1,1 +1,2 @@
-"""Where scores become a verdict: aggregates with confidence intervals, then the rule engine."""
+"""What the scores say beyond pass/fail: the statistics (CI95, paired tests, Holm) and the
+rule engine's root causes and actions. The pass/fail itself is ``ragpipe.core.verdict``."""

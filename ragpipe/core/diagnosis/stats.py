@@ -52,13 +52,6 @@ def paired_bootstrap(candidate, baseline, resamples: int = BOOTSTRAP_RESAMPLES, 
             "ci95_low": low, "ci95_high": high, "n_pairs": int(both.sum())}
 
 
-def significant_drop(comparison: dict, higher_is_better: bool) -> bool:
-    """The whole CI95 of the difference lies on the worse side of zero."""
-    if comparison["n_pairs"] == 0:
-        return False
-    return comparison["ci95_high"] < 0 if higher_is_better else comparison["ci95_low"] > 0
-
-
 SIGN_FLIPS = 10_000
 
 

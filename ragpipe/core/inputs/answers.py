@@ -8,12 +8,10 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ragpipe.core.cache import Cache, import_sqlite_cache, retire
+from ragpipe.core.cache import Cache
 
 if TYPE_CHECKING:
     from ragpipe.core.inputs.bot_config import BotConfig
-
-LEGACY_ANSWERS_FILE = "answers.sqlite"  # the answer cache's format before ragpipe.core.cache
 
 
 class AnswerCache(Cache):
@@ -23,20 +21,10 @@ class AnswerCache(Cache):
     def __init__(self, directory: Path):
         super().__init__(directory)
         self._rounds = Cache(self.directory / "rounds")
-        legacy = self.directory / LEGACY_ANSWERS_FILE
-        db = import_sqlite_cache(self, legacy)
-        if db is not None:
-            rounds: dict[str, list[str]] = {}
-            if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'rounds'").fetchone():
-                for bot, config_hash, dataset, name in db.execute(
-                        "SELECT bot, config_hash, dataset, round FROM rounds ORDER BY started, rowid"):
-                    rounds.setdefault(json.dumps([bot, config_hash, dataset]), []).append(name)
-            self._rounds.put_many(rounds.items())
-            retire(db, legacy)
 
     @staticmethod
     def _rounds_key(config: BotConfig, dataset: str) -> str:
-        return json.dumps([config.key, config.config_hash, dataset])  # as the import above writes it
+        return json.dumps([config.key, config.config_hash, dataset])
 
     def rounds(self, config: BotConfig, dataset: str) -> list[str]:
         return self._rounds.get(self._rounds_key(config, dataset)) or []

@@ -216,8 +216,9 @@ def _with_llm(config, dataset_dir, chunks, graph, existing, embedder, settings) 
     import dataclasses
 
     from ragpipe.core.inputs.question_gen_llm import GENERATOR, LLMQuestionGenerator
-    from ragpipe.core.llm import LLMClient, LLMEvaluator
-    from ragpipe.core.llm.prompts import QUESTION_GENERATION
+    from ragpipe.core.llm import LLMClient
+    from ragpipe.core.judged import LLMEvaluator
+    from ragpipe.core.judged.prompts import QUESTION_GENERATION
 
     override = config.prompt_text(dataset_dir)
     prompt = QUESTION_GENERATION if override is None else dataclasses.replace(

@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -102,8 +101,9 @@ class Neo4jGraph:
     """Entities from Neo4j (or any server speaking Bolt and Cypher) through the official
     driver. ``query`` takes ``$dataset`` and returns ``name``, ``aliases`` and ``type``;
     ``relations_query`` returns ``source``, ``relation`` and ``target`` (only counted).
-    Transient failures (unreachable server, leader switch, deadlock) are retried
-    ``retries`` times with exponential backoff; each attempt is bounded by ``timeout``."""
+    Both run as the driver's managed transactions (``execute_read``, ``execute_write``),
+    which retry transient failures (unreachable server, leader switch, deadlock) with
+    exponential backoff for up to ``retry_seconds``; each attempt is bounded by ``timeout``."""
 
     uri: str
     user: str = "neo4j"
@@ -112,8 +112,7 @@ class Neo4jGraph:
     query: str = ENTITY_QUERY
     relations_query: str = RELATION_QUERY
     timeout: float = 10.0
-    retries: int = 3
-    backoff: float = 0.5
+    retry_seconds: float = 30.0
 
     @property
     def description(self) -> str:
@@ -125,7 +124,7 @@ class Neo4jGraph:
         return neo4j.GraphDatabase.driver(
             self.uri, auth=(self.user, self.password) if self.password is not None else None,
             connection_timeout=self.timeout, connection_acquisition_timeout=self.timeout,
-            max_transaction_retry_time=0)  # retries are ours, counted and bounded
+            max_transaction_retry_time=self.retry_seconds)
 
     def _fail(self, action: str, exc: Exception) -> GraphUnavailable:
         message = f"{type(exc).__name__}: {exc}"
@@ -133,33 +132,26 @@ class Neo4jGraph:
             message = message.replace(self.password, "***")
         return GraphUnavailable(f"knowledge graph at {self.description} could not {action}: {message}")
 
-    def _with_retries(self, action: str, work):
-        """``work(session)`` in a session, retried on transient errors."""
+    def _in_session(self, action: str, work):
+        """``work(session)`` in a session; its failures (the driver's retries spent, or one
+        not worth retrying) become GraphUnavailable."""
         import neo4j.exceptions as errors
 
-        attempt = 0
-        while True:
-            try:
-                with self._driver() as driver, driver.session(database=self.database) as session:
-                    return work(session)
-            except (errors.Neo4jError, errors.DriverError) as exc:
-                if attempt >= self.retries or not exc.is_retryable():
-                    raise self._fail(action, exc) from None  # the chained driver error may repeat secrets
-                time.sleep(self.backoff * 2 ** attempt)
-                attempt += 1
-            except OSError as exc:  # e.g. an unresolvable host name
-                raise self._fail(action, exc) from None
-
-    def _run(self, session, query: str, **params) -> list[dict]:
-        import neo4j
-
-        return [record.data() for record in session.run(neo4j.Query(query, timeout=self.timeout), params)]
+        try:
+            with self._driver() as driver, driver.session(database=self.database) as session:
+                return work(session)
+        except (errors.Neo4jError, errors.DriverError, OSError) as exc:  # OSError: e.g. an unresolvable host
+            raise self._fail(action, exc) from None  # the chained driver error may repeat secrets
 
     def read(self, dataset: str) -> GraphSnapshot | None:
-        def work(session):
-            return self._run(session, self.query, dataset=dataset), self._run(session, self.relations_query, dataset=dataset)
+        import neo4j
 
-        rows, relations = self._with_retries("be read", work)
+        @neo4j.unit_of_work(timeout=self.timeout)
+        def read_both(tx) -> tuple[list[dict], list[dict]]:
+            return ([record.data() for record in tx.run(self.query, dataset=dataset)],
+                    [record.data() for record in tx.run(self.relations_query, dataset=dataset)])
+
+        rows, relations = self._in_session("be read", lambda session: session.execute_read(read_both))
         bad = [r for r in rows if not isinstance(r.get("name"), str) or not r["name"].strip()]
         if bad:
             raise GraphUnavailable(f"knowledge graph at {self.description}: the entity query returned rows without a "
@@ -182,23 +174,31 @@ class Neo4jGraph:
             by_type[relation["relation"]].append({"source": relation["source"], "target": relation["target"]})
         keep = [f"{r['source']}|{r['relation']}|{r['target']}" for r in snapshot.relations]
 
-        def work(session):
-            session.run("CREATE CONSTRAINT ragpipe_entity IF NOT EXISTS FOR (e:Entity) "
-                        "REQUIRE (e.dataset, e.name) IS UNIQUE").consume()
-            with session.begin_transaction(timeout=self.timeout) as tx:
-                tx.run("UNWIND $rows AS row MERGE (e:Entity {dataset: $dataset, name: row.name}) "
-                       "SET e.type = row.type, e.aliases = row.aliases",
-                       rows=snapshot.entities, dataset=dataset).consume()
-                tx.run("MATCH (e:Entity {dataset: $dataset}) WHERE NOT e.name IN $names DETACH DELETE e",
-                       dataset=dataset, names=[e["name"] for e in snapshot.entities]).consume()
-                tx.run("MATCH (a:Entity {dataset: $dataset})-[r]->(b:Entity {dataset: $dataset}) "
-                       "WHERE NOT (a.name + '|' + type(r) + '|' + b.name) IN $keep DELETE r",
-                       dataset=dataset, keep=keep).consume()
-                for name, rows in sorted(by_type.items()):
-                    tx.run(f"UNWIND $rows AS row MATCH (a:Entity {{dataset: $dataset, name: row.source}}) "
-                           f"MATCH (b:Entity {{dataset: $dataset, name: row.target}}) MERGE (a)-[:`{name}`]->(b)",
-                           rows=rows, dataset=dataset).consume()
-                tx.commit()
+        import neo4j
 
-        self._with_retries("be written", work)
+        @neo4j.unit_of_work(timeout=self.timeout)
+        def constrain(tx) -> None:
+            tx.run("CREATE CONSTRAINT ragpipe_entity IF NOT EXISTS FOR (e:Entity) "
+                   "REQUIRE (e.dataset, e.name) IS UNIQUE").consume()
+
+        @neo4j.unit_of_work(timeout=self.timeout)
+        def replace(tx) -> None:
+            tx.run("UNWIND $rows AS row MERGE (e:Entity {dataset: $dataset, name: row.name}) "
+                   "SET e.type = row.type, e.aliases = row.aliases",
+                   rows=snapshot.entities, dataset=dataset).consume()
+            tx.run("MATCH (e:Entity {dataset: $dataset}) WHERE NOT e.name IN $names DETACH DELETE e",
+                   dataset=dataset, names=[e["name"] for e in snapshot.entities]).consume()
+            tx.run("MATCH (a:Entity {dataset: $dataset})-[r]->(b:Entity {dataset: $dataset}) "
+                   "WHERE NOT (a.name + '|' + type(r) + '|' + b.name) IN $keep DELETE r",
+                   dataset=dataset, keep=keep).consume()
+            for name, rows in sorted(by_type.items()):
+                tx.run(f"UNWIND $rows AS row MATCH (a:Entity {{dataset: $dataset, name: row.source}}) "
+                       f"MATCH (b:Entity {{dataset: $dataset, name: row.target}}) MERGE (a)-[:`{name}`]->(b)",
+                       rows=rows, dataset=dataset).consume()
+
+        def write_both(session) -> None:  # a schema change and data may not share a transaction
+            session.execute_write(constrain)
+            session.execute_write(replace)
+
+        self._in_session("be written", write_both)
         return snapshot.counts()

@@ -26,9 +26,9 @@ from pydantic import ValidationError
 
 from ragpipe.core.evidence.entities import GraphEntities
 from ragpipe.core.llm.client import LLM, LLMError
-from ragpipe.core.llm.prompts import MULTI_HOP_QUESTION, QUESTION_GENERATION, Prompt, pick_language
-from ragpipe.core.llm.prompts.base import describe_error
-from ragpipe.core.llm.prompts.question_generation import QUESTION_TYPES, MultiHopInput, QuestionGenerationInput
+from ragpipe.core.judged.prompts import MULTI_HOP_QUESTION, QUESTION_GENERATION, Prompt, pick_language
+from ragpipe.core.llm.prompt import describe_error
+from ragpipe.core.judged.prompts.question_generation import QUESTION_TYPES, MultiHopInput, QuestionGenerationInput
 from ragpipe.core.inputs.question_filters import (DUPLICATE_THRESHOLD, duplicate_of, malformed_reason, trivial_reason,
                                                   unsupported_statements)
 from ragpipe.core.schemas import Chunk, Question, QuestionType

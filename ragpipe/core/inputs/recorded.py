@@ -10,14 +10,13 @@ one are then unmeasured, with that reason), and a bot config of ``kind: recorded
 answers each question with the recorded answer and contexts. So the graph scores,
 aggregates and diagnoses live traffic like any other evaluation.
 
-Appends are whole lines written under an exclusive ``flock`` (so two requests, or two
-service processes, never interleave) and readers take a shared one (so they never see a
+Appends are whole lines written under an exclusive file lock (so two requests, or two
+service processes, never interleave) and readers take one too (so they never see a
 line half written).
 """
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import secrets
@@ -25,6 +24,7 @@ import threading
 import time
 from pathlib import Path
 
+from filelock import lock_descriptor
 from pydantic import Field
 
 from ragpipe.core.inputs.files import json_lines
@@ -65,7 +65,7 @@ class Recorder:
         self.dataset = dataset_dir.name
         self.path = recording_of(dataset_dir)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()  # flock is per open file, so threads of one process queue here first
+        self._lock = threading.Lock()  # the file lock is per open file, so threads of one process queue here first
 
     def append(self, question: str, answer: str, contexts: list[str], ground_truth: str | None = None) -> str:
         """Records one answer; returns its question id."""
@@ -76,7 +76,7 @@ class Recorder:
         with self._lock:
             fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX)
+                lock_descriptor(fd)
                 while line:
                     line = line[os.write(fd, line):]
                 os.fsync(fd)  # recorded means on disk: the reply is sent after this
@@ -89,7 +89,7 @@ def read_recording(dataset_dir: Path) -> list[tuple[int, dict]]:
     """(line, record) of every recorded answer; InputErrors naming the line and field of bad ones."""
     path = recording_of(dataset_dir)
     with open(path, encoding="utf-8") as handle:
-        fcntl.flock(handle, fcntl.LOCK_SH)
+        lock_descriptor(handle.fileno())  # no half-written line is read
         text = handle.read()
     records, problems = [], []
     for line, record in json_lines(path, text):

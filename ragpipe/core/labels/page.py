@@ -16,7 +16,6 @@ statement the answer has. Refusals are ``{"errors": [{"field": â€¦, "message": â
 
 from __future__ import annotations
 
-import fcntl
 import hmac
 import json
 import os
@@ -24,6 +23,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pandas as pd
+from filelock import lock_descriptor
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from pydantic import ValidationError
 from starlette.applications import Starlette
@@ -52,7 +52,7 @@ def append_line(path: Path, record: dict) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        lock_descriptor(fd)
         written = os.write(fd, data)
         if written != len(data):
             raise OSError(f"short write to {path}: {written} of {len(data)} bytes")

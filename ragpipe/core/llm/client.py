@@ -41,9 +41,9 @@ from typing import Any, TypeVar
 import httpx
 from pydantic import BaseModel
 
-from ragpipe.core.cache import Cache, import_sqlite_cache, retire
+from ragpipe.core.cache import Cache
 from ragpipe.core.llm.cache import request_key
-from ragpipe.core.llm.prompts.base import Language, Prompt
+from ragpipe.core.llm.prompt import Language, Prompt
 from ragpipe.core.llm.settings import LLM, LLMError, LLMSettings, LLMStats, env_options, settings_from_env
 from ragpipe.core.llm.structured import (FORMAT_TYPES, INSTRUCTIONS, JSON_OBJECT, JSON_SCHEMA, FormatLevel,
                                          Rejected, Reply, ask, format_level, rejects_response_format)
@@ -98,7 +98,7 @@ class LLMClient:
         # Azure-style base URLs carry ?api-version=...: the path goes before the query.
         base, _, query = settings.base_url.partition("?")
         self.url = base.rstrip("/") + "/chat/completions" + (f"?{query}" if query else "")
-        self.cache = cache if cache is not None else (_open_cache(Path(settings.cache_dir)) if settings.cache_dir
+        self.cache = cache if cache is not None else (Cache(Path(settings.cache_dir)) if settings.cache_dir
                                                       else None)
         self._owns_cache = cache is None and self.cache is not None
         self._capability_key = request_key({"model": settings.model, "messages": "capability:response_format"},
@@ -329,17 +329,6 @@ class LLMClient:
         if self.cache is not None:
             self.cache.put(key, value)
         return value
-
-
-LEGACY_CACHE_FILE = "llm-cache.sqlite"  # the response cache's format before ragpipe.core.cache
-
-
-def _open_cache(directory: Path) -> Cache:
-    cache = Cache(directory)
-    db = import_sqlite_cache(cache, directory / LEGACY_CACHE_FILE)
-    if db is not None:
-        retire(db, directory / LEGACY_CACHE_FILE)
-    return cache
 
 
 def run_sync(llm: Any, coro_factory, *args) -> Any:

@@ -10,7 +10,7 @@ from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
-from ragpipe.core.llm.prompts.base import Language, Prompt
+from ragpipe.core.llm.prompt import Language, Prompt
 
 I = TypeVar("I", bound=BaseModel)
 O = TypeVar("O", bound=BaseModel)

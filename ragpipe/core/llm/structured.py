@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 import httpx
 from pydantic import BaseModel
 
-from ragpipe.core.llm.prompts.base import FORMAT_INSTRUCTION, REASK, Language, Prompt, describe_error
+from ragpipe.core.llm.prompt import FORMAT_INSTRUCTION, REASK, Language, Prompt, describe_error
 from ragpipe.core.llm.settings import LLMError
 
 log = logging.getLogger(__name__)

@@ -21,6 +21,9 @@ from ragpipe.core.metrics import (
     semantic_similarity,
     unverified_entity_ratio,
 )
+from collections.abc import Iterable
+
+from ragpipe.core.judged.prefetch import JudgeUse
 from ragpipe.core.metrics.base import Metric, MetricResult, Toolkit, Unmeasurable
 
 REGISTRY: dict[str, Metric] = {
@@ -37,7 +40,15 @@ REGISTRY: dict[str, Metric] = {
     )
 }
 
-__all__ = ["REGISTRY", "Metric", "MetricResult", "Toolkit", "Unmeasurable"]
+__all__ = ["REGISTRY", "Metric", "MetricResult", "Toolkit", "Unmeasurable", "judge_use"]
+
+
+def judge_use(metrics: Iterable[str]) -> JudgeUse:
+    """What the named metrics ask of the judge together: what a caller hands the prefetch."""
+    unknown = [m for m in metrics if m not in REGISTRY]
+    if unknown:
+        raise ValueError(f"unknown metrics {unknown}; known: {', '.join(REGISTRY)}")
+    return sum((REGISTRY[m].judge for m in metrics), JudgeUse())
 
 
 def metrics_markdown() -> str:

@@ -7,7 +7,7 @@ from ragpipe.core.evidence.features import MAX_EMBED_CHARS, language_of, normali
 from ragpipe.core.evidence.refusals import says_unanswerable
 from ragpipe.core.evidence.agreement import elliptical
 from ragpipe.core.evidence.support import context_claims, declines
-from ragpipe.core.llm.prompts import ANSWER_ANALYSIS, ANSWER_RELEVANCY
+from ragpipe.core.judged.prompts import ANSWER_ANALYSIS, ANSWER_RELEVANCY
 from ragpipe.core.metrics.answer_correctness import polarity
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase

@@ -14,8 +14,8 @@ from ragpipe.core.config import EvaluationConfig, load_config
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.entities import GraphEntities, extract_entities
 from ragpipe.core.evidence.support import OfflineVerifier, claims, context_claims, expected_share
-from ragpipe.core.llm.prefetch import SAMPLE_PLAN
-from ragpipe.core.llm.prompts import (ANSWER_ANALYSIS, DECOMPOSE, ENTITIES, ENTITIES_BATCH, VERIFY, VERIFY_BATCH,
+from ragpipe.core.judged.prefetch import JudgeUse
+from ragpipe.core.judged.prompts import (ANSWER_ANALYSIS, DECOMPOSE, ENTITIES, ENTITIES_BATCH, VERIFY, VERIFY_BATCH,
                                       Prompt)
 from ragpipe.core.llm.settings import LLMError
 from ragpipe.core.schemas import EvalCase, Verdict
@@ -31,26 +31,6 @@ class MetricResult:
     @classmethod
     def unmeasured(cls, reason: str, **details) -> "MetricResult":
         return cls(value=math.nan, details=details, error=reason)
-
-
-@dataclass(frozen=True)
-class JudgeUse:
-    """What a metric asks of the LLM judge: the prefetch parts that answer it ahead of
-    scoring (``ragpipe.core.llm.prefetch.SAMPLE_PLAN``) and every prompt its value can come
-    from (the batched prompts and their single-prompt fallbacks: the score's prompt hash).
-    ``+`` joins two uses (a composite metric asks what its parts ask)."""
-
-    parts: tuple[str, ...] = ()
-    prompts: tuple[Prompt, ...] = ()
-
-    def __post_init__(self):
-        unknown = set(self.parts) - set(SAMPLE_PLAN)
-        if unknown:
-            raise ValueError(f"unknown prefetch parts {sorted(unknown)}; the plan has {SAMPLE_PLAN}")
-
-    def __add__(self, other: "JudgeUse") -> "JudgeUse":
-        prompts = {p.id: p for p in (*self.prompts, *other.prompts)}
-        return JudgeUse(tuple(dict.fromkeys(self.parts + other.parts)), tuple(prompts.values()))
 
 
 # What the metrics built on statements (decomposed, then verified) and on entities ask.

@@ -1,4 +1,4 @@
-from ragpipe.core.llm.prompts import JUDGE_1_5, JUDGE_AND_RUBRIC
+from ragpipe.core.judged.prompts import JUDGE_1_5, JUDGE_AND_RUBRIC
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 

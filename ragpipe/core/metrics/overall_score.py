@@ -1,6 +1,6 @@
 import math
 
-from ragpipe.core.llm.prompts import ANSWER_RELEVANCY
+from ragpipe.core.judged.prompts import ANSWER_RELEVANCY
 from ragpipe.core.metrics.base import (ENTITY_JUDGE, STATEMENT_JUDGE, JudgeUse, Metric, MetricResult, Toolkit,
                                        Unmeasurable)
 from ragpipe.core.metrics.unverified_entity_ratio import penalised_faithfulness

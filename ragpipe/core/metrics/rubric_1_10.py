@@ -1,4 +1,4 @@
-from ragpipe.core.llm.prompts import JUDGE_AND_RUBRIC, RUBRIC_1_10, RUBRIC_1_10_PURE_LLM
+from ragpipe.core.judged.prompts import JUDGE_AND_RUBRIC, RUBRIC_1_10, RUBRIC_1_10_PURE_LLM
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 

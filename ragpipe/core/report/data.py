@@ -10,9 +10,9 @@ from datetime import datetime, timezone
 
 import pandas as pd
 
-from ragpipe.core.diagnosis.rules import Diagnosis, load_rules, severity
-from ragpipe.core.gate import REGRESSION_CHECK
+from ragpipe.core.diagnosis.rules import Diagnosis, load_rules
 from ragpipe.core.metrics import REGISTRY
+from ragpipe.core.verdict import regression_check, status_of, threshold_checks
 
 # Shown first on the list page and in the headline row of the detail page, when measured.
 HEADLINE = ("overall_score", "faithfulness", "answer_relevancy", "context_recall", "context_precision",
@@ -39,46 +39,6 @@ def metric_specs() -> dict[str, dict]:
                    "warning": rules[name].warning if name in rules else None,
                    "critical": rules[name].critical if name in rules else None}
             for name, m in REGISTRY.items()}
-
-
-def threshold_checks(aggregates: list[dict]) -> list[dict]:
-    """The `<metric>_threshold` asset checks, as the list page and the pages show them. A
-    metric with no measured value (n = 0) fails its check with a warning: a gate does not
-    pass on nothing."""
-    rules = load_rules()
-    checks = []
-    for row in aggregates:
-        rule = rules.get(row["metric"])
-        if rule is None:
-            continue
-        if not row["n"]:
-            checks.append({"name": f"{row['metric']}_threshold", "metric": row["metric"], "passed": False,
-                           "severity": "warning", "mean": None, "threshold": rule.warning, "unmeasured": True})
-            continue
-        verdict = severity(rule, row["mean"])
-        checks.append({"name": f"{row['metric']}_threshold", "metric": row["metric"], "passed": verdict is None,
-                       "severity": verdict[0] if verdict else None, "mean": row["mean"],
-                       "threshold": verdict[1] if verdict else rule.warning, "unmeasured": False})
-    return checks
-
-
-def regression_check(baseline: str, bot_version: str, comparison: dict[str, dict]) -> dict:
-    """The blocking check: no gate metric significantly worse than the baseline version's
-    (``comparison`` as judge_regression gives it); too_few names the gate metrics measured
-    on too few paired questions to take part."""
-    drops = sorted(name for name, c in comparison.items() if c["significant_drop"])
-    too_few = sorted(name for name, c in comparison.items() if (c.get("not_gated") or "").startswith("measured on"))
-    return {"name": REGRESSION_CHECK, "metric": None, "passed": not drops, "blocking": True,
-            "severity": "critical" if drops else None, "baseline": baseline, "drops": drops,
-            "too_few": too_few, "is_baseline": baseline == bot_version}
-
-
-def status_of(checks: list[dict]) -> str:
-    """passed, warning (a warning threshold crossed, or a metric unmeasured) or failed
-    (critical or a regression)."""
-    if any(c["severity"] == "critical" for c in checks):
-        return "failed"
-    return "warning" if any(not c["passed"] for c in checks) else "passed"
 
 
 def _same_answer(a: str, b: str) -> bool:

@@ -8,6 +8,8 @@ from html import escape
 
 import pandas as pd
 
+from ragpipe.core.verdict import REGRESSION_CHECK
+
 _ICON = {"critical": "🔴", "warning": "🟠", "unmeasured": "🟠", "failed": "🔴", "passed": "🟢"}
 
 
@@ -44,7 +46,7 @@ def evaluation_markdown(data: dict) -> str:
     lines = [f"## {cell(data['bot_version'])} on {cell(data['dataset'])}: {_ICON[data['status']]} {data['status']}",
              f"{data['n_questions']} questions, {data['n_bot_errors']} bot errors; baseline {cell(data['baseline'])}.",
              "", aggregates_markdown(data["aggregates"], data["checks"])]
-    regression = next(c for c in data["checks"] if c["name"] == "no_regression_vs_baseline")
+    regression = next(c for c in data["checks"] if c["name"] == REGRESSION_CHECK)
     if regression["drops"]:
         lines += ["", f"**Significantly worse than {cell(regression['baseline'])}:** {cell(', '.join(regression['drops']))}"
                       " (a blocking check: the evaluation run fails; the leaderboard ranks this version after "

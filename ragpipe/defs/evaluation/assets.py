@@ -10,17 +10,16 @@ import pandas as pd
 
 from ragpipe.core.inputs.bot_config import load_bot_config, version_order
 from ragpipe.core.inputs.bots import answer_all, make_bot
-from ragpipe.core.diagnosis.rules import diagnose_evaluation, load_rules
+from ragpipe.core.diagnosis.rules import diagnose_evaluation
 from ragpipe.core.labels.calibration import load_calibrations, with_calibration
-from ragpipe.core.labels.ppi import prediction_powered
-from ragpipe.core.metrics import REGISTRY, Metric, Toolkit
+from ragpipe.core.metrics import REGISTRY, Metric, Toolkit, judge_use
 from ragpipe.core.report import evaluation_data, page_url, write_evaluation
-from ragpipe.core.report.data import answer_drift, clean, round_drift, threshold_checks
+from ragpipe.core.report.data import answer_drift, clean, round_drift
 from ragpipe.core.report.render import EVALUATION_PAGE, INDEX_PAGE, record_round
 from ragpipe.core.report.summaries import aggregates_markdown, evaluation_markdown, responses_markdown, scores_markdown
 from ragpipe.core.schemas import Chunk, EvalCase, InputError, InputErrors
-from ragpipe.core.diagnosis.stats import summarize
-from ragpipe.core.gate import compare_versions
+from ragpipe.core.verdict import aggregate_rows, compare_versions, threshold_checks
+from ragpipe.defs.code_versions import code_version
 from ragpipe.defs.datasets.assets import dataset_language, graph_from_snapshot, graph_version, snapshot_metadata
 from ragpipe.defs.evaluation.score_cache import ScoreCache
 from ragpipe.defs.cluster import DaskResource, endpoint_pool, score_row
@@ -136,6 +135,7 @@ def _score_out(metric: Metric) -> dg.AssetOut:
     direction = "higher is better" if metric.higher_is_better else "lower is better"
     return dg.AssetOut(
         key=["scores", metric.name], group_name="scores", kinds={"parquet"}, is_required=False,
+        code_version=code_version("scores"),
         description=f"{metric.definition} Range {metric.value_range}, {direction}. "
                     f"Reads {', '.join(metric.reads)}. NaN when {metric.nan_when}.")
 
@@ -168,14 +168,14 @@ def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: Emb
     try:
         before = judge.stats() if judge is not None else None
         if judge is not None:  # every sample's calls, batched and concurrent, before the metrics read them
-            judge.prefetch(todo_cases, todo)
+            judge.prefetch(todo_cases, judge_use(todo))
         computed = {}
         if dask.configured and judge is None:  # offline on a Dask cluster: the rows in chunks over the workers
             computed = dask.score(embedder.backend, embedder.cache_path, graph, todo, todo_cases, score_cache.put)
         else:
             toolkit.prefetch(todo_cases, todo)  # offline: every text the metrics embed, in one batched encode
         for name in names:
-            prompt_version = judge.prompt_hash(name) if judge is not None else None
+            prompt_version = judge.prompt_hash(REGISTRY[name].judge) if judge is not None else None
             rows = []
             for i, (case, row) in enumerate(zip(cases, kept[name]), start=1):
                 if row is None:
@@ -244,24 +244,8 @@ def compare_with_baseline(paths: ProjectPaths, dataset: str, bot_version: str, b
     return compare_versions(scores, {name: paths.warehouse.stored(["scores", name], key) for name in REGISTRY})
 
 
-def aggregate_rows(scores: dict[str, pd.DataFrame], labels: pd.DataFrame | None = None) -> list[dict]:
-    """Per metric: mean, bootstrap CI95, n, number unmeasured, pass rate; and, for the
-    metrics people labelled, the prediction-powered mean with its CI95."""
-    rules = load_rules()
-    rows = []
-    for name, metric in REGISTRY.items():
-        rule = rules.get(name)
-        stats = summarize(scores[name]["value"], metric.higher_is_better, rule.warning if rule else None)
-        rows.append({"metric": name, "higher_is_better": metric.higher_is_better, **stats,
-                     **prediction_powered(labels, name, scores[name]["value"])})
-    return rows
-
-
-def _nan_to_none(value):
-    return None if isinstance(value, float) and value != value else value
-
-
-@dg.asset(partitions_def=evaluations, group_name="aggregates", kinds={"parquet"}, ins={**SCORE_INS, **LABELS_IN})
+@dg.asset(partitions_def=evaluations, group_name="aggregates", kinds={"parquet"}, ins={**SCORE_INS, **LABELS_IN},
+          code_version=code_version("reports"))
 def aggregate_scores(context: dg.AssetExecutionContext, paths: ProjectPaths, human_labels: pd.DataFrame,
                      **score_inputs: pd.DataFrame):
     """Per metric: mean, bootstrap CI95, n, number unmeasured, and the share of questions
@@ -282,6 +266,7 @@ def aggregate_scores(context: dg.AssetExecutionContext, paths: ProjectPaths, hum
 # Not downstream of aggregate_scores: a failed blocking check must not leave the report of
 # the regressed version unwritten or stale, since the report is where the drop is explained.
 @dg.asset(partitions_def=evaluations, group_name="diagnosis", kinds={"parquet", "html"},
+          code_version=code_version("reports"),
           ins={"question_set": dg.AssetIn(**DATASET_INPUT), "rag_responses": dg.AssetIn(), **SCORE_INS, **LABELS_IN})
 def diagnosis_report(context: dg.AssetExecutionContext, paths: ProjectPaths, question_set: pd.DataFrame,
                      rag_responses: pd.DataFrame, human_labels: pd.DataFrame, **scores: pd.DataFrame) -> pd.DataFrame:
@@ -305,7 +290,7 @@ def diagnosis_report(context: dg.AssetExecutionContext, paths: ProjectPaths, que
     drift = None
     if rag_responses.attrs.get("round"):  # an HTTP bot's answers: keep this round's means, compare rounds
         rounds = record_round(paths.reports, dataset, bot_version, rag_responses.attrs["round"],
-                              {m: _nan_to_none(v) for m, v in means.items()})
+                              clean(means))
         drift = round_drift(rag_responses, rounds)
     data = evaluation_data(dataset, bot_version, language, question_set, rag_responses, aggregates, scores,
                            diagnosis, baseline, comparison, drift)

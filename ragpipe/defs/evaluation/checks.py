@@ -7,8 +7,8 @@ import pandas as pd
 
 from ragpipe.core.diagnosis.rules import load_rules
 from ragpipe.core.metrics import REGISTRY
-from ragpipe.core.gate import REGRESSION_CHECK, VERDICT_TAG, regression_verdict
-from ragpipe.core.report.data import regression_check, threshold_checks
+from ragpipe.core.verdict import (REGRESSION_CHECK, VERDICT_TAG, regression_check, regression_verdict,
+                                  threshold_checks)
 from ragpipe.defs.evaluation.assets import SCORE_INS, _keys, baseline_of, compare_with_baseline
 from ragpipe.defs.partitions import evaluations, partitioned_check
 from ragpipe.defs.resources import ProjectPaths

@@ -14,7 +14,9 @@ from ragpipe.core.labels.agreement import agreement, below
 from ragpipe.core.labels.calibration import calibrate, calibration_path
 from ragpipe.core.labels.reading import KINDS, load_labels
 from ragpipe.core.labels.views import metric_view
-from ragpipe.defs.evaluation.assets import DATASET_INPUT, _keys, _nan_to_none
+from ragpipe.core.report.data import clean
+from ragpipe.defs.code_versions import code_version
+from ragpipe.defs.evaluation.assets import DATASET_INPUT, _keys
 from ragpipe.defs.partitions import evaluations, partitioned_check
 from ragpipe.defs.resources import ProjectPaths
 
@@ -56,6 +58,7 @@ def _table(rows: list[dict]) -> str:
 
 
 @dg.asset(partitions_def=evaluations, group_name="labels", kinds={"parquet"},
+          code_version=code_version("reports"),
           ins={"question_set": dg.AssetIn(**DATASET_INPUT), **LABEL_SCORE_INS})
 def human_labels(context: dg.AssetExecutionContext, paths: ProjectPaths, question_set: pd.DataFrame,
                  **score_inputs: pd.DataFrame) -> pd.DataFrame:
@@ -101,4 +104,4 @@ def labels_agree_with_metrics(human_labels: pd.DataFrame):
         check_name=AGREEMENT_CHECK, passed=not low and not problems, severity=dg.AssetCheckSeverity.WARN,
         description="; ".join(low + problems[:5]) or None,
         metadata={"below_minimum": dg.MetadataValue.json(low), "label_problems": len(problems),
-                  "agreement": dg.MetadataValue.json([{k: _nan_to_none(v) for k, v in r.items()} for r in rows])})
+                  "agreement": dg.MetadataValue.json(clean(rows))})

@@ -6,8 +6,8 @@ import pandas as pd
 from ragpipe.core.metrics import REGISTRY
 from ragpipe.core.report import comparison_data, write_comparison
 from ragpipe.core.report.charts import oriented
-from ragpipe.core.gate import RANK_RULE, REGRESSION_CHECK
-from ragpipe.core.report.data import regression_check
+from ragpipe.core.verdict import RANK_RULE, REGRESSION_CHECK, regression_check
+from ragpipe.defs.code_versions import code_version
 from ragpipe.defs.datasets.assets import dataset_language
 from ragpipe.defs.evaluation.assets import baseline_of, compare_with_baseline, config_problem, page_metadata
 from ragpipe.defs.evaluation.tables import leaderboard_table
@@ -32,6 +32,7 @@ def rank_scores(rows: list[dict]) -> list[float]:
 
 
 @dg.asset(partitions_def=datasets, group_name="aggregates", kinds={"parquet", "html"},
+          code_version=code_version("reports"),
           ins={"aggregate_scores": dg.AssetIn(partition_mapping=BY_DATASET,
                                               metadata={"allow_missing_partitions": True})})
 def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths, aggregate_scores) -> pd.DataFrame:

@@ -1,5 +1,5 @@
 """Per-question score results kept by what they were computed from (the question, the
-answer, its contexts, the metric, the evaluation core's code, the evaluation settings, the
+answer, its contexts, the metric, the scores' code version, the evaluation settings, the
 scoring mode, the embedder, the judge model and the graph snapshot), so that scoring a
 partition again computes only the questions whose inputs changed, and a step killed
 half-way keeps the rows it finished."""
@@ -8,27 +8,22 @@ from __future__ import annotations
 
 import hashlib
 import json
-from functools import lru_cache
 from pathlib import Path
 
-import ragpipe.core
 from ragpipe.core.cache import Cache
 from ragpipe.core.config import config_path
 from ragpipe.core.schemas import EvalCase
+from ragpipe.defs.code_versions import code_version as code_version_of
 
 
-@lru_cache(maxsize=1)
 def code_version() -> str:
-    """A hash of the evaluation core's code and data files: a change there re-scores everything."""
-    root = Path(ragpipe.core.__file__).parent
-    digest = hashlib.sha256()
-    for path in sorted(p for p in root.rglob("*") if p.suffix in {".py", ".json", ".yaml"}):
-        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:16]
+    """The scores' code version (``code_versions``): a change there re-scores everything; a
+    change to the report, the verdict, the diagnosis or the labels re-scores nothing."""
+    return code_version_of("scores")
 
 
 def scoring_version() -> str:
-    """The core's code and data files and the evaluation settings in use (a custom
+    """The scores' code version and the evaluation settings in use (a custom
     RAGPIPE_EVAL_CONFIG lies outside the core): a change in either re-scores everything."""
     settings = hashlib.sha256(config_path().read_bytes()).hexdigest()[:16]
     return f"{code_version()}:{settings}"

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from ragpipe.core.llm.prompts.base import Language, Output, Prompt
-from ragpipe.core.llm.prompts.judge import RUBRIC_EN as JUDGE_RUBRIC_EN
-from ragpipe.core.llm.prompts.judge import RUBRIC_ZH as JUDGE_RUBRIC_ZH
-from ragpipe.core.llm.prompts.judge import JudgeOutput
-from ragpipe.core.llm.prompts.rubric import CRITERIA_EN, CRITERIA_ZH, RubricOutput
+from ragpipe.core.llm.prompt import Language, Output, Prompt
+from ragpipe.core.judged.prompts.judge import RUBRIC_EN as JUDGE_RUBRIC_EN
+from ragpipe.core.judged.prompts.judge import RUBRIC_ZH as JUDGE_RUBRIC_ZH
+from ragpipe.core.judged.prompts.judge import JudgeOutput
+from ragpipe.core.judged.prompts.rubric import CRITERIA_EN, CRITERIA_ZH, RubricOutput
 
 
 class JudgeAndRubricInput(BaseModel):

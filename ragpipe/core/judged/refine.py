@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ragpipe.core.llm.settings import LLMError
-from ragpipe.core.llm.operations import RubricResult, rubric_1_10
+from ragpipe.core.judged.operations import RubricResult, rubric_1_10
 
 DEFAULT_BAR = 8.0  # the rubric's integration: retry while accuracy < 8
 DEFAULT_ROUNDS = 3

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from ragpipe.core.llm.prompts.base import Output, Prompt, Text
+from ragpipe.core.llm.prompt import Output, Prompt, Text
 
 
 class DecomposeInput(BaseModel):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from ragpipe.core.llm.prompts.base import Language, Output, Prompt, Text
+from ragpipe.core.llm.prompt import Language, Output, Prompt, Text
 
 
 class ContextRelevanceInput(BaseModel):

@@ -1,14 +1,23 @@
-"""The release gate: which checks of an evaluation block a release, said with the numbers,
-and the same verdict as a JUnit XML file and a Markdown summary for a CI job. An
-evaluation is the report data of one bot version on one dataset (diagnosis.json)."""
+"""The verdict: every pass/fail of an evaluation in one place, for the assets, the asset
+checks, the CLI and the reports. The aggregates (a mean with its CI95 and the share of
+questions on the good side of the warning threshold, per metric), the threshold checks, the
+regression gate against the baseline version (paired test, Holm-adjusted), the status an
+evaluation shows, and which failed checks block a release, said with the numbers and as a
+JUnit XML file for a CI job. An evaluation is the report data of one bot version on one
+dataset (diagnosis.json)."""
 
 from __future__ import annotations
 
 import math
 import xml.etree.ElementTree as ET
 
+import pandas as pd
+
 from ragpipe.core.config import GateSettings, config_path, load_config
-from ragpipe.core.diagnosis.stats import drop_p_value, holm, paired_bootstrap
+from ragpipe.core.diagnosis.rules import load_rules, severity
+from ragpipe.core.diagnosis.stats import drop_p_value, holm, paired_bootstrap, summarize
+from ragpipe.core.labels.ppi import prediction_powered
+from ragpipe.core.metrics import REGISTRY
 from ragpipe.core.schemas import InputError
 
 FAIL_ON = ("critical", "warning", "regression")
@@ -24,8 +33,6 @@ VERDICT_TAG = "ragpipe/verdict"
 def gate_settings() -> GateSettings:
     """The regression gate's settings (``gate:`` of evaluation.yaml), every metric they name
     checked against the registry."""
-    from ragpipe.core.metrics import REGISTRY
-
     settings = load_config().gate
     for field, names in (("gate.metrics", settings.metrics),
                          ("gate.min_effect", [n for n in settings.min_effect if n != "default"])):
@@ -39,8 +46,6 @@ def compare_versions(candidate: dict, baseline: dict) -> dict[str, dict]:
     """Per metric both versions have per-question scores of (metric -> frame with question_id
     and value), the paired bootstrap of candidate − baseline over the questions both
     measured, the p-value of a drop, and the gate's verdict (judge_regression)."""
-    from ragpipe.core.metrics import REGISTRY
-
     out = {}
     for name, metric in REGISTRY.items():
         if candidate.get(name) is None or baseline.get(name) is None:
@@ -58,8 +63,6 @@ def judge_regression(paired: dict[str, dict], settings: GateSettings | None = No
     versions, its Holm-adjusted p-value over those metrics is at most alpha, and it dropped by
     at least its minimum effect. Adds gated, p_holm, min_effect and not_gated (why a metric
     of the gate did not take part, else None)."""
-    from ragpipe.core.metrics import REGISTRY
-
     settings = settings or gate_settings()
     gated = {m: c["p_drop"] for m, c in paired.items()
              if m in settings.metrics and c["n_pairs"] >= settings.min_pairs and not math.isnan(c["p_drop"])}
@@ -81,6 +84,67 @@ def judge_regression(paired: dict[str, dict], settings: GateSettings | None = No
         out[metric] = {**c, "gated": metric in gated, "p_holm": p_holm, "min_effect": effect, "not_gated": not_gated,
                        "significant_drop": p_holm is not None and p_holm <= settings.alpha and worse_by >= effect}
     return out
+
+
+def aggregate_rows(scores: dict[str, pd.DataFrame], labels: pd.DataFrame | None = None) -> list[dict]:
+    """Per metric: mean, bootstrap CI95, n, number unmeasured, pass rate; and, for the
+    metrics people labelled, the prediction-powered mean with its CI95."""
+    rules = load_rules()
+    rows = []
+    for name, metric in REGISTRY.items():
+        rule = rules.get(name)
+        stats = summarize(scores[name]["value"], metric.higher_is_better, rule.warning if rule else None)
+        rows.append({"metric": name, "higher_is_better": metric.higher_is_better, **stats,
+                     **prediction_powered(labels, name, scores[name]["value"])})
+    return rows
+
+
+def significant_drop(comparison: dict, higher_is_better: bool) -> bool:
+    """The whole CI95 of the difference lies on the worse side of zero: the rule the
+    regression gate had before its sign-flip test, kept for the benchmarks that compare."""
+    if comparison["n_pairs"] == 0:
+        return False
+    return comparison["ci95_high"] < 0 if higher_is_better else comparison["ci95_low"] > 0
+
+
+def threshold_checks(aggregates: list[dict]) -> list[dict]:
+    """The `<metric>_threshold` asset checks, as the list page and the pages show them. A
+    metric with no measured value (n = 0) fails its check with a warning: a gate does not
+    pass on nothing."""
+    rules = load_rules()
+    checks = []
+    for row in aggregates:
+        rule = rules.get(row["metric"])
+        if rule is None:
+            continue
+        if not row["n"]:
+            checks.append({"name": f"{row['metric']}_threshold", "metric": row["metric"], "passed": False,
+                           "severity": "warning", "mean": None, "threshold": rule.warning, "unmeasured": True})
+            continue
+        verdict = severity(rule, row["mean"])
+        checks.append({"name": f"{row['metric']}_threshold", "metric": row["metric"], "passed": verdict is None,
+                       "severity": verdict[0] if verdict else None, "mean": row["mean"],
+                       "threshold": verdict[1] if verdict else rule.warning, "unmeasured": False})
+    return checks
+
+
+def regression_check(baseline: str, bot_version: str, comparison: dict[str, dict]) -> dict:
+    """The blocking check: no gate metric significantly worse than the baseline version's
+    (``comparison`` as judge_regression gives it); too_few names the gate metrics measured
+    on too few paired questions to take part."""
+    drops = sorted(name for name, c in comparison.items() if c["significant_drop"])
+    too_few = sorted(name for name, c in comparison.items() if (c.get("not_gated") or "").startswith("measured on"))
+    return {"name": REGRESSION_CHECK, "metric": None, "passed": not drops, "blocking": True,
+            "severity": "critical" if drops else None, "baseline": baseline, "drops": drops,
+            "too_few": too_few, "is_baseline": baseline == bot_version}
+
+
+def status_of(checks: list[dict]) -> str:
+    """passed, warning (a warning threshold crossed, or a metric unmeasured) or failed
+    (critical or a regression)."""
+    if any(c["severity"] == "critical" for c in checks):
+        return "failed"
+    return "warning" if any(not c["passed"] for c in checks) else "passed"
 
 
 def parse_fail_on(text: str) -> tuple[str, ...]:

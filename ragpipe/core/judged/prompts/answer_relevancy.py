@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from ragpipe.core.llm.prompts.base import Output, Prompt, Text
+from ragpipe.core.llm.prompt import Output, Prompt, Text
 
 
 class AnswerRelevancyInput(BaseModel):

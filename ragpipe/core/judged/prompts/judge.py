@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from ragpipe.core.llm.prompts.base import Output, Prompt, Score5, Text
+from ragpipe.core.llm.prompt import Output, Prompt, Score5, Text
 
 
 class JudgeInput(BaseModel):

@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from ragpipe.core.llm.prompts.base import Language, Output, Prompt, Text
+from ragpipe.core.llm.prompt import Language, Output, Prompt, Text
 
 QUESTION_TYPES = ("FACTUAL", "INFERENTIAL")
 _TYPE_LABELS = {

@@ -2,13 +2,13 @@
 (20 %), analysis first, then scores; one prompt with reference documents and one for
 the pure-LLM mode without them. Few-shot examples calibrate against score inflation
 (a fabricated answer scores 2). The weighted score and the pass decision are computed
-in code (ragpipe.core.llm.operations), never asked from the model."""
+in code (ragpipe.core.judged.operations), never asked from the model."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from ragpipe.core.llm.prompts.base import Language, Output, Prompt, Score10, Text
+from ragpipe.core.llm.prompt import Language, Output, Prompt, Score10, Text
 
 
 class RubricInput(BaseModel):

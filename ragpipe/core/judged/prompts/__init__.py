@@ -7,17 +7,17 @@ the batched prompts (``answer_analysis``, ``statement_verification_batch``,
 contexts at once) serve a whole sample in a few calls with the same results.
 ``question_generation`` and ``multi_hop_question`` build question sets from the corpus."""
 
-from ragpipe.core.llm.prompts.answer_analysis import ANSWER_ANALYSIS
-from ragpipe.core.llm.prompts.answer_relevancy import ANSWER_RELEVANCY
-from ragpipe.core.llm.prompts.base import LANGUAGES, Language, Prompt, fence, pick_language
-from ragpipe.core.llm.prompts.context_relevance import CONTEXT_RELEVANCE
-from ragpipe.core.llm.prompts.decompose import DECOMPOSE
-from ragpipe.core.llm.prompts.entities import ENTITIES, ENTITIES_BATCH
-from ragpipe.core.llm.prompts.judge import JUDGE_1_5
-from ragpipe.core.llm.prompts.judge_and_rubric import JUDGE_AND_RUBRIC
-from ragpipe.core.llm.prompts.question_generation import MULTI_HOP_QUESTION, QUESTION_GENERATION
-from ragpipe.core.llm.prompts.rubric import RUBRIC_1_10, RUBRIC_1_10_PURE_LLM
-from ragpipe.core.llm.prompts.verify import VERIFY, VERIFY_BATCH
+from ragpipe.core.judged.prompts.answer_analysis import ANSWER_ANALYSIS
+from ragpipe.core.judged.prompts.answer_relevancy import ANSWER_RELEVANCY
+from ragpipe.core.llm.prompt import LANGUAGES, Language, Prompt, fence, pick_language
+from ragpipe.core.judged.prompts.context_relevance import CONTEXT_RELEVANCE
+from ragpipe.core.judged.prompts.decompose import DECOMPOSE
+from ragpipe.core.judged.prompts.entities import ENTITIES, ENTITIES_BATCH
+from ragpipe.core.judged.prompts.judge import JUDGE_1_5
+from ragpipe.core.judged.prompts.judge_and_rubric import JUDGE_AND_RUBRIC
+from ragpipe.core.judged.prompts.question_generation import MULTI_HOP_QUESTION, QUESTION_GENERATION
+from ragpipe.core.judged.prompts.rubric import RUBRIC_1_10, RUBRIC_1_10_PURE_LLM
+from ragpipe.core.judged.prompts.verify import VERIFY, VERIFY_BATCH
 
 PROMPTS: dict[str, Prompt] = {
     p.name: p

@@ -4,25 +4,25 @@ text and verified once per (statements, evidence). Its ``prefetch`` (``prefetch.
 fills the memo for whole samples in a few batched calls; the metrics then find every
 answer in the memo and make no call of their own.
 
-What a metric asks of the judge is declared on the metric (``Metric.judge``, in the
-registry); the prompt hash and the prefetch read it there."""
+What a metric asks of the judge is declared on the metric (``Metric.judge``, a
+``JudgeUse``); the caller hands it to the prompt hash and the prefetch, so nothing here
+reads the metric registry."""
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from pydantic import BaseModel
 
-from ragpipe.core.llm import operations as ops
-from ragpipe.core.llm.operations import ANSWER_QUESTIONS, RubricResult
-from ragpipe.core.llm.prefetch import PrefetchReport, Prefetcher
-from ragpipe.core.llm.prompts import DECOMPOSE, VERIFY, Language, Prompt, pick_language
-from ragpipe.core.llm.prompts.decompose import DecomposeInput
-from ragpipe.core.llm.prompts.entities import Role
-from ragpipe.core.llm.prompts.verify import VerifyInput
+from ragpipe.core.judged import operations as ops
+from ragpipe.core.judged.operations import ANSWER_QUESTIONS, RubricResult
+from ragpipe.core.judged.prefetch import EVERY_PART, JudgeUse, PrefetchReport, Prefetcher
+from ragpipe.core.judged.prompts import DECOMPOSE, VERIFY, Language, Prompt, pick_language
+from ragpipe.core.judged.prompts.decompose import DecomposeInput
+from ragpipe.core.judged.prompts.entities import Role
+from ragpipe.core.judged.prompts.verify import VerifyInput
 from ragpipe.core.llm.settings import LLM, LLMError
 from ragpipe.core.schemas import Verdict
 
@@ -62,31 +62,6 @@ class Memo:
     def __len__(self) -> int:
         with self._lock:
             return len(self._values)
-
-
-def judge_prompts(metric: str) -> tuple[Prompt, ...]:
-    """The prompts ``metric``'s value can come from, as the metric declares them."""
-    from ragpipe.core.metrics import REGISTRY
-
-    if metric not in REGISTRY:
-        raise ValueError(f"unknown metric {metric!r}; known: {', '.join(REGISTRY)}")
-    return REGISTRY[metric].judge.prompts
-
-
-def metric_prompt_hashes(metric: str, language: Language) -> dict[str, str]:
-    """``{prompt id: hash}`` of every prompt the metric's value can come from, in
-    ``language`` (empty for offline-only metrics)."""
-    return {p.id: p.hash(language) for p in judge_prompts(metric)}
-
-
-def metric_prompt_hash(metric: str, language: Language) -> str | None:
-    """One hash over ``metric_prompt_hashes``: the prompt pack a score was produced with,
-    to store beside it. None for a metric that uses no prompt."""
-    hashes = metric_prompt_hashes(metric, language)
-    if not hashes:
-        return None
-    material = "\n".join(f"{pid}:{h}" for pid, h in sorted(hashes.items()))
-    return hashlib.sha256(f"{language}\n{material}".encode("utf-8")).hexdigest()
 
 
 class LLMVerifier:
@@ -184,14 +159,14 @@ class LLMEvaluator(LLMVerifier):
         return self._memo.remember(key, lambda: self.llm.run(prompt, inputs, self._language(*texts)))
 
     # ---- provenance and accounting ---------------------------------------------------------
-    def prompt_hashes(self, metric: str, language: Language | None = None) -> dict[str, str]:
-        """``{prompt id: hash}`` of the prompts behind ``metric``'s value, in the
-        evaluator's language (or ``language``)."""
-        return metric_prompt_hashes(metric, self._pack_language(language))
+    def prompt_hashes(self, use: JudgeUse, language: Language | None = None) -> dict[str, str]:
+        """``{prompt id: hash}`` of the prompts behind a value (``use``: the metric's
+        ``Metric.judge``), in the evaluator's language (or ``language``)."""
+        return use.prompt_hashes(self._pack_language(language))
 
-    def prompt_hash(self, metric: str, language: Language | None = None) -> str | None:
-        """The one hash to store with each of ``metric``'s scores (see ``metric_prompt_hash``)."""
-        return metric_prompt_hash(metric, self._pack_language(language))
+    def prompt_hash(self, use: JudgeUse, language: Language | None = None) -> str | None:
+        """The one hash to store with each score of a metric that asks ``use``."""
+        return use.prompt_hash(self._pack_language(language))
 
     def _pack_language(self, language: Language | None) -> Language:
         lang = language or self.language
@@ -203,7 +178,8 @@ class LLMEvaluator(LLMVerifier):
         """The client's counters (``LLMStats``), when the model has them."""
         return self.llm.stats() if hasattr(self.llm, "stats") else None
 
-    def prefetch(self, cases: Iterable[Any], metrics: Iterable[str] | None = None) -> PrefetchReport:
-        """Answer, for every case, what the given metrics (default: all) will ask, in at
-        most five batched calls per case; see ``prefetch.Prefetcher.run``."""
-        return Prefetcher(self).run(cases, metrics)
+    def prefetch(self, cases: Iterable[Any], use: JudgeUse = EVERY_PART) -> PrefetchReport:
+        """Answer, for every case, what ``use`` asks (default: every part; a caller hands
+        the sum of its metrics' ``Metric.judge``), in at most five batched calls per case;
+        see ``prefetch.Prefetcher.run``."""
+        return Prefetcher(self).run(cases, use)

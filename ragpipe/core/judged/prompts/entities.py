@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, RootModel
 
-from ragpipe.core.llm.prompts.base import Language, Output, Prompt, Text, fence
+from ragpipe.core.llm.prompt import Language, Output, Prompt, Text, fence
 
 EntityType = Literal["policy", "organization", "location", "legal_clause", "industry"]
 Role = Literal["question", "answer", "context", "ground_truth", "text"]

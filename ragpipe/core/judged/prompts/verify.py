@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from ragpipe.core.llm.prompts.base import Language, Output, Prompt, Text, fence
+from ragpipe.core.llm.prompt import Language, Output, Prompt, Text, fence
 
 
 class VerifyInput(BaseModel):

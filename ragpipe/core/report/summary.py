@@ -12,7 +12,7 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-from ragpipe.core.gate import RANK_RULE, REGRESSION_CHECK, failures, junit_xml
+from ragpipe.core.verdict import RANK_RULE, REGRESSION_CHECK, failures, junit_xml
 
 WIDTH = 100
 MOVED = 3  # metrics shown per version

@@ -8,30 +8,32 @@ joined contexts), "relevance" (context_relevance: all contexts), "judges"
 (judge_and_rubric). Round 2: "verify" (statement_verification_batch: answer and ground
 truth statements against the contexts, answer statements against the ground truth,
 ground-truth statements against the answer). Which parts a metric needs it declares
-itself (``Metric.judge``)."""
+itself (``Metric.judge``); its caller hands the sum of them in."""
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ragpipe.core.llm import operations as ops
+from ragpipe.core.judged import operations as ops
 from ragpipe.core.llm.client import arun_any, run_sync
-from ragpipe.core.llm.operations import ANSWER_QUESTIONS, RubricResult
-from ragpipe.core.llm.prompts import (ANSWER_ANALYSIS, ANSWER_RELEVANCY, CONTEXT_RELEVANCE, DECOMPOSE, ENTITIES,
+from ragpipe.core.judged.operations import ANSWER_QUESTIONS, RubricResult
+from ragpipe.core.llm.prompt import Prompt
+from ragpipe.core.judged.prompts import (ANSWER_ANALYSIS, ANSWER_RELEVANCY, CONTEXT_RELEVANCE, DECOMPOSE, ENTITIES,
                                       ENTITIES_BATCH, JUDGE_1_5, JUDGE_AND_RUBRIC, RUBRIC_1_10,
                                       RUBRIC_1_10_PURE_LLM, VERIFY, VERIFY_BATCH, Language, pick_language)
-from ragpipe.core.llm.prompts.answer_analysis import AnswerAnalysisInput
-from ragpipe.core.llm.prompts.answer_relevancy import AnswerRelevancyInput
-from ragpipe.core.llm.prompts.context_relevance import ContextRelevanceInput
-from ragpipe.core.llm.prompts.decompose import DecomposeInput
-from ragpipe.core.llm.prompts.entities import EntitiesBatchInput, EntitiesInput, EntityText, Role
-from ragpipe.core.llm.prompts.judge import JudgeInput
-from ragpipe.core.llm.prompts.judge_and_rubric import JudgeAndRubricInput
-from ragpipe.core.llm.prompts.rubric import PureRubricInput, RubricInput
-from ragpipe.core.llm.prompts.verify import VerifyBatchInput, VerifyCheck, VerifyInput
+from ragpipe.core.judged.prompts.answer_analysis import AnswerAnalysisInput
+from ragpipe.core.judged.prompts.answer_relevancy import AnswerRelevancyInput
+from ragpipe.core.judged.prompts.context_relevance import ContextRelevanceInput
+from ragpipe.core.judged.prompts.decompose import DecomposeInput
+from ragpipe.core.judged.prompts.entities import EntitiesBatchInput, EntitiesInput, EntityText, Role
+from ragpipe.core.judged.prompts.judge import JudgeInput
+from ragpipe.core.judged.prompts.judge_and_rubric import JudgeAndRubricInput
+from ragpipe.core.judged.prompts.rubric import PureRubricInput, RubricInput
+from ragpipe.core.judged.prompts.verify import VerifyBatchInput, VerifyCheck, VerifyInput
 from ragpipe.core.llm.settings import LLMError
 from ragpipe.core.schemas import Verdict
 
@@ -53,16 +55,42 @@ class PrefetchReport:
         self.failures[part] = self.failures.get(part, 0) + 1
 
 
-def metric_parts(metrics: Iterable[str] | None) -> set[str]:
-    """The prefetch parts the metrics declare (every part for None)."""
-    from ragpipe.core.metrics import REGISTRY
+@dataclass(frozen=True)
+class JudgeUse:
+    """What a caller asks of the LLM judge: the prefetch parts that answer it ahead of
+    scoring (``SAMPLE_PLAN``) and every prompt a value can come from (the batched prompts
+    and their single-prompt fallbacks: the score's prompt hash). A metric declares its
+    own (``Metric.judge``); ``+`` joins two uses (a composite metric asks what its parts
+    ask, a run what all its metrics ask)."""
 
-    if metrics is None:
-        return set(SAMPLE_PLAN)
-    unknown = [m for m in metrics if m not in REGISTRY]
-    if unknown:
-        raise ValueError(f"unknown metrics {unknown}; known: {', '.join(REGISTRY)}")
-    return {p for m in metrics for p in REGISTRY[m].judge.parts}
+    parts: tuple[str, ...] = ()
+    prompts: tuple[Prompt, ...] = ()
+
+    def __post_init__(self):
+        unknown = set(self.parts) - set(SAMPLE_PLAN)
+        if unknown:
+            raise ValueError(f"unknown prefetch parts {sorted(unknown)}; the plan has {SAMPLE_PLAN}")
+
+    def __add__(self, other: "JudgeUse") -> "JudgeUse":
+        prompts = {p.id: p for p in (*self.prompts, *other.prompts)}
+        return JudgeUse(tuple(dict.fromkeys(self.parts + other.parts)), tuple(prompts.values()))
+
+    def prompt_hashes(self, language: Language) -> dict[str, str]:
+        """``{prompt id: hash}`` of every prompt a value can come from, in ``language``
+        (empty for an offline-only metric)."""
+        return {p.id: p.hash(language) for p in self.prompts}
+
+    def prompt_hash(self, language: Language) -> str | None:
+        """One hash over ``prompt_hashes``: the prompt pack a score was produced with, to
+        store beside it. None when no prompt is used."""
+        hashes = self.prompt_hashes(language)
+        if not hashes:
+            return None
+        material = "\n".join(f"{pid}:{h}" for pid, h in sorted(hashes.items()))
+        return hashlib.sha256(f"{language}\n{material}".encode("utf-8")).hexdigest()
+
+
+EVERY_PART = JudgeUse(SAMPLE_PLAN)
 
 
 class Prefetcher:
@@ -73,8 +101,8 @@ class Prefetcher:
         self.ev = evaluator
         self.memo = evaluator._memo
 
-    def run(self, cases: Iterable[Any], metrics: Iterable[str] | None = None) -> PrefetchReport:
-        """Answer, for every case, what the given metrics (default: all) will ask. Results
+    def run(self, cases: Iterable[Any], use: JudgeUse = EVERY_PART) -> PrefetchReport:
+        """Answer, for every case, what ``use`` (default: every part) asks. Results
         and failures land in the memo; nothing is raised.
 
         A case is anything with ``question``, ``answer``, ``ground_truth_answer`` and
@@ -83,7 +111,7 @@ class Prefetcher:
         metrics asked for, so separate processes (one per score asset) share them through
         the cache. A batched reply that stays invalid after its re-ask falls back to the
         single prompts; any other failure is remembered for every result of that part."""
-        parts = metric_parts(None if metrics is None else list(metrics))
+        parts = set(use.parts)
         cases = [c for c in cases if not getattr(c, "bot_error", None)]
         report = PrefetchReport(samples=len(cases))
         if not cases or not parts:

@@ -12,13 +12,13 @@ from typing import Literal
 from pydantic import BaseModel
 
 from ragpipe.core.config import load_config
-from ragpipe.core.llm.prompts import (ANSWER_RELEVANCY, CONTEXT_RELEVANCE, ENTITIES, JUDGE_1_5, RUBRIC_1_10,
+from ragpipe.core.judged.prompts import (ANSWER_RELEVANCY, CONTEXT_RELEVANCE, ENTITIES, JUDGE_1_5, RUBRIC_1_10,
                                       RUBRIC_1_10_PURE_LLM, Language, pick_language)
-from ragpipe.core.llm.prompts.answer_relevancy import AnswerRelevancyInput
-from ragpipe.core.llm.prompts.context_relevance import ContextRelevanceInput
-from ragpipe.core.llm.prompts.entities import EntitiesInput, Role
-from ragpipe.core.llm.prompts.judge import JudgeInput
-from ragpipe.core.llm.prompts.rubric import PureRubricInput, RubricInput, RubricOutput
+from ragpipe.core.judged.prompts.answer_relevancy import AnswerRelevancyInput
+from ragpipe.core.judged.prompts.context_relevance import ContextRelevanceInput
+from ragpipe.core.judged.prompts.entities import EntitiesInput, Role
+from ragpipe.core.judged.prompts.judge import JudgeInput
+from ragpipe.core.judged.prompts.rubric import PureRubricInput, RubricInput, RubricOutput
 from ragpipe.core.llm.settings import LLM
 from ragpipe.core.schemas import Verdict
 
