@@ -93,3 +93,48 @@ def test_instance_postgres_settings_configure_the_cache(monkeypatch, tmp_path):
     assert cache_url() == "postgresql://dagster:p%40ss%3Aword@127.0.0.1:5433/runs"
     monkeypatch.setenv("RAGPIPE_CACHE_URL", "postgresql://cache@db/ragpipe")
     assert cache_url() == "postgresql://cache@db/ragpipe"
+
+
+def test_the_scores_step_reads_and_writes_its_rows_in_batches(cache_env, project, monkeypatch):
+    """One committed write per row capped the step at a few hundred rows a second on
+    PostgreSQL: the rows of a partition go in one batch and come back in one."""
+    import dagster as dg
+
+    from ragpipe.core.metrics import REGISTRY
+    from ragpipe.defs.definitions import build_defs
+    from ragpipe.defs.evaluation import score_cache
+    from ragpipe.defs.instance import prepare_dagster_home
+    from ragpipe.defs.partitions import sync_partitions
+    from ragpipe.defs.runner import QUIET
+    from ragpipe_tests.conftest import trim_questions
+
+    trim_questions(project / "data" / "datasets" / "product_en", 6)
+    monkeypatch.setattr(score_cache, "FLUSH_S", 3600.0)  # only the row count or the step's end flushes
+    calls = []
+    for method in [m for m in ("get", "get_many", "put", "put_many") if hasattr(Cache, m)]:
+        def counted(self, *args, _real=getattr(Cache, method), _name=method):
+            if self.directory.name == "score_cache":
+                calls.append(_name)
+            return _real(self, *args)
+        monkeypatch.setattr(Cache, method, counted)
+
+    prepare_dagster_home(project)
+    defs = build_defs(project)
+    key = dg.MultiPartitionKey({"dataset": "product_en", "bot": "refbot@v2"})
+    scores = [dg.AssetKey(["scores", name]) for name in REGISTRY]
+    with dg.DagsterInstance.get() as instance:
+        sync_partitions(instance, project / "data")
+        defs.resolve_job_def("prepare_dataset").execute_in_process(instance=instance, partition_key="product_en",
+                                                                 run_config=QUIET)
+        evaluate = defs.resolve_job_def("evaluate_bot_version")
+        first = evaluate.execute_in_process(instance=instance, partition_key=key, run_config=QUIET,
+                                            asset_selection=[dg.AssetKey("rag_responses"), *scores])
+        assert calls == ["get_many", "put_many"]
+        stored = Cache(project / "elsewhere" / "score_cache")
+        assert len(stored) == 6 * len(REGISTRY)
+        calls.clear()
+        again = evaluate.execute_in_process(instance=instance, partition_key=key, run_config=QUIET,
+                                            asset_selection=scores)
+        assert calls == ["get_many"]  # every row found: nothing scored, nothing written
+    for name in REGISTRY:
+        assert again.output_for_node("scores", name).equals(first.output_for_node("scores", name))

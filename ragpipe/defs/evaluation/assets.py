@@ -160,7 +160,7 @@ def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: Emb
     score_cache = ScoreCache(paths.score_cache, {
         "mode": toolkit.mode, "embedder": embedder.backend, "judge": llm.model if judge is not None else None,
         "language": dataset_language(paths, dataset), "graph": graph_version(graph_entities, snapshot)})
-    kept = {name: [score_cache.get(name, case) for case in cases] for name in names}
+    kept = score_cache.get_many(names, cases)
     todo = [name for name in names if None in kept[name]]
     todo_cases = [case for i, case in enumerate(cases) if any(kept[name][i] is None for name in todo)]
     frames, llm_metadata = {}, {}
@@ -182,7 +182,7 @@ def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: Emb
                     row = computed.get((name, case.question_id))
                     if row is None:
                         row = score_row(toolkit, name, case)
-                        score_cache.put(name, case, row)  # kept at once: a killed step loses no finished row
+                        score_cache.put(name, case, row)  # written in batches, the rest on close
                 rows.append({"question_id": case.question_id, **row, "prompt_version": prompt_version})
                 report_progress(context, ["scores", name], i, len(cases))
             frames[name] = with_calibration(pd.DataFrame(rows), calibrations.get(name))
