@@ -15,7 +15,7 @@ from ragpipe.core.labels.calibration import load_calibrations, with_calibration
 from ragpipe.core.labels.ppi import prediction_powered
 from ragpipe.core.metrics import REGISTRY, Metric, Toolkit
 from ragpipe.core.report import evaluation_data, page_url, write_evaluation
-from ragpipe.core.report.data import answer_drift, clean, round_drift, threshold_checks
+from ragpipe.core.report.data import answer_drift, clean, evaluation_cards, round_drift, threshold_checks
 from ragpipe.core.report.render import EVALUATION_PAGE, INDEX_PAGE, record_round
 from ragpipe.core.report.summaries import aggregates_markdown, evaluation_markdown, responses_markdown, scores_markdown
 from ragpipe.core.schemas import Chunk, EvalCase, InputError, InputErrors
@@ -310,7 +310,7 @@ def diagnosis_report(context: dg.AssetExecutionContext, paths: ProjectPaths, que
     data = evaluation_data(dataset, bot_version, language, question_set, rag_responses, aggregates, scores,
                            diagnosis, baseline, comparison, drift)
     data["agreement"] = clean(human_labels.attrs)  # people against the metrics (ragpipe.defs.evaluation.labels)
-    page = write_evaluation(paths.reports, data)
+    page = write_evaluation(paths.reports, data, evaluation_cards(question_set, rag_responses, scores, diagnosis))
     findings = diagnosis.findings
     context.add_output_metadata({
         "report": dg.MetadataValue.md(evaluation_markdown(data)),
