@@ -77,7 +77,7 @@ class Cache:
         self._store.set(key, _encode(value))
 
     def put_many(self, items: Iterable[tuple[str, Any]]) -> None:
-        """Several values, committed together (the last value of a key repeated wins)."""
+        """Several values, in batches each committed whole (the last value of a repeated key wins)."""
         self._store.set_many({key: _encode(value) for key, value in items})
 
     def transact(self) -> AbstractContextManager:
@@ -85,10 +85,9 @@ class Cache:
         return self._store.transact()
 
     def items(self) -> Iterator[tuple[str, Any]]:
-        for key in self._store.iterkeys():
-            value = self.get(key)
-            if value is not None:
-                yield key, value
+        keys = list(self._store.iterkeys())
+        for start in range(0, len(keys), _BATCH):
+            yield from self.get_many(keys[start:start + _BATCH]).items()
 
     def __len__(self) -> int:
         return len(self._store)
@@ -101,11 +100,11 @@ class Cache:
 
 
 class DiskStore(diskcache.Cache):
-    """diskcache.Cache with the batch operations of PostgresStore: one SQLite transaction each."""
+    """diskcache.Cache with the batch operations of PostgresStore; a batch of writes is one
+    SQLite transaction (reads take no lock: a transaction would hold off writers)."""
 
     def get_many(self, keys: list[str]) -> dict[str, bytes | str]:
-        with self.transact():
-            found = {key: self.get(key) for key in keys}
+        found = {key: self.get(key) for key in keys}
         return {key: value for key, value in found.items() if value is not None}
 
     def set_many(self, items: dict[str, bytes | str]) -> None:
@@ -148,7 +147,8 @@ class PostgresStore:
                 with self._db.cursor() as cur:
                     yield cur
             except self._broken:
-                self._drop()  # the next statement connects again
+                if self._db.closed:  # the connection is lost (not, say, a deadlock): the next statement connects again
+                    self._drop()
                 raise
 
     def _drop(self) -> None:
@@ -168,6 +168,8 @@ class PostgresStore:
                 with self._cursor() as cur:
                     return statements(cur)
             except self._broken as exc:
+                if self._db is not None:  # the server answered: an error of the statement, not an outage
+                    raise
                 if not again or self._depth or time.monotonic() + pause > deadline:
                     raise CacheUnavailable(f"the cache {self.namespace!r} at {self._where} is unreachable"
                                            f"{f' for {OUTAGE_S:.0f} s' if again and not self._depth else ''}: "
