@@ -193,9 +193,9 @@ def _pages_of(cards: Iterable[dict], size: int) -> Iterator[list[dict]]:
         yield page
 
 
-def _write_pages(folder: Path, data: dict, pages: Iterable[list[dict]], store: bool) -> None:
-    """Every card page of an evaluation (and, with ``store``, its cards' data); removes the
-    pages an earlier, longer evaluation left."""
+def _write_pages(folder: Path, data: dict, pages: Iterable[list[dict]], store: bool) -> int:
+    """Every card page of an evaluation (and, with ``store``, its cards' data); returns
+    how many."""
     written = 0
     for written, cards in enumerate(pages, start=1):
         if store:
@@ -203,9 +203,14 @@ def _write_pages(folder: Path, data: dict, pages: Iterable[list[dict]], store: b
         _write(folder / card_page(written), evaluation_page(data, cards, written))
     if not written:  # no question: the summary alone
         _write(folder / EVALUATION_PAGE, evaluation_page(data, [], 1))
+    return written
+
+
+def _remove_pages_past(folder: Path, last: int) -> None:
+    """The pages an earlier, longer evaluation left."""
     for stale in [*folder.glob("diagnosis-*.html"), *folder.glob(CARDS_FILE.format("*"))]:
         number = stale.name.split("-", 1)[1].split(".", 1)[0]
-        if not number.isdigit() or int(number) > written:
+        if not number.isdigit() or int(number) > last:
             stale.unlink()
 
 
@@ -227,7 +232,10 @@ def build_site(reports: Path) -> Path:
     """(Re)render every page from the page data under ``reports``; returns index.html."""
     for path in sorted(reports.glob(f"*/*/{EVALUATION_FILE}")):
         data = load_json(path)
-        _write_pages(path.parent, data, evaluation_cards_of(path.parent, data), store=False)
+        if "pages" not in data:  # written before cards had pages: its page stays as it was rendered
+            continue
+        _remove_pages_past(path.parent, _write_pages(path.parent, data, evaluation_cards_of(path.parent, data),
+                                                      store=False))
     for path in sorted(reports.glob(f"*/{COMPARISON_FILE}")):
         _write(path.with_name(COMPARISON_PAGE), comparison_page(load_json(path)))
     return _write_index(reports)
@@ -237,8 +245,10 @@ def write_evaluation(reports: Path, data: dict, cards: Iterable[dict]) -> Path:
     """Store one evaluation's page data and its cards in pages, render its pages and the
     list; returns the first page. Only one page of cards is held at a time."""
     folder = reports / data["dataset"] / data["bot_version"]
-    _write(folder / EVALUATION_FILE, json.dumps(data, ensure_ascii=False, indent=1))
-    _write_pages(folder, data, _pages_of(cards, data["cards_per_page"]), store=True)
+    summary = json.dumps(data, ensure_ascii=False, indent=1)  # as it is before the pages add their charts
+    written = _write_pages(folder, data, _pages_of(cards, data["cards_per_page"]), store=True)
+    _write(folder / EVALUATION_FILE, summary)  # after the cards: it never names a page not yet written
+    _remove_pages_past(folder, written)
     _write_index(reports)
     return folder / EVALUATION_PAGE
 
