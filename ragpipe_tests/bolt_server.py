@@ -22,6 +22,8 @@ from pathlib import Path
 
 from ragpipe_tests.pg_server import _free_port
 
+from ragpipe_tests.tier import require_slow_tier
+
 USER = "root"  # ArcadeDB's administrator; Bolt clients log in as it
 
 
@@ -36,6 +38,7 @@ class BoltServer:
 
 @contextmanager
 def bolt_server(database: str = "ragpipe", password: str = "t0p-secret-bolt-pw", timeout: float = 120):
+    require_slow_tier("a Bolt server (ArcadeDB's JVM)")
     root = Path(tempfile.mkdtemp(prefix="ragpipe-bolt-"))
     http, bolt, https = _free_port(), _free_port(), _free_port()
     log = root / "server.log"

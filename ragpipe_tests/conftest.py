@@ -10,6 +10,7 @@ import dagster as dg
 import pytest
 
 from ragpipe.core.evidence.embeddings import Embedder
+from ragpipe_tests import tier
 
 REPO = Path(__file__).resolve().parents[1]
 warnings.filterwarnings("ignore", category=dg.BetaWarning)
@@ -58,6 +59,8 @@ SAMPLE = sample_data()
 SLOW = {
     "test_daemon.py": "the Dagster daemon with PostgreSQL",
     "test_postgres.py": "a PostgreSQL cluster",
+    "test_liveness.py": "runs held and released on PostgreSQL",
+    "test_definitions.py::test_dg_check_defs_passes": "`dg check defs` in a process of its own (the fast tier has the asset-spec snapshot)",
     "test_cluster_cache.py": "a PostgreSQL cluster",
     "test_cluster_dask.py::test_backfill_on_two_workers_equals_in_process_and_survives_a_killed_worker": "a Dask cluster with PostgreSQL, runs in and out of process",
     "test_llm_real_model.py": "a real model served locally",
@@ -81,11 +84,13 @@ SLOW = {
     "test_checks.py::test_passing_and_regressing_versions": "evaluations of several bot versions",
     "test_questions.py::test_offline_generator_makes_answerable_retrievable_questions": "generation and retrieval over both datasets",
     "test_graph.py::test_entity_metrics_are_identical_through_neo4j_and_embedded": "a Bolt server and two scorings",
+    "test_graph.py::test_graph_load_writes_the_sample_graph_idempotently": "a Bolt server",
     "test_graph.py::test_graph_server_down_leaves_entity_metrics_nan_and_the_rest_measured": "a Bolt server",
     "test_configs.py::test_stale_versions_and_deleted_datasets_are_not_shown_as_current": "evaluations and re-ranking",
     "test_configs.py::test_alias_bomb_bot_fails_alone_in_a_run": "a run over two bot versions",
     "test_configs.py::test_two_files_for_one_bot_version_fail_that_version_alone": "a run over two bot versions",
     "test_secrets.py::test_a_key_echoed_by_the_bot_is_nowhere_after_an_evaluation": "a whole evaluation, then a search",
+    "test_secrets.py::test_the_service_log_never_holds_the_token": "the service in its own process",
     "test_io_manager.py::test_two_writers_and_a_reader_of_one_file": "three processes racing on one file",
     "test_pipeline.py::test_scoring_again_computes_only_the_questions_whose_inputs_changed": "repeated scoring runs",
     "test_pipeline.py::test_progress_reaches_the_caller_from_the_process_that_runs_the_steps": "an evaluation run",
@@ -106,6 +111,10 @@ def pytest_configure(config):
     # and a test hung in Pool.__exit__. Python's own SIGINT handler keeps SIGTERM working.
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def pytest_runtest_setup(item):
+    tier.running_slow_test = item.get_closest_marker("slow") is not None  # before its fixtures start servers
 
 
 def pytest_collection_modifyitems(items):

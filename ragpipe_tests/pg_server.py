@@ -12,6 +12,8 @@ from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
 
+from ragpipe_tests.tier import require_slow_tier
+
 PG_BIN = Path(os.environ.get("RAGPIPE_PG_BIN", "/usr/lib/postgresql/15/bin"))
 _PG_CTL: dict[int, Callable[..., None]] = {}  # port -> pg_ctl of the cluster serving it
 
@@ -26,6 +28,7 @@ def _free_port() -> int:
 def postgres_cluster():
     """Yields (host, port, user, database). PostgreSQL refuses to run as root, so as root
     the server runs as the `postgres` system user."""
+    require_slow_tier("PostgreSQL")
     if not (PG_BIN / "initdb").exists():
         raise RuntimeError(f"PostgreSQL server binaries not found in {PG_BIN} (set RAGPIPE_PG_BIN)")
     root = Path(tempfile.mkdtemp(prefix="ragpipe-pg-"))

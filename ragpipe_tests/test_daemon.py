@@ -25,7 +25,9 @@ from ragpipe.defs.runner import materialize_all
 from ragpipe_tests.conftest import REPO, trim_questions
 from ragpipe_tests.pg_server import postgres_cluster
 
-DEADLINE_S = 900  # per scenario
+# The daemon scenarios wait on events, not budgets; this only ends a hang, and leaves a loaded
+# machine (the suite beside two CPU burners) room that pytest-timeout's 1200 s does not.
+pytestmark = pytest.mark.timeout(3600)
 QUIET_TICKS = 2  # ticks of every sensor after the last run ended, with no new run
 
 
@@ -153,9 +155,8 @@ def test_each_event_launches_its_runs_once(project, pg_env, daemon):
             started = time.time()
             event()
             while not settled(instance, sensors, started):
+                # Settled is an event (every run ended, then quiet ticks): no wall-clock budget here.
                 assert process.poll() is None, "dagster-daemon exited:\n" + (project / "daemon.log").read_text()[-3000:]
-                assert time.time() - started < DEADLINE_S, \
-                    f"{name}: not settled after {DEADLINE_S} s; runs so far {new_runs(instance, before)}"
                 time.sleep(3)
             runs = new_runs(instance, before)
             counts[name] = len(runs)
@@ -192,17 +193,16 @@ def test_each_event_launches_its_runs_once(project, pg_env, daemon):
             dg.AssetKey("diagnosis_report"))
 
 
-KILL_DEADLINE_S = 600
 WORKER_PID = re.compile(r"Started process for run \(pid: (\d+)\)")  # the code server's engine event
 
 
-def wait_for(what: str, condition, daemon_process=None, deadline_s: float = KILL_DEADLINE_S, log: Path | None = None,
-             poll_s: float = 2):
-    started = time.time()
+def wait_for(what: str, condition, daemon_process=None, log: Path | None = None, poll_s: float = 2):
+    """Poll until ``condition()`` holds: no wall-clock budget, which a loaded machine can spend
+    (the test fails if the daemon exits, and pytest-timeout ends a hang). A condition that
+    can become impossible waits for a terminal state and its caller asserts the outcome."""
     while not (found := condition()):
         assert daemon_process is None or daemon_process.poll() is None, \
-            "dagster-daemon exited:\n" + (log.read_text()[-3000:] if log else "")
-        assert time.time() - started < deadline_s, f"not within {deadline_s} s: {what}"
+            f"dagster-daemon exited while waiting for {what}:\n" + (log.read_text()[-3000:] if log else "")
         time.sleep(poll_s)
     return found
 
@@ -246,12 +246,13 @@ def test_killed_runs_end_failed_and_run_again(project, daemon):
                         f"`ragpipe run --dataset {dataset}` ended before a poll saw it run:\n{logs[dataset].read_text()}"
             return all(process.returncode is not None for process in cli.values())
 
-        wait_for("each `ragpipe run` killed while executing a run", kill_inside_a_run, deadline_s=300, poll_s=0.2)
+        wait_for("each `ragpipe run` killed while executing a run", kill_inside_a_run, poll_s=0.2)
         assert len(dead) == 2, "one run of each process was executing when it was killed"
 
         process, log = daemon(), project / "daemon.log"
-        wait_for("the killed runs marked failed",
-                 lambda: all(status(instance, run_id) == dg.DagsterRunStatus.FAILURE for run_id in dead), process, log=log)
+        wait_for("the killed runs marked finished",
+                 lambda: all(instance.get_run_by_id(run_id).is_finished for run_id in dead), process, log=log)
+        assert [status(instance, run_id) for run_id in dead] == [dg.DagsterRunStatus.FAILURE] * len(dead)
         # dead_run_sensor asks for each once; Dagster's run retries cannot re-launch a run
         # executed in another process, so that is the only new run for it.
         wait_for("each killed run asked for again", lambda: all(
@@ -267,11 +268,13 @@ def test_killed_runs_end_failed_and_run_again(project, daemon):
 
         killed, pid = wait_for("a run the daemon launched executing", worker_of_a_launched_run, process, log=log)
         os.kill(pid, signal.SIGKILL)
-        wait_for("the run of the killed worker marked failed",
-                 lambda: status(instance, killed) == dg.DagsterRunStatus.FAILURE, process, log=log)
-        retry = wait_for("its retry succeeded", lambda: [
+        wait_for("the run of the killed worker marked finished",
+                 lambda: instance.get_run_by_id(killed).is_finished, process, log=log)
+        assert status(instance, killed) == dg.DagsterRunStatus.FAILURE
+        retry = wait_for("its retry finished", lambda: [
             r.dagster_run for r in instance.get_run_records(dg.RunsFilter(tags={"dagster/parent_run_id": killed}))
-            if r.dagster_run.status == dg.DagsterRunStatus.SUCCESS], process, log=log)
+            if r.dagster_run.is_finished], process, log=log)
+        assert retry[0].status == dg.DagsterRunStatus.SUCCESS, log.read_text()[-3000:]
         assert retry[0].tags.get("dagster/partition") == instance.get_run_by_id(killed).tags.get("dagster/partition")
         asked_again = [[r for r in instance.get_run_records(dg.RunsFilter(tags={"dagster/run_key": f"dead:{run_id}"}))
                         if "dagster/parent_run_id" not in r.dagster_run.tags] for run_id in dead]  # not retries

@@ -17,6 +17,33 @@ def test_one_score_asset_per_registered_metric():
     assert "NaN when" in spec.description and "ground_truth_contexts" in spec.description
 
 
+def spec_summary(definitions: dg.Definitions) -> dict:
+    """What a change to the asset graph changes: each asset's group, partitions, parents,
+    kinds and checks, and the jobs, sensors and schedules (not descriptions or code)."""
+    graph = definitions.resolve_asset_graph()
+
+    def partitions(key):
+        p = graph.get(key).partitions_def
+        return None if p is None else getattr(p, "name", None) or [f"{d.name}: {d.partitions_def.name}" for d in p.partitions_defs]
+
+    return {
+        "assets": {key.to_user_string(): {
+            "group": graph.get(key).group_name, "partitions": partitions(key),
+            "parents": sorted(k.to_user_string() for k in graph.get(key).parent_keys),
+            "kinds": sorted(graph.get(key).kinds),
+            "checks": sorted(c.name for c in graph.get(key).check_keys)} for key in sorted(graph.get_all_asset_keys())},
+        "jobs": sorted(j.name for j in definitions.resolve_all_job_defs() if not j.name.startswith("__")),
+        "sensors": sorted(s.name for s in definitions.sensors or []),
+        "schedules": sorted(s.name for s in definitions.schedules or []),
+    }
+
+
+def test_asset_specs_match_their_snapshot(snapshot):
+    """The fast tier's stand-in for `dg check defs` (next test, slow): the definitions load and
+    the graph is the one reviewed. After an intended change: `pytest --snapshot-update -k snapshot`."""
+    assert spec_summary(defs) == snapshot
+
+
 def test_dg_check_defs_passes(tmp_path):
     dg_cli = Path(sys.executable).parent / "dg"
     result = subprocess.run([str(dg_cli), "check", "defs"], cwd=REPO, capture_output=True, text=True, timeout=300,

@@ -60,6 +60,25 @@ def test_every_bad_field_is_named_with_file_and_line_and_good_rows_are_kept(tmp_
         ["q2", "answer_correct", 0.0, "b.csv:2"]]
 
 
+def test_an_open_quote_or_a_torn_line_loses_only_its_own_row(tmp_path):
+    labels = tmp_path / "labels"
+    rows = [{**GOOD, "question_id": f"q{i}", "note": "备注：张三标注"} for i in range(4)]
+    torn = [json.dumps(r, ensure_ascii=False).encode() for r in rows]
+    torn[1] = torn[1][:torn[1].index("张".encode()) + 1]  # a crash tore line 2 inside a character: no UTF-8
+    labels.mkdir()
+    (labels / "a.jsonl").write_bytes(b"\n".join(torn) + b"\n")
+    _write(labels, "b.csv", "question_id,bot_version,judged,value,annotator\n"
+                            "q0,refbot@v1,hallucinated,yes,ann\n"
+                            'q1,refbot@v1,hallucinated,"yes,ann\n'  # a quote left open on line 3
+                            "q2,refbot@v1,hallucinated,no,ann\nq3,refbot@v1,hallucinated,no,ann\n")
+    frame, problems = load_labels(tmp_path)
+    assert [(p.file.rsplit("/", 1)[-1], p.line, p.field) for p in problems] == [("a.jsonl", 2, "json"),
+                                                                                 ("b.csv", 3, "csv")]
+    assert "a quote left open" in str(problems[1])
+    assert frame["source"].tolist() == ["a.jsonl:1", "a.jsonl:3", "a.jsonl:4", "b.csv:2", "b.csv:4", "b.csv:5"]
+    assert frame["note"].tolist()[:3] == ["备注：张三标注"] * 3
+
+
 def test_excel_labels_name_their_row(tmp_path):
     book = openpyxl.Workbook()
     sheet = book.active

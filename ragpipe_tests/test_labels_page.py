@@ -168,11 +168,52 @@ def test_two_annotators_at_once_lose_and_tear_nothing_and_bad_labels_are_refused
     assert len(lines) == 80 and {r["annotator"] for r in lines} == {"ann", "bob"}
     bad = httpx.post(url, json={"question_id": "q0", "bot_version": "refbot@v1", "judged": "rating", "value": 9,
                                 "annotator": "ann"})
-    assert bad.status_code == 422 and "value" in bad.json()["error"] and "1 to 5" in bad.json()["error"]
+    assert bad.status_code == 422 and bad.json()["errors"][0]["field"] == "value"
+    assert "1 to 5" in bad.json()["errors"][0]["message"]
     unknown = httpx.post(url, json={"question_id": "q9", "bot_version": "refbot@v1", "judged": "rating", "value": 2,
                                     "annotator": "ann"})
-    assert unknown.status_code == 422 and "q9" in unknown.json()["error"]
+    assert unknown.status_code == 422 and "q9" in unknown.json()["errors"][0]["message"]
     assert len(_lines(dataset_dir)) == 80
+
+
+def test_foreign_hosts_and_writes_from_other_sites_are_refused(project, serve):
+    reports, dataset_dir = project
+    url = serve(make_app(reports, dataset_dir))
+    label = {"question_id": "q0", "bot_version": "refbot@v1", "judged": "rating", "value": 4, "annotator": "ann"}
+    # a DNS-rebinding page reaches loopback under its own name: no page, no data
+    for path in ("", "api/next"):
+        assert httpx.get(url + path, headers={"Host": "attacker.example:8767"}).status_code == 400
+    # what a page of another site may send without asking first: text/plain, with its Origin or none
+    plain = {"Content-Type": "text/plain"}
+    assert httpx.post(url + "api/labels", content=json.dumps(label), headers=plain).status_code == 415
+    assert httpx.post(url + "api/labels", content=json.dumps(label),
+                      headers={**plain, "Origin": "http://attacker.example"}).status_code == 403
+    assert httpx.post(url + "api/labels", json=label, headers={"Origin": "http://attacker.example"}).status_code == 403
+    assert not _lines(dataset_dir)
+    assert httpx.post(url + "api/labels", json=label, headers={"Origin": url.rstrip("/")}).status_code == 200
+    assert len(_lines(dataset_dir)) == 1
+
+
+def test_only_what_was_evaluated_is_labelled_and_parameters_are_bounded(project, serve):
+    reports, dataset_dir = project
+    url = serve(make_app(reports, dataset_dir))
+    label = {"question_id": "q0", "bot_version": "refbot@v1", "judged": "supported", "value": "yes",
+             "statement": 1, "annotator": "ann"}
+    for change, field in (({"bot_version": "ghost@v9"}, "bot_version"), ({"statement": 10**30}, "statement"),
+                          ({"statement": 2}, "statement"), ({"question_id": "q9"}, "question_id")):
+        reply = httpx.post(url + "api/labels", json={**label, **change})
+        assert reply.status_code == 422 and reply.json()["errors"][0]["field"] == field, reply.text
+    assert httpx.post(url + "api/labels", json=label).status_code == 200  # the card's second statement
+    assert [line["statement"] for line in _lines(dataset_dir)] == [1]
+    for k in ("abc", "1e9", "1000000000", "0", "-1"):
+        reply = httpx.get(url + f"api/next?k={k}")
+        assert reply.status_code == 400 and reply.json()["errors"][0]["field"] == "k", reply.text
+    assert len(httpx.get(url + "api/next?k=2").json()) == 2
+    # a 200 MB body is refused by its Content-Length before a byte of it is read
+    with socket.create_connection((httpx.URL(url).host, httpx.URL(url).port), timeout=30) as sock:
+        sock.sendall(b"POST /api/labels HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 200000000\r\n\r\n")
+        assert sock.recv(65536).startswith(b"HTTP/1.1 413")
 
 
 def test_validate_lists_every_bad_row_with_file_line_and_field(tmp_path, capsys, monkeypatch):
@@ -204,9 +245,16 @@ def test_bound_beyond_loopback_the_page_makes_and_requires_a_token(tmp_path, cap
     (tmp_path / "data" / "datasets" / DATASET).mkdir(parents=True)
     assert main(["label", "serve", "--dataset", DATASET, "--host", "0.0.0.0", "--project-dir", str(tmp_path)]) == 0
     token = capsys.readouterr().out.split("?token=")[1].split()[0]
-    client = TestClient(served["app"])
+    client = TestClient(served["app"], base_url="http://127.0.0.1:8767")
     assert served["host"] == "0.0.0.0" and len(token) >= 20
     assert client.get("/").status_code == 401 and client.get(f"/?token={token}").status_code == 200
+    # the printed URL's host is allowed, another name only with --allow-host
+    assert TestClient(served["app"], base_url="http://0.0.0.0:8767").get(f"/?token={token}").status_code == 200
+    assert client.get(f"/?token={token}", headers={"Host": "labels.example"}).status_code == 400
+    assert main(["label", "serve", "--dataset", DATASET, "--host", "0.0.0.0", "--allow-host", "labels.example",
+                 "--project-dir", str(tmp_path)]) == 0
+    token = capsys.readouterr().out.split("?token=")[1].split()[0]
+    assert TestClient(served["app"], base_url="http://labels.example").get(f"/?token={token}").status_code == 200
     # on loopback no token is asked for
     assert main(["label", "serve", "--dataset", DATASET, "--project-dir", str(tmp_path)]) == 0
-    assert "token" not in capsys.readouterr().out and TestClient(served["app"]).get("/").status_code == 200
+    assert "token" not in capsys.readouterr().out and TestClient(served["app"], base_url="http://localhost:8767").get("/").status_code == 200

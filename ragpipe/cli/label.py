@@ -10,6 +10,8 @@ import secrets
 import sys
 from pathlib import Path
 
+from ragpipe.cli.serve import add_allow_host
+
 LOOPBACK = "127.0.0.1"
 
 
@@ -46,15 +48,17 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ragpipe.core.labels.page import make_app
+    from ragpipe.core.web import UVICORN_LIMITS, allowed_hosts
 
     token = args.token or os.environ.get("RAGPIPE_LABEL_TOKEN")
     if not _is_loopback(args.host) and not token:
         token = secrets.token_urlsafe(18)  # bound beyond this machine: never without a token
     paths = _paths(args.project_dir)
-    app = make_app(paths.reports, paths.dataset_dir(args.dataset), token, Path(paths.output_dir))
+    app = make_app(paths.reports, paths.dataset_dir(args.dataset), token, Path(paths.output_dir),
+                   allowed_hosts(args.host, args.allow_host))
     query = f"?token={token}" if token else ""
     print(f"labelling {args.dataset} on http://{args.host}:{args.port}/{query} (Ctrl-C stops)", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", **UVICORN_LIMITS)
     return 0
 
 
@@ -65,6 +69,7 @@ def register(sub) -> None:
     serve.add_argument("--host", default=LOOPBACK,
                        help="address to listen on (default: loopback only; any other needs a token)")
     serve.add_argument("--port", type=int, default=8767)  # ragpipe serve has 8766, report serve 8765
+    add_allow_host(serve)
     serve.add_argument("--token", help="required from every request (default: RAGPIPE_LABEL_TOKEN; bound "
                                        "beyond loopback without one, a random token is made and printed)")
     serve.set_defaults(func=_serve)

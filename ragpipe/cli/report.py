@@ -1,13 +1,14 @@
 """`ragpipe report build|serve`: (re)render the static report site, and browse it over
-HTTP on loopback."""
+HTTP on loopback (Starlette's static files on uvicorn, behind the same Guard as the other
+pages)."""
 
 from __future__ import annotations
 
 import argparse
-import functools
 import sys
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+
+from ragpipe.cli.serve import add_allow_host
 
 
 def reports_dir(project_dir: str) -> Path:
@@ -22,12 +23,17 @@ def reports_dir(project_dir: str) -> Path:
     return build_defs(Path(project_dir).resolve()).resources["paths"].reports
 
 
-def make_server(folder: Path, host: str = "127.0.0.1", port: int = 8765) -> ThreadingHTTPServer:
-    class Quiet(SimpleHTTPRequestHandler):
-        def log_message(self, *args):  # one line per request would drown the URL we print
-            pass
+def make_app(folder: Path, hosts: tuple[str, ...] | None = None):
+    """The site's files as an ASGI app; requests must name one of ``hosts`` (default: loopback)."""
+    from starlette.applications import Starlette
+    from starlette.middleware import Middleware
+    from starlette.routing import Mount
+    from starlette.staticfiles import StaticFiles
 
-    return ThreadingHTTPServer((host, port), functools.partial(Quiet, directory=str(folder)))
+    from ragpipe.core.web import LOOPBACK_NAMES, Guard
+
+    return Starlette(routes=[Mount("/", StaticFiles(directory=folder, html=True))],
+                     middleware=[Middleware(Guard, hosts=hosts or LOOPBACK_NAMES)])
 
 
 def _build(args: argparse.Namespace) -> int:
@@ -44,14 +50,14 @@ def _build(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     if _build(args):
         return 1
-    server = make_server(reports_dir(args.project_dir), args.host, args.port)
-    print(f"serving the reports on http://{args.host}:{server.server_address[1]}/ (Ctrl-C stops)", flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
+    import uvicorn
+
+    from ragpipe.core.web import UVICORN_LIMITS, allowed_hosts
+
+    app = make_app(reports_dir(args.project_dir), allowed_hosts(args.host, args.allow_host))
+    print(f"serving the reports on http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
+    # uvicorn's access log (one line per request) would drown the URL printed above
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", **UVICORN_LIMITS)
     return 0
 
 
@@ -63,6 +69,7 @@ def register(sub) -> None:
     serve = actions.add_parser("serve", help="build, then serve the site on http://127.0.0.1:PORT/")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: loopback only)")
     serve.add_argument("--port", type=int, default=8765)
+    add_allow_host(serve)
     serve.set_defaults(func=_serve)
     for parser in (build, serve):
         parser.add_argument("--project-dir", default=".", help="folder holding data/ and dagster.yaml (default: .)")

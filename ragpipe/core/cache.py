@@ -33,6 +33,8 @@ from urllib.parse import quote, urlsplit
 
 import diskcache
 
+from ragpipe.core.secrets import MASK, connection_secrets
+
 OUTAGE_S = 60.0  # how long a PostgreSQL cache waits for its server to come back
 T = TypeVar("T")
 _BATCH = 1000  # keys per statement: bounded, so no statement grows with the evaluation
@@ -113,6 +115,18 @@ class DiskStore(diskcache.Cache):
                 self.set(key, value)
 
 
+def _connect(psycopg2, url: str):
+    """A connection; an error without the URL's password (libpq quotes a URL it cannot parse)."""
+    try:
+        return psycopg2.connect(url)
+    except psycopg2.Error as exc:
+        failure = exc
+    message = str(failure)
+    for secret in connection_secrets(url):
+        message = message.replace(secret, MASK)
+    raise type(failure)(message)  # outside the except: no context that quotes the password
+
+
 class PostgresStore:
     """The part of diskcache.Cache's interface that Cache uses, over one table in
     PostgreSQL: a value is bytes (``raw``) or JSON text (``text``). A transaction holds an
@@ -124,7 +138,7 @@ class PostgresStore:
         import psycopg2  # only where a PostgreSQL cache is configured
         from psycopg2.extras import execute_values
 
-        self._connect, self.namespace, self._execute_values = lambda: psycopg2.connect(url), namespace, execute_values
+        self._connect, self.namespace, self._execute_values = lambda: _connect(psycopg2, url), namespace, execute_values
         self._broken = (psycopg2.OperationalError, psycopg2.InterfaceError)  # the server or the connection went away
         parts = urlsplit(url)  # messages name the server, never the password
         self._where = f"{parts.hostname}:{parts.port or 5432}{parts.path}" if parts.hostname else "PostgreSQL"

@@ -34,6 +34,24 @@ class Limits(BaseModel):
     max_contexts: int = Field(default=50, ge=1)  # a bot's retrieved contexts beyond these are dropped
     max_context_chars: int = Field(default=20_000, ge=1)  # a longer retrieved context is cut
 
+    def answer_problem(self, answer: str) -> str | None:
+        """Why an answer is refused (too long to score), or None."""
+        if len(answer) > self.max_answer_chars:
+            return f"{len(answer):,} characters, more than limits.max_answer_chars ({self.max_answer_chars:,})"
+        return None
+
+    def cut_contexts(self, contexts: list[str], ids: list[str]) -> tuple[list[str], list[str], str | None]:
+        """The contexts (and their ids) within max_contexts, each cut to max_context_chars, and
+        what was cut (None when nothing was)."""
+        cut = [f"{len(contexts) - self.max_contexts} contexts past limits.max_contexts ({self.max_contexts})"
+               ] if len(contexts) > self.max_contexts else []
+        contexts, ids = contexts[:self.max_contexts], ids[:self.max_contexts]
+        long = sum(len(c) > self.max_context_chars for c in contexts)
+        if long:
+            cut.append(f"{long} contexts cut to limits.max_context_chars ({self.max_context_chars:,})")
+            contexts = [c[:self.max_context_chars] for c in contexts]
+        return contexts, ids, "; ".join(cut) or None
+
 
 class LabelSettings(BaseModel):
     """Human labels: when a dataset gets its own calibration, and the agreement with people

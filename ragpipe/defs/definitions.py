@@ -19,11 +19,14 @@ from ragpipe.defs.jobs import (
     labels_job,
     leaderboard_job,
 )
+from ragpipe.core.secrets import environment_problems
 from ragpipe.defs.liveness import dead_run_sensor
 from ragpipe.defs.resources import EmbedderResource, GraphResource, LLMResource, ProjectPaths, default_project_dir
 
 
 def build_defs(project_dir: Path | None = None) -> dg.Definitions:
+    if problems := environment_problems():  # the CLI says so first; this stops `dagster dev` too
+        raise ValueError("\n".join(problems))
     project_dir = project_dir or default_project_dir()
     output_dir = Path(os.environ.get("RAGPIPE_OUTPUT_DIR") or project_dir / ".ragpipe")
     data_dir = Path(os.environ.get("RAGPIPE_DATA_DIR") or project_dir / "data")

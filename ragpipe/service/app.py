@@ -10,15 +10,19 @@ A request's answers are scored within ``time_budget`` seconds (seed 000: 5 s) fr
 start of its scoring: what is not measured by then is named in ``cut_dimensions`` and
 the metrics' errors, never given a made-up value.
 
-Guards, in the order they apply: the bearer token (when one is set), the body's size (from
-Content-Length, else while it streams in, before anything is parsed), the batch length,
-then each field's type and length. Every refusal is a 4xx JSON body
+Guards, in the order they apply: those of ``ragpipe.core.web.Guard`` (the Host allow-list,
+no writes from other sites, a JSON body within ``max_body_bytes`` and read within
+``body_seconds``), the bearer token (when one is set), the batch length, then each field's
+type and length. Every refusal is a 4xx (or 503) JSON body
 ``{"errors": [{"field": …, "message": …}]}`` naming the field (``[2].answer`` in a batch).
-The embedder is loaded once at start-up. Scoring runs in a worker thread, never on the
-event loop, one batch at a time: the answers of every request that arrived while the
-previous batch was scored are embedded in one batched encode (far faster than one encode
-per answer), then evaluated one by one. The judge is used when RAGPIPE_LLM_* is set, as in
-the pipeline.
+The embedder is loaded once at start-up. Scoring runs in worker threads, never on the
+event loop, in two lanes: requests of up to ``large_chars`` characters in one, larger ones
+in the other, so that one expensive request never holds up the small ones (it shares the
+CPU with them instead). A lane scores one batch at a time: the answers of every request
+that arrived while the previous batch was scored are embedded in one batched encode (far
+faster than one encode per answer), then evaluated one by one. The large lane holds at
+most ``max_large_waiting`` requests; one more gets 503 with Retry-After. The judge is used
+when RAGPIPE_LLM_* is set, as in the pipeline.
 """
 
 import asyncio
@@ -32,9 +36,12 @@ from pathlib import Path
 from typing import Annotated
 
 import anyio
-from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
 
 from ragpipe.api import evaluate, prefetch
 from ragpipe.core.config import load_config
@@ -42,6 +49,7 @@ from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.inputs.recorded import Recorder
 from ragpipe.core.metrics import Toolkit
 from ragpipe.core.text import is_chinese
+from ragpipe.core.web import LOOPBACK_NAMES, Guard
 
 TOKEN_ENV = "RAGPIPE_SERVICE_TOKEN"
 QUESTION_MAX_CHARS = 4000  # as in a question file
@@ -59,6 +67,10 @@ class ServiceSettings:
     max_batch: int = 32
     llm_cache: Path | None = None  # where the judge's responses are cached
     time_budget: float | None = 5.0  # seconds to score one request's answers; None: no limit
+    hosts: tuple[str, ...] = LOOPBACK_NAMES  # the Host names it answers to
+    body_seconds: float = 10.0  # to receive a request's body
+    large_chars: int = 50_000  # a request with more characters is scored in the large lane
+    max_large_waiting: int = 2  # large requests waiting to be scored; one more gets 503
 
 
 def is_loopback(host: str) -> bool:
@@ -152,20 +164,6 @@ def _field(prefix: str, loc: tuple) -> str:
     return (prefix + path) if prefix else path.lstrip(".")
 
 
-async def read_body(request: Request, limit: int) -> bytes:
-    """The body, refused as soon as it is known to be over ``limit`` bytes."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
-        raise Refused(413, [("body", f"{int(declared):,} bytes, more than the limit of {limit:,}")])
-    size, chunks = 0, []
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise Refused(413, [("body", f"more than the limit of {limit:,} bytes")])
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
 def check_token(request: Request, token: str | None) -> None:
     if token is None:
         return
@@ -223,14 +221,18 @@ class Scorer:
 
 
 class Batcher:
-    """Scores the items of concurrent requests together (see the module docstring)."""
+    """A lane: scores the items of concurrent requests together (see the module docstring);
+    with ``max_waiting``, a request finding that many waiting is refused."""
 
-    def __init__(self, scorer: Scorer):
-        self.scorer = scorer
+    def __init__(self, scorer: Scorer, max_waiting: int | None = None):
+        self.scorer, self.max_waiting = scorer, max_waiting
         self.pending: list[tuple[list, asyncio.Future]] = []
         self.worker: asyncio.Task | None = None
 
     async def score(self, items: list) -> list[dict]:
+        if self.max_waiting is not None and len(self.pending) >= self.max_waiting:
+            raise Refused(503, [("body", f"{len(self.pending)} large requests are waiting to be scored: "
+                                         "try again later, or send smaller batches")], {"Retry-After": "10"})
         future = asyncio.get_running_loop().create_future()
         self.pending.append((items, future))
         if self.worker is None or self.worker.done():
@@ -267,40 +269,46 @@ def judge_client(cache: Path | None):
     return LLMClient(settings) if settings is not None else None
 
 
-def create_app(settings: ServiceSettings, embedder: Embedder, recorder: Recorder | None = None) -> FastAPI:
+def size(item) -> int:
+    """The characters a request item brings to embed."""
+    return len(item.question) + len(item.answer) + sum(map(len, item.passages)) + len(item.ground_truth or "")
+
+
+def create_app(settings: ServiceSettings, embedder: Embedder, recorder: Recorder | None = None) -> Starlette:
     """The ASGI app, scoring with ``embedder`` (the pipeline's, with its cache) and
     recording every scored answer with ``recorder`` when given."""
     model = item_model()
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI):
+    async def lifespan(app: Starlette):
         client = judge_client(settings.llm_cache)
         scorer = Scorer(embedder, client, recorder, settings.time_budget)
         await anyio.to_thread.run_sync(scorer.warm_up)
-        app.state.scorer, app.state.batcher = scorer, Batcher(scorer)
+        app.state.scorer = scorer
+        app.state.small, app.state.large = Batcher(scorer), Batcher(scorer, settings.max_large_waiting)
         try:
             yield
         finally:
             if client is not None:
                 client.close()
 
-    app = FastAPI(title="ragpipe evaluation service", lifespan=lifespan)
-
-    @app.exception_handler(Refused)
     async def refused(request: Request, exc: Refused) -> JSONResponse:
         return JSONResponse({"errors": [{"field": f, "message": m} for f, m in exc.problems]}, exc.status,
                             headers=exc.headers)
 
-    @app.get("/healthz")
-    async def healthz(request: Request) -> dict:
+    async def healthz(request: Request) -> JSONResponse:
         scorer = request.app.state.scorer
-        return {"status": "ok", "mode": scorer.mode, "embedder": scorer.embedder.backend, "recording": recorder.dataset if recorder else None}
+        return JSONResponse({"status": "ok", "mode": scorer.mode, "embedder": scorer.embedder.backend,
+                             "recording": recorder.dataset if recorder else None})
 
-    @app.post("/v1/evaluate")
     async def evaluate_answers(request: Request) -> JSONResponse:
         check_token(request, settings.token)
-        items, batch = parse_items(await read_body(request, settings.max_body_bytes), model, settings.max_batch)
-        results = await request.app.state.batcher.score(items)
+        items, batch = parse_items(await request.body(), model, settings.max_batch)
+        large = sum(map(size, items)) > settings.large_chars
+        results = await (request.app.state.large if large else request.app.state.small).score(items)
         return JSONResponse(results if batch else results[0])
 
-    return app
+    guard = Middleware(Guard, hosts=settings.hosts, max_body_bytes=settings.max_body_bytes,
+                       body_seconds=settings.body_seconds)
+    return Starlette(routes=[Route("/healthz", healthz), Route("/v1/evaluate", evaluate_answers, methods=["POST"])],
+                     middleware=[guard], exception_handlers={Refused: refused}, lifespan=lifespan)

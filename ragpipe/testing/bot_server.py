@@ -7,7 +7,7 @@ in time. Whether a request fails is drawn from (seed, question id, how many time
 question was asked before), so a run is reproducible and a retry gets a fresh draw.
 
 With ``api_key`` set, a request without ``Authorization: Bearer <key>`` gets 401. Its 500
-replies echo the Authorization header, as careless servers do, so that the tests see
+replies echo the request's headers, as careless servers do, so that the tests see
 that ragpipe redacts what a server quotes back.
 
 It counts per question: requests, faults injected and answers served (``answered``), so
@@ -114,7 +114,8 @@ class BotServer:
                     if fault in FAULTS:
                         server.injected[fault] += 1
                 if fault == "http_500":
-                    return self._send(500, json.dumps({"error": f"internal error, request had {auth}"}).encode())
+                    return self._send(500, json.dumps({"error": f"internal error, request had {auth}, headers "
+                                                                f"{dict(self.headers)}"}).encode())
                 if fault == "timeout":
                     server._stopping.wait(server.hold)
                     return self._send(504, b'{"error": "late"}')

@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from ragpipe.core.schemas import InputError, InputErrors
-from ragpipe.core.secrets import header_problem, key_variable_problem, url_problem
+from ragpipe.core.secrets import ENV_REFERENCE, header_problem, key_variable_problem, url_problem
 from ragpipe.core.yaml_input import read_yaml
 
 BOT_KEY = re.compile(r"^[A-Za-z0-9_.-]+@[A-Za-z0-9_.-]+$")
@@ -48,7 +48,7 @@ class HttpConfig(BaseModel):
     auth_header: str = "Authorization"
     auth_scheme: str = "Bearer"  # "" sends the bare key
     api_key_param: str | None = None  # send the key as this URL query parameter instead of a header
-    headers: dict[str, str] = {}
+    headers: dict[str, str] = {}  # a secret value as ${RAGPIPE_BOT_…}, filled in when sent
     # The JSON body; "{question}", "{question_id}" and "{dataset}" in its strings are filled in.
     request: dict[str, Any] = {"question": "{question}"}
     response: ResponseMapping = ResponseMapping()
@@ -88,6 +88,9 @@ class HttpConfig(BaseModel):
         for name, value in headers.items():
             if problem := header_problem(name, value):
                 raise ValueError(problem)
+            for variable in ENV_REFERENCE.findall(value):
+                if problem := key_variable_problem(variable):
+                    raise ValueError(f"header {name!r}: {problem}")
         return headers
 
     @field_validator("api_key_param")

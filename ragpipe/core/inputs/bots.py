@@ -48,7 +48,7 @@ from ragpipe.core.inputs.answers import AnswerCache
 from ragpipe.core.inputs.bot_config import BotConfig
 from ragpipe.core.inputs.recorded import RecordedBot
 from ragpipe.core.schemas import Chunk, InputError, RagResponse
-from ragpipe.core.secrets import Redactor, short_key_problem
+from ragpipe.core.secrets import Redactor, header_values, short_key_problem
 from ragpipe.core.text import content_tokens, is_chinese, split_sentences
 from ragpipe.core.transport import Budget, LoopThread, RequestFailed, RetryPolicy, Transient, Transport, check_status
 
@@ -158,7 +158,11 @@ class HttpBot:
         self.config, self.http, self.dataset, self.cache = config, config.http, dataset, cache
         self.round_id, self.previous_round = round_id, previous_round
         self.concurrency = self.http.concurrency
-        headers = {"Accept": "application/json", **self.http.headers}
+        try:
+            filled, secrets = header_values(self.http.headers)
+        except ValueError as exc:
+            raise InputError(f"bot {config.key}", "http.headers", str(exc)) from None
+        headers = {"Accept": "application/json", **filled}
         secret, self._url = "", httpx.URL(self.http.endpoint)
         if self.http.api_key_env:
             secret = os.environ.get(self.http.api_key_env, "")
@@ -173,7 +177,7 @@ class HttpBot:
             else:
                 headers[self.http.auth_header] = f"{scheme} {secret}" if scheme else secret
         # Servers quote requests back (in answers, in error bodies): nothing they send is kept unredacted.
-        self.redact = Redactor([secret])
+        self.redact = Redactor([secret, *secrets])
         self.cache_hits = self.requests = self.retries = 0
         policy = RetryPolicy(self.http.timeout, self.http.deadline, self.http.max_retries, self.http.backoff_base,
                              BACKOFF_MAX)
@@ -252,18 +256,11 @@ class HttpBot:
         # redacted before anything is cut, so a cut leaves no prefix of a key
         answer, contexts, ids = self.redact(answer), [self.redact(c) for c in contexts], [self.redact(i) for i in ids]
         limits = load_config().limits  # bounded here, so no reply can stall scoring
-        if len(answer) > limits.max_answer_chars:
-            raise BotUnavailable("answer too long", f"{len(answer):,} characters, more than "
-                                                    f"limits.max_answer_chars ({limits.max_answer_chars:,})")
-        cut = [f"{len(contexts) - limits.max_contexts} contexts past limits.max_contexts ({limits.max_contexts})"
-               ] if len(contexts) > limits.max_contexts else []
-        contexts, ids = contexts[:limits.max_contexts], ids[:limits.max_contexts]
-        long = sum(len(c) > limits.max_context_chars for c in contexts)
-        if long:
-            cut.append(f"{long} contexts cut to limits.max_context_chars ({limits.max_context_chars:,})")
-            contexts = [c[:limits.max_context_chars] for c in contexts]
+        if problem := limits.answer_problem(answer):
+            raise BotUnavailable("answer too long", problem)
+        contexts, ids, cut = limits.cut_contexts(contexts, ids)
         return RagResponse(question_id=question_id, answer=answer, retrieved_contexts=contexts,
-                           retrieved_ids=ids, latency_ms=latency_ms, truncated="; ".join(cut) or None)
+                           retrieved_ids=ids, latency_ms=latency_ms, truncated=cut)
 
 
 def answer_all(bot, questions: list[tuple[str, str]],

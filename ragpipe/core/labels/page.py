@@ -7,7 +7,12 @@ A card shows the evidence a person needs: the retrieved contexts, and per statem
 link to the context sentence closest to it (the verifier's evidence sentence, picked for
 every statement, supported or not). It does not show the machine's verdicts until the
 person has answered: the verifier's probability of a statement appears once its label is
-saved, so it cannot anchor the label."""
+saved, so it cannot anchor the label.
+
+It sits behind ``ragpipe.core.web.Guard`` (Host allow-list, no writes from other sites, a
+JSON body of at most ``MAX_BODY_BYTES`` read within a time bound). A label is saved only
+for a question and bot version that were evaluated, and a statement index only for a
+statement the answer has. Refusals are ``{"errors": [{"field": …, "message": …}]}``."""
 
 from __future__ import annotations
 
@@ -22,6 +27,7 @@ import pandas as pd
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from pydantic import ValidationError
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Route
@@ -31,8 +37,11 @@ from ragpipe.core.labels.reading import KINDS, Label, load_labels
 from ragpipe.core.labels.suggest import suggest
 from ragpipe.core.labels.views import labelling_pool
 from ragpipe.core.report.render import EVALUATION_FILE, load_evaluation
+from ragpipe.core.web import LOOPBACK_NAMES, Guard
 
 PAGE_FILE = "page.jsonl"
+MAX_BODY_BYTES = 64_000  # a label with a note of 4,000 characters is far less
+MAX_SUGGESTIONS = 100
 HERE = Path(__file__).parent
 
 
@@ -102,15 +111,21 @@ def marked_contexts(card: dict) -> tuple[list[dict], list[int | None]]:
     return marked, links
 
 
-def make_app(reports: Path, dataset_dir: Path, token: str | None = None, output_dir: Path | None = None) -> Starlette:
+def errors(status: int, *problems: tuple[str, str]) -> JSONResponse:
+    return JSONResponse({"errors": [{"field": f, "message": m} for f, m in problems]}, status)
+
+
+def statement_count(card: dict) -> int:
+    details = ((card.get("scores") or {}).get("faithfulness") or {}).get("details") or {}
+    return len(details.get("statements") or [])
+
+
+def make_app(reports: Path, dataset_dir: Path, token: str | None = None, output_dir: Path | None = None,
+             hosts: tuple[str, ...] = LOOPBACK_NAMES) -> Starlette:
     """The page for one dataset; with ``token`` every request must carry it (header
-    ``Authorization: Bearer …`` or ``?token=``)."""
+    ``Authorization: Bearer …`` or ``?token=``); requests must name one of ``hosts``."""
     dataset = dataset_dir.name
     env = Environment(loader=FileSystemLoader(HERE), autoescape=select_autoescape(default=True))
-
-    def load() -> tuple[dict, set[str]]:
-        data = evaluations(reports, dataset)
-        return data, {c["question_id"] for d in data.values() for c in d["cards"]}
 
     def allowed(request: Request) -> bool:
         if token is None:
@@ -127,8 +142,8 @@ def make_app(reports: Path, dataset_dir: Path, token: str | None = None, output_
 
     async def page(request: Request):
         if not allowed(request):
-            return JSONResponse({"error": "a token is required: open the URL the command printed"}, 401)
-        data, _ = load()
+            return errors(401, ("token", "a token is required: open the URL the command printed"))
+        data = evaluations(reports, dataset)
         html = env.get_template("page.html.j2").render(dataset=dataset, evaluations=data, kinds=KINDS,
                                                        suggestions=suggestions(data, 12),
                                                        marked_contexts=marked_contexts)
@@ -136,32 +151,40 @@ def make_app(reports: Path, dataset_dir: Path, token: str | None = None, output_
 
     async def save(request: Request):
         if not allowed(request):
-            return JSONResponse({"error": "a token is required"}, 401)
+            return errors(401, ("token", "a token is required"))
         try:
             body = await request.json()
         except ValueError:
-            return JSONResponse({"error": "the body is not JSON"}, 400)
+            return errors(400, ("body", "not JSON"))
         if not isinstance(body, dict):
-            return JSONResponse({"error": "expected a JSON object"}, 400)
-        _, known = load()
+            return errors(400, ("body", "expected a JSON object"))
         record = {k: body.get(k) for k in ("question_id", "bot_version", "judged", "value", "statement",
                                             "annotator", "note") if body.get(k) not in (None, "")}
         record["time"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
         try:
-            Label.model_validate({**record, "source": "page"})
+            label = Label.model_validate({**record, "source": "page"})
         except ValidationError as exc:
-            return JSONResponse({"error": "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}"
-                                                     for e in exc.errors())}, 422)
-        if record["question_id"] not in known:
-            return JSONResponse({"error": f"question_id: no evaluated question {record['question_id']!r}"}, 422)
+            return errors(422, *((".".join(map(str, e["loc"])), e["msg"]) for e in exc.errors()))
+        evaluated = evaluations(reports, dataset)
+        if label.bot_version not in evaluated:
+            return errors(422, ("bot_version", f"no evaluation of {label.bot_version!r} in {dataset}"))
+        card = next((c for c in evaluated[label.bot_version]["cards"] if c["question_id"] == label.question_id), None)
+        if card is None:
+            return errors(422, ("question_id", f"no evaluated question {label.question_id!r} for {label.bot_version}"))
+        if label.statement is not None and label.statement >= statement_count(card):
+            return errors(422, ("statement", f"{label.statement} is not a statement of this answer "
+                                             f"(it has {statement_count(card)})"))
         append_line(dataset_dir / "labels" / PAGE_FILE, record)
         return JSONResponse({"saved": record})
 
     async def next_items(request: Request):
         if not allowed(request):
-            return JSONResponse({"error": "a token is required"}, 401)
-        data, _ = load()
-        return JSONResponse(suggestions(data, int(request.query_params.get("k", 10))))
+            return errors(401, ("token", "a token is required"))
+        k = request.query_params.get("k", "10")
+        if not (k.isdigit() and 1 <= int(k) <= MAX_SUGGESTIONS):
+            return errors(400, ("k", f"{k[:20]!r} is not a whole number from 1 to {MAX_SUGGESTIONS}"))
+        return JSONResponse(suggestions(evaluations(reports, dataset), int(k)))
 
     return Starlette(routes=[Route("/", page), Route("/api/labels", save, methods=["POST"]),
-                             Route("/api/next", next_items)])
+                             Route("/api/next", next_items)],
+                     middleware=[Middleware(Guard, hosts=hosts, max_body_bytes=MAX_BODY_BYTES)])

@@ -5,6 +5,8 @@ are kept, and a bad file never hides the labels of the others."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import math
 from dataclasses import dataclass
@@ -18,7 +20,7 @@ from pydantic import BaseModel, Field, StringConstraints, ValidationError, Valid
 from ragpipe.core.config import load_config
 from ragpipe.core.inputs.bot_config import BOT_KEY
 from ragpipe.core.inputs.files import candidates, decode, read_bytes
-from ragpipe.core.inputs.questions import xlsx_records, text_records
+from ragpipe.core.inputs.questions import without_guard, xlsx_records
 from ragpipe.core.schemas import InputError
 
 LABEL_SUFFIXES = (".csv", ".jsonl", ".xlsx")
@@ -115,16 +117,55 @@ class Label(BaseModel):
         return value
 
 
-def _json_lines(path: Path, text: str) -> list[tuple[int, object]]:
-    """(line, value) of each non-blank line; a line that is no JSON (one torn by a crash) is
-    a problem of its own, as an InputError in place of its value, and loses no other line."""
+def _json_lines(path: Path, raw: bytes) -> list[tuple[int, object]]:
+    """(line, value) of each non-blank line; a line that is no JSON or no text (one torn by a
+    crash, inside a character) is a problem of its own, as an InputError in place of its
+    value, and loses no other line."""
+    try:
+        lines: list[str | InputError] = decode(path, raw).split("\n")
+    except InputError:  # decode line by line: the bad one is named and the others are kept
+        lines = []
+        for n, chunk in enumerate(raw.split(b"\n"), start=1):
+            try:
+                lines.append(decode(path, chunk))
+            except InputError as exc:
+                lines.append(InputError(str(path), exc.field, exc.problem, n))
     records = []
-    for n, line in enumerate(text.split("\n"), start=1):
-        if line.strip():
+    for n, line in enumerate(lines, start=1):
+        if isinstance(line, InputError):
+            records.append((n, line))
+        elif line.strip():
             try:
                 records.append((n, json.loads(line)))
             except (json.JSONDecodeError, RecursionError) as exc:
                 records.append((n, InputError(str(path), "json", f"invalid JSON: {getattr(exc, 'msg', exc)}", n)))
+    return records
+
+
+def _csv_rows(path: Path, text: str) -> list[tuple[int, object]]:
+    """(line, row) of each CSV record; a malformed record (a quote left open, which would
+    swallow every row after it) is a problem of its own, and reading goes on at the line
+    after the one it starts on, with the same header."""
+    lines = io.StringIO(text, newline="").readlines()
+    records, fields, skip = [], None, 0  # skip: lines before the part being read
+    while skip < len(lines):
+        reader = csv.DictReader(io.StringIO("".join(lines[skip:]), newline=""), fieldnames=fields, strict=True)
+        done = 0  # lines of this part read without a problem
+        try:
+            fields = reader.fieldnames  # the header, read from the first part
+            done = reader.line_num
+            for row in reader:
+                records.append((skip + reader.line_num, {k: without_guard(v) for k, v in row.items()}))
+                done = reader.line_num
+            break
+        except csv.Error as exc:
+            start = skip + done + 1
+            hint = " (a quote left open?)" if "end of data" in str(exc) else ""
+            records.append((start, InputError(str(path), "csv", f"malformed CSV in the record starting here: "
+                                                                f"{exc}{hint}", line=start)))
+            if fields is None:  # no header: nothing to read the rows by
+                break
+            skip = start
     return records
 
 
@@ -144,9 +185,9 @@ def read_label_file(path: Path, root: Path) -> tuple[list[Label], list[InputErro
         if path.suffix.lower() == ".xlsx":
             records = xlsx_records(path, raw)
         elif path.suffix.lower() == ".jsonl":
-            records = _json_lines(path, decode(path, raw))
+            records = _json_lines(path, raw)
         else:
-            records = text_records(path, decode(path, raw))
+            records = _csv_rows(path, decode(path, raw))
     except InputError as exc:
         return [], [exc]
     labels, problems = [], []
