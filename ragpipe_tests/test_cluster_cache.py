@@ -185,3 +185,19 @@ def test_a_postgresql_restart_mid_run_costs_the_bot_nothing(tmp_path, monkeypatc
             answer_all(again, questions[12:])
         assert server.total() == asked  # nothing asked that might have been answered before
         again.close()
+
+
+def test_bench_cache_measures_both_ways_in_both_stores(pg_url, capsys, monkeypatch):
+    from ragpipe.bench.cache import main as bench_cache
+
+    monkeypatch.delenv("RAGPIPE_CACHE_URL", raising=False)
+    assert bench_cache(["--answers", "3", "--pg-url", pg_url]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = [line.split() for line in lines if line.startswith(("local", "postgresql"))]
+    assert [(r[0], " ".join(r[1:-3])) for r in rows] == [
+        ("local", "row by row"), ("local", "batched"), ("postgresql", "row by row"), ("postgresql", "batched")]
+    assert all(float(value) > 0 for r in rows for value in r[-3:])
+    assert os.environ.get("RAGPIPE_CACHE_URL") is None  # the settings it changed are restored
+    with psycopg2.connect(pg_url) as db, db.cursor() as cur:  # its rows are deleted
+        cur.execute("SELECT count(*) FROM ragpipe_cache WHERE namespace LIKE 'bench-%'")
+        assert cur.fetchone()[0] == 0
