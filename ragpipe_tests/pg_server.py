@@ -8,12 +8,14 @@ import shutil
 import socket
 import subprocess
 import tempfile
+from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
 
 from ragpipe_tests.tier import require_slow_tier
 
 PG_BIN = Path(os.environ.get("RAGPIPE_PG_BIN", "/usr/lib/postgresql/15/bin"))
+_PG_CTL: dict[int, Callable[..., None]] = {}  # port -> pg_ctl of the cluster serving it
 
 
 def _free_port() -> int:
@@ -37,10 +39,11 @@ def postgres_cluster():
         as_user = ["runuser", "-u", "postgres", "--"]
     data, port = root / "data", _free_port()
     run = lambda *cmd: subprocess.run([*as_user, *cmd], check=True, capture_output=True, text=True)  # noqa: E731
+    _PG_CTL[port] = lambda *args: run(str(PG_BIN / "pg_ctl"), "-D", str(data), "-l", str(root / "server.log"),
+                                      "-w", *args, "-o", f"-p {port} -k {root} -c listen_addresses=127.0.0.1")
     try:
         run(str(PG_BIN / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8")
-        run(str(PG_BIN / "pg_ctl"), "-D", str(data), "-l", str(root / "server.log"), "-w", "start", "-o",
-            f"-p {port} -k {root} -c listen_addresses=127.0.0.1")
+        _PG_CTL[port]("start")
         run(str(PG_BIN / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "dagster")
         yield "127.0.0.1", port, "postgres", "dagster"
     finally:
@@ -48,3 +51,13 @@ def postgres_cluster():
             subprocess.run([*as_user, str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"],
                            capture_output=True)
         shutil.rmtree(root, ignore_errors=True)
+        _PG_CTL.pop(port, None)
+
+
+def stop_server(port: int) -> None:
+    """Stops the server of a running postgres_cluster (its connections are cut)."""
+    _PG_CTL[port]("-m", "fast", "stop")
+
+
+def start_server(port: int) -> None:
+    _PG_CTL[port]("start")

@@ -93,3 +93,111 @@ def test_instance_postgres_settings_configure_the_cache(monkeypatch, tmp_path):
     assert cache_url() == "postgresql://dagster:p%40ss%3Aword@127.0.0.1:5433/runs"
     monkeypatch.setenv("RAGPIPE_CACHE_URL", "postgresql://cache@db/ragpipe")
     assert cache_url() == "postgresql://cache@db/ragpipe"
+
+
+def test_the_scores_step_reads_and_writes_its_rows_in_batches(cache_env, project, monkeypatch):
+    """One committed write per row capped the step at a few hundred rows a second on
+    PostgreSQL: the rows of a partition go in one batch and come back in one."""
+    import dagster as dg
+
+    from ragpipe.core.metrics import REGISTRY
+    from ragpipe.defs.definitions import build_defs
+    from ragpipe.defs.evaluation import score_cache
+    from ragpipe.defs.instance import prepare_dagster_home
+    from ragpipe.defs.partitions import sync_partitions
+    from ragpipe.defs.runner import QUIET
+    from ragpipe_tests.conftest import trim_questions
+
+    trim_questions(project / "data" / "datasets" / "product_en", 6)
+    monkeypatch.setattr(score_cache, "FLUSH_S", 3600.0, raising=False)  # only the row count or the step's end flushes
+    calls = []
+    for method in [m for m in ("get", "get_many", "put", "put_many") if hasattr(Cache, m)]:
+        def counted(self, *args, _real=getattr(Cache, method), _name=method):
+            if self.directory.name == "score_cache":
+                calls.append(_name)
+            return _real(self, *args)
+        monkeypatch.setattr(Cache, method, counted)
+
+    prepare_dagster_home(project)
+    defs = build_defs(project)
+    key = dg.MultiPartitionKey({"dataset": "product_en", "bot": "refbot@v2"})
+    scores = [dg.AssetKey(["scores", name]) for name in REGISTRY]
+    with dg.DagsterInstance.get() as instance:
+        sync_partitions(instance, project / "data")
+        defs.resolve_job_def("prepare_dataset").execute_in_process(instance=instance, partition_key="product_en",
+                                                                 run_config=QUIET)
+        evaluate = defs.resolve_job_def("evaluate_bot_version")
+        first = evaluate.execute_in_process(instance=instance, partition_key=key, run_config=QUIET,
+                                            asset_selection=[dg.AssetKey("rag_responses"), *scores])
+        assert calls == ["get_many", "put_many"]
+        stored = Cache(project / "elsewhere" / "score_cache")
+        assert len(stored) == 6 * len(REGISTRY)
+        calls.clear()
+        again = evaluate.execute_in_process(instance=instance, partition_key=key, run_config=QUIET,
+                                            asset_selection=scores)
+        assert calls == ["get_many"]  # every row found: nothing scored, nothing written
+    for name in REGISTRY:
+        assert again.output_for_node("scores", name).equals(first.output_for_node("scores", name))
+
+
+def test_a_postgresql_restart_mid_run_costs_the_bot_nothing(tmp_path, monkeypatch):
+    """The cache's server restarts while a bot is asked: no question fails for it, none is
+    asked twice, every answer is cached; a server that stays away fails the run as the
+    cache's fault, not as the bot's answers."""
+    import threading
+
+    from ragpipe.core import cache as cache_module
+    from ragpipe.core.cache import CacheUnavailable
+    from ragpipe.core.inputs.answers import AnswerCache
+    from ragpipe.core.inputs.bot_config import BotConfig
+    from ragpipe.core.inputs.bots import HttpBot, answer_all
+    from ragpipe.core.inputs.questions import load_question_file
+    from ragpipe.testing.bot_server import BotServer
+    from ragpipe_tests.conftest import SAMPLE
+    from ragpipe_tests.pg_server import start_server, stop_server
+
+    path = SAMPLE / "datasets" / "product_en" / "questions" / "questions.jsonl"
+    questions = [(q.question_id, q.question) for q in load_question_file(path)][:16]
+    with postgres_cluster() as (host, port, user, db), \
+            BotServer(SAMPLE / "datasets", failure_rate=0.0, slow_rate=0.0) as server:
+        monkeypatch.setenv("RAGPIPE_CACHE_URL", f"postgresql://{user}@{host}:{port}/{db}")
+        config = BotConfig.model_validate(json.loads(server.bot_yaml(timeout=5.0)))
+        bot = HttpBot(config, "product_en", AnswerCache(tmp_path / "answers"))
+        restarted = threading.Event()
+
+        def restart_after_four(done: int, total: int) -> None:
+            if done == 4:  # the server goes down with answers still to ask and to cache
+                stop_server(port)
+                threading.Timer(1.0, lambda: (start_server(port), restarted.set())).start()
+
+        rows = answer_all(bot, questions[:12], restart_after_four)
+        assert restarted.wait(60)
+        assert [r["error"] for r in rows] == [None] * 12 and all(r["answer"] for r in rows)
+        assert set(server.answered.values()) == {1}  # no question asked twice
+        bot.close()
+        again = HttpBot(config, "product_en", AnswerCache(tmp_path / "elsewhere" / "answers"))
+        assert answer_all(again, questions[:12]) == rows and again.cache_hits == 12 and again.requests == 0
+
+        monkeypatch.setattr(cache_module, "OUTAGE_S", 1.0)
+        stop_server(port)
+        asked = server.total()
+        with pytest.raises(CacheUnavailable, match=f"at {host}:{port}/{db} is unreachable"):
+            answer_all(again, questions[12:])
+        assert server.total() == asked  # nothing asked that might have been answered before
+        again.close()
+
+
+def test_bench_cache_measures_both_ways_in_both_stores(pg_url, capsys, monkeypatch):
+    from ragpipe.bench.cache import main as bench_cache
+
+    monkeypatch.delenv("RAGPIPE_CACHE_URL", raising=False)
+    assert bench_cache(["--answers", "3", "--pg-url", pg_url]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = [line.split() for line in lines if line.startswith(("local", "postgresql"))]
+    assert [(r[0], " ".join(r[1:-3])) for r in rows] == [
+        ("local", "row by row"), ("local", "batched"), ("postgresql", "row by row"), ("postgresql", "batched")]
+    assert all(float(value) > 0 for r in rows for value in r[-3:])
+    assert os.environ.get("RAGPIPE_CACHE_URL") is None  # the settings it changed are restored
+    with psycopg2.connect(pg_url) as db, db.cursor() as cur:  # its rows are deleted
+        cur.execute("SELECT count(*) FROM ragpipe_cache WHERE namespace LIKE 'bench-%'")
+        assert cur.fetchone()[0] == 0

@@ -14,6 +14,7 @@ import pytest
 from ragpipe.bench.perf_dagster import step_seconds
 from ragpipe.cli import main
 from ragpipe.core.metrics import REGISTRY, Toolkit
+from ragpipe.core.report.render import load_evaluation
 from ragpipe.defs.definitions import build_defs
 from ragpipe.defs.instance import prepare_dagster_home
 from ragpipe.defs.partitions import bot_version_keys, dataset_keys, misnamed_inputs, sync_partitions
@@ -78,7 +79,7 @@ def test_whole_graph_on_sample_data(project, monkeypatch):
         assert (judges["n"] == 0).all() and (judges["n_unmeasured"] == len(questions)).all()
 
     report_dir = project / ".ragpipe" / "reports" / "policy_zh" / "refbot@v1"
-    report = json.loads((report_dir / "diagnosis.json").read_text(encoding="utf-8"))
+    report = load_evaluation(report_dir / "diagnosis.json")
     assert {a["metric"] for a in report["aggregates"]} == set(REGISTRY)
     page = (report_dir / "diagnosis.html").read_text(encoding="utf-8")
     assert page.count("<article class=\"card\"") == len(report["cards"]) >= 30

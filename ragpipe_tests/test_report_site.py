@@ -18,6 +18,7 @@ from ragpipe.cli import main
 from ragpipe.cli.report import make_app
 from ragpipe.core.metrics import REGISTRY
 from ragpipe.core.report import build_site, script_json
+from ragpipe.core.report.render import load_evaluation
 from ragpipe.defs.runner import EXIT_BLOCKED
 from ragpipe_tests.conftest import one_dataset_project
 
@@ -66,7 +67,7 @@ def site(tmp_path_factory, embedding_cache):
     reports = root / ".ragpipe" / "reports"
     return SimpleNamespace(root=root, reports=reports, codes=codes, stdout=out.getvalue(), stderr=err.getvalue(),
                            metadata=metadata,
-                           data={bot: json.loads((reports / DATASET / bot / "diagnosis.json").read_text(encoding="utf-8"))
+                           data={bot: load_evaluation(reports / DATASET / bot / "diagnosis.json")
                                  for bot in BOTS})
 
 
@@ -302,7 +303,7 @@ def test_site_rebuilds_from_the_stored_page_data(site):
 
 def test_english_pages_name_quality_levels_in_english(site):
     """The stored level stays the overall score's (良好 …); readers of the English page see English."""
-    samples = site.data["refbot@v1"]["diagnosis"]["samples"].values()
+    samples = [card["sample"] for card in site.data["refbot@v1"]["cards"]]
     assert {s["quality_level"] for s in samples} & {"优秀", "良好", "一般", "较差"}
     html = (site.reports / DATASET / "refbot@v1" / "diagnosis.html").read_text(encoding="utf-8")
     shown = re.findall(r"Quality: ([^<]+)</span>", html)
@@ -315,3 +316,41 @@ def test_script_json_cannot_end_the_script_element(text):
     encoded = script_json({"answer": text})
     assert json.loads(encoded) == {"answer": text}
     assert not re.search(r"</|<!--|[<>&\u2028\u2029]", encoded)
+
+
+def test_cards_come_in_pages_and_the_aggregates_stay_whole(tmp_path, embedding_cache, monkeypatch):
+    """A page holds a bounded number of cards (here 2, as a 1M-answer evaluation holds 100);
+    the first page keeps every question's aggregates and distributions, and each question
+    the diagnosis names links to the page that holds its card."""
+    from ragpipe.core.report import data as report_data
+
+    lines = one_dataset_project(tmp_path, DATASET, 5)
+    monkeypatch.setattr(report_data, "CARDS_PER_PAGE", 2, raising=False)
+    monkeypatch.setenv("RAGPIPE_CACHE_DIR", str(embedding_cache))
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "dagster_home"))
+    for name in ("RAGPIPE_DATA_DIR", "RAGPIPE_OUTPUT_DIR", "DAGSTER_PG_HOST", "RAGPIPE_REPORT_URL"):
+        monkeypatch.delenv(name, raising=False)
+    with contextlib.redirect_stdout(io.StringIO()):
+        main(["eval", "--dataset", DATASET, "--bot", "refbot@v2", "--project-dir", str(tmp_path)])
+    folder = tmp_path / ".ragpipe" / "reports" / DATASET / "refbot@v2"
+    cards_on = {name: re.findall(r'<article class="card" id="q-[^"]+" data-qid="([^"]+)"',
+                                 (folder / name).read_text(encoding="utf-8"))
+                for name in ("diagnosis.html", "diagnosis-2.html", "diagnosis-3.html")}
+    questions = [json.loads(line)["id"] for line in lines]
+    assert list(map(len, cards_on.values())) == [2, 2, 1] and sum(cards_on.values(), []) == questions
+    assert not (folder / "diagnosis-4.html").exists()
+
+    first = (folder / "diagnosis.html").read_text(encoding="utf-8")
+    summary = json.loads((folder / "diagnosis.json").read_text(encoding="utf-8"))
+    assert "cards" not in summary and "samples" not in summary["diagnosis"]
+    for row in summary["aggregates"]:  # every question counted, not the page's two
+        assert row["n"] + row["n_unmeasured"] == 5
+        if row["n"]:
+            bars = re.findall(rf"data-metric='{row['metric']}'[^>]*><title>[^:]+: (\d+)</title>", first)
+            assert sum(map(int, bars)) == row["n"]
+    links = set(re.findall(r'<a href="((?:diagnosis-\d\.html)?)#q-([^"]+)">', first))
+    assert links
+    for page, qid in links:
+        assert qid in cards_on[page or "diagnosis.html"]
+    assert 'href="diagnosis-2.html"' in first and 'href="diagnosis-3.html"' in first
+    assert [c["question_id"] for c in load_evaluation(folder / "diagnosis.json")["cards"]] == questions

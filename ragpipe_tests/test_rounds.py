@@ -10,6 +10,7 @@ import pandas as pd
 
 from ragpipe.core.inputs.answers import AnswerCache
 from ragpipe.core.inputs.bot_config import load_bot_config
+from ragpipe.core.report.render import load_evaluation
 from ragpipe.defs.definitions import build_defs
 from ragpipe.defs.evaluation.assets import REASK_TAG
 from ragpipe.defs.instance import prepare_dagster_home
@@ -90,7 +91,7 @@ def test_reask_asks_again_and_reruns_or_reexecutions_do_not(http_project, monkey
     cache.close()
 
     # The report of the re-ask round shows the drift from the first round.
-    report = json.loads((http_project / ".ragpipe" / "reports" / DATASET / BOT / "diagnosis.json").read_text("utf-8"))
+    report = load_evaluation(http_project / ".ragpipe" / "reports" / DATASET / BOT / "diagnosis.json")
     drift = report["drift"]
     assert drift["round"] == reask_run and drift["previous_round"] == first.run_id
     assert drift["answers_compared"] == drift["answers_changed"] == N_QUESTIONS and drift["share_changed"] == 1.0

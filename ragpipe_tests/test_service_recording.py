@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from ragpipe.core.inputs.recorded import Recorder, read_recording, recorded_questions
+from ragpipe.core.report.render import load_evaluation
 from ragpipe.core.schemas import InputErrors
 from ragpipe.service import ServiceSettings, create_app
 from ragpipe_tests.conftest import REPO
@@ -114,7 +115,7 @@ def test_recorded_traffic_is_aggregated_and_diagnosed_for_its_partition(project,
     assert aggregate.loc["overall_score", "mean"] == pytest.approx(sum(by_answer.values()) / len(by_answer), abs=1e-4)
     assert aggregate.loc["answer_correctness", "n"] == 1  # the one request that sent a ground truth
     page_data = project / ".ragpipe" / "reports" / "online" / "live@v1" / "diagnosis.json"
-    data = json.loads(page_data.read_text(encoding="utf-8"))
+    data = load_evaluation(page_data)
     assert data["n_questions"] == len(data["cards"]) == len(TRAFFIC)
     flagged = {qid for finding in data["diagnosis"]["findings"] for qid in
                (sample["question_id"] for sample in finding["low_samples"])}

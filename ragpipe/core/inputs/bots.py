@@ -41,7 +41,7 @@ from typing import Any
 import httpx
 import numpy as np
 
-from ragpipe.core.cache import Cache
+from ragpipe.core.cache import Cache, CacheUnavailable
 from ragpipe.core.config import load_config
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.inputs.answers import AnswerCache
@@ -219,7 +219,7 @@ class HttpBot:
         except BotUnavailable as exc:
             return RagResponse(question_id=question_id, answer=None, retrieved_contexts=[], retrieved_ids=[],
                                latency_ms=float("nan"), error=self.redact(str(exc)))
-        if self.cache is not None:  # at once: a run killed after this line keeps the answer
+        if self.cache is not None:  # at once, through a restart of its store: a run killed after this keeps it
             self.cache.put(key, response.model_dump())
         return response
 
@@ -266,13 +266,16 @@ class HttpBot:
 def answer_all(bot, questions: list[tuple[str, str]],
                progress: Callable[[int, int], None] | None = None) -> list[dict]:
     """Every (question_id, question) asked, ``bot.concurrency`` at a time; one row per
-    question, in order, with an answer or the error that says why there is none."""
+    question, in order, with an answer or the error that says why there is none. A cache
+    that stays unreachable (CacheUnavailable) is no answer's error: it is raised."""
     rows: list[dict | None] = [None] * len(questions)
     redact = getattr(bot, "redact", str)  # an exception may quote the request
 
     def one(qid: str, question: str) -> dict:
         try:
             return bot.ask(qid, question).model_dump()
+        except CacheUnavailable:  # the cache failed, not the bot: the step fails saying so
+            raise
         except Exception as exc:  # one failing question must not sink the others
             return {"question_id": qid, "answer": None, "retrieved_contexts": [], "retrieved_ids": [],
                     "latency_ms": float("nan"), "error": redact(f"{type(exc).__name__}: {exc}")}

@@ -36,7 +36,7 @@ from ragpipe.core.labels.calibration import load_calibrations
 from ragpipe.core.labels.reading import KINDS, Label, load_labels
 from ragpipe.core.labels.suggest import suggest
 from ragpipe.core.labels.views import labelling_pool
-from ragpipe.core.report.render import EVALUATION_FILE
+from ragpipe.core.report.render import EVALUATION_FILE, load_evaluation
 from ragpipe.core.web import LOOPBACK_NAMES, Guard
 
 PAGE_FILE = "page.jsonl"
@@ -65,7 +65,7 @@ def evaluations(reports: Path, dataset: str) -> dict[str, dict]:
     """The stored report data of every evaluated bot version of the dataset."""
     folder = reports / dataset
     found = sorted(folder.glob(f"*/{EVALUATION_FILE}")) if folder.is_dir() else []
-    return {path.parent.name: json.loads(path.read_text(encoding="utf-8")) for path in found}
+    return {path.parent.name: load_evaluation(path) for path in found}
 
 
 def score_frames(data: dict) -> dict[str, pd.DataFrame]:

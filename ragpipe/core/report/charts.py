@@ -77,14 +77,18 @@ def radar(axes: list[dict], size: int = 400, font_size: int = 11) -> str:
     return _svg(math.ceil(reach_left + reach_right), size, "".join(parts), "radar chart of the metrics", "radar")
 
 
-def histogram(values: list[float], low: float, high: float, metric: str, bins: int = 10,
-              width: int = 220, height: int = 90) -> str:
-    """Counts of the measured values in equal bins over the metric's range; each bar
-    carries its bin so a click can filter the cards."""
-    measured = [v for v in values if _ok(v)]
+def bin_counts(values, low: float, high: float, bins: int = 10) -> list[int]:
+    """How many of the measured values fall in each of ``bins`` equal bins over [low, high]."""
     counts = [0] * bins
-    for v in measured:
-        counts[min(bins - 1, max(0, int((v - low) / (high - low) * bins)))] += 1
+    for v in values:
+        if _ok(v):
+            counts[min(bins - 1, max(0, int((v - low) / (high - low) * bins)))] += 1
+    return counts
+
+
+def histogram(counts: list[int], low: float, high: float, metric: str, width: int = 220, height: int = 90) -> str:
+    """Bars of ``bin_counts``; each bar carries its bin so a click can filter the cards."""
+    bins = len(counts)
     top = max(counts) or 1
     bar_w = (width - 10) / bins
     parts = [f"<line x1='5' y1='{height - 16}' x2='{width - 5}' y2='{height - 16}' stroke='#aab'/>"]

@@ -1,11 +1,14 @@
 """The data behind the report pages, as plain JSON-ready dicts: one evaluation (a bot
-version on a dataset, with every question's card) and one dataset's version comparison.
-The pipeline writes them next to the pages, so the site can be rebuilt without Dagster."""
+version on a dataset: its aggregates whole, and its questions' cards, made one at a time
+to be written in pages of CARDS_PER_PAGE) and one dataset's version comparison. The
+pipeline writes them next to the pages, so the site can be rebuilt without Dagster."""
 
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
+from dataclasses import asdict
 from datetime import datetime, timezone
 
 import pandas as pd
@@ -13,6 +16,10 @@ import pandas as pd
 from ragpipe.core.diagnosis.rules import Diagnosis, load_rules
 from ragpipe.core.metrics import REGISTRY
 from ragpipe.core.verdict import regression_check, status_of, threshold_checks
+from ragpipe.core.report.charts import bin_counts
+
+# A page holds the cards of this many questions: about 3 MB of HTML, whatever the evaluation's size.
+CARDS_PER_PAGE = 100
 
 # Shown first on the list page and in the headline row of the detail page, when measured.
 HEADLINE = ("overall_score", "faithfulness", "answer_relevancy", "context_recall", "context_precision",
@@ -96,12 +103,37 @@ def evaluation_data(dataset: str, bot_version: str, language: str, question_set:
                     responses: pd.DataFrame, aggregates: pd.DataFrame, scores: dict[str, pd.DataFrame],
                     diagnosis: Diagnosis, baseline: str, comparison: dict[str, dict],
                     drift: dict | None = None) -> dict:
-    """Everything the detail page shows about one evaluation; ``drift`` is round_drift's."""
-    merged = question_set.merge(responses, on="question_id", how="left")
-    by_metric = {name: frame.set_index("question_id") for name, frame in scores.items()}
+    """What the detail page shows about one evaluation but its cards (evaluation_cards):
+    aggregates, checks, each metric's distribution (``histograms``: bin counts), the
+    diagnosis without its per-question part, and the card page of each question the
+    diagnosis names (``question_pages``). ``drift`` is round_drift's."""
     aggregate_rows = clean(aggregates.to_dict("records"))
     checks = threshold_checks(aggregate_rows) + [regression_check(baseline, bot_version, comparison)]
-    cards = []
+    found = {key: value for key, value in diagnosis.as_dict().items() if key != "samples"}  # those go on the cards
+    named = {s["question_id"] for f in found["findings"] for s in f["low_samples"]} | {
+        qid for f in found["sample_findings"] + found["judge_suggestions"] for qid in f["question_ids"]}
+    order = question_set["question_id"].tolist()
+    return clean({
+        "kind": "evaluation", "dataset": dataset, "bot_version": bot_version, "language": language,
+        "generated_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "n_questions": len(question_set), "n_bot_errors": int(responses["error"].notna().sum()),
+        "latency_ms_p50": float(responses["latency_ms"].median()) if len(responses) else None,
+        "metrics": metric_specs(), "aggregates": aggregate_rows, "checks": checks,
+        "status": status_of(checks), "baseline": baseline, "comparison": comparison,
+        "diagnosis": found, "drift": drift,
+        "histograms": {name: bin_counts(frame["value"], *REGISTRY[name].value_range) for name, frame in scores.items()},
+        "cards_per_page": CARDS_PER_PAGE, "pages": max(1, math.ceil(len(order) / CARDS_PER_PAGE)),
+        "question_pages": {qid: i // CARDS_PER_PAGE + 1 for i, qid in enumerate(order) if qid in named},
+    })
+
+
+def evaluation_cards(question_set: pd.DataFrame, responses: pd.DataFrame, scores: dict[str, pd.DataFrame],
+                     diagnosis: Diagnosis) -> Iterator[dict]:
+    """Every question's card, in the question set's order, one at a time: the question,
+    the answer, the contexts, each metric's score with its details, and the question's own
+    diagnosis (``sample``)."""
+    merged = question_set.merge(responses, on="question_id", how="left")
+    by_metric = {name: frame.set_index("question_id") for name, frame in scores.items()}
     for row in merged.to_dict("records"):
         qid = row["question_id"]
         metric_rows = {}
@@ -112,7 +144,8 @@ def evaluation_data(dataset: str, bot_version: str, language: str, question_set:
             metric_rows[name] = {"value": r["value"], "error": r["error"],
                                  "details": json.loads(r["details"]) if isinstance(r["details"], str) else {}}
         verdicts = metric_rows.get("faithfulness", {}).get("details", {}).get("statements", [])
-        cards.append({
+        sample = diagnosis.samples.get(qid)
+        yield clean({
             "question_id": qid, "question": row["question"], "question_type": row.get("question_type"),
             "ground_truth_answer": row.get("ground_truth_answer"),
             "ground_truth_contexts": _as_list(row.get("ground_truth_contexts")),
@@ -122,17 +155,8 @@ def evaluation_data(dataset: str, bot_version: str, language: str, question_set:
             "latency_ms": row.get("latency_ms"),
             "contexts": _contexts(_as_list(row.get("retrieved_ids")), _as_list(row.get("retrieved_contexts")),
                                   set(_as_list(row.get("ground_truth_contexts"))), verdicts),
-            "scores": metric_rows,
+            "scores": metric_rows, "sample": asdict(sample) if sample is not None else {},
         })
-    return clean({
-        "kind": "evaluation", "dataset": dataset, "bot_version": bot_version, "language": language,
-        "generated_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "n_questions": len(question_set), "n_bot_errors": int(responses["error"].notna().sum()),
-        "latency_ms_p50": float(responses["latency_ms"].median()) if len(responses) else None,
-        "metrics": metric_specs(), "aggregates": aggregate_rows, "checks": checks,
-        "status": status_of(checks), "baseline": baseline, "comparison": comparison,
-        "diagnosis": diagnosis.as_dict(), "drift": drift, "cards": cards,
-    })
 
 
 def comparison_data(dataset: str, language: str, versions: list[dict]) -> dict:

@@ -1,6 +1,8 @@
 """Render the report site from the stored page data: an evaluation list (index.html),
-one detail page per evaluation (<dataset>/<bot>/diagnosis.html) and one version
-comparison per dataset (<dataset>/compare.html). Static files: open them from disk or
+one detail page per evaluation (<dataset>/<bot>/diagnosis.html: the aggregates whole and
+the first page of its questions' cards (data.CARDS_PER_PAGE), the others' on diagnosis-2.html, … with their
+data in cards-1.json, cards-2.json, …) and one version comparison per dataset
+(<dataset>/compare.html). Static files: open them from disk or
 browse them with `ragpipe report serve`. Jinja escapes every value; data for the page
 scripts goes through ``script_json``."""
 
@@ -9,7 +11,9 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
+from itertools import islice
 from pathlib import Path
 
 import yaml
@@ -24,6 +28,7 @@ from ragpipe.core.storage import atomic_write
 
 HERE = Path(__file__).parent
 EVALUATION_FILE, EVALUATION_PAGE = "diagnosis.json", "diagnosis.html"
+CARDS_FILE = "cards-{}.json"  # the cards of page 1, 2, …
 COMPARISON_FILE, COMPARISON_PAGE = "comparison.json", "compare.html"
 ROUNDS_FILE = "rounds.json"
 INDEX_PAGE = "index.html"
@@ -95,7 +100,13 @@ def _forest(paired: dict[str, dict], specs: dict) -> str:
     return charts.forest(rows) if rows else ""
 
 
-def evaluation_page(data: dict) -> str:
+def card_page(page: int) -> str:
+    """The file name of a page of an evaluation's cards (1 is the detail page itself)."""
+    return EVALUATION_PAGE if page == 1 else f"diagnosis-{page}.html"
+
+
+def evaluation_page(data: dict, cards: list[dict], page: int = 1) -> str:
+    """Page ``page`` of an evaluation: its cards, and on the first page the whole summary."""
     specs = data["metrics"]
     measured = _measured(data)
     axes = []
@@ -111,17 +122,24 @@ def evaluation_page(data: dict) -> str:
         row["bar"] = charts.ci_bar(row["mean"], row["ci95_low"], row["ci95_high"], *spec["range"])
         row["grade"] = grade(row["metric"], row["mean"])
     histograms = [{"metric": row["metric"], "mean": row["mean"],
-                   "svg": charts.histogram([c["scores"].get(row["metric"], {}).get("value") for c in data["cards"]],
-                                           *specs[row["metric"]]["range"], row["metric"])} for row in measured]
-    samples = data["diagnosis"]["samples"]
+                   "svg": charts.histogram(data["histograms"][row["metric"]], *specs[row["metric"]]["range"],
+                                           row["metric"])} for row in measured]
     filter_data = {
         "metrics": {m: {"range": s["range"]} for m, s in specs.items()},
         "cards": [{"id": c["question_id"], "scores": {m: s["value"] for m, s in c["scores"].items()},
                    "text": f"{c['question']} {c['answer'] or ''}".lower(),
-                   "regenerate": samples.get(c["question_id"], {}).get("regenerate", False)} for c in data["cards"]],
+                   "regenerate": c["sample"].get("regenerate", False)} for c in cards],
     }
     headline = [row for m in HEADLINE for row in measured if row["metric"] == m]
-    return _render("evaluation.html.j2", data["language"], "../../", d=data, specs=specs, samples=samples,
+    pages = data["pages"]
+
+    def question_link(qid: str) -> str:  # a card the diagnosis names, on whichever page holds it
+        held = data["question_pages"].get(qid, 1)
+        return f"{'' if held == page else card_page(held)}#q-{qid}"
+
+    return _render("evaluation.html.j2", data["language"], "../../", d=data, specs=specs, cards=cards,
+                   page=page, pages=pages, page_file=card_page, question_link=question_link,
+                   first_card=(page - 1) * data["cards_per_page"] + 1,
                    headline=headline, radar=charts.radar(axes) if len(axes) >= 3 else "",
                    histograms=histograms, grade=grade, filter_json=script_json(filter_data),
                    forest=_forest(data["comparison"], specs),
@@ -169,20 +187,68 @@ def _write_index(reports: Path) -> Path:
     return index
 
 
+def _pages_of(cards: Iterable[dict], size: int) -> Iterator[list[dict]]:
+    cards = iter(cards)
+    while page := list(islice(cards, size)):
+        yield page
+
+
+def _write_pages(folder: Path, data: dict, pages: Iterable[list[dict]], store: bool) -> int:
+    """Every card page of an evaluation (and, with ``store``, its cards' data); returns
+    how many."""
+    written = 0
+    for written, cards in enumerate(pages, start=1):
+        if store:
+            _write(folder / CARDS_FILE.format(written), json.dumps(cards, ensure_ascii=False, indent=1))
+        _write(folder / card_page(written), evaluation_page(data, cards, written))
+    if not written:  # no question: the summary alone
+        _write(folder / EVALUATION_PAGE, evaluation_page(data, [], 1))
+    return written
+
+
+def _remove_pages_past(folder: Path, last: int) -> None:
+    """The pages an earlier, longer evaluation left."""
+    for stale in [*folder.glob("diagnosis-*.html"), *folder.glob(CARDS_FILE.format("*"))]:
+        number = stale.name.split("-", 1)[1].split(".", 1)[0]
+        if not number.isdigit() or int(number) > last:
+            stale.unlink()
+
+
+def evaluation_cards_of(folder: Path, data: dict) -> Iterator[list[dict]]:
+    """The stored cards of an evaluation, page by page."""
+    for page in range(1, data["pages"] + 1):
+        yield load_json(folder / CARDS_FILE.format(page))
+
+
+def load_evaluation(path: Path) -> dict:
+    """The stored page data of an evaluation (its diagnosis.json) with every card (``cards``)."""
+    data = load_json(path)
+    if "cards" not in data:  # else written before the cards had pages of their own
+        data["cards"] = [card for page in evaluation_cards_of(path.parent, data) for card in page]
+    return data
+
+
 def build_site(reports: Path) -> Path:
     """(Re)render every page from the page data under ``reports``; returns index.html."""
     for path in sorted(reports.glob(f"*/*/{EVALUATION_FILE}")):
-        _write(path.with_name(EVALUATION_PAGE), evaluation_page(load_json(path)))
+        data = load_json(path)
+        if "pages" not in data:  # written before cards had pages: its page stays as it was rendered
+            continue
+        _remove_pages_past(path.parent, _write_pages(path.parent, data, evaluation_cards_of(path.parent, data),
+                                                      store=False))
     for path in sorted(reports.glob(f"*/{COMPARISON_FILE}")):
         _write(path.with_name(COMPARISON_PAGE), comparison_page(load_json(path)))
     return _write_index(reports)
 
 
-def write_evaluation(reports: Path, data: dict) -> Path:
-    """Store one evaluation's page data, render its page and the list; returns the page."""
+def write_evaluation(reports: Path, data: dict, cards: Iterable[dict]) -> Path:
+    """Store one evaluation's page data and its cards in pages, render its pages and the
+    list; returns the first page. Only one page of cards is held at a time."""
     folder = reports / data["dataset"] / data["bot_version"]
-    _write(folder / EVALUATION_FILE, json.dumps(data, ensure_ascii=False, indent=1))
-    _write(folder / EVALUATION_PAGE, evaluation_page(data))
+    summary = json.dumps(data, ensure_ascii=False, indent=1)  # as it is before the pages add their charts
+    written = _write_pages(folder, data, _pages_of(cards, data["cards_per_page"]), store=True)
+    _write(folder / EVALUATION_FILE, summary)  # after the cards: it never names a page not yet written
+    _remove_pages_past(folder, written)
     _write_index(reports)
     return folder / EVALUATION_PAGE
 

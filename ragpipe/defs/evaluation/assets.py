@@ -14,7 +14,7 @@ from ragpipe.core.diagnosis.rules import diagnose_evaluation
 from ragpipe.core.labels.calibration import load_calibrations, with_calibration
 from ragpipe.core.metrics import REGISTRY, Metric, Toolkit, judge_use
 from ragpipe.core.report import evaluation_data, page_url, write_evaluation
-from ragpipe.core.report.data import answer_drift, clean, round_drift
+from ragpipe.core.report.data import answer_drift, clean, evaluation_cards, round_drift
 from ragpipe.core.report.render import EVALUATION_PAGE, INDEX_PAGE, record_round
 from ragpipe.core.report.summaries import aggregates_markdown, evaluation_markdown, responses_markdown, scores_markdown
 from ragpipe.core.schemas import Chunk, EvalCase, InputError, InputErrors
@@ -160,7 +160,7 @@ def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: Emb
     score_cache = ScoreCache(paths.score_cache, {
         "mode": toolkit.mode, "embedder": embedder.backend, "judge": llm.model if judge is not None else None,
         "language": dataset_language(paths, dataset), "graph": graph_version(graph_entities, snapshot)})
-    kept = {name: [score_cache.get(name, case) for case in cases] for name in names}
+    kept = score_cache.get_many(names, cases)
     todo = [name for name in names if None in kept[name]]
     todo_cases = [case for i, case in enumerate(cases) if any(kept[name][i] is None for name in todo)]
     frames, llm_metadata = {}, {}
@@ -182,7 +182,7 @@ def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: Emb
                     row = computed.get((name, case.question_id))
                     if row is None:
                         row = score_row(toolkit, name, case)
-                        score_cache.put(name, case, row)  # kept at once: a killed step loses no finished row
+                        score_cache.put(name, case, row)  # written in batches, the rest on close
                 rows.append({"question_id": case.question_id, **row, "prompt_version": prompt_version})
                 report_progress(context, ["scores", name], i, len(cases))
             frames[name] = with_calibration(pd.DataFrame(rows), calibrations.get(name))
@@ -295,7 +295,7 @@ def diagnosis_report(context: dg.AssetExecutionContext, paths: ProjectPaths, que
     data = evaluation_data(dataset, bot_version, language, question_set, rag_responses, aggregates, scores,
                            diagnosis, baseline, comparison, drift)
     data["agreement"] = clean(human_labels.attrs)  # people against the metrics (ragpipe.defs.evaluation.labels)
-    page = write_evaluation(paths.reports, data)
+    page = write_evaluation(paths.reports, data, evaluation_cards(question_set, rag_responses, scores, diagnosis))
     findings = diagnosis.findings
     context.add_output_metadata({
         "report": dg.MetadataValue.md(evaluation_markdown(data)),

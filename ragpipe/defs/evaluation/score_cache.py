@@ -2,12 +2,15 @@
 answer, its contexts, the metric, the scores' code version, the evaluation settings, the
 scoring mode, the embedder, the judge model and the graph snapshot), so that scoring a
 partition again computes only the questions whose inputs changed, and a step killed
-half-way keeps the rows it finished."""
+half-way keeps the rows it finished but the last second's. Rows are read and written in
+batches: one committed write per row capped a step at a few hundred rows a second on
+PostgreSQL (docs/cache.md)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import time
 from pathlib import Path
 
 from ragpipe.core.cache import Cache
@@ -29,23 +32,45 @@ def scoring_version() -> str:
     return f"{code_version()}:{settings}"
 
 
+# A write batch is committed when it holds this many rows or is this old, whichever comes first.
+FLUSH_ROWS, FLUSH_S = 1024, 1.0
+
+
 class ScoreCache:
-    """``setting``: what, besides a question's own inputs, its scores depend on."""
+    """``setting``: what, besides a question's own inputs, its scores depend on. ``put``
+    holds rows until FLUSH_ROWS or FLUSH_S; ``close`` writes the rest."""
 
     def __init__(self, directory: Path, setting: dict):
         self.cache = Cache(directory)  # in PostgreSQL when configured: every worker sees every row
         self.setting = {**setting, "code": scoring_version()}
+        self._pending: dict[str, dict] = {}
+        self._since = time.monotonic()
 
     def key(self, metric: str, case: EvalCase) -> str:
         # ASCII JSON: an answer with a lone surrogate still has a key
         inputs = json.dumps([self.setting, metric, case.model_dump()], sort_keys=True)
         return hashlib.sha256(inputs.encode()).hexdigest()
 
-    def get(self, metric: str, case: EvalCase) -> dict | None:
-        return self.cache.get(self.key(metric, case))
+    def get_many(self, metrics: list[str], cases: list[EvalCase]) -> dict[str, list[dict | None]]:
+        """Per metric, the stored row of each case in order (None where there is none)."""
+        keys = {metric: [self.key(metric, case) for case in cases] for metric in metrics}
+        found = self.cache.get_many(key for metric_keys in keys.values() for key in metric_keys)
+        return {metric: [found.get(key) for key in metric_keys] for metric, metric_keys in keys.items()}
 
     def put(self, metric: str, case: EvalCase, row: dict) -> None:
-        self.cache.put(self.key(metric, case), row)
+        if not self._pending:
+            self._since = time.monotonic()
+        self._pending[self.key(metric, case)] = row
+        if len(self._pending) >= FLUSH_ROWS or time.monotonic() - self._since >= FLUSH_S:
+            self.flush()
+
+    def flush(self) -> None:
+        if self._pending:
+            self.cache.put_many(self._pending.items())
+            self._pending = {}
 
     def close(self) -> None:
-        self.cache.close()
+        try:
+            self.flush()
+        finally:
+            self.cache.close()
