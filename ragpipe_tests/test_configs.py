@@ -145,7 +145,7 @@ def test_the_sensor_registers_neither_file_of_an_ambiguous_bot_version(project):
 
 def test_changing_only_timeout_or_concurrency_asks_no_question_again(tmp_path):
     from ragpipe.core.inputs.bot_config import BotConfig
-    from ragpipe.core.inputs.bots import answer_all, make_bot
+    from ragpipe.core.inputs.bots import BotSetting, answer_all, make_bot
     from ragpipe.testing.bot_server import BotServer
     from ragpipe_tests.conftest import SAMPLE
 
@@ -154,8 +154,8 @@ def test_changing_only_timeout_or_concurrency_asks_no_question_again(tmp_path):
         config = json.loads(server.bot_yaml(timeout=2.0))
 
         def answers(**http) -> tuple[list[dict], int]:
-            bot = make_bot(BotConfig.model_validate({**config, "http": {**config["http"], **http}}), DATASET, [],
-                           None, tmp_path)
+            bot = make_bot(BotSetting(BotConfig.model_validate({**config, "http": {**config["http"], **http}}),
+                                      DATASET, [], None, tmp_path))
             try:
                 return answer_all(bot, questions), bot.cache_hits
             finally:

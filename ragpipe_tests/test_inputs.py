@@ -204,3 +204,21 @@ def test_a_bad_dataset_yaml_is_a_failure_naming_the_file(tmp_path, text, where):
     with pytest.raises(dg.Failure) as failure:
         dataset_language(paths, "d")
     assert "dataset.yaml" in failure.value.description and where in failure.value.description
+
+
+def test_every_bot_kind_a_config_accepts_has_a_builder_and_the_protocol():
+    """A kind is its config section (bot_config) and a line in BOT_KINDS: neither without the other."""
+    import typing
+
+    from ragpipe.core.inputs.bot_config import KIND_SECTION, BotConfig
+    from ragpipe.core.inputs.bots import BOT_KINDS, Bot, BotSetting, make_bot
+    from ragpipe_tests.conftest import SAMPLE
+
+    assert set(BOT_KINDS) == set(typing.get_args(BotConfig.model_fields["kind"].annotation)) == set(KIND_SECTION)
+    config = BotConfig(name="ref", version="v1", kind="reference", retrieval={"method": "bm25", "top_k": 2})
+    bot = make_bot(BotSetting(config, "product_en", load_corpus(SAMPLE / "datasets" / "product_en"), None))
+    assert isinstance(bot.concurrency, int) and bot.keeps_rounds is False
+    assert all(callable(getattr(bot, member, None)) for member in ("ask", "close"))
+    assert set(Bot.__annotations__) == {"concurrency", "keeps_rounds"}
+    assert bot.ask("q1", "What is the Launch Seed Grant?").retrieved_ids
+    bot.close()

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ragpipe.bench.quality import DEFAULT_BENCH_DIR, auroc
 from ragpipe.core.inputs.bot_config import load_bot_config
-from ragpipe.core.inputs.bots import make_bot
+from ragpipe.core.inputs.bots import BotSetting, make_bot
 from ragpipe.core.inputs.corpus import load_corpus
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.metrics import REGISTRY, Toolkit
@@ -43,7 +43,7 @@ def dataset_cases(dataset: str, embedder: Embedder, bots=BOTS) -> dict[str, list
     questions = load_questions(DATA / "datasets" / dataset, {c.chunk_id for c in chunks})
     out = {}
     for bot in bots:
-        reference = make_bot(load_bot_config(DATA / "bots" / f"{bot}.yaml"), dataset, chunks, embedder, None)
+        reference = make_bot(BotSetting(load_bot_config(DATA / "bots" / f"{bot}.yaml"), dataset, chunks, embedder))
         out[bot] = []
         for q in questions:
             response = reference.ask(q.question_id, q.question)

@@ -114,6 +114,14 @@ class DiskStore(diskcache.Cache):
                 self.set(key, value)
 
 
+def _server_of(url: str) -> str:
+    try:
+        parts = urlsplit(url)
+        return f"{parts.hostname}:{parts.port or 5432}{parts.path}" if parts.hostname else "PostgreSQL"
+    except ValueError:  # a URL that does not parse: libpq says so when it connects (without the password)
+        return "PostgreSQL"
+
+
 def _connect(psycopg2, url: str):
     """A connection; an error without the URL's password (libpq quotes a URL it cannot parse)."""
     try:
@@ -139,8 +147,7 @@ class PostgresStore:
 
         self._connect, self.namespace, self._execute_values = lambda: _connect(psycopg2, url), namespace, execute_values
         self._broken = (psycopg2.OperationalError, psycopg2.InterfaceError)  # the server or the connection went away
-        parts = urlsplit(url)  # messages name the server, never the password
-        self._where = f"{parts.hostname}:{parts.port or 5432}{parts.path}" if parts.hostname else "PostgreSQL"
+        self._where = _server_of(url)  # messages name the server, never the password
         self._lock, self._depth, self._pid, self._db = threading.RLock(), 0, None, None
 
         def create(cur) -> None:

@@ -35,8 +35,9 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 import numpy as np
@@ -74,7 +75,24 @@ class _BM25:
         return out
 
 
+class Bot(Protocol):
+    """What an evaluation asks of a bot of any kind. A new kind is a class with these
+    members, its config section in ``bot_config``, and a line in ``BOT_KINDS``."""
+
+    concurrency: int  # questions asked at once
+    # Answers kept per answer round (HttpBot): the round before is compared with this one,
+    # and a run asks only what has no answer yet. Such a bot also has ``round_id``,
+    # ``previous_round``, ``previous_answer(question_id, question)`` and ``calls()``.
+    keeps_rounds: bool
+
+    def ask(self, question_id: str, question: str) -> RagResponse: ...
+
+    def close(self) -> None: ...
+
+
 class ReferenceBot:
+    concurrency, keeps_rounds = 1, False
+
     def __init__(self, config: BotConfig, chunks: list[Chunk], embedder: Embedder):
         self.config, self.chunks, self.embedder = config, chunks, embedder
         self.bm25 = _BM25([content_tokens(f"{c.title} {c.text}") for c in chunks])
@@ -117,6 +135,9 @@ class ReferenceBot:
             latency_ms=(time.perf_counter() - start) * 1000,
         )
 
+    def close(self) -> None:
+        pass
+
 
 class BotUnavailable(Exception):
     """One question got no answer; ``cause`` is a short label (``timeout``, ``HTTP 500``,
@@ -152,6 +173,8 @@ class HttpBot:
     RagResponse with an answer or with ``error`` naming the cause; it raises only on a
     broken setup (the API key variable unset). Answers are cached under ``round_id``;
     ``previous_round`` names the round before it, if any."""
+
+    keeps_rounds = True
 
     def __init__(self, config: BotConfig, dataset: str, cache: Cache | None = None, round_id: str = "",
                  previous_round: str | None = None):
@@ -190,6 +213,11 @@ class HttpBot:
 
     def _count_retry(self) -> None:
         self.retries += 1
+
+    def calls(self) -> dict:
+        """What asking it took, for the run's metadata."""
+        return {"answers_from_cache": self.cache_hits, "bot_requests": self.requests, "bot_retries": self.retries,
+                "round": self.round_id, "previous_round": self.previous_round or "none"}
 
     def close(self) -> None:
         self._loop.close(self._transport.aclose)
@@ -280,7 +308,7 @@ def answer_all(bot, questions: list[tuple[str, str]],
             return {"question_id": qid, "answer": None, "retrieved_contexts": [], "retrieved_ids": [],
                     "latency_ms": float("nan"), "error": redact(f"{type(exc).__name__}: {exc}")}
 
-    with ThreadPoolExecutor(max_workers=getattr(bot, "concurrency", 1)) as pool:
+    with ThreadPoolExecutor(max_workers=bot.concurrency) as pool:
         futures = {pool.submit(one, qid, q): i for i, (qid, q) in enumerate(questions)}
         for done, future in enumerate(as_completed(futures), start=1):
             rows[futures[future]] = future.result()
@@ -289,16 +317,35 @@ def answer_all(bot, questions: list[tuple[str, str]],
     return rows
 
 
-def make_bot(config: BotConfig, dataset: str, chunks: list[Chunk], embedder: Embedder | None,
-             cache_dir: Path | None, run_round: str = "", reask: bool = False, dataset_dir: Path | None = None):
-    """The bot a config describes. HTTP bots keep their answers under ``cache_dir``, in the
-    round ``AnswerCache.round_for`` picks for a run whose root run id is ``run_round``; a
-    recorded bot replays the recording in ``dataset_dir`` (ragpipe.core.inputs.recorded)."""
-    if config.kind == "recorded":
-        return RecordedBot(dataset_dir)
-    if config.kind != "http":
-        return ReferenceBot(config, chunks, embedder)
-    if cache_dir is None:
-        return HttpBot(config, dataset)
-    cache = AnswerCache(cache_dir)
-    return HttpBot(config, dataset, cache, *cache.round_for(config, dataset, run_round, reask))
+@dataclass(frozen=True)
+class BotSetting:
+    """What a bot may be built from; each kind takes what it needs."""
+
+    config: BotConfig
+    dataset: str
+    chunks: list[Chunk]
+    embedder: Embedder | None
+    cache_dir: Path | None = None  # where an HTTP bot keeps its answers (None: not kept)
+    run_round: str = ""  # the root run id: the answer round a run continues (AnswerCache.round_for)
+    reask: bool = False
+    dataset_dir: Path | None = None  # where a recorded bot finds its recording
+
+
+def _http_bot(s: BotSetting) -> HttpBot:
+    if s.cache_dir is None:
+        return HttpBot(s.config, s.dataset)
+    cache = AnswerCache(s.cache_dir)
+    return HttpBot(s.config, s.dataset, cache, *cache.round_for(s.config, s.dataset, s.run_round, s.reask))
+
+
+# One line per `kind:` of a bot config.
+BOT_KINDS: dict[str, Callable[[BotSetting], Bot]] = {
+    "reference": lambda s: ReferenceBot(s.config, s.chunks, s.embedder),
+    "http": _http_bot,
+    "recorded": lambda s: RecordedBot(s.dataset_dir),
+}
+
+
+def make_bot(setting: BotSetting) -> Bot:
+    """The bot a config describes, by its kind."""
+    return BOT_KINDS[setting.config.kind](setting)

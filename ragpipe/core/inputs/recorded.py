@@ -116,6 +116,8 @@ def recorded_questions(dataset_dir: Path) -> list[RecordedQuestion]:
 class RecordedBot:
     """``kind: recorded``: answers each question of a recorded dataset with what was recorded."""
 
+    concurrency, keeps_rounds = 1, False
+
     def __init__(self, dataset_dir: Path):
         if not has_recording(dataset_dir):
             raise InputError(str(recording_of(dataset_dir)), "recorded",
@@ -129,3 +131,6 @@ class RecordedBot:
                                latency_ms=float("nan"), error="not recorded: no recorded answer to this question")
         return RagResponse(question_id=question_id, answer=record["answer"], retrieved_contexts=record["contexts"],
                            retrieved_ids=[], latency_ms=float("nan"))
+
+    def close(self) -> None:
+        pass

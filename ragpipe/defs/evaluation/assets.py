@@ -9,7 +9,7 @@ import dagster as dg
 import pandas as pd
 
 from ragpipe.core.inputs.bot_config import load_bot_config, version_order
-from ragpipe.core.inputs.bots import answer_all, make_bot
+from ragpipe.core.inputs.bots import BotSetting, answer_all, make_bot
 from ragpipe.core.diagnosis.rules import diagnose_evaluation
 from ragpipe.core.labels.calibration import load_calibrations, with_calibration
 from ragpipe.core.metrics import REGISTRY, Metric, Toolkit, judge_use
@@ -66,8 +66,8 @@ BOT_POOL, JUDGE_POOL = "bot_endpoints", "judge"
 def rag_responses(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: EmbedderResource,
                   corpus: pd.DataFrame, question_set: pd.DataFrame) -> pd.DataFrame:
     """One row per question for one bot version: answer, retrieved contexts and their
-    chunk ids, latency, and the error when the bot failed on that question. For an HTTP
-    bot also the answer of the round before (`previous_answer`) and, in the frame's
+    chunk ids, latency, and the error when the bot failed on that question. For a bot that
+    keeps answer rounds (HTTP) also the answer of the round before (`previous_answer`) and, in the frame's
     attrs, its answer round and the round before, so that drift of a bot behind an
     unchanged config shows."""
     dataset, bot_version = _keys(context)
@@ -75,29 +75,26 @@ def rag_responses(context: dg.AssetExecutionContext, paths: ProjectPaths, embedd
     with input_failure():
         config = load_bot_config(paths.bot_file(bot_version))
         # A retried or re-executed run keeps its root run's id: it continues that run's round.
-        bot = make_bot(config, dataset, [Chunk(**row) for row in corpus.to_dict("records")], embedder.embedder,
-                       paths.answers_cache, context.run.root_run_id or context.run.run_id, reask,
-                       paths.dataset_dir(dataset))
+        bot = make_bot(BotSetting(config, dataset, [Chunk(**row) for row in corpus.to_dict("records")],
+                                  embedder.embedder, paths.answers_cache, context.run.root_run_id or context.run.run_id,
+                                  reask, paths.dataset_dir(dataset)))
     questions = list(zip(question_set["question_id"], question_set["question"]))
     try:
         rows = answer_all(bot, questions, lambda done, total: report_progress(context, ["rag_responses"], done, total))
-        if config.kind == "http":
+        if bot.keeps_rounds:
             for row, (qid, question) in zip(rows, questions):
                 row["previous_answer"] = bot.previous_answer(qid, question)
     finally:
-        if hasattr(bot, "close"):
-            bot.close()
+        bot.close()
     frame = pd.DataFrame(rows)
-    if config.kind == "http":  # the IO manager keeps attrs in the Parquet file
+    if bot.keeps_rounds:  # the IO manager keeps attrs in the Parquet file
         frame.attrs.update(round=bot.round_id, previous_round=bot.previous_round)
     failed = frame["error"].dropna()
     causes = dict(Counter(error.split(":", 1)[0] for error in failed).most_common())
-    calls = {"answers_from_cache": bot.cache_hits, "bot_requests": bot.requests, "bot_retries": bot.retries,
-             "reask": reask, "round": bot.round_id, "previous_round": bot.previous_round or "none",
-             **answer_drift(frame)} if config.kind == "http" else {}
+    calls = {**bot.calls(), "reask": reask, **answer_drift(frame)} if bot.keeps_rounds else {}
     if len(frame) and len(failed) > config.max_failure_share * len(frame):
         kept = f" The {len(frame) - len(failed)} answers received are cached: materializing again asks only " \
-               f"the failed questions." if config.kind == "http" else ""
+               f"the failed questions." if bot.keeps_rounds else ""
         raise dg.Failure(
             description=f"{config.key} failed on {len(failed)} of {len(frame)} questions "
                         f"({len(failed) / len(frame):.0%}, more than max_failure_share {config.max_failure_share:.0%} "
