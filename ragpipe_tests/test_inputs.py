@@ -51,7 +51,7 @@ def test_documents_linking_outside_the_dataset_or_not_regular_files_are_skipped_
     assert "root:x" not in " ".join(c.text for c in chunks)
     reasons = {os.path.basename(p.file): p.problem for p in skipped}
     assert set(reasons) == {"leak.md", "zero.md", "pipe.md", "gone.md"}
-    assert "outside the dataset folder" in reasons["leak.md"] and str(secret) in reasons["leak.md"]
+    assert "outside its folder" in reasons["leak.md"] and str(secret) in reasons["leak.md"]
     assert "/dev/zero" in reasons["zero.md"]
     assert "FIFO" in reasons["pipe.md"]
     assert "cannot be resolved" in reasons["gone.md"]
@@ -69,7 +69,7 @@ def test_oversized_documents_are_skipped_and_one_line_documents_still_cut_into_b
     dump = [c for c in chunks if c.doc_id == "dump"]
     assert len(dump) == 300 and max(len(c.text) for c in dump) == 500
     assert [(os.path.basename(p.file), p.problem) for p in skipped] == [
-        ("huge.md", "larger than 200,000 bytes (limits.max_file_bytes): not read")]
+        ("huge.md", "larger than 200,000 bytes (250,000): not read")]
 
 
 def test_oversized_bot_replies_are_refused_or_cut_with_the_reason_in_the_row(limits):
