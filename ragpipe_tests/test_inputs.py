@@ -76,7 +76,7 @@ def test_oversized_bot_replies_are_refused_or_cut_with_the_reason_in_the_row(lim
     import httpx
 
     limits(max_answer_chars=1000, max_contexts=3, max_context_chars=100)
-    replies = {"huge": {"answer": "很长的回答。" * 2_000_000, "contexts": [], "ids": []},  # 12 million characters
+    replies = {"huge": {"answer": "很长的回答。" * 200_000, "contexts": [], "ids": []},  # 1.2 million characters
                "wide": {"answer": "Fine.", "contexts": ["c" * 5000] + [f"ctx {i}" for i in range(9)],
                         "ids": [f"d#{i}" for i in range(10)]},
                "fine": {"answer": "Fine.", "contexts": ["short"], "ids": ["d#0"]}}
@@ -86,7 +86,7 @@ def test_oversized_bot_replies_are_refused_or_cut_with_the_reason_in_the_row(lim
     bot = HttpBot(config, "d")
     answer_with(bot, lambda request: httpx.Response(200, json=replies[json.loads(request.content)["q"]]))
     huge = bot.ask("q1", "huge")
-    assert huge.answer is None and huge.error == ("answer too long: 12,000,000 characters, more than "
+    assert huge.answer is None and huge.error == ("answer too long: 1,200,000 characters, more than "
                                                   "limits.max_answer_chars (1,000)")
     wide = bot.ask("q2", "wide")
     assert (wide.answer, wide.retrieved_contexts, wide.retrieved_ids) == ("Fine.", ["c" * 100, "ctx 0", "ctx 1"],
