@@ -1,7 +1,8 @@
-"""Reading the files a user puts in a dataset folder without trusting them: only regular
-files whose real path lies inside the dataset folder are read (a symlink to /etc/passwd,
-/dev/zero or a FIFO is refused, never opened for reading), at most a configured number of
-bytes, and text is decoded without guessing wrong on UTF-16."""
+"""Reading the files a user puts in data/ without trusting them: only regular files whose
+real path lies inside their folder (the dataset folder, data/bots/) are read or hashed (a
+symlink to /etc/passwd, /dev/zero or a FIFO is refused, never opened for reading), at most
+a given number of bytes, checked before reading, and text is decoded without guessing
+wrong on UTF-16. docs/inputs.md lists the callers' caps."""
 
 from __future__ import annotations
 
