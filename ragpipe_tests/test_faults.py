@@ -322,11 +322,13 @@ def test_a_cache_its_writer_has_just_created_reads_as_empty(tmp_path):
 
 
 def test_a_lone_surrogate_answer_is_cached(tmp_path):
-    """An answer holding a lone surrogate is kept like any other, so it is not asked again."""
+    """An answer holding a lone surrogate is kept like any other, with U+FFFD in its place
+    (UTF-8 cannot store it), so it is not asked again."""
     with DripServer({"answer": "broken \ud800 text", "contexts": ["c"]}, chunk=1 << 16, interval=0) as server:
         bot = drip_bot(server)
         bot.cache = AnswerCache(tmp_path)
         first = answer_all(bot, questions(2))
-        assert [r["answer"] for r in first] == ["broken \ud800 text"] * 2 and server.requests == 2
+        assert [r["answer"] for r in first] == ["broken \ufffd text"] * 2 and server.requests == 2
+        assert first[0]["truncated"] == "1 lone surrogates (no UTF-8 character) replaced with U+FFFD"
         assert answer_all(bot, questions(2)) == first and bot.cache_hits == 2 and server.requests == 2
         bot.close()

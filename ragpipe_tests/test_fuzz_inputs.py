@@ -69,7 +69,7 @@ def test_python_tags_are_refused_not_constructed(tmp_path, text, line):
     ("", "bot"),
     ("[" * 20000 + "]" * 20000, "yaml"),  # nested past PyYAML's recursion
     ("a: &a [x, x, x]\nb: &b [*a, *a, *a]\nc: &c [*b, *b, *b]\nd: [*c, *c, *c]\n", "bot"),  # aliases, not expanded
-    (GOOD_BOT + "# " + "x" * MAX_BYTES + "\n", "yaml"),  # huge
+    (GOOD_BOT + "# " + "x" * MAX_BYTES + "\n", "file"),  # huge: refused before it is read
 ])
 def test_empty_deep_aliased_and_huge_bot_configs(tmp_path, text, field):
     path = tmp_path / "refbot@v1.yaml"

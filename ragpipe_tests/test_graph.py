@@ -127,7 +127,7 @@ def test_graph_files_linking_outside_the_dataset_are_not_read(tmp_path):
     folder = tmp_path / "d" / "graph"
     folder.mkdir(parents=True)
     (folder / "entities.jsonl").symlink_to("/etc/hostname")
-    with pytest.raises(InputError, match="outside the dataset folder"):
+    with pytest.raises(InputError, match="outside its folder"):
         EmbeddedGraph(tmp_path).read("d")
     (folder / "entities.jsonl").unlink()
     (folder / "entities.jsonl").symlink_to(folder / "missing.jsonl")  # dangling: not a dataset without a graph

@@ -51,7 +51,7 @@ def test_documents_linking_outside_the_dataset_or_not_regular_files_are_skipped_
     assert "root:x" not in " ".join(c.text for c in chunks)
     reasons = {os.path.basename(p.file): p.problem for p in skipped}
     assert set(reasons) == {"leak.md", "zero.md", "pipe.md", "gone.md"}
-    assert "outside the dataset folder" in reasons["leak.md"] and str(secret) in reasons["leak.md"]
+    assert "outside its folder" in reasons["leak.md"] and str(secret) in reasons["leak.md"]
     assert "/dev/zero" in reasons["zero.md"]
     assert "FIFO" in reasons["pipe.md"]
     assert "cannot be resolved" in reasons["gone.md"]
@@ -69,14 +69,14 @@ def test_oversized_documents_are_skipped_and_one_line_documents_still_cut_into_b
     dump = [c for c in chunks if c.doc_id == "dump"]
     assert len(dump) == 300 and max(len(c.text) for c in dump) == 500
     assert [(os.path.basename(p.file), p.problem) for p in skipped] == [
-        ("huge.md", "larger than 200,000 bytes (limits.max_file_bytes): not read")]
+        ("huge.md", "larger than 200,000 bytes (250,000): not read")]
 
 
 def test_oversized_bot_replies_are_refused_or_cut_with_the_reason_in_the_row(limits):
     import httpx
 
     limits(max_answer_chars=1000, max_contexts=3, max_context_chars=100)
-    replies = {"huge": {"answer": "很长的回答。" * 2_000_000, "contexts": [], "ids": []},  # 12 million characters
+    replies = {"huge": {"answer": "很长的回答。" * 200_000, "contexts": [], "ids": []},  # 1.2 million characters
                "wide": {"answer": "Fine.", "contexts": ["c" * 5000] + [f"ctx {i}" for i in range(9)],
                         "ids": [f"d#{i}" for i in range(10)]},
                "fine": {"answer": "Fine.", "contexts": ["short"], "ids": ["d#0"]}}
@@ -86,7 +86,7 @@ def test_oversized_bot_replies_are_refused_or_cut_with_the_reason_in_the_row(lim
     bot = HttpBot(config, "d")
     answer_with(bot, lambda request: httpx.Response(200, json=replies[json.loads(request.content)["q"]]))
     huge = bot.ask("q1", "huge")
-    assert huge.answer is None and huge.error == ("answer too long: 12,000,000 characters, more than "
+    assert huge.answer is None and huge.error == ("answer too long: 1,200,000 characters, more than "
                                                   "limits.max_answer_chars (1,000)")
     wide = bot.ask("q2", "wide")
     assert (wide.answer, wide.retrieved_contexts, wide.retrieved_ids) == ("Fine.", ["c" * 100, "ctx 0", "ctx 1"],

@@ -262,7 +262,7 @@ def test_unreadable_entries_in_questions_are_named_and_excel_lock_files_ignored(
     assert q(dataset, "validate") == 1
     err = capsys.readouterr().err
     for name, why in [("extra.csv", "is a directory"), ("gone.jsonl", "cannot be resolved"),
-                      ("loop_a.jsonl", "cannot be resolved"), ("leak.csv", "outside the dataset folder"),
+                      ("loop_a.jsonl", "cannot be resolved"), ("leak.csv", "outside its folder"),
                       ("pipe.jsonl", "is a FIFO")]:
         assert f"{folder / name}: field 'file': " in err and why in err, name
     assert "~$questions.xlsx" not in err

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import Enum
 
 from typing import Annotated
 
-from pydantic import BaseModel, Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints, model_validator
 
 
 class InputError(ValueError):
@@ -63,6 +64,10 @@ class Question(BaseModel):
     source: str = Field(description="file (and line) the question came from")
 
 
+# A lone UTF-16 surrogate: JSON may carry one ("\\ud800"), UTF-8 (Parquet, the reports) cannot.
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 class RagResponse(BaseModel):
     question_id: str
     answer: str | None
@@ -70,7 +75,24 @@ class RagResponse(BaseModel):
     retrieved_ids: list[str]
     latency_ms: float
     error: str | None = None
-    truncated: str | None = Field(default=None, description="what the input limits cut from the reply, if anything")
+    truncated: str | None = Field(default=None, description="what the input limits cut or replaced in the reply, "
+                                                            "if anything")
+
+    @model_validator(mode="after")
+    def _storable(self) -> RagResponse:
+        """Lone surrogates become U+FFFD, counted in ``truncated``: the answer is kept and
+        scored (an answer cached before this check is cleaned as it is read)."""
+        texts = [self.answer or "", *self.retrieved_contexts, *self.retrieved_ids, self.error or ""]
+        if found := sum(len(LONE_SURROGATE.findall(t)) for t in texts):
+            def clean(text):
+                return LONE_SURROGATE.sub("\ufffd", text) if text is not None else None
+
+            self.answer, self.error = clean(self.answer), clean(self.error)
+            self.retrieved_contexts = [clean(c) for c in self.retrieved_contexts]
+            self.retrieved_ids = [clean(i) for i in self.retrieved_ids]
+            self.truncated = "; ".join(filter(None, [self.truncated, f"{found} lone surrogates (no UTF-8 "
+                                                                     "character) replaced with U+FFFD"]))
+        return self
 
 
 class EvalCase(BaseModel):

@@ -17,6 +17,7 @@ import logging
 import random
 import threading
 import time
+import zlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -27,6 +28,14 @@ from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, sto
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+# The encodings a reply may come in (what the client asks for), and zlib's window bits for each.
+WBITS = {"identity": None, "gzip": zlib.MAX_WBITS | 16, "x-gzip": zlib.MAX_WBITS | 16, "deflate": zlib.MAX_WBITS}
+ACCEPT_ENCODING = "gzip, deflate"
+DECODE_STEP = 1 << 16  # bytes one decompression step may yield
+# A reply's body, decompressed, at most: a bot's answer and contexts within the input limits
+# (limits.max_answer_chars, max_contexts × max_context_chars) or a judge's verdict fit many
+# times over; past it the request fails, as no retry would get a smaller reply.
+MAX_REPLY_BYTES = 16_000_000
 
 
 class RequestFailed(Exception):
@@ -114,9 +123,11 @@ class Transport:
 
     def __init__(self, policy: RetryPolicy, headers: dict[str, str], concurrency: int,
                  requests_per_minute: int | None = None, rate_period: float = 60.0,
-                 on_request: Callable[[], None] = lambda: None, on_retry: Callable[[], None] = lambda: None):
-        self.policy = policy
-        self._http = httpx.AsyncClient(headers=headers, timeout=policy.timeout,
+                 on_request: Callable[[], None] = lambda: None, on_retry: Callable[[], None] = lambda: None,
+                 max_reply_bytes: int = MAX_REPLY_BYTES):
+        self.policy, self.max_reply_bytes = policy, max_reply_bytes
+        self._http = httpx.AsyncClient(headers={"Accept-Encoding": ACCEPT_ENCODING, **headers},
+                                       timeout=policy.timeout,
                                        limits=httpx.Limits(max_connections=concurrency,
                                                            max_keepalive_connections=concurrency))
         self._slots = asyncio.Semaphore(concurrency)
@@ -181,12 +192,46 @@ class Transport:
             self._on_request()
             try:
                 async with asyncio.timeout(timeout):  # the whole request, not each read
-                    response = await self._http.post(url, json=body)
+                    async with self._http.stream("POST", url, json=body) as response:
+                        await self._read_bounded(response, url)
             except (TimeoutError, httpx.TimeoutException):
                 raise Transient("timeout", f"timed out after {timeout:.3g}s calling {url}") from None
             except httpx.HTTPError as exc:
                 raise Transient("connection", f"cannot reach {url}: {type(exc).__name__}: {exc}") from None
         return accept(response)
+
+
+    async def _read_bounded(self, response: httpx.Response, url: str) -> None:
+        """Reads the body, decompressing it here rather than in httpx so that each step
+        yields at most DECODE_STEP bytes, and stops at ``max_reply_bytes``: a gzip bomb or
+        a huge body costs about that much memory, never more."""
+        most = self.max_reply_bytes
+        declared = response.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > most:
+            raise RequestFailed("reply too large", f"the reply from {url} declares {int(declared):,} bytes, "
+                                                   f"more than {most:,}: not read")
+        encoding = response.headers.get("content-encoding", "identity").strip().lower()
+        if encoding not in WBITS:
+            raise RequestFailed("bad reply", f"the reply from {url} is encoded as {encoding!r}, which was not asked "
+                                             f"for ({ACCEPT_ENCODING})")
+        inflate = zlib.decompressobj(WBITS[encoding]) if WBITS[encoding] else None
+        parts, size = [], 0
+        async for raw in response.aiter_raw():
+            while raw:
+                if inflate is None:
+                    part, raw = raw, b""
+                else:
+                    try:
+                        part = inflate.decompress(raw, DECODE_STEP)
+                    except zlib.error as exc:
+                        raise Transient("bad reply", f"the reply from {url} is not valid {encoding}: {exc}") from None
+                    raw = inflate.unconsumed_tail
+                size += len(part)
+                if size > most:
+                    raise RequestFailed("reply too large", f"the reply from {url} is larger than {most:,} bytes"
+                                                           f"{' (decompressed)' if inflate else ''}: not read")
+                parts.append(part)
+        response._content = b"".join(parts)  # what httpx's aread() sets: .json() and .text read it
 
 
 class LoopThread:

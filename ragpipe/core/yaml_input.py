@@ -10,10 +10,13 @@ as !!python/object are refused, never constructed.
 
 from __future__ import annotations
 
+import errno
+import os
 from pathlib import Path
 
 import yaml
 
+from ragpipe.core.inputs.files import read_bytes
 from ragpipe.core.schemas import InputError
 
 # A config is a few dozen lines; these leave ample room for anchors used to share settings.
@@ -77,13 +80,16 @@ def _expanded(node: yaml.Node, depth: int, sizes: dict[int, tuple[int, int, int]
     return nodes, chars, height
 
 
-def read_yaml(path: Path, max_bytes: int = MAX_BYTES):
+def read_yaml(path: Path, max_bytes: int = MAX_BYTES, root: Path | None = None):
     """A YAML file's data, or an InputError naming the file (and the line, for a syntax
-    error) when it is no valid YAML or past the limits of this module."""
-    if path.stat().st_size > max_bytes:
-        raise InputError(str(path), "yaml", f"file larger than {max_bytes // 1024} KiB: not a config")
+    error) when it is no regular file inside ``root`` (default: its own folder), no valid
+    YAML or past the limits of this module. A file that does not exist raises
+    FileNotFoundError, as open() would."""
+    if not os.path.lexists(path):
+        raise FileNotFoundError(errno.ENOENT, "no such file", str(path))
+    raw = read_bytes(path, root or path.parent, max_bytes)
     try:
-        loader = _BoundedLoader(path.read_text(encoding="utf-8"))
+        loader = _BoundedLoader(raw.decode("utf-8"))
         try:
             node = loader.get_single_node()
             if node is None:

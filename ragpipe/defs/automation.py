@@ -36,15 +36,19 @@ Scheduled re-evaluations ask HTTP bots every question again (tag ``ragpipe/reask
 
 import hashlib
 import json
+import os
 import time
 from pathlib import Path
 
 import dagster as dg
 
+from ragpipe.core.config import load_config
 from ragpipe.core.inputs.bot_config import load_bot_config, version_order
+from ragpipe.core.inputs.files import hash_file
 from ragpipe.core.labels.calibration import calibration_hash
 from ragpipe.core.labels.reading import label_files
 from ragpipe.core.schemas import InputError, InputErrors
+from ragpipe.core.yaml_input import MAX_BYTES as MAX_YAML_BYTES
 from ragpipe.defs.evaluation.assets import REASK_TAG
 from ragpipe.defs.evaluation.score_cache import scoring_version
 from ragpipe.defs.instance import give_pools_their_slots
@@ -64,14 +68,24 @@ UNFINISHED = [s for s in dg.DagsterRunStatus if s not in
 
 
 def file_hash(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    """Of a bot config (see hash_file: a FIFO or a link to /dev/zero is never opened)."""
+    digest = hashlib.sha256()
+    hash_file(digest, path, path.parent, MAX_YAML_BYTES)
+    return digest.hexdigest()[:16]
 
 
 def folder_hash(folder: Path, skip: str | None = None) -> str:
-    """Of every file under ``folder`` but those in its subfolder ``skip``."""
-    digest = hashlib.sha256()
-    for path in sorted(p for p in folder.rglob("*") if p.is_file() and p.relative_to(folder).parts[0] != skip):
-        digest.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes())
+    """Of every file under ``folder`` but those in its subfolder ``skip``, each by
+    hash_file within the limit on input files. Links to folders are not followed."""
+    files = []
+    for top, dirs, names in os.walk(folder):  # followlinks=False: a link to / is not walked
+        if Path(top) == folder:
+            dirs[:] = [d for d in dirs if d != skip]
+        files += [Path(top, name) for name in names]
+    digest, max_bytes = hashlib.sha256(), load_config().limits.max_file_bytes
+    for path in sorted(files):
+        digest.update(str(path.relative_to(folder)).encode() + b"\0")
+        hash_file(digest, path, folder, max_bytes)
     return digest.hexdigest()[:16]
 
 
@@ -113,8 +127,13 @@ def labels_changed_at(paths: ProjectPaths, dataset: str) -> float:
     """When a label file of the dataset last changed (its folder's time changes when a file
     is added or deleted); 0 without labels."""
     folder = paths.dataset_dir(dataset) / "labels"
-    return max([p.stat().st_mtime for p in label_files(paths.dataset_dir(dataset))]
-               + ([folder.stat().st_mtime] if folder.is_dir() else []), default=0.0)
+    times = []
+    for path in label_files(paths.dataset_dir(dataset)) + ([folder] if folder.is_dir() else []):
+        try:
+            times.append(os.lstat(path).st_mtime)  # lstat: a dangling link is reported by the run, not here
+        except OSError:  # deleted since it was listed
+            continue
+    return max(times, default=0.0)
 
 
 def newest_run(instance: dg.DagsterInstance, partition: str) -> dg.RunRecord | None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import dagster as dg
 import sqlalchemy.exc
 
-from ragpipe.core.inputs.bot_config import BOT_KEY
+from ragpipe.core.inputs.bot_config import BOT_KEY, MAX_NAME
 
 datasets = dg.DynamicPartitionsDefinition(name="datasets")
 bot_versions = dg.DynamicPartitionsDefinition(name="bot_versions")
@@ -22,8 +22,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", dg.BetaWarning)
     BY_DATASET = dg.MultiToSingleDimensionPartitionMapping(partition_dimension_name="dataset")
 
-# Partition keys may not contain | [ ] , (Dagster's multi-partition syntax).
-DATASET_KEY = re.compile(r"^[A-Za-z0-9_.-]+$")
+# Partition keys may not contain | [ ] , (Dagster's multi-partition syntax); a name is also a
+# file name (<dataset>.parquet, reports/<dataset>/…), which the file system bounds.
+DATASET_KEY = re.compile(rf"^[A-Za-z0-9_.-]{{1,{MAX_NAME}}}$")
 
 
 def partitioned_check(name: str, asset: str, partitions_def: dg.PartitionsDefinition, **spec) -> dg.AssetCheckSpec:
@@ -36,13 +37,15 @@ def partitioned_check(name: str, asset: str, partitions_def: dg.PartitionsDefini
 
 
 def _dataset_dirs(data_dir: Path) -> list[Path]:
+    """Hidden folders (.ipynb_checkpoints, .git) are no datasets."""
     root = data_dir / "datasets"
-    return sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
+    return sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")) if root.is_dir() else []
 
 
 def _bot_files(data_dir: Path) -> list[Path]:
+    """Hidden files (._refbot@v1.yaml from macOS, editor backups) are no configs."""
     root = data_dir / "bots"
-    return sorted(root.glob("*.y*ml")) if root.is_dir() else []
+    return sorted(p for p in root.glob("*.y*ml") if not p.name.startswith(".")) if root.is_dir() else []
 
 
 def dataset_keys(data_dir: Path) -> list[str]:

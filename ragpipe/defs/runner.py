@@ -22,6 +22,7 @@ from ragpipe.defs.automation import (
     prepared_versions,
     scorer,
 )
+from ragpipe.core.inputs.bot_config import MAX_NAME
 from ragpipe.core.labels.calibration import calibration_hash
 from ragpipe.defs.evaluation.assets import REASK_TAG, config_problem
 from ragpipe.defs.jobs import dataset_job, evaluation_job, labels_job, leaderboard_job
@@ -156,7 +157,8 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
     for path in misnamed_inputs(paths.data):
         expected = "a folder name" if path.is_dir() else "a file name <bot>@<version>.yaml"
         record(RunOutcome("register_partition", path.name, False,
-                          error=f"{path}: not registered; expected {expected} of letters, digits, _ . -"))
+                          error=f"{path}: not registered; expected {expected} of letters, digits, _ . - "
+                                f"(at most {MAX_NAME} characters each)"))
     for folder in missing:
         record(RunOutcome(dataset_job.name, folder.name, False,
                           error=f"{folder}: no dataset folder (deleted?); results of earlier runs are history, "

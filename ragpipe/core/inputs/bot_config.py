@@ -16,7 +16,8 @@ from ragpipe.core.schemas import InputError, InputErrors
 from ragpipe.core.secrets import ENV_REFERENCE, header_problem, key_variable_problem, url_problem
 from ragpipe.core.yaml_input import read_yaml
 
-BOT_KEY = re.compile(r"^[A-Za-z0-9_.-]+@[A-Za-z0-9_.-]+$")
+MAX_NAME = 100  # characters of a dataset, bot or version name: each is part of file names
+BOT_KEY = re.compile(rf"^[A-Za-z0-9_.-]{{1,{MAX_NAME}}}@[A-Za-z0-9_.-]{{1,{MAX_NAME}}}$")
 
 
 class RetrievalConfig(BaseModel):
@@ -106,8 +107,8 @@ KIND_SECTION = {"reference": "retrieval", "http": "http", "recorded": None}  # r
 
 class BotConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
-    version: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
+    name: str = Field(pattern=r"^[A-Za-z0-9_.-]+$", max_length=MAX_NAME)
+    version: str = Field(pattern=r"^[A-Za-z0-9_.-]+$", max_length=MAX_NAME)
     kind: Literal["reference", "http", "recorded"]
     description: str = ""
     baseline: bool = False  # the version others of this bot are compared with

@@ -1,10 +1,12 @@
-"""Reading the files a user puts in a dataset folder without trusting them: only regular
-files whose real path lies inside the dataset folder are read (a symlink to /etc/passwd,
-/dev/zero or a FIFO is refused, never opened for reading), at most a configured number of
-bytes, and text is decoded without guessing wrong on UTF-16."""
+"""Reading the files a user puts in data/ without trusting them: only regular files whose
+real path lies inside their folder (the dataset folder, data/bots/) are read or hashed (a
+symlink to /etc/passwd, /dev/zero or a FIFO is refused, never opened for reading), at most
+a given number of bytes, checked before reading, and text is decoded without guessing
+wrong on UTF-16. docs/inputs.md lists the callers' caps."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import stat
@@ -22,31 +24,68 @@ def candidates(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
                   if p.suffix.lower() in suffixes and not p.name.startswith(("~$", ".")))
 
 
-def read_bytes(path: Path, root: Path, max_bytes: int) -> bytes:
-    """The bytes of ``path``, an InputError (field ``file``) saying why when it is not a
-    regular file inside ``root`` or is larger than ``max_bytes``."""
+def open_regular(path: Path, root: Path, max_bytes: int) -> int:
+    """A descriptor open for reading on ``path``, an InputError (field ``file``) saying why
+    when it is not a regular file inside ``root`` or is larger than ``max_bytes``. Nothing
+    is read; the size is the open file's, so a link cannot swap it after the check."""
     try:
         real = os.path.realpath(path, strict=True)
     except OSError as exc:  # a dangling link, a link loop, a permission problem
         raise InputError(str(path), "file", f"cannot be resolved: {exc.strerror or exc}") from exc
     inside = os.path.realpath(root)
     if os.path.commonpath([real, inside]) != inside:
-        raise InputError(str(path), "file", f"links to {real}, outside the dataset folder {inside}: not read")
+        raise InputError(str(path), "file", f"links to {real}, outside its folder {inside}: not read")
     try:
         # O_NONBLOCK: opening a FIFO must not wait for a writer; the type is checked on the open file
         fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as exc:
         raise InputError(str(path), "file", f"cannot be opened: {exc.strerror or exc}") from exc
-    mode = os.fstat(fd).st_mode
-    if not stat.S_ISREG(mode):
+    info = os.fstat(fd)
+    problem = None
+    if not stat.S_ISREG(info.st_mode):
+        kind = ("a directory" if stat.S_ISDIR(info.st_mode) else "a FIFO" if stat.S_ISFIFO(info.st_mode)
+                else "a device or socket")
+        problem = f"is {kind}, not a regular file: not read"
+    elif info.st_size > max_bytes:
+        problem = f"larger than {max_bytes:,} bytes ({info.st_size:,}): not read"
+    if problem:
         os.close(fd)
-        kind = "a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "a device or socket"
-        raise InputError(str(path), "file", f"is {kind}, not a regular file: not read")
-    with os.fdopen(fd, "rb") as handle:
-        data = handle.read(max_bytes + 1)  # the size on disk may change after a stat
+        raise InputError(str(path), "file", problem)
+    return fd
+
+
+def read_bytes(path: Path, root: Path, max_bytes: int) -> bytes:
+    """The bytes of ``path``, which must be a regular file inside ``root`` of at most
+    ``max_bytes`` (see open_regular)."""
+    with os.fdopen(open_regular(path, root, max_bytes), "rb") as handle:
+        data = handle.read(max_bytes + 1)  # the file may grow after the check
     if len(data) > max_bytes:
-        raise InputError(str(path), "file", f"larger than {max_bytes:,} bytes (limits.max_file_bytes): not read")
+        raise InputError(str(path), "file", f"larger than {max_bytes:,} bytes: not read")
     return data
+
+
+HASH_CHUNK = 1 << 20
+
+
+def hash_file(digest: "hashlib._Hash", path: Path, root: Path, max_bytes: int) -> None:
+    """Feeds ``digest`` what changes when ``path`` does, without trusting it: the content of
+    a regular file inside ``root`` of at most ``max_bytes``, read in chunks; for any other
+    (a FIFO, a device, a link out of ``root``, a file too large) the reason it is not read,
+    its size and its time, never its content. So a hash of inputs never blocks or fills
+    memory, and the run it triggers reports the file."""
+    try:
+        with os.fdopen(open_regular(path, root, max_bytes), "rb") as handle:
+            for _ in range(max_bytes // HASH_CHUNK + 1):  # the file may grow after the check
+                if not (chunk := handle.read(HASH_CHUNK)):
+                    break
+                digest.update(chunk)
+    except InputError as exc:
+        try:
+            info = os.lstat(path)
+            seen = f"{info.st_size}:{info.st_mtime_ns}"
+        except OSError:
+            seen = "gone"
+        digest.update(f"\0not read\0{exc.problem}\0{seen}".encode())
 
 
 def decode(path: Path, raw: bytes, encodings: tuple[str, ...] = ("utf-8-sig", "gb18030")) -> str:

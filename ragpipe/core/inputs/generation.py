@@ -21,6 +21,7 @@ question set.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime, timezone
@@ -29,7 +30,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ragpipe.core.config import load_config
 from ragpipe.core.evidence.entities import GraphEntities
+from ragpipe.core.inputs.files import decode, read_bytes
 from ragpipe.core.inputs.question_filters import (duplicate_of, malformed_reason, trivial_reason,
                                                   unsupported_statements)
 from ragpipe.core.metrics import Toolkit
@@ -55,11 +58,12 @@ class GenerationConfig(BaseModel):
     def prompt_text(self, dataset_dir: Path) -> str | None:
         if self.prompt is None:
             return None
-        path = (dataset_dir / self.prompt).resolve()
-        if not path.is_relative_to(dataset_dir.resolve()) or not path.is_file():
+        path = dataset_dir / self.prompt
+        try:
+            return read_bytes(path, dataset_dir, load_config().limits.max_file_bytes).decode("utf-8")
+        except (InputError, UnicodeDecodeError) as exc:
             raise InputError(str(dataset_dir / "dataset.yaml"), "generation.prompt",
-                             f"{self.prompt!r} is no file inside the dataset folder")
-        return path.read_text(encoding="utf-8")
+                             f"{self.prompt!r} is not read: {getattr(exc, 'problem', 'not UTF-8 text')}") from exc
 
 
 def generation_config(meta: dict | None, where: Path) -> GenerationConfig | None:
@@ -93,10 +97,11 @@ class Decision(BaseModel):
 def read_decisions(dataset_dir: Path) -> dict[str, Decision]:
     """The newest decision per candidate key (a later line overrides an earlier one)."""
     path = dataset_dir / REVIEW_FILE
-    if not path.exists():
+    if not os.path.lexists(path):
         return {}
     decisions, problems = {}, []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    text = decode(path, read_bytes(path, dataset_dir, load_config().limits.max_file_bytes), ("utf-8",))
+    for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:

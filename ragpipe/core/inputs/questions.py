@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import zipfile
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -28,6 +29,10 @@ ALIASES = {
 }
 # A cell starting so is a formula to a spreadsheet (OWASP's CSV injection list).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+class _TooLarge(Exception):
+    pass
 
 
 def text_records(path: Path, text: str) -> list[tuple[int, object]]:
@@ -70,18 +75,48 @@ def _cell(value: object) -> object:
     return str(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else value
 
 
+# An XLSX file is a zip of XML: a few MB can expand to gigabytes and tens of millions of
+# cells. What it may expand to is bounded before openpyxl parses it, and rows and cells
+# while it does (empty rows and the columns before a cell count too).
+XLSX_EXPANSION = 10  # uncompressed, at most this many times limits.max_file_bytes
+MAX_XLSX_ROWS = 100_000
+MAX_XLSX_CELLS = 1_000_000
+
+
+def _xlsx_expands_to(raw: bytes) -> int:
+    """The uncompressed size of every part of the workbook, as its zip declares them
+    (zipfile reads no more than a part declares)."""
+    with zipfile.ZipFile(io.BytesIO(raw)) as archive:
+        return sum(info.file_size for info in archive.infolist())
+
+
 def xlsx_records(path: Path, raw: bytes) -> list[tuple[int, object]]:
     """(row number, record) pairs of the first sheet; its first non-empty row is the header."""
     import openpyxl
 
+    most = XLSX_EXPANSION * load_config().limits.max_file_bytes
     # openpyxl raises many kinds of errors on a damaged workbook (zip, XML, KeyError …):
     # to the user each is the same input problem
     try:
+        if (size := _xlsx_expands_to(raw)) > most:
+            raise _TooLarge(f"expands to {size:,} bytes, more than {most:,} ({XLSX_EXPANSION} × "
+                            "limits.max_file_bytes): not read")
         workbook = openpyxl.load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
         try:
-            rows = list(workbook.worksheets[0].iter_rows(values_only=True)) if workbook.worksheets else []
+            rows, cells = [], 0
+            if workbook.worksheets:
+                sheet = workbook.worksheets[0]
+                sheet.reset_dimensions()  # a declared size (A1:XFD1048576) would pad every row to it
+                for row in sheet.iter_rows(values_only=True):
+                    cells += len(row)
+                    if len(rows) == MAX_XLSX_ROWS or cells > MAX_XLSX_CELLS:
+                        raise _TooLarge(f"more than {MAX_XLSX_ROWS:,} rows or {MAX_XLSX_CELLS:,} cells in its "
+                                        "first sheet: not read")
+                    rows.append(row)
         finally:
             workbook.close()
+    except _TooLarge as exc:
+        raise InputError(str(path), "xlsx", str(exc)) from None
     except Exception as exc:
         raise InputError(str(path), "xlsx", f"not a readable Excel workbook: {type(exc).__name__}: {exc}") from exc
     records, header = [], None

@@ -12,7 +12,8 @@ aggregates and diagnoses live traffic like any other evaluation.
 
 Appends are whole lines written under an exclusive file lock (so two requests, or two
 service processes, never interleave) and readers take one too (so they never see a
-line half written).
+line half written). A recording is read only when it is a regular file inside its dataset
+folder of at most MAX_RECORDING_BYTES.
 """
 
 from __future__ import annotations
@@ -27,11 +28,13 @@ from pathlib import Path
 from filelock import lock_descriptor
 from pydantic import Field
 
-from ragpipe.core.inputs.files import json_lines
+from ragpipe.core.inputs.files import json_lines, open_regular
 from ragpipe.core.schemas import InputError, InputErrors, Question, RagResponse
 
 RECORDING = Path("recorded") / "answers.jsonl"
 ORIGIN = "recorded by ragpipe serve"
+# Read whole into memory: a recording is one line per answer, so this is many thousands of answers.
+MAX_RECORDING_BYTES = 200_000_000
 
 
 class RecordedQuestion(Question):
@@ -45,7 +48,8 @@ def recording_of(dataset_dir: Path) -> Path:
 
 
 def has_recording(dataset_dir: Path) -> bool:
-    return recording_of(dataset_dir).is_file()
+    """Whether there is one, of whatever kind: read_recording says why one is not read."""
+    return os.path.lexists(recording_of(dataset_dir))
 
 
 def recording_problem(dataset_dir: Path) -> str | None:
@@ -88,9 +92,15 @@ class Recorder:
 def read_recording(dataset_dir: Path) -> list[tuple[int, dict]]:
     """(line, record) of every recorded answer; InputErrors naming the line and field of bad ones."""
     path = recording_of(dataset_dir)
-    with open(path, encoding="utf-8") as handle:
+    with os.fdopen(open_regular(path, dataset_dir, MAX_RECORDING_BYTES), "rb") as handle:
         lock_descriptor(handle.fileno())  # no half-written line is read
-        text = handle.read()
+        raw = handle.read(MAX_RECORDING_BYTES + 1)
+    if len(raw) > MAX_RECORDING_BYTES:
+        raise InputError(str(path), "file", f"larger than {MAX_RECORDING_BYTES:,} bytes: not read")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(str(path), "encoding", f"not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
     records, problems = [], []
     for line, record in json_lines(path, text):
         if not isinstance(record, dict):
