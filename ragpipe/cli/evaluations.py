@@ -24,8 +24,8 @@ def _list(args: argparse.Namespace) -> int:
 
 def delete_evaluation(defs, instance, name: str) -> list[str]:
     """Deletes the named evaluation ``name``: the runs of its partitions with their events
-    (materializations, check results), its partitions' Parquet files, its report pages, its
-    calibration, its partition key and its file. Returns what was removed; raises
+    (materializations, check evaluations), its partitions' Parquet files, its report pages,
+    its calibration, its partition key and its file. Returns what was removed; raises
     ValueError, removing nothing, for a dataset folder's own evaluation, an unknown name or
     an evaluation with a run still queued or running."""
     import dagster as dg
@@ -48,12 +48,12 @@ def delete_evaluation(defs, instance, name: str) -> list[str]:
         raise ValueError(f"{name} has {len(busy)} run(s) queued or running ({', '.join(busy)}): "
                          "wait for them or cancel them, then delete")
     removed = []
-    # Dagster's own wipe: a run and its events go together. (Wiping an asset's partitions,
-    # DagsterInstance.wipe_asset_partitions, is not implemented for SQLite and PostgreSQL
-    # storage in Dagster 1.13.) Each run of ours is one partition, so no other is touched.
+    # Dagster's own wipe: a run and its events go together. Wiping an asset's partitions
+    # (DagsterInstance.wipe_asset_partitions) raises NotImplementedError on SQLite and
+    # PostgreSQL storage in Dagster 1.13. Each run of ours is one partition: no other is touched.
     for run in runs:
         instance.delete_run(run.run_id)
-    removed.append(f"{len(runs)} run(s) with their materializations and check results")
+    removed.append(f"{len(runs)} run(s) with their events (materializations, check evaluations)")
     bots = instance.get_dynamic_partitions(bot_versions.name)
     for key in defs.resolve_all_asset_keys():
         multi = isinstance(defs.resolve_assets_def(key).partitions_def, dg.MultiPartitionsDefinition)
