@@ -152,10 +152,16 @@ def test_deleting_an_evaluation_removes_its_results_and_nothing_else(project, ca
         again = materialize_all(defs, instance, progress=lambda _: None)
         assert [o.partition for o in again if not o.fresh] == ["broken"]
         assert "smoke-a" not in {o.partition for o in again}
-        sensor = ragpipe_sensor(dg.build_sensor_context(instance=instance, resources=sensor_resources(defs)))
-        assert sensor.run_requests == []  # the daemon sees the same: nothing due
+        with dg.build_sensor_context(instance=instance, resources=sensor_resources(defs)) as context:
+            assert ragpipe_sensor(context).run_requests == []  # the daemon sees the same: nothing due
         write_evaluation(project, "smoke-a", dataset=DATASET, question_set="smoke", bots=["refbot@v1"])
         recreated = materialize_all(defs, instance, progress=lambda _: None, only_datasets=["smoke-a"])
+        # An evaluation's file is an input of its own partition only.
+        write_evaluation(project, "smoke-b", dataset=DATASET, question_set="smoke", bots=["refbot@v1"],
+                         metrics=["faithfulness"])
+        with dg.build_sensor_context(instance=instance, resources=sensor_resources(defs)) as context:
+            requests = [(r.job_name, r.partition_key) for r in ragpipe_sensor(context).run_requests]
+    assert requests == [("prepare_dataset", "smoke-b")]
     assert [(o.partition, o.success, o.fresh) for o in recreated] == [
         ("smoke-a", True, False), ("refbot@v1|smoke-a", True, False), ("smoke-a", True, False)]
 
