@@ -161,7 +161,8 @@ def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: Emb
     cases = build_cases(question_set, rag_responses)
     names = [key.path[-1] for key in context.selected_asset_keys]
     # A named evaluation's metrics are measured; the others are stored unmeasured, saying why.
-    left_out = [n for n in names if n not in evaluated_metrics(paths, dataset)]
+    measured = evaluated_metrics(paths, dataset)
+    left_out = [n for n in names if n not in measured]
     names = [n for n in names if n not in left_out]
     score_cache = ScoreCache(paths.score_cache, {
         "mode": toolkit.mode, "embedder": embedder.backend, "judge": judge_model if judge is not None else None,
