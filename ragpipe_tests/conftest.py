@@ -101,6 +101,8 @@ SLOW = {
     "test_labels_pipeline.py": "three evaluations with human labels",
     "test_labels_ragtruth.py": "scoring RAGTruth's QA task, then simulated labelling and PPI draws",
     "test_cluster_storage.py::test_whole_evaluation_with_warehouse_and_reports_at_urls": "an evaluation run",
+    "test_evaluations.py::test_named_evaluation_uses_its_question_set_bots_judge_model_and_metrics": "an evaluation run with the judge",
+    "test_evaluations.py::test_deleting_an_evaluation_removes_its_results_and_nothing_else": "four evaluation runs, then one more",
 }
 
 

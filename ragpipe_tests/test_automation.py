@@ -162,11 +162,14 @@ def test_schedules_pick_newest_versions_and_everything(project, instance):
     instance.add_dynamic_partitions(bot_versions.name, ["refbot@v2", "refbot@v10", "other@1.9", "other@1.10"])
     assert newest_versions(instance.get_dynamic_partitions(bot_versions.name)) == ["other@1.10", "refbot@v10"]
     when = datetime(2026, 11, 22, 2, tzinfo=timezone.utc)
-    nightly = nightly_newest_versions(dg.build_schedule_context(instance=instance, scheduled_execution_time=when))
+    paths = {"paths": ProjectPaths(data_dir=str(project / "data"), output_dir=str(project / ".ragpipe"),
+                                   warehouse_dir=str(project / ".ragpipe" / "warehouse"))}
+    with dg.build_schedule_context(instance=instance, scheduled_execution_time=when, resources=paths) as context:
+        nightly = nightly_newest_versions(context)
+        weekly = weekly_full_reevaluation(context)
     assert sorted(str(r.partition_key) for r in nightly) == [
         "other@1.10|policy_zh", "other@1.10|product_en", "refbot@v10|policy_zh", "refbot@v10|product_en"]
     assert {r.tags[TRIGGER_TAG] for r in nightly} == {"nightly"}
-    weekly = weekly_full_reevaluation(dg.build_schedule_context(instance=instance, scheduled_execution_time=when))
     assert len(weekly) == 8 and len({r.run_key for r in weekly}) == 8
 
 

@@ -2,7 +2,6 @@
 unchanged config; a plain re-run, a resumed run and a re-execution ask nothing they
 already got; every round's answers are kept and the report shows the drift."""
 
-import json
 from datetime import datetime, timezone
 
 import dagster as dg

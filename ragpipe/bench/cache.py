@@ -17,7 +17,6 @@ import time
 import uuid
 from pathlib import Path
 
-from ragpipe.core.cache import Cache
 from ragpipe.core.metrics import REGISTRY
 from ragpipe.core.schemas import EvalCase
 from ragpipe.defs.evaluation.score_cache import ScoreCache

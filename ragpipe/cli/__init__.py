@@ -6,11 +6,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ragpipe.cli import backfill, bench, graph, label, metrics, questions, report, run, score, serve
+from ragpipe.cli import backfill, bench, evaluations, graph, label, metrics, questions, report, run, score, serve
 from ragpipe.cli import eval as evaluate  # the subcommand is `eval`; the name would hide the builtin
 from ragpipe.core.secrets import environment_problems
 
-SUBCOMMANDS = (run, score, metrics, questions, graph, evaluate, report, label, backfill, bench, serve)  # the order of --help
+SUBCOMMANDS = (run, score, metrics, questions, graph, evaluate, evaluations, report, label, backfill, bench,
+               serve)  # the order of --help
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,5 +1,5 @@
-"""`ragpipe backfill`: re-evaluate every registered bot version of a dataset as one Dagster
-backfill, which the daemon runs."""
+"""`ragpipe backfill`: re-evaluate every registered bot version of a dataset (a named
+evaluation: each of its own) as one Dagster backfill, which the daemon runs."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ragpipe.cli.run_options import REASK_HELP
+from ragpipe.core.schemas import InputError, InputErrors
 
 
 def _backfill(args: argparse.Namespace) -> int:
@@ -17,14 +18,21 @@ def _backfill(args: argparse.Namespace) -> int:
 
     import dagster as dg
 
+    from ragpipe.defs.definitions import build_defs
     from ragpipe.defs.evaluation.assets import REASK_TAG
     from ragpipe.defs.instance import prepare_dagster_home
     from ragpipe.defs.partitions import bot_versions
 
     project_dir = Path(args.project_dir).resolve()
     prepare_dagster_home(project_dir)
+    paths = build_defs(project_dir).resources["paths"]
     with dg.DagsterInstance.get() as instance:
-        bots = [b for b in instance.get_dynamic_partitions(bot_versions.name) if not args.bot or b in args.bot]
+        registered = instance.get_dynamic_partitions(bot_versions.name)
+    try:  # a named evaluation: only its own bot versions
+        bots = [b for b in paths.bots_of(args.dataset, registered) if not args.bot or b in args.bot]
+    except (InputError, InputErrors) as exc:
+        print(f"not backfilled: {exc}", file=sys.stderr)
+        return 2
     if not bots:
         print("no bot versions registered yet: run `ragpipe run` or start the daemon first", file=sys.stderr)
         return 1
@@ -51,7 +59,7 @@ def _backfill(args: argparse.Namespace) -> int:
 
 def register(sub) -> None:
     backfill = sub.add_parser("backfill", help="re-evaluate every bot version of a dataset (a Dagster backfill)")
-    backfill.add_argument("--dataset", required=True)
+    backfill.add_argument("--dataset", required=True, help="a dataset folder or a named evaluation")
     backfill.add_argument("--bot", action="append", help="only these bot versions (repeatable)")
     backfill.add_argument("--project-dir", default=".")
     backfill.add_argument("--reask", action="store_true", help=REASK_HELP)

@@ -21,6 +21,7 @@ def _run(args: argparse.Namespace) -> int:
 
     from ragpipe.defs.definitions import build_defs
     from ragpipe.defs.instance import prepare_dagster_home
+    from ragpipe.defs.partitions import dataset_keys
     from ragpipe.defs.runner import materialize_all
 
     project_dir = Path(args.project_dir).resolve()
@@ -34,12 +35,14 @@ def _run(args: argparse.Namespace) -> int:
     print(f"\n{sum(o.success for o in outcomes)}/{len(outcomes)} runs succeeded in "
           f"{time.perf_counter() - started:.1f} s ({len(outcomes) - fresh} launched, {fresh} fresh"
           f"{': inputs unchanged, --force runs them' if fresh else ''})\n")
-    versions = []
+    versions, current = [], dataset_keys(paths.data)
     for dataset in paths.warehouse.partitions(["leaderboard"]):
         if args.dataset and dataset not in args.dataset:
             continue
-        if not paths.dataset_dir(dataset).is_dir():  # deleted: its last leaderboard is history, not a result
-            print(f"No leaderboard for {dataset}: its folder {paths.dataset_dir(dataset)} is gone; the last one "
+        if dataset not in current:  # deleted (or now invalid): its last leaderboard is history, not a result
+            gone = f"its evaluation file {paths.evaluation_file(dataset)}" if paths.evaluation_file(dataset).exists() \
+                else f"its folder {paths.data / 'datasets' / dataset}"
+            print(f"No leaderboard for {dataset}: {gone} is gone or invalid; the last one "
                   f"is kept in {paths.warehouse.partition_file(['leaderboard'], dataset)}\n")
             continue
         board = paths.warehouse.stored(["leaderboard"], dataset)

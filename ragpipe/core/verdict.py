@@ -86,12 +86,15 @@ def judge_regression(paired: dict[str, dict], settings: GateSettings | None = No
     return out
 
 
-def aggregate_rows(scores: dict[str, pd.DataFrame], labels: pd.DataFrame | None = None) -> list[dict]:
-    """Per metric: mean, bootstrap CI95, n, number unmeasured, pass rate; and, for the
-    metrics people labelled, the prediction-powered mean with its CI95."""
+def aggregate_rows(scores: dict[str, pd.DataFrame], labels: pd.DataFrame | None = None,
+                   metrics: list[str] | None = None) -> list[dict]:
+    """Per metric of ``metrics`` (default all): mean, bootstrap CI95, n, number unmeasured,
+    pass rate; and, for the metrics people labelled, the prediction-powered mean with its CI95."""
     rules = load_rules()
     rows = []
     for name, metric in REGISTRY.items():
+        if metrics is not None and name not in metrics:
+            continue
         rule = rules.get(name)
         stats = summarize(scores[name]["value"], metric.higher_is_better, rule.warning if rule else None)
         rows.append({"metric": name, "higher_is_better": metric.higher_is_better, **stats,

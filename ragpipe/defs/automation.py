@@ -53,7 +53,8 @@ from ragpipe.defs.evaluation.assets import REASK_TAG
 from ragpipe.defs.evaluation.score_cache import scoring_version
 from ragpipe.defs.instance import give_pools_their_slots
 from ragpipe.defs.jobs import EVALUATED_DATASET_ASSETS, dataset_job, evaluation_job, labels_job, leaderboard_job
-from ragpipe.defs.partitions import ambiguous_bot_files, bot_version_keys, bot_versions, dataset_keys, datasets
+from ragpipe.defs.partitions import (ambiguous_bot_files, bot_version_keys, bot_versions, dataset_keys, datasets,
+                                     invalid_evaluations)
 from ragpipe.defs.resources import EmbedderResource, LLMResource, ProjectPaths
 
 INPUTS_TAG = "ragpipe/inputs"
@@ -94,8 +95,10 @@ def _hash(*parts: str) -> str:
 
 
 def dataset_inputs(paths: ProjectPaths, dataset: str) -> str:
-    """Its files but the people's labels, which the evaluation reads (``evaluation_inputs``)."""
-    return folder_hash(paths.dataset_dir(dataset), skip="labels")
+    """Its files but the people's labels, which the evaluation reads (``evaluation_inputs``);
+    for a named evaluation also its file."""
+    folder = folder_hash(paths.dataset_dir(dataset), skip="labels")
+    return _hash(folder, file_hash(paths.evaluation_file(dataset))) if paths.evaluation(dataset) else folder
 
 
 def prepared_versions(instance: dg.DagsterInstance, dataset: str) -> list[str] | None:
@@ -119,8 +122,11 @@ def scorer(embedder: EmbedderResource, llm: LLMResource) -> str:
 
 
 def evaluation_inputs(paths: ProjectPaths, dataset: str, bot: str, prepared: list[str], scoring: str) -> str:
-    """The bot's config, the prepared data, the dataset's calibration in use and ``scorer``."""
-    return _hash(file_hash(paths.bot_file(bot)), *prepared, calibration_hash(paths.output_dir, dataset), scoring)
+    """The bot's config, the prepared data, the dataset's calibration in use and ``scorer``;
+    for a named evaluation also its file (its judge model and metrics)."""
+    named = [file_hash(paths.evaluation_file(dataset))] if paths.evaluation(dataset) else []
+    return _hash(file_hash(paths.bot_file(bot)), *prepared, calibration_hash(paths.output_dir, dataset), scoring,
+                 *named)
 
 
 def labels_changed_at(paths: ProjectPaths, dataset: str) -> float:
@@ -178,9 +184,10 @@ def _request(job: str, partition, inputs: str) -> dg.RunRequest:
            default_status=dg.DefaultSensorStatus.RUNNING, minimum_interval_seconds=15)
 def ragpipe_sensor(context: dg.SensorEvaluationContext, paths: ProjectPaths, embedder: EmbedderResource,
                    llm: LLMResource) -> dg.SensorResult:
-    """Watches data/datasets/ and data/bots/. Registers new datasets and bot versions as
-    partitions; prepares a dataset whose files changed, then evaluates every bot version
-    on it whose inputs changed, relabels every version once its label files have rested,
+    """Watches data/datasets/, data/evaluations/ and data/bots/. Registers new datasets, named
+    evaluations and bot versions as partitions; prepares a dataset (or named evaluation)
+    whose files changed, then evaluates every bot version on it (a named evaluation: its
+    own) whose inputs changed, relabels every version once its label files have rested,
     then ranks the dataset's versions once none of its evaluations or relabellings is
     queued or running. Deleted and invalid files are logged."""
     instance = context.instance
@@ -193,6 +200,10 @@ def ragpipe_sensor(context: dg.SensorEvaluationContext, paths: ProjectPaths, emb
         files[f"bots/{key}"] = problem
         if reported.get(f"bots/{key}") != problem:
             context.log.error(f"bot config {key} not evaluated: {problem}")
+    for name, problem in invalid_evaluations(paths.data).items():
+        files[f"evaluations/{name}"] = problem
+        if reported.get(f"evaluations/{name}") != problem:
+            context.log.error(f"evaluation {name} not evaluated: {problem}")
     for key in sorted(set(reported) - set(files)):
         context.log.warning(f"{key} was deleted; its partition and results are kept for history")
     bots = []
@@ -223,7 +234,7 @@ def ragpipe_sensor(context: dg.SensorEvaluationContext, paths: ProjectPaths, emb
         versions = prepared_versions(instance, dataset)
         labelled = labels_changed_at(paths, dataset)
         rested = time.time() - labelled >= LABELS_QUIET_SECONDS
-        for bot in bots if versions else []:
+        for bot in paths.bots_of(dataset, bots) if versions else []:
             inputs = evaluation_inputs(paths, dataset, bot, versions, scoring)
             partition = dg.MultiPartitionKey({"dataset": dataset, "bot": bot})
             if not _has_run(instance, evaluation_job.name, str(partition), inputs):
@@ -233,7 +244,7 @@ def ragpipe_sensor(context: dg.SensorEvaluationContext, paths: ProjectPaths, emb
                 after = newest_run(instance, str(partition)).dagster_run.run_id  # the run it follows
                 runs.append(_request(labels_job.name, partition, f"labels:{labelled}:{after}"))
                 evaluating = True
-        ranked = leaderboard_inputs(instance, dataset, bots)
+        ranked = leaderboard_inputs(instance, dataset, paths.bots_of(dataset, bots))
         if not evaluating and ranked and not _has_run(instance, leaderboard_job.name, dataset, ranked):
             runs.append(_request(leaderboard_job.name, dataset, ranked))
     return dg.SensorResult(run_requests=runs, dynamic_partitions_requests=partition_requests,
@@ -249,23 +260,27 @@ def newest_versions(keys: list[str]) -> list[str]:
     return sorted(by_bot.values())
 
 
-def _evaluation_requests(context: dg.ScheduleEvaluationContext, bots: list[str], trigger: str) -> list[dg.RunRequest]:
+def _evaluation_requests(context: dg.ScheduleEvaluationContext, paths: ProjectPaths, bots: list[str],
+                         trigger: str) -> list[dg.RunRequest]:
     tick = context.scheduled_execution_time.strftime("%Y-%m-%dT%H:%M")
+    invalid = invalid_evaluations(paths.data)  # the sensor logs why
     # A re-evaluation asks HTTP bots again (an answer round of its own, see ragpipe.core.inputs.bots).
     return [dg.RunRequest(run_key=f"{trigger}:{tick}:{bot}|{dataset}", tags={TRIGGER_TAG: trigger, REASK_TAG: "true"},
                           partition_key=dg.MultiPartitionKey({"dataset": dataset, "bot": bot}))
-            for bot in bots for dataset in context.instance.get_dynamic_partitions(datasets.name)]
+            for dataset in context.instance.get_dynamic_partitions(datasets.name) if dataset not in invalid
+            for bot in paths.bots_of(dataset, bots)]
 
 
 @dg.schedule(job=evaluation_job, cron_schedule="0 2 * * *", default_status=dg.DefaultScheduleStatus.RUNNING)
-def nightly_newest_versions(context: dg.ScheduleEvaluationContext):
-    """Every night, the newest version of each bot on every dataset (the sensor then ranks
-    each dataset once)."""
-    return _evaluation_requests(context, newest_versions(context.instance.get_dynamic_partitions(bot_versions.name)),
-                                "nightly")
+def nightly_newest_versions(context: dg.ScheduleEvaluationContext, paths: ProjectPaths):
+    """Every night, the newest version of each bot on every dataset (a named evaluation: of
+    its own bot versions; the sensor then ranks each dataset once)."""
+    return _evaluation_requests(context, paths,
+                                newest_versions(context.instance.get_dynamic_partitions(bot_versions.name)), "nightly")
 
 
 @dg.schedule(job=evaluation_job, cron_schedule="0 4 * * 0", default_status=dg.DefaultScheduleStatus.RUNNING)
-def weekly_full_reevaluation(context: dg.ScheduleEvaluationContext):
-    """Every Sunday, every bot version on every dataset (the sensor then ranks each dataset once)."""
-    return _evaluation_requests(context, context.instance.get_dynamic_partitions(bot_versions.name), "weekly")
+def weekly_full_reevaluation(context: dg.ScheduleEvaluationContext, paths: ProjectPaths):
+    """Every Sunday, every bot version on every dataset (a named evaluation: its own; the
+    sensor then ranks each dataset once)."""
+    return _evaluation_requests(context, paths, context.instance.get_dynamic_partitions(bot_versions.name), "weekly")

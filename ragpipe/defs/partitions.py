@@ -1,4 +1,5 @@
-"""Partitions: one per dataset folder, one per bot config file, and their product."""
+"""Partitions: one per dataset folder and named evaluation (data/evaluations/<name>.yaml),
+one per bot config file, and their product."""
 
 import re
 import warnings
@@ -9,6 +10,9 @@ import dagster as dg
 import sqlalchemy.exc
 
 from ragpipe.core.inputs.bot_config import BOT_KEY, MAX_NAME
+from ragpipe.core.inputs.evaluations import Evaluation, evaluation_files, load_evaluation
+from ragpipe.core.metrics import REGISTRY
+from ragpipe.core.schemas import InputError, InputErrors
 
 datasets = dg.DynamicPartitionsDefinition(name="datasets")
 bot_versions = dg.DynamicPartitionsDefinition(name="bot_versions")
@@ -49,7 +53,27 @@ def _bot_files(data_dir: Path) -> list[Path]:
 
 
 def dataset_keys(data_dir: Path) -> list[str]:
-    return [p.name for p in _dataset_dirs(data_dir) if DATASET_KEY.fullmatch(p.name)]
+    """The dataset folders, then the valid named evaluations: each a key of `datasets`."""
+    return [p.name for p in _dataset_dirs(data_dir) if DATASET_KEY.fullmatch(p.name)] + list(named_evaluations(data_dir))
+
+
+def named_evaluations(data_dir: Path) -> dict[str, Evaluation]:
+    return {name: found for name, found in _evaluations(data_dir).items() if isinstance(found, Evaluation)}
+
+
+def invalid_evaluations(data_dir: Path) -> dict[str, str]:
+    """Evaluation files that cannot be evaluated, and why (file and fields named)."""
+    return {name: found for name, found in _evaluations(data_dir).items() if isinstance(found, str)}
+
+
+def _evaluations(data_dir: Path) -> dict[str, Evaluation | str]:
+    found, bots = {}, bot_version_keys(data_dir)
+    for file in evaluation_files(data_dir):
+        try:
+            found[file.stem] = load_evaluation(file, data_dir, bots, list(REGISTRY))
+        except (InputError, InputErrors) as exc:
+            found[file.stem] = str(exc)
+    return found
 
 
 def bot_version_keys(data_dir: Path) -> list[str]:

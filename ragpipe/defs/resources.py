@@ -11,10 +11,12 @@ import dagster as dg
 from upath import UPath
 
 from ragpipe.core.evidence.embeddings import Embedder
+from ragpipe.core.metrics import REGISTRY
 from ragpipe.core.inputs.graph import ENTITY_QUERY, RELATION_QUERY, EmbeddedGraph, GraphSource, Neo4jGraph
 from ragpipe.core.schemas import InputError
 from ragpipe.core.storage import location
-from ragpipe.defs.partitions import ambiguity
+from ragpipe.core.inputs.evaluations import Evaluation, load_evaluation
+from ragpipe.defs.partitions import ambiguity, bot_version_keys
 from ragpipe.defs.io_manager import ParquetIOManager
 
 
@@ -47,8 +49,26 @@ class ProjectPaths(dg.ConfigurableResource):
     def data(self) -> Path:
         return Path(self.data_dir)
 
-    def dataset_dir(self, dataset: str) -> Path:
-        return self.data / "datasets" / dataset
+    def evaluation_file(self, key: str) -> Path:
+        return self.data / "evaluations" / f"{key}.yaml"
+
+    def evaluation(self, key: str) -> Evaluation | None:
+        """The named evaluation whose partition key is ``key``, None for a dataset folder's
+        own evaluation; InputErrors when its file is invalid."""
+        file = self.evaluation_file(key)
+        if (self.data / "datasets" / key).is_dir() or not file.is_file():
+            return None
+        return load_evaluation(file, self.data, bot_version_keys(self.data), list(REGISTRY))
+
+    def dataset_dir(self, key: str) -> Path:
+        """The dataset folder of a partition key: the folder itself, or a named evaluation's dataset."""
+        evaluation = self.evaluation(key)
+        return self.data / "datasets" / (evaluation.dataset if evaluation else key)
+
+    def bots_of(self, key: str, bots: list[str]) -> list[str]:
+        """Of ``bots``, those the partition key evaluates: a named evaluation's own, else all."""
+        evaluation = self.evaluation(key)
+        return [b for b in bots if evaluation is None or evaluation.bots is None or b in evaluation.bots]
 
     def bot_file(self, bot_version: str) -> Path:
         """The version's config file; InputError when two files claim it."""
@@ -106,14 +126,15 @@ class LLMResource(dg.ConfigurableResource):
     def configured(self) -> bool:
         return bool(self.base_url)
 
-    def evaluator(self, language: str | None = None):
-        """A new LLMEvaluator (with its own decomposition memo), or None when offline."""
+    def evaluator(self, language: str | None = None, model: str | None = None):
+        """A new LLMEvaluator (with its own decomposition memo), of another ``model`` of the
+        same server when given, or None when offline."""
         if not self.configured:
             return None
         from ragpipe.core.llm import LLMClient
         from ragpipe.core.judged import LLMEvaluator
 
-        return LLMEvaluator(LLMClient(self.settings()), language=language)
+        return LLMEvaluator(LLMClient(self.settings(model)), language=language)
 
     def settings(self, model: str | None = None):
         """The client settings, with another ``model`` of the same server when given."""

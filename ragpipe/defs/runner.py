@@ -27,7 +27,8 @@ from ragpipe.core.labels.calibration import calibration_hash
 from ragpipe.defs.evaluation.assets import REASK_TAG, config_problem
 from ragpipe.defs.jobs import dataset_job, evaluation_job, labels_job, leaderboard_job
 from ragpipe.defs.liveness import fail_dead_runs, held_run_lock
-from ragpipe.defs.partitions import ambiguous_bot_files, bot_version_keys, misnamed_inputs, sync_partitions
+from ragpipe.defs.partitions import (ambiguous_bot_files, bot_version_keys, invalid_evaluations, misnamed_inputs,
+                                     sync_partitions)
 from ragpipe.defs.progress import Listener, following
 from ragpipe.defs.resources import ProjectPaths
 
@@ -137,7 +138,9 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
     dataset_keys, bot_keys = sync_partitions(instance, paths.data)
     # A dataset asked for by name whose folder is gone, or no dataset at all, is an error:
     # reporting "0/0 runs" and the old leaderboard would pass stale results off as current.
-    missing = [paths.dataset_dir(d) for d in only_datasets or [] if not paths.dataset_dir(d).is_dir()]
+    invalid = invalid_evaluations(paths.data)
+    missing = [paths.data / "datasets" / d for d in only_datasets or []
+               if d not in dataset_keys and d not in invalid and not (paths.data / "datasets" / d).is_dir()]
     if not dataset_keys and not only_datasets:
         missing.append(paths.data / "datasets")
     dataset_keys = [d for d in dataset_keys if not only_datasets or d in only_datasets]
@@ -159,6 +162,9 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
         record(RunOutcome("register_partition", path.name, False,
                           error=f"{path}: not registered; expected {expected} of letters, digits, _ . - "
                                 f"(at most {MAX_NAME} characters each)"))
+    for name, problem in invalid.items():
+        if not only_datasets or name in only_datasets:
+            record(RunOutcome("register_partition", name, False, error=f"not evaluated: {problem}"))
     for folder in missing:
         record(RunOutcome(dataset_job.name, folder.name, False,
                           error=f"{folder}: no dataset folder (deleted?); results of earlier runs are history, "
@@ -173,7 +179,7 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
         labelled = labels_changed_at(paths, dataset)  # no quiet period: the person asked for this run
         for _ in range(2):  # again if the pass fitted a new calibration: every version is scored with it
             calibration = calibration_hash(paths.output_dir, dataset)
-            for bot in bot_keys:
+            for bot in paths.bots_of(dataset, bot_keys):
                 partition = dg.MultiPartitionKey({"dataset": dataset, "bot": bot})
                 outcome = run(evaluation_job.name, partition, evaluation_inputs(paths, dataset, bot, versions, scoring),
                               tags, on_progress)
@@ -184,7 +190,7 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
         # A version that failed a blocking check has aggregates: the leaderboard ranks and flags it.
         if any("aggregate_scores" in o.materialized for o in outcomes
                if o.job in (evaluation_job.name, labels_job.name) and o.partition.endswith(f"|{dataset}")):
-            valid = [b for b in bot_version_keys(paths.data) if config_problem(paths, b) is None]
+            valid = [b for b in paths.bots_of(dataset, bot_version_keys(paths.data)) if config_problem(paths, b) is None]
             inputs = leaderboard_inputs(instance, dataset, valid)
             run(leaderboard_job.name, dataset, inputs)
     return outcomes

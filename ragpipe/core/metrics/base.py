@@ -15,8 +15,7 @@ from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.entities import GraphEntities, extract_entities
 from ragpipe.core.evidence.support import OfflineVerifier, claims, context_claims, expected_share
 from ragpipe.core.judged.prefetch import JudgeUse
-from ragpipe.core.judged.prompts import (ANSWER_ANALYSIS, DECOMPOSE, ENTITIES, ENTITIES_BATCH, VERIFY, VERIFY_BATCH,
-                                      Prompt)
+from ragpipe.core.judged.prompts import ANSWER_ANALYSIS, DECOMPOSE, ENTITIES, ENTITIES_BATCH, VERIFY, VERIFY_BATCH
 from ragpipe.core.llm.settings import LLMError
 from ragpipe.core.schemas import EvalCase, Verdict
 from ragpipe.core.text import split_statements

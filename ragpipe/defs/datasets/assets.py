@@ -13,7 +13,7 @@ from ragpipe.core.evidence.entities import GraphEntities
 from ragpipe.core.inputs.graph import GraphUnavailable
 from ragpipe.core.inputs.generation import (ACCEPTED, CANDIDATE_COLUMNS, FILTERED, PENDING, accepted_questions,
                                             apply_decisions, generate_candidates, generation_config, read_decisions)
-from ragpipe.core.inputs.questions import load_questions, question_files
+from ragpipe.core.inputs.questions import check_question_files, load_questions, question_files
 from ragpipe.core.schemas import Chunk
 from ragpipe.core.inputs.recorded import has_recording, recorded_questions
 from ragpipe.core.schemas import InputError
@@ -80,6 +80,10 @@ def generated_questions(context: dg.AssetExecutionContext, paths: ProjectPaths, 
     dataset = context.partition_key
     dataset_dir = paths.dataset_dir(dataset)
     with input_failure():
+        if evaluation := paths.evaluation(dataset):  # generated once, on the dataset's own key
+            return dg.Output(pd.DataFrame(columns=CANDIDATE_COLUMNS), data_version=dg.DataVersion("none"),
+                             metadata={"configured": False, "candidates": 0,
+                                       "note": f"questions are generated on {evaluation.dataset}'s own partition"})
         config = generation_config(dataset_meta(paths, dataset), dataset_dir / "dataset.yaml")
         if config is None:
             return dg.Output(pd.DataFrame(columns=CANDIDATE_COLUMNS), data_version=dg.DataVersion("none"),
@@ -111,11 +115,15 @@ def question_set(context: dg.AssetExecutionContext, paths: ProjectPaths, corpus:
     """The questions of one dataset, imported from CSV/JSON/JSONL/XLSX files under `questions/`,
     each with its ground-truth answer and the ids of the chunks that hold it, and the generated
     questions a person accepted; or, for a dataset of recorded live traffic (`ragpipe serve
-    --record`), the recorded questions."""
+    --record`), the recorded questions; or, for a named evaluation, the files of the question
+    set it names (docs/evaluations.md)."""
     dataset_dir = paths.dataset_dir(context.partition_key)
     accepted = accepted_questions(generated_questions.to_dict("records"))
     with input_failure():
-        if has_recording(dataset_dir):
+        if evaluation := paths.evaluation(context.partition_key):  # a named evaluation: its question set's files
+            questions = check_question_files(list(evaluation.question_files), dataset_dir, set(corpus["chunk_id"]),
+                                             f"{dataset_dir / 'dataset.yaml'} question_sets.{evaluation.question_set}")
+        elif has_recording(dataset_dir):
             questions = recorded_questions(dataset_dir)
         else:  # a dataset of generated questions only needs no question file
             written = load_questions(dataset_dir, set(corpus["chunk_id"])) if question_files(dataset_dir) or not accepted else []
@@ -156,7 +164,8 @@ def graph_entities(context: dg.AssetExecutionContext, paths: ProjectPaths, graph
     Its data version is a hash of the entity set, so scores re-run only when it changes.
     When the graph cannot be read the snapshot is empty, says why, and the entity metrics
     downstream are unmeasured with that reason (the other metrics are still computed)."""
-    dataset = context.partition_key
+    with input_failure():
+        dataset = paths.dataset_dir(context.partition_key).name  # a named evaluation reads its dataset's graph
     source = graph.source(paths.data / "datasets")
     frame = pd.DataFrame(columns=GRAPH_COLUMNS)
     error = None

@@ -150,12 +150,19 @@ def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: Emb
     dataset, bot_version = _keys(context)
     snapshot = snapshot_metadata(context.instance, dataset)
     graph = graph_from_snapshot(graph_entities, snapshot)
-    judge = llm.evaluator(dataset_language(paths, dataset))
+    with input_failure():
+        evaluation = paths.evaluation(dataset)
+    judge_model = evaluation.judge_model if evaluation and evaluation.judge_model else llm.model
+    judge = llm.evaluator(dataset_language(paths, dataset), judge_model)
     toolkit = Toolkit(embedder.embedder, graph=graph, llm=judge)
     cases = build_cases(question_set, rag_responses)
     names = [key.path[-1] for key in context.selected_asset_keys]
+    # A named evaluation's metrics are measured; the others are stored unmeasured, saying why.
+    measured = evaluated_metrics(paths, dataset)
+    left_out = [n for n in names if n not in measured]
+    names = [n for n in names if n not in left_out]
     score_cache = ScoreCache(paths.score_cache, {
-        "mode": toolkit.mode, "embedder": embedder.backend, "judge": llm.model if judge is not None else None,
+        "mode": toolkit.mode, "embedder": embedder.backend, "judge": judge_model if judge is not None else None,
         "language": dataset_language(paths, dataset), "graph": graph_version(graph_entities, snapshot)})
     kept = score_cache.get_many(names, cases)
     todo = [name for name in names if None in kept[name]]
@@ -183,6 +190,11 @@ def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: Emb
                 rows.append({"question_id": case.question_id, **row, "prompt_version": prompt_version})
                 report_progress(context, ["scores", name], i, len(cases))
             frames[name] = with_calibration(pd.DataFrame(rows), calibrations.get(name))
+        for name in left_out:
+            frames[name] = with_calibration(pd.DataFrame(
+                [{"question_id": case.question_id, "value": float("nan"), "details": "{}",
+                  "error": f"not among the metrics of evaluation {dataset}", "prompt_version": None}
+                 for case in cases]), None)
         if judge is not None:  # calls, cache hits and misses, tokens and cost of this materialization
             llm_metadata = (judge.stats() - before).as_metadata()
     finally:
@@ -195,7 +207,7 @@ def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: Emb
         yield dg.Output(frame, output_name=name, metadata={
             "mean": rounded(float(measured.mean())) if len(measured) else float("nan"),
             "n": len(measured), "n_unmeasured": int(frame["value"].isna().sum()), "mode": toolkit.mode,
-            "rescored": kept[name].count(None),  # the other rows' inputs were scored before
+            "rescored": kept[name].count(None) if name in kept else 0,  # the other rows' inputs were scored before
             "calibration": frame["calibration"].iloc[0] if len(frame) else "none",
             "graph": snapshot.get("source", "embedded"),
             **({"prompt_version": version} if version else {}), **llm_metadata,
@@ -234,11 +246,21 @@ def compare_with_baseline(paths: ProjectPaths, dataset: str, bot_version: str, b
                           scores: dict[str, pd.DataFrame]) -> dict[str, dict]:
     """Per metric, this version's per-question scores against the baseline's stored ones
     (compare_versions: the paired difference, its CI95, the p-value of a drop and the
-    regression gate's verdict). Empty for the baseline itself."""
+    regression gate's verdict), of the metrics the partition key measures. Empty for the
+    baseline itself."""
     if baseline == bot_version:
         return {}
     key = dg.MultiPartitionKey({"dataset": dataset, "bot": baseline})
-    return compare_versions(scores, {name: paths.warehouse.stored(["scores", name], key) for name in REGISTRY})
+    measured = evaluated_metrics(paths, dataset)
+    return compare_versions({name: scores[name] for name in measured if name in scores},
+                            {name: paths.warehouse.stored(["scores", name], key) for name in measured})
+
+
+def evaluated_metrics(paths: ProjectPaths, dataset: str) -> list[str]:
+    """The metrics a partition key measures: a named evaluation's own, else every one."""
+    with input_failure():
+        evaluation = paths.evaluation(dataset)
+    return list(evaluation.metrics) if evaluation and evaluation.metrics else list(REGISTRY)
 
 
 @dg.asset(partitions_def=evaluations, group_name="aggregates", kinds={"parquet"}, ins={**SCORE_INS, **LABELS_IN},
@@ -250,7 +272,7 @@ def aggregate_scores(context: dg.AssetExecutionContext, paths: ProjectPaths, hum
     thresholds of the rule engine and the per-question scores with the bot's baseline version."""
     dataset, bot_version = _keys(context)
     scores = {name: score_inputs[f"score_{name}"] for name in REGISTRY}
-    rows = aggregate_rows(scores, human_labels)
+    rows = aggregate_rows(scores, human_labels, evaluated_metrics(paths, dataset))
     checks = threshold_checks(rows)
     context.add_output_metadata({
         "summary": dg.MetadataValue.md(aggregates_markdown(rows, checks)),
@@ -275,7 +297,7 @@ def diagnosis_report(context: dg.AssetExecutionContext, paths: ProjectPaths, que
     summarised here as Markdown."""
     dataset, bot_version = _keys(context)
     scores = {name: scores[f"score_{name}"] for name in REGISTRY}
-    aggregates = pd.DataFrame(aggregate_rows(scores, human_labels))
+    aggregates = pd.DataFrame(aggregate_rows(scores, human_labels, evaluated_metrics(paths, dataset)))
     per_question = question_set.merge(rag_responses, on="question_id", how="left")
     for name in REGISTRY:
         per_question[name] = per_question["question_id"].map(scores[name].set_index("question_id")["value"])

@@ -10,6 +10,7 @@ from ragpipe.core.verdict import RANK_RULE, REGRESSION_CHECK, regression_check
 from ragpipe.defs.code_versions import code_version
 from ragpipe.defs.datasets.assets import dataset_language
 from ragpipe.defs.evaluation.assets import baseline_of, compare_with_baseline, config_problem, page_metadata
+from ragpipe.defs.errors import input_failure
 from ragpipe.defs.evaluation.tables import leaderboard_table
 from ragpipe.defs.partitions import BY_DATASET, datasets
 from ragpipe.defs.resources import ProjectPaths
@@ -51,7 +52,10 @@ def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths, aggregat
     rows, versions, stale = [], {}, {}
     for key, frame in aggregate_scores.items():
         bot = key.keys_by_dimension["bot"] if isinstance(key, dg.MultiPartitionKey) else str(key).split("|")[0]
-        if problem := config_problem(paths, bot):  # scores of a config that is no longer there: not ranked
+        with input_failure():  # a named evaluation ranks its own bot versions only
+            left_out = not paths.bots_of(context.partition_key, [bot])
+        problem = f"not among the bot versions of evaluation {context.partition_key}" if left_out else None
+        if problem := problem or config_problem(paths, bot):  # scores of a config no longer there: not ranked
             stale[bot] = problem
             continue
         versions[bot] = {"bot_version": bot, "aggregates": {r["metric"]: r for r in frame.to_dict("records")}}
@@ -92,7 +96,8 @@ def leaderboard(context: dg.AssetExecutionContext, paths: ProjectPaths, aggregat
     deltas = [c for c in board.columns if c.startswith("Δ") and not c.endswith("_ci95")]
     flags = ["failed_checks", "significant_drops"] if board["blocked"].any() else []
     ppi = [f"{m}_ppi" for m in REGISTRY if f"{m}_ppi" in board.columns]
-    shown = board[["rank", "bot_version", "rank_score", *flags, *REGISTRY, *ppi, "baseline", *deltas]].dropna(
+    measured = [m for m in REGISTRY if m in board.columns]  # a named evaluation's metrics only
+    shown = board[["rank", "bot_version", "rank_score", *flags, *measured, *ppi, "baseline", *deltas]].dropna(
         axis=1, how="all")
     for record in board[["rank", "bot_version", "rank_score", "baseline"]].to_dict("records"):
         versions[record["bot_version"]].update(record)
