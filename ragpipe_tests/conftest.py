@@ -85,6 +85,7 @@ SLOW = {
     "test_questions.py::test_offline_generator_makes_answerable_retrievable_questions": "generation and retrieval over both datasets",
     "test_graph.py::test_entity_metrics_are_identical_through_neo4j_and_embedded": "a Bolt server and two scorings",
     "test_graph.py::test_graph_load_writes_the_sample_graph_idempotently": "a Bolt server",
+    "test_graph.py::test_a_wrong_password_is_not_retried_and_never_shown": "a Bolt server",
     "test_graph.py::test_graph_server_down_leaves_entity_metrics_nan_and_the_rest_measured": "a Bolt server",
     "test_configs.py::test_stale_versions_and_deleted_datasets_are_not_shown_as_current": "evaluations and re-ranking",
     "test_configs.py::test_alias_bomb_bot_fails_alone_in_a_run": "a run over two bot versions",

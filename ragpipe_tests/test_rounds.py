@@ -14,6 +14,7 @@ from ragpipe.defs.definitions import build_defs
 from ragpipe.defs.evaluation.assets import REASK_TAG
 from ragpipe.defs.instance import prepare_dagster_home
 from ragpipe.defs.partitions import sync_partitions
+from ragpipe.defs.resources import ProjectPaths
 from ragpipe.defs.automation import nightly_newest_versions, weekly_full_reevaluation
 from ragpipe.defs.runner import QUIET, materialize_all
 from ragpipe.testing.bot_server import BotServer
@@ -105,6 +106,9 @@ def test_scheduled_reevaluations_ask_the_bots_again(project):
     with dg.DagsterInstance.get() as instance:
         sync_partitions(instance, project / "data")
         when = datetime(2026, 1, 4, 4, tzinfo=timezone.utc)  # a Sunday: both schedules tick
+        paths = {"paths": ProjectPaths(data_dir=str(project / "data"), output_dir=str(project / ".ragpipe"),
+                                       warehouse_dir=str(project / ".ragpipe" / "warehouse"))}
         for schedule in (nightly_newest_versions, weekly_full_reevaluation):
-            requests = schedule(dg.build_schedule_context(instance=instance, scheduled_execution_time=when))
+            with dg.build_schedule_context(instance=instance, scheduled_execution_time=when, resources=paths) as context:
+                requests = schedule(context)
             assert requests and all(r.tags[REASK_TAG] == "true" for r in requests), schedule.name
