@@ -51,7 +51,7 @@ def _serve(args: argparse.Namespace) -> int:
     if not _is_loopback(args.host) and not token:
         token = secrets.token_urlsafe(18)  # bound beyond this machine: never without a token
     paths = _paths(args.project_dir)
-    app = make_app(paths.reports, paths.dataset_dir(args.dataset), token, Path(paths.output_dir))
+    app = make_app(paths.reports, paths.dataset_dir(args.dataset), token, paths.calibrations)
     query = f"?token={token}" if token else ""
     print(f"labelling {args.dataset} on http://{args.host}:{args.port}/{query} (Ctrl-C stops)", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")

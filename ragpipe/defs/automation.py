@@ -105,7 +105,7 @@ def scorer(embedder: EmbedderResource, llm: LLMResource) -> str:
 
 def evaluation_inputs(paths: ProjectPaths, dataset: str, bot: str, prepared: list[str], scoring: str) -> str:
     """The bot's config, the prepared data, the dataset's calibration in use and ``scorer``."""
-    return _hash(file_hash(paths.bot_file(bot)), *prepared, calibration_hash(paths.output_dir, dataset), scoring)
+    return _hash(file_hash(paths.bot_file(bot)), *prepared, calibration_hash(paths.calibrations, dataset), scoring)
 
 
 def labels_changed_at(paths: ProjectPaths, dataset: str) -> float:

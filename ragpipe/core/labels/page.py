@@ -102,7 +102,7 @@ def marked_contexts(card: dict) -> tuple[list[dict], list[int | None]]:
     return marked, links
 
 
-def make_app(reports: Path, dataset_dir: Path, token: str | None = None, output_dir: Path | None = None) -> Starlette:
+def make_app(reports: Path, dataset_dir: Path, token: str | None = None, calibrations: Path | None = None) -> Starlette:
     """The page for one dataset; with ``token`` every request must carry it (header
     ``Authorization: Bearer …`` or ``?token=``)."""
     dataset = dataset_dir.name
@@ -121,7 +121,7 @@ def make_app(reports: Path, dataset_dir: Path, token: str | None = None, output_
     def suggestions(data: dict, k: int) -> list[dict]:
         pool = labelling_pool({bot: (score_frames(d), {c["question_id"]: c.get("question_type") or ""
                                                         for c in d["cards"]}) for bot, d in data.items()},
-                              load_calibrations(output_dir, dataset) if output_dir else {})
+                              load_calibrations(calibrations, dataset) if calibrations else {})
         labels, _ = load_labels(dataset_dir)
         return json.loads(suggest(pool, labels, k).to_json(orient="records"))
 
