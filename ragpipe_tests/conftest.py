@@ -57,6 +57,8 @@ SAMPLE = sample_data()
 # the slow tier unnoticed.
 SLOW = {
     "test_daemon.py": "the Dagster daemon with PostgreSQL",
+    "test_cluster_daemon.py": "the Dagster daemon with PostgreSQL and a Dask cluster",
+    "test_cluster_executor.py": "local Dask clusters and runs in processes of their own",
     "test_postgres.py": "a PostgreSQL cluster",
     "test_cluster_cache.py": "a PostgreSQL cluster",
     "test_cluster_dask.py::test_backfill_on_two_workers_equals_in_process_and_survives_a_killed_worker": "a Dask cluster with PostgreSQL, runs in and out of process",

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import dagster as dg
 import distributed
+from dagster._core.errors import raise_execution_interrupts
+from dagster._utils import iterate_with_context
 from dagster_dask.executor import DaskExecutor, get_dask_resource_requirements, query_on_dask_worker
 
 from ragpipe.core.evidence.embeddings import Embedder
@@ -39,7 +41,7 @@ def dask_cluster() -> dict | None:
 
 
 class NoWorkersError(RuntimeError):
-    pass
+    """The cluster has had no worker for too long: its tasks would wait forever."""
 
 
 def results_as_completed(client: distributed.Client, futures: Iterable[distributed.Future],
@@ -97,7 +99,9 @@ class RunDaskExecutor(DaskExecutor):
                         run_step, upstream, plan_context.reconstructable_job, run.run_id, plan_context.run_config,
                         step.key, instance_ref, execution_plan.known_state, key=f"{run.job_name}.{step.key}.{run.run_id}",
                         resources=get_dask_resource_requirements(step.tags))
-            for _, events in results_as_completed(client, futures.values(), f"run {run.run_id}"):
+            # As dagster-dask does: a run terminated meanwhile stops waiting.
+            for _, events in iterate_with_context(raise_execution_interrupts,
+                                                  results_as_completed(client, futures.values(), f"run {run.run_id}")):
                 yield from events
 
 
