@@ -58,6 +58,8 @@ SAMPLE = sample_data()
 # the slow tier unnoticed.
 SLOW = {
     "test_daemon.py": "the Dagster daemon with PostgreSQL",
+    "test_cluster_daemon.py": "the Dagster daemon with PostgreSQL and a Dask cluster",
+    "test_cluster_executor.py": "local Dask clusters and runs in processes of their own",
     "test_postgres.py": "a PostgreSQL cluster",
     "test_liveness.py": "runs held and released on PostgreSQL",
     "test_definitions.py::test_dg_check_defs_passes": "`dg check defs` in a process of its own (the fast tier has the asset-spec snapshot)",

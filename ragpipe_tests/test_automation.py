@@ -82,7 +82,7 @@ def test_each_change_runs_its_work_once_in_order(project, instance, monkeypatch)
     assert daemon.requested() == []  # same data versions: the evaluations are current
 
     assert_labels_clicked_in_a_row_relabel_once(daemon, dataset, monkeypatch)
-    calibration = daemon.paths.output_dir + "/calibrations/product_en.json"
+    calibration = daemon.paths.calibrations / "product_en.json"
     saved = Path(calibration).read_text(encoding="utf-8")  # the relabelling fitted none: too few labels
     Path(calibration).write_text(json.dumps({"faithfulness": {  # as human_labels writes one that beats the shipped
         "id": "product_en/faithfulness/logistic-x", "method": "logistic", "intercept": 0.0, "slope": 1.0,

@@ -28,6 +28,8 @@ from ragpipe.core.labels.ppi import labels_only_mean, ppi_mean, prediction_power
 from ragpipe.core.labels.reading import load_labels
 from ragpipe.core.labels.suggest import suggest
 from ragpipe.core.labels.views import candidates, metric_view
+from ragpipe.core.storage import atomic_write
+from ragpipe.defs.resources import ProjectPaths
 
 
 def _write(folder, name, text):
@@ -228,12 +230,24 @@ def test_a_domain_calibration_is_used_only_where_it_beats_the_shipped_one(tmp_pa
         pd.testing.assert_frame_equal(with_calibration(frame, fitted), frame.assign(calibration="shipped"))
     # only a calibration in use is loaded for scoring, and only it changes the evaluations' inputs
     path = calibration_path(tmp_path, "d")
-    path.parent.mkdir()
     path.write_text(json.dumps({"faithfulness": oracle}), encoding="utf-8")
     assert load_calibrations(tmp_path, "d") == {} and calibration_hash(tmp_path, "d") == "shipped"
     path.write_text(json.dumps({"faithfulness": shifted}), encoding="utf-8")
     assert load_calibrations(tmp_path, "d") == {"faithfulness": shifted}
     assert calibration_hash(tmp_path, "d") != "shipped"
+
+
+def test_calibrations_live_beside_the_warehouse_wherever_it_is(tmp_path):
+    """A step on another machine of a cluster reads the calibrations another one fitted: they
+    go through the shared store (here an fsspec memory:// URL), not the output folder."""
+    paths = ProjectPaths(data_dir=str(tmp_path / "data"), output_dir=str(tmp_path / "out"),
+                         warehouse_dir="memory://shared/warehouse")
+    assert str(paths.calibrations) == "memory://shared/warehouse/calibrations"
+    used = {"id": "d/faithfulness/logistic-x", "method": "logistic", "intercept": 0.0, "slope": 1.0,
+            "threshold": 0.5, "used": True}
+    atomic_write(calibration_path(paths.calibrations, "d"), json.dumps({"faithfulness": used}).encode())
+    assert load_calibrations(paths.calibrations, "d") == {"faithfulness": used}
+    assert calibration_hash(paths.calibrations, "d") != "shipped" and not (tmp_path / "out").exists()
 
 
 def test_a_metric_ranks_on_its_prediction_powered_mean_only_when_every_version_has_one():

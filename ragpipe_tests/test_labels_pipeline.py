@@ -72,7 +72,7 @@ def evaluated(tmp_path_factory, embedding_cache):
             "faithfulness": pd.read_parquet(warehouse / "scores" / "faithfulness" / BOTS[0] / f"{DATASET}.parquet"),
             "labels": pd.read_parquet(warehouse / "human_labels" / BOTS[0] / f"{DATASET}.parquet"),
             "page": (root / ".ragpipe" / "reports" / DATASET / BOTS[0] / "diagnosis.html").read_text(encoding="utf-8"),
-            "calibrations": json.loads((root / ".ragpipe" / "calibrations" / f"{DATASET}.json").read_text())}
+            "calibrations": json.loads((warehouse / "calibrations" / f"{DATASET}.json").read_text())}
 
 
 def test_labels_asset_agreement_check_and_report(evaluated):

@@ -17,7 +17,7 @@ import pytest
 from ragpipe.cli import main
 from ragpipe.cli.report import make_app
 from ragpipe.core.metrics import REGISTRY
-from ragpipe.core.report import build_site, script_json
+from ragpipe.core.report import build_site, script_json, write_evaluation
 from ragpipe.core.report.render import load_evaluation
 from ragpipe.defs.runner import EXIT_BLOCKED
 from ragpipe_tests.conftest import one_dataset_project
@@ -299,6 +299,23 @@ def test_site_rebuilds_from_the_stored_page_data(site):
     page.unlink()
     assert build_site(site.reports) == site.reports / "index.html"
     assert "refbot@v1" in page.read_text(encoding="utf-8")
+
+
+def test_the_list_bears_another_run_replacing_a_page_data_file(site):
+    """The list is rebuilt from each evaluation's small summary, not its whole page data: a
+    version's page data that another run is replacing right now (here: gone for the moment)
+    neither breaks nor empties another version's list."""
+    data, moved = site.reports / DATASET / BOTS[0] / "diagnosis.json", site.root / "replacing.json"
+    data.rename(moved)
+    try:
+        other = site.data[BOTS[1]]
+        write_evaluation(site.reports, {k: v for k, v in other.items() if k != "cards"}, other["cards"])
+    finally:
+        moved.rename(data)
+    listed = (site.reports / "index.html").read_text(encoding="utf-8")
+    assert all(f"{bot}</a>" in listed for bot in BOTS), listed
+    summary = json.loads(data.with_name("summary.json").read_text(encoding="utf-8"))
+    assert summary["bot_version"] == BOTS[0] and "cards" not in summary  # nothing per question
 
 
 def test_english_pages_name_quality_levels_in_english(site):

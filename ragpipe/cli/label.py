@@ -54,7 +54,7 @@ def _serve(args: argparse.Namespace) -> int:
     if not _is_loopback(args.host) and not token:
         token = secrets.token_urlsafe(18)  # bound beyond this machine: never without a token
     paths = _paths(args.project_dir)
-    app = make_app(paths.reports, paths.dataset_dir(args.dataset), token, Path(paths.output_dir),
+    app = make_app(paths.reports, paths.dataset_dir(args.dataset), token, paths.calibrations,
                    allowed_hosts(args.host, args.allow_host))
     query = f"?token={token}" if token else ""
     print(f"labelling {args.dataset} on http://{args.host}:{args.port}/{query} (Ctrl-C stops)", flush=True)

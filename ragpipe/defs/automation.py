@@ -125,7 +125,7 @@ def evaluation_inputs(paths: ProjectPaths, dataset: str, bot: str, prepared: lis
     """The bot's config, the prepared data, the dataset's calibration in use and ``scorer``;
     for a named evaluation also its file (its judge model and metrics)."""
     named = [file_hash(paths.evaluation_file(dataset))] if paths.evaluation(dataset) else []
-    return _hash(file_hash(paths.bot_file(bot)), *prepared, calibration_hash(paths.output_dir, dataset), scoring,
+    return _hash(file_hash(paths.bot_file(bot)), *prepared, calibration_hash(paths.calibrations, dataset), scoring,
                  *named)
 
 

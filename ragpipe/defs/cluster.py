@@ -3,20 +3,25 @@ a running scheduler (tcp://host:8786), or ``local`` for a local cluster of
 RAGPIPE_DASK_WORKERS processes (default 2). With it, dagster-dask's executor runs every step
 of a run as a Dask task, so the steps of runs and the partitions of a backfill spread over
 the workers, and the scores step splits its rows into chunks of RAGPIPE_DASK_CHUNK_ROWS
-(default 32) that the workers score at once. Unset, a run's steps share one process."""
+(default 32) that the workers score at once. Unset, a run's steps share one process. A run
+whose cluster has had no worker for RAGPIPE_DASK_NO_WORKERS_S seconds (default 120) fails
+and says so, instead of waiting for one forever."""
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
-from contextlib import contextmanager
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager, nullcontext
 from functools import lru_cache
 from pathlib import Path
 
 import dagster as dg
 import distributed
-from dagster_dask import dask_executor
+from dagster._core.errors import raise_execution_interrupts
+from dagster._utils import iterate_with_context
+from dagster_dask.executor import DaskExecutor, get_dask_resource_requirements, query_on_dask_worker
 
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.metrics import Toolkit
@@ -35,11 +40,78 @@ def dask_cluster() -> dict | None:
     return {"existing": {"address": scheduler}}
 
 
+class NoWorkersError(RuntimeError):
+    """The cluster has had no worker for too long: its tasks would wait forever."""
+
+
+def results_as_completed(client: distributed.Client, futures: Iterable[distributed.Future],
+                         what: str) -> Iterator[tuple[distributed.Future, object]]:
+    """(future, result) as each of ``futures`` finishes. Raises NoWorkersError once the
+    cluster has had no worker for RAGPIPE_DASK_NO_WORKERS_S seconds: Dask would keep the
+    tasks waiting for one forever, and the run would hang instead of failing."""
+    limit = float(os.environ.get("RAGPIPE_DASK_NO_WORKERS_S", "120"))
+    pending, alone_since = set(futures), None
+    while pending:
+        try:
+            with client.as_current():  # distributed.wait asks the current client
+                done, pending = distributed.wait(pending, timeout=min(limit, 5), return_when="FIRST_COMPLETED")
+        except TimeoutError:
+            done = set()
+        for future in done:
+            yield future, future.result()
+        if done or client.nthreads():
+            alone_since = None
+        elif alone_since is None:
+            alone_since = time.monotonic()
+        elif time.monotonic() - alone_since >= limit:
+            raise NoWorkersError(f"Dask scheduler {client.scheduler.address} has had no worker for {limit:.0f} s "
+                                 f"(RAGPIPE_DASK_NO_WORKERS_S): {len(pending)} task(s) of {what} not run")
+
+
+def run_step(dependencies, recon_job, run_id: str, run_config, step_key: str, instance_ref, known_state):
+    """Runs on a worker: one step of a run, the run read back by its id. dagster-dask hands
+    Dask the run itself, and Dask walks a task's arguments into their fields: a run with a
+    partitions subset (every run the daemon launches for a dynamic partition) fails there."""
+    with dg.DagsterInstance.from_ref(instance_ref) as instance:
+        run = instance.get_run_by_id(run_id)
+    return query_on_dask_worker(dependencies, recon_job, run, run_config, [step_key], instance_ref, known_state)
+
+
+class RunDaskExecutor(DaskExecutor):
+    """dagster-dask's executor with Dask task keys of their run (``<job>.<step>.<run id>``,
+    not ``<job>.<step>``: two runs of one job on one scheduler shared tasks, and the later
+    one ended SUCCESS with the other's results and none of its own steps run), the run
+    passed by its id, and a bounded wait for workers."""
+
+    def execute(self, plan_context, execution_plan):
+        if not plan_context.instance.is_persistent:
+            raise dg.DagsterInvariantViolationError("Dask execution requires a persistent DagsterInstance")
+        run = plan_context.dagster_run
+        local = self.cluster_type != "existing"
+        instance_ref = plan_context.instance.get_ref()
+        with distributed.LocalCluster(**self.build_dict(run.job_name)) if local \
+                else nullcontext(self.cluster_configuration["address"]) as cluster, distributed.Client(cluster) as client:
+            futures = {}
+            for level in execution_plan.get_steps_to_execute_by_level():
+                for step in level:
+                    upstream = [futures[key] for step_input in step.step_inputs for key in step_input.dependency_keys]
+                    futures[step.key] = client.submit(
+                        run_step, upstream, plan_context.reconstructable_job, run.run_id, plan_context.run_config,
+                        step.key, instance_ref, execution_plan.known_state, key=f"{run.job_name}.{step.key}.{run.run_id}",
+                        resources=get_dask_resource_requirements(step.tags))
+            # As dagster-dask does: a run terminated meanwhile stops waiting.
+            for _, events in iterate_with_context(raise_execution_interrupts,
+                                                  results_as_completed(client, futures.values(), f"run {run.run_id}")):
+                yield from events
+
+
 def executor_from_env() -> dg.ExecutorDefinition:
     cluster = dask_cluster()
     if cluster is None:
         return dg.in_process_executor  # runs are small: steps share one process instead of paying an import each
-    return dask_executor.configured({"cluster": cluster}, name="dask")
+    ((kind, config),) = cluster.items()
+    return dg.ExecutorDefinition(name="dask", requirements=dg.multiple_process_executor_requirements(),
+                                 executor_creation_fn=lambda _: RunDaskExecutor(kind, config))
 
 
 DASK_RUN_TAG = "ragpipe/dask"
@@ -47,17 +119,15 @@ DASK_RUN_TAG = "ragpipe/dask"
 
 def cluster_run_tags() -> dict[str, str]:
     """The tag that dagster.yaml's run queue lets one run at a time hold per scheduler; none
-    off Dask. dagster-dask names its tasks ``<job>.<step>``, so two runs of one job on one
-    scheduler would share tasks, and it claims no pool slots, so endpoints stay within their
-    limits only run by run."""
+    off Dask. dagster-dask claims no pool slots, so endpoints stay within their limits only
+    run by run."""
     scheduler = os.environ.get("RAGPIPE_DASK_SCHEDULER", "")
     return {DASK_RUN_TAG: scheduler} if scheduler else {}
 
 
 def endpoint_pool(name: str) -> str | None:
     """The pool of a step that calls an endpoint, or none on Dask: dagster-dask claims no
-    pool slots, and cannot even submit a run that carries pool information to dask 2026
-    (it walks the run's fields). On Dask, runs go one at a time instead (``cluster_run_tags``)."""
+    pool slots. On Dask, runs go one at a time instead (``cluster_run_tags``)."""
     return None if os.environ.get("RAGPIPE_DASK_SCHEDULER") else name
 
 
@@ -127,7 +197,7 @@ class DaskResource(dg.ConfigurableResource):
             graph_future = client.scatter(graph, broadcast=True) if graph is not None else None
             futures = {client.submit(score_chunk, backend, str(cache_path), graph_future, names, chunk, pure=False): chunk
                        for chunk in chunks}
-            for future, chunk_rows in distributed.as_completed(futures, with_results=True):
+            for future, chunk_rows in results_as_completed(client, futures, "the scores step"):
                 for case, case_rows in zip(futures[future], chunk_rows):
                     for name in names:
                         keep(name, case, case_rows[name])

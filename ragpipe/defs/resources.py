@@ -82,6 +82,12 @@ class ProjectPaths(dg.ConfigurableResource):
         return location(self.reports_dir or Path(self.output_dir) / "reports")
 
     @property
+    def calibrations(self) -> UPath:
+        """The datasets' calibrations fitted on people's labels: shared state beside the
+        warehouse, so that every machine of a cluster scores with the same ones."""
+        return location(self.warehouse_dir) / "calibrations"
+
+    @property
     def warehouse(self) -> ParquetIOManager:
         """The IO manager over ``warehouse_dir``: ``warehouse.stored(asset_key, partition)``."""
         return ParquetIOManager(base_path=location(self.warehouse_dir))

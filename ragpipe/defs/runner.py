@@ -178,14 +178,14 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
         versions = prepared_versions(instance, dataset)
         labelled = labels_changed_at(paths, dataset)  # no quiet period: the person asked for this run
         for _ in range(2):  # again if the pass fitted a new calibration: every version is scored with it
-            calibration = calibration_hash(paths.output_dir, dataset)
+            calibration = calibration_hash(paths.calibrations, dataset)
             for bot in paths.bots_of(dataset, bot_keys):
                 partition = dg.MultiPartitionKey({"dataset": dataset, "bot": bot})
                 outcome = run(evaluation_job.name, partition, evaluation_inputs(paths, dataset, bot, versions, scoring),
                               tags, on_progress)
                 if outcome.fresh and not labels_read(instance, str(partition), labelled):  # new labels only
                     run(labels_job.name, partition, None)
-            if calibration_hash(paths.output_dir, dataset) == calibration:
+            if calibration_hash(paths.calibrations, dataset) == calibration:
                 break
         # A version that failed a blocking check has aggregates: the leaderboard ranks and flags it.
         if any("aggregate_scores" in o.materialized for o in outcomes

@@ -9,12 +9,13 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from upath import UPath
 
 from ragpipe.core.labels.agreement import auroc, f1
+from ragpipe.core.storage import location
 
 FOLDS = 5
 
@@ -154,20 +155,22 @@ def failure_probability(calibration: dict, values) -> np.ndarray:
 SHIPPED = "shipped"  # the calibration that ships with the verifier (ragpipe/core/evidence/calibration.json)
 
 
-def calibration_path(output_dir, dataset: str) -> Path:
-    return Path(output_dir) / "calibrations" / f"{dataset}.json"
+def calibration_path(folder, dataset: str) -> UPath:
+    """A dataset's calibrations in ``folder`` (``ProjectPaths.calibrations``: shared state,
+    a local folder or an fsspec URL that every machine of a cluster reads)."""
+    return location(folder) / f"{dataset}.json"
 
 
-def load_calibrations(output_dir, dataset: str) -> dict[str, dict]:
+def load_calibrations(folder, dataset: str) -> dict[str, dict]:
     """A dataset's calibrations in use, by metric (empty until one beats the shipped one)."""
-    path = calibration_path(output_dir, dataset)
+    path = calibration_path(folder, dataset)
     fitted = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
     return {metric: c for metric, c in fitted.items() if c.get("used")}
 
 
-def calibration_hash(output_dir, dataset: str) -> str:
+def calibration_hash(folder, dataset: str) -> str:
     """Of the calibrations a dataset's scores use: an input of every version's evaluation."""
-    found = load_calibrations(output_dir, dataset)
+    found = load_calibrations(folder, dataset)
     return hashlib.sha256(json.dumps(found, sort_keys=True).encode()).hexdigest()[:16] if found else SHIPPED
 
 

@@ -120,7 +120,7 @@ def statement_count(card: dict) -> int:
     return len(details.get("statements") or [])
 
 
-def make_app(reports: Path, dataset_dir: Path, token: str | None = None, output_dir: Path | None = None,
+def make_app(reports: Path, dataset_dir: Path, token: str | None = None, calibrations: Path | None = None,
              hosts: tuple[str, ...] = LOOPBACK_NAMES) -> Starlette:
     """The page for one dataset; with ``token`` every request must carry it (header
     ``Authorization: Bearer …`` or ``?token=``); requests must name one of ``hosts``."""
@@ -136,7 +136,7 @@ def make_app(reports: Path, dataset_dir: Path, token: str | None = None, output_
     def suggestions(data: dict, k: int) -> list[dict]:
         pool = labelling_pool({bot: (score_frames(d), {c["question_id"]: c.get("question_type") or ""
                                                         for c in d["cards"]}) for bot, d in data.items()},
-                              load_calibrations(output_dir, dataset) if output_dir else {})
+                              load_calibrations(calibrations, dataset) if calibrations else {})
         labels, _ = load_labels(dataset_dir)
         return json.loads(suggest(pool, labels, k).to_json(orient="records"))
 

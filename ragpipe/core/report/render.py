@@ -18,6 +18,7 @@ from pathlib import Path
 
 import yaml
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from upath import UPath
 
 from ragpipe.core.inputs.bot_config import version_order
 from ragpipe.core.config import load_config
@@ -32,6 +33,10 @@ CARDS_FILE = "cards-{}.json"  # the cards of page 1, 2, …
 COMPARISON_FILE, COMPARISON_PAGE = "comparison.json", "compare.html"
 ROUNDS_FILE = "rounds.json"
 INDEX_PAGE = "index.html"
+# What the evaluation list shows of an evaluation, stored beside its page data: the list is
+# rebuilt on every run from these few KB each, not from every evaluation's whole page data.
+SUMMARY_FILE, SUMMARY_FIELDS = "summary.json", ("dataset", "bot_version", "language", "generated_at", "n_questions",
+                                                "n_bot_errors", "status", "aggregates", "checks")
 
 # U+2028/2029 end a line in older JavaScript; <, > and & could close the script element or
 # open a comment inside it.
@@ -179,8 +184,25 @@ def load_json(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+def _read_whole(path: Path) -> bytes | None:
+    """A file in one read, or None when it is gone since it was listed. On an object store
+    one GET, which another run replacing the object cannot split: s3fs's file objects check
+    the object's version between reads and fail with FileExpired when it changed."""
+    try:
+        return path.fs.cat_file(path.path) if isinstance(path, UPath) else path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def _write_summary(folder: Path, data: dict) -> None:
+    _write(folder / SUMMARY_FILE, json.dumps({k: data[k] for k in SUMMARY_FIELDS}, ensure_ascii=False))
+
+
 def _write_index(reports: Path) -> Path:
-    evaluations = [load_json(path) for path in sorted(reports.glob(f"*/*/{EVALUATION_FILE}"))]
+    """The evaluation list, from the evaluations' summaries. Runs writing at once each write
+    the list whole: the last one's stands, and it lists every evaluation finished before it looked."""
+    found = (_read_whole(path) for path in sorted(reports.glob(f"*/*/{SUMMARY_FILE}")))
+    evaluations = [json.loads(data) for data in found if data is not None]
     comparisons = {path.parent.name for path in reports.glob(f"*/{COMPARISON_FILE}")}
     index = reports / INDEX_PAGE
     _write(index, index_page(evaluations, comparisons))
@@ -232,6 +254,7 @@ def build_site(reports: Path) -> Path:
     """(Re)render every page from the page data under ``reports``; returns index.html."""
     for path in sorted(reports.glob(f"*/*/{EVALUATION_FILE}")):
         data = load_json(path)
+        _write_summary(path.parent, data)  # the list reads it, whichever format the evaluation has
         if "pages" not in data:  # written before cards had pages: its page stays as it was rendered
             continue
         _remove_pages_past(path.parent, _write_pages(path.parent, data, evaluation_cards_of(path.parent, data),
@@ -249,6 +272,7 @@ def write_evaluation(reports: Path, data: dict, cards: Iterable[dict]) -> Path:
     written = _write_pages(folder, data, _pages_of(cards, data["cards_per_page"]), store=True)
     _write(folder / EVALUATION_FILE, summary)  # after the cards: it never names a page not yet written
     _remove_pages_past(folder, written)
+    _write_summary(folder, data)
     _write_index(reports)
     return folder / EVALUATION_PAGE
 

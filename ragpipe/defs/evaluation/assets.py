@@ -168,7 +168,7 @@ def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: Emb
     todo = [name for name in names if None in kept[name]]
     todo_cases = [case for i, case in enumerate(cases) if any(kept[name][i] is None for name in todo)]
     frames, llm_metadata = {}, {}
-    calibrations = load_calibrations(paths.output_dir, dataset)  # fitted on this dataset's human labels
+    calibrations = load_calibrations(paths.calibrations, dataset)  # fitted on this dataset's human labels
     try:
         before = judge.stats() if judge is not None else None
         if judge is not None:  # every sample's calls, batched and concurrent, before the metrics read them

@@ -4,7 +4,6 @@ it fits when there are enough labels, and the check that warns when people and m
 disagree."""
 
 import json
-import os
 
 import dagster as dg
 import pandas as pd
@@ -15,6 +14,7 @@ from ragpipe.core.labels.calibration import calibrate, calibration_path
 from ragpipe.core.labels.reading import KINDS, load_labels
 from ragpipe.core.labels.views import metric_view
 from ragpipe.core.report.data import clean
+from ragpipe.core.storage import atomic_write
 from ragpipe.defs.code_versions import code_version
 from ragpipe.defs.evaluation.assets import DATASET_INPUT, _keys
 from ragpipe.defs.partitions import evaluations, partitioned_check
@@ -44,12 +44,9 @@ def _fit_calibrations(paths: ProjectPaths, dataset: str, labels: pd.DataFrame,
         if len(rows) >= minimum and 0 < positive.sum() < len(rows):
             fitted[KINDS[judged].metric] = calibrate(dataset, KINDS[judged].metric, judged, rows["metric_value"],
                                                      positive, rows["flagged"].astype(bool))
-    path, text = calibration_path(paths.output_dir, dataset), json.dumps(fitted, indent=1, sort_keys=True)
+    path, text = calibration_path(paths.calibrations, dataset), json.dumps(fitted, indent=1, sort_keys=True)
     if not path.is_file() or path.read_text(encoding="utf-8") != text:  # unchanged: the evaluations stay current
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")  # written whole: two versions' runs may race
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
+        atomic_write(path, text.encode())  # written whole: two versions' runs may race
     return fitted
 
 
