@@ -75,6 +75,60 @@ def test_generated_questions_are_reviewed_then_evaluated_end_to_end(project, cap
     assert accepted <= set(scores["question_id"]) and scores.set_index("question_id").loc[list(accepted), "value"].notna().all()
 
 
+def test_llm_generation_inside_the_asset_uses_its_judge_model_and_asks_once(project, monkeypatch, capsys):
+    """generator: llm in dataset.yaml, through the generated_questions asset against a loopback
+    judge: candidates carry their model and source chunks, the dataset's judge_model is the one
+    asked, and preparing again after a review asks the judge nothing (decisions and answers kept)."""
+    import dagster as dg
+    import yaml
+
+    from ragpipe.defs.definitions import build_defs
+    from ragpipe.defs.jobs import DATASET_ASSETS
+    from ragpipe.defs.partitions import sync_partitions
+    from ragpipe.testing.openai_server import OpenAIServer
+    from ragpipe_tests.test_question_gen_llm import DOCS, GOOD, asked_n, generation_route, item
+
+    for dataset in ("policy_zh", "product_en"):
+        shutil.rmtree(project / "data" / "datasets" / dataset)
+    folder = project / "data" / "datasets" / "grants_en"
+    (folder / "docs").mkdir(parents=True)
+    (folder / "questions").mkdir()
+    (folder / "docs" / "harbor.md").write_text(DOCS["en"]["harbor"], encoding="utf-8")
+    (folder / "questions" / "hand.jsonl").write_text(
+        '{"id": "h1", "question": "Is the Harbor Storefront Grant a loan?", '
+        '"ground_truth_answer": "No, it is a grant."}\n', encoding="utf-8")
+    (folder / "dataset.yaml").write_text(yaml.safe_dump({"language": "en", "generation": {
+        "generator": "llm", "per_document": 2, "judge_model": "gen-judge"}}), encoding="utf-8")
+    with OpenAIServer() as server:
+        server.route = generation_route(lambda req: [item(q, t, p) for q, t, p in GOOD["en"]][:asked_n(req)])
+        monkeypatch.setenv("RAGPIPE_LLM_BASE_URL", server.base_url)
+        monkeypatch.setenv("RAGPIPE_LLM_MODEL", "not-the-generation-model")
+        defs = build_defs(project)
+        warehouse = defs.resources["paths"].warehouse
+        instance = dg.DagsterInstance.ephemeral()
+        sync_partitions(instance, project / "data")
+
+        def prepare() -> tuple[pd.DataFrame, pd.DataFrame]:
+            assert dg.materialize(DATASET_ASSETS, partition_key="grants_en", instance=instance,
+                                  resources=defs.resources).success
+            return warehouse.stored(["generated_questions"], "grants_en"), warehouse.stored(["question_set"], "grants_en")
+
+        candidates, questions = prepare()
+        assert {r.body["model"] for r in server.requests} == {"gen-judge"}
+        pending = candidates[candidates["status"] == "pending"]
+        assert list(pending["question"]) == [q for q, _, _ in GOOD["en"]]
+        assert all("model=gen-judge" in origin for origin in pending["origin"])
+        assert [list(c) for c in pending["ground_truth_contexts"]] == [["harbor#0"], ["harbor#1"]]
+        assert list(questions["question_id"]) == ["h1"]  # candidates wait for a person
+
+        review = ["questions", "--dataset", "grants_en", "review", "--project-dir", str(project)]
+        assert main([*review, "--accept", pending["key"].iloc[0]]) == 0
+        asked = len(server.requests)
+        candidates, questions = prepare()
+        assert len(server.requests) == asked  # the response cache answers: nothing is generated twice
+        assert len(questions) == 2 and GOOD["en"][0][0] in set(questions["question"])
+
+
 def test_generation_config_errors_name_the_field(tmp_path):
     from ragpipe.core.inputs.generation import GenerationConfig, generate_candidates, generation_config
 
