@@ -30,9 +30,16 @@ from ragpipe.core.schemas import EvalCase
 LOCAL = "local"
 
 
+def dask_scheduler() -> str:
+    """The one place RAGPIPE_DASK_SCHEDULER is read: the scheduler's address, ``local`` for a
+    cluster started here, or "" off Dask. Read when the definitions load (the executor, the
+    pools and the run tags are fixed then), so it is not a resource."""
+    return os.environ.get("RAGPIPE_DASK_SCHEDULER", "")
+
+
 def dask_cluster() -> dict | None:
     """dagster-dask's ``cluster`` config from the environment, or None."""
-    scheduler = os.environ.get("RAGPIPE_DASK_SCHEDULER", "")
+    scheduler = dask_scheduler()
     if not scheduler:
         return None
     if scheduler == LOCAL:
@@ -121,14 +128,14 @@ def cluster_run_tags() -> dict[str, str]:
     """The tag that dagster.yaml's run queue lets one run at a time hold per scheduler; none
     off Dask. dagster-dask claims no pool slots, so endpoints stay within their limits only
     run by run."""
-    scheduler = os.environ.get("RAGPIPE_DASK_SCHEDULER", "")
+    scheduler = dask_scheduler()
     return {DASK_RUN_TAG: scheduler} if scheduler else {}
 
 
 def endpoint_pool(name: str) -> str | None:
     """The pool of a step that calls an endpoint, or none on Dask: dagster-dask claims no
     pool slots. On Dask, runs go one at a time instead (``cluster_run_tags``)."""
-    return None if os.environ.get("RAGPIPE_DASK_SCHEDULER") else name
+    return None if dask_scheduler() else name
 
 
 def score_row(toolkit: Toolkit, name: str, case: EvalCase) -> dict:
@@ -160,7 +167,7 @@ class DaskResource(dg.ConfigurableResource):
 
     @classmethod
     def from_env(cls) -> "DaskResource":
-        return cls(scheduler=os.environ.get("RAGPIPE_DASK_SCHEDULER", ""),
+        return cls(scheduler=dask_scheduler(),
                    workers=int(os.environ.get("RAGPIPE_DASK_WORKERS", "2")),
                    chunk_rows=int(os.environ.get("RAGPIPE_DASK_CHUNK_ROWS", "32")))
 
