@@ -19,11 +19,13 @@ import pytest
 
 from ragpipe.defs.definitions import build_defs
 from ragpipe.defs.instance import prepare_dagster_home
-from ragpipe.defs.runner import materialize_all
 from ragpipe_tests.conftest import trim_questions
-from ragpipe_tests.test_cluster_dask import BOTS, DATASET, cluster, warehouse_scores  # noqa: F401
-from ragpipe_tests.test_daemon import DEADLINE_S, daemon, new_runs, settled  # noqa: F401
+from ragpipe_tests.test_cluster_dask import (BOTS, DATASET, cluster, evaluate_in_process,  # noqa: F401
+                                             warehouse_scores)
+from ragpipe_tests.test_daemon import daemon, new_runs, settled  # noqa: F401
 
+# Waits on events (runs ended, quiet ticks); this only ends a hang, with room for a loaded machine.
+pytestmark = pytest.mark.timeout(3600)
 EVALUATE, PREPARE, RANK = "evaluate_bot_version", "prepare_dataset", "rank_bot_versions"
 EVALUATION_STEPS = {"rag_responses", "scores", "aggregate_scores", "diagnosis_report"}
 
@@ -36,17 +38,7 @@ def test_daemon_only_on_dask_prepares_evaluates_a_backfill_and_ranks(project, cl
     client, pids = cluster
     shutil.rmtree(project / "data" / "datasets" / "policy_zh")  # one dataset, six questions: runs, not scoring
     trim_questions(project / "data" / "datasets" / DATASET, 6)
-    bots = project / "data" / "bots"
-    (bots / "hybridbot@v2.yaml").write_text((bots / "refbot@v2.yaml").read_text(encoding="utf-8").replace(
-        "name: refbot", "name: hybridbot"), encoding="utf-8")
-    (bots / "refbot@v2.yaml").unlink()
-    with pytest.MonkeyPatch.context() as in_process:  # the reference: one process, local caches
-        for name in ("DAGSTER_PG_HOST", "RAGPIPE_DASK_SCHEDULER"):
-            in_process.delenv(name)
-        in_process.setenv("RAGPIPE_OUTPUT_DIR", str(project / "in_process"))
-        with dg.DagsterInstance.ephemeral() as instance:
-            outcomes = materialize_all(build_defs(project), instance, progress=lambda _: None)
-    assert all(o.success for o in outcomes), [o.error for o in outcomes]
+    evaluate_in_process(project)
 
     prepare_dagster_home(project)
     sensors = [s.name for s in build_defs(project).sensors]
@@ -59,7 +51,6 @@ def test_daemon_only_on_dask_prepares_evaluates_a_backfill_and_ranks(project, cl
             event()
             while not settled(instance, sensors, started):
                 assert process.poll() is None, "dagster-daemon exited:\n" + (project / "daemon.log").read_text()[-3000:]
-                assert time.time() - started < DEADLINE_S, f"{name}: not settled; runs {new_runs(instance, before)}"
                 time.sleep(3)
             assert new_runs(instance, before) == sorted(expected), name
             runs = [r for r in instance.get_runs() if r.run_id not in before]

@@ -86,20 +86,26 @@ def execute_partition(bot: str) -> bool:
         return result.success
 
 
-def test_backfill_on_two_workers_equals_in_process_and_survives_a_killed_worker(project, cluster):
-    client, pids = cluster
+def evaluate_in_process(project, **only) -> None:
+    """The reference the cluster's values must equal: refbot@v2 renamed hybridbot@v2 (two
+    bots, so each has its own baseline), evaluated in one process with local caches, into
+    ``<project>/in_process``."""
     bots = project / "data" / "bots"
     (bots / "hybridbot@v2.yaml").write_text((bots / "refbot@v2.yaml").read_text(encoding="utf-8").replace(
         "name: refbot", "name: hybridbot"), encoding="utf-8")
     (bots / "refbot@v2.yaml").unlink()
-    with pytest.MonkeyPatch.context() as in_process:  # the reference: one process, local caches
+    with pytest.MonkeyPatch.context() as in_process:
         for name in ("DAGSTER_PG_HOST", "RAGPIPE_DASK_SCHEDULER"):
             in_process.delenv(name)
         in_process.setenv("RAGPIPE_OUTPUT_DIR", str(project / "in_process"))
         with dg.DagsterInstance.ephemeral() as instance:
-            outcomes = materialize_all(build_defs(project), instance, only_datasets=[DATASET], only_bots=BOTS,
-                                       progress=lambda _: None)
+            outcomes = materialize_all(build_defs(project), instance, progress=lambda _: None, **only)
     assert all(o.success for o in outcomes), [o.error for o in outcomes]
+
+
+def test_backfill_on_two_workers_equals_in_process_and_survives_a_killed_worker(project, cluster):
+    client, pids = cluster
+    evaluate_in_process(project, only_datasets=[DATASET], only_bots=BOTS)
     expected = {bot: warehouse_scores(project / "in_process", bot) for bot in BOTS}
 
     prepare_dagster_home(project)
