@@ -46,6 +46,32 @@ def test_concurrent_appends_from_threads_and_processes_keep_every_line_whole(tmp
     assert all(r["answer"] in (long_answer, "x" * 70000) for _, r in records)
 
 
+@pytest.mark.parametrize("bad", ["link out", "fifo", "folder linked out"])
+def test_a_recording_that_is_no_regular_file_of_its_dataset_is_refused_never_written_through(tmp_path, bad):
+    """`ragpipe serve --record`: a recording linked out of its dataset, a FIFO in its place, or its
+    folder linked elsewhere is refused with the file named; nothing outside is written, no wait."""
+    import os
+
+    from ragpipe.core.schemas import InputError
+
+    dataset, outside = tmp_path / "online", tmp_path / "outside"
+    dataset.mkdir()
+    outside.mkdir()
+    (outside / "victim.txt").write_text("kept\n", encoding="utf-8")
+    if bad == "folder linked out":
+        (dataset / "recorded").symlink_to(outside, target_is_directory=True)
+        with pytest.raises(InputError, match="outside its dataset"):
+            Recorder(dataset)
+    else:
+        (dataset / "recorded").mkdir()
+        answers = dataset / "recorded" / "answers.jsonl"
+        answers.symlink_to(outside / "victim.txt") if bad == "link out" else os.mkfifo(answers)
+        with pytest.raises(InputError, match="answers.jsonl"):
+            Recorder(dataset).append("q?", "a", ["c"])
+    assert (outside / "victim.txt").read_text(encoding="utf-8") == "kept\n"
+    assert [p.name for p in outside.iterdir()] == ["victim.txt"]
+
+
 def test_a_bad_recorded_line_is_named_with_its_line_and_field(tmp_path):
     recorder = Recorder(tmp_path / "online")
     recorder.append("问题", "答案", ["上下文"])

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import stat
 import threading
 import time
 from pathlib import Path
@@ -69,6 +70,9 @@ class Recorder:
         self.dataset = dataset_dir.name
         self.path = recording_of(dataset_dir)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        folder, inside = os.path.realpath(self.path.parent), os.path.realpath(dataset_dir)
+        if os.path.commonpath([folder, inside]) != inside:
+            raise InputError(str(self.path.parent), "file", f"links to {folder}, outside its dataset: nothing is recorded")
         self._lock = threading.Lock()  # the file lock is per open file, so threads of one process queue here first
 
     def append(self, question: str, answer: str, contexts: list[str], ground_truth: str | None = None) -> str:
@@ -78,8 +82,15 @@ class Recorder:
                   "question": question, "answer": answer, "contexts": contexts, "ground_truth": ground_truth}
         line = memoryview((json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8"))
         with self._lock:
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            # No link followed (O_NOFOLLOW), no wait on a FIFO (O_NONBLOCK): a recording that
+            # is not a regular file of the dataset is refused, never written through.
             try:
+                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
+            except OSError as exc:
+                raise InputError(str(self.path), "file", f"cannot be written: {exc.strerror or exc}") from None
+            try:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    raise InputError(str(self.path), "file", "is not a regular file: nothing is recorded")
                 lock_descriptor(fd)
                 while line:
                     line = line[os.write(fd, line):]
