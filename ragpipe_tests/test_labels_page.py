@@ -258,3 +258,8 @@ def test_bound_beyond_loopback_the_page_makes_and_requires_a_token(tmp_path, cap
     # on loopback no token is asked for
     assert main(["label", "serve", "--dataset", DATASET, "--project-dir", str(tmp_path)]) == 0
     assert "token" not in capsys.readouterr().out and TestClient(served["app"], base_url="http://localhost:8767").get("/").status_code == 200
+    # a token that was given is required and never printed
+    monkeypatch.setenv("RAGPIPE_LABEL_TOKEN", "given-label-token-0123")
+    assert main(["label", "serve", "--dataset", DATASET, "--host", "0.0.0.0", "--project-dir", str(tmp_path)]) == 0
+    assert "given-label-token" not in capsys.readouterr().out
+    assert TestClient(served["app"], base_url="http://127.0.0.1:8767").get("/?token=given-label-token-0123").status_code == 200

@@ -51,13 +51,16 @@ def _serve(args: argparse.Namespace) -> int:
     from ragpipe.core.web import UVICORN_LIMITS, allowed_hosts
 
     token = args.token or os.environ.get("RAGPIPE_LABEL_TOKEN")
-    if not _is_loopback(args.host) and not token:
+    made = not _is_loopback(args.host) and not token
+    if made:
         token = secrets.token_urlsafe(18)  # bound beyond this machine: never without a token
     paths = _paths(args.project_dir)
     app = make_app(paths.reports, paths.dataset_dir(args.dataset), token, paths.calibrations,
                    allowed_hosts(args.host, args.allow_host))
-    query = f"?token={token}" if token else ""
-    print(f"labelling {args.dataset} on http://{args.host}:{args.port}/{query} (Ctrl-C stops)", flush=True)
+    # A token made here is printed: nobody else knows it. One that was given is never printed.
+    query = f"?token={token}" if made else ""
+    given = " (token required: the one given)" if token and not made else ""
+    print(f"labelling {args.dataset} on http://{args.host}:{args.port}/{query}{given} (Ctrl-C stops)", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", **UVICORN_LIMITS)
     return 0
 
