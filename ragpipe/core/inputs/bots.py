@@ -291,7 +291,7 @@ class HttpBot:
                            retrieved_ids=ids, latency_ms=latency_ms, truncated=cut)
 
 
-def answer_all(bot, questions: list[tuple[str, str]],
+def answer_all(bot: Bot, questions: list[tuple[str, str]],
                progress: Callable[[int, int], None] | None = None) -> list[dict]:
     """Every (question_id, question) asked, ``bot.concurrency`` at a time; one row per
     question, in order, with an answer or the error that says why there is none. A cache
