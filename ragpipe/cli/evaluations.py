@@ -69,7 +69,7 @@ def delete_evaluation(defs, instance, name: str) -> list[str]:
         removed.append(str(pages))
         if (paths.reports / INDEX_PAGE).exists():
             build_site(paths.reports)  # the site's list no longer names it
-    calibration = calibration_path(paths.output_dir, name)
+    calibration = calibration_path(paths.calibrations, name)  # beside the warehouse, wherever it is
     if calibration.exists():
         calibration.unlink()
         removed.append(str(calibration))

@@ -272,7 +272,7 @@ def write_evaluation(reports: Path, data: dict, cards: Iterable[dict]) -> Path:
     written = _write_pages(folder, data, _pages_of(cards, data["cards_per_page"]), store=True)
     _write(folder / EVALUATION_FILE, summary)  # after the cards: it never names a page not yet written
     _remove_pages_past(folder, written)
-    _write_summary(folder, data)
+    _write_summary(folder, json.loads(summary))  # as build_site writes it again from the stored data
     _write_index(reports)
     return folder / EVALUATION_PAGE
 
