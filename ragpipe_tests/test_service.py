@@ -37,9 +37,8 @@ def running(app, log_level: str = "warning"):
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level=log_level, lifespan="on"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 120
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the service did not start"
+    while not server.started:  # a failed start ends the thread; pytest-timeout ends a hang
+        assert thread.is_alive(), "the service did not start"
         time.sleep(0.05)
     port = server.servers[0].sockets[0].getsockname()[1]
     try:
@@ -180,12 +179,9 @@ def test_a_body_that_does_not_come_is_given_up_on(embedder):
         with socket.create_connection((client.base_url.host, client.base_url.port), timeout=30) as sock:
             sock.sendall(b"POST /v1/evaluate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                          b"Content-Length: 100000\r\n\r\n{")  # then nothing more
-            started = time.monotonic()
-            reply = sock.recv(65536)
-            waited = time.monotonic() - started
+            reply = sock.recv(65536)  # the body never comes: only giving up answers at all
             assert sock.recv(65536) == b""  # the server closed the connection
     assert reply.startswith(b"HTTP/1.1 408") and b'"field": "body"' in reply
-    assert waited < 20
 
 
 def test_a_large_request_being_scored_holds_up_no_small_one(embedder, monkeypatch):
@@ -206,13 +202,12 @@ def test_a_large_request_being_scored_holds_up_no_small_one(embedder, monkeypatc
     app = create_app(ServiceSettings(large_chars=5_000, max_large_waiting=1), embedder)
     with running(app) as client, ThreadPoolExecutor(2) as pool:
         first = pool.submit(client.post, "/v1/evaluate", json=large)
-        assert entered.wait(60)
-        small = client.post("/v1/evaluate", json=ITEM, timeout=30)  # answered while the large one is scored
+        assert entered.wait(600)
+        # Answered while the large one is held (release is never set before): one lane would wait for ever.
+        small = client.post("/v1/evaluate", json=ITEM, timeout=600)
         assert small.status_code == 200 and not release.is_set() and not first.done()
         second = pool.submit(client.post, "/v1/evaluate", json=large)  # waits its turn in the large lane
-        deadline = time.monotonic() + 30
-        while not app.state.large.pending:
-            assert time.monotonic() < deadline, "the second large request never reached the queue"
+        while not app.state.large.pending:  # an event, not a budget: pytest-timeout ends a hang
             time.sleep(0.01)
         full = client.post("/v1/evaluate", json=large)
         assert full.status_code == 503 and full.headers["Retry-After"] == "10"
