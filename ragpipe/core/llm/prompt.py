@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from string import Template
-from typing import Annotated, Any, Generic, Literal, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar, get_origin
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, RootModel, StringConstraints, ValidationError
 
@@ -163,6 +163,21 @@ def fence_items(label: str, items: list[str]) -> str:
     return "\n".join(fence(f"{label} {i}", item) for i, item in enumerate(items, 1))
 
 
+def unfence(label: str, text: str) -> str | None:
+    """The material of the fence ``label`` in ``text`` (as fenced: defused), None when absent."""
+    begin, end = re.escape(FENCE_BEGIN.format(label=label)), re.escape(FENCE_END.format(label=label))
+    m = re.search(rf"^{begin}\n(.*?)\n{end}$", text, re.S | re.M)
+    return m.group(1) if m else None
+
+
+def unfence_items(label: str, text: str) -> list[str]:
+    """The material of ``fence_items(label, …)`` in ``text``, in order."""
+    items: list[str] = []
+    while (item := unfence(f"{label} {len(items) + 1}", text)) is not None:
+        items.append(item)
+    return items
+
+
 def _no_bool(value: Any) -> Any:
     if isinstance(value, bool):
         raise ValueError("a score must be a number, not true/false")
@@ -207,6 +222,11 @@ class Prompt(Generic[I, O]):
     (one verdict per context …): the schema sent to the server says so (minItems =
     maxItems), so servers that enforce schemas with a grammar (llama.cpp) cannot stop
     short; ``check`` still verifies it for servers that do not.
+    ``fake_reply`` is the deterministic stand-in the tests' fake judge answers with
+    (``ragpipe.testing.fake_judge``), kept beside the prompt so that a new prompt brings its
+    own. ``read`` turns a rendered text back into its input (the fake judge's way to know a
+    request); ``read_back`` gives the input fields it cannot recover by itself (those a
+    function renders, or that only variables show) from the placeholders' text.
     """
 
     name: str
@@ -219,6 +239,8 @@ class Prompt(Generic[I, O]):
     check: Callable[[I, O], None] | None = None
     lengths: Callable[[I], dict[str, int]] | None = None
     grounded: Mapping[str, str] = field(default_factory=dict)
+    fake_reply: Callable[[I], O] | None = None
+    read_back: Callable[[dict[str, str], Language], dict[str, Any]] | None = None
     _complete: dict[str, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -288,6 +310,50 @@ class Prompt(Generic[I, O]):
         if self.variables:
             values.update(self.variables(inputs, language))
         return Template(self.template(language)).substitute(values)
+
+    @cached_property
+    def _patterns(self) -> dict[str, re.Pattern]:
+        """Per language, the rendered text as a regex: the fixed text literally, each
+        placeholder a named group (a repeat a back-reference), then optionally the format
+        instructions the client appends (``FORMAT_INSTRUCTION``)."""
+        patterns = {}
+        for language, template in self._complete.items():
+            parts, seen, pos = [], set(), 0
+            for m in Template.pattern.finditer(template):
+                parts.append(re.escape(template[pos : m.start()]))
+                pos = m.end()
+                name = m.group("named") or m.group("braced")
+                if name is None:  # "$$" renders "$"
+                    parts.append(re.escape("$"))
+                    continue
+                parts.append(f"(?P={name})" if name in seen else f"(?P<{name}>.*?)")
+                seen.add(name)
+            parts.append(re.escape(template[pos:]))
+            patterns[language] = re.compile("".join(parts) + r"(?:\n\n.*)?", re.S)
+        return patterns
+
+    def read(self, text: str) -> I | None:
+        """The input that ``render`` turned into ``text`` (material as fenced: defused),
+        None when this prompt did not render it."""
+        for language in LANGUAGES:
+            m = self._patterns[language].fullmatch(text)
+            if m is None:
+                continue
+            placed, values = m.groupdict(), {}
+            for name, info in self.input_model.model_fields.items():
+                label = self.data_fields.get(name)
+                if name not in placed or callable(label):
+                    continue
+                if label is None:
+                    values[name] = placed[name]
+                elif get_origin(info.annotation) is list:
+                    values[name] = unfence_items(label, placed[name])
+                else:
+                    values[name] = unfence(label, placed[name])
+            if self.read_back:
+                values.update(self.read_back(placed, language))
+            return self.input_model.model_validate(values)
+        return None
 
     def messages(self, inputs: I, language: Language) -> list[dict[str, str]]:
         return [{"role": "system", "content": SYSTEM[language]},

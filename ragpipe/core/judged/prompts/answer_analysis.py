@@ -10,6 +10,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from ragpipe.core.judged.prompts.answer_relevancy import AnswerRelevancyInput, fake_questions
+from ragpipe.core.judged.prompts.decompose import fake_statements
 from ragpipe.core.llm.prompt import Output, Prompt, Text
 
 
@@ -31,6 +33,13 @@ def _check(inputs: AnswerAnalysisInput, output: AnswerAnalysisOutput) -> None:
         raise ValueError(f"expected exactly {inputs.n} questions, got {len(output.questions)}")
     if not inputs.ground_truth.strip() and output.ground_truth_statements:
         raise ValueError("the reference answer is empty, so ground_truth_statements must be []")
+
+
+def _fake_reply(inputs: AnswerAnalysisInput) -> AnswerAnalysisOutput:
+    relevancy = fake_questions(AnswerRelevancyInput(answer=inputs.answer, n=inputs.n))
+    return AnswerAnalysisOutput(answer_statements=fake_statements(inputs.answer),
+                                ground_truth_statements=fake_statements(inputs.ground_truth),
+                                questions=relevancy.questions, noncommittal=relevancy.noncommittal)
 
 
 ZH = """任务：阅读一个 RAG 系统的回答和一份标准答案，完成三件事：
@@ -117,4 +126,5 @@ ANSWER_ANALYSIS: Prompt[AnswerAnalysisInput, AnswerAnalysisOutput] = Prompt(
     check=_check,
     lengths=lambda inputs: {"questions": inputs.n},
     grounded={"answer_statements": "answer", "ground_truth_statements": "ground_truth"},
+    fake_reply=_fake_reply,
 )

@@ -35,6 +35,13 @@ def _check(inputs: ContextRelevanceInput, output: ContextRelevanceOutput) -> Non
         raise ValueError(f"expected exactly one verdict for each context index 1..{n}, got indices {indices}")
 
 
+def _fake_reply(inputs: ContextRelevanceInput) -> ContextRelevanceOutput:
+    """The fake judge: a context about FHA (the test material's subject) is relevant."""
+    return ContextRelevanceOutput(contexts=[
+        ContextVerdict(index=i, reason="about FHA" if "FHA" in c else "about something else", relevant="FHA" in c)
+        for i, c in enumerate(inputs.contexts, 1)])
+
+
 ZH = """任务：逐段判断检索到的上下文是否与问题相关。
 
 ${data_rule}
@@ -86,4 +93,5 @@ CONTEXT_RELEVANCE: Prompt[ContextRelevanceInput, ContextRelevanceOutput] = Promp
     variables=_variables,
     check=_check,
     lengths=lambda inputs: {"contexts": len(inputs.contexts)},
+    fake_reply=_fake_reply,
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from ragpipe.core.judged.prompts.decompose import unpunctuated
 from ragpipe.core.llm.prompt import Output, Prompt, Score5, Text
 
 
@@ -18,6 +19,12 @@ class JudgeInput(BaseModel):
 class JudgeOutput(Output):
     reasoning: Text
     score: Score5
+
+
+def fake_judge(inputs: JudgeInput) -> JudgeOutput:
+    """The fake judge: 5 when the answer contains the ground truth (end punctuation aside), else 2."""
+    good = unpunctuated(inputs.ground_truth) in inputs.answer
+    return JudgeOutput(reasoning="matches the ground truth" if good else "contradicts it", score=5 if good else 2)
 
 
 RUBRIC_ZH = """评分标准（5 分制）：
@@ -121,4 +128,5 @@ JUDGE_1_5: Prompt[JudgeInput, JudgeOutput] = Prompt(
     output_model=JudgeOutput,
     templates={"zh": ZH, "en": EN},
     data_fields={"question": "question", "ground_truth": "ground_truth", "answer": "answer"},
+    fake_reply=fake_judge,
 )

@@ -12,8 +12,8 @@ from pydantic import BaseModel, Field
 from ragpipe.core.llm.prompt import Language, Output, Prompt
 from ragpipe.core.judged.prompts.judge import RUBRIC_EN as JUDGE_RUBRIC_EN
 from ragpipe.core.judged.prompts.judge import RUBRIC_ZH as JUDGE_RUBRIC_ZH
-from ragpipe.core.judged.prompts.judge import JudgeOutput
-from ragpipe.core.judged.prompts.rubric import CRITERIA_EN, CRITERIA_ZH, RubricOutput
+from ragpipe.core.judged.prompts.judge import JudgeInput, JudgeOutput, fake_judge
+from ragpipe.core.judged.prompts.rubric import CRITERIA_EN, CRITERIA_ZH, FAKE_RUBRIC, RubricOutput
 
 
 class JudgeAndRubricInput(BaseModel):
@@ -30,6 +30,11 @@ class JudgeAndRubricOutput(Output):
 
 def _variables(inputs: JudgeAndRubricInput, language: Language) -> dict[str, str]:
     return {"n_documents": str(len(inputs.documents))}
+
+
+def _fake_reply(inputs: JudgeAndRubricInput) -> JudgeAndRubricOutput:
+    judged = JudgeInput(question=inputs.question, ground_truth=inputs.ground_truth, answer=inputs.answer)
+    return JudgeAndRubricOutput(judge=fake_judge(judged), rubric=FAKE_RUBRIC)
 
 
 ZH = """任务：对同一个 RAG 回答做两项互相独立的评估：A. 对照标准答案打 1–5 分；B. 对照参考文献按三个维度各打 1–10 分。
@@ -130,4 +135,5 @@ JUDGE_AND_RUBRIC: Prompt[JudgeAndRubricInput, JudgeAndRubricOutput] = Prompt(
     data_fields={"question": "question", "ground_truth": "ground_truth", "documents": "document",
                  "answer": "answer"},
     variables=_variables,
+    fake_reply=_fake_reply,
 )

@@ -44,6 +44,11 @@ def _variables(inputs: QuestionGenerationInput, language: Language) -> dict[str,
             "types": sep.join(_TYPE_LABELS[language][t] for t in inputs.question_types)}
 
 
+def _read_types(placed: dict[str, str], language: Language) -> dict:
+    shown = placed["types"].split("、" if language == "zh" else ", ")
+    return {"question_types": [t for label in shown for t, known in _TYPE_LABELS[language].items() if known == label]}
+
+
 def _check(inputs: QuestionGenerationInput, output: QuestionGenerationOutput) -> None:
     if len(output.questions) != inputs.n:
         raise ValueError(f"expected exactly {inputs.n} questions, got {len(output.questions)}")
@@ -124,6 +129,7 @@ QUESTION_GENERATION: Prompt[QuestionGenerationInput, QuestionGenerationOutput] =
     variables=_variables,
     check=_check,
     lengths=lambda inputs: {"questions": inputs.n},
+    read_back=_read_types,
 )
 
 

@@ -31,6 +31,13 @@ class RubricOutput(Output):
     suggestion: Text
 
 
+# The fake judge's rubrics, with documents and without.
+FAKE_RUBRIC = RubricOutput(analysis="no errors", accuracy=9, completeness=7, clarity=8, reason="accurate",
+                           suggestion="add the credit score")
+FAKE_PURE_RUBRIC = RubricOutput(analysis="unverifiable figures", accuracy=3, completeness=5, clarity=8,
+                                reason="fabricated", suggestion="cite sources")
+
+
 def _variables(inputs: RubricInput, language: Language) -> dict[str, str]:
     return {"n_documents": str(len(inputs.documents))}
 
@@ -216,6 +223,7 @@ RUBRIC_1_10: Prompt[RubricInput, RubricOutput] = Prompt(
     templates={"zh": WITH_DOCUMENTS_ZH, "en": WITH_DOCUMENTS_EN},
     data_fields={"question": "question", "documents": "document", "answer": "answer"},
     variables=_variables,
+    fake_reply=lambda inputs: FAKE_RUBRIC,
 )
 
 RUBRIC_1_10_PURE_LLM: Prompt[PureRubricInput, RubricOutput] = Prompt(
@@ -225,4 +233,5 @@ RUBRIC_1_10_PURE_LLM: Prompt[PureRubricInput, RubricOutput] = Prompt(
     output_model=RubricOutput,
     templates={"zh": PURE_LLM_ZH, "en": PURE_LLM_EN},
     data_fields={"question": "question", "answer": "answer"},
+    fake_reply=lambda inputs: FAKE_PURE_RUBRIC,
 )

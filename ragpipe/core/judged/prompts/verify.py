@@ -3,11 +3,13 @@ context passages? A verdict (1/0), the passage it rests on, and a one-line reaso
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from ragpipe.core.llm.prompt import Language, Output, Prompt, Text, fence
+from ragpipe.core.llm.prompt import Language, Output, Prompt, Text, fence, unfence_items
+from ragpipe.core.judged.prompts.decompose import unpunctuated
 
 
 class VerifyInput(BaseModel):
@@ -40,6 +42,17 @@ def _check(inputs: VerifyInput, output: VerifyOutput) -> None:
             raise ValueError(f"verdict {v.index}: source {v.source} is not a passage number (1..{m}, or 0)")
         if v.verdict == 1 and v.source == 0:
             raise ValueError(f"verdict {v.index}: a supported statement needs the number of its supporting passage")
+
+
+def fake_verdicts(statements: list[str], passages: dict[int, str]) -> list[StatementVerdict]:
+    """The fake judge: a statement is supported by the first passage that contains it
+    (end punctuation aside)."""
+    out = []
+    for i, s in enumerate(statements, 1):
+        source = next((j for j, c in passages.items() if unpunctuated(s) in c), 0)
+        out.append(StatementVerdict(index=i, reason="stated in a passage" if source else "not in any passage",
+                                    verdict=int(source > 0), source=source))
+    return out
 
 
 ZH = """任务：根据检索到的上下文段落，逐条判断陈述是否得到支持（自然语言推理）。
@@ -99,6 +112,8 @@ VERIFY: Prompt[VerifyInput, VerifyOutput] = Prompt(
     variables=_variables,
     check=_check,
     lengths=lambda inputs: {"verdicts": len(inputs.statements)},
+    fake_reply=lambda inputs: VerifyOutput(verdicts=fake_verdicts(inputs.statements,
+                                                                   dict(enumerate(inputs.evidence, 1)))),
 )
 
 
@@ -136,6 +151,24 @@ def _render_checks(checks: list[VerifyCheck], language: Language) -> str:
         items = [fence(f"check {k} statement {i}", s) for i, s in enumerate(check.statements, 1)]
         blocks.append("\n".join([head, *items]))
     return "\n\n".join(blocks)
+
+
+_CHECK_PASSAGES = {"zh": r"^核对 {k}：只依据段落 ([\d、]+)，", "en": r"^Check {k}: .* by passage\(s\) ([\d, ]+) only:$"}
+
+
+def _read_checks(placed: dict[str, str], language: Language) -> dict:
+    """The checks of a rendered batch (the inverse of ``_render_checks``)."""
+    text, checks = placed["checks"], []
+    while statements := unfence_items(f"check {len(checks) + 1} statement", text):
+        head = re.search(_CHECK_PASSAGES[language].format(k=len(checks) + 1), text, re.M)
+        checks.append(VerifyCheck(statements=statements, passages=[int(n) for n in re.findall(r"\d+", head.group(1))]))
+    return {"checks": checks}
+
+
+def _batch_fake_reply(inputs: VerifyBatchInput) -> VerifyBatchOutput:
+    return VerifyBatchOutput(checks=[
+        CheckVerdicts(check=k, verdicts=fake_verdicts(c.statements, {j: inputs.passages[j - 1] for j in c.passages}))
+        for k, c in enumerate(inputs.checks, 1)])
 
 
 def _batch_variables(inputs: VerifyBatchInput, language: Language) -> dict[str, str]:
@@ -221,4 +254,6 @@ VERIFY_BATCH: Prompt[VerifyBatchInput, VerifyBatchOutput] = Prompt(
     variables=_batch_variables,
     check=_batch_check,
     lengths=lambda inputs: {"checks": len(inputs.checks)},
+    fake_reply=_batch_fake_reply,
+    read_back=_read_checks,
 )
