@@ -1,26 +1,26 @@
-"""What each prompt carries beside itself for the tests: the fake judge's reply, and the
-reading of a rendered request back into its input; and a metric with a prompt of its own,
-defined here, scored end to end through the loopback fake judge."""
+"""What each prompt carries beside itself: its typed examples, the fake judge's reply, and
+the reading of a rendered request back into its input; and a metric with a prompt of its
+own, defined here, scored end to end through the loopback fake judge."""
 
 from __future__ import annotations
 
 import dataclasses
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from ragpipe.core.judged import PROMPTS, LLMEvaluator
 from ragpipe.core.judged.prompts.answer_analysis import AnswerAnalysisInput
-from ragpipe.core.judged.prompts.answer_relevancy import AnswerRelevancyInput
+from ragpipe.core.judged.prompts.answer_relevancy import ANSWER_RELEVANCY, AnswerRelevancyInput, AnswerRelevancyOutput
 from ragpipe.core.judged.prompts.context_relevance import ContextRelevanceInput
 from ragpipe.core.judged.prompts.decompose import DecomposeInput
 from ragpipe.core.judged.prompts.entities import EntitiesBatchInput, EntitiesInput, EntityText
-from ragpipe.core.judged.prompts.judge import JudgeInput
+from ragpipe.core.judged.prompts.judge import JudgeInput, JudgeOutput
 from ragpipe.core.judged.prompts.judge_and_rubric import JudgeAndRubricInput
 from ragpipe.core.judged.prompts.question_generation import MultiHopInput, QuestionGenerationInput
-from ragpipe.core.judged.prompts.rubric import PureRubricInput, RubricInput
+from ragpipe.core.judged.prompts.rubric import FAKE_RUBRIC, PureRubricInput, RubricInput
 from ragpipe.core.judged.prompts.verify import VerifyBatchInput, VerifyCheck, VerifyInput
-from ragpipe.core.llm.prompt import Output, Prompt, Text
+from ragpipe.core.llm.prompt import Example, ExampleLayout, Output, Prompt, Text, example_json, show_examples
 from ragpipe.core.llm.structured import with_format_instructions
 from ragpipe.core.metrics import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
@@ -56,6 +56,36 @@ def sample_inputs(lang: str) -> dict[str, BaseModel]:
     }
 
 
+# ---- typed examples ------------------------------------------------------------------
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_calibration_examples_are_typed_and_are_what_the_template_shows(lang):
+    with_examples = {name for name, prompt in PROMPTS.items() if prompt.examples}
+    assert with_examples >= {"llm_judge", "rubric_1_10", "rubric_1_10_pure_llm", "judge_and_rubric"}
+    for name in with_examples:
+        prompt = PROMPTS[name]
+        shown = prompt.show_examples(prompt.examples[lang], lang)
+        assert shown in prompt.template(lang), name
+        for example in prompt.examples[lang]:
+            assert example_json(example.output) in shown and example.note in shown, name
+            assert prompt.output_model.model_validate_json(example_json(example.output)) == example.output, name
+            assert example.input.answer in shown, name
+
+
+def test_an_example_that_does_not_fit_its_prompt_fails_the_build():
+    judge = PROMPTS["llm_judge"]
+    with pytest.raises(ValueError, match="not of the prompt's models"):  # another prompt's output
+        dataclasses.replace(judge, examples={**judge.examples, "zh": (Example(FAKE_RUBRIC, note="rubric"),)})
+    with pytest.raises(ValidationError, match="less than or equal to 5"):  # off the output model's scale
+        Example(JudgeOutput(reasoning="A fine answer.", score=7), note="7 of 5")
+    layout = ExampleLayout("Examples:", "Example {k}", ("Answer: {answer}",), "Output: {output}")
+    three_asked = Example(AnswerRelevancyOutput(questions=["What is the rate?"], noncommittal=0),
+                          AnswerRelevancyInput(answer="The rate is 30%.", n=3))
+    with pytest.raises(ValueError, match="expected exactly 3 questions"):  # the prompt's own check
+        dataclasses.replace(ANSWER_RELEVANCY, examples={"zh": (three_asked,), "en": (three_asked,)},
+                            show_examples=show_examples({"zh": layout, "en": layout}))
+
+
+# ---- reading a request back, and the fake judge's reply -------------------------------
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_every_prompt_reads_its_rendered_text_back_into_its_input(lang):
     inputs = sample_inputs(lang)
