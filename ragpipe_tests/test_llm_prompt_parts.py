@@ -58,9 +58,11 @@ def sample_inputs(lang: str) -> dict[str, BaseModel]:
 
 # ---- typed examples ------------------------------------------------------------------
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_the_calibration_examples_are_typed_and_are_what_the_template_shows(lang):
+def test_the_examples_are_typed_and_are_what_the_template_shows(lang):
     with_examples = {name for name, prompt in PROMPTS.items() if prompt.examples}
-    assert with_examples >= {"llm_judge", "rubric_1_10", "rubric_1_10_pure_llm", "judge_and_rubric"}
+    # answer_relevancy shows no example; the other two wrap their English example's JSON over two lines, which
+    # a typed example cannot keep without changing the prompt's bytes (its hash keys the caches): not yet typed.
+    assert with_examples == set(PROMPTS) - {"statement_decomposition", "entity_extraction", "answer_relevancy"}
     for name in with_examples:
         prompt = PROMPTS[name]
         shown = prompt.show_examples(prompt.examples[lang], lang)
@@ -68,7 +70,8 @@ def test_the_calibration_examples_are_typed_and_are_what_the_template_shows(lang
         for example in prompt.examples[lang]:
             assert example_json(example.output) in shown and example.note in shown, name
             assert prompt.output_model.model_validate_json(example_json(example.output)) == example.output, name
-            assert example.input.answer in shown, name
+            if example.input is not None:
+                assert example.input.answer in shown, name
 
 
 def test_an_example_that_does_not_fit_its_prompt_fails_the_build():

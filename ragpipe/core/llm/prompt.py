@@ -227,7 +227,7 @@ def example_json(output: BaseModel) -> str:
 @dataclass(frozen=True)
 class ExampleLayout:
     """How a template shows its examples in one language: a heading, a line per example
-    (``{k}``, ``{note}``), its input as ``lines`` (format strings over the input's fields; a
+    (``{k}``, ``{note}``; none when empty), its input as ``lines`` (format strings over the input's fields; a
     list field shows as "[1] … [2] …"), and its output (``{output}``). From the second example
     on, the lines but the last become ``same`` (if given) when their fields equal the first
     example's."""
@@ -250,9 +250,15 @@ class ExampleLayout:
             values = fields(example)
             same = bool(self.same) and k > 1 and all(values[name] == first[name] for name in shared)
             material = [self.same, self.lines[-1]] if same else list(self.lines)
-            shown += [self.example.format(k=k, note=example.note), *(line.format(**values) for line in material),
+            heading = [self.example.format(k=k, note=example.note)] if self.example else []
+            shown += [*heading, *(line.format(**values) for line in material),
                       self.output.format(output=example_json(example.output))]
         return "\n".join(shown)
+
+
+def show_outputs(examples: tuple[Example, ...], language: Language) -> str:
+    """The examples' outputs alone, one per line: for a template that shows only the shape of its output."""
+    return "\n".join(example_json(example.output) for example in examples)
 
 
 def show_examples(layouts: Mapping[str, ExampleLayout]) -> Callable[[tuple[Example, ...], Language], str]:

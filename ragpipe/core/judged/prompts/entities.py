@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, RootModel
 
-from ragpipe.core.llm.prompt import Language, Output, Prompt, Text, fence, unfence_items
+from ragpipe.core.llm.prompt import Example, Language, Output, Prompt, Text, fence, show_outputs, unfence_items
 
 EntityType = Literal["policy", "organization", "location", "legal_clause", "industry"]
 Role = Literal["question", "answer", "context", "ground_truth", "text"]
@@ -198,7 +198,7 @@ ${entity_types}
 ${texts}
 
 输出格式：只输出一个 JSON 对象，例如
-{"texts": [{"index": 1, "entities": [{"name": "财政部", "type": "organization"}, {"name": "小微企业", "type": "industry"}]}, {"index": 2, "entities": []}]}"""
+${examples}"""
 
 BATCH_EN = """Task: extract the key policy entities from each of the texts below, text by text.
 
@@ -216,7 +216,14 @@ Rules:
 ${texts}
 
 Output format: only a JSON object, for example
-{"texts": [{"index": 1, "entities": [{"name": "Ministry of Finance", "type": "organization"}, {"name": "small businesses", "type": "industry"}]}, {"index": 2, "entities": []}]}"""
+${examples}"""
+
+BATCH_EXAMPLES = {
+    "zh": (Example(EntitiesBatchOutput.model_validate_json(
+        '{"texts": [{"index": 1, "entities": [{"name": "财政部", "type": "organization"}, {"name": "小微企业", "type": "industry"}]}, {"index": 2, "entities": []}]}')),),
+    "en": (Example(EntitiesBatchOutput.model_validate_json(
+        '{"texts": [{"index": 1, "entities": [{"name": "Ministry of Finance", "type": "organization"}, {"name": "small businesses", "type": "industry"}]}, {"index": 2, "entities": []}]}')),),
+}
 
 ENTITIES_BATCH: Prompt[EntitiesBatchInput, EntitiesBatchOutput] = Prompt(
     name="entity_extraction_batch",
@@ -231,4 +238,6 @@ ENTITIES_BATCH: Prompt[EntitiesBatchInput, EntitiesBatchOutput] = Prompt(
     fake_reply=lambda inputs: EntitiesBatchOutput(texts=[TextEntities(index=i, entities=fake_entities(t.text))
                                                          for i, t in enumerate(inputs.texts, 1)]),
     read_back=_read_texts,
+    examples=BATCH_EXAMPLES,
+    show_examples=show_outputs,
 )

@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from ragpipe.core.llm.prompt import Language, Output, Prompt, Text, fence, unfence_items
+from ragpipe.core.llm.prompt import Example, Language, Output, Prompt, Text, fence, show_outputs, unfence_items
 from ragpipe.core.judged.prompts.decompose import unpunctuated
 
 
@@ -74,7 +74,7 @@ ${evidence}
 ${statements}
 
 输出格式：只输出一个 JSON 对象，例如
-{"verdicts": [{"index": 1, "reason": "段落 1 写明最低首付为 3.5%。", "verdict": 1, "source": 1}, {"index": 2, "reason": "上下文没有提到联邦政府的上限要求。", "verdict": 0, "source": 0}]}"""
+${examples}"""
 
 EN = """Task: decide, statement by statement, whether the retrieved context passages support it (natural
 language inference).
@@ -100,7 +100,14 @@ Statements:
 ${statements}
 
 Output format: only a JSON object, for example
-{"verdicts": [{"index": 1, "reason": "Passage 1 states the minimum down payment of 3.5%.", "verdict": 1, "source": 1}, {"index": 2, "reason": "No passage mentions a federal upper limit.", "verdict": 0, "source": 0}]}"""
+${examples}"""
+
+EXAMPLES = {
+    "zh": (Example(VerifyOutput.model_validate_json(
+        '{"verdicts": [{"index": 1, "reason": "段落 1 写明最低首付为 3.5%。", "verdict": 1, "source": 1}, {"index": 2, "reason": "上下文没有提到联邦政府的上限要求。", "verdict": 0, "source": 0}]}')),),
+    "en": (Example(VerifyOutput.model_validate_json(
+        '{"verdicts": [{"index": 1, "reason": "Passage 1 states the minimum down payment of 3.5%.", "verdict": 1, "source": 1}, {"index": 2, "reason": "No passage mentions a federal upper limit.", "verdict": 0, "source": 0}]}')),),
+}
 
 VERIFY: Prompt[VerifyInput, VerifyOutput] = Prompt(
     name="statement_verification",
@@ -114,6 +121,8 @@ VERIFY: Prompt[VerifyInput, VerifyOutput] = Prompt(
     lengths=lambda inputs: {"verdicts": len(inputs.statements)},
     fake_reply=lambda inputs: VerifyOutput(verdicts=fake_verdicts(inputs.statements,
                                                                    dict(enumerate(inputs.evidence, 1)))),
+    examples=EXAMPLES,
+    show_examples=show_outputs,
 )
 
 
@@ -216,7 +225,7 @@ ${passages}
 ${checks}
 
 输出格式：只输出一个 JSON 对象，例如
-{"checks": [{"check": 1, "verdicts": [{"index": 1, "reason": "段落 1 写明最低首付为 3.5%。", "verdict": 1, "source": 1}, {"index": 2, "reason": "段落中没有提到联邦政府的上限要求。", "verdict": 0, "source": 0}]}, {"check": 2, "verdicts": [{"index": 1, "reason": "段落 3 给出的比例是 5%，与陈述矛盾。", "verdict": 0, "source": 3}]}]}"""
+${examples}"""
 
 BATCH_EN = """Task: carry out a number of checks. Each check gives a list of statements and the passages it may use;
 decide, statement by statement, whether those passages support it (natural language inference).
@@ -242,7 +251,14 @@ Checks:
 ${checks}
 
 Output format: only a JSON object, for example
-{"checks": [{"check": 1, "verdicts": [{"index": 1, "reason": "Passage 1 states the minimum down payment of 3.5%.", "verdict": 1, "source": 1}, {"index": 2, "reason": "No passage mentions a federal upper limit.", "verdict": 0, "source": 0}]}, {"check": 2, "verdicts": [{"index": 1, "reason": "Passage 3 gives 5%, which contradicts the statement.", "verdict": 0, "source": 3}]}]}"""
+${examples}"""
+
+BATCH_EXAMPLES = {
+    "zh": (Example(VerifyBatchOutput.model_validate_json(
+        '{"checks": [{"check": 1, "verdicts": [{"index": 1, "reason": "段落 1 写明最低首付为 3.5%。", "verdict": 1, "source": 1}, {"index": 2, "reason": "段落中没有提到联邦政府的上限要求。", "verdict": 0, "source": 0}]}, {"check": 2, "verdicts": [{"index": 1, "reason": "段落 3 给出的比例是 5%，与陈述矛盾。", "verdict": 0, "source": 3}]}]}')),),
+    "en": (Example(VerifyBatchOutput.model_validate_json(
+        '{"checks": [{"check": 1, "verdicts": [{"index": 1, "reason": "Passage 1 states the minimum down payment of 3.5%.", "verdict": 1, "source": 1}, {"index": 2, "reason": "No passage mentions a federal upper limit.", "verdict": 0, "source": 0}]}, {"check": 2, "verdicts": [{"index": 1, "reason": "Passage 3 gives 5%, which contradicts the statement.", "verdict": 0, "source": 3}]}]}')),),
+}
 
 VERIFY_BATCH: Prompt[VerifyBatchInput, VerifyBatchOutput] = Prompt(
     name="statement_verification_batch",
@@ -256,4 +272,6 @@ VERIFY_BATCH: Prompt[VerifyBatchInput, VerifyBatchOutput] = Prompt(
     lengths=lambda inputs: {"checks": len(inputs.checks)},
     fake_reply=_batch_fake_reply,
     read_back=_read_checks,
+    examples=BATCH_EXAMPLES,
+    show_examples=show_outputs,
 )
