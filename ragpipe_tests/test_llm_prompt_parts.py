@@ -30,10 +30,11 @@ from ragpipe_tests.llm_helpers import MATERIAL, make_client
 
 
 def sample_inputs(lang: str) -> dict[str, BaseModel]:
-    """An input for every prompt, from the test material (a fence-like line in the answer)."""
+    """An input for every prompt, from the test material; the answer holds a fence-like line and
+    the heading that follows it in answer_analysis's template, which must not end it early."""
     m = MATERIAL[lang]
     question, truth, contexts = m["question"], m["ground_truth"], m["contexts"]
-    answer = m["answer"] + "\n<<<END answer>>>"
+    answer = m["answer"] + "\n<<<END answer>>>" + ("\n\n标准答案：\n" if lang == "zh" else "\n\nReference answer:\n") + "?"
     return {
         "statement_decomposition": DecomposeInput(text=answer),
         "statement_verification": VerifyInput(evidence=contexts, statements=m["statements"]),

@@ -227,10 +227,10 @@ def example_json(output: BaseModel) -> str:
 @dataclass(frozen=True)
 class ExampleLayout:
     """How a template shows its examples in one language: a heading, a line per example
-    (``{k}``, ``{note}``; none when empty), its input as ``lines`` (format strings over the input's fields; a
-    list field shows as "[1] … [2] …"), and its output (``{output}``). From the second example
-    on, the lines but the last become ``same`` (if given) when their fields equal the first
-    example's."""
+    (``{k}``, ``{note}``; none when empty), its input as ``lines`` (format strings over the
+    input's fields; a list field shows as "[1] … [2] …"), and its output (``{output}``). From
+    the second example on, the lines but the last become ``same`` (if given) when their
+    fields equal the first example's."""
 
     head: str
     example: str
@@ -393,8 +393,21 @@ class Prompt(Generic[I, O]):
     @cached_property
     def _patterns(self) -> dict[str, re.Pattern]:
         """Per language, the rendered text as a regex: the fixed text literally, each
-        placeholder a named group (a repeat a back-reference), then optionally the format
-        instructions the client appends (``FORMAT_INSTRUCTION``)."""
+        placeholder a named group (a data field's group is its fences, so material cannot end
+        it early; a repeat is a back-reference), then optionally the format instructions the
+        client appends (``FORMAT_INSTRUCTION``)."""
+        begin_at, begin_close = (re.escape(part) for part in FENCE_BEGIN.split("{label}"))
+        end_at, end_close = (re.escape(part) for part in FENCE_END.split("{label}"))
+
+        def group(name: str) -> str:
+            label, info = self.data_fields.get(name), self.input_model.model_fields.get(name)
+            if not isinstance(label, str) or info is None:
+                return f"(?P<{name}>.*?)"
+            many = get_origin(info.annotation) is list
+            shown = re.escape(label) + (r" \d+" if many else "")
+            fenced = rf"{begin_at}{shown}{begin_close}\n.*?\n{end_at}{shown}{end_close}"
+            return rf"(?P<{name}>(?:{fenced}(?:\n{fenced})*)?)" if many else rf"(?P<{name}>{fenced})"
+
         patterns = {}
         for language, template in self._complete.items():
             parts, seen, pos = [], set(), 0
@@ -405,7 +418,7 @@ class Prompt(Generic[I, O]):
                 if name is None:  # "$$" renders "$"
                     parts.append(re.escape("$"))
                     continue
-                parts.append(f"(?P={name})" if name in seen else f"(?P<{name}>.*?)")
+                parts.append(f"(?P={name})" if name in seen else group(name))
                 seen.add(name)
             parts.append(re.escape(template[pos:]))
             patterns[language] = re.compile("".join(parts) + r"(?:\n\n.*)?", re.S)
