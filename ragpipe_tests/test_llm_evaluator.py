@@ -10,9 +10,10 @@ import pytest
 
 from ragpipe.core.llm import LLMError
 from ragpipe.core.judged import PROMPTS, LLMEvaluator, LLMVerifier, refine
+from ragpipe.core.judged.prompts.rubric import FAKE_RUBRIC as RUBRIC
 from ragpipe.core.metrics import REGISTRY, judge_use
 from ragpipe.core.schemas import EvalCase
-from ragpipe.testing.fake_judge import RUBRIC, fake_llm, prompt_of
+from ragpipe.testing.fake_judge import fake_llm, prompt_of
 from ragpipe_tests.llm_helpers import MATERIAL, SAMPLE, client, make_client, server
 from ragpipe.testing.openai_server import Reply, script
 
@@ -143,7 +144,7 @@ def test_prefetch_many_samples_runs_concurrently(server):
 
 # ---- the rubric's refine loop -----------------------------------------------------------------------
 def rubric_reply(accuracy: int, suggestion: str) -> dict:
-    return {**RUBRIC, "accuracy": accuracy, "suggestion": suggestion}
+    return {**RUBRIC.model_dump(), "accuracy": accuracy, "suggestion": suggestion}
 
 
 def test_refine_feeds_the_suggestion_back_until_the_bar(server, client):
@@ -169,7 +170,7 @@ def test_refine_stops_after_n_rounds_and_on_errors(server, client):
     assert [r.accuracy for r in result.rounds] == [5, 5] and not result.reached_bar
     assert result.stopped_because == "no rounds left" and result.rounds[0].rubric.mode == "pure_llm"
 
-    server.route = lambda req: {**RUBRIC, "accuracy": 11}
+    server.route = lambda req: {**RUBRIC.model_dump(), "accuracy": 11}
     result = refine(client, "q2?", lambda q, s: ("another answer", ["d"]), max_rounds=3)
     assert len(result.rounds) == 1 and result.rounds[0].rubric is None and result.rounds[0].accuracy is None
     assert "accuracy" in result.rounds[0].error and result.stopped_because == "error"

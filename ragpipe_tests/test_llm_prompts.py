@@ -14,9 +14,10 @@ from ragpipe.core.llm import LLMClient, LLMSettings, pick_language
 from ragpipe.core.judged import (PROMPTS, LLMEvaluator, LLMVerifier, answer_questions, context_relevance,
                                  extract_entities, judge_1_5, prompt_hash, rubric_1_10)
 from ragpipe.core.metrics import judge_use
+from ragpipe.core.judged.prompts.decompose import unpunctuated
 from ragpipe.core.llm.prompt import DATA_RULE, SYSTEM, fence
 from ragpipe.core.llm.structured import extract_json
-from ragpipe.testing.fake_judge import fake_llm, prompt_of, strip_end
+from ragpipe.testing.fake_judge import fake_llm, prompt_of
 from ragpipe_tests.llm_helpers import MATERIAL, SAMPLE, SECRET, client, make_client, server
 from ragpipe.testing.openai_server import Reply
 
@@ -29,7 +30,7 @@ def test_decompose_and_verify_round_trip(server, client, lang):
     m = MATERIAL[lang]
     verifier = LLMVerifier(client, language=lang)
     statements = verifier.decompose(m["answer"])
-    assert [strip_end(s) for s in statements] == m["statements"]
+    assert [unpunctuated(s) for s in statements] == m["statements"]
     verdicts = verifier.verify(statements, m["contexts"])
     assert [(v.supported, v.score) for v in verdicts] == [(True, 1.0), (False, 0.0)]
     assert verdicts[0].evidence == m["contexts"][0] and verdicts[1].evidence == ""

@@ -17,8 +17,8 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from string import Template
-from typing import Annotated, Any, Generic, Literal, TypeVar
+from string import Formatter, Template
+from typing import Annotated, Any, Generic, Literal, TypeVar, get_origin
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, RootModel, StringConstraints, ValidationError
 
@@ -163,6 +163,21 @@ def fence_items(label: str, items: list[str]) -> str:
     return "\n".join(fence(f"{label} {i}", item) for i, item in enumerate(items, 1))
 
 
+def unfence(label: str, text: str) -> str | None:
+    """The material of the fence ``label`` in ``text`` (as fenced: defused), None when absent."""
+    begin, end = re.escape(FENCE_BEGIN.format(label=label)), re.escape(FENCE_END.format(label=label))
+    m = re.search(rf"^{begin}\n(.*?)\n{end}$", text, re.S | re.M)
+    return m.group(1) if m else None
+
+
+def unfence_items(label: str, text: str) -> list[str]:
+    """The material of ``fence_items(label, …)`` in ``text``, in order."""
+    items: list[str] = []
+    while (item := unfence(f"{label} {len(items) + 1}", text)) is not None:
+        items.append(item)
+    return items
+
+
 def _no_bool(value: Any) -> Any:
     if isinstance(value, bool):
         raise ValueError("a score must be a number, not true/false")
@@ -187,6 +202,71 @@ O = TypeVar("O", bound=BaseModel)
 
 
 @dataclass(frozen=True)
+class Example(Generic[I, O]):
+    """A few-shot or calibration example: the material shown (``input``; None where the
+    template shows only the output's shape), the output the model should give, and a
+    heading (``note``, e.g. "fluent but fabricated, 2"). Both are the prompt's own typed
+    models, so an example that no longer fits them fails when the prompt is built."""
+
+    output: O
+    input: I | None = None
+    note: str = ""
+
+
+def example_json(output: BaseModel) -> str:
+    """An example output as the template shows it: JSON, a whole-number float as an integer."""
+    def shown(value: Any) -> Any:
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        if isinstance(value, dict):
+            return {k: shown(v) for k, v in value.items()}
+        return [shown(v) for v in value] if isinstance(value, list) else value
+    return json.dumps(shown(output.model_dump(mode="json")), ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class ExampleLayout:
+    """How a template shows its examples in one language: a heading, a line per example
+    (``{k}``, ``{note}``; none when empty), its input as ``lines`` (format strings over the
+    input's fields; a list field shows as "[1] … [2] …"), and its output (``{output}``). From
+    the second example on, the lines but the last become ``same`` (if given) when their
+    fields equal the first example's."""
+
+    head: str
+    example: str
+    lines: tuple[str, ...]
+    output: str
+    same: str = ""
+
+    def show(self, examples: tuple[Example, ...]) -> str:
+        def fields(example: Example) -> dict[str, str]:
+            return {name: " ".join(f"[{i}] {v}" for i, v in enumerate(value, 1)) if isinstance(value, list) else
+                    str(value) for name, value in example.input.model_dump().items()}
+
+        shared = [name for line in self.lines[:-1] for _, name, _, _ in Formatter().parse(line) if name]
+        first = fields(examples[0])
+        shown = [self.head]
+        for k, example in enumerate(examples, 1):
+            values = fields(example)
+            same = bool(self.same) and k > 1 and all(values[name] == first[name] for name in shared)
+            material = [self.same, self.lines[-1]] if same else list(self.lines)
+            heading = [self.example.format(k=k, note=example.note)] if self.example else []
+            shown += [*heading, *(line.format(**values) for line in material),
+                      self.output.format(output=example_json(example.output))]
+        return "\n".join(shown)
+
+
+def show_outputs(examples: tuple[Example, ...], language: Language) -> str:
+    """The examples' outputs alone, one per line: for a template that shows only the shape of its output."""
+    return "\n".join(example_json(example.output) for example in examples)
+
+
+def show_examples(layouts: Mapping[str, ExampleLayout]) -> Callable[[tuple[Example, ...], Language], str]:
+    """A prompt's ``show_examples`` from its layout per language."""
+    return lambda examples, language: layouts[language].show(examples)
+
+
+@dataclass(frozen=True)
 class Prompt(Generic[I, O]):
     """One prompt: typed input and output, a template per language, a version.
 
@@ -207,6 +287,13 @@ class Prompt(Generic[I, O]):
     (one verdict per context …): the schema sent to the server says so (minItems =
     maxItems), so servers that enforce schemas with a grammar (llama.cpp) cannot stop
     short; ``check`` still verifies it for servers that do not.
+    ``examples`` holds, per language, the typed examples that ``show_examples`` renders
+    into the template's ``${examples}`` (once, before hashing, like ``${data_rule}``).
+    ``fake_reply`` is the deterministic stand-in the tests' fake judge answers with
+    (``ragpipe.testing.fake_judge``), kept beside the prompt so that a new prompt brings its
+    own. ``read`` turns a rendered text back into its input (the fake judge's way to know a
+    request); ``read_back`` gives the input fields it cannot recover by itself (those a
+    function renders, or that only variables show) from the placeholders' text.
     """
 
     name: str
@@ -219,12 +306,26 @@ class Prompt(Generic[I, O]):
     check: Callable[[I, O], None] | None = None
     lengths: Callable[[I], dict[str, int]] | None = None
     grounded: Mapping[str, str] = field(default_factory=dict)
+    examples: Mapping[str, tuple[Example[I, O], ...]] = field(default_factory=dict)
+    show_examples: Callable[[tuple[Example[I, O], ...], Language], str] | None = None
+    fake_reply: Callable[[I], O] | None = None
+    read_back: Callable[[dict[str, str], Language], dict[str, Any]] | None = None
     _complete: dict[str, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if set(self.templates) != set(LANGUAGES):
             raise ValueError(f"prompt {self.name}: needs exactly the templates {LANGUAGES}")
-        complete = {lang: Template(t).safe_substitute(data_rule=DATA_RULE[lang]) for lang, t in self.templates.items()}
+        if self.examples and (set(self.examples) != set(LANGUAGES) or self.show_examples is None):
+            raise ValueError(f"prompt {self.name}: examples need one tuple per language {LANGUAGES} and show_examples")
+        for example in (e for examples in self.examples.values() for e in examples):
+            if not isinstance(example.output, self.output_model) or not (
+                    example.input is None or isinstance(example.input, self.input_model)):
+                raise ValueError(f"prompt {self.name}: example {example.note!r} is not of the prompt's models")
+            if example.input is not None and self.check:
+                self.check(example.input, example.output)
+        complete = {lang: Template(t).safe_substitute(
+            data_rule=DATA_RULE[lang], **({"examples": self.show_examples(self.examples[lang], lang)}
+                                          if self.examples else {})) for lang, t in self.templates.items()}
         object.__setattr__(self, "_complete", complete)
 
     @cached_property
@@ -288,6 +389,63 @@ class Prompt(Generic[I, O]):
         if self.variables:
             values.update(self.variables(inputs, language))
         return Template(self.template(language)).substitute(values)
+
+    @cached_property
+    def _patterns(self) -> dict[str, re.Pattern]:
+        """Per language, the rendered text as a regex: the fixed text literally, each
+        placeholder a named group (a data field's group is its fences, so material cannot end
+        it early; a repeat is a back-reference), then optionally the format instructions the
+        client appends (``FORMAT_INSTRUCTION``)."""
+        begin_at, begin_close = (re.escape(part) for part in FENCE_BEGIN.split("{label}"))
+        end_at, end_close = (re.escape(part) for part in FENCE_END.split("{label}"))
+
+        def group(name: str) -> str:
+            label, info = self.data_fields.get(name), self.input_model.model_fields.get(name)
+            if not isinstance(label, str) or info is None:
+                return f"(?P<{name}>.*?)"
+            many = get_origin(info.annotation) is list
+            shown = re.escape(label) + (r" \d+" if many else "")
+            fenced = rf"{begin_at}{shown}{begin_close}\n.*?\n{end_at}{shown}{end_close}"
+            return rf"(?P<{name}>(?:{fenced}(?:\n{fenced})*)?)" if many else rf"(?P<{name}>{fenced})"
+
+        patterns = {}
+        for language, template in self._complete.items():
+            parts, seen, pos = [], set(), 0
+            for m in Template.pattern.finditer(template):
+                parts.append(re.escape(template[pos : m.start()]))
+                pos = m.end()
+                name = m.group("named") or m.group("braced")
+                if name is None:  # "$$" renders "$"
+                    parts.append(re.escape("$"))
+                    continue
+                parts.append(f"(?P={name})" if name in seen else group(name))
+                seen.add(name)
+            parts.append(re.escape(template[pos:]))
+            patterns[language] = re.compile("".join(parts) + r"(?:\n\n.*)?", re.S)
+        return patterns
+
+    def read(self, text: str) -> I | None:
+        """The input that ``render`` turned into ``text`` (material as fenced: defused),
+        None when this prompt did not render it."""
+        for language in LANGUAGES:
+            m = self._patterns[language].fullmatch(text)
+            if m is None:
+                continue
+            placed, values = m.groupdict(), {}
+            for name, info in self.input_model.model_fields.items():
+                label = self.data_fields.get(name)
+                if name not in placed or callable(label):
+                    continue
+                if label is None:
+                    values[name] = placed[name]
+                elif get_origin(info.annotation) is list:
+                    values[name] = unfence_items(label, placed[name])
+                else:
+                    values[name] = unfence(label, placed[name])
+            if self.read_back:
+                values.update(self.read_back(placed, language))
+            return self.input_model.model_validate(values)
+        return None
 
     def messages(self, inputs: I, language: Language) -> list[dict[str, str]]:
         return [{"role": "system", "content": SYSTEM[language]},

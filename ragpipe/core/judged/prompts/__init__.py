@@ -1,5 +1,6 @@
 """The evaluation prompts, one module each: typed input and output models, a zh and an
-en template, a version, and a hash to store beside every score they produce.
+en template, a version, and a hash to store beside every score they produce; beside each,
+the typed examples its template shows and the reply the tests' fake judge gives.
 
 Single prompts serve one operation each (``statement_decomposition``, ``llm_judge`` …);
 the batched prompts (``answer_analysis``, ``statement_verification_batch``,

@@ -10,7 +10,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from ragpipe.core.llm.prompt import Output, Prompt, Text
+from ragpipe.core.judged.prompts.answer_relevancy import AnswerRelevancyInput, fake_questions
+from ragpipe.core.judged.prompts.decompose import fake_statements
+from ragpipe.core.llm.prompt import Example, ExampleLayout, Output, Prompt, Text, show_examples
 
 
 class AnswerAnalysisInput(BaseModel):
@@ -33,6 +35,13 @@ def _check(inputs: AnswerAnalysisInput, output: AnswerAnalysisOutput) -> None:
         raise ValueError("the reference answer is empty, so ground_truth_statements must be []")
 
 
+def _fake_reply(inputs: AnswerAnalysisInput) -> AnswerAnalysisOutput:
+    relevancy = fake_questions(AnswerRelevancyInput(answer=inputs.answer, n=inputs.n))
+    return AnswerAnalysisOutput(answer_statements=fake_statements(inputs.answer),
+                                ground_truth_statements=fake_statements(inputs.ground_truth),
+                                questions=relevancy.questions, noncommittal=relevancy.noncommittal)
+
+
 ZH = """任务：阅读一个 RAG 系统的回答和一份标准答案，完成三件事：
 A. 把回答分解为原子陈述（answer_statements）；
 B. 把标准答案分解为原子陈述（ground_truth_statements）；
@@ -53,10 +62,7 @@ ${data_rule}
 2. 问题使用回答本身的语言，不要引入回答中没有的信息，也不要参考标准答案。
 3. noncommittal：回答含糊其辞、回避或拒绝回答时为 1（例如“我不知道”“无法确定”“资料中没有相关信息”）；否则为 0。
 
-示例（仅用于说明格式）：
-回答：FHA 贷款最低首付为 3.5%，且联邦政府强制要求不得超过此比例。
-标准答案：FHA 贷款最低首付为 3.5%。
-输出：{"answer_statements": ["FHA 贷款的最低首付为 3.5%。", "联邦政府强制要求 FHA 贷款的首付比例不得超过 3.5%。"], "ground_truth_statements": ["FHA 贷款的最低首付为 3.5%。"], "questions": ["FHA 贷款的最低首付是多少？", "FHA 贷款的首付比例有上限吗？", "联邦政府对 FHA 首付有什么要求？"], "noncommittal": 0}
+${examples}
 
 回答：
 ${answer}
@@ -93,10 +99,7 @@ Question rules (C):
 3. noncommittal: 1 when the answer is evasive, vague or declines to answer (e.g. "I don't know", "I'm not sure",
    "the documents do not say"); otherwise 0.
 
-Example (format only):
-Answer: The Eiffel Tower, completed in 1889, is 330 m tall.
-Reference answer: The Eiffel Tower is 330 m tall.
-Output: {"answer_statements": ["The Eiffel Tower was completed in 1889.", "The Eiffel Tower is 330 m tall."], "ground_truth_statements": ["The Eiffel Tower is 330 m tall."], "questions": ["How tall is the Eiffel Tower?", "When was the Eiffel Tower completed?", "What is the height of the Eiffel Tower in metres?"], "noncommittal": 0}
+${examples}
 
 Answer:
 ${answer}
@@ -106,6 +109,29 @@ ${ground_truth}
 
 Output format: only a JSON object {"answer_statements": [...], "ground_truth_statements": [...], "questions": [...],
 "noncommittal": 0 or 1}, with exactly ${n} questions."""
+
+EXAMPLES = {
+    "zh": (Example(AnswerAnalysisOutput(
+        answer_statements=["FHA 贷款的最低首付为 3.5%。", "联邦政府强制要求 FHA 贷款的首付比例不得超过 3.5%。"],
+        ground_truth_statements=["FHA 贷款的最低首付为 3.5%。"],
+        questions=["FHA 贷款的最低首付是多少？", "FHA 贷款的首付比例有上限吗？", "联邦政府对 FHA 首付有什么要求？"],
+        noncommittal=0),
+        AnswerAnalysisInput(answer="FHA 贷款最低首付为 3.5%，且联邦政府强制要求不得超过此比例。",
+                            ground_truth="FHA 贷款最低首付为 3.5%。", n=3)),),
+    "en": (Example(AnswerAnalysisOutput(
+        answer_statements=["The Eiffel Tower was completed in 1889.", "The Eiffel Tower is 330 m tall."],
+        ground_truth_statements=["The Eiffel Tower is 330 m tall."],
+        questions=["How tall is the Eiffel Tower?", "When was the Eiffel Tower completed?",
+                   "What is the height of the Eiffel Tower in metres?"],
+        noncommittal=0),
+        AnswerAnalysisInput(answer="The Eiffel Tower, completed in 1889, is 330 m tall.",
+                            ground_truth="The Eiffel Tower is 330 m tall.", n=3)),),
+}
+LAYOUTS = {
+    "zh": ExampleLayout("示例（仅用于说明格式）：", "", ("回答：{answer}", "标准答案：{ground_truth}"), "输出：{output}"),
+    "en": ExampleLayout("Example (format only):", "", ("Answer: {answer}", "Reference answer: {ground_truth}"),
+                        "Output: {output}"),
+}
 
 ANSWER_ANALYSIS: Prompt[AnswerAnalysisInput, AnswerAnalysisOutput] = Prompt(
     name="answer_analysis",
@@ -117,4 +143,7 @@ ANSWER_ANALYSIS: Prompt[AnswerAnalysisInput, AnswerAnalysisOutput] = Prompt(
     check=_check,
     lengths=lambda inputs: {"questions": inputs.n},
     grounded={"answer_statements": "answer", "ground_truth_statements": "ground_truth"},
+    examples=EXAMPLES,
+    show_examples=show_examples(LAYOUTS),
+    fake_reply=_fake_reply,
 )

@@ -8,6 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from ragpipe.core.judged.prompts.decompose import unpunctuated
 from ragpipe.core.llm.prompt import Output, Prompt, Text
 
 
@@ -24,6 +25,13 @@ class AnswerRelevancyOutput(Output):
 def _check(inputs: AnswerRelevancyInput, output: AnswerRelevancyOutput) -> None:
     if len(output.questions) != inputs.n:
         raise ValueError(f"expected exactly {inputs.n} questions, got {len(output.questions)}")
+
+
+def fake_questions(inputs: AnswerRelevancyInput) -> AnswerRelevancyOutput:
+    """The fake judge's questions: the answer itself, numbered; noncommittal for "I don't know"."""
+    answer = inputs.answer
+    return AnswerRelevancyOutput(questions=[f"Q{i}: {unpunctuated(answer)}?" for i in range(1, inputs.n + 1)],
+                                 noncommittal=int("不知道" in answer or "don't know" in answer))
 
 
 ZH = """任务：根据一段回答反推它所回答的问题，并判断这段回答是否含糊回避。
@@ -66,4 +74,5 @@ ANSWER_RELEVANCY: Prompt[AnswerRelevancyInput, AnswerRelevancyOutput] = Prompt(
     data_fields={"answer": "answer"},
     check=_check,
     lengths=lambda inputs: {"questions": inputs.n},
+    fake_reply=fake_questions,
 )

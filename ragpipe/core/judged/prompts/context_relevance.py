@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from ragpipe.core.llm.prompt import Language, Output, Prompt, Text
+from ragpipe.core.llm.prompt import Example, Language, Output, Prompt, Text, show_outputs
 
 
 class ContextRelevanceInput(BaseModel):
@@ -35,6 +35,13 @@ def _check(inputs: ContextRelevanceInput, output: ContextRelevanceOutput) -> Non
         raise ValueError(f"expected exactly one verdict for each context index 1..{n}, got indices {indices}")
 
 
+def _fake_reply(inputs: ContextRelevanceInput) -> ContextRelevanceOutput:
+    """The fake judge: a context about FHA (the test material's subject) is relevant."""
+    return ContextRelevanceOutput(contexts=[
+        ContextVerdict(index=i, reason="about FHA" if "FHA" in c else "about something else", relevant="FHA" in c)
+        for i, c in enumerate(inputs.contexts, 1)])
+
+
 ZH = """任务：逐段判断检索到的上下文是否与问题相关。
 
 ${data_rule}
@@ -53,7 +60,7 @@ ${question}
 ${contexts}
 
 输出格式：只输出一个 JSON 对象，例如
-{"contexts": [{"index": 1, "reason": "写明了最低首付比例。", "relevant": true}, {"index": 2, "reason": "讲的是浮动利率，与首付无关。", "relevant": false}]}"""
+${examples}"""
 
 EN = """Task: decide, passage by passage, whether the retrieved context passages are relevant to a question.
 
@@ -74,7 +81,14 @@ Context passages:
 ${contexts}
 
 Output format: only a JSON object, for example
-{"contexts": [{"index": 1, "reason": "States the minimum down payment.", "relevant": true}, {"index": 2, "reason": "About adjustable rates, not down payments.", "relevant": false}]}"""
+${examples}"""
+
+EXAMPLES = {
+    "zh": (Example(ContextRelevanceOutput.model_validate_json(
+        '{"contexts": [{"index": 1, "reason": "写明了最低首付比例。", "relevant": true}, {"index": 2, "reason": "讲的是浮动利率，与首付无关。", "relevant": false}]}')),),
+    "en": (Example(ContextRelevanceOutput.model_validate_json(
+        '{"contexts": [{"index": 1, "reason": "States the minimum down payment.", "relevant": true}, {"index": 2, "reason": "About adjustable rates, not down payments.", "relevant": false}]}')),),
+}
 
 CONTEXT_RELEVANCE: Prompt[ContextRelevanceInput, ContextRelevanceOutput] = Prompt(
     name="context_relevance",
@@ -86,4 +100,7 @@ CONTEXT_RELEVANCE: Prompt[ContextRelevanceInput, ContextRelevanceOutput] = Promp
     variables=_variables,
     check=_check,
     lengths=lambda inputs: {"contexts": len(inputs.contexts)},
+    fake_reply=_fake_reply,
+    examples=EXAMPLES,
+    show_examples=show_outputs,
 )

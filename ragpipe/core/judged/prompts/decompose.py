@@ -3,6 +3,8 @@ statements that can be verified one by one."""
 
 from __future__ import annotations
 
+import re
+
 from pydantic import BaseModel
 
 from ragpipe.core.llm.prompt import Output, Prompt, Text
@@ -14,6 +16,16 @@ class DecomposeInput(BaseModel):
 
 class DecomposeOutput(Output):
     statements: list[Text]
+
+
+def fake_statements(text: str) -> list[str]:
+    """The fake judge's decomposition: one statement per sentence."""
+    return [s.strip() for s in re.split(r"(?<=[。！？])|(?<=[.!?])\s+", text) if s.strip()]
+
+
+def unpunctuated(text: str) -> str:
+    """The text without its end punctuation: how the fake judge compares statements."""
+    return text.strip().rstrip("。.！!？?")
 
 
 ZH = """任务：把一段文本分解为可以逐条核实的原子陈述。
@@ -68,4 +80,5 @@ DECOMPOSE: Prompt[DecomposeInput, DecomposeOutput] = Prompt(
     templates={"zh": ZH, "en": EN},
     data_fields={"text": "text"},
     grounded={"statements": "text"},
+    fake_reply=lambda inputs: DecomposeOutput(statements=fake_statements(inputs.text)),
 )

@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, RootModel
 
-from ragpipe.core.llm.prompt import Language, Output, Prompt, Text, fence
+from ragpipe.core.llm.prompt import Example, Language, Output, Prompt, Text, fence, show_outputs, unfence_items
 
 EntityType = Literal["policy", "organization", "location", "legal_clause", "industry"]
 Role = Literal["question", "answer", "context", "ground_truth", "text"]
@@ -49,6 +49,21 @@ ENTITY_TYPES = {"zh": """实体类型（type 取括号中的代码）：
 - geographic location (location)
 - legal provision or clause (legal_clause)
 - industry or sector (industry)"""}
+
+
+# The entities the fake judge knows (the test material's), found wherever they occur.
+FAKE_ENTITIES: dict[str, EntityType] = {
+    "财政部": "organization", "中小企业": "industry", "上海市": "location",
+    "Ministry of Finance": "organization", "small businesses": "industry", "Ohio": "location"}
+
+
+def fake_entities(text: str) -> list[Entity]:
+    found = sorted((e for e in FAKE_ENTITIES if e in text), key=text.index)
+    return [Entity(name=e, type=FAKE_ENTITIES[e]) for e in found]
+
+
+def _role(label: str, language: Language) -> Role:
+    return next(role for role, shown in ROLE_LABELS[language].items() if shown == label)
 
 
 def _with_types(template: str, language: Language) -> str:
@@ -113,6 +128,8 @@ ENTITIES: Prompt[EntitiesInput, Entities] = Prompt(
     data_fields={"text": "text"},
     variables=_variables,
     check=_check,
+    fake_reply=lambda inputs: Entities(fake_entities(inputs.text)),
+    read_back=lambda placed, language: {"role": _role(placed["role_label"], language)},
 )
 
 
@@ -139,6 +156,14 @@ def _render_texts(texts: list[EntityText], language: Language) -> str:
     head = "文本 {i}（{label}）：" if language == "zh" else "Text {i} ({label}):"
     return "\n\n".join("\n".join((head.format(i=i, label=ROLE_LABELS[language][t.role]), fence(f"text {i}", t.text)))
                        for i, t in enumerate(texts, 1))
+
+
+def _read_texts(placed: dict[str, str], language: Language) -> dict:
+    """The texts of a rendered batch (the inverse of ``_render_texts``)."""
+    head = r"^文本 {i}（(.+)）：$" if language == "zh" else r"^Text {i} \((.+)\):$"
+    texts = unfence_items("text", placed["texts"])
+    return {"texts": [EntityText(role=_role(re.search(head.format(i=i), placed["texts"], re.M).group(1), language),
+                                 text=text) for i, text in enumerate(texts, 1)]}
 
 
 def _batch_variables(inputs: EntitiesBatchInput, language: Language) -> dict[str, str]:
@@ -173,7 +198,7 @@ ${entity_types}
 ${texts}
 
 输出格式：只输出一个 JSON 对象，例如
-{"texts": [{"index": 1, "entities": [{"name": "财政部", "type": "organization"}, {"name": "小微企业", "type": "industry"}]}, {"index": 2, "entities": []}]}"""
+${examples}"""
 
 BATCH_EN = """Task: extract the key policy entities from each of the texts below, text by text.
 
@@ -191,7 +216,14 @@ Rules:
 ${texts}
 
 Output format: only a JSON object, for example
-{"texts": [{"index": 1, "entities": [{"name": "Ministry of Finance", "type": "organization"}, {"name": "small businesses", "type": "industry"}]}, {"index": 2, "entities": []}]}"""
+${examples}"""
+
+BATCH_EXAMPLES = {
+    "zh": (Example(EntitiesBatchOutput.model_validate_json(
+        '{"texts": [{"index": 1, "entities": [{"name": "财政部", "type": "organization"}, {"name": "小微企业", "type": "industry"}]}, {"index": 2, "entities": []}]}')),),
+    "en": (Example(EntitiesBatchOutput.model_validate_json(
+        '{"texts": [{"index": 1, "entities": [{"name": "Ministry of Finance", "type": "organization"}, {"name": "small businesses", "type": "industry"}]}, {"index": 2, "entities": []}]}')),),
+}
 
 ENTITIES_BATCH: Prompt[EntitiesBatchInput, EntitiesBatchOutput] = Prompt(
     name="entity_extraction_batch",
@@ -203,4 +235,9 @@ ENTITIES_BATCH: Prompt[EntitiesBatchInput, EntitiesBatchOutput] = Prompt(
     variables=_batch_variables,
     check=_batch_check,
     lengths=lambda inputs: {"texts": len(inputs.texts)},
+    fake_reply=lambda inputs: EntitiesBatchOutput(texts=[TextEntities(index=i, entities=fake_entities(t.text))
+                                                         for i, t in enumerate(inputs.texts, 1)]),
+    read_back=_read_texts,
+    examples=BATCH_EXAMPLES,
+    show_examples=show_outputs,
 )

@@ -1,12 +1,13 @@
 """LLM judge: the answer scored 1–5 against the ground truth, with reasoning.
-Few-shot calibration examples (the remedy for score inflation) show that a fluent
-answer with a fabricated figure scores 2, not 4."""
+Few-shot calibration examples (``EXAMPLES``, typed; the remedy for score inflation) show
+that a fluent answer with a fabricated figure scores 2, not 4."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel
 
-from ragpipe.core.llm.prompt import Output, Prompt, Score5, Text
+from ragpipe.core.judged.prompts.decompose import unpunctuated
+from ragpipe.core.llm.prompt import Example, ExampleLayout, Output, Prompt, Score5, Text, show_examples
 
 
 class JudgeInput(BaseModel):
@@ -18,6 +19,12 @@ class JudgeInput(BaseModel):
 class JudgeOutput(Output):
     reasoning: Text
     score: Score5
+
+
+def fake_judge(inputs: JudgeInput) -> JudgeOutput:
+    """The fake judge: 5 when the answer contains the ground truth (end punctuation aside), else 2."""
+    good = unpunctuated(inputs.ground_truth) in inputs.answer
+    return JudgeOutput(reasoning="matches the ground truth" if good else "contradicts it", score=5 if good else 2)
 
 
 RUBRIC_ZH = """评分标准（5 分制）：
@@ -42,34 +49,47 @@ The ground truth is the factual reference: content that contradicts it is an err
 (numbers, dates, names) that the ground truth does not contain earn no credit. Do not reward fluency, a
 confident tone or length."""
 
-CALIBRATION_ZH = """校准示例（只用于说明评分尺度，不是本次待评估的材料）：
-示例 1（流畅但编造，2 分）
-问题：小微企业贷款贴息比例是多少？　标准答案：贴息比例为 30%，单户上限 100 万元。
-回答：贴息比例为 50%，单户上限 200 万元，由市财政局按季度发放。
-评分：{"reasoning": "比例和上限都与标准答案矛盾，按季度发放也没有依据；表述流畅但关键数字是编造的，会误导用户。", "score": 2}
-示例 2（准确但遗漏条件，4 分）
-问题与标准答案：同示例 1。
-回答：贴息比例为 30%。
-评分：{"reasoning": "比例正确，但遗漏了单户 100 万元的上限。", "score": 4}
-示例 3（拒绝回答，1 分）
-问题与标准答案：同示例 1。
-回答：抱歉，我无法回答这个问题。
-评分：{"reasoning": "没有给出任何信息，属于拒绝回答。", "score": 1}"""
+SUBSIDY_ZH = "小微企业贷款贴息比例是多少？", "贴息比例为 30%，单户上限 100 万元。"
+SUBSIDY_EN = "What interest subsidy do small-business loans get?", "30%, capped at 1 million yuan per\nbusiness."
 
-CALIBRATION_EN = """Calibration examples (they only illustrate the scale; they are not the material under evaluation):
-Example 1 (fluent but fabricated, 2)
-Question: What interest subsidy do small-business loans get? Ground truth: 30%, capped at 1 million yuan per
-business.
-Answer: The subsidy is 50%, capped at 2 million yuan per business and paid quarterly by the city finance bureau.
-Scores: {"reasoning": "The rate and the cap contradict the ground truth and the quarterly payment has no basis; fluent, but the key figures are fabricated and would mislead the user.", "score": 2}
-Example 2 (accurate but misses a condition, 4)
-Question and ground truth: as in example 1.
-Answer: The subsidy is 30%.
-Scores: {"reasoning": "The rate is right, but the cap of 1 million yuan per business is missing.", "score": 4}
-Example 3 (declines, 1)
-Question and ground truth: as in example 1.
-Answer: Sorry, I cannot answer that.
-Scores: {"reasoning": "Gives no information; a refusal.", "score": 1}"""
+
+def _example(material: tuple[str, str], answer: str, note: str, reasoning: str, score: int) -> Example:
+    question, ground_truth = material
+    return Example(input=JudgeInput(question=question, ground_truth=ground_truth, answer=answer),
+                   output=JudgeOutput(reasoning=reasoning, score=score), note=note)
+
+
+# Calibration (the remedy for score inflation): a fluent answer with a fabricated figure scores 2, not 4.
+CALIBRATION_HEAD = {"zh": "校准示例（只用于说明评分尺度，不是本次待评估的材料）：",
+                    "en": "Calibration examples (they only illustrate the scale; they are not the material under "
+                          "evaluation):"}
+EXAMPLES = {
+    "zh": (
+        _example(SUBSIDY_ZH, "贴息比例为 50%，单户上限 200 万元，由市财政局按季度发放。", "流畅但编造，2 分",
+                 "比例和上限都与标准答案矛盾，按季度发放也没有依据；表述流畅但关键数字是编造的，会误导用户。", 2),
+        _example(SUBSIDY_ZH, "贴息比例为 30%。", "准确但遗漏条件，4 分", "比例正确，但遗漏了单户 100 万元的上限。", 4),
+        _example(SUBSIDY_ZH, "抱歉，我无法回答这个问题。", "拒绝回答，1 分", "没有给出任何信息，属于拒绝回答。", 1),
+    ),
+    "en": (
+        _example(SUBSIDY_EN, "The subsidy is 50%, capped at 2 million yuan per business and paid quarterly by the city "
+                 "finance bureau.", "fluent but fabricated, 2",
+                 "The rate and the cap contradict the ground truth and the quarterly payment has no basis; fluent, "
+                 "but the key figures are fabricated and would mislead the user.", 2),
+        _example(SUBSIDY_EN, "The subsidy is 30%.", "accurate but misses a condition, 4",
+                 "The rate is right, but the cap of 1 million yuan per business is missing.", 4),
+        _example(SUBSIDY_EN, "Sorry, I cannot answer that.", "declines, 1", "Gives no information; a refusal.", 1),
+    ),
+}
+
+LAYOUTS = {
+    "zh": ExampleLayout(head=CALIBRATION_HEAD["zh"], example="示例 {k}（{note}）",
+                        lines=("问题：{question}　标准答案：{ground_truth}", "回答：{answer}"),
+                        same="问题与标准答案：同示例 1。", output="评分：{output}"),
+    "en": ExampleLayout(head=CALIBRATION_HEAD["en"], example="Example {k} ({note})",
+                        lines=("Question: {question} Ground truth: {ground_truth}", "Answer: {answer}"),
+                        same="Question and ground truth: as in example 1.", output="Scores: {output}"),
+}
+
 
 ZH = """你是一个客观、严谨的 RAG 系统回答质量评估专家。请根据原始问题和标准答案，对 RAG 系统的回答进行评分。
 
@@ -77,7 +97,7 @@ ${data_rule}
 
 """ + RUBRIC_ZH + """
 
-""" + CALIBRATION_ZH + """
+${examples}
 
 待评估信息：
 1. 原始问题：
@@ -99,7 +119,7 @@ ${data_rule}
 
 """ + RUBRIC_EN + """
 
-""" + CALIBRATION_EN + """
+${examples}
 
 Material to evaluate:
 1. Original question:
@@ -121,4 +141,7 @@ JUDGE_1_5: Prompt[JudgeInput, JudgeOutput] = Prompt(
     output_model=JudgeOutput,
     templates={"zh": ZH, "en": EN},
     data_fields={"question": "question", "ground_truth": "ground_truth", "answer": "answer"},
+    examples=EXAMPLES,
+    show_examples=show_examples(LAYOUTS),
+    fake_reply=fake_judge,
 )

@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from ragpipe.core.llm.prompt import Language, Output, Prompt, Text
+from ragpipe.core.llm.prompt import Example, Language, Output, Prompt, Text, show_outputs
 
 QUESTION_TYPES = ("FACTUAL", "INFERENTIAL")
 _TYPE_LABELS = {
@@ -42,6 +42,11 @@ def _variables(inputs: QuestionGenerationInput, language: Language) -> dict[str,
     sep = "、" if language == "zh" else ", "
     return {"n_passages": str(len(inputs.passages)),
             "types": sep.join(_TYPE_LABELS[language][t] for t in inputs.question_types)}
+
+
+def _read_types(placed: dict[str, str], language: Language) -> dict:
+    shown = placed["types"].split("、" if language == "zh" else ", ")
+    return {"question_types": [t for label in shown for t, known in _TYPE_LABELS[language].items() if known == label]}
 
 
 def _check(inputs: QuestionGenerationInput, output: QuestionGenerationOutput) -> None:
@@ -81,7 +86,7 @@ ${passages}
 你的任务：根据以上文档，生成 ${n} 个问题。
 
 输出格式：只输出一个 JSON 对象，questions 恰好包含 ${n} 个问题，例如
-{"questions": [{"question_type": "FACTUAL", "question_text": "文档中提到的项目启动于哪一年？", "ground_truth": "该项目于2021年正式启动。", "source_passages": [1]}, {"question_type": "INFERENTIAL", "question_text": "项目早期阶段和后期阶段的主要挑战有何不同？", "ground_truth": "项目早期挑战主要是技术选型和团队组建，后期挑战则转变为系统性能优化和市场推广。", "source_passages": [2, 3]}]}"""
+${examples}"""
 
 EN = """You are an expert at asking questions. Read the following document carefully and, from its content,
 write questions with their ground-truth answers.
@@ -112,7 +117,14 @@ ${passages}
 Your task: from the document above, write ${n} questions.
 
 Output format: only a JSON object whose questions list holds exactly ${n} questions, for example
-{"questions": [{"question_type": "FACTUAL", "question_text": "In which year did the project mentioned in the document start?", "ground_truth": "The project started in 2021.", "source_passages": [1]}, {"question_type": "INFERENTIAL", "question_text": "How did the project's main challenges differ between its early and later stages?", "ground_truth": "Early on the challenges were choosing the technology and building the team; later they were performance tuning and marketing.", "source_passages": [2, 3]}]}"""
+${examples}"""
+
+EXAMPLES = {
+    "zh": (Example(QuestionGenerationOutput.model_validate_json(
+        '{"questions": [{"question_type": "FACTUAL", "question_text": "文档中提到的项目启动于哪一年？", "ground_truth": "该项目于2021年正式启动。", "source_passages": [1]}, {"question_type": "INFERENTIAL", "question_text": "项目早期阶段和后期阶段的主要挑战有何不同？", "ground_truth": "项目早期挑战主要是技术选型和团队组建，后期挑战则转变为系统性能优化和市场推广。", "source_passages": [2, 3]}]}')),),
+    "en": (Example(QuestionGenerationOutput.model_validate_json(
+        '{"questions": [{"question_type": "FACTUAL", "question_text": "In which year did the project mentioned in the document start?", "ground_truth": "The project started in 2021.", "source_passages": [1]}, {"question_type": "INFERENTIAL", "question_text": "How did the project\'s main challenges differ between its early and later stages?", "ground_truth": "Early on the challenges were choosing the technology and building the team; later they were performance tuning and marketing.", "source_passages": [2, 3]}]}')),),
+}
 
 QUESTION_GENERATION: Prompt[QuestionGenerationInput, QuestionGenerationOutput] = Prompt(
     name="question_generation",
@@ -124,6 +136,9 @@ QUESTION_GENERATION: Prompt[QuestionGenerationInput, QuestionGenerationOutput] =
     variables=_variables,
     check=_check,
     lengths=lambda inputs: {"questions": inputs.n},
+    read_back=_read_types,
+    examples=EXAMPLES,
+    show_examples=show_outputs,
 )
 
 
@@ -153,7 +168,7 @@ ${data_rule}
 ${passages}
 
 输出格式：只输出一个 JSON 对象，例如
-{"question_text": "甲市和乙市的一次性创业补贴哪个更高？", "ground_truth": "甲市的一次性创业补贴为1万元，乙市为2万元，乙市更高。", "fact_from_passage_1": "甲市一次性创业补贴1万元。", "fact_from_passage_2": "乙市一次性创业补贴2万元。"}"""
+${examples}"""
 
 MULTI_HOP_EN = """You are an expert at asking questions. Below are two related document passages. Write one
 multi-hop question: answering it must need information from both passages, so that neither passage alone
@@ -174,7 +189,14 @@ Passages:
 ${passages}
 
 Output format: only a JSON object, for example
-{"question_text": "Which city's one-off start-up grant is larger, City A's or City B's?", "ground_truth": "City A grants 10,000 dollars and City B 20,000 dollars, so City B's is larger.", "fact_from_passage_1": "City A's start-up grant is 10,000 dollars.", "fact_from_passage_2": "City B's start-up grant is 20,000 dollars."}"""
+${examples}"""
+
+MULTI_HOP_EXAMPLES = {
+    "zh": (Example(MultiHopOutput.model_validate_json(
+        '{"question_text": "甲市和乙市的一次性创业补贴哪个更高？", "ground_truth": "甲市的一次性创业补贴为1万元，乙市为2万元，乙市更高。", "fact_from_passage_1": "甲市一次性创业补贴1万元。", "fact_from_passage_2": "乙市一次性创业补贴2万元。"}')),),
+    "en": (Example(MultiHopOutput.model_validate_json(
+        '{"question_text": "Which city\'s one-off start-up grant is larger, City A\'s or City B\'s?", "ground_truth": "City A grants 10,000 dollars and City B 20,000 dollars, so City B\'s is larger.", "fact_from_passage_1": "City A\'s start-up grant is 10,000 dollars.", "fact_from_passage_2": "City B\'s start-up grant is 20,000 dollars."}')),),
+}
 
 MULTI_HOP_QUESTION: Prompt[MultiHopInput, MultiHopOutput] = Prompt(
     name="multi_hop_question",
@@ -183,4 +205,6 @@ MULTI_HOP_QUESTION: Prompt[MultiHopInput, MultiHopOutput] = Prompt(
     output_model=MultiHopOutput,
     templates={"zh": MULTI_HOP_ZH, "en": MULTI_HOP_EN},
     data_fields={"passages": "passage"},
+    examples=MULTI_HOP_EXAMPLES,
+    show_examples=show_outputs,
 )

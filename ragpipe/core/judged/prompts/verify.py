@@ -3,11 +3,13 @@ context passages? A verdict (1/0), the passage it rests on, and a one-line reaso
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from ragpipe.core.llm.prompt import Language, Output, Prompt, Text, fence
+from ragpipe.core.llm.prompt import Example, Language, Output, Prompt, Text, fence, show_outputs, unfence_items
+from ragpipe.core.judged.prompts.decompose import unpunctuated
 
 
 class VerifyInput(BaseModel):
@@ -42,6 +44,17 @@ def _check(inputs: VerifyInput, output: VerifyOutput) -> None:
             raise ValueError(f"verdict {v.index}: a supported statement needs the number of its supporting passage")
 
 
+def fake_verdicts(statements: list[str], passages: dict[int, str]) -> list[StatementVerdict]:
+    """The fake judge: a statement is supported by the first passage that contains it
+    (end punctuation aside)."""
+    out = []
+    for i, s in enumerate(statements, 1):
+        source = next((j for j, c in passages.items() if unpunctuated(s) in c), 0)
+        out.append(StatementVerdict(index=i, reason="stated in a passage" if source else "not in any passage",
+                                    verdict=int(source > 0), source=source))
+    return out
+
+
 ZH = """任务：根据检索到的上下文段落，逐条判断陈述是否得到支持（自然语言推理）。
 
 ${data_rule}
@@ -61,7 +74,7 @@ ${evidence}
 ${statements}
 
 输出格式：只输出一个 JSON 对象，例如
-{"verdicts": [{"index": 1, "reason": "段落 1 写明最低首付为 3.5%。", "verdict": 1, "source": 1}, {"index": 2, "reason": "上下文没有提到联邦政府的上限要求。", "verdict": 0, "source": 0}]}"""
+${examples}"""
 
 EN = """Task: decide, statement by statement, whether the retrieved context passages support it (natural
 language inference).
@@ -87,7 +100,14 @@ Statements:
 ${statements}
 
 Output format: only a JSON object, for example
-{"verdicts": [{"index": 1, "reason": "Passage 1 states the minimum down payment of 3.5%.", "verdict": 1, "source": 1}, {"index": 2, "reason": "No passage mentions a federal upper limit.", "verdict": 0, "source": 0}]}"""
+${examples}"""
+
+EXAMPLES = {
+    "zh": (Example(VerifyOutput.model_validate_json(
+        '{"verdicts": [{"index": 1, "reason": "段落 1 写明最低首付为 3.5%。", "verdict": 1, "source": 1}, {"index": 2, "reason": "上下文没有提到联邦政府的上限要求。", "verdict": 0, "source": 0}]}')),),
+    "en": (Example(VerifyOutput.model_validate_json(
+        '{"verdicts": [{"index": 1, "reason": "Passage 1 states the minimum down payment of 3.5%.", "verdict": 1, "source": 1}, {"index": 2, "reason": "No passage mentions a federal upper limit.", "verdict": 0, "source": 0}]}')),),
+}
 
 VERIFY: Prompt[VerifyInput, VerifyOutput] = Prompt(
     name="statement_verification",
@@ -99,6 +119,10 @@ VERIFY: Prompt[VerifyInput, VerifyOutput] = Prompt(
     variables=_variables,
     check=_check,
     lengths=lambda inputs: {"verdicts": len(inputs.statements)},
+    fake_reply=lambda inputs: VerifyOutput(verdicts=fake_verdicts(inputs.statements,
+                                                                   dict(enumerate(inputs.evidence, 1)))),
+    examples=EXAMPLES,
+    show_examples=show_outputs,
 )
 
 
@@ -136,6 +160,24 @@ def _render_checks(checks: list[VerifyCheck], language: Language) -> str:
         items = [fence(f"check {k} statement {i}", s) for i, s in enumerate(check.statements, 1)]
         blocks.append("\n".join([head, *items]))
     return "\n\n".join(blocks)
+
+
+_CHECK_PASSAGES = {"zh": r"^核对 {k}：只依据段落 ([\d、]+)，", "en": r"^Check {k}: .* by passage\(s\) ([\d, ]+) only:$"}
+
+
+def _read_checks(placed: dict[str, str], language: Language) -> dict:
+    """The checks of a rendered batch (the inverse of ``_render_checks``)."""
+    text, checks = placed["checks"], []
+    while statements := unfence_items(f"check {len(checks) + 1} statement", text):
+        head = re.search(_CHECK_PASSAGES[language].format(k=len(checks) + 1), text, re.M)
+        checks.append(VerifyCheck(statements=statements, passages=[int(n) for n in re.findall(r"\d+", head.group(1))]))
+    return {"checks": checks}
+
+
+def _batch_fake_reply(inputs: VerifyBatchInput) -> VerifyBatchOutput:
+    return VerifyBatchOutput(checks=[
+        CheckVerdicts(check=k, verdicts=fake_verdicts(c.statements, {j: inputs.passages[j - 1] for j in c.passages}))
+        for k, c in enumerate(inputs.checks, 1)])
 
 
 def _batch_variables(inputs: VerifyBatchInput, language: Language) -> dict[str, str]:
@@ -183,7 +225,7 @@ ${passages}
 ${checks}
 
 输出格式：只输出一个 JSON 对象，例如
-{"checks": [{"check": 1, "verdicts": [{"index": 1, "reason": "段落 1 写明最低首付为 3.5%。", "verdict": 1, "source": 1}, {"index": 2, "reason": "段落中没有提到联邦政府的上限要求。", "verdict": 0, "source": 0}]}, {"check": 2, "verdicts": [{"index": 1, "reason": "段落 3 给出的比例是 5%，与陈述矛盾。", "verdict": 0, "source": 3}]}]}"""
+${examples}"""
 
 BATCH_EN = """Task: carry out a number of checks. Each check gives a list of statements and the passages it may use;
 decide, statement by statement, whether those passages support it (natural language inference).
@@ -209,7 +251,14 @@ Checks:
 ${checks}
 
 Output format: only a JSON object, for example
-{"checks": [{"check": 1, "verdicts": [{"index": 1, "reason": "Passage 1 states the minimum down payment of 3.5%.", "verdict": 1, "source": 1}, {"index": 2, "reason": "No passage mentions a federal upper limit.", "verdict": 0, "source": 0}]}, {"check": 2, "verdicts": [{"index": 1, "reason": "Passage 3 gives 5%, which contradicts the statement.", "verdict": 0, "source": 3}]}]}"""
+${examples}"""
+
+BATCH_EXAMPLES = {
+    "zh": (Example(VerifyBatchOutput.model_validate_json(
+        '{"checks": [{"check": 1, "verdicts": [{"index": 1, "reason": "段落 1 写明最低首付为 3.5%。", "verdict": 1, "source": 1}, {"index": 2, "reason": "段落中没有提到联邦政府的上限要求。", "verdict": 0, "source": 0}]}, {"check": 2, "verdicts": [{"index": 1, "reason": "段落 3 给出的比例是 5%，与陈述矛盾。", "verdict": 0, "source": 3}]}]}')),),
+    "en": (Example(VerifyBatchOutput.model_validate_json(
+        '{"checks": [{"check": 1, "verdicts": [{"index": 1, "reason": "Passage 1 states the minimum down payment of 3.5%.", "verdict": 1, "source": 1}, {"index": 2, "reason": "No passage mentions a federal upper limit.", "verdict": 0, "source": 0}]}, {"check": 2, "verdicts": [{"index": 1, "reason": "Passage 3 gives 5%, which contradicts the statement.", "verdict": 0, "source": 3}]}]}')),),
+}
 
 VERIFY_BATCH: Prompt[VerifyBatchInput, VerifyBatchOutput] = Prompt(
     name="statement_verification_batch",
@@ -221,4 +270,8 @@ VERIFY_BATCH: Prompt[VerifyBatchInput, VerifyBatchOutput] = Prompt(
     variables=_batch_variables,
     check=_batch_check,
     lengths=lambda inputs: {"checks": len(inputs.checks)},
+    fake_reply=_batch_fake_reply,
+    read_back=_read_checks,
+    examples=BATCH_EXAMPLES,
+    show_examples=show_outputs,
 )
