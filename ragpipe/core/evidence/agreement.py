@@ -17,12 +17,16 @@ from functools import lru_cache
 
 from rapidfuzz.fuzz import ratio
 
-from ragpipe.core.evidence.facts import _EN_SCALES, _EN_UNITS, Facts, common_word, facts, fold, negated
+from ragpipe.core.evidence.facts import _EN_SCALES, _EN_UNITS, VALUE_CLAUSE, Facts, common_word, facts, fold, negated
 from ragpipe.core.text import EN_STOPWORDS, _jieba, _stem, content_tokens, is_chinese
 
 _VOWELS = set("aeiouy")
 _PARENTHESIS = re.compile(r"\([^()]*\)|（[^（）]*）")
 _NUMBER_WORDS = frozenset([*_EN_UNITS, *_EN_SCALES])
+# A number with the unit before it ("$", "£") or after it ("%", "pounds", "万", "处").
+_SPELLED = "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True))
+_NUMBER_UNIT = re.compile(rf"([$£€¥])?\s?(?:\d[\d,.]*(?:/\d+)?|\b(?:{_SPELLED})(?:[\s-]+(?:and\s+)?(?:{_SPELLED}))*\b)"
+                          r"\s*(%|[A-Za-z]+|[\u4e00-\u9fff])?", re.I)
 _INITIALS = re.compile(r"\b(?:[A-Za-z]\.\s?){2,}")
 # "No. 1" and "No 3" are numbers, not negations.
 _NUMBER_SIGN = re.compile(r"\bno\.?\s*(?=\d)", re.I)
@@ -129,17 +133,22 @@ class Agreement:
         return 1 - len(self.answer_extra) / len(self.answer_new) if self.answer_new else 1.0
 
 
-def _conflicts(answer: Facts, reference: Facts, question: Facts, answer_terms, recall: float) -> list[str]:
-    """Typed facts the reference states and the answer replaces: another number where one of
-    the reference's should be ("29 stone, 406 pounds" for "29 stone 12 pounds"; measured on the
-    three training files, it fires on wrong answers only), a different year, month or day, a
-    different name in the reference's name's place (none of the reference's names stated, and less than half of
-    its key terms: "Denmark" answers "Kingdom of Denmark")."""
+def _conflicts(answer: Facts, reference: Facts, question: Facts, answer_terms, recall: float,
+               units: tuple[dict, dict] = ({}, {})) -> list[str]:
+    """Typed facts the reference states and the answer replaces: a different number (and
+    none of the reference's, or, where it states some, another of the same unit where one is
+    missing: "29 stone, 406 pounds" for "29 stone 12 pounds", "1/4处" for "1/3处"; ``units``
+    maps each number of the answer and of the reference to its units, and is empty where
+    that is not to be read), a different year,
+    month or day, a different name in the reference's name's place (none of the reference's
+    names stated, and less than half of its key terms: "Denmark" answers "Kingdom of Denmark")."""
     found = []
     wanted = set(reference.numbers) - question.numbers
     given = set(answer.numbers) - question.numbers
-    if wanted - given and given - wanted:  # of the reference's numbers, none or only some, with others
-        found.append(f"number {_show(given - wanted)} for {_show(wanted - given)}")
+    missing, other = wanted - given, given - wanted
+    if missing and other and (not wanted & given or any(units[0].get(g, set()) & units[1].get(w, set())
+                                                          for g in other for w in missing)):
+        found.append(f"number {_show(other)} for {_show(missing)}")
     for kind in ("years", "months", "days"):
         want = getattr(reference, kind) - getattr(question, kind)
         got = getattr(answer, kind) - getattr(question, kind)
@@ -215,7 +224,22 @@ def agreement(answer: str, reference: str, question: str = "") -> Agreement:
     new = [t for t in answer_terms if not found_in(t, given)]
     extra = [t for t in new if not found_in(t, all_reference)]
     recall = len(matched) / len(key) if key else 1.0
-    return Agreement(key, matched, new, extra, _conflicts(answer_facts, facts(core), question_facts, answer_terms, recall))
+    # Where a reference of one clause states some numbers, another of the same unit in the answer
+    # stands in a missing one's place; in a reference of several clauses it may be another fact.
+    one_clause = not VALUE_CLAUSE.search(re.sub(r"(?<=\d),(?=\d)", "", core))  # "1,000" is one number
+    units = (number_units(answer), number_units(core)) if one_clause else ({}, {})
+    return Agreement(key, matched, new, extra, _conflicts(answer_facts, facts(core), question_facts, answer_terms, recall, units))
+
+
+def number_units(text: str) -> dict[float, set[str]]:
+    """Each number of a text with the units written beside it: "$" and "million" for "$18.4
+    million", "pound" for "12 pounds", "万" for "30万元", "处" for "1/3处"."""
+    found: dict[float, set[str]] = {}
+    for match in _NUMBER_UNIT.finditer(text):
+        units = {u.lower().removesuffix("s") if u.isascii() else u for u in match.groups() if u}
+        for value in facts(match.group(0)).numbers:
+            found.setdefault(value, set()).update(units)
+    return found
 
 
 # What the answer-correctness model reads (answer_correctness.py, scripts/train_correctness.py).
