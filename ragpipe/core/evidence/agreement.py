@@ -23,8 +23,8 @@ from ragpipe.core.text import EN_STOPWORDS, _jieba, _stem, content_tokens, is_ch
 _VOWELS = set("aeiouy")
 _PARENTHESIS = re.compile(r"\([^()]*\)|（[^（）]*）")
 _NUMBER_WORDS = frozenset([*_EN_UNITS, *_EN_SCALES])
-# A number with the unit before it ("$", "£") or after it ("%", "pounds", "万", "处").
 _SPELLED = "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True))
+# A number, in digits or words, with the unit before it ("$", "£") or after it ("%", "pounds", "万", "处").
 _NUMBER_UNIT = re.compile(rf"([$£€¥])?\s?(?:\d[\d,.]*(?:/\d+)?|\b(?:{_SPELLED})(?:[\s-]+(?:and\s+)?(?:{_SPELLED}))*\b)"
                           r"\s*(%|[A-Za-z]+|[\u4e00-\u9fff])?", re.I)
 _INITIALS = re.compile(r"\b(?:[A-Za-z]\.\s?){2,}")
@@ -139,9 +139,9 @@ def _conflicts(answer: Facts, reference: Facts, question: Facts, answer_terms, r
     none of the reference's, or, where it states some, another of the same unit where one is
     missing: "29 stone, 406 pounds" for "29 stone 12 pounds", "1/4处" for "1/3处"; ``units``
     maps each number of the answer and of the reference to its units, and is empty where
-    that is not to be read), a different year,
-    month or day, a different name in the reference's name's place (none of the reference's
-    names stated, and less than half of its key terms: "Denmark" answers "Kingdom of Denmark")."""
+    that is not to be read), a different year, month or day, a different name in the
+    reference's name's place (none of the reference's names stated, and less than half of
+    its key terms: "Denmark" answers "Kingdom of Denmark")."""
     found = []
     wanted = set(reference.numbers) - question.numbers
     given = set(answer.numbers) - question.numbers
