@@ -120,6 +120,28 @@ def test_answer_and_factual_correctness_read_the_reference_as_a_person(kit, ques
         assert (value >= 0.5) == correct, (metric, answer, value)
 
 
+@pytest.mark.parametrize("question, answer, reference, correct", [
+    # initials, apostrophes and words written as one match ("J.G." is "JG", "Xi'an" is "Xian")
+    ("Who wrote the novel Empire of the Sun?", "The novel Empire of the Sun was written by J.G. Ballard in 1984.",
+     "JG Ballard", True),
+    ("Where is the Terracotta Army?", "The famous Terracotta Army can be found near the city of Xi'an in China.",
+     "Xian, China", True),
+    ("What was Edmund Hillary's job before climbing?", "Before taking up mountain climbing, Sir Edmund Hillary worked "
+     "as a beekeeper.", "Bee keeper", True),
+    # "No. 3" is a number, not a negation
+    ("Who got to no. 3 in the UK charts with 'You're So Vain' in 1972?",
+     "'You're So Vain' in 1972 reached no. 3 in the UK charts and was sung by Carly Simon.", "CARLY SIMON", True),
+    # one of the reference's numbers stated, another in the place of the rest
+    ("What weight was Cyril Smith at his heaviest?", "Cyril Smith weighed 29 stone (406 pounds) at his heaviest.",
+     "Twenty nine stone twelve pounds", False),
+    ("下半旗是把旗子下降到什么位置？", "下降到距离杆顶的1/4处。", "距离杆顶的1/3处", False),
+])
+def test_answer_correctness_matches_spellings_and_catches_a_partly_different_number(kit, question, answer, reference,
+                                                                                   correct):
+    value = score(kit, "answer_correctness", question=question, answer=answer, ground_truth_answer=reference).value
+    assert (value >= 0.5) == correct, (answer, value)
+
+
 def test_answer_relevancy_prefers_direct_answer(kit):
     direct = score(kit, "answer_relevancy", answer="FHA 贷款允许最低 3.5% 的首付")
     rambling = score(kit, "answer_relevancy", answer="FHA 贷款有很多优势，包括较低的首付要求、灵活的信用分数标准...")

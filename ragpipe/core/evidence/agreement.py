@@ -17,11 +17,21 @@ from functools import lru_cache
 
 from rapidfuzz.fuzz import ratio
 
-from ragpipe.core.evidence.facts import Facts, facts, fold
+from ragpipe.core.evidence.facts import _EN_SCALES, _EN_UNITS, VALUE_CLAUSE, Facts, common_word, facts, fold, negated
 from ragpipe.core.text import EN_STOPWORDS, _jieba, _stem, content_tokens, is_chinese
 
 _VOWELS = set("aeiouy")
 _PARENTHESIS = re.compile(r"\([^()]*\)|（[^（）]*）")
+_NUMBER_WORDS = frozenset([*_EN_UNITS, *_EN_SCALES])
+_SPELLED = "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True))
+# A number, in digits or words, with the unit before it ("$", "£") or after it ("%", "pounds", "万", "处").
+_NUMBER_UNIT = re.compile(rf"([$£€¥])?\s?(?:\d[\d,.]*(?:/\d+)?|\b(?:{_SPELLED})(?:[\s-]+(?:and\s+)?(?:{_SPELLED}))*\b)"
+                          r"\s*(%|[A-Za-z]+|[\u4e00-\u9fff])?", re.I)
+_INITIALS = re.compile(r"\b(?:[A-Za-z]\.\s?){2,}")
+# "No. 1" and "No 3" are numbers, not negations.
+_NUMBER_SIGN = re.compile(r"\bno\.?\s*(?=\d)", re.I)
+# What follows a noun phrase's head in English ("bottle of poison", "Hollywood Park in L.A.").
+_POSTMODIFIER = re.compile(r"\s+(?:of|in|for|from|on|at|with|by)\s.*$", re.I | re.S)
 
 
 @lru_cache(maxsize=65536)
@@ -123,16 +133,22 @@ class Agreement:
         return 1 - len(self.answer_extra) / len(self.answer_new) if self.answer_new else 1.0
 
 
-def _conflicts(answer: Facts, reference: Facts, question: Facts, answer_terms, recall: float) -> list[str]:
+def _conflicts(answer: Facts, reference: Facts, question: Facts, answer_terms, recall: float,
+               units: tuple[dict, dict] = ({}, {})) -> list[str]:
     """Typed facts the reference states and the answer replaces: a different number (and
-    none of the reference's), a different year, month or day, a different name in the
+    none of the reference's, or, where it states some, another of the same unit where one is
+    missing: "29 stone, 406 pounds" for "29 stone 12 pounds", "1/4处" for "1/3处"; ``units``
+    maps each number of the answer and of the reference to its units, and is empty where
+    that is not to be read), a different year, month or day, a different name in the
     reference's name's place (none of the reference's names stated, and less than half of
     its key terms: "Denmark" answers "Kingdom of Denmark")."""
     found = []
     wanted = set(reference.numbers) - question.numbers
     given = set(answer.numbers) - question.numbers
-    if wanted and given and not wanted & given:
-        found.append(f"number {_show(given)} for {_show(wanted)}")
+    missing, other = wanted - given, given - wanted
+    if missing and other and (not wanted & given or any(units[0].get(g, set()) & units[1].get(w, set())
+                                                          for g in other for w in missing)):
+        found.append(f"number {_show(other)} for {_show(missing)}")
     for kind in ("years", "months", "days"):
         want = getattr(reference, kind) - getattr(question, kind)
         got = getattr(answer, kind) - getattr(question, kind)
@@ -170,30 +186,70 @@ def _show(values) -> str:
     return ", ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in sorted(values, key=str)[:3])
 
 
+def _worded(text: str) -> list[str]:
+    """``terms`` as a reference is matched: initials joined ("J.G. Ballard" is "JG Ballard"),
+    no apostrophes ("Xi'an" is "Xian"), and no spelled-out numbers, which ``fact_terms`` gives
+    by value ("twenty nine stone" against "29 stone" misses no word)."""
+    text = _INITIALS.sub(lambda m: re.sub(r"[.\s]", "", m.group(0)) + " ", text)
+    return [t.replace("'", "") for t in terms(text) if t not in _NUMBER_WORDS]
+
+
+def _given(question: str) -> set[str]:
+    """The question's terms, numbers and dates: an answer that repeats them states nothing by it."""
+    return set(_worded(question)) | set(fact_terms(facts(question)))
+
+
+def _joined(found: list[str]) -> list[str]:
+    """Terms with each pair of neighbouring words also written as one ("bee keeper" is "beekeeper")."""
+    return found + [a + b for a, b in zip(found, found[1:]) if a.isalpha() and b.isalpha() and a.isascii() and b.isascii()]
+
+
 def agreement(answer: str, reference: str, question: str = "") -> Agreement:
     """The answer against the reference, with the question's words taken as given."""
     question_facts = facts(question)
-    given = set(terms(question)) | set(fact_terms(question_facts))
+    given = _given(question)
     # A parenthesis in a reference qualifies it ("Elephant (disambiguation)", "Belshazzar (Daniel 5)"):
     # its words are welcome in an answer but not required.
     core = _PARENTHESIS.sub(" ", reference).strip() or reference
-    reference_terms = list(dict.fromkeys([*terms(core), *fact_terms(facts(core))]))
+    reference_terms = list(dict.fromkeys([*_worded(core), *fact_terms(facts(core))]))
     key = [t for t in reference_terms if not found_in(t, given)] or reference_terms
     answer_facts = facts(answer)
-    answer_terms = list(dict.fromkeys([*terms(answer), *fact_terms(answer_facts)]))
-    matched = [t for t in key if found_in(t, answer_terms)]
-    all_reference = set(terms(reference)) | set(fact_terms(facts(reference)))
+    answer_terms = list(dict.fromkeys([*_worded(answer), *fact_terms(answer_facts)]))
+    answer_joined = _joined(answer_terms)
+    # A key term is stated alone, as part of a word the answer writes as one with its neighbour, or
+    # as two words.
+    split = {t for a, b in zip(key, key[1:]) if a.isalpha() and b.isalpha() and found_in(a + b, answer_terms) for t in (a, b)}
+    matched = [t for t in key if t in split or found_in(t, answer_joined)]
+    all_reference = _joined(list(dict.fromkeys([*_worded(reference), *fact_terms(facts(reference))])))
     new = [t for t in answer_terms if not found_in(t, given)]
     extra = [t for t in new if not found_in(t, all_reference)]
     recall = len(matched) / len(key) if key else 1.0
-    return Agreement(key, matched, new, extra, _conflicts(answer_facts, facts(core), question_facts, answer_terms, recall))
+    # Where a reference of one clause states some numbers, another of the same unit in the answer
+    # stands in a missing one's place; in a reference of several clauses it may be another fact.
+    one_clause = not VALUE_CLAUSE.search(re.sub(r"(?<=\d),(?=\d)", "", core))  # "1,000" is one number
+    units = (number_units(answer), number_units(core)) if one_clause else ({}, {})
+    return Agreement(key, matched, new, extra, _conflicts(answer_facts, facts(core), question_facts, answer_terms, recall, units))
+
+
+def number_units(text: str) -> dict[float, set[str]]:
+    """Each number of a text with the units written beside it: "$" and "million" for "$18.4
+    million", "pound" for "12 pounds", "万" for "30万元", "处" for "1/3处"."""
+    found: dict[float, set[str]] = {}
+    for match in _NUMBER_UNIT.finditer(text):
+        units = {u.lower().removesuffix("s") if u.isascii() else u for u in match.groups() if u}
+        for value in facts(match.group(0)).numbers:
+            found.setdefault(value, set()).update(units)
+    return found
 
 
 # What the answer-correctness model reads (answer_correctness.py, scripts/train_correctness.py).
 CORRECTNESS_FEATURES = (
     "recall",            # share of the reference's key terms the answer states
-    "first_key",         # the reference's first key term (its head, mostly) is stated
+    "first_key",         # the reference's first key term is stated
+    "head",              # the head of the reference's phrase is stated ("bottle" of "bottle of poison", "cannon")
     "log_key",           # log(1 + key terms)
+    "key_given",         # the question already holds every term of the reference, so recall says little
+    "rare_stated",       # share of the reference's rare words (not in a dictionary in lower case; zh: its names) stated
     "precision",         # share of the answer's new terms (not the question's) the reference has
     "log_new",           # log(1 + the answer's new terms)
     "log_extra",         # log(1 + the answer's new terms the reference lacks)
@@ -209,10 +265,46 @@ CORRECTNESS_FEATURES = (
 def correctness_row(found: Agreement, answer: str, reference: str, question: str, cosine: float) -> list[float]:
     """The CORRECTNESS_FEATURES row of one answer."""
     question_terms = set(terms(question))
+    given = _given(question)
     restated = sum(found_in(t, terms(answer)) for t in question_terms) / len(question_terms) if question_terms else 0.0
     return [found.recall, float(bool(found.key_terms) and found.key_terms[0] in found.matched),
-            math.log1p(len(found.key_terms)), found.precision, math.log1p(len(found.answer_new)),
+            float(head_stated(answer, reference, question)),
+            math.log1p(len(found.key_terms)), float(bool(found.key_terms) and all(found_in(t, given) for t in found.key_terms)),
+            rare_stated(answer, reference, question), found.precision, math.log1p(len(found.answer_new)),
             math.log1p(len(found.answer_extra)), restated, float(bool(found.conflicts)),
-            float(facts(answer).negated != facts(reference).negated),
+            float(_negates(answer) != _negates(reference)),
             math.log1p(sum(not name_in(n, facts(question).names + facts(reference).names) for n in facts(answer).names)),
             cosine, float(is_chinese(answer + reference))]
+
+
+def _negates(text: str) -> bool:
+    """The text negates; "No. 3" and "No 1" are numbers, not negations."""
+    return negated(_NUMBER_SIGN.sub(" ", text))
+
+
+def head_stated(answer: str, reference: str, question: str) -> bool:
+    """The answer states the head of the reference's phrase, the word the rest qualifies: the
+    last before an English postmodifier ("bottle" of "bottle of poison", "cannon" of "small
+    cannon"), the last in Chinese ("小型大炮"). A near miss shares the qualifiers, not the head
+    ("poison pen", "small curved lever"). True when the reference has no such word beyond the question's."""
+    core = _PARENTHESIS.sub(" ", reference).strip() or reference
+    if not is_chinese(core):
+        core = _POSTMODIFIER.sub("", core)
+    heads = [t for t in _worded(core) if not found_in(t, _given(question))]
+    return not heads or found_in(heads[-1], _joined(_worded(answer)))
+
+
+def rare_stated(answer: str, reference: str, question: str) -> float:
+    """The share of the reference's rare words, the ones that name it, the answer states: words a
+    dictionary lists only capitalised or not at all (in Chinese, its proper names). A title
+    like "Etymology of Poland" is named by "Poland"; "Menlo Park" by "Menlo". 1 when it has none."""
+    core = _PARENTHESIS.sub(" ", reference).strip() or reference
+    if is_chinese(core):
+        rare = [t for name in facts(core).names for t in (_worded(name) or [name])]
+    else:
+        rare = [t for w in re.findall(r"[A-Za-z][A-Za-z'’-]+", core) if not common_word(w) for t in _worded(w)]
+    rare = [t for t in dict.fromkeys(rare) if not found_in(t, _given(question))]
+    stated = _joined(_worded(answer))
+    return sum(found_in(t, stated) for t in rare) / len(rare) if rare else 1.0
+
+

@@ -23,11 +23,11 @@ MODEL_PATH = Path(__file__).parents[1] / "evidence" / "correctness.json"
 
 # Bare yes/no references ("no", "有。", "不可以。") make no statement to match claims against;
 # the answer's polarity is compared instead.
-_YES = re.compile(r"^\W*(?:yes|yeah|yep|correct|true|right|是|对|有|会|能|可以|可能)", re.I)
+_YES = re.compile(r"^\W*(?:yes|yeah|yep|correct|true|right|是|对|有|会|能|可以|可能|需要)", re.I)
 _NO = re.compile(r"^\W*(?:no|nope|not|never|false|wrong|incorrect|不|没|否|无|未|非)", re.I)
 _YES_NO_QUESTION = re.compile(r"吗\W*$|是否|能否|可否|有没有|是不是|会不会|能不能|可不可以|^\W*(?:is|are|was|were|do|does|did|can|could|"
                                r"will|would|has|have|had|should|may|must)\b", re.I)
-_BARE_YES_NO = re.compile(r"^\W*(?:yes|no|yeah|nope|是的?|不是|对|不对|有|没有|可以|不可以|能|不能|会|不会)\W*$", re.I)
+_BARE_YES_NO = re.compile(r"^\W*(?:yes|no|yeah|nope|是的?|不是|对|不对|有|没有|可以|不可以|能|不能|会|不会|需要|不需要)\W*$", re.I)
 
 
 def polarity(text: str) -> bool | None:
