@@ -187,3 +187,27 @@ def project(tmp_path, monkeypatch, embedding_cache) -> Path:
     for name in ("RAGPIPE_DATA_DIR", "RAGPIPE_OUTPUT_DIR", "DAGSTER_PG_HOST"):
         monkeypatch.delenv(name, raising=False)
     return tmp_path
+
+
+@pytest.fixture
+def core_copy(tmp_path, monkeypatch) -> Path:
+    """A copy of ragpipe/core that the code versions (ragpipe.defs.code_versions) are taken
+    from instead of the installed one: edit it (``edit_core``) to see what a change marks stale."""
+    import ragpipe.core
+    from ragpipe.defs import code_versions
+
+    copy = shutil.copytree(Path(ragpipe.core.__file__).parent, tmp_path / "core",
+                           ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(ragpipe.core, "__file__", str(copy / "__init__.py"))
+    code_versions.code_version.cache_clear()
+    yield copy
+    code_versions.code_version.cache_clear()
+
+
+def edit_core(path: Path, line: str = "# edited") -> None:
+    """Appends a line to a file of ``core_copy`` (a blank one to a file that takes no comment)."""
+    from ragpipe.defs import code_versions
+
+    comment = path.suffix in (".py", ".yaml")
+    path.write_text(path.read_text(encoding="utf-8") + ("\n" + line + "\n" if comment else "\n"), encoding="utf-8")
+    code_versions.code_version.cache_clear()
