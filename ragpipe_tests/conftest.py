@@ -77,6 +77,8 @@ SLOW = {
     "test_faults.py::test_too_many_failures_fail_the_asset_and_the_next_run_asks_only_the_failed": "two evaluations against a failing bot",
     "test_rounds.py::test_reask_asks_again_and_reruns_or_reexecutions_do_not": "evaluations over several answer rounds",
     "test_automation.py::test_each_change_runs_its_work_once_in_order": "Dagster automation ticks over whole evaluations",
+    "test_automation.py::test_new_report_code_relabels_each_version_and_new_bot_code_starts_nothing":
+        "an evaluation per version, then their relabellings and a ranking",
     "test_automation.py::test_backfill_prints_the_backfill_and_neither_code_server_logs_nor_warnings": "a code server started by `dagster job backfill`",
     "test_bench_perf.py": "the performance benchmark",
     "test_bench_quality.py": "the quality benchmark over the labelled files",
