@@ -43,9 +43,9 @@ def files_hash(core: Path, files: list[Path]) -> str:
     return digest.hexdigest()[:16]
 
 
-# An import statement at the start of a line (in a function too): ``import a.b as c, d`` or
-# ``from .m import (x, y)``. The tests check the files found against grimp's import graph.
-IMPORT = re.compile(r"^[ \t]*(?:import[ \t]+([\w., \t]+)|from[ \t]+([.\w]+)[ \t]+import[ \t]+(\([^)]*\)|[\w, \t]+))",
+# An import statement at the start of a line, indented too (in a function): ``import a.b as c, d``,
+# ``from .m import (x, y)``, ``from m import *``. The tests check the files found against grimp's import graph.
+IMPORT = re.compile(r"^[ \t]*(?:import[ \t]+([\w., \t]+)|from[ \t]+([.\w]+)[ \t]+import[ \t]+(\([^)]*\)|[\w*, \t]+))",
                     re.MULTILINE)
 
 
