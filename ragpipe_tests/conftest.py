@@ -201,9 +201,9 @@ def core_copy(tmp_path, monkeypatch) -> Path:
     copy = shutil.copytree(Path(ragpipe.core.__file__).parent, tmp_path / "core",
                            ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(ragpipe.core, "__file__", str(copy / "__init__.py"))
-    code_versions.code_version.cache_clear()
+    code_versions.installed_versions.cache_clear()
     yield copy
-    code_versions.code_version.cache_clear()
+    code_versions.installed_versions.cache_clear()
 
 
 def edit_core(path: Path, line: str = "# edited") -> None:
@@ -212,4 +212,4 @@ def edit_core(path: Path, line: str = "# edited") -> None:
 
     comment = path.suffix in (".py", ".yaml")
     path.write_text(path.read_text(encoding="utf-8") + ("\n" + line + "\n" if comment else "\n"), encoding="utf-8")
-    code_versions.code_version.cache_clear()
+    code_versions.installed_versions.cache_clear()

@@ -107,6 +107,11 @@ def code_versions(core: Path | None = None) -> dict[str, str]:
 
 
 @cache
+def installed_versions() -> dict[str, str]:
+    """This installation's versions, read once a process (six families, one reading)."""
+    return code_versions()
+
+
 def code_version(family: str) -> str:
     """This installation's version of ``family`` (a key of FAMILIES)."""
-    return code_versions()[family]
+    return installed_versions()[family]
