@@ -77,6 +77,8 @@ SLOW = {
     "test_faults.py::test_too_many_failures_fail_the_asset_and_the_next_run_asks_only_the_failed": "two evaluations against a failing bot",
     "test_rounds.py::test_reask_asks_again_and_reruns_or_reexecutions_do_not": "evaluations over several answer rounds",
     "test_automation.py::test_each_change_runs_its_work_once_in_order": "Dagster automation ticks over whole evaluations",
+    "test_automation.py::test_new_report_code_relabels_each_version_and_new_bot_code_starts_nothing":
+        "an evaluation per version, then their relabellings and a ranking",
     "test_automation.py::test_backfill_prints_the_backfill_and_neither_code_server_logs_nor_warnings": "a code server started by `dagster job backfill`",
     "test_bench_perf.py": "the performance benchmark",
     "test_bench_quality.py": "the quality benchmark over the labelled files",
@@ -187,3 +189,27 @@ def project(tmp_path, monkeypatch, embedding_cache) -> Path:
     for name in ("RAGPIPE_DATA_DIR", "RAGPIPE_OUTPUT_DIR", "DAGSTER_PG_HOST"):
         monkeypatch.delenv(name, raising=False)
     return tmp_path
+
+
+@pytest.fixture
+def core_copy(tmp_path, monkeypatch) -> Path:
+    """A copy of ragpipe/core that the code versions (ragpipe.defs.code_versions) are taken
+    from instead of the installed one: edit it (``edit_core``) to see what a change marks stale."""
+    import ragpipe.core
+    from ragpipe.defs import code_versions
+
+    copy = shutil.copytree(Path(ragpipe.core.__file__).parent, tmp_path / "core",
+                           ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(ragpipe.core, "__file__", str(copy / "__init__.py"))
+    code_versions.installed_versions.cache_clear()
+    yield copy
+    code_versions.installed_versions.cache_clear()
+
+
+def edit_core(path: Path, line: str = "# edited") -> None:
+    """Appends a line to a file of ``core_copy`` (a blank one to a file that takes no comment)."""
+    from ragpipe.defs import code_versions
+
+    comment = path.suffix in (".py", ".yaml")
+    path.write_text(path.read_text(encoding="utf-8") + ("\n" + line + "\n" if comment else "\n"), encoding="utf-8")
+    code_versions.installed_versions.cache_clear()

@@ -24,7 +24,7 @@ from ragpipe.defs.evaluation import score_cache
 from ragpipe.defs.partitions import bot_versions, datasets
 from ragpipe.defs.runner import QUIET, materialize_all
 from ragpipe.defs.resources import ProjectPaths
-from ragpipe_tests.conftest import sensor_resources
+from ragpipe_tests.conftest import edit_core, sensor_resources, trim_questions
 
 
 @pytest.fixture
@@ -141,6 +141,34 @@ def assert_labels_clicked_in_a_row_relabel_once(daemon: Daemon, dataset: Path, m
     assert after["rag_responses"] == before["rag_responses"]
     assert after["scores/faithfulness"] == before["scores/faithfulness"]
     assert after["aggregate_scores"] > before["aggregate_scores"]  # the people's share of correct answers is new
+
+
+def test_new_report_code_relabels_each_version_and_new_bot_code_starts_nothing(project, instance, core_copy):
+    """A change to the report code alone re-runs each version's reports from its stored
+    answers and scores (nothing asked, nothing scored), then the ranking; a change to the bot
+    kinds' code only marks the answers stale (docs/automation.md)."""
+    shutil.rmtree(project / "data" / "datasets" / "policy_zh")
+    trim_questions(project / "data" / "datasets" / "product_en", 6)
+    daemon = Daemon(project, instance)
+    assert all(o.success or o.blocked for o in materialize_all(daemon.defs, instance, progress=lambda _: None))
+    assert daemon.requested() == []
+
+    def stored() -> dict[str, int]:
+        return {asset: instance.fetch_materializations(dg.AssetKey(asset.split("/")), limit=1).records[0].storage_id
+                for asset in ("rag_responses", "scores/faithfulness", "aggregate_scores", "diagnosis_report")}
+
+    before = stored()
+    edit_core(core_copy / "report" / "charts.py")
+    # one relabelling a tick (each may fit a new calibration), as for new labels
+    assert daemon.requested() + daemon.requested() + daemon.requested() == [
+        "relabel_bot_version [refbot@v1|product_en]", "relabel_bot_version [refbot@v2|product_en]",
+        "rank_bot_versions [product_en]"]
+    assert daemon.requested() == []
+    after = stored()
+    assert [after[a] == before[a] for a in before] == [True, True, False, False]  # responses, scores kept
+
+    edit_core(core_copy / "inputs" / "bots.py")
+    assert daemon.requested() == []
 
 
 def test_deleted_and_malformed_configs_start_nothing(project, instance):

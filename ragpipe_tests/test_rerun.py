@@ -1,7 +1,7 @@
-"""`ragpipe run` again: what is fresh is checked, not run; a new label relabels each
-version and ranks them; a changed bot config re-runs exactly its evaluations and its
-dataset's leaderboard, changed evaluation settings or code
-every evaluation; --force re-runs everything."""
+"""`ragpipe run` again: what is fresh is checked, not run; a new label or new report code
+relabels each version and ranks them; new bot code runs nothing; a changed bot config
+re-runs exactly its evaluations and its dataset's leaderboard, changed evaluation settings
+or code every evaluation; --force re-runs everything."""
 
 import shutil
 
@@ -12,7 +12,7 @@ from ragpipe.defs.definitions import build_defs
 from ragpipe.defs.evaluation import score_cache
 from ragpipe.defs.instance import prepare_dagster_home
 from ragpipe.defs.runner import materialize_all
-from ragpipe_tests.conftest import trim_questions
+from ragpipe_tests.conftest import edit_core, trim_questions
 
 
 def small_project(project, questions: int = 6):
@@ -33,7 +33,15 @@ def launched(project, **options) -> tuple[list[tuple[str, str]], list]:
     return sorted((run.job_name, run.tags["dagster/partition"]) for run in runs), outcomes
 
 
-def test_second_run_launches_nothing_a_changed_config_or_scorer_its_own_runs_and_force_all(project, monkeypatch):
+def data_version(asset: str, partition: str) -> str:
+    with dg.DagsterInstance.get() as instance:
+        record = instance.fetch_materializations(
+            dg.AssetRecordsFilter(dg.AssetKey(asset), asset_partitions=[partition]), limit=1).records[0]
+    return record.asset_materialization.tags["dagster/data_version"]
+
+
+def test_second_run_launches_nothing_a_changed_config_or_scorer_its_own_runs_and_force_all(project, monkeypatch,
+                                                                                          core_copy):
     small_project(project)
     first, outcomes = launched(project)
     assert first == [("evaluate_bot_version", "refbot@v1|product_en"), ("evaluate_bot_version", "refbot@v2|product_en"),
@@ -54,11 +62,20 @@ def test_second_run_launches_nothing_a_changed_config_or_scorer_its_own_runs_and
     assert relabelled == [("rank_bot_versions", "product_en"), ("relabel_bot_version", "refbot@v1|product_en"),
                           ("relabel_bot_version", "refbot@v2|product_en")]
     assert launched(project)[0] == []
+    # New report code alone: the same, once; new bot code: nothing (the answers are only stale).
+    edit_core(core_copy / "report" / "charts.py")
+    assert launched(project)[0] == relabelled
+    assert launched(project)[0] == []
+    edit_core(core_copy / "inputs" / "bots.py")
+    assert launched(project)[0] == []
 
     config = project / "data" / "bots" / "refbot@v2.yaml"
     config.write_text(config.read_text(encoding="utf-8").replace("top_k: 4", "top_k: 3"), encoding="utf-8")
+    answered = data_version("rag_responses", "refbot@v2|product_en")
     changed, _ = launched(project)
     assert changed == [("evaluate_bot_version", "refbot@v2|product_en"), ("rank_bot_versions", "product_en")]
+    # Other answers, same code and inputs: a new data version all the same, so what reads them is stale.
+    assert data_version("rag_responses", "refbot@v2|product_en") != answered
 
     # How scores are computed changed: a stricter gate, then an upgrade of ragpipe's evaluation code.
     settings = project / "evaluation.yaml"

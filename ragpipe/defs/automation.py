@@ -18,7 +18,9 @@ what the run reads:
   diagnosis_report, from the stored answers and scores): due when the dataset's label
   files changed after the partition's newest run (an evaluation, by whatever it came,
   reads the labels too). It waits until they have not changed for LABELS_QUIET_SECONDS,
-  so labels a person clicks in a row give one relabelling;
+  so labels a person clicks in a row give one relabelling. Also due when one of these
+  assets was last made with other report code than this installation's
+  (``outdated_reports``: a change to the report code alone), once per change;
 - the leaderboard of a dataset: the newest aggregate_scores materialization of any of its
   bot versions, by whatever run it came (sensor, schedule, backfill, UI).
 
@@ -28,7 +30,9 @@ a failure is not retried in a loop). It keeps the order: a dataset's evaluations
 its preparation and for its relabellings (which may fit a new calibration), and its
 leaderboard waits until none of its evaluations or relabellings is queued or running.
 So one event gives one set of runs, and starting the daemon after `ragpipe run`
-launches nothing. The cursor only remembers the files it has reported (deleted or invalid
+launches nothing. A change to the bot kinds' code (the responses' code version) only
+marks rag_responses stale: asking every bot again is for a person or a schedule to decide
+(docs/automation.md). The cursor only remembers the files it has reported (deleted or invalid
 configs are logged once).
 
 Scheduled re-evaluations ask HTTP bots every question again (tag ``ragpipe/reask``).
@@ -49,10 +53,12 @@ from ragpipe.core.labels.calibration import calibration_hash
 from ragpipe.core.labels.reading import label_files
 from ragpipe.core.schemas import InputError, InputErrors
 from ragpipe.core.yaml_input import MAX_BYTES as MAX_YAML_BYTES
+from ragpipe.defs.code_versions import code_version
 from ragpipe.defs.evaluation.assets import REASK_TAG
 from ragpipe.defs.evaluation.score_cache import scoring_version
 from ragpipe.defs.instance import give_pools_their_slots
-from ragpipe.defs.jobs import EVALUATED_DATASET_ASSETS, dataset_job, evaluation_job, labels_job, leaderboard_job
+from ragpipe.defs.jobs import (EVALUATED_DATASET_ASSETS, LABELS_ASSETS, dataset_job, evaluation_job, labels_job,
+                               leaderboard_job)
 from ragpipe.defs.partitions import (ambiguous_bot_files, bot_version_keys, bot_versions, dataset_keys, datasets,
                                      invalid_evaluations)
 from ragpipe.defs.resources import EmbedderResource, LLMResource, ProjectPaths
@@ -64,6 +70,7 @@ LABELS_QUIET_SECONDS = 60
 TRIGGER_TAG = "ragpipe/trigger"
 PARTITION_TAG = "dagster/partition"
 DATASET_DIMENSION_TAG = "dagster/partition/dataset"  # Dagster's tag for one dimension of a multi-partition
+CODE_VERSION_TAG = "dagster/code_version"  # Dagster's tag of the code version a materialization was made with
 UNFINISHED = [s for s in dg.DagsterRunStatus if s not in
               (dg.DagsterRunStatus.SUCCESS, dg.DagsterRunStatus.FAILURE, dg.DagsterRunStatus.CANCELED)]
 
@@ -154,6 +161,20 @@ def labels_read(instance: dg.DagsterInstance, partition: str, changed_at: float)
     return newest is not None and newest.create_timestamp.timestamp() > changed_at
 
 
+def outdated_reports(instance: dg.DagsterInstance, partition: str) -> str | None:
+    """None when human_labels, aggregate_scores and diagnosis_report of the partition were
+    last materialized with this installation's report code (``code_versions``); else the
+    inputs of the relabelling that brings them to it: the version they have and the one
+    they get (a relabelling that failed is not tried again in a loop, a reverted change is)."""
+    current = code_version("reports")
+    for asset in LABELS_ASSETS:
+        records = instance.fetch_materializations(dg.AssetRecordsFilter(asset.key, asset_partitions=[partition]),
+                                                  limit=1).records
+        if records and (stored := records[0].asset_materialization.tags.get(CODE_VERSION_TAG)) != current:
+            return f"reports:{stored}:{current}"
+    return None
+
+
 def leaderboard_inputs(instance: dg.DagsterInstance, dataset: str, valid_bots: list[str]) -> str | None:
     """None while no bot version of the dataset has aggregate scores. ``valid_bots``: the
     versions whose config is valid now; one that becomes invalid or is deleted leaves the
@@ -188,8 +209,8 @@ def ragpipe_sensor(context: dg.SensorEvaluationContext, paths: ProjectPaths, emb
     evaluations and bot versions as partitions; prepares a dataset (or named evaluation)
     whose files changed, then evaluates every bot version on it (a named evaluation: its
     own) whose inputs changed, relabels every version once its label files have rested,
-    then ranks the dataset's versions once none of its evaluations or relabellings is
-    queued or running. Deleted and invalid files are logged."""
+    or once the report code changed, then ranks the dataset's versions once none of its
+    evaluations or relabellings is queued or running. Deleted and invalid files are logged."""
     instance = context.instance
     give_pools_their_slots(instance)  # a home no `ragpipe` command prepared: before any run it launches
     dataset_list = dataset_keys(paths.data)
@@ -243,6 +264,10 @@ def ragpipe_sensor(context: dg.SensorEvaluationContext, paths: ProjectPaths, emb
             elif rested and not evaluating and not labels_read(instance, str(partition), labelled):
                 after = newest_run(instance, str(partition)).dagster_run.run_id  # the run it follows
                 runs.append(_request(labels_job.name, partition, f"labels:{labelled}:{after}"))
+                evaluating = True
+            elif not evaluating and (reports := outdated_reports(instance, str(partition))) \
+                    and not _has_run(instance, labels_job.name, str(partition), reports):
+                runs.append(_request(labels_job.name, partition, reports))  # from the stored answers and scores
                 evaluating = True
         ranked = leaderboard_inputs(instance, dataset, paths.bots_of(dataset, bots))
         if not evaluating and ranked and not _has_run(instance, leaderboard_job.name, dataset, ranked):

@@ -19,6 +19,7 @@ from ragpipe.defs.automation import (
     labels_changed_at,
     labels_read,
     leaderboard_inputs,
+    outdated_reports,
     prepared_versions,
     scorer,
 )
@@ -185,6 +186,8 @@ def materialize_all(defs: dg.Definitions, instance: dg.DagsterInstance,
                               tags, on_progress)
                 if outcome.fresh and not labels_read(instance, str(partition), labelled):  # new labels only
                     run(labels_job.name, partition, None)
+                elif outcome.fresh and (reports := outdated_reports(instance, str(partition))):  # new report code
+                    run(labels_job.name, partition, reports)
             if calibration_hash(paths.calibrations, dataset) == calibration:
                 break
         # A version that failed a blocking check has aggregates: the leaderboard ranks and flags it.

@@ -20,12 +20,13 @@ from ragpipe.core.schemas import InputError
 from ragpipe.core.yaml_input import read_yaml
 from ragpipe.core.report.render import INDEX_PAGE
 from ragpipe.core.report.summaries import table
+from ragpipe.defs.code_versions import code_version
 from ragpipe.defs.errors import input_failure
 from ragpipe.defs.partitions import datasets, partitioned_check
 from ragpipe.defs.resources import EmbedderResource, GraphResource, LLMResource, ProjectPaths
 
 
-def _content_version(frame: pd.DataFrame) -> dg.DataVersion:
+def content_version(frame: pd.DataFrame) -> dg.DataVersion:
     """Changes only when the content does, so downstream re-runs only then."""
     digest = hashlib.sha256(pd.util.hash_pandas_object(frame.astype(str), index=False).values.tobytes())
     return dg.DataVersion(digest.hexdigest()[:16])
@@ -45,7 +46,7 @@ def dataset_language(paths: ProjectPaths, dataset: str) -> str:
     return dataset_meta(paths, dataset).get("language", "en")
 
 
-@dg.asset(partitions_def=datasets, group_name="corpus", kinds={"parquet"})
+@dg.asset(partitions_def=datasets, group_name="corpus", kinds={"parquet"}, code_version=code_version("corpus"))
 def corpus(context: dg.AssetExecutionContext, paths: ProjectPaths) -> dg.Output[pd.DataFrame]:
     """The documents of one dataset (`data/datasets/<dataset>/docs/`), split into chunks with
     stable ids `<document>#<n>`. Documents that are not read (links out of the dataset,
@@ -56,7 +57,7 @@ def corpus(context: dg.AssetExecutionContext, paths: ProjectPaths) -> dg.Output[
     for problem in skipped:
         context.log.warning(f"skipped document {problem}")
     frame = pd.DataFrame([c.model_dump() for c in chunks])
-    return dg.Output(frame, data_version=_content_version(frame), metadata={
+    return dg.Output(frame, data_version=content_version(frame), metadata={
         "documents": frame["doc_id"].nunique(),
         "chunks": len(frame),
         "skipped": dg.MetadataValue.json([{"file": p.file, "problem": p.problem} for p in skipped]),
@@ -68,7 +69,7 @@ def corpus(context: dg.AssetExecutionContext, paths: ProjectPaths) -> dg.Output[
     })
 
 
-@dg.asset(partitions_def=datasets, group_name="questions", kinds={"parquet"})
+@dg.asset(partitions_def=datasets, group_name="questions", kinds={"parquet"}, code_version=code_version("questions"))
 def generated_questions(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: EmbedderResource,
                         llm: LLMResource, corpus: pd.DataFrame, graph_entities: pd.DataFrame) -> dg.Output[pd.DataFrame]:
     """Questions generated from the corpus as the `generation:` block of the dataset's
@@ -96,7 +97,7 @@ def generated_questions(context: dg.AssetExecutionContext, paths: ProjectPaths, 
         rows = apply_decisions(rows, read_decisions(dataset_dir))
     frame = pd.DataFrame(rows, columns=CANDIDATE_COLUMNS)
     status = Counter(frame["status"])
-    return dg.Output(frame, data_version=_content_version(frame), metadata={
+    return dg.Output(frame, data_version=content_version(frame), metadata={
         "configured": True, "generator": config.generator,
         **({"judge_model": settings.model} if settings else {}),
         "candidates": len(frame), **{s: status.get(s, 0) for s in (PENDING, ACCEPTED, "rejected", FILTERED)},
@@ -109,7 +110,7 @@ def generated_questions(context: dg.AssetExecutionContext, paths: ProjectPaths, 
     })
 
 
-@dg.asset(partitions_def=datasets, group_name="questions", kinds={"parquet"})
+@dg.asset(partitions_def=datasets, group_name="questions", kinds={"parquet"}, code_version=code_version("questions"))
 def question_set(context: dg.AssetExecutionContext, paths: ProjectPaths, corpus: pd.DataFrame,
                  generated_questions: pd.DataFrame) -> dg.Output[pd.DataFrame]:
     """The questions of one dataset, imported from CSV/JSON/JSONL/XLSX files under `questions/`,
@@ -130,7 +131,7 @@ def question_set(context: dg.AssetExecutionContext, paths: ProjectPaths, corpus:
             questions = written + accepted
     frame = pd.DataFrame([q.model_dump(mode="json") for q in questions])
     types = Counter(frame["question_type"])
-    return dg.Output(frame, data_version=_content_version(frame), metadata={
+    return dg.Output(frame, data_version=content_version(frame), metadata={
         "questions": len(frame),
         "by_type": dg.MetadataValue.json(dict(types)),
         "files": dg.MetadataValue.json(sorted({s.split(":")[0] for s in frame["source"]})),
@@ -155,7 +156,7 @@ GRAPH_CHECK = "graph_available"
 GRAPH_COLUMNS = ["name", "type", "aliases"]
 
 
-@dg.asset(partitions_def=datasets, group_name="corpus", kinds={"parquet"},
+@dg.asset(partitions_def=datasets, group_name="corpus", kinds={"parquet"}, code_version=code_version("graph"),
           check_specs=[partitioned_check(GRAPH_CHECK, "graph_entities", datasets,
                                          description="the configured knowledge graph could be read")])
 def graph_entities(context: dg.AssetExecutionContext, paths: ProjectPaths, graph: GraphResource):
@@ -203,7 +204,7 @@ def snapshot_metadata(instance: dg.DagsterInstance, dataset: str) -> dict:
 
 def graph_version(frame: pd.DataFrame, metadata: dict) -> str:
     """Changes with the entity set and with its status (a graph that became unavailable)."""
-    return f"{metadata.get('status')}:{_content_version(frame).value}"
+    return f"{metadata.get('status')}:{content_version(frame).value}"
 
 
 def graph_from_snapshot(frame: pd.DataFrame, metadata: dict) -> GraphEntities | None:

@@ -20,7 +20,8 @@ from ragpipe.core.report.summaries import aggregates_markdown, evaluation_markdo
 from ragpipe.core.schemas import Chunk, EvalCase, InputError, InputErrors
 from ragpipe.core.verdict import aggregate_rows, compare_versions, threshold_checks
 from ragpipe.defs.code_versions import code_version
-from ragpipe.defs.datasets.assets import dataset_language, graph_from_snapshot, graph_version, snapshot_metadata
+from ragpipe.defs.datasets.assets import (content_version, dataset_language, graph_from_snapshot, graph_version,
+                                          snapshot_metadata)
 from ragpipe.defs.evaluation.score_cache import ScoreCache
 from ragpipe.defs.cluster import DaskResource, endpoint_pool, score_row
 from ragpipe.defs.evaluation.tables import findings_table, rounded, scores_table
@@ -62,9 +63,10 @@ BOT_POOL, JUDGE_POOL = "bot_endpoints", "judge"
 
 
 @dg.asset(partitions_def=evaluations, group_name="answers", kinds={"parquet"}, pool=endpoint_pool(BOT_POOL),
+          code_version=code_version("responses"),
           ins={"corpus": dg.AssetIn(**DATASET_INPUT), "question_set": dg.AssetIn(**DATASET_INPUT)})
 def rag_responses(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: EmbedderResource,
-                  corpus: pd.DataFrame, question_set: pd.DataFrame) -> pd.DataFrame:
+                  corpus: pd.DataFrame, question_set: pd.DataFrame) -> dg.Output[pd.DataFrame]:
     """One row per question for one bot version: answer, retrieved contexts and their
     chunk ids, latency, and the error when the bot failed on that question. For a bot that
     keeps answer rounds (HTTP) also the answer of the round before (`previous_answer`) and, in the frame's
@@ -102,14 +104,15 @@ def rag_responses(context: dg.AssetExecutionContext, paths: ProjectPaths, embedd
                         + ", ".join(f"{cause} ×{n}" for cause, n in causes.items()) + "." + kept,
             metadata={"errors": len(failed), "questions": len(frame), "causes": dg.MetadataValue.json(causes),
                       **calls})
-    context.add_output_metadata({"bot": config.key, "kind": config.kind,
-                                 **({"retrieval": config.retrieval.method, "top_k": config.retrieval.top_k}
-                                    if config.retrieval else {}),
-                                 "errors": len(failed), "error_causes": dg.MetadataValue.json(causes), **calls,
-                                 "latency_ms_p50": float(frame["latency_ms"].median()),
-                                 "summary": dg.MetadataValue.md(responses_markdown(frame)),
-                                 **page_metadata(paths, evaluation_page(paths, dataset, bot_version))})
-    return frame
+    # By content: with a code version, Dagster would derive one from the code and the inputs
+    # alone, the same for every answer round, and the scores would never look stale.
+    return dg.Output(frame, data_version=content_version(frame), metadata={
+        "bot": config.key, "kind": config.kind,
+        **({"retrieval": config.retrieval.method, "top_k": config.retrieval.top_k} if config.retrieval else {}),
+        "errors": len(failed), "error_causes": dg.MetadataValue.json(causes), **calls,
+        "latency_ms_p50": float(frame["latency_ms"].median()),
+        "summary": dg.MetadataValue.md(responses_markdown(frame)),
+        **page_metadata(paths, evaluation_page(paths, dataset, bot_version))})
 
 
 def build_cases(question_set: pd.DataFrame, responses: pd.DataFrame) -> list[EvalCase]:

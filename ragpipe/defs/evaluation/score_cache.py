@@ -21,7 +21,7 @@ from ragpipe.defs.code_versions import code_version as code_version_of
 
 def code_version() -> str:
     """The scores' code version (``code_versions``): a change there re-scores everything; a
-    change to the report, the verdict, the diagnosis or the labels re-scores nothing."""
+    change to the core's other files (a report, a bot kind, the corpus reader) re-scores nothing."""
     return code_version_of("scores")
 
 
