@@ -2,6 +2,9 @@
 
 import json
 import math
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -115,6 +118,17 @@ def test_matching_tolerates_width_case_aliases_and_numeric_forms():
     assert GRAPH.canonical("中华人民共和国财政部") == "财政部"
     assert not same_entity("3.5%", "5%")
     assert covered(["深圳市", "财政部"], ["深圳市"], "由财政部发布") == (["深圳市", "财政部"], [])
+
+
+def test_graph_names_come_in_the_texts_order_whatever_the_hash_seed():
+    """Names of one length came in a set's order, which Python's string hashing changes from
+    process to process: the stored details of two runs on the same data differed."""
+    script = ("from ragpipe.core.evidence.entities import GraphEntities\n"
+              "g = GraphEntities.from_records([{'name': n, 'aliases': [n[:-1]]} for n in ('成都市', '深圳市', '苏州市', '杭州市')])\n"
+              "print(g.find_in('在苏州、深圳和成都拿到的补贴，比杭州市多吗？'))")
+    seen = {subprocess.run([sys.executable, "-c", script], env={**os.environ, "PYTHONHASHSEED": str(seed)},
+                           capture_output=True, text=True, check=True).stdout.strip() for seed in range(6)}
+    assert seen == {"['苏州市', '深圳市', '成都市', '杭州市']"}, seen
 
 
 def test_sample_graph_loads_and_bad_lines_are_named(tmp_path):

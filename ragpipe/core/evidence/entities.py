@@ -163,10 +163,15 @@ class GraphEntities:
         return inside(key) == inside(alias)
 
     def find_in(self, text: str) -> list[str]:
-        """Graph entities whose name or an alias occurs in the text (longest first)."""
+        """Graph entities whose name or an alias occurs in the text: longest first, then in the
+        order the text names them (never in a set's order, which changes with the process)."""
         normalized = normalize_entity(text)
-        found = {name for alias, name in self.alias_to_name.items() if len(alias) >= 2 and alias in normalized}
-        return sorted(found, key=len, reverse=True)
+        first: dict[str, int] = {}
+        for alias, name in self.alias_to_name.items():
+            at = normalized.find(alias) if len(alias) >= 2 else -1
+            if at >= 0:
+                first[name] = min(at, first.get(name, at))
+        return sorted(first, key=lambda name: (-len(name), first[name], name))
 
 
 def read_graph_files(dataset_dir: Path) -> tuple[list[dict], list[dict]] | None:
