@@ -20,7 +20,8 @@ from ragpipe.core.judged.prompts.judge_and_rubric import JudgeAndRubricInput
 from ragpipe.core.judged.prompts.question_generation import MultiHopInput, QuestionGenerationInput
 from ragpipe.core.judged.prompts.rubric import FAKE_RUBRIC, PureRubricInput, RubricInput
 from ragpipe.core.judged.prompts.verify import VerifyBatchInput, VerifyCheck, VerifyInput
-from ragpipe.core.llm.prompt import Example, ExampleLayout, Output, Prompt, Text, example_json, show_examples
+from ragpipe.core.llm.examples import Example, ExampleLayout, example_json, show_examples
+from ragpipe.core.llm.prompt import Output, Prompt, Text
 from ragpipe.core.llm.structured import with_format_instructions
 from ragpipe.core.metrics import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase

@@ -14,15 +14,18 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from string import Formatter, Template
+from string import Template
 from typing import Annotated, Any, Generic, Literal, TypeVar, get_origin
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, RootModel, StringConstraints, ValidationError
 
-from ragpipe.core.text import content_tokens, is_chinese, normalize
+from ragpipe.core.llm.echoes import (ECHO_SHARE, MIN_ECHO, STRING_LITERAL, covered, echo_runs, folded, joined,
+                                     schema_constants, strings_in, unit_weight, units_of)
+from ragpipe.core.llm.examples import Example
+from ragpipe.core.text import content_tokens, is_chinese
 
 Language = Literal["zh", "en"]
 LANGUAGES: tuple[Language, ...] = ("zh", "en")
@@ -66,84 +69,6 @@ REASK: dict[str, str] = {
 # text it was decomposed from; one that shares fewer does not come from that text (a
 # small model "decomposes" the prompt's own example instead).
 MIN_GROUNDED_SHARE = 0.5
-# An output string echoes the prompt's examples when at least ECHO_SHARE of its words lie in
-# runs copied from an example and not from the material, and the copy is a whole example or
-# at least MIN_ECHO words: a prefix, a cut-off or re-punctuated copy. Words are compared with
-# case, width, punctuation and spacing folded; a CJK character counts half a word. A run is
-# at least MIN_ECHO_RUN words, or a whole example that is shorter (a placeholder such as
-# "short verdict"). Borrowing an example's frame for a finding of one's own ("The rate is
-# right, but the cap of 5,000 dollars is missing"), a stock phrase ("It contradicts the
-# ground truth") and quoting the material are no echo.
-ECHO_SHARE = 0.8
-MIN_ECHO_RUN = 4.0
-MIN_ECHO = 6.0
-_STRING_LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)+)"')
-_CJK_CHAR = re.compile(r"[\u4e00-\u9fff]")
-_UNIT = re.compile(r"[\u4e00-\u9fff]|[^\W_\u4e00-\u9fff]+")
-
-
-def _folded(text: str) -> str:
-    """Width, case, spacing and the punctuation around it do not make a different string."""
-    return " ".join(normalize(text).casefold().split()).strip(" .。…!！?？,，:：;；'\"“”‘’")
-
-
-def _units(text: str) -> tuple[str, ...]:
-    """Words and CJK characters: case, width, punctuation and spacing do not count."""
-    return tuple(_UNIT.findall(normalize(text).casefold()))
-
-
-def _weight(unit: str) -> float:
-    return 0.5 if _CJK_CHAR.match(unit) else 1.0
-
-
-def _runs(units: tuple[str, ...]) -> list[tuple[int, int]]:
-    """(start, end) of every shortest run that weighs MIN_ECHO_RUN words, or of the whole
-    when it weighs less."""
-    if sum(map(_weight, units)) < MIN_ECHO_RUN:
-        return [(0, len(units))] if units else []
-    runs = []
-    for start in range(len(units)):
-        end, weight = start, 0.0
-        while end < len(units) and weight < MIN_ECHO_RUN:
-            weight, end = weight + _weight(units[end]), end + 1
-        if weight >= MIN_ECHO_RUN:
-            runs.append((start, end))
-    return runs
-
-
-def _joined(units: tuple[str, ...]) -> str:
-    """Units as text in which a run of them is found as a substring, whole units only."""
-    return f" {' '.join(units)} "
-
-
-def _covered(spans: Iterable[tuple[int, int]]) -> set[int]:
-    return {i for start, end in spans for i in range(start, end)}
-
-
-def _strings(value: Any, path: str = "") -> list[tuple[str, str]]:
-    """(path, string) for every string in decoded JSON, e.g. ("judge.reasoning", "…")."""
-    if isinstance(value, str):
-        return [(path or "(root)", value)]
-    if isinstance(value, dict):
-        return [found for k, v in value.items() for found in _strings(v, f"{path}.{k}" if path else str(k))]
-    if isinstance(value, (list, tuple)):
-        return [found for i, v in enumerate(value) for found in _strings(v, f"{path}[{i}]")]
-    return []
-
-
-def _schema_constants(schema: Any) -> set[str]:
-    """The fixed words of an output schema (enum values, constants, property names): a
-    reply may and must repeat those."""
-    if isinstance(schema, dict):
-        found = {str(v) for v in schema.get("enum", ())} | set(schema.get("properties", {}))
-        if "const" in schema:
-            found.add(str(schema["const"]))
-        return found | {c for v in schema.values() for c in _schema_constants(v)}
-    if isinstance(schema, list):
-        return {c for v in schema for c in _schema_constants(v)}
-    return set()
-
-
 def pick_language(*texts: str | None) -> Language:
     """``"zh"`` when the texts are mostly Chinese, else ``"en"``."""
     return "zh" if is_chinese("\n".join(t for t in texts if t)) else "en"
@@ -199,71 +124,6 @@ class Output(BaseModel):
 
 I = TypeVar("I", bound=BaseModel)
 O = TypeVar("O", bound=BaseModel)
-
-
-@dataclass(frozen=True)
-class Example(Generic[I, O]):
-    """A few-shot or calibration example: the material shown (``input``; None where the
-    template shows only the output's shape), the output the model should give, and a
-    heading (``note``, e.g. "fluent but fabricated, 2"). Both are the prompt's own typed
-    models, so an example that no longer fits them fails when the prompt is built."""
-
-    output: O
-    input: I | None = None
-    note: str = ""
-
-
-def example_json(output: BaseModel) -> str:
-    """An example output as the template shows it: JSON, a whole-number float as an integer."""
-    def shown(value: Any) -> Any:
-        if isinstance(value, float) and value.is_integer():
-            return int(value)
-        if isinstance(value, dict):
-            return {k: shown(v) for k, v in value.items()}
-        return [shown(v) for v in value] if isinstance(value, list) else value
-    return json.dumps(shown(output.model_dump(mode="json")), ensure_ascii=False)
-
-
-@dataclass(frozen=True)
-class ExampleLayout:
-    """How a template shows its examples in one language: a heading, a line per example
-    (``{k}``, ``{note}``; none when empty), its input as ``lines`` (format strings over the
-    input's fields; a list field shows as "[1] … [2] …"), and its output (``{output}``). From
-    the second example on, the lines but the last become ``same`` (if given) when their
-    fields equal the first example's."""
-
-    head: str
-    example: str
-    lines: tuple[str, ...]
-    output: str
-    same: str = ""
-
-    def show(self, examples: tuple[Example, ...]) -> str:
-        def fields(example: Example) -> dict[str, str]:
-            return {name: " ".join(f"[{i}] {v}" for i, v in enumerate(value, 1)) if isinstance(value, list) else
-                    str(value) for name, value in example.input.model_dump().items()}
-
-        shared = [name for line in self.lines[:-1] for _, name, _, _ in Formatter().parse(line) if name]
-        first = fields(examples[0])
-        shown = [self.head]
-        for k, example in enumerate(examples, 1):
-            values = fields(example)
-            same = bool(self.same) and k > 1 and all(values[name] == first[name] for name in shared)
-            material = [self.same, self.lines[-1]] if same else list(self.lines)
-            heading = [self.example.format(k=k, note=example.note)] if self.example else []
-            shown += [*heading, *(line.format(**values) for line in material),
-                      self.output.format(output=example_json(example.output))]
-        return "\n".join(shown)
-
-
-def show_outputs(examples: tuple[Example, ...], language: Language) -> str:
-    """The examples' outputs alone, one per line: for a template that shows only the shape of its output."""
-    return "\n".join(example_json(example.output) for example in examples)
-
-
-def show_examples(layouts: Mapping[str, ExampleLayout]) -> Callable[[tuple[Example, ...], Language], str]:
-    """A prompt's ``show_examples`` from its layout per language."""
-    return lambda examples, language: layouts[language].show(examples)
 
 
 @dataclass(frozen=True)
@@ -332,32 +192,32 @@ class Prompt(Generic[I, O]):
     def _examples(self) -> frozenset[str]:
         """The strings the templates quote (few-shot outputs, format placeholders), folded;
         not the schema's own words, nor strings without a content word."""
-        fixed = {_folded(c) for c in _schema_constants(self.output_model.model_json_schema())}
-        quoted = {_folded(m) for t in self._complete.values() for m in _STRING_LITERAL.findall(t)} - fixed
+        fixed = {folded(c) for c in schema_constants(self.output_model.model_json_schema())}
+        quoted = {folded(m) for t in self._complete.values() for m in STRING_LITERAL.findall(t)} - fixed
         return frozenset(q for q in quoted if content_tokens(q))
 
     @cached_property
     def _example_units(self) -> tuple[tuple[str, ...], ...]:
-        return tuple(_units(example) for example in self._examples)
+        return tuple(units_of(example) for example in self._examples)
 
     @cached_property
     def _example_runs(self) -> frozenset[tuple[str, ...]]:
         """The runs that count as copied from an example (see ``ECHO_SHARE``)."""
-        return frozenset(units[a:b] for units in self._example_units for a, b in _runs(units))
+        return frozenset(units[a:b] for units in self._example_units for a, b in echo_runs(units))
 
     def _echoed_share(self, text: str, material: str) -> float:
         """The share of the text's words that echo the examples (see ``ECHO_SHARE``): copied
         from an example and not from the material; 0 when too little is copied."""
-        units = _units(text)
+        units = units_of(text)
         lengths = {len(run) for run in self._example_runs}
         from_examples = [(i, i + n) for n in lengths for i in range(len(units) - n + 1)
                          if units[i : i + n] in self._example_runs]
-        from_material = [(a, b) for a, b in [*_runs(units), *from_examples] if _joined(units[a:b]) in material]
-        echoed = _covered(from_examples) - _covered(from_material)
-        copied = sum(_weight(units[i]) for i in echoed)
+        from_material = [(a, b) for a, b in [*echo_runs(units), *from_examples] if joined(units[a:b]) in material]
+        echoed = covered(from_examples) - covered(from_material)
+        copied = sum(unit_weight(units[i]) for i in echoed)
         whole = any(set(range(i, i + len(example))) <= echoed for example in self._example_units
                     for i in range(len(units) - len(example) + 1) if units[i : i + len(example)] == example)
-        return copied / sum(map(_weight, units)) if copied >= MIN_ECHO or whole else 0.0
+        return copied / sum(map(unit_weight, units)) if copied >= MIN_ECHO or whole else 0.0
 
     @property
     def id(self) -> str:
@@ -488,15 +348,15 @@ class Prompt(Generic[I, O]):
         """ValueError for strings copied, whole or in part, from the prompt's templates
         instead of the material, and for statements that do not come from the text they
         decompose."""
-        material = "\n".join(_joined(_units(text)) for _, text in _strings(inputs.model_dump()))
-        for where, text in _strings(output.model_dump()):
+        material = "\n".join(joined(units_of(text)) for _, text in strings_in(inputs.model_dump()))
+        for where, text in strings_in(output.model_dump()):
             share = self._echoed_share(text, material)
             if share >= ECHO_SHARE:
                 raise ValueError(f"{where}: {text!r} repeats the prompt's own example or placeholder text instead "
                                  f"of answering about the material ({share:.0%} of it copied)")
         for name, source_field in self.grounded.items():
             source = getattr(inputs, source_field)
-            source_words, folded_source = set(content_tokens(source)), _folded(source)
+            source_words, folded_source = set(content_tokens(source)), folded(source)
             for i, statement in enumerate(getattr(output, name)):
                 words = set(content_tokens(statement))
                 found = sum(w in source_words or w in folded_source for w in words)

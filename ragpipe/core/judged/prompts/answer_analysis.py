@@ -12,7 +12,8 @@ from pydantic import BaseModel, Field
 
 from ragpipe.core.judged.prompts.answer_relevancy import AnswerRelevancyInput, fake_questions
 from ragpipe.core.judged.prompts.decompose import fake_statements
-from ragpipe.core.llm.prompt import Example, ExampleLayout, Output, Prompt, Text, show_examples
+from ragpipe.core.llm.examples import Example, ExampleLayout, show_examples
+from ragpipe.core.llm.prompt import Output, Prompt, Text
 
 
 class AnswerAnalysisInput(BaseModel):

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from ragpipe.core.llm.prompt import Example, Language, Output, Prompt, Text, show_outputs
+from ragpipe.core.llm.examples import Example, show_outputs
+from ragpipe.core.llm.prompt import Language, Output, Prompt, Text
 
 
 class ContextRelevanceInput(BaseModel):

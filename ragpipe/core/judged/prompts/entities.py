@@ -10,7 +10,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, RootModel
 
-from ragpipe.core.llm.prompt import Example, Language, Output, Prompt, Text, fence, show_outputs, unfence_items
+from ragpipe.core.llm.examples import Example, show_outputs
+from ragpipe.core.llm.prompt import Language, Output, Prompt, Text, fence, unfence_items
 
 EntityType = Literal["policy", "organization", "location", "legal_clause", "industry"]
 Role = Literal["question", "answer", "context", "ground_truth", "text"]

@@ -7,7 +7,8 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from ragpipe.core.judged.prompts.decompose import unpunctuated
-from ragpipe.core.llm.prompt import Example, ExampleLayout, Output, Prompt, Score5, Text, show_examples
+from ragpipe.core.llm.examples import Example, ExampleLayout, show_examples
+from ragpipe.core.llm.prompt import Output, Prompt, Score5, Text
 
 
 class JudgeInput(BaseModel):

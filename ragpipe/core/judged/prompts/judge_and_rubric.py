@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from ragpipe.core.llm.prompt import Example, ExampleLayout, Language, Output, Prompt, show_examples
+from ragpipe.core.llm.examples import Example, ExampleLayout, show_examples
+from ragpipe.core.llm.prompt import Language, Output, Prompt
 from ragpipe.core.judged.prompts.judge import RUBRIC_EN as JUDGE_RUBRIC_EN
 from ragpipe.core.judged.prompts.judge import RUBRIC_ZH as JUDGE_RUBRIC_ZH
 from ragpipe.core.judged.prompts.judge import CALIBRATION_HEAD, JudgeInput, JudgeOutput, fake_judge

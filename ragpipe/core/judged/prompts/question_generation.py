@@ -11,7 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from ragpipe.core.llm.prompt import Example, Language, Output, Prompt, Text, show_outputs
+from ragpipe.core.llm.examples import Example, show_outputs
+from ragpipe.core.llm.prompt import Language, Output, Prompt, Text
 
 QUESTION_TYPES = ("FACTUAL", "INFERENTIAL")
 _TYPE_LABELS = {

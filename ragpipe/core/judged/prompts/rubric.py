@@ -9,7 +9,8 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from ragpipe.core.judged.prompts.judge import CALIBRATION_HEAD
-from ragpipe.core.llm.prompt import Example, ExampleLayout, Language, Output, Prompt, Score10, Text, show_examples
+from ragpipe.core.llm.examples import Example, ExampleLayout, show_examples
+from ragpipe.core.llm.prompt import Language, Output, Prompt, Score10, Text
 
 
 class RubricInput(BaseModel):

@@ -8,7 +8,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from ragpipe.core.llm.prompt import Example, Language, Output, Prompt, Text, fence, show_outputs, unfence_items
+from ragpipe.core.llm.examples import Example, show_outputs
+from ragpipe.core.llm.prompt import Language, Output, Prompt, Text, fence, unfence_items
 from ragpipe.core.judged.prompts.decompose import unpunctuated
 
 
