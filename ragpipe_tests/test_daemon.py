@@ -19,6 +19,7 @@ import pytest
 
 from ragpipe.defs.automation import nightly_newest_versions, weekly_full_reevaluation
 from ragpipe.defs.definitions import build_defs
+from ragpipe.defs.evaluation.assets import JUDGE_POOL
 from ragpipe.core.verdict import REGRESSION_CHECK
 from ragpipe.defs.instance import prepare_dagster_home
 from ragpipe.defs.runner import materialize_all
@@ -259,21 +260,38 @@ def test_killed_runs_end_failed_and_run_again(project, daemon):
             instance.get_run_records(dg.RunsFilter(tags={"dagster/run_key": f"dead:{run_id}"})) for run_id in dead),
             process, log=log)
 
-        def worker_of_a_launched_run():
-            for record in instance.get_run_records(dg.RunsFilter(statuses=[dg.DagsterRunStatus.STARTED])):
-                for entry in instance.all_logs(record.dagster_run.run_id, of_type=dg.DagsterEventType.ENGINE_EVENT):
-                    if found := WORKER_PID.search(entry.message or ""):
-                        return record.dagster_run.run_id, int(found.group(1))
+        # A worker killed after its run's last step has nothing left to retry (Dagster then rightly
+        # launches no retry), and a run of this sample takes about a second. So the test holds the
+        # judge pool's one slot: a launched run answers, then waits in its scores step, unfinished,
+        # until the kill. (Not the bot pool: the queue starts no run whose first step's pool is full.)
+        storage, holder = instance.event_log_storage, ("ragpipe-test-holder", "hold")
+        wait_for("the judge pool's slot held by the test",
+                 lambda: storage.claim_concurrency_slot(JUDGE_POOL, *holder).is_claimed, process, log=log)
+
+        def worker_of_a_run_waiting_for_the_slot():
+            for step in storage.get_concurrency_info(JUDGE_POOL).pending_steps:
+                if step.assigned_timestamp is None and status(instance, step.run_id) == dg.DagsterRunStatus.STARTED:
+                    for entry in instance.all_logs(step.run_id, of_type=dg.DagsterEventType.ENGINE_EVENT):
+                        if found := WORKER_PID.search(entry.message or ""):
+                            return step.run_id, int(found.group(1))
             return None
 
-        killed, pid = wait_for("a run the daemon launched executing", worker_of_a_launched_run, process, log=log)
+        killed, pid = wait_for("a launched run waiting for the judge pool's slot", worker_of_a_run_waiting_for_the_slot,
+                               process, log=log)
         os.kill(pid, signal.SIGKILL)
         wait_for("the run of the killed worker marked finished",
                  lambda: instance.get_run_by_id(killed).is_finished, process, log=log)
         assert status(instance, killed) == dg.DagsterRunStatus.FAILURE
-        retry = wait_for("its retry finished", lambda: [
-            r.dagster_run for r in instance.get_run_records(dg.RunsFilter(tags={"dagster/parent_run_id": killed}))
-            if r.dagster_run.is_finished], process, log=log)
+        storage.free_concurrency_slot_for_step(*holder)
+
+        def finished_retry():
+            run = instance.get_run_by_id(killed)
+            assert run.tags.get("dagster/will_retry") != "false", "no retry: " + "; ".join(
+                e.message for e in instance.all_logs(killed, of_type=dg.DagsterEventType.ENGINE_EVENT))
+            return [r.dagster_run for r in instance.get_run_records(dg.RunsFilter(tags={"dagster/parent_run_id": killed}))
+                    if r.dagster_run.is_finished]
+
+        retry = wait_for("its retry finished", finished_retry, process, log=log)
         assert retry[0].status == dg.DagsterRunStatus.SUCCESS, log.read_text()[-3000:]
         assert retry[0].tags.get("dagster/partition") == instance.get_run_by_id(killed).tags.get("dagster/partition")
         asked_again = [[r for r in instance.get_run_records(dg.RunsFilter(tags={"dagster/run_key": f"dead:{run_id}"}))
