@@ -82,3 +82,26 @@ def test_a_question_that_asks_two_things_is_checked_part_by_part():
     assert answers_otherwise("澳大利亚的首都是堪培拉", question, evidence) is None
     assert answers_otherwise("最大的城市是悉尼", question, evidence) is None
     assert answers_otherwise("澳大利亚的首都是悉尼", question, evidence) is not None
+
+
+@pytest.mark.parametrize("statement, evidence, kind", [
+    # The date stands nowhere in the evidence, and the verb is another ("begins" / "runs from").
+    ("The spring sale begins on April 3.", "The spring sale runs for two weeks from March 3.", "date"),
+    ("公司于2023年3月上市。", "公司于2023年成立，2024年6月上市。", "date"),
+    # One side of the relation carries one word more ("acquired the studio", "女篮击败了").
+    ("Lumora acquired Brightwave in 2019.", "Brightwave acquired the studio Lumora in 2019.", "roles"),
+    ("在半决赛中，韩国女篮击败了日本女篮。", "在半决赛中，日本女篮击败了韩国女篮。", "roles"),
+])
+def test_a_swap_whose_wording_differs_from_its_evidence(statement, evidence, kind):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == kind
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The spring sale begins on March 3.", "The spring sale runs for two weeks from March 3."),
+    ("Shoppers may return items within two weeks of the spring sale.", "The spring sale runs for two weeks from March 3."),
+    ("Brightwave acquired Lumora in 2019.", "Brightwave acquired the studio Lumora in 2019."),
+    ("在半决赛中，日本女篮击败了韩国女篮。", "在半决赛中，日本女篮击败了韩国女篮。"),
+])
+def test_the_same_fact_worded_otherwise_is_no_swap(statement, evidence):
+    assert contradiction(statement, [evidence]) is None
