@@ -105,3 +105,10 @@ def test_a_swap_whose_wording_differs_from_its_evidence(statement, evidence, kin
 ])
 def test_the_same_fact_worded_otherwise_is_no_swap(statement, evidence):
     assert contradiction(statement, [evidence]) is None
+
+
+def test_two_people_with_the_same_title_are_two_names():
+    evidence = ["At the Elm Road practice, children's check-ups are done by Dr. Okafor on Fridays."]
+    found = contradiction("Dr. Lindqvist does the children's check-ups on Fridays.", evidence)
+    assert found is not None and found.kind == "name"
+    assert contradiction("Dr. Okafor does the children's check-ups on Fridays.", evidence) is None

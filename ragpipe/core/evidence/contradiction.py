@@ -52,6 +52,8 @@ _CONDITION = re.compile(r"\b(?:if|unless|when|whether)\b|如果|若|除非|假�
 
 
 _NO_FACTS = facts("")
+# A title two names share says nothing of whether they are one: "Dr Chen" and "Dr Alvarez" are two.
+_TITLE = re.compile(r"^(?:dr|mr|mrs|ms|prof|sir|st)\.?\s+")
 
 
 @dataclass(frozen=True)
@@ -169,7 +171,8 @@ def _alternative(kind: str, value, said, found, sentence: str):
     if kind == "name":
         if name_in(value, found.names) or all(found_in(w, words(sentence)) for w in words(value) or (value,)):
             return None
-        others = [n for n in found.names if _proper(n) and not name_in(n, said.names) and not shares_word(n, [value])]
+        others = [n for n in found.names
+                  if _proper(n) and not name_in(n, said.names) and not shares_word(_TITLE.sub("", n), [_TITLE.sub("", value)])]
         return others[0] if others else ""
     pool = {"number": (found.numbers, said.numbers), "year": (found.years, said.years),
             "month": (found.months, said.months)}[kind]
