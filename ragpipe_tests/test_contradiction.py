@@ -76,6 +76,17 @@ def test_a_statement_that_fills_in_its_question_is_checked_where_the_question_po
     assert answers_otherwise("《红楼梦》前八十回的作者是曹雪芹。", question, evidence) is None
 
 
+def test_the_question_s_name_ties_a_sentence_whose_verb_differs():
+    question = "《向日葵》是谁画的？"
+    evidence = ["《向日葵》由梵高于1888年创作。"]
+    found = answers_otherwise("《向日葵》是毕加索画的。", question, evidence)
+    assert found is not None and (found.stated, found.evidence) == ("毕加索", "梵高")
+    assert answers_otherwise("《向日葵》是梵高画的。", question, evidence) is None
+    # A name another sentence states is not contradicted by one that names someone else.
+    assert answers_otherwise("《向日葵》是梵高画的。", question,
+                             ["《向日葵》由伦敦国家美术馆收藏。", "梵高于1888年完成了这幅画。"]) is None
+
+
 def test_a_question_that_asks_two_things_is_checked_part_by_part():
     question = "澳大利亚的首都和最大城市分别是哪里？"
     evidence = ["堪培拉是澳大利亚的首都。", "悉尼是澳大利亚最大的城市。"]

@@ -333,8 +333,15 @@ def answers_otherwise(statement: str, question: str, sentences: Sequence[str]) -
     if not values or not frame or not sentences or not all(found_in(t, words(question)) for t in frame):
         return None
     aligned = _aligned(frame, sentences, [words(s) for s in sentences])
+    # Without one, a sentence holding every name the question asks of speaks of it too, whatever its
+    # verb ("《夜巡》由伦勃朗创作" for "《夜巡》是谁画的？"), for a value no evidence sentence states.
+    naming = [] if aligned or not asked.names else [
+        i for i, s in enumerate(sentences) if all(name_in(n, facts(s).names) for n in asked.names)]
     for kind, value in values:
-        found = [(_alternative(kind, value, said, facts(sentences[i]), sentences[i]), i) for i in aligned]
+        unstated = (not any(_alternative(kind, value, said, facts(s), s) is None for s in sentences)
+                    and not (kind == "name" and any(value in fold(s) for s in sentences)))
+        found = [(_alternative(kind, value, said, facts(sentences[i]), sentences[i]), i)
+                 for i in aligned or (naming if unstated else [])]
         if any(other is None for other, _ in found):
             continue  # an aligned sentence states it
         for other, i in found:
