@@ -192,6 +192,13 @@ def test_pointers_and_the_answers_own_length_are_not_numbers_it_asserts(verifier
     assert claim.score == 0.0 and "42" in claim.reason
 
 
+def test_an_english_number_word_that_counts_a_unit_is_a_number_it_asserts(verifier):
+    counted, vague = verifier.verify(["Its battery lasts eight hours",
+                                      "The Eiffel Tower is one of the sights of Paris"], EN_EVIDENCE)
+    assert counted.score == 0.0 and "the number 8" in counted.reason  # the evidence states no 8
+    assert "lacks the number" not in vague.reason  # "one of" counts nothing
+
+
 CONFLATION_EN = ["Maria Lopez founded Harbor Foods in 1998 in Lisbon. The company opened its first store two "
                  "years later. In 2012, a rival chain, Atlas Markets, was bought by Peter Brandt."]
 CONFLATION_ZH = ["华侨投资企业可以申请享受三年免租优惠。该政策由深圳市商务局负责受理。"

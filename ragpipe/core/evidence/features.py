@@ -23,7 +23,7 @@ import numpy as np
 from ragpipe.core.evidence.agreement import elliptical, fact_terms, found_in, in_context, words
 from ragpipe.core.evidence.contradiction import answers_otherwise, confirms, contradiction
 from ragpipe.core.evidence.embeddings import Embedder
-from ragpipe.core.evidence.facts import facts
+from ragpipe.core.evidence.facts import counted, facts
 from ragpipe.core.text import content_tokens, is_chinese, normalize, number_mentions, numbers, split_sentences
 
 # The cosine of unrelated same-domain sentences, per backend and language: the zero of
@@ -161,8 +161,9 @@ def _statement_numbers(statement: str) -> set[float]:
     ("(Passage 2)", "Step 6:", "文档2", "in 42 words") are not claims."""
     text = POINTER.sub(" ", re.sub(r"^\s*\d{1,2}[.)]\s+", "", statement))
     # Digits, and Chinese numerals before a unit ("六万元"); English number words are too often
-    # no number at all ("one of the", "no one") to demand them of the evidence.
-    return set(numbers(text)) | (set(facts(text).numbers) if is_chinese(text) else set())
+    # no number at all ("one of the", "no one") to demand them of the evidence, but for those
+    # that count a unit ("lasts eight hours", as contradiction's slots read them).
+    return set(numbers(text)) | (set(facts(text).numbers) if is_chinese(text) else counted(text))
 
 
 def _negated(text: str) -> bool:
