@@ -49,6 +49,7 @@ def test_still_against_no_longer_said_once_for_the_sentence(statement, evidence)
 @pytest.mark.parametrize("statement, evidence", [
     ("2015年，优酷土豆收购了阿里巴巴。", "2015年，阿里巴巴收购了优酷土豆。"),  # jieba tags no name in 优酷土豆
     ("李四起诉了张三。", "张三起诉了李四。"),
+    ("丙银行向丁集团发放了贷款。", "丁集团向丙银行发放了贷款。"),  # the sides of 向 before the verb
 ])
 def test_sides_that_trade_places_around_their_relation(statement, evidence):
     found = contradiction(statement, [evidence])
@@ -63,6 +64,7 @@ def test_sides_that_trade_places_around_their_relation(statement, evidence):
     ("The capital of Australia is Canberra.", "Canberra is the capital of Australia."),
     ("中国的首都是北京。", "北京是中国的首都。"),
     ("The tenant was paid by the landlord.", "The landlord paid the tenant."),  # a passive is no swap
+    ("员工向公司申请了年假。", "公司向员工发放了年假。"),  # another verb: no swap
 ])
 def test_reordered_but_the_same_fact_is_no_swap(statement, evidence):
     assert contradiction(statement, [evidence]) is None

@@ -92,6 +92,36 @@ def _mirrored(statement: str, sentence: str) -> tuple[str, str] | None:
     return None
 
 
+# Chinese prepositions that put the other side of a relation before its verb ("乙公司向甲公司支付了…").
+_TOWARD = frozenset("向给对替")
+
+
+def _toward(statement: str, sentence: str) -> tuple[str, str] | None:
+    """In Chinese, the sides around 向/给/对/替 trade places before the same verb: "乙公司向甲公司支付了
+    违约金" against "甲公司向乙公司支付了违约金" (words() drops the preposition, so ``_mirrored``
+    cannot see it). Gives the two sides as the statement has them."""
+    import jieba.posseg
+
+    tokens = list(jieba.posseg.dt.cut(statement))
+    side = lambda token: token.flag[:1] in ("n", "r")  # noqa: E731 (nouns, names, pronouns)
+    for k, token in enumerate(tokens):
+        if token.word not in _TOWARD or token.flag != "p":
+            continue
+        i, j = k, k + 1
+        while i > 0 and side(tokens[i - 1]):
+            i -= 1
+        while j < len(tokens) and side(tokens[j]):
+            j += 1
+        left, right = "".join(t.word for t in tokens[i:k]), "".join(t.word for t in tokens[k + 1:j])
+        verb = tokens[j].word if j < len(tokens) and tokens[j].flag.startswith("v") else ""
+        swapped = f"{right}{token.word}{left}"
+        at = sentence.find(swapped)
+        if (left and right and verb and left != right and at >= 0 and f"{left}{token.word}{right}" not in sentence
+                and sentence.startswith(verb, at + len(swapped))):
+            return left, right
+    return None
+
+
 def swapped_roles(statement: str, sentences: list[str]) -> tuple[str, str, str] | None:
     """Two names of the statement whose roles an evidence sentence swaps under the same
     relation ("A acquired B" against "B acquired A" or "A was acquired by B"), or, names or
@@ -108,6 +138,6 @@ def swapped_roles(statement: str, sentences: list[str]) -> tuple[str, str, str] 
                         and _same_relation(ours[1], theirs[1], sentence)):
                     return f"{first} → {second}", f"{second} → {first}", sentence
     for sentence in sentences:
-        if sides := _mirrored(statement, sentence):
+        if sides := _mirrored(statement, sentence) or (is_chinese(statement) and _toward(statement, sentence)):
             return f"{sides[0]} → {sides[1]}", f"{sides[1]} → {sides[0]}", sentence
     return None
