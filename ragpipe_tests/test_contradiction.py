@@ -125,3 +125,16 @@ def test_two_people_with_the_same_title_are_two_names():
     found = contradiction("Dr. Lindqvist does the children's check-ups on Fridays.", evidence)
     assert found is not None and found.kind == "name"
     assert contradiction("Dr. Okafor does the children's check-ups on Fridays.", evidence) is None
+
+
+
+def test_a_year_only_the_question_gives_is_no_date_conflict():
+    # A bare reply is read with its question; the question's season is no date the reply states,
+    # though the sentence on the same subject states no year the question has.
+    from ragpipe.core.evidence.agreement import in_context
+
+    reply = in_context("In the 2001–02 season, after their coach retired, the Harbor Hawks signed free agents "
+                       "Tom Reyes and who?", "Lena Ortiz")
+    evidence = ["After their coach retired, the Harbor Hawks signed free agents Lena Ortiz and Tom Reyes. "
+                "Tom Reyes (born May 3, 1979) is a retired guard."]
+    assert contradiction(reply, evidence) is None

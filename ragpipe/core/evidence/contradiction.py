@@ -99,11 +99,12 @@ def _slot_conflicts(statement: str, sentences: list[str], sentence_terms) -> Con
     slots += [("month", m, set(_month_words(statement))) for m in said.months]
     for kind, value, own_terms in slots:
         frame = [t for t in statement_terms if t not in own_terms]
-        # A date the evidence states nowhere needs no echoed predicate: "starts on May 1" against
+        # A month the evidence states nowhere needs no echoed predicate: "starts on May 1" against
         # "lasts 6 months from March 1" says another date of the same subject, whatever the verb.
-        unstated_date = kind in ("year", "month") and not any(_alternative(kind, value, _NO_FACTS, facts(s), s) is None
-                                                              for s in sentences)
-        aligned = [i for i in _aligned(frame, sentences, sentence_terms) if unstated_date or _echoes(sentences[i], frame)]
+        # (A year the evidence lacks is a number it lacks already.)
+        unstated_month = kind == "month" and not any(_alternative(kind, value, _NO_FACTS, facts(s), s) is None
+                                                     for s in sentences)
+        aligned = [i for i in _aligned(frame, sentences, sentence_terms) if unstated_month or _echoes(sentences[i], frame)]
         if aligned and _stated_close_by(kind, value, frame, sentences, sentence_terms, aligned):
             continue
         found = [(_alternative(kind, value, said, facts(sentences[i]), sentences[i]), i) for i in aligned]
