@@ -199,6 +199,13 @@ def test_an_english_number_word_that_counts_a_unit_is_a_number_it_asserts(verifi
     assert "lacks the number" not in vague.reason  # "one of" counts nothing
 
 
+def test_a_lone_chinese_one_before_a_unit_says_a_not_one(verifier):
+    per_day, swapped = verifier.verify(["这种眼药水一天最多滴3次"], ["这种眼药水每日最多滴3次，两次之间间隔4小时。"])[0], \
+        verifier.verify(["优惠券一年内有效"], ["优惠券自领取之日起两年内有效。"])[0]
+    assert "数字" not in per_day.reason and per_day.score >= 0.5  # "一天" is "每日"
+    assert swapped.score <= 0.3  # against "两年" it is a number again
+
+
 CONFLATION_EN = ["Maria Lopez founded Harbor Foods in 1998 in Lisbon. The company opened its first store two "
                  "years later. In 2012, a rival chain, Atlas Markets, was bought by Peter Brandt."]
 CONFLATION_ZH = ["华侨投资企业可以申请享受三年免租优惠。该政策由深圳市商务局负责受理。"

@@ -52,6 +52,9 @@ _CONDITION = re.compile(r"\b(?:if|unless|when|whether)\b|如果|若|除非|假�
 
 
 _NO_FACTS = facts("")
+# A lone 一 before a unit of time or count says "a" ("一天不超过4次": a day, as "每天" or "24小时内" say).
+_LONE_ONE = re.compile(r"(?<![零〇一二两三四五六七八九十百千万亿\d第])一(天|日|年|个?月|周|星期|次|个?小时|分钟)")
+_ZH_COUNT = r"[\d零〇一二两三四五六七八九十百千万]+\s*"
 # A title two names share says nothing of whether they are one: "Dr Chen" and "Dr Alvarez" are two.
 _TITLE = re.compile(r"^(?:dr|mr|mrs|ms|prof|sir|st)\.?\s+")
 
@@ -84,6 +87,14 @@ def _aligned(frame: list[str], sentences: list[str], sentence_terms: list[tuple[
     return [i for i, s in enumerate(scores) if s == best]
 
 
+def lone_one(statement: str, evidence: str) -> bool:
+    """Every 1 of a Chinese statement is a lone 一 before a unit ("一天", "一次") that the evidence
+    counts with no number: then it says "a", not "one", and the evidence need not state 1."""
+    units = [m.group(1) for m in _LONE_ONE.finditer(statement)]
+    return (bool(units) and not re.search(r"(?<![\d.])1(?![\d.])", statement)
+            and not any(re.search(_ZH_COUNT + re.escape(u), evidence) for u in units))
+
+
 def _slot_conflicts(statement: str, sentences: list[str], sentence_terms) -> Contradiction | None:
     """A name, number or date of the statement that no aligned sentence states, where an
     aligned sentence states another of its kind that the statement does not."""
@@ -93,6 +104,8 @@ def _slot_conflicts(statement: str, sentences: list[str], sentence_terms) -> Con
     # English number words are too often no number ("one of", "three horizontal lines" beside "2"):
     # only digits, Chinese numerals and a number word that counts a unit ("five-year") are slots.
     stated_numbers = said.numbers if is_chinese(statement) else said.numbers & (numbers(statement) | counted(statement))
+    if lone_one(statement, " ".join(sentences)):
+        stated_numbers = stated_numbers - {1.0}
     sentences = [_UNNUMBERED.sub(" ", s) for s in sentences]
     slots = [("name", n, set(words(n))) for n in said.names if _proper(n)]
     slots += [("number", v, set()) for v in stated_numbers] + [("year", y, set()) for y in said.years]

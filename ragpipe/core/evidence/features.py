@@ -21,7 +21,7 @@ from functools import lru_cache
 import numpy as np
 
 from ragpipe.core.evidence.agreement import elliptical, fact_terms, found_in, in_context, words
-from ragpipe.core.evidence.contradiction import answers_otherwise, confirms, contradiction
+from ragpipe.core.evidence.contradiction import answers_otherwise, confirms, contradiction, lone_one
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.facts import counted, facts
 from ragpipe.core.text import content_tokens, is_chinese, normalize, number_mentions, numbers, split_sentences
@@ -308,7 +308,7 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
         sentence_coverage = max((len(token_set & t) / n for t in prepared.tokens), default=0.0) if n else 0.0
         names = _names(statement, zh)
         novel_names = sorted(w for w in names if w not in prepared.lowered)
-        stated_numbers = _statement_numbers(statement)
+        stated_numbers = _statement_numbers(statement) - ({1.0} if zh and lone_one(statement, prepared.lowered) else set())
         novel_numbers = sorted(stated_numbers - prepared.numbers)
         # Names and numbers that the evidence has, but never in one sentence, are
         # often facts from different places stitched into one claim.
