@@ -206,6 +206,13 @@ def test_a_lone_chinese_one_before_a_unit_says_a_not_one(verifier):
     assert swapped.score <= 0.3  # against "两年" it is a number again
 
 
+def test_a_number_shared_with_another_unit_ties_no_invented_clause_to_the_evidence(verifier):
+    evidence = ["该净水器的过滤精度为0.01微米，储水桶容量为5升。"]
+    invented, = verifier.verify(["并赠送五年免费上门换芯服务"], evidence)  # 5 years, not 5 litres
+    held, = verifier.verify(["储水桶能装5升水"], evidence)
+    assert invented.score <= 0.3 and held.score >= 0.5
+
+
 CONFLATION_EN = ["Maria Lopez founded Harbor Foods in 1998 in Lisbon. The company opened its first store two "
                  "years later. In 2012, a rival chain, Atlas Markets, was bought by Peter Brandt."]
 CONFLATION_ZH = ["华侨投资企业可以申请享受三年免租优惠。该政策由深圳市商务局负责受理。"

@@ -363,7 +363,7 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
 def _invented(statement: str, question: str, prepared: _Prepared) -> bool:
     """The statement says nothing the evidence says beyond what the question asks: a claim of
     four words or more, two or more of them not the question's, none of those in the evidence
-    (stems and near spellings count), and no number or date the evidence states ("Roth IRA
+    (stems and near spellings count), and no date the evidence states nor a number it counts the same unit with ("Roth IRA
     contributions are tax deductible" against a passage on the contribution limit;
     "缴存的公积金可以随时全额提取" against one on the rates). A shared value ties it to the
     evidence: "每年3月1日到6月30日之间办理" rewords "…时间为3月1日至6月30日". Fragments ("value for
@@ -379,10 +379,22 @@ def _invented(statement: str, question: str, prepared: _Prepared) -> bool:
         return False
     if any(w in prepared.all_tokens or (zh and w in prepared.lowered) for w in informative):
         return False
-    if set(fact_terms(facts(statement))) & set(fact_terms(facts(prepared.lowered))):
+    shared = set(fact_terms(facts(statement))) & set(fact_terms(facts(prepared.lowered)))
+    if any(t.startswith(("#y", "#m", "#d")) for t in shared) or _counted_units(statement) & _counted_units(prepared.lowered):
         return False
     held = words(prepared.lowered)
     return not any(found_in(w, held) for w in informative)
+
+
+_VALUE_UNIT = re.compile(r"(\d+(?:[.,]\d+)*|[零〇一二两三四五六七八九十百千万亿]+)\s*([a-z%]+|[^\W\d_])", re.I)
+
+
+def _counted_units(text: str) -> set[tuple[str, str]]:
+    """Each number of a text with the unit it counts (its next word, three letters of it, or next
+    character): a number ties a statement to the evidence only with its unit, "十年免费上门维修"
+    shares the 10 of "容量为10公斤" and nothing else."""
+    return {(term, match.group(2).lower()[:3]) for match in _VALUE_UNIT.finditer(normalize(text))
+            for term in fact_terms(facts(match.group(0)))}
 
 
 def _shown_evidence(prepared: _Prepared, tokens: set[str], names: set[str], stated_numbers: set[float],
