@@ -50,6 +50,8 @@ def test_still_against_no_longer_said_once_for_the_sentence(statement, evidence)
     ("2015年，优酷土豆收购了阿里巴巴。", "2015年，阿里巴巴收购了优酷土豆。"),  # jieba tags no name in 优酷土豆
     ("李四起诉了张三。", "张三起诉了李四。"),
     ("丙银行向丁集团发放了贷款。", "丁集团向丙银行发放了贷款。"),  # the sides of 向 before the verb
+    ("The borrower must notify the lender of any change of address.",  # no names: two words trade places
+     "The lender must notify the borrower of any change of address."),
 ])
 def test_sides_that_trade_places_around_their_relation(statement, evidence):
     found = contradiction(statement, [evidence])
@@ -65,6 +67,8 @@ def test_sides_that_trade_places_around_their_relation(statement, evidence):
     ("中国的首都是北京。", "北京是中国的首都。"),
     ("The tenant was paid by the landlord.", "The landlord paid the tenant."),  # a passive is no swap
     ("员工向公司申请了年假。", "公司向员工发放了年假。"),  # another verb: no swap
+    ("Stir the butter with the sugar.", "Stir the sugar with the butter."),  # nothing between: a list
+    ("The coach met the captain before the match.", "The captain met the coach before the match."),
 ])
 def test_reordered_but_the_same_fact_is_no_swap(statement, evidence):
     assert contradiction(statement, [evidence]) is None

@@ -122,6 +122,29 @@ def _toward(statement: str, sentence: str) -> tuple[str, str] | None:
     return None
 
 
+def _transposed(statement: str, sentence: str) -> tuple[str, str] | None:
+    """In English, the sentence holds the statement's words in the same order but for two that
+    trade places around a relation ("The tenant must pay the landlord" against "The landlord must
+    pay the tenant"), names or not. Words between them are needed ("flour with sugar" / "sugar
+    with flour" is a list), a relation that goes both ways or a passive on one side only is no
+    swap. Gives the two words as the statement has them."""
+    ours, theirs = list(words(statement)), list(words(sentence))
+    passive = bool(_EN_PASSIVE.search(statement)) != bool(_EN_PASSIVE.search(sentence))
+    if is_chinese(statement) or passive or len(ours) < 3:
+        return None
+    for start in range(len(theirs) - len(ours) + 1):
+        window = theirs[start:start + len(ours)]
+        differ = [k for k, (a, b) in enumerate(zip(ours, window)) if a != b]
+        if len(differ) != 2:
+            continue
+        i, j = differ
+        between = ours[i + 1:j]
+        if (ours[i] == window[j] and ours[j] == window[i] and between
+                and not any(_SYMMETRIC.search(w) or facts(w).numbers for w in between)):
+            return ours[i], ours[j]
+    return None
+
+
 def swapped_roles(statement: str, sentences: list[str]) -> tuple[str, str, str] | None:
     """Two names of the statement whose roles an evidence sentence swaps under the same
     relation ("A acquired B" against "B acquired A" or "A was acquired by B"), or, names or
@@ -138,6 +161,7 @@ def swapped_roles(statement: str, sentences: list[str]) -> tuple[str, str, str] 
                         and _same_relation(ours[1], theirs[1], sentence)):
                     return f"{first} → {second}", f"{second} → {first}", sentence
     for sentence in sentences:
-        if sides := _mirrored(statement, sentence) or (is_chinese(statement) and _toward(statement, sentence)):
+        if sides := (_mirrored(statement, sentence) or _transposed(statement, sentence)
+                     or (is_chinese(statement) and _toward(statement, sentence))):
             return f"{sides[0]} → {sides[1]}", f"{sides[1]} → {sides[0]}", sentence
     return None
