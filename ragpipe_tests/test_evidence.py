@@ -213,6 +213,14 @@ def test_a_number_shared_with_another_unit_ties_no_invented_clause_to_the_eviden
     assert invented.score <= 0.3 and held.score >= 0.5
 
 
+def test_a_bare_reply_is_not_blamed_for_a_date_only_its_question_states(verifier):
+    question = ("Lena Ortiz (1961 – June 3, 2020) coached Tom Reyes, a Portuguese midfielder who won the cup "
+                "with which club?")
+    evidence = ["Tom Reyes (born November 2, 1988) is a Portuguese midfielder who won the cup with Benfica."]
+    right, = verifier.verify(["Benfica"], evidence, question=question)
+    assert right.score >= 0.5 and "June" not in right.reason
+
+
 CONFLATION_EN = ["Maria Lopez founded Harbor Foods in 1998 in Lisbon. The company opened its first store two "
                  "years later. In 2012, a rival chain, Atlas Markets, was bought by Peter Brandt."]
 CONFLATION_ZH = ["华侨投资企业可以申请享受三年免租优惠。该政策由深圳市商务局负责受理。"

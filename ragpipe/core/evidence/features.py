@@ -332,8 +332,13 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
             negation_mismatch = float(all(_negated(statement) != _negated(sentences[j]) for j in closest))
         else:
             best, shown, cos_sentence, margin, negation_mismatch = 0, 0, -1.0, 0.0, 0.0
-        # A bare value ("20%。") is checked where the question points: "小型微利企业税率：25%" contradicts "…20%…".
-        found = contradiction(in_context(question, statement), sentences) or answers_otherwise(statement, question, sentences)
+        # A bare value ("20%。") is checked where the question points: "小型微利企业税率：25%" contradicts "…20%…";
+        # but a date or number only the question states ("…(1928 – June 11, 2017)…, of which country?") is no claim of it.
+        posed = in_context(question, statement)
+        found = contradiction(posed, sentences)
+        if found and posed != statement and found.kind in ("date", "number") and found.stated.lower() not in statement.lower():
+            found = None
+        found = found or answers_otherwise(statement, question, sentences)
         # The words the question already gives say nothing new: "The federal government caps
         # down payments at 3.5%" repeats the asked "down payment" and invents the rest.
         informative = token_set - given
