@@ -49,6 +49,9 @@ def test_still_against_no_longer_said_once_for_the_sentence(statement, evidence)
 @pytest.mark.parametrize("statement, evidence", [
     ("2015年，优酷土豆收购了阿里巴巴。", "2015年，阿里巴巴收购了优酷土豆。"),  # jieba tags no name in 优酷土豆
     ("李四起诉了张三。", "张三起诉了李四。"),
+    ("丙银行向丁集团发放了贷款。", "丁集团向丙银行发放了贷款。"),  # the sides of 向 before the verb
+    ("The borrower must notify the lender of any change of address.",  # no names: two words trade places
+     "The lender must notify the borrower of any change of address."),
 ])
 def test_sides_that_trade_places_around_their_relation(statement, evidence):
     found = contradiction(statement, [evidence])
@@ -63,6 +66,9 @@ def test_sides_that_trade_places_around_their_relation(statement, evidence):
     ("The capital of Australia is Canberra.", "Canberra is the capital of Australia."),
     ("中国的首都是北京。", "北京是中国的首都。"),
     ("The tenant was paid by the landlord.", "The landlord paid the tenant."),  # a passive is no swap
+    ("员工向公司申请了年假。", "公司向员工发放了年假。"),  # another verb: no swap
+    ("Stir the butter with the sugar.", "Stir the sugar with the butter."),  # nothing between: a list
+    ("The coach met the captain before the match.", "The captain met the coach before the match."),
 ])
 def test_reordered_but_the_same_fact_is_no_swap(statement, evidence):
     assert contradiction(statement, [evidence]) is None
@@ -76,9 +82,63 @@ def test_a_statement_that_fills_in_its_question_is_checked_where_the_question_po
     assert answers_otherwise("《红楼梦》前八十回的作者是曹雪芹。", question, evidence) is None
 
 
+def test_the_question_s_name_ties_a_sentence_whose_verb_differs():
+    question = "《向日葵》是谁画的？"
+    evidence = ["《向日葵》由梵高于1888年创作。"]
+    found = answers_otherwise("《向日葵》是毕加索画的。", question, evidence)
+    assert found is not None and (found.stated, found.evidence) == ("毕加索", "梵高")
+    assert answers_otherwise("《向日葵》是梵高画的。", question, evidence) is None
+    # A name another sentence states is not contradicted by one that names someone else.
+    assert answers_otherwise("《向日葵》是梵高画的。", question,
+                             ["《向日葵》由伦敦国家美术馆收藏。", "梵高于1888年完成了这幅画。"]) is None
+
+
 def test_a_question_that_asks_two_things_is_checked_part_by_part():
     question = "澳大利亚的首都和最大城市分别是哪里？"
     evidence = ["堪培拉是澳大利亚的首都。", "悉尼是澳大利亚最大的城市。"]
     assert answers_otherwise("澳大利亚的首都是堪培拉", question, evidence) is None
     assert answers_otherwise("最大的城市是悉尼", question, evidence) is None
     assert answers_otherwise("澳大利亚的首都是悉尼", question, evidence) is not None
+
+
+@pytest.mark.parametrize("statement, evidence, kind", [
+    # The date stands nowhere in the evidence, and the verb is another ("begins" / "runs from").
+    ("The spring sale begins on April 3.", "The spring sale runs for two weeks from March 3.", "date"),
+    ("公司于2023年3月上市。", "公司于2023年成立，2024年6月上市。", "date"),
+    # One side of the relation carries one word more ("acquired the studio", "女篮击败了").
+    ("Lumora acquired Brightwave in 2019.", "Brightwave acquired the studio Lumora in 2019.", "roles"),
+    ("在半决赛中，韩国女篮击败了日本女篮。", "在半决赛中，日本女篮击败了韩国女篮。", "roles"),
+])
+def test_a_swap_whose_wording_differs_from_its_evidence(statement, evidence, kind):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == kind
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The spring sale begins on March 3.", "The spring sale runs for two weeks from March 3."),
+    ("Shoppers may return items within two weeks of the spring sale.", "The spring sale runs for two weeks from March 3."),
+    ("Brightwave acquired Lumora in 2019.", "Brightwave acquired the studio Lumora in 2019."),
+    ("在半决赛中，日本女篮击败了韩国女篮。", "在半决赛中，日本女篮击败了韩国女篮。"),
+])
+def test_the_same_fact_worded_otherwise_is_no_swap(statement, evidence):
+    assert contradiction(statement, [evidence]) is None
+
+
+def test_two_people_with_the_same_title_are_two_names():
+    evidence = ["At the Elm Road practice, children's check-ups are done by Dr. Okafor on Fridays."]
+    found = contradiction("Dr. Lindqvist does the children's check-ups on Fridays.", evidence)
+    assert found is not None and found.kind == "name"
+    assert contradiction("Dr. Okafor does the children's check-ups on Fridays.", evidence) is None
+
+
+
+def test_a_year_only_the_question_gives_is_no_date_conflict():
+    # A bare reply is read with its question; the question's season is no date the reply states,
+    # though the sentence on the same subject states no year the question has.
+    from ragpipe.core.evidence.agreement import in_context
+
+    reply = in_context("In the 2001–02 season, after their coach retired, the Harbor Hawks signed free agents "
+                       "Tom Reyes and who?", "Lena Ortiz")
+    evidence = ["After their coach retired, the Harbor Hawks signed free agents Lena Ortiz and Tom Reyes. "
+                "Tom Reyes (born May 3, 1979) is a retired guard."]
+    assert contradiction(reply, evidence) is None

@@ -192,6 +192,35 @@ def test_pointers_and_the_answers_own_length_are_not_numbers_it_asserts(verifier
     assert claim.score == 0.0 and "42" in claim.reason
 
 
+def test_an_english_number_word_that_counts_a_unit_is_a_number_it_asserts(verifier):
+    counted, vague = verifier.verify(["Its battery lasts eight hours",
+                                      "The Eiffel Tower is one of the sights of Paris"], EN_EVIDENCE)
+    assert counted.score == 0.0 and "the number 8" in counted.reason  # the evidence states no 8
+    assert "lacks the number" not in vague.reason  # "one of" counts nothing
+
+
+def test_a_lone_chinese_one_before_a_unit_says_a_not_one(verifier):
+    per_day, swapped = verifier.verify(["这种眼药水一天最多滴3次"], ["这种眼药水每日最多滴3次，两次之间间隔4小时。"])[0], \
+        verifier.verify(["优惠券一年内有效"], ["优惠券自领取之日起两年内有效。"])[0]
+    assert "数字" not in per_day.reason and per_day.score >= 0.5  # "一天" is "每日"
+    assert swapped.score <= 0.3  # against "两年" it is a number again
+
+
+def test_a_number_shared_with_another_unit_ties_no_invented_clause_to_the_evidence(verifier):
+    evidence = ["该净水器的过滤精度为0.01微米，储水桶容量为5升。"]
+    invented, = verifier.verify(["并赠送五年免费上门换芯服务"], evidence)  # 5 years, not 5 litres
+    held, = verifier.verify(["储水桶能装5升水"], evidence)
+    assert invented.score <= 0.3 and held.score >= 0.5
+
+
+def test_a_bare_reply_is_not_blamed_for_a_date_only_its_question_states(verifier):
+    question = ("Lena Ortiz (1961 – June 3, 2020) coached Tom Reyes, a Portuguese midfielder who won the cup "
+                "with which club?")
+    evidence = ["Tom Reyes (born November 2, 1988) is a Portuguese midfielder who won the cup with Benfica."]
+    right, = verifier.verify(["Benfica"], evidence, question=question)
+    assert right.score >= 0.5 and "June" not in right.reason
+
+
 CONFLATION_EN = ["Maria Lopez founded Harbor Foods in 1998 in Lisbon. The company opened its first store two "
                  "years later. In 2012, a rival chain, Atlas Markets, was bought by Peter Brandt."]
 CONFLATION_ZH = ["华侨投资企业可以申请享受三年免租优惠。该政策由深圳市商务局负责受理。"

@@ -15,6 +15,11 @@ def test_english_statements_split_at_sentences_and_clauses():
                                       "lenders may ask for more"]
 
 
+def test_a_title_before_a_name_ends_no_sentence():
+    assert split_statements("Dr. Alvarez gives the flu shots. St. Mary's clinic opens at 8.") == [
+        "Dr. Alvarez gives the flu shots", "St. Mary's clinic opens at 8"]
+
+
 def test_tokens_drop_stopwords_and_segment_chinese():
     assert "中小企业" in content_tokens("中小企业的所得税")
     assert "的" not in content_tokens("中小企业的所得税")

@@ -10,6 +10,8 @@ from functools import lru_cache
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _SENTENCE_END = re.compile(r"(?<=[。！？!?；;])|(?<=\.)\s+(?=[A-Z0-9\"'(])|\n+")
+# A title or abbreviation whose period ends no sentence: "Dr. Chen", "St. Louis", "e.g. Python".
+_TITLE_END = re.compile(r"(?<![^\s(])(?:Dr|Mr|Mrs|Ms|Prof|St|Mt|vs|e\.g|i\.e)\.$")
 # Chinese clauses joined by a comma plus a connective are separate claims
 # ("…为 3.5%，且联邦政府要求…"); a bare comma usually is not.
 _ZH_CLAUSE = re.compile(r"[，,](?=(?:且|并且|而且|同时|但|但是|另外|此外|并|还|以及|也)\S)")
@@ -53,7 +55,13 @@ def normalize(text: str) -> str:
 
 def split_sentences(text: str) -> list[str]:
     parts = _SENTENCE_END.split((text or "").strip())  # no NFKC: sentences are shown to people
-    return [p.strip() for p in parts if p and p.strip() and re.search(r"\w", p)]
+    sentences: list[str] = []
+    for part in (p.strip() for p in parts if p and p.strip()):
+        if sentences and _TITLE_END.search(sentences[-1]):
+            sentences[-1] = f"{sentences[-1]} {part}"  # "Dr. Chen gives…" is one sentence
+        else:
+            sentences.append(part)
+    return [s for s in sentences if re.search(r"\w", s)]
 
 
 def split_statements(text: str) -> list[str]:

@@ -52,6 +52,11 @@ _CONDITION = re.compile(r"\b(?:if|unless|when|whether)\b|如果|若|除非|假�
 
 
 _NO_FACTS = facts("")
+# A lone 一 before a unit of time or count says "a" ("一天不超过4次": a day, as "每天" or "24小时内" say).
+_LONE_ONE = re.compile(r"(?<![零〇一二两三四五六七八九十百千万亿\d第])一(天|日|年|个?月|周|星期|次|个?小时|分钟)")
+_ZH_COUNT = r"[\d零〇一二两三四五六七八九十百千万]+\s*"
+# A title two names share says nothing of whether they are one: "Dr Chen" and "Dr Alvarez" are two.
+_TITLE = re.compile(r"^(?:dr|mr|mrs|ms|prof|sir|st)\.?\s+")
 
 
 @dataclass(frozen=True)
@@ -82,6 +87,14 @@ def _aligned(frame: list[str], sentences: list[str], sentence_terms: list[tuple[
     return [i for i, s in enumerate(scores) if s == best]
 
 
+def lone_one(statement: str, evidence: str) -> bool:
+    """Every 1 of a Chinese statement is a lone 一 before a unit ("一天", "一次") that the evidence
+    counts with no number: then it says "a", not "one", and the evidence need not state 1."""
+    units = [m.group(1) for m in _LONE_ONE.finditer(statement)]
+    return (bool(units) and not re.search(r"(?<![\d.])1(?![\d.])", statement)
+            and not any(re.search(_ZH_COUNT + re.escape(u), evidence) for u in units))
+
+
 def _slot_conflicts(statement: str, sentences: list[str], sentence_terms) -> Contradiction | None:
     """A name, number or date of the statement that no aligned sentence states, where an
     aligned sentence states another of its kind that the statement does not."""
@@ -91,13 +104,20 @@ def _slot_conflicts(statement: str, sentences: list[str], sentence_terms) -> Con
     # English number words are too often no number ("one of", "three horizontal lines" beside "2"):
     # only digits, Chinese numerals and a number word that counts a unit ("five-year") are slots.
     stated_numbers = said.numbers if is_chinese(statement) else said.numbers & (numbers(statement) | counted(statement))
+    if lone_one(statement, " ".join(sentences)):
+        stated_numbers = stated_numbers - {1.0}
     sentences = [_UNNUMBERED.sub(" ", s) for s in sentences]
     slots = [("name", n, set(words(n))) for n in said.names if _proper(n)]
     slots += [("number", v, set()) for v in stated_numbers] + [("year", y, set()) for y in said.years]
     slots += [("month", m, set(_month_words(statement))) for m in said.months]
     for kind, value, own_terms in slots:
         frame = [t for t in statement_terms if t not in own_terms]
-        aligned = [i for i in _aligned(frame, sentences, sentence_terms) if _echoes(sentences[i], frame)]
+        # A month the evidence states nowhere needs no echoed predicate: "starts on May 1" against
+        # "lasts 6 months from March 1" says another date of the same subject, whatever the verb.
+        # (A year the evidence lacks is a number it lacks already.)
+        unstated_month = kind == "month" and not any(_alternative(kind, value, _NO_FACTS, facts(s), s) is None
+                                                     for s in sentences)
+        aligned = [i for i in _aligned(frame, sentences, sentence_terms) if unstated_month or _echoes(sentences[i], frame)]
         if aligned and _stated_close_by(kind, value, frame, sentences, sentence_terms, aligned):
             continue
         found = [(_alternative(kind, value, said, facts(sentences[i]), sentences[i]), i) for i in aligned]
@@ -165,7 +185,8 @@ def _alternative(kind: str, value, said, found, sentence: str):
     if kind == "name":
         if name_in(value, found.names) or all(found_in(w, words(sentence)) for w in words(value) or (value,)):
             return None
-        others = [n for n in found.names if _proper(n) and not name_in(n, said.names) and not shares_word(n, [value])]
+        others = [n for n in found.names
+                  if _proper(n) and not name_in(n, said.names) and not shares_word(_TITLE.sub("", n), [_TITLE.sub("", value)])]
         return others[0] if others else ""
     pool = {"number": (found.numbers, said.numbers), "year": (found.years, said.years),
             "month": (found.months, said.months)}[kind]
@@ -326,8 +347,15 @@ def answers_otherwise(statement: str, question: str, sentences: Sequence[str]) -
     if not values or not frame or not sentences or not all(found_in(t, words(question)) for t in frame):
         return None
     aligned = _aligned(frame, sentences, [words(s) for s in sentences])
+    # Without one, a sentence holding every name the question asks of speaks of it too, whatever its
+    # verb ("《夜巡》由伦勃朗创作" for "《夜巡》是谁画的？"), for a value no evidence sentence states.
+    naming = [] if aligned or not asked.names else [
+        i for i, s in enumerate(sentences) if all(name_in(n, facts(s).names) for n in asked.names)]
     for kind, value in values:
-        found = [(_alternative(kind, value, said, facts(sentences[i]), sentences[i]), i) for i in aligned]
+        unstated = (not any(_alternative(kind, value, said, facts(s), s) is None for s in sentences)
+                    and not (kind == "name" and any(value in fold(s) for s in sentences)))
+        found = [(_alternative(kind, value, said, facts(sentences[i]), sentences[i]), i)
+                 for i in aligned or (naming if unstated else [])]
         if any(other is None for other, _ in found):
             continue  # an aligned sentence states it
         for other, i in found:

@@ -21,9 +21,9 @@ from functools import lru_cache
 import numpy as np
 
 from ragpipe.core.evidence.agreement import elliptical, fact_terms, found_in, in_context, words
-from ragpipe.core.evidence.contradiction import answers_otherwise, confirms, contradiction
+from ragpipe.core.evidence.contradiction import answers_otherwise, confirms, contradiction, lone_one
 from ragpipe.core.evidence.embeddings import Embedder
-from ragpipe.core.evidence.facts import facts
+from ragpipe.core.evidence.facts import counted, facts
 from ragpipe.core.text import content_tokens, is_chinese, normalize, number_mentions, numbers, split_sentences
 
 # The cosine of unrelated same-domain sentences, per backend and language: the zero of
@@ -161,8 +161,9 @@ def _statement_numbers(statement: str) -> set[float]:
     ("(Passage 2)", "Step 6:", "文档2", "in 42 words") are not claims."""
     text = POINTER.sub(" ", re.sub(r"^\s*\d{1,2}[.)]\s+", "", statement))
     # Digits, and Chinese numerals before a unit ("六万元"); English number words are too often
-    # no number at all ("one of the", "no one") to demand them of the evidence.
-    return set(numbers(text)) | (set(facts(text).numbers) if is_chinese(text) else set())
+    # no number at all ("one of the", "no one") to demand them of the evidence, but for those
+    # that count a unit ("lasts eight hours", as contradiction's slots read them).
+    return set(numbers(text)) | (set(facts(text).numbers) if is_chinese(text) else counted(text))
 
 
 def _negated(text: str) -> bool:
@@ -307,7 +308,7 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
         sentence_coverage = max((len(token_set & t) / n for t in prepared.tokens), default=0.0) if n else 0.0
         names = _names(statement, zh)
         novel_names = sorted(w for w in names if w not in prepared.lowered)
-        stated_numbers = _statement_numbers(statement)
+        stated_numbers = _statement_numbers(statement) - ({1.0} if zh and lone_one(statement, prepared.lowered) else set())
         novel_numbers = sorted(stated_numbers - prepared.numbers)
         # Names and numbers that the evidence has, but never in one sentence, are
         # often facts from different places stitched into one claim.
@@ -331,8 +332,13 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
             negation_mismatch = float(all(_negated(statement) != _negated(sentences[j]) for j in closest))
         else:
             best, shown, cos_sentence, margin, negation_mismatch = 0, 0, -1.0, 0.0, 0.0
-        # A bare value ("20%。") is checked where the question points: "小型微利企业税率：25%" contradicts "…20%…".
-        found = contradiction(in_context(question, statement), sentences) or answers_otherwise(statement, question, sentences)
+        # A bare value ("20%。") is checked where the question points: "小型微利企业税率：25%" contradicts "…20%…";
+        # but a date or number only the question states ("…(1928 – June 11, 2017)…, of which country?") is no claim of it.
+        posed = in_context(question, statement)
+        found = contradiction(posed, sentences)
+        if found and posed != statement and found.kind in ("date", "number") and found.stated.lower() not in statement.lower():
+            found = None
+        found = found or answers_otherwise(statement, question, sentences)
         # The words the question already gives say nothing new: "The federal government caps
         # down payments at 3.5%" repeats the asked "down payment" and invents the rest.
         informative = token_set - given
@@ -362,7 +368,7 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
 def _invented(statement: str, question: str, prepared: _Prepared) -> bool:
     """The statement says nothing the evidence says beyond what the question asks: a claim of
     four words or more, two or more of them not the question's, none of those in the evidence
-    (stems and near spellings count), and no number or date the evidence states ("Roth IRA
+    (stems and near spellings count), and no date the evidence states nor a number it counts the same unit with ("Roth IRA
     contributions are tax deductible" against a passage on the contribution limit;
     "缴存的公积金可以随时全额提取" against one on the rates). A shared value ties it to the
     evidence: "每年3月1日到6月30日之间办理" rewords "…时间为3月1日至6月30日". Fragments ("value for
@@ -378,10 +384,22 @@ def _invented(statement: str, question: str, prepared: _Prepared) -> bool:
         return False
     if any(w in prepared.all_tokens or (zh and w in prepared.lowered) for w in informative):
         return False
-    if set(fact_terms(facts(statement))) & set(fact_terms(facts(prepared.lowered))):
+    shared = set(fact_terms(facts(statement))) & set(fact_terms(facts(prepared.lowered)))
+    if any(t.startswith(("#y", "#m", "#d")) for t in shared) or _counted_units(statement) & _counted_units(prepared.lowered):
         return False
     held = words(prepared.lowered)
     return not any(found_in(w, held) for w in informative)
+
+
+_VALUE_UNIT = re.compile(r"(\d+(?:[.,]\d+)*|[零〇一二两三四五六七八九十百千万亿]+)\s*([a-z%]+|[^\W\d_])", re.I)
+
+
+def _counted_units(text: str) -> set[tuple[str, str]]:
+    """Each number of a text with the unit it counts (its next word, three letters of it, or next
+    character): a number ties a statement to the evidence only with its unit, "十年免费上门维修"
+    shares the 10 of "容量为10公斤" and nothing else."""
+    return {(term, match.group(2).lower()[:3]) for match in _VALUE_UNIT.finditer(normalize(text))
+            for term in fact_terms(facts(match.group(0)))}
 
 
 def _shown_evidence(prepared: _Prepared, tokens: set[str], names: set[str], stated_numbers: set[float],

@@ -26,8 +26,10 @@ METRIC = Metric(
     name="faithfulness",
     definition=("Expected share of the answer's atomic statements that the retrieved contexts support: the mean "
                 "of each statement's calibrated support probability (lexical, numeric, name, negation and "
-                "embedding evidence, weighed by the offline verifier; a number the contexts lack makes it 0, a "
-                "plain contradiction such as another name, number or date where the context has one, a flipped "
+                "embedding evidence, weighed by the offline verifier; a number the contexts lack (digits, or a number "
+                "word that counts a unit: \"eight hours\") makes it 0, a "
+                "plain contradiction such as another name, number or date where the context has one (a date the "
+                "contexts state nowhere, against the date of the sentence on the same subject), a flipped "
                 "negation, a floor stated as a ceiling or swapped roles caps it at 0.3, and so does an invented "
                 "statement: two or more words beyond the question's, none of them in the contexts, and no number "
                 "or date they state). Offline, the answer is flagged as hallucinated "
