@@ -12,7 +12,7 @@ from ragpipe.core.evidence.facts import facts
 from ragpipe.core.evidence.contradiction import contradiction
 from ragpipe.core.evidence.features import evidence_sentences, language_of, normalized_cosine
 from ragpipe.core.evidence.refusals import says_unanswerable
-from ragpipe.core.evidence.support import claims, declines
+from ragpipe.core.evidence.support import claims, declines, without_lead_in
 from ragpipe.core.metrics.base import STATEMENT_JUDGE, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 
@@ -86,14 +86,22 @@ def by_rule(case: EvalCase, kit: Toolkit) -> MetricResult | None:
     return None
 
 
+def asserted(answer: str) -> str:
+    """The answer less an opening clause that only points at the sources ("According to the
+    documents, …", "根据资料，…"): its words are neither the reference's nor an error. An
+    opening yes or no ("No, …", "是的，…") is an answer, and stays."""
+    return answer if polarity(answer) is not None else without_lead_in(answer.strip())
+
+
 def features(case: EvalCase, kit: Toolkit):
     """The model's feature row for an answer, and the agreement it reads."""
-    found = agreement(case.answer, case.ground_truth_answer, case.question)
+    answer = asserted(case.answer)
+    found = agreement(answer, case.ground_truth_answer, case.question)
     # A closing "!" or "。" moves e5's cosine by as much as a paraphrase does: compared without.
     # (Numbers too: the typed facts compare them.)
-    cosine = float(kit.embedder.similarity([_unpunctuated(case.answer)], [_unpunctuated(case.ground_truth_answer)])[0, 0])
+    cosine = float(kit.embedder.similarity([_unpunctuated(answer)], [_unpunctuated(case.ground_truth_answer)])[0, 0])
     cosine = float(normalized_cosine(kit.embedder.backend, cosine, language_of(case.ground_truth_answer)))
-    return correctness_row(found, case.answer, case.ground_truth_answer, case.question, cosine), found
+    return correctness_row(found, answer, case.ground_truth_answer, case.question, cosine), found
 
 
 def conflicts(case: EvalCase, kit: Toolkit, found) -> list[str]:
@@ -106,7 +114,7 @@ def conflicts(case: EvalCase, kit: Toolkit, found) -> list[str]:
     plain = [(s, contradiction(s, reference)) for s in claims(kit.statements(case.answer))]
     found_conflicts = found.conflicts + [c.describe(language) for s, c in plain if c is not None and mirrors(s, c.sentence)]
     if not found_conflicts and found.key_terms and not found.matched and found.answer_extra \
-            and mirrors(case.answer, case.ground_truth_answer):  # "由财政部征收" for "由税务机关征收"
+            and mirrors(asserted(case.answer), case.ground_truth_answer):  # "由财政部征收" for "由税务机关征收"
         found_conflicts.append(f"{', '.join(found.answer_extra[:3])} for {', '.join(found.key_terms[:3])}")
     return found_conflicts
 

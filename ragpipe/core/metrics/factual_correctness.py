@@ -1,6 +1,6 @@
 from ragpipe.core.evidence.agreement import agreement, elliptical, in_context
 from ragpipe.core.evidence.support import claims
-from ragpipe.core.metrics.answer_correctness import by_rule, conflicts
+from ragpipe.core.metrics.answer_correctness import asserted, by_rule, conflicts
 from ragpipe.core.metrics.base import STATEMENT_JUDGE, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 
@@ -38,7 +38,7 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     if decided is not None:
         return decided
     if kit.llm is None:
-        conflicting = conflicts(case, kit, agreement(case.answer, case.ground_truth_answer, case.question))
+        conflicting = conflicts(case, kit, agreement(asserted(case.answer), case.ground_truth_answer, case.question))
         if conflicting:  # another name, number or date in the reference's place, or its opposite: nothing is right
             return MetricResult(0.0, {"conflicts": conflicting})
     if not _claims(kit, case.ground_truth_answer, case.question):
