@@ -147,6 +147,7 @@ def test_answer_correctness_matches_spellings_and_catches_a_partly_different_num
     ("每张处方最多能开几天的药？", "每张处方的开药量一般控制在7天以内。", "不超过7天", True),
     # a Chinese numeral before a Latin unit is a number ("两百GB" is 200GB)
     ("这个云盘套餐有多少存储空间？", "有两百GB的存储空间。", "200GB", True),
+    ("这款电热水壶的功率是多少？", "这款电热水壶的功率是一千八百瓦。", "1800W", True),
     # the start of a range has its end's unit: "2 to 5 years" puts 2 where "10" stands
     ("How long does the vaccine's protection last?", "Protection from the vaccine lasts 2 to 5 years.",
      "5 to 10 years", False),
@@ -171,6 +172,17 @@ def test_answer_correctness_reads_past_a_sourcing_lead_in(kit, question, answer,
     led = score(kit, "answer_correctness", question=question, answer=lead_in, ground_truth_answer=reference)
     assert led.details["added"] == plain.details["added"]
     assert abs(plain.value - led.value) <= 0.1, (plain.value, led.value)
+
+
+@pytest.mark.parametrize("question, answer, lead_in", [
+    ("What port does SSH use by default?", "22", "According to the documentation, 22."),
+    ("这个插件支持哪个版本的Python？", "Python 3.11", "根据提供的资料，Python 3.11。"),
+])
+def test_factual_correctness_reads_a_led_in_reply_as_the_reply(kit, question, answer, lead_in):
+    """"According to the documentation, 22." is the reply "22", read as the answer to its question."""
+    plain = score(kit, "factual_correctness", question=question, answer=answer, ground_truth_answer=answer).value
+    led = score(kit, "factual_correctness", question=question, answer=lead_in, ground_truth_answer=answer).value
+    assert plain >= 0.5 and abs(plain - led) <= 0.1, (plain, led)
 
 
 def test_answer_relevancy_prefers_direct_answer(kit):

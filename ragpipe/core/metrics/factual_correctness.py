@@ -38,7 +38,9 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     if decided is not None:
         return decided
     if kit.llm is None:
-        conflicting = conflicts(case, kit, agreement(asserted(case.answer), case.ground_truth_answer, case.question))
+        # "Based on the documentation, 443." is the reply "443": a lead-in is no claim to check.
+        case = case.model_copy(update={"answer": asserted(case.answer)})
+        conflicting = conflicts(case, kit, agreement(case.answer, case.ground_truth_answer, case.question))
         if conflicting:  # another name, number or date in the reference's place, or its opposite: nothing is right
             return MetricResult(0.0, {"conflicts": conflicting})
     if not _claims(kit, case.ground_truth_answer, case.question):
