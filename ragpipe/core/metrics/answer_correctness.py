@@ -27,6 +27,8 @@ _YES = re.compile(r"^\W*(?:yes|yeah|yep|correct|true|right|是|对|有|会|能|�
 _NO = re.compile(r"^\W*(?:no|nope|not|never|false|wrong|incorrect|不|没|否|无|未|非)", re.I)
 _YES_NO_QUESTION = re.compile(r"吗\W*$|是否|能否|可否|有没有|是不是|会不会|能不能|可不可以|^\W*(?:is|are|was|were|do|does|did|can|could|"
                                r"will|would|has|have|had|should|may|must)\b", re.I)
+# An opening that names where the answer comes from.
+_SOURCE_LEAD_IN = re.compile(r"\b(?:according|based|per|from)\b|根据|依据|基于|据", re.I)
 _BARE_YES_NO = re.compile(r"^\W*(?:yes|no|yeah|nope|是的?|不是|对|不对|有|没有|可以|不可以|能|不能|会|不会|需要|不需要)\W*$", re.I)
 
 
@@ -88,9 +90,12 @@ def by_rule(case: EvalCase, kit: Toolkit) -> MetricResult | None:
 
 def asserted(answer: str) -> str:
     """The answer less an opening clause that only points at the sources ("According to the
-    documents, …", "根据资料，…"): its words are neither the reference's nor an error. An
-    opening yes or no ("No, …", "是的，…") is an answer, and stays."""
-    return answer if polarity(answer) is not None else without_lead_in(answer.strip())
+    documents, …", "根据资料，…"): its words are neither the reference's nor an error. Other
+    openings stay: a yes or no ("No, …", "是的，…") is an answer, and "I'm sorry, but …" leads
+    into a refusal that the rest of the answer must be read with."""
+    rest = without_lead_in(answer.strip())
+    opening = answer.strip()[: len(answer.strip()) - len(rest)]
+    return rest if _SOURCE_LEAD_IN.search(opening) else answer
 
 
 def features(case: EvalCase, kit: Toolkit):
