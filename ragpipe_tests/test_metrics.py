@@ -142,6 +142,49 @@ def test_answer_correctness_matches_spellings_and_catches_a_partly_different_num
     assert (value >= 0.5) == correct, (answer, value)
 
 
+@pytest.mark.parametrize("question, answer, reference, correct", [
+    # a bound is no negation: "不超过7天" and "7天以内" say the same
+    ("每张处方最多能开几天的药？", "每张处方的开药量一般控制在7天以内。", "不超过7天", True),
+    # a Chinese numeral before a Latin unit is a number ("两百GB" is 200GB)
+    ("这个云盘套餐有多少存储空间？", "有两百GB的存储空间。", "200GB", True),
+    ("这款电热水壶的功率是多少？", "这款电热水壶的功率是一千八百瓦。", "1800W", True),
+    # the start of a range has its end's unit: "2 to 5 years" puts 2 where "10" stands
+    ("How long does the vaccine's protection last?", "Protection from the vaccine lasts 2 to 5 years.",
+     "5 to 10 years", False),
+    # one of a pair the reference lists replaced by another name
+    ("Which two teams played in the 2022 World Cup final?", "Argentina and Croatia", "Argentina and France", False),
+])
+def test_answer_and_factual_correctness_read_bounds_units_ranges_and_pairs(kit, question, answer, reference, correct):
+    for metric in ("answer_correctness", "factual_correctness"):
+        value = score(kit, metric, question=question, answer=answer, ground_truth_answer=reference).value
+        assert (value >= 0.5) == correct, (metric, answer, value)
+
+
+@pytest.mark.parametrize("question, answer, reference", [
+    ("Which database does the app use?", "The app stores its data in PostgreSQL.", "PostgreSQL"),
+    ("这个接口的默认超时是多少？", "这个接口的默认超时是30秒。", "30秒"),
+])
+def test_answer_correctness_reads_past_a_sourcing_lead_in(kit, question, answer, reference):
+    """"According to the documentation, …" points at the sources; its words are no added claim."""
+    lead_in = ("According to the documentation, " + answer[0].lower() + answer[1:] if answer.isascii()
+               else "根据提供的资料，" + answer)
+    plain = score(kit, "answer_correctness", question=question, answer=answer, ground_truth_answer=reference)
+    led = score(kit, "answer_correctness", question=question, answer=lead_in, ground_truth_answer=reference)
+    assert led.details["added"] == plain.details["added"]
+    assert abs(plain.value - led.value) <= 0.1, (plain.value, led.value)
+
+
+@pytest.mark.parametrize("question, answer, lead_in", [
+    ("What port does SSH use by default?", "22", "According to the documentation, 22."),
+    ("这个插件支持哪个版本的Python？", "Python 3.11", "根据提供的资料，Python 3.11。"),
+])
+def test_factual_correctness_reads_a_led_in_reply_as_the_reply(kit, question, answer, lead_in):
+    """"According to the documentation, 22." is the reply "22", read as the answer to its question."""
+    plain = score(kit, "factual_correctness", question=question, answer=answer, ground_truth_answer=answer).value
+    led = score(kit, "factual_correctness", question=question, answer=lead_in, ground_truth_answer=answer).value
+    assert plain >= 0.5 and abs(plain - led) <= 0.1, (plain, led)
+
+
 def test_answer_relevancy_prefers_direct_answer(kit):
     direct = score(kit, "answer_relevancy", answer="FHA 贷款允许最低 3.5% 的首付")
     rambling = score(kit, "answer_relevancy", answer="FHA 贷款有很多优势，包括较低的首付要求、灵活的信用分数标准...")

@@ -35,7 +35,7 @@ from ragpipe.core.evidence.agreement import CORRECTNESS_FEATURES  # noqa: E402
 from ragpipe.core.evidence.calibration import Trees  # noqa: E402
 from ragpipe.core.evidence.embeddings import Embedder  # noqa: E402
 from ragpipe.core.metrics import Toolkit  # noqa: E402
-from ragpipe.core.metrics.answer_correctness import MODEL_PATH, _unpunctuated, by_rule, conflicts, features  # noqa: E402
+from ragpipe.core.metrics.answer_correctness import MODEL_PATH, _unpunctuated, asserted, by_rule, conflicts, features  # noqa: E402
 from ragpipe.core.metrics.scoring import case_from_row  # noqa: E402
 
 FILES = {"evouna_tq_dev.jsonl": 2.0, "halluqa_zh_dev.jsonl": 1.0, "halueval_qa_dev.jsonl": 1.0}
@@ -56,7 +56,7 @@ def build(bench_dir: Path, kit: Toolkit) -> list[dict]:
         rows = [r for r in read_rows(bench_dir / name)
                 if r["human_label"].get("answer_correct") is not None and r.get("ground_truth_answer") and r.get("answer")]
         cases = [case_from_row(r, i) for i, r in enumerate(rows)]
-        kit.embedder.prefetch(list(dict.fromkeys(_unpunctuated(t) for c in cases for t in (c.answer, c.ground_truth_answer))))
+        kit.embedder.prefetch(list(dict.fromkeys(_unpunctuated(t) for c in cases for t in (asserted(c.answer), c.ground_truth_answer))))
         for row, case in zip(rows, cases):
             decided = by_rule(case, kit)
             x, found = (None, None) if decided is not None else features(case, kit)

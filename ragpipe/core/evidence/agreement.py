@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from rapidfuzz.fuzz import ratio
 
-from ragpipe.core.evidence.facts import _EN_SCALES, _EN_UNITS, VALUE_CLAUSE, Facts, common_word, facts, fold, negated
+from ragpipe.core.evidence.facts import _BOUND_BEFORE, _EN_SCALES, _EN_UNITS, VALUE_CLAUSE, Facts, common_word, facts, fold, negated
 from ragpipe.core.text import EN_STOPWORDS, _jieba, _stem, content_tokens, is_chinese
 
 _VOWELS = set("aeiouy")
@@ -26,7 +26,9 @@ _NUMBER_WORDS = frozenset([*_EN_UNITS, *_EN_SCALES])
 _SPELLED = "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True))
 # A number, in digits or words, with the unit before it ("$", "£") or after it ("%", "pounds", "万", "处").
 _NUMBER_UNIT = re.compile(rf"([$£€¥])?\s?(?:\d[\d,.]*(?:/\d+)?|\b(?:{_SPELLED})(?:[\s-]+(?:and\s+)?(?:{_SPELLED}))*\b)"
-                          r"\s*(%|[A-Za-z]+|[\u4e00-\u9fff])?", re.I)
+                          r"\s*(%|(?!(?:to|and|or|through)\b)[A-Za-z]+|(?![至到或])[\u4e00-\u9fff])?", re.I)
+# What joins the two ends of a range ("60 to 100 beats", "3-5天", "2至3年"): its start has its end's unit.
+_RANGE = re.compile(r"\s*(?:-|–|—|~|～|to|and|or|through|至|到|或)\s*", re.I)
 _INITIALS = re.compile(r"\b(?:[A-Za-z]\.\s?){2,}")
 # "No. 1" and "No 3" are numbers, not negations.
 _NUMBER_SIGN = re.compile(r"\bno\.?\s*(?=\d)", re.I)
@@ -154,14 +156,30 @@ def _conflicts(answer: Facts, reference: Facts, question: Facts, answer_terms, r
         got = getattr(answer, kind) - getattr(question, kind)
         if want and got and not want & got:
             found.append(f"{kind[:-1]} {_show(got)} for {_show(want)}")
-    wanted_names = [n for n in reference.names if not name_in(n, question.names)]
-    stated = lambda name: name_in(name, answer.names) or all(found_in(w, answer_terms) for w in terms(name))  # noqa: E731
-    if wanted_names and recall < 0.5 and not any(stated(n) for n in wanted_names):
-        other = [n for n in answer.names if not name_in(n, question.names) and not name_in(n, reference.names)
+    listed = [_items(n) for n in reference.names if not name_in(n, question.names)]
+    wanted_names = [item for items in listed for item in items]
+    answer_names = [item for n in answer.names for item in _items(n)]
+    stated = lambda name: name_in(name, answer_names) or all(found_in(w, answer_terms) for w in terms(name))  # noqa: E731
+    # None of the reference's names stated and less than half of its key terms; or, where both
+    # list names, one of the reference's missing and at most half of its key terms ("Canada and
+    # Mexico" for "Canada and the United States").
+    replaced = (recall < 0.5 and not any(stated(n) for n in wanted_names)
+                or recall <= 0.5 and any(len(_items(n)) > 1 for n in answer.names)
+                and any(len(items) > 1 and not all(stated(n) for n in items) for items in listed))
+    if wanted_names and replaced:
+        other = [n for n in answer_names if not name_in(n, question.names) and not name_in(n, wanted_names)
                  and not shares_word(n, wanted_names)]
         if other:
             found.append(f"name {', '.join(other[:3])} for {', '.join(wanted_names[:3])}")
     return found
+
+
+def _items(name: str) -> list[str]:
+    """The names a listing name joins ("canada and the united states": "canada", "united states");
+    one name where an item is only common words ("tokyo city and prefecture")."""
+    items = [item for item in re.split(r"\s+and\s+(?:the\s+)?", name) if item]
+    named = len(items) > 1 and all(any(not common_word(w) for w in item.split()) for item in items)
+    return items if named else [name]
 
 
 def name_in(name: str, names) -> bool:
@@ -235,10 +253,14 @@ def number_units(text: str) -> dict[float, set[str]]:
     """Each number of a text with the units written beside it: "$" and "million" for "$18.4
     million", "pound" for "12 pounds", "万" for "30万元", "处" for "1/3处"."""
     found: dict[float, set[str]] = {}
+    start: set[float] = set()  # the numbers of a range's start, without a unit of their own
     for match in _NUMBER_UNIT.finditer(text):
         units = {u.lower().removesuffix("s") if u.isascii() else u for u in match.groups() if u}
-        for value in facts(match.group(0)).numbers:
+        values = facts(match.group(0)).numbers
+        for value in values | start:
             found.setdefault(value, set()).update(units)
+        follows = _RANGE.match(text, match.end())
+        start = set(values) if not units and follows and _NUMBER_UNIT.match(text, follows.end()) else set()
     return found
 
 
@@ -278,8 +300,9 @@ def correctness_row(found: Agreement, answer: str, reference: str, question: str
 
 
 def _negates(text: str) -> bool:
-    """The text negates; "No. 3" and "No 1" are numbers, not negations."""
-    return negated(_NUMBER_SIGN.sub(" ", text))
+    """The text negates; "No. 3" and "No 1" are numbers, and "不超过5克" or "no more than 5 g"
+    a bound, not negations."""
+    return negated(_BOUND_BEFORE.sub(" ", _NUMBER_SIGN.sub(" ", text)))
 
 
 def head_stated(answer: str, reference: str, question: str) -> bool:

@@ -165,7 +165,7 @@ _ZH_FREE = [
 # A clause that only leads into a refusal: these words and nothing else.
 _LEAD_IN_WORDS = ("however therefore thus hence unfortunately regrettably sorry apologize apologies afraid regret note "
                   "worth noting important based according given provided available retrieved supplied above following "
-                  "reference references relevant current existing passage passages document documents context contexts "
+                  "reference references relevant current existing passage passages document documents documentation docs context contexts "
                   "source sources information info text texts material materials excerpt excerpts snippet snippets "
                   "article articles paragraph paragraphs content knowledge base search result results question query "
                   "request regarding concerning topic matter answer hello hi hmm well honestly frankly thank thanks "

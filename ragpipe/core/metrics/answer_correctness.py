@@ -12,7 +12,7 @@ from ragpipe.core.evidence.facts import facts
 from ragpipe.core.evidence.contradiction import contradiction
 from ragpipe.core.evidence.features import evidence_sentences, language_of, normalized_cosine
 from ragpipe.core.evidence.refusals import says_unanswerable
-from ragpipe.core.evidence.support import claims, declines
+from ragpipe.core.evidence.support import claims, declines, without_lead_in
 from ragpipe.core.metrics.base import STATEMENT_JUDGE, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 
@@ -27,6 +27,8 @@ _YES = re.compile(r"^\W*(?:yes|yeah|yep|correct|true|right|是|对|有|会|能|�
 _NO = re.compile(r"^\W*(?:no|nope|not|never|false|wrong|incorrect|不|没|否|无|未|非)", re.I)
 _YES_NO_QUESTION = re.compile(r"吗\W*$|是否|能否|可否|有没有|是不是|会不会|能不能|可不可以|^\W*(?:is|are|was|were|do|does|did|can|could|"
                                r"will|would|has|have|had|should|may|must)\b", re.I)
+# An opening that names where the answer comes from.
+_SOURCE_LEAD_IN = re.compile(r"\b(?:according|based|per|from)\b|根据|依据|基于|据", re.I)
 _BARE_YES_NO = re.compile(r"^\W*(?:yes|no|yeah|nope|是的?|不是|对|不对|有|没有|可以|不可以|能|不能|会|不会|需要|不需要)\W*$", re.I)
 
 
@@ -86,14 +88,25 @@ def by_rule(case: EvalCase, kit: Toolkit) -> MetricResult | None:
     return None
 
 
+def asserted(answer: str) -> str:
+    """The answer less an opening clause that only points at the sources ("According to the
+    documents, …", "根据资料，…"): its words are neither the reference's nor an error. Other
+    openings stay: a yes or no ("No, …", "是的，…") is an answer, and "I'm sorry, but …" leads
+    into a refusal that the rest of the answer must be read with."""
+    rest = without_lead_in(answer.strip())
+    opening = answer.strip()[: len(answer.strip()) - len(rest)]
+    return rest if _SOURCE_LEAD_IN.search(opening) else answer
+
+
 def features(case: EvalCase, kit: Toolkit):
     """The model's feature row for an answer, and the agreement it reads."""
-    found = agreement(case.answer, case.ground_truth_answer, case.question)
+    answer = asserted(case.answer)
+    found = agreement(answer, case.ground_truth_answer, case.question)
     # A closing "!" or "。" moves e5's cosine by as much as a paraphrase does: compared without.
     # (Numbers too: the typed facts compare them.)
-    cosine = float(kit.embedder.similarity([_unpunctuated(case.answer)], [_unpunctuated(case.ground_truth_answer)])[0, 0])
+    cosine = float(kit.embedder.similarity([_unpunctuated(answer)], [_unpunctuated(case.ground_truth_answer)])[0, 0])
     cosine = float(normalized_cosine(kit.embedder.backend, cosine, language_of(case.ground_truth_answer)))
-    return correctness_row(found, case.answer, case.ground_truth_answer, case.question, cosine), found
+    return correctness_row(found, answer, case.ground_truth_answer, case.question, cosine), found
 
 
 def conflicts(case: EvalCase, kit: Toolkit, found) -> list[str]:
@@ -106,7 +119,7 @@ def conflicts(case: EvalCase, kit: Toolkit, found) -> list[str]:
     plain = [(s, contradiction(s, reference)) for s in claims(kit.statements(case.answer))]
     found_conflicts = found.conflicts + [c.describe(language) for s, c in plain if c is not None and mirrors(s, c.sentence)]
     if not found_conflicts and found.key_terms and not found.matched and found.answer_extra \
-            and mirrors(case.answer, case.ground_truth_answer):  # "由财政部征收" for "由税务机关征收"
+            and mirrors(asserted(case.answer), case.ground_truth_answer):  # "由财政部征收" for "由税务机关征收"
         found_conflicts.append(f"{', '.join(found.answer_extra[:3])} for {', '.join(found.key_terms[:3])}")
     return found_conflicts
 
@@ -166,8 +179,11 @@ METRIC = Metric(
                 "share of the reference's key terms (its words the question does not already give) the answer "
                 "states, matched across case, width, accents, stems and spelled-out numbers and dates; the terms "
                 "and names the answer adds; embedding similarity. Words the answer repeats from the question are "
-                "neither credit nor blame, and added detail is no error. An answer that puts another number, date "
-                "or name in the reference's place (and states less than half of its key terms), or that the "
+                "neither credit nor blame, nor is an opening clause that only points at the sources (\"According to "
+                "the documents, …\"); added detail is no error, and a bound (\"不超过5克\", \"no more than 5 g\") is no "
+                "negation. An answer that puts another number, date or name in the reference's place (and states "
+                "less than half of its key terms, or half with one name of a pair the reference lists replaced), or "
+                "that the "
                 "reference plainly contradicts (negation, antonym, swapped roles), scores 0; so does "
                 "an answer that only declines where the reference answers, and an answer that asserts where the "
                 "reference says the question cannot be answered. Both declining scores 1. A bare yes/no reference "

@@ -1,6 +1,6 @@
 from ragpipe.core.evidence.agreement import agreement, elliptical, in_context
 from ragpipe.core.evidence.support import claims
-from ragpipe.core.metrics.answer_correctness import by_rule, conflicts
+from ragpipe.core.metrics.answer_correctness import asserted, by_rule, conflicts
 from ragpipe.core.metrics.base import STATEMENT_JUDGE, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 
@@ -38,6 +38,8 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     if decided is not None:
         return decided
     if kit.llm is None:
+        # "Based on the documentation, 443." is the reply "443": a lead-in is no claim to check.
+        case = case.model_copy(update={"answer": asserted(case.answer)})
         conflicting = conflicts(case, kit, agreement(case.answer, case.ground_truth_answer, case.question))
         if conflicting:  # another name, number or date in the reference's place, or its opposite: nothing is right
             return MetricResult(0.0, {"conflicts": conflicting})
