@@ -120,6 +120,17 @@ def test_matching_tolerates_width_case_aliases_and_numeric_forms():
     assert covered(["深圳市", "财政部"], ["深圳市"], "由财政部发布") == (["深圳市", "财政部"], [])
 
 
+def test_a_name_that_runs_graph_names_together_is_those_names():
+    """Extraction glued a place to a policy (上海市个人住房公积金贷款) and the graph's two names
+    inside it were dropped as parts of it: an answer naming them apart covered none."""
+    graph = GraphEntities.from_records([{"name": "上海市"}, {"name": "住房公积金贷款"}])
+    assert extract_entities("上海市个人住房公积金贷款的最高额度是多少？", graph) == ["住房公积金贷款", "上海市"]
+    required = extract_entities("上海市个人住房公积金贷款的最高额度是多少？", graph)
+    answer = "上海市住房公积金贷款的个人最高额度为80万元。"
+    assert covered(required, extract_entities(answer, graph), answer) == (required, [])
+    assert extract_entities("深圳市税务局发布通知。", GRAPH) == ["深圳市税务局"]  # one graph name inside: kept whole
+
+
 def test_graph_names_come_in_the_texts_order_whatever_the_hash_seed():
     """Names of one length came in a set's order, which Python's string hashing changes from
     process to process: the stored details of two runs on the same data differed."""

@@ -294,12 +294,16 @@ def quantity_in(quantity: str, text: str) -> bool:
 def extract_entities(text: str, graph: GraphEntities | None = None) -> list[str]:
     """Offline entities of a text: names a knowledge graph could hold (the five types: policy,
     organisation, place, law article and industry), graph names where an alias matched,
-    each once, names inside a longer one dropped. Numbers, dates, amounts and durations are
-    no entities (see ``quantities``)."""
+    each once, names inside a longer one dropped. A found name that only runs two or more graph
+    names together (上海市 + 个人 + 住房公积金贷款) is those names: the graph knows the parts, and
+    an answer that names them apart covers them. Numbers, dates, amounts and durations are no
+    entities (see ``quantities``)."""
     text = unicodedata.normalize("NFKC", text or "")
     found: list[str] = list(graph.find_in(text)) if graph else []
     for candidate in (zh_names(text) if is_chinese(text) else _en_names(text)):
         name = graph.canonical(candidate) if graph else None
+        if name is None and graph and len(outermost(graph.find_in(candidate))) >= 2:
+            continue  # 上海市(个人)住房公积金贷款: two graph names run together, already found above
         found.append(name or candidate)
     unique: dict[str, str] = {}
     for entity in found:
