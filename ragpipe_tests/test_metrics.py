@@ -164,6 +164,20 @@ def test_answer_relevancy_separates_seed_001_direct_answer_from_rambling(kit, qu
     assert scored[0].details["gives_asked"] and not scored[1].details["gives_asked"]
 
 
+@pytest.mark.parametrize("question, answer, bare", [
+    ("Which company makes the Model Y?", "Tesla builds it in several factories.", None),  # a named thing asked
+    ("Which lake is the deepest in the world?", "As stated in the sources, Lake Baikal.", "Lake Baikal."),  # lead-in
+    ("网上买的衣服可以退吗？", "可以，但要保留吊牌。", None),  # an opening yes, then its condition
+])
+def test_answer_relevancy_reads_the_reply_as_a_person_does(kit, question, answer, bare):
+    """"Which X" asked for nothing offline, a lead-in to a bare name hid the name, and an opening
+    yes or no counted as no statement: each direct reply scored below the 0.7 warning line (0.26,
+    0.50 and 0.0 before)."""
+    value = lambda a: REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=question, answer=a), kit).value  # noqa: E731
+    assert value(answer) >= 0.8
+    assert bare is None or abs(value(answer) - value(bare)) <= 0.1
+
+
 def test_english_faithfulness(kit):
     """A ceiling where the context has a floor, its words besides the asked "down payment" invented."""
     result = REGISTRY["faithfulness"].score(EvalCase(
