@@ -46,22 +46,36 @@ def asked(question: str) -> str | None:
     return next((kind for kind, pattern in ASKS.items() if pattern.search(question)), None)
 
 
-def gives(kind: str, answer: str) -> bool:
+# An opening recommendation answers a yes/no question as a yes or no does ("Better not to…", "最好不要…").
+_ADVICE = re.compile(r"^\W*(?:(?:it(?:'s| is) )?(?:better|best|advisable|safer|wiser) (?:not )?to\b|(?:you )?(?:should|"
+                     r"shouldn't|must not|mustn't|need not|needn't)\b)|^\W*(?:最好|建议|不建议|应该|不应该|不宜|不要|别|无需|不必|"
+                     r"没必要)", re.I)
+
+
+def gives(kind: str, answer: str, question: str = "") -> bool:
     said = facts(answer)
+    # A name the question already holds ("Kenya's", "Kenyan" to "… Kenya?") is no name given.
+    asked_names = facts(question).names
+    new_name = lambda: any(not any(n.removesuffix("'s").startswith(q) or q.startswith(n) for q in asked_names)  # noqa: E731
+                           for n in said.names)
     return {"duration": lambda: bool(_DURATION.search(answer)),
             "quantity": lambda: bool(_NUMBER.search(answer)),
             "time": lambda: bool(said.years or said.months or _DURATION.search(answer)
                                  or re.search(r"每年|每月|每周|今年|明年|\b(?:every|each)\s+(?:year|month|week)\b", answer, re.I)),
-            "place": lambda: bool(said.names),
-            "person": lambda: bool(said.names),
-            "name": lambda: bool(said.names),
-            "yes/no": lambda: polarity(answer) is not None}[kind]()
+            "place": new_name,
+            "person": new_name,
+            "name": new_name,
+            "yes/no": lambda: polarity(answer) is not None or bool(_ADVICE.match(answer))}[kind]()
 
 
 def _reply(text: str) -> str:
     """The text less a lead-in that only points at the sources ("According to the documents, …",
-    "根据资料，…"); an opening yes or no ("No, …", "可以，…") is the reply itself and stays."""
+    "根据资料，…"); an opening yes or no ("No, …", "可以，…") is the reply itself and stays. Text
+    written in capitals is read in lower case: the embedding model reads "USE LS" as other words."""
     text = text.strip()
+    letters = [c for c in text if c.isalpha() and c.isascii()]
+    if len(letters) >= 12 and sum(c.isupper() for c in letters) >= 0.8 * len(letters):
+        text = text.lower()
     return text if polarity(text) is not None else without_lead_in(text)
 
 
@@ -83,7 +97,7 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
         return MetricResult(0.0, {"noncommittal": True})
     answer = _reply(case.answer)
     kind = asked(case.question)
-    details = {"asks": kind, "gives_asked": None if kind is None else gives(kind, answer)}
+    details = {"asks": kind, "gives_asked": None if kind is None else gives(kind, answer, case.question)}
     if elliptical(answer):
         # A bare value or name replies to the question itself: direct when it is what was asked.
         details["elliptical"] = True
@@ -101,7 +115,7 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     # does, and the statements after it are its grounds.
     replied = kind == "yes/no" and details["gives_asked"]
     if kind is not None:  # a statement that gives the asked value about the question's topic is direct
-        topic = np.array([min(1.0, t + 0.5) if t > 0 and (replied or gives(kind, s)) else t
+        topic = np.array([min(1.0, t + 0.5) if t > 0 and (replied or gives(kind, s, case.question)) else t
                           for t, s in zip(topic, statements)])
     on_topic = 1.0 if replied else max(coverage, float(topic.max()))
     focus = float((topic >= 0.5).mean())
@@ -118,11 +132,12 @@ METRIC = Metric(
                 "closest statement's e5 closeness to the question, read against the closeness of unrelated texts), "
                 "times 0.8 + 0.2 × the share of its statements on topic, times 0.6 when the question asks for a "
                 "quantity, duration, time, place, person, named thing (\"which river\", \"哪支球队\") or yes/no and the "
-                "answer gives none. An answer on topic that gives what was asked is direct. A bare value or name "
+                "answer gives none (a name the question already holds is none given; advice such as \"Better not "
+                "to\" / \"最好不要\" replies to a yes/no question). An answer on topic that gives what was asked is direct. A bare value or name "
                 "(\"20%。\", \"Canberra.\") replies to the question itself: 1 when it is what was asked, else 0.2; so "
                 "does an opening yes or no (\"可以，但要随身携带。\"): fully on topic, and the statements after it on "
                 "topic when they touch it. A lead-in that only points at the sources (\"According to the documents, "
-                "…\") is left out. LLM mode (RAGAS): mean relatedness of "
+                "…\") is left out, and text in capitals is read in lower case. LLM mode (RAGAS): mean relatedness of "
                 "the question to questions the LLM writes for the answer. Noncommittal answers and refusals score 0."),
     reads=("question", "answer"),
     higher_is_better=True,
