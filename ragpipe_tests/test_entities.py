@@ -131,6 +131,15 @@ def test_a_name_that_runs_graph_names_together_is_those_names():
     assert extract_entities("深圳市税务局发布通知。", GRAPH) == ["深圳市税务局"]  # one graph name inside: kept whole
 
 
+def test_a_chinese_place_named_without_its_level_is_the_graphs_place(embedder):
+    """成都 and 重庆 are the graph's 成都市 and 重庆市: they were unknown names (ratio 2/3)."""
+    graph = GraphEntities.from_records([{"name": n} for n in ("成都市", "重庆市", "人才公寓")])
+    assert sorted(extract_entities("成都和重庆都有人才公寓。", graph)) == ["人才公寓", "成都市", "重庆市"]
+    assert graph.canonical("成都") == "成都市" and graph.canonical("成") is None
+    result = Toolkit(embedder, graph=graph).result("unverified_entity_ratio", case("哪些城市有人才公寓？", "成都和重庆都有人才公寓。", ["成都市、重庆市均提供人才公寓。"]))
+    assert result.value == 0, result.details
+
+
 def test_graph_names_come_in_the_texts_order_whatever_the_hash_seed():
     """Names of one length came in a set's order, which Python's string hashing changes from
     process to process: the stored details of two runs on the same data differed."""

@@ -90,6 +90,8 @@ def is_numeric(entity: str) -> bool:
     return bool(numbers(entity)) and len(re.sub(r"[\d.,%％\s$]", "", entity)) <= 3
 
 
+# A Chinese city, province or county named without its level (成都 for 成都市).
+_ZH_PLACE_SUFFIX = re.compile(r"[\u4e00-\u9fff]{2,}[市省县]")
 # Chinese and Arabic numerals: a fuzzy match may never differ in one (第二十八条 ≠ 第二十九条).
 _NUMERAL = re.compile(r"[0-9零〇一二三四五六七八九十百千万亿两]")
 
@@ -98,7 +100,8 @@ _NUMERAL = re.compile(r"[0-9零〇一二三四五六七八九十百千万亿两]
 class GraphEntities:
     """The knowledge-graph entities of one dataset, with aliases mapped to names.
 
-    ``canonical`` matches exactly after normalisation, then fuzzily: the closest alias
+    A Chinese place name also matches without its level (成都 for 成都市). ``canonical``
+    matches exactly after normalisation, then fuzzily: the closest alias
     whose similarity (difflib ratio on normalised text) reaches ``fuzzy_threshold``,
     unless the two differ in a numeral or name different graph entities inside them
     (杭州市人社局 ≠ 苏州市人社局). ``error`` says why a configured graph could not be read:
@@ -125,6 +128,9 @@ class GraphEntities:
             graph.types[name] = record.get("type") or ""
             for surface in [name, *(record.get("aliases") or [])]:
                 graph.alias_to_name[normalize_entity(surface)] = name
+        for key, name in list(graph.alias_to_name.items()):  # 成都 is 成都市, 广东 广东省
+            if _ZH_PLACE_SUFFIX.fullmatch(key):
+                graph.alias_to_name.setdefault(key[:-1], name)
         return graph
 
     @classmethod
