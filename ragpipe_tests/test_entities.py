@@ -85,6 +85,7 @@ def test_titles_dates_codes_and_generic_words_are_no_entities():
     assert not names("The City will review your application within 30 days.")
     assert not names("Sales usually peak between Black Friday and Christmas.")
     assert not names("Q3 revenue rose 12%; submit your W-2 and the PDF.")
+    assert names("Ask the Bureau of Labor Statistics for the latest CPI and PPI.") == {"Bureau of Labor Statistics"}
     assert names("Title VII of the Civil Rights Act prohibits discrimination.") == {"Title VII", "Civil Rights Act"}
     assert not names("市政府决定从下月起调整公交票价。")
     assert not names("每周一上午九点，服务大厅准时开门。")

@@ -74,9 +74,9 @@ _EN_DEMONYMS = set("""afghan african albanian algerian american arab argentine a
     sudanese swedish swiss syrian taiwanese thai tunisian turkish ugandan ukrainian uruguayan venezuelan vietnamese
     welsh yemeni texan californian floridian""".split())
 # Single words that are never a name alone: common abbreviations and generic nouns (the City).
-_EN_NOT_NAMES = {"id", "faq", "faqs", "pdf", "cfo", "llc", "inc", "gdp", "ok", "usd", "ein", "zip", "tv", "hr", "vip",
-                 "diy", "asap", "url", "pin", "ssn", "am", "pm", "city", "county", "state", "town", "village",
-                 "district", "government", "federal"}
+_EN_NOT_NAMES = {"id", "faq", "faqs", "pdf", "cfo", "llc", "inc", "gdp", "cpi", "ppi", "pmi", "ok", "usd", "ein", "zip",
+                 "tv", "hr", "vip", "diy", "asap", "url", "pin", "ssn", "am", "pm", "city", "county", "state", "town",
+                 "village", "district", "government", "federal"}
 _EN_INDUSTRY = re.compile(r"\b([a-z]+)\s+(?:industry|sector)\b")
 
 
