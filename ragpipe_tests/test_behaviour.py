@@ -25,6 +25,9 @@ KNOWN_GAPS = {
     "context_relevance": (0.85, "issues 19 and 33 (open): a context that answers a neighbouring aspect of the "
                                 "question (an extension form for a due date, a down payment among a loan's conditions) "
                                 "needs a model that reads what is asked; the refits tried are in docs/benchmarks.md"),
+    "context_recall": (0.9, "issue 33 (open): a reference fact whose subject the contexts swap ('Mars has two moons.' "
+                            "against 'Jupiter has dozens of moons.') is scored supported (0.73) by the offline verifier "
+                            "that faithfulness shares; held-out batch 2, scored once and not tuned on"),
     "overall_score": (0.9, "issue 33 (open): a contradicted answer that still covers the question's entities stays "
                            "above 0.5 while faithfulness half-supports it (a swapped agency 0.72, a number after "
                            "'市场监管总局规定，' 0.48); the composite follows faithfulness once the verifier catches them"),
