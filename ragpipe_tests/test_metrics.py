@@ -183,11 +183,13 @@ def test_answer_relevancy_reads_the_reply_as_a_person_does(kit, question, answer
 
 
 def test_answer_relevancy_a_name_the_question_holds_is_no_name_given(kit):
-    """"Which museum in Madrid …?" is not answered by naming Madrid again (nor "Kenyan" to "… Kenya?")."""
+    """"Which museum in Madrid …?" is not answered by naming Madrid again (nor "Kenyan" to "… Kenya?"),
+    and "which" asks for no name where it picks among options ("Which plan is cheaper?")."""
+    score = lambda q, a: REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=q, answer=a), kit)  # noqa: E731
     for question, answer in [("Which museum in Madrid holds Guernica?", "Guernica hangs in Madrid, in a room of its own."),
                              ("Which vaccines do I need before travelling to Kenya?", "Kenya's currency is the Kenyan shilling.")]:
-        result = REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=question, answer=answer), kit)
-        assert result.details["gives_asked"] is False and result.value < 0.7, (answer, result.value)
+        assert score(question, answer).details["gives_asked"] is False, answer
+    assert score("Which plan is cheaper, the basic or the premium one?", "The basic plan is cheaper.").value >= 0.8
 
 
 def test_english_faithfulness(kit):

@@ -119,7 +119,9 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
                           for t, s in zip(topic, statements)])
     on_topic = 1.0 if replied else max(coverage, float(topic.max()))
     focus = float((topic >= 0.5).mean())
-    value = on_topic * (0.8 + 0.2 * focus) * (0.6 if details["gives_asked"] is False else 1.0)
+    # "Which plan is cheaper?" may be answered without a proper name: a named thing asked lifts a
+    # reply that gives one and lowers none that does not.
+    value = on_topic * (0.8 + 0.2 * focus) * (0.6 if details["gives_asked"] is False and kind != "name" else 1.0)
     details.update(question_term_coverage=round(coverage, 4), closeness=round(float(closeness.max()), 4),
                    on_topic_statement_share=round(focus, 4))
     return MetricResult(float(value), details)
@@ -131,9 +133,10 @@ METRIC = Metric(
                 "question's topic (the larger of the share of the question's content words it takes up and its "
                 "closest statement's e5 closeness to the question, read against the closeness of unrelated texts), "
                 "times 0.8 + 0.2 × the share of its statements on topic, times 0.6 when the question asks for a "
-                "quantity, duration, time, place, person, named thing (\"which river\", \"哪支球队\") or yes/no and the "
-                "answer gives none (a name the question already holds is none given; advice such as \"Better not "
-                "to\" / \"最好不要\" replies to a yes/no question). An answer on topic that gives what was asked is direct. A bare value or name "
+                "quantity, duration, time, place, person or yes/no and the answer gives none (a name the question "
+                "already holds is none given; advice such as \"Better not to\" / \"最好不要\" replies to a yes/no "
+                "question). An answer on topic that gives what was asked (also a named thing for \"which river\", "
+                "\"哪支球队\") is direct. A bare value or name "
                 "(\"20%。\", \"Canberra.\") replies to the question itself: 1 when it is what was asked, else 0.2; so "
                 "does an opening yes or no (\"可以，但要随身携带。\"): fully on topic, and the statements after it on "
                 "topic when they touch it. A lead-in that only points at the sources (\"According to the documents, "
