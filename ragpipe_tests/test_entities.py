@@ -85,6 +85,7 @@ def test_titles_dates_codes_and_generic_words_are_no_entities():
     assert not names("The City will review your application within 30 days.")
     assert not names("Sales usually peak between Black Friday and Christmas.")
     assert not names("Q3 revenue rose 12%; submit your W-2 and the PDF.")
+    assert names("Ask the Bureau of Labor Statistics for the latest CPI and PPI.") == {"Bureau of Labor Statistics"}
     assert names("Title VII of the Civil Rights Act prohibits discrimination.") == {"Title VII", "Civil Rights Act"}
     assert not names("市政府决定从下月起调整公交票价。")
     assert not names("每周一上午九点，服务大厅准时开门。")
@@ -118,6 +119,26 @@ def test_matching_tolerates_width_case_aliases_and_numeric_forms():
     assert GRAPH.canonical("中华人民共和国财政部") == "财政部"
     assert not same_entity("3.5%", "5%")
     assert covered(["深圳市", "财政部"], ["深圳市"], "由财政部发布") == (["深圳市", "财政部"], [])
+
+
+def test_a_name_that_runs_graph_names_together_is_those_names():
+    """Extraction glued a place to a policy (上海市个人住房公积金贷款) and the graph's two names
+    inside it were dropped as parts of it: an answer naming them apart covered none."""
+    graph = GraphEntities.from_records([{"name": "上海市"}, {"name": "住房公积金贷款"}])
+    assert extract_entities("上海市个人住房公积金贷款的最高额度是多少？", graph) == ["住房公积金贷款", "上海市"]
+    required = extract_entities("上海市个人住房公积金贷款的最高额度是多少？", graph)
+    answer = "上海市住房公积金贷款的个人最高额度为80万元。"
+    assert covered(required, extract_entities(answer, graph), answer) == (required, [])
+    assert extract_entities("深圳市税务局发布通知。", GRAPH) == ["深圳市税务局"]  # one graph name inside: kept whole
+
+
+def test_a_chinese_place_named_without_its_level_is_the_graphs_place(embedder):
+    """成都 and 重庆 are the graph's 成都市 and 重庆市: they were unknown names (ratio 2/3)."""
+    graph = GraphEntities.from_records([{"name": n} for n in ("成都市", "重庆市", "人才公寓")])
+    assert sorted(extract_entities("成都和重庆都有人才公寓。", graph)) == ["人才公寓", "成都市", "重庆市"]
+    assert graph.canonical("成都") == "成都市" and graph.canonical("成") is None
+    result = Toolkit(embedder, graph=graph).result("unverified_entity_ratio", case("哪些城市有人才公寓？", "成都和重庆都有人才公寓。", ["成都市、重庆市均提供人才公寓。"]))
+    assert result.value == 0, result.details
 
 
 def test_graph_names_come_in_the_texts_order_whatever_the_hash_seed():

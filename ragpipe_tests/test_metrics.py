@@ -207,6 +207,34 @@ def test_answer_relevancy_separates_seed_001_direct_answer_from_rambling(kit, qu
     assert scored[0].details["gives_asked"] and not scored[1].details["gives_asked"]
 
 
+@pytest.mark.parametrize("question, answer, bare", [
+    ("Which company makes the Model Y?", "Tesla builds it in several factories.", None),  # a named thing asked
+    ("Which lake is the deepest in the world?", "As stated in the sources, Lake Baikal.", "Lake Baikal."),  # lead-in
+    ("网上买的衣服可以退吗？", "可以，但要保留吊牌。", None),  # an opening yes, then its condition
+    ("Can I drink coffee before a blood test?", "Better not to: coffee can change some of the results.", None),  # advice
+    ("孕妇可以喝咖啡吗？", "最好少喝，每天不超过一杯。", None),
+    ("What command lists the files in a Linux directory?", "USE ls, OR ls -la TO INCLUDE HIDDEN FILES.",
+     "Use ls, or ls -la to include hidden files."),  # capitals
+])
+def test_answer_relevancy_reads_the_reply_as_a_person_does(kit, question, answer, bare):
+    """"Which X" asked for nothing offline, a lead-in to a bare name hid the name, an opening yes
+    or no counted as no statement, advice ("Better not to…") was no reply to a yes/no question, and
+    capitals read as other words: each direct reply scored below 0.8 or far from its plain form."""
+    value = lambda a: REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=question, answer=a), kit).value  # noqa: E731
+    assert value(answer) >= 0.8
+    assert bare is None or abs(value(answer) - value(bare)) <= 0.1
+
+
+def test_answer_relevancy_a_name_the_question_holds_is_no_name_given(kit):
+    """"Which museum in Madrid …?" is not answered by naming Madrid again (nor "Kenyan" to "… Kenya?"),
+    and "which" asks for no name where it picks among options ("Which plan is cheaper?")."""
+    score = lambda q, a: REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=q, answer=a), kit)  # noqa: E731
+    for question, answer in [("Which museum in Madrid holds Guernica?", "Guernica hangs in Madrid, in a room of its own."),
+                             ("Which vaccines do I need before travelling to Kenya?", "Kenya's currency is the Kenyan shilling.")]:
+        assert score(question, answer).details["gives_asked"] is False, answer
+    assert score("Which plan is cheaper, the basic or the premium one?", "The basic plan is cheaper.").value >= 0.8
+
+
 def test_english_faithfulness(kit):
     """A ceiling where the context has a floor, its words besides the asked "down payment" invented."""
     result = REGISTRY["faithfulness"].score(EvalCase(

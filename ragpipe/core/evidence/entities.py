@@ -74,9 +74,9 @@ _EN_DEMONYMS = set("""afghan african albanian algerian american arab argentine a
     sudanese swedish swiss syrian taiwanese thai tunisian turkish ugandan ukrainian uruguayan venezuelan vietnamese
     welsh yemeni texan californian floridian""".split())
 # Single words that are never a name alone: common abbreviations and generic nouns (the City).
-_EN_NOT_NAMES = {"id", "faq", "faqs", "pdf", "cfo", "llc", "inc", "gdp", "ok", "usd", "ein", "zip", "tv", "hr", "vip",
-                 "diy", "asap", "url", "pin", "ssn", "am", "pm", "city", "county", "state", "town", "village",
-                 "district", "government", "federal"}
+_EN_NOT_NAMES = {"id", "faq", "faqs", "pdf", "cfo", "llc", "inc", "gdp", "cpi", "ppi", "pmi", "ok", "usd", "ein", "zip",
+                 "tv", "hr", "vip", "diy", "asap", "url", "pin", "ssn", "am", "pm", "city", "county", "state", "town",
+                 "village", "district", "government", "federal"}
 _EN_INDUSTRY = re.compile(r"\b([a-z]+)\s+(?:industry|sector)\b")
 
 
@@ -90,6 +90,8 @@ def is_numeric(entity: str) -> bool:
     return bool(numbers(entity)) and len(re.sub(r"[\d.,%％\s$]", "", entity)) <= 3
 
 
+# A Chinese city, province or county named without its level (成都 for 成都市).
+_ZH_PLACE_SUFFIX = re.compile(r"[\u4e00-\u9fff]{2,}[市省县]")
 # Chinese and Arabic numerals: a fuzzy match may never differ in one (第二十八条 ≠ 第二十九条).
 _NUMERAL = re.compile(r"[0-9零〇一二三四五六七八九十百千万亿两]")
 
@@ -98,7 +100,8 @@ _NUMERAL = re.compile(r"[0-9零〇一二三四五六七八九十百千万亿两]
 class GraphEntities:
     """The knowledge-graph entities of one dataset, with aliases mapped to names.
 
-    ``canonical`` matches exactly after normalisation, then fuzzily: the closest alias
+    A Chinese place name also matches without its level (成都 for 成都市). ``canonical``
+    matches exactly after normalisation, then fuzzily: the closest alias
     whose similarity (difflib ratio on normalised text) reaches ``fuzzy_threshold``,
     unless the two differ in a numeral or name different graph entities inside them
     (杭州市人社局 ≠ 苏州市人社局). ``error`` says why a configured graph could not be read:
@@ -125,6 +128,9 @@ class GraphEntities:
             graph.types[name] = record.get("type") or ""
             for surface in [name, *(record.get("aliases") or [])]:
                 graph.alias_to_name[normalize_entity(surface)] = name
+        for key, name in list(graph.alias_to_name.items()):  # 成都 is 成都市, 广东 广东省
+            if _ZH_PLACE_SUFFIX.fullmatch(key):
+                graph.alias_to_name.setdefault(key[:-1], name)
         return graph
 
     @classmethod
@@ -294,12 +300,16 @@ def quantity_in(quantity: str, text: str) -> bool:
 def extract_entities(text: str, graph: GraphEntities | None = None) -> list[str]:
     """Offline entities of a text: names a knowledge graph could hold (the five types: policy,
     organisation, place, law article and industry), graph names where an alias matched,
-    each once, names inside a longer one dropped. Numbers, dates, amounts and durations are
-    no entities (see ``quantities``)."""
+    each once, names inside a longer one dropped. A found name that only runs two or more graph
+    names together (上海市 + 个人 + 住房公积金贷款) is those names: the graph knows the parts, and
+    an answer that names them apart covers them. Numbers, dates, amounts and durations are no
+    entities (see ``quantities``)."""
     text = unicodedata.normalize("NFKC", text or "")
     found: list[str] = list(graph.find_in(text)) if graph else []
     for candidate in (zh_names(text) if is_chinese(text) else _en_names(text)):
         name = graph.canonical(candidate) if graph else None
+        if name is None and graph and len(outermost(graph.find_in(candidate))) >= 2:
+            continue  # 上海市(个人)住房公积金贷款: two graph names run together, already found above
         found.append(name or candidate)
     unique: dict[str, str] = {}
     for entity in found:

@@ -6,7 +6,7 @@ from ragpipe.core.evidence.facts import facts
 from ragpipe.core.evidence.features import MAX_EMBED_CHARS, language_of, normalized_cosine
 from ragpipe.core.evidence.refusals import says_unanswerable
 from ragpipe.core.evidence.agreement import elliptical
-from ragpipe.core.evidence.support import context_claims, declines
+from ragpipe.core.evidence.support import context_claims, declines, without_lead_in
 from ragpipe.core.judged.prompts import ANSWER_ANALYSIS, ANSWER_RELEVANCY
 from ragpipe.core.metrics.answer_correctness import polarity
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
@@ -27,6 +27,8 @@ ASKS = {
     "person": re.compile(r"谁|哪位|\bwho(?:m|se)?\b", re.I),
     "yes/no": re.compile(r"吗\W*$|是否|能否|可否|有没有|是不是|会不会|能不能|可不可以|^\W*(?:is|are|was|were|do|does|"
                          r"did|can|could|will|would|has|have|should|may|must)\b", re.I),
+    # "Which river …?", "哪支球队…？": a named thing (asked last, so "which year" stays a time).
+    "name": re.compile(r"哪[一]?[条家支座所部款位]|\bwhich\s+[a-z]", re.I),
 }
 _NUMBER = re.compile(r"\d|百分之|[零〇一二三四五六七八九十两百千万亿半]\s*[个位项年月日天岁次倍元成人家名周小时分钟公里米]|"
                      r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
@@ -44,15 +46,37 @@ def asked(question: str) -> str | None:
     return next((kind for kind, pattern in ASKS.items() if pattern.search(question)), None)
 
 
-def gives(kind: str, answer: str) -> bool:
+# An opening recommendation answers a yes/no question as a yes or no does ("Better not to…", "最好不要…").
+_ADVICE = re.compile(r"^\W*(?:(?:it(?:'s| is) )?(?:better|best|advisable|safer|wiser) (?:not )?to\b|(?:you )?(?:should|"
+                     r"shouldn't|must not|mustn't|need not|needn't)\b)|^\W*(?:最好|建议|不建议|应该|不应该|不宜|不要|别|无需|不必|"
+                     r"没必要)", re.I)
+
+
+def gives(kind: str, answer: str, question: str = "") -> bool:
     said = facts(answer)
+    # A name the question already holds ("Kenya's", "Kenyan" to "… Kenya?") is no name given.
+    asked_names = facts(question).names
+    new_name = lambda: any(not any(n.removesuffix("'s").startswith(q) or q.startswith(n) for q in asked_names)  # noqa: E731
+                           for n in said.names)
     return {"duration": lambda: bool(_DURATION.search(answer)),
             "quantity": lambda: bool(_NUMBER.search(answer)),
             "time": lambda: bool(said.years or said.months or _DURATION.search(answer)
                                  or re.search(r"每年|每月|每周|今年|明年|\b(?:every|each)\s+(?:year|month|week)\b", answer, re.I)),
-            "place": lambda: bool(said.names),
-            "person": lambda: bool(said.names),
-            "yes/no": lambda: polarity(answer) is not None}[kind]()
+            "place": new_name,
+            "person": new_name,
+            "name": new_name,
+            "yes/no": lambda: polarity(answer) is not None or bool(_ADVICE.match(answer))}[kind]()
+
+
+def _reply(text: str) -> str:
+    """The text less a lead-in that only points at the sources ("According to the documents, …",
+    "根据资料，…"); an opening yes or no ("No, …", "可以，…") is the reply itself and stays. Text
+    written in capitals is read in lower case: the embedding model reads "USE LS" as other words."""
+    text = text.strip()
+    letters = [c for c in text if c.isalpha() and c.isascii()]
+    if len(letters) >= 12 and sum(c.isupper() for c in letters) >= 0.8 * len(letters):
+        text = text.lower()
+    return text if polarity(text) is not None else without_lead_in(text)
 
 
 def _llm(case: EvalCase, kit: Toolkit) -> MetricResult:
@@ -71,25 +95,33 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     said = kit.statements(case.answer)
     if declines(said) or says_unanswerable(said) and not context_claims(said):
         return MetricResult(0.0, {"noncommittal": True})
+    answer = _reply(case.answer)
     kind = asked(case.question)
-    details = {"asks": kind, "gives_asked": None if kind is None else gives(kind, case.answer)}
-    if elliptical(case.answer):
+    details = {"asks": kind, "gives_asked": None if kind is None else gives(kind, answer, case.question)}
+    if elliptical(answer):
         # A bare value or name replies to the question itself: direct when it is what was asked.
         details["elliptical"] = True
         return MetricResult(1.0 if kind is None or details["gives_asked"] else 0.2, details)
     question_terms = set(content_tokens(case.question))
-    coverage = len(question_terms & set(content_tokens(case.answer))) / len(question_terms) if question_terms else 0.0
-    statements = list(said) or [case.answer]
+    coverage = len(question_terms & set(content_tokens(answer))) / len(question_terms) if question_terms else 0.0
+    statements = [_reply(s) for s in said] or [answer]
     # Cut as the verifier cuts them, so these are the vectors it embeds (no second pass).
     cosines = kit.embedder.similarity([case.question], [s[:MAX_EMBED_CHARS] for s in statements])[0]
     closeness = normalized_cosine(kit.embedder.backend, cosines, language_of(case.question))
     share = [len(question_terms & set(content_tokens(s))) / len(question_terms) if question_terms else 0.0
              for s in statements]
     topic = np.maximum(np.clip((closeness - OFF_TOPIC) / (ON_TOPIC - OFF_TOPIC), 0.0, 1.0), share)
+    # An opening yes or no ("可以，但要随身携带") replies to the question itself, as a bare value
+    # does, and the statements after it are its grounds.
+    replied = kind == "yes/no" and details["gives_asked"]
     if kind is not None:  # a statement that gives the asked value about the question's topic is direct
-        topic = np.array([min(1.0, t + 0.5) if t > 0 and gives(kind, s) else t for t, s in zip(topic, statements)])
-    on_topic, focus = max(coverage, float(topic.max())), float((topic >= 0.5).mean())
-    value = on_topic * (0.8 + 0.2 * focus) * (0.6 if details["gives_asked"] is False else 1.0)
+        topic = np.array([min(1.0, t + 0.5) if t > 0 and (replied or gives(kind, s, case.question)) else t
+                          for t, s in zip(topic, statements)])
+    on_topic = 1.0 if replied else max(coverage, float(topic.max()))
+    focus = float((topic >= 0.5).mean())
+    # "Which plan is cheaper?" may be answered without a proper name: a named thing asked lifts a
+    # reply that gives one and lowers none that does not.
+    value = on_topic * (0.8 + 0.2 * focus) * (0.6 if details["gives_asked"] is False and kind != "name" else 1.0)
     details.update(question_term_coverage=round(coverage, 4), closeness=round(float(closeness.max()), 4),
                    on_topic_statement_share=round(focus, 4))
     return MetricResult(float(value), details)
@@ -101,9 +133,14 @@ METRIC = Metric(
                 "question's topic (the larger of the share of the question's content words it takes up and its "
                 "closest statement's e5 closeness to the question, read against the closeness of unrelated texts), "
                 "times 0.8 + 0.2 × the share of its statements on topic, times 0.6 when the question asks for a "
-                "quantity, duration, time, place, person or yes/no and the answer gives none. An answer on topic "
-                "that gives what was asked is direct. A bare value or name (\"20%。\", \"Canberra.\") replies to "
-                "the question itself: 1 when it is what was asked, else 0.2. LLM mode (RAGAS): mean relatedness of "
+                "quantity, duration, time, place, person or yes/no and the answer gives none (a name the question "
+                "already holds is none given; advice such as \"Better not to\" / \"最好不要\" replies to a yes/no "
+                "question). An answer on topic that gives what was asked (also a named thing for \"which river\", "
+                "\"哪支球队\") is direct. A bare value or name "
+                "(\"20%。\", \"Canberra.\") replies to the question itself: 1 when it is what was asked, else 0.2; so "
+                "does an opening yes or no (\"可以，但要随身携带。\"): fully on topic, and the statements after it on "
+                "topic when they touch it. A lead-in that only points at the sources (\"According to the documents, "
+                "…\") is left out, and text in capitals is read in lower case. LLM mode (RAGAS): mean relatedness of "
                 "the question to questions the LLM writes for the answer. Noncommittal answers and refusals score 0."),
     reads=("question", "answer"),
     higher_is_better=True,
