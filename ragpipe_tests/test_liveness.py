@@ -1,5 +1,6 @@
-"""A run whose process died on another machine (shared PostgreSQL storage) is found by its
-stopped heartbeat: its lock file lies on that machine, out of reach."""
+"""A run whose process died is failed and asked for again, once, whoever failed it. One that
+died on another machine (shared PostgreSQL storage) is found by its stopped heartbeat: its
+lock file lies on that machine, out of reach."""
 
 import os
 import subprocess
@@ -13,11 +14,10 @@ from ragpipe.defs import liveness
 from ragpipe.defs.instance import POSTGRES_STORAGE
 from ragpipe_tests.pg_server import postgres_cluster
 
-# A process that claims to be another host executes a run that waits for ever, beating every 0.2 s.
-ELSEWHERE = textwrap.dedent("""
-    import socket, time
+# A process executes a run that waits for ever, beating every 0.2 s (ELSEWHERE: claiming to be another host).
+STUCK = textwrap.dedent("""
+    import time
     import dagster as dg
-    socket.gethostname = lambda: "elsewhere"
     from ragpipe.defs import liveness
     liveness.HEARTBEAT_S = 0.2
 
@@ -32,6 +32,7 @@ ELSEWHERE = textwrap.dedent("""
     with dg.DagsterInstance.get() as instance, liveness.held_run_lock(instance) as (run_id, tags):
         stuck.execute_in_process(instance=instance, run_id=run_id, tags=tags)
 """)
+ELSEWHERE = 'import socket\nsocket.gethostname = lambda: "elsewhere"\n' + STUCK
 
 
 def wait_for(what: str, found, deadline_s: float = 120):
@@ -80,3 +81,31 @@ def test_a_run_of_another_host_is_failed_once_its_heartbeat_stops_not_before(tmp
         finally:
             child.kill()
             child.wait()
+
+
+def test_a_dead_run_another_process_failed_is_still_asked_for_again(tmp_path, monkeypatch):
+    """`ragpipe run` fails the dead runs it finds before it starts; the sensor, ticking later,
+    finds no STARTED run left, yet asks for that run again (before: never)."""
+    (tmp_path / "dagster.yaml").write_text("telemetry:\n  enabled: false\n")
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path))
+    log = tmp_path / "stuck.log"
+    child = subprocess.Popen([sys.executable, "-c", STUCK], stdout=log.open("wb"), stderr=subprocess.STDOUT)
+    try:
+        with dg.DagsterInstance.get() as instance:
+            def started() -> list[dg.DagsterRun]:
+                assert child.poll() is None, f"the process ended:\n{log.read_text()}"
+                return [r.dagster_run for r in instance.get_run_records(
+                    dg.RunsFilter(statuses=[dg.DagsterRunStatus.STARTED]))]
+
+            run = wait_for("the run to start", started)[0]
+            child.kill()
+            child.wait()
+            assert [r.run_id for r in liveness.fail_dead_runs(instance)] == [run.run_id]  # what `ragpipe run` does
+
+            result = liveness.dead_run_sensor(dg.build_sensor_context(instance=instance))
+            assert [(r.job_name, r.run_key) for r in result.run_requests] == [("stuck", f"dead:{run.run_id}")]
+            assert liveness.LOCK_TAG not in result.run_requests[0].tags
+            assert liveness.DIED_TAG not in result.run_requests[0].tags
+    finally:
+        child.kill()
+        child.wait()

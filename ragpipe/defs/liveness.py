@@ -5,8 +5,9 @@ coordinator's slots for ever.
   dies the code server marks the run failed, and run retries (dagster.yaml) launch it again.
 - A run that `ragpipe run` or `eval` executes in its own process holds a lock file for as
   long as that process lives. ``dead_run_sensor`` marks a STARTED run whose lock is free
-  (the process was killed) failed and asks for it again, once; `ragpipe run` and `eval` fail
-  such runs before they start, freeing the pool slots a killed step held. Only the machine
+  (the process was killed) failed; `ragpipe run` and `eval` fail such runs before they start,
+  freeing the pool slots a killed step held. Whoever failed it, the run carries DIED_TAG, and
+  the sensor asks for it again, once. Only the machine
   that holds a lock can tell whether it is free, so the process also writes a heartbeat into
   the instance's storage every 30 s: a run of another host (sharing the PostgreSQL storage)
   counts as dead when its heartbeat is 5 minutes old.
@@ -21,6 +22,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime, timezone
 from pathlib import Path
 
 import dagster as dg
@@ -31,6 +33,7 @@ from ragpipe.defs.instance_storage import free_pool_slots, get_value, put_value
 from ragpipe.defs.jobs import dataset_job, evaluation_job, labels_job, leaderboard_job
 
 LOCK_TAG = "ragpipe/lock"  # "<host>:<lock file>" of the process executing the run
+DIED_TAG = "ragpipe/died"  # "true" on a run failed because its process died
 DIMENSION_TAG = "dagster/partition/"  # Dagster's tag prefix for one dimension of a multi-partition
 
 
@@ -109,23 +112,41 @@ def fail_dead_runs(instance: dg.DagsterInstance) -> list[dg.DagsterRun]:
         run = instance.get_run_by_id(record.dagster_run.run_id)
         if run is None or run.status != dg.DagsterRunStatus.STARTED:  # it ended before its process did
             continue
+        instance.add_run_tags(run.run_id, {DIED_TAG: "true"})  # before the failure, which the sensor looks for
         instance.report_run_failed(run, f"the process executing this run died ({death})")
         free_pool_slots(instance, run.run_id)
         dead.append(run)
     return dead
 
 
+# The sensor looks at the runs failed since its last tick, less this margin: a run failed
+# by another process may be stored a little after the tick that would have seen it.
+LOOKBACK_S = 300
+
+
 @dg.sensor(jobs=[dataset_job, evaluation_job, labels_job, leaderboard_job],
            default_status=dg.DefaultSensorStatus.RUNNING, minimum_interval_seconds=15)
 def dead_run_sensor(context: dg.SensorEvaluationContext):
-    """Fails the runs whose `ragpipe run` process died and asks for each again, once."""
+    """Fails the runs whose `ragpipe run` process died, and asks again, once, for each run that
+    died, whoever failed it (a `ragpipe run` fails another's dead runs before it starts)."""
+    fail_dead_runs(context.instance)
+    ticked = time.time()
+    since = float(context.cursor) - LOOKBACK_S if context.cursor else None
+    died = context.instance.get_run_records(dg.RunsFilter(
+        statuses=[dg.DagsterRunStatus.FAILURE], tags={DIED_TAG: "true"},
+        updated_after=datetime.fromtimestamp(since, timezone.utc) if since else None))
     requests = []
-    for run in fail_dead_runs(context.instance):
+    for run in (record.dagster_run for record in died):
+        run_key = f"dead:{run.run_id}"
+        if context.instance.get_run_records(dg.RunsFilter(tags={"dagster/run_key": run_key}), limit=1):
+            continue  # asked for on an earlier tick
         context.log.warning(f"run {run.run_id} ({run.job_name} [{run.tags.get('dagster/partition')}]) died with "
-                            "its process: marked failed, asked for again")
+                            "its process: asked for again")
         # Without the re-ask tag: the new run continues the dead run's answer round instead of
         # opening another one, so it asks only what the dead run got no answer to.
-        tags = {k: v for k, v in run.tags.items() if k.startswith("ragpipe/") and k not in (LOCK_TAG, REASK_TAG)}
+        tags = {k: v for k, v in run.tags.items()
+                if k.startswith("ragpipe/") and k not in (LOCK_TAG, REASK_TAG, DIED_TAG)}
         requests.append(dg.RunRequest(job_name=run.job_name, partition_key=_partition_key(run), tags=tags,
-                                      run_key=f"dead:{run.run_id}"))
-    return requests or dg.SkipReason("no run whose process died")
+                                      run_key=run_key))
+    return dg.SensorResult(run_requests=requests, cursor=str(ticked),
+                           skip_reason=None if requests else dg.SkipReason("no run whose process died"))
