@@ -107,7 +107,11 @@ def _slot_conflicts(statement: str, sentences: list[str], sentence_terms) -> Con
     if lone_one(statement, " ".join(sentences)):
         stated_numbers = stated_numbers - {1.0}
     sentences = [_UNNUMBERED.sub(" ", s) for s in sentences]
-    slots = [("name", n, set(words(n))) for n in said.names if _proper(n)]
+    # Any name, even one of dictionary words ("Brazil", "Berlin Philharmonic"): _alternative takes only
+    # a proper name in its place, so a button or heading in title case ("Apply") meets no alternative.
+    # A name's frame leaves out the statement's numbers, which are slots of their own: "Mars has two
+    # moons" speaks of what "Jupiter has dozens of moons" speaks of.
+    slots = [("name", n, set(words(n)) | {t for t in statement_terms if facts(t).numbers}) for n in said.names]
     slots += [("number", v, set()) for v in stated_numbers] + [("year", y, set()) for y in said.years]
     slots += [("month", m, set(_month_words(statement))) for m in said.months]
     for kind, value, own_terms in slots:
@@ -142,12 +146,25 @@ def _proper(name: str) -> bool:
             or any(w in ("of", "for", "and", "de") for w in parts))
 
 
+def _one_name(a: str, b: str) -> bool:
+    """Two names may be one spelt two ways when they share a word ("Sunset Boulevard", "Sunset Blvd"),
+    but not by a shared title ("Dr Chen", "Dr Alvarez"), nor by a shared head word after modifiers
+    that differ ("Berlin Philharmonic", "Vienna Philharmonic"; "Harvard University", "Yale University")."""
+    a, b = _TITLE.sub("", a), _TITLE.sub("", b)
+    if not shares_word(a, [b]):
+        return False
+    head_a, head_b = words(a), words(b)
+    return not (len(head_a) > 1 and len(head_b) > 1 and head_a[-1] == head_b[-1]
+                and not any(found_in(t, head_b[:-1]) for t in head_a[:-1]))
+
+
 def _echoes(sentence: str, statement_terms: list[str]) -> bool:
     """The statement says what a clause of the sentence says, but for its names and numbers: the
     clause holds most of the statement's other words, and at least ECHO of the clause's other
     words are the statement's. A plain swap copies its source; a statement that merely shares
-    a topic with a sentence is no swap of it."""
-    own = {t for n in facts(sentence).names for t in words(n)}
+    a topic with a sentence is no swap of it. A name both say is a copied part ("runs the Microloan
+    Program" in both), one only the sentence says is its own."""
+    own = {t for n in facts(sentence).names for t in words(n) if not found_in(t, statement_terms)}
     for clause in _clauses(sentence):
         held = words(clause)
         rest = [t for t in dict.fromkeys(held) if t not in own and not _month_words(t) and not facts(t).numbers]
@@ -185,8 +202,7 @@ def _alternative(kind: str, value, said, found, sentence: str):
     if kind == "name":
         if name_in(value, found.names) or all(found_in(w, words(sentence)) for w in words(value) or (value,)):
             return None
-        others = [n for n in found.names
-                  if _proper(n) and not name_in(n, said.names) and not shares_word(_TITLE.sub("", n), [_TITLE.sub("", value)])]
+        others = [n for n in found.names if _proper(n) and not name_in(n, said.names) and not _one_name(n, value)]
         return others[0] if others else ""
     pool = {"number": (found.numbers, said.numbers), "year": (found.years, said.years),
             "month": (found.months, said.months)}[kind]

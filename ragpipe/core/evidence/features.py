@@ -338,6 +338,9 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
         found = contradiction(posed, sentences)
         if found and posed != statement and found.kind in ("date", "number") and found.stated.lower() not in statement.lower():
             found = None
+        # A short sentence read as a reply ("兵马俑位于洛阳") may contradict the evidence as it is written.
+        if found is None and posed != statement:
+            found = contradiction(statement, sentences)
         found = found or answers_otherwise(statement, question, sentences)
         # The words the question already gives say nothing new: "The federal government caps
         # down payments at 3.5%" repeats the asked "down payment" and invents the rest.
