@@ -28,9 +28,6 @@ KNOWN_GAPS = {
     "faithfulness": (0.94, "issue 33 (open): a Chinese paraphrase the word overlap misreads (摄入量 / 摄入, 免征 / "
                            "需要缴纳), invented clauses that share words with the context, and a swapped name that is "
                            "a dictionary word on both sides (Go / Rust)"),
-    "overall_score": (0.9, "issue 33 (open): a contradicted answer that still covers the question's entities stays "
-                           "above 0.5 while faithfulness half-supports it (a number after '市场监管总局规定，', which "
-                           "splits off as a supported statement: 0.48); the composite follows faithfulness"),
 }
 
 
