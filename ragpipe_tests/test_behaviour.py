@@ -25,9 +25,6 @@ KNOWN_GAPS = {
     "context_relevance": (0.85, "issues 19 and 33 (open): a context that answers a neighbouring aspect of the "
                                 "question (an extension form for a due date, a down payment among a loan's conditions) "
                                 "needs a model that reads what is asked; the refits tried are in docs/benchmarks.md"),
-    "faithfulness": (0.94, "issue 33 (open): a Chinese paraphrase the word overlap misreads (摄入量 / 摄入, 免征 / "
-                           "需要缴纳), invented clauses that share words with the context, and a swapped name that is "
-                           "a dictionary word on both sides (Go / Rust)"),
 }
 
 
