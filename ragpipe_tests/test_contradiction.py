@@ -163,6 +163,8 @@ def test_a_name_swapped_for_a_proper_name_of_the_evidence(statement, evidence):
 @pytest.mark.parametrize("statement, evidence", [
     ("The parade turns onto Sunset Blvd at noon.", "The parade turns onto Sunset Boulevard at noon."),
     ("Click Apply to keep the new settings.", "Click Save to keep the new settings."),  # no proper name in its place
+    # A proper name elsewhere in the sentence is not in the place of a name of dictionary words.
+    ("Click Options to pick a theme.", "In Firefox, pick a theme from the Add-ons Manager."),
     ("The concerto was first played by the Leipzig Choir.", "The concerto was first played by the Leipzig Choir "
                                                            "and its orchestra."),
 ])

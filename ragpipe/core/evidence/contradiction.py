@@ -107,8 +107,8 @@ def _slot_conflicts(statement: str, sentences: list[str], sentence_terms) -> Con
     if lone_one(statement, " ".join(sentences)):
         stated_numbers = stated_numbers - {1.0}
     sentences = [_UNNUMBERED.sub(" ", s) for s in sentences]
-    # Any name, even one of dictionary words ("Brazil", "Berlin Philharmonic"): _alternative takes only
-    # a proper name in its place, so a button or heading in title case ("Apply") meets no alternative.
+    # A name of dictionary words ("Brazil", "Berlin Philharmonic") is a slot too, but only a proper name
+    # between the same words takes its place (_in_its_place): "Open Control Panel" names a button.
     # A name's frame leaves out the statement's numbers, which are slots of their own: "Mars has two
     # moons" speaks of what "Jupiter has dozens of moons" speaks of.
     slots = [("name", n, set(words(n)) | {t for t in statement_terms if facts(t).numbers}) for n in said.names]
@@ -130,6 +130,8 @@ def _slot_conflicts(statement: str, sentences: list[str], sentence_terms) -> Con
                      for other, i in found]
         if any(other is None for other, _ in found):
             continue  # an aligned sentence states it
+        if kind == "name" and not _proper(value):
+            found = [(other, i) for other, i in found if not other or _in_its_place(value, statement, other, sentences[i])]
         for other, i in found:
             if other:
                 return Contradiction("date" if kind in ("year", "month") else kind, _as_written(_show(kind, value), statement),
@@ -158,13 +160,23 @@ def _one_name(a: str, b: str) -> bool:
                 and not any(found_in(t, head_b[:-1]) for t in head_a[:-1]))
 
 
+def _in_its_place(name: str, statement: str, other: str, sentence: str) -> bool:
+    """The other name stands between the words the name stands between ("the coast of Brazil." /
+    "the coast of Queensland, Australia."; "the Treasury Department runs" / "The Small Business
+    Administration runs"): the word before, and the word after or the clause's end."""
+    def around(value: str, text: str) -> tuple[str, str] | None:
+        match = re.search(rf"(\w+)\W+{re.escape(value)}\b\W*?(\w+|[,;.!?]|$)", fold(text))
+        return match and (match.group(1), "" if not match.group(2)[:1].isalnum() else match.group(2))
+    mine, theirs = around(name, statement), around(other, sentence)
+    return bool(mine and theirs) and mine[0] == theirs[0] and (mine[1] == theirs[1] or "" in (mine[1], theirs[1]))
+
+
 def _echoes(sentence: str, statement_terms: list[str]) -> bool:
     """The statement says what a clause of the sentence says, but for its names and numbers: the
     clause holds most of the statement's other words, and at least ECHO of the clause's other
     words are the statement's. A plain swap copies its source; a statement that merely shares
-    a topic with a sentence is no swap of it. A name both say is a copied part ("runs the Microloan
-    Program" in both), one only the sentence says is its own."""
-    own = {t for n in facts(sentence).names for t in words(n) if not found_in(t, statement_terms)}
+    a topic with a sentence is no swap of it."""
+    own = {t for n in facts(sentence).names for t in words(n)}
     for clause in _clauses(sentence):
         held = words(clause)
         rest = [t for t in dict.fromkeys(held) if t not in own and not _month_words(t) and not facts(t).numbers]

@@ -351,8 +351,9 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
         found = contradiction(posed, sentences)
         if found and posed != statement and found.kind in ("date", "number") and found.stated.lower() not in statement.lower():
             found = None
-        # A short sentence read as a reply ("兵马俑位于洛阳") may contradict the evidence as it is written.
-        if found is None and posed != statement:
+        # A Chinese sentence of three words is read as a reply ("兵马俑位于洛阳") but is whole: it may
+        # contradict the evidence as written. (An English reply of three words is a fragment: "his brother Adam".)
+        if found is None and posed != statement and zh:
             found = contradiction(statement, sentences)
         found = found or answers_otherwise(statement, question, sentences)
         # The words the question already gives say nothing new: "The federal government caps
