@@ -25,18 +25,10 @@ KNOWN_GAPS = {
     "context_relevance": (0.85, "issues 19 and 33 (open): a context that answers a neighbouring aspect of the "
                                 "question (an extension form for a due date, a down payment among a loan's conditions) "
                                 "needs a model that reads what is asked; the refits tried are in docs/benchmarks.md"),
-    # Both below 95 % only in the second held-out batch of round four, added unfixed (docs/benchmarks.md).
-    "faithfulness": (0.94, "issue 33 (open): an entity swap within a name that shares its head word (Berlin / Vienna "
-                           "Philharmonic), a Chinese paraphrase the word overlap misreads (摄入量 / 摄入, 免征 / 需要缴纳), "
-                           "and invented clauses that share words with the context"),
-    "hallucination_rate": (0.94, "issue 33 (open): a place the name rules do not take for a name (Brazil, 洛阳) swapped "
-                                 "for the context's is not caught"),
-    "context_recall": (0.9, "issue 33 (open): a reference fact whose subject the contexts swap ('Mars has two moons.' "
-                            "against 'Jupiter has dozens of moons.') is scored supported (0.73) by the offline verifier "
-                            "that faithfulness shares; held-out batch 2, scored once and not tuned on"),
-    "overall_score": (0.9, "issue 33 (open): a contradicted answer that still covers the question's entities stays "
-                           "above 0.5 while faithfulness half-supports it (a swapped agency 0.72, a number after "
-                           "'市场监管总局规定，' 0.48); the composite follows faithfulness once the verifier catches them"),
+    "overall_score": (0.9, "issue 33 (open): 'No, the Treasury Department runs the Microloan Program' against 'The "
+                           "Small Business Administration runs…' (0.55): the swap is caught only where the sentence "
+                           "echoes the statement, and its extra clause ('through local nonprofit lenders') leaves too "
+                           "few shared words"),
 }
 
 

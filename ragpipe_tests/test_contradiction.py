@@ -142,3 +142,31 @@ def test_a_year_only_the_question_gives_is_no_date_conflict():
     evidence = ["After their coach retired, the Harbor Hawks signed free agents Lena Ortiz and Tom Reyes. "
                 "Tom Reyes (born May 3, 1979) is a retired guard."]
     assert contradiction(reply, evidence) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    # Names of dictionary words ("China", "Oxford", "Treasury Department") are slots too, when a proper
+    # name stands in their place.
+    ("The tea on the label is grown in China.", "The tea on the label is grown in Kenya."),
+    ("The Forest Service manages the Pine Ridge Trail.",
+     "The National Park Service manages the Pine Ridge Trail through volunteer crews."),
+    # A shared head word after other modifiers makes two names, not one spelt two ways.
+    ("The cantata was first sung by the Leipzig Choir in 1725.", "The cantata was first sung by the Dresden Choir in 1725."),
+    # A subject swapped in a sentence that also counts something ("two" is a slot of its own).
+    ("Venus has two moons.", "Neptune has many moons."),
+])
+def test_a_name_swapped_for_a_proper_name_of_the_evidence(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "name"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The parade turns onto Sunset Blvd at noon.", "The parade turns onto Sunset Boulevard at noon."),
+    ("Click Apply to keep the new settings.", "Click Save to keep the new settings."),  # no proper name in its place
+    # A proper name elsewhere in the sentence is not in the place of a name of dictionary words.
+    ("Click Options to pick a theme.", "In Firefox, pick a theme from the Add-ons Manager."),
+    ("The concerto was first played by the Leipzig Choir.", "The concerto was first played by the Leipzig Choir "
+                                                           "and its orchestra."),
+])
+def test_one_name_or_no_proper_alternative_is_no_swap(statement, evidence):
+    assert contradiction(statement, [evidence]) is None

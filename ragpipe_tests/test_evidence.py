@@ -263,3 +263,25 @@ def test_reasons_are_readable_sentences_in_the_statements_language(verifier):
     en = verifier.verify(["The Eiffel Tower was completed in 1925"], EN_EVIDENCE)[0]
     assert "the evidence lacks the number 1925" in en.reason and not re.search(r"[\u4e00-\u9fff]", en.reason)
     assert verifier.verify(["该政策执行至2027年"], [])[0].reason == "没有可供核对的证据"
+
+
+def test_a_short_sentence_read_as_a_reply_is_checked_as_written_too(verifier):
+    # "故宫位于南京" is short enough to be read as a reply to its question; as written it still names
+    # another city than the evidence's.
+    wrong, = verifier.verify(["故宫位于南京"], ["故宫位于北京市东城区。"], question="故宫在哪个城市？")
+    right, = verifier.verify(["故宫位于北京"], ["故宫位于北京市东城区。"], question="故宫在哪个城市？")
+    assert wrong.score <= 0.3 and right.score >= 0.5
+
+
+def test_a_chinese_word_that_contains_the_evidence_s_word_is_held(verifier):
+    # 饮水量 against 饮水: a character more is a paraphrase, not a word the evidence lacks. Still
+    # missing: 应 and the pair 水量, which no evidence word contains or is contained in.
+    import math
+
+    from ragpipe.core.evidence.features import FEATURES
+
+    rows, _ = verifier.features(["成年人每天饮水量应不少于1500毫升"], ["指南建议成年人每天饮水不少于1500毫升。"])
+    assert rows[0][FEATURES.index("log_novel")] == pytest.approx(math.log1p(2))
+    # An English word is read as it is.
+    rows, _ = verifier.features(["Adults should drink water daily"], ["Adults should drink waters daily"])
+    assert rows[0][FEATURES.index("log_novel")] == 0

@@ -41,3 +41,10 @@ def test_clock_times_read_as_the_24_hour_times_a_timetable_writes():
 def test_language_detection():
     assert is_chinese("小微企业 VAT 优惠")
     assert not is_chinese("FHA loans allow 3.5% down")
+
+
+def test_a_chinese_clause_naming_who_rules_stays_with_what_it_rules():
+    # "卫健委规定" alone is no claim: split off, it would be a supported statement halving the weight of
+    # the number it introduces.
+    assert split_statements("卫健委规定，每家药店夜间至少安排两名药师值班。") == ["卫健委规定，每家药店夜间至少安排两名药师值班"]
+    assert split_statements("该药店周一至周五营业，周末全天休息。") == ["该药店周一至周五营业", "周末全天休息"]

@@ -17,6 +17,8 @@ _TITLE_END = re.compile(r"(?<![^\s(])(?:Dr|Mr|Mrs|Ms|Prof|St|Mt|vs|e\.g|i\.e)\.$
 _ZH_CLAUSE = re.compile(r"[，,](?=(?:且|并且|而且|同时|但|但是|另外|此外|并|还|以及|也)\S)")
 _ZH_COMMA = re.compile(r"[，,]")
 _MIN_CLAUSE_TOKENS = 3
+# A clause that names who says or rules ("市场监管总局规定，…", "专家指出，…") introduces the next one: no claim alone.
+_ZH_SAYS = re.compile(r"(?:规定|表示|指出|认为|强调|称|说|提到|显示|宣布|介绍|报道|写道)$")
 _EN_CLAUSE = re.compile(r",?\s+(?:and also|and|but|while|whereas|although)\s+(?=\w+\s+\w+\s+\w+)", re.I)
 _NUMBER = re.compile(
     r"(?P<num>\d+(?:[.,]\d+)*)\s*(?P<unit>%|％|‰|万亿|亿|万|千|百|percent|million|billion|thousand)?", re.I
@@ -81,7 +83,7 @@ def _merge_short(pieces: list[str]) -> list[str]:
     merged: list[str] = []
     for piece in pieces:
         if merged and (len(content_tokens(piece)) < _MIN_CLAUSE_TOKENS
-                       or len(content_tokens(merged[-1])) < _MIN_CLAUSE_TOKENS):
+                       or len(content_tokens(merged[-1])) < _MIN_CLAUSE_TOKENS or _ZH_SAYS.search(merged[-1].strip())):
             merged[-1] = f"{merged[-1]}，{piece}"
         else:
             merged.append(piece)

@@ -107,7 +107,11 @@ def _slot_conflicts(statement: str, sentences: list[str], sentence_terms) -> Con
     if lone_one(statement, " ".join(sentences)):
         stated_numbers = stated_numbers - {1.0}
     sentences = [_UNNUMBERED.sub(" ", s) for s in sentences]
-    slots = [("name", n, set(words(n))) for n in said.names if _proper(n)]
+    # A name of dictionary words ("Brazil", "Berlin Philharmonic") is a slot too, but only a proper name
+    # between the same words takes its place (_in_its_place): "Open Control Panel" names a button.
+    # A name's frame leaves out the statement's numbers, which are slots of their own: "Mars has two
+    # moons" speaks of what "Jupiter has dozens of moons" speaks of.
+    slots = [("name", n, set(words(n)) | {t for t in statement_terms if facts(t).numbers}) for n in said.names]
     slots += [("number", v, set()) for v in stated_numbers] + [("year", y, set()) for y in said.years]
     slots += [("month", m, set(_month_words(statement))) for m in said.months]
     for kind, value, own_terms in slots:
@@ -126,6 +130,8 @@ def _slot_conflicts(statement: str, sentences: list[str], sentence_terms) -> Con
                      for other, i in found]
         if any(other is None for other, _ in found):
             continue  # an aligned sentence states it
+        if kind == "name" and not _proper(value):
+            found = [(other, i) for other, i in found if not other or _in_its_place(value, statement, other, sentences[i])]
         for other, i in found:
             if other:
                 return Contradiction("date" if kind in ("year", "month") else kind, _as_written(_show(kind, value), statement),
@@ -140,6 +146,29 @@ def _proper(name: str) -> bool:
     parts = name.split()
     return (not name.isascii() or not all(common_word(w) for w in parts) or len(parts) >= 3
             or any(w in ("of", "for", "and", "de") for w in parts))
+
+
+def _one_name(a: str, b: str) -> bool:
+    """Two names may be one spelt two ways when they share a word ("Sunset Boulevard", "Sunset Blvd"),
+    but not by a shared title ("Dr Chen", "Dr Alvarez"), nor by a shared head word after modifiers
+    that differ ("Berlin Philharmonic", "Vienna Philharmonic"; "Harvard University", "Yale University")."""
+    a, b = _TITLE.sub("", a), _TITLE.sub("", b)
+    if not shares_word(a, [b]):
+        return False
+    head_a, head_b = words(a), words(b)
+    return not (len(head_a) > 1 and len(head_b) > 1 and head_a[-1] == head_b[-1]
+                and not any(found_in(t, head_b[:-1]) for t in head_a[:-1]))
+
+
+def _in_its_place(name: str, statement: str, other: str, sentence: str) -> bool:
+    """The other name stands between the words the name stands between ("the coast of Brazil." /
+    "the coast of Queensland, Australia."; "the Treasury Department runs" / "The Small Business
+    Administration runs"): the word before, and the word after or the clause's end."""
+    def around(value: str, text: str) -> tuple[str, str] | None:
+        match = re.search(rf"(\w+)\W+{re.escape(value)}\b\W*?(\w+|[,;.!?]|$)", fold(text))
+        return match and (match.group(1), "" if not match.group(2)[:1].isalnum() else match.group(2))
+    mine, theirs = around(name, statement), around(other, sentence)
+    return bool(mine and theirs) and mine[0] == theirs[0] and (mine[1] == theirs[1] or "" in (mine[1], theirs[1]))
 
 
 def _echoes(sentence: str, statement_terms: list[str]) -> bool:
@@ -185,8 +214,7 @@ def _alternative(kind: str, value, said, found, sentence: str):
     if kind == "name":
         if name_in(value, found.names) or all(found_in(w, words(sentence)) for w in words(value) or (value,)):
             return None
-        others = [n for n in found.names
-                  if _proper(n) and not name_in(n, said.names) and not shares_word(_TITLE.sub("", n), [_TITLE.sub("", value)])]
+        others = [n for n in found.names if _proper(n) and not name_in(n, said.names) and not _one_name(n, value)]
         return others[0] if others else ""
     pool = {"number": (found.numbers, said.numbers), "year": (found.years, said.years),
             "month": (found.months, said.months)}[kind]

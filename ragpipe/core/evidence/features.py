@@ -183,6 +183,18 @@ def _names(statement: str, zh: bool) -> set[str]:
     return found
 
 
+def _as_evidence_words(tokens: tuple[str, ...], held: set[str], zh_words: list[str]) -> tuple[str, ...]:
+    """A Chinese word the evidence lacks, read as the evidence's word that one of them contains
+    (摄入量 / 摄入, 充满电 / 满电): a paraphrase adds or drops a character more often than it
+    changes the word. Two characters at least on both sides; English words stay as they are."""
+    def read(token: str) -> str:
+        if token in held or len(token) < 2 or token.isascii():
+            return token
+        return next((w for w in sorted(zh_words) if w in token or token in w), token)
+
+    return tuple(map(read, tokens))
+
+
 def shortlist(queries: Sequence[set[str]], sentences: Sequence[set[str]], k: int = SHORTLIST) -> list[int]:
     """Indices (ascending) of the sentences that are, for some query, among the k sharing
     the most of its content words, each word weighted by its rarity among the sentences."""
@@ -281,7 +293,8 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
     sentences = prepared.sentences
     rows = np.zeros((len(statements), len(FEATURES)))
     notes: list[dict] = []
-    statement_tokens = [content_tokens(s) for s in statements]
+    zh_words = [t for t in prepared.all_tokens if len(t) >= 2 and not t.isascii()]
+    statement_tokens = [_as_evidence_words(content_tokens(s), prepared.all_tokens, zh_words) for s in statements]
     given = set(content_tokens(question))
     if sentences:
         compared = shortlist([set(t) for t in statement_tokens], prepared.tokens)
@@ -338,6 +351,10 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
         found = contradiction(posed, sentences)
         if found and posed != statement and found.kind in ("date", "number") and found.stated.lower() not in statement.lower():
             found = None
+        # A Chinese sentence of three words is read as a reply ("兵马俑位于洛阳") but is whole: it may
+        # contradict the evidence as written. (An English reply of three words is a fragment: "his brother Adam".)
+        if found is None and posed != statement and zh:
+            found = contradiction(statement, sentences)
         found = found or answers_otherwise(statement, question, sentences)
         # The words the question already gives say nothing new: "The federal government caps
         # down payments at 3.5%" repeats the asked "down payment" and invents the rest.
