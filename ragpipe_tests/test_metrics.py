@@ -160,6 +160,19 @@ def test_answer_and_factual_correctness_read_bounds_units_ranges_and_pairs(kit, 
         assert (value >= 0.5) == correct, (metric, answer, value)
 
 
+@pytest.mark.parametrize("question, answer, reference, correct", [
+    # a bare reference is the answer to its question: another common noun in its place is wrong
+    ("大熊猫主要吃什么？", "大熊猫主要以鱼类为食。", "竹子", False),
+    ("What do giant pandas mainly eat?", "Giant pandas mainly eat fish.", "Bamboo", False),
+    ("大熊猫主要吃什么？", "大熊猫主要以竹子为食。", "竹子", True),
+    # a no replied in other words is no other word in the reference's place
+    ("水可以感知人类的情绪吗？", "水无法感知人类的情感。", "不可以。", True),
+])
+def test_factual_correctness_catches_another_noun_in_a_bare_references_place(kit, question, answer, reference, correct):
+    value = score(kit, "factual_correctness", question=question, answer=answer, ground_truth_answer=reference).value
+    assert (value >= 0.5) == correct, (answer, value)
+
+
 @pytest.mark.parametrize("question, answer, reference", [
     ("Which database does the app use?", "The app stores its data in PostgreSQL.", "PostgreSQL"),
     ("这个接口的默认超时是多少？", "这个接口的默认超时是30秒。", "30秒"),
