@@ -238,6 +238,18 @@ def test_answer_relevancy_reads_the_reply_as_a_person_does(kit, question, answer
     assert bare is None or abs(value(answer) - value(bare)) <= 0.1
 
 
+@pytest.mark.parametrize("question, answer", [
+    ("火星有几颗卫星？", "两颗，分别是火卫一和火卫二。"),
+    ("书架上有几本书？", "书架上有三本书。"),
+    ("这个小区有多少栋楼？", "这个小区一共有十二栋楼。"),
+])
+def test_answer_relevancy_reads_any_chinese_measure_word_as_a_count(kit, question, answer):
+    """"几颗"/"多少栋" ask how many whatever the measure word, and "两颗" gives it."""
+    result = REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=question, answer=answer), kit)
+    assert result.details["asks"] == "quantity" and result.details["gives_asked"], result.details
+    assert result.value >= 0.7, result.details
+
+
 def test_answer_relevancy_a_name_the_question_holds_is_no_name_given(kit):
     """"Which museum in Madrid …?" is not answered by naming Madrid again (nor "Kenyan" to "… Kenya?"),
     and "which" asks for no name where it picks among options ("Which plan is cheaper?")."""

@@ -13,12 +13,16 @@ from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 from ragpipe.core.text import content_tokens
 
+# "几" before a measure word asks how many ("几颗", "几本", "几辆"): any character but those that make
+# it another word (几乎, 几何) or ask a time (几月, 几号, 几点, 几时).
+_HOW_MANY = r"几(?![乎何月号日点时])[\u4e00-\u9fff]"
+_ZH_NUMERAL = "零〇一二三四五六七八九十两百千万亿半"
 # What a question asks for, and whether an answer gives it: a question that asks for a
 # quantity, a duration, a time, a place, a person or a yes/no is answered directly by one.
 ASKS = {
     "duration": re.compile(r"多久|多长时间|几年|几个月|几天|几周|几小时|\bhow long\b", re.I),
     "quantity": re.compile(
-        r"多少|几[个位项次倍种类名家条]|多大|多高|多远|百分之几|最低|最高|上限|下限|比例|金额|额度|税率|利率|费率|"
+        rf"多少|{_HOW_MANY}|多大|多高|多远|百分之几|最低|最高|上限|下限|比例|金额|额度|税率|利率|费率|"
         r"\bhow (?:much|many|old|large|big|high|tall|far|often)\b|\b(?:minimum|maximum|lowest|highest|"
         r"percentage|percent|proportion|amount|number of|rate|cost|price|fee|limit)\b", re.I),
     "time": re.compile(r"什么时候|何时|哪一?年|几月|几号|哪一?天|日期|截止|\bwhen\b|\bwhat (?:year|date|day|time)\b|"
@@ -54,12 +58,15 @@ _ADVICE = re.compile(r"^\W*(?:(?:it(?:'s| is) )?(?:better|best|advisable|safer|w
 
 def gives(kind: str, answer: str, question: str = "") -> bool:
     said = facts(answer)
+    # A numeral before the measure word the question counts with ("两颗" to "几颗"/"多少颗").
+    measure = re.search(rf"(?:几|多少)([\u4e00-\u9fff])", question)
+    counted = bool(measure and re.search(rf"[\d{_ZH_NUMERAL}]\s*{measure.group(1)}", answer))
     # A name the question already holds ("Kenya's", "Kenyan" to "… Kenya?") is no name given.
     asked_names = facts(question).names
     new_name = lambda: any(not any(n.removesuffix("'s").startswith(q) or q.startswith(n) for q in asked_names)  # noqa: E731
                            for n in said.names)
     return {"duration": lambda: bool(_DURATION.search(answer)),
-            "quantity": lambda: bool(_NUMBER.search(answer)),
+            "quantity": lambda: counted or bool(_NUMBER.search(answer)),
             "time": lambda: bool(said.years or said.months or _DURATION.search(answer)
                                  or re.search(r"每年|每月|每周|今年|明年|\b(?:every|each)\s+(?:year|month|week)\b", answer, re.I)),
             "place": new_name,
