@@ -2,6 +2,7 @@
 
 import json
 import math
+import re
 
 import pytest
 
@@ -248,6 +249,18 @@ def test_answer_relevancy_reads_any_chinese_measure_word_as_a_count(kit, questio
     result = REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=question, answer=answer), kit)
     assert result.details["asks"] == "quantity" and result.details["gives_asked"], result.details
     assert result.value >= 0.7, result.details
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("How many moons does Mars have?", "Two: Phobos and Deimos."),
+    ("When did the museum open?", "In 1997, after six years of building."),
+    ("这个套餐每月多少钱？", "59元，含20GB流量。"),
+])
+def test_answer_relevancy_an_opening_value_replies_to_the_question(kit, question, answer):
+    """A bare value that opens the answer replies as the bare value alone does; what follows is its detail."""
+    value = lambda a: REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=question, answer=a), kit).value  # noqa: E731
+    opening = re.split(r"[,，:：]", answer)[0]
+    assert value(answer) >= 0.8 and abs(value(answer) - value(opening)) <= 0.1, (value(answer), value(opening))
 
 
 def test_answer_relevancy_a_name_the_question_holds_is_no_name_given(kit):

@@ -118,9 +118,11 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     share = [len(question_terms & set(content_tokens(s))) / len(question_terms) if question_terms else 0.0
              for s in statements]
     topic = np.maximum(np.clip((closeness - OFF_TOPIC) / (ON_TOPIC - OFF_TOPIC), 0.0, 1.0), share)
-    # An opening yes or no ("可以，但要随身携带") replies to the question itself, as a bare value
-    # does, and the statements after it are its grounds.
-    replied = kind == "yes/no" and details["gives_asked"]
+    # An opening yes or no ("可以，但要随身携带") or bare value ("Two: Phobos and Deimos.", "两颗，分别是…")
+    # replies to the question itself, as a bare value alone does, and the statements after it are its grounds.
+    opening = re.split(r"\s*[,，:：;；—]\s*", answer, maxsplit=1)[0]
+    replied = kind == "yes/no" and details["gives_asked"] or (
+        kind is not None and opening != answer and elliptical(opening) and gives(kind, opening, case.question))
     if kind is not None:  # a statement that gives the asked value about the question's topic is direct
         topic = np.array([min(1.0, t + 0.5) if t > 0 and (replied or gives(kind, s, case.question)) else t
                           for t, s in zip(topic, statements)])
