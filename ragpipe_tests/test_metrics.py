@@ -263,6 +263,18 @@ def test_answer_relevancy_an_opening_value_replies_to_the_question(kit, question
     assert value(answer) >= 0.8 and abs(value(answer) - value(opening)) <= 0.1, (value(answer), value(opening))
 
 
+@pytest.mark.parametrize("question, off_topic, direct", [
+    ("Which vaccines do I need before travelling to Kenya?", "Kenya's currency is the Kenyan shilling.",
+     "You need a yellow fever vaccination to enter Kenya."),
+    ("What is the population of Tokyo?", "Tokyo hosted the Summer Olympics in 2021.",
+     "Tokyo has about 14 million inhabitants."),
+])
+def test_answer_relevancy_a_shared_name_does_not_make_an_answer_on_topic(kit, question, off_topic, direct):
+    """A statement about the question's place but not what it asks is off topic; one that answers stays direct."""
+    value = lambda a: REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=question, answer=a), kit).value  # noqa: E731
+    assert value(off_topic) <= 0.3 and value(direct) >= 0.7, (value(off_topic), value(direct))
+
+
 def test_answer_relevancy_a_name_the_question_holds_is_no_name_given(kit):
     """"Which museum in Madrid …?" is not answered by naming Madrid again (nor "Kenyan" to "… Kenya?"),
     and "which" asks for no name where it picks among options ("Which plan is cheaper?")."""

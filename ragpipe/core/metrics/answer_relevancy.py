@@ -86,6 +86,31 @@ def _reply(text: str) -> str:
     return text if polarity(text) is not None else without_lead_in(text)
 
 
+def _without_names(text: str, names) -> str:
+    """The text less the given names and the words made from them ("Kenya's", "Kenyan")."""
+    for name in names:
+        text = re.sub(rf"\b{re.escape(name)}\w*(?:['’]s)?" if name.isascii() else re.escape(name), " ", text, flags=re.I)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _closeness(kit: Toolkit, question: str, statements: list[str]) -> np.ndarray:
+    """Each statement's e5 closeness to the question, read against unrelated texts. A name the two
+    share pulls any statement about it close ("Kenya's currency…" to "Which vaccines … Kenya?"), so
+    a statement that repeats one of the question's names is compared with the names left out of both."""
+    language = language_of(question)
+    # Cut as the verifier cuts them, so these are the vectors it embeds (no second pass).
+    closeness = normalized_cosine(kit.embedder.backend, kit.embedder.similarity(
+        [question], [s[:MAX_EMBED_CHARS] for s in statements])[0], language)
+    names = facts(question).names
+    masked = {i: _without_names(s, names) for i, s in enumerate(statements) if names and _without_names(s, names) != s}
+    bare_question = _without_names(question, names)
+    if masked and bare_question:
+        cosines = kit.embedder.similarity([bare_question], [masked[i][:MAX_EMBED_CHARS] or "-" for i in masked])[0]
+        for i, value in zip(masked, normalized_cosine(kit.embedder.backend, cosines, language)):
+            closeness[i] = value
+    return closeness
+
+
 def _llm(case: EvalCase, kit: Toolkit) -> MetricResult:
     """RAGAS: questions the answer would answer, compared with the asked one; 0 if evasive."""
     questions, noncommittal = kit.llm.answer_questions(case.answer)
@@ -109,12 +134,12 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
         # A bare value or name replies to the question itself: direct when it is what was asked.
         details["elliptical"] = True
         return MetricResult(1.0 if kind is None or details["gives_asked"] else 0.2, details)
-    question_terms = set(content_tokens(case.question))
+    # The question's names are its topic, not what it asks: an answer takes up its words besides them.
+    question_terms = (set(content_tokens(_without_names(case.question, facts(case.question).names)))
+                      or set(content_tokens(case.question)))
     coverage = len(question_terms & set(content_tokens(answer))) / len(question_terms) if question_terms else 0.0
     statements = [_reply(s) for s in said] or [answer]
-    # Cut as the verifier cuts them, so these are the vectors it embeds (no second pass).
-    cosines = kit.embedder.similarity([case.question], [s[:MAX_EMBED_CHARS] for s in statements])[0]
-    closeness = normalized_cosine(kit.embedder.backend, cosines, language_of(case.question))
+    closeness = _closeness(kit, case.question, statements)
     share = [len(question_terms & set(content_tokens(s))) / len(question_terms) if question_terms else 0.0
              for s in statements]
     topic = np.maximum(np.clip((closeness - OFF_TOPIC) / (ON_TOPIC - OFF_TOPIC), 0.0, 1.0), share)
@@ -140,14 +165,16 @@ METRIC = Metric(
     name="answer_relevancy",
     definition=("How directly the answer addresses the question. Offline: how much the answer is on the "
                 "question's topic (the larger of the share of the question's content words it takes up and its "
-                "closest statement's e5 closeness to the question, read against the closeness of unrelated texts), "
-                "times 0.8 + 0.2 × the share of its statements on topic, times 0.6 when the question asks for a "
+                "closest statement's e5 closeness to the question, read against the closeness of unrelated texts; the "
+                "question's names are its topic, so both leave them out: \"Kenya's currency…\" is not on topic for "
+                "\"Which vaccines … Kenya?\"), times 0.8 + 0.2 × the share of its statements on topic, times 0.6 when the question asks for a "
                 "quantity, duration, time, place, person or yes/no and the answer gives none (a name the question "
                 "already holds is none given; advice such as \"Better not to\" / \"最好不要\" replies to a yes/no "
                 "question). An answer on topic that gives what was asked (also a named thing for \"which river\", "
                 "\"哪支球队\") is direct. A bare value or name "
                 "(\"20%。\", \"Canberra.\") replies to the question itself: 1 when it is what was asked, else 0.2; so "
-                "does an opening yes or no (\"可以，但要随身携带。\"): fully on topic, and the statements after it on "
+                "does an opening yes or no (\"可以，但要随身携带。\") or value (\"Two: Phobos and Deimos.\"; \"几颗\" asks a "
+                "count with any measure word, \"两颗\" gives it): fully on topic, and the statements after it on "
                 "topic when they touch it. A lead-in that only points at the sources (\"According to the documents, "
                 "…\") is left out, and text in capitals is read in lower case. LLM mode (RAGAS): mean relatedness of "
                 "the question to questions the LLM writes for the answer. Noncommittal answers and refusals score 0."),
