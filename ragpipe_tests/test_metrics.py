@@ -174,6 +174,16 @@ def test_factual_correctness_catches_another_noun_in_a_bare_references_place(kit
     assert (value >= 0.5) == correct, (answer, value)
 
 
+def test_answer_correctness_a_quoted_word_is_no_common_noun_in_the_references_place(kit):
+    """A word the answer quotes is a name or a word cited as a word (an EVOUNA answer people judged
+    right): the rule for another common noun in a bare reference's place leaves it to the name rules."""
+    result = score(kit, "answer_correctness", question="'Egoportrait' (a Quebecois word) was added to the 2015 French "
+                   "dictionary, meaning what more popular new English word?", answer="‘Egoportrait’ is a Quebecois word "
+                   "that was added to the French dictionary in 2015. It means ‘selfie’, which is a more popular new "
+                   "English word.", ground_truth_answer="Selfies")
+    assert result.details["conflicts"] == [], result.details
+
+
 @pytest.mark.parametrize("question, answer, reference", [
     ("Which database does the app use?", "The app stores its data in PostgreSQL.", "PostgreSQL"),
     ("这个接口的默认超时是多少？", "这个接口的默认超时是30秒。", "30秒"),
