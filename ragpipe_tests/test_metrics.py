@@ -285,6 +285,14 @@ def test_answer_relevancy_a_shared_name_does_not_make_an_answer_on_topic(kit, qu
     assert value(off_topic) <= 0.3 and value(direct) >= 0.7, (value(off_topic), value(direct))
 
 
+def test_answer_relevancy_a_duration_may_qualify_its_unit(kit):
+    """"15 business days" answers "How long …?" as "15 days" does (the sample's product_en en-007)."""
+    result = REGISTRY["answer_relevancy"].score(EvalCase(
+        question_id="q", question="How long does the Community Lending Trust take to approve or decline a small loan?",
+        answer="The Community Lending Trust makes a credit decision within 15 business days."), kit)
+    assert result.details["gives_asked"] is True, result.details
+
+
 def test_answer_relevancy_a_name_the_question_holds_is_no_name_given(kit):
     """"Which museum in Madrid …?" is not answered by naming Madrid again (nor "Kenyan" to "… Kenya?"),
     and "which" asks for no name where it picks among options ("Which plan is cheaper?")."""

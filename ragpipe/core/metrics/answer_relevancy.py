@@ -39,7 +39,7 @@ _NUMBER = re.compile(r"\d|百分之|[零〇一二三四五六七八九十两百�
                      r"sixty|seventy|eighty|ninety|hundred|thousand|million|billion|half|dozen)\b", re.I)
 _DURATION = re.compile(r"(?:\d|[零一二三四五六七八九十两半几])\s*(?:个)?(?:年|月|天|日|周|星期|小时|分钟|秒)|"
                        r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|several|a few)[\s-]+"
-                       r"(?:years?|months?|weeks?|days?|hours?|minutes?|seconds?)\b", re.I)
+                       r"(?:[a-z]+\s+)?(?:years?|months?|weeks?|days?|hours?|minutes?|seconds?)\b", re.I)  # "15 business days"
 # Semantic closeness of question and answer, as a language-normalised e5 cosine: about 0 for
 # unrelated texts; from this much on an answer is fully on the question's topic.
 ON_TOPIC = 0.3
@@ -93,16 +93,18 @@ def _without_names(text: str, names) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-def _closeness(kit: Toolkit, question: str, statements: list[str]) -> np.ndarray:
+def _closeness(kit: Toolkit, question: str, statements: list[str], unmask: list[bool]) -> np.ndarray:
     """Each statement's e5 closeness to the question, read against unrelated texts. A name the two
     share pulls any statement about it close ("Kenya's currency…" to "Which vaccines … Kenya?"), so
-    a statement that repeats one of the question's names is compared with the names left out of both."""
+    a statement that repeats one of the question's names, and not one of ``unmask``, is compared with
+    the names left out of both."""
     language = language_of(question)
     # Cut as the verifier cuts them, so these are the vectors it embeds (no second pass).
     closeness = normalized_cosine(kit.embedder.backend, kit.embedder.similarity(
         [question], [s[:MAX_EMBED_CHARS] for s in statements])[0], language)
     names = facts(question).names
-    masked = {i: _without_names(s, names) for i, s in enumerate(statements) if names and _without_names(s, names) != s}
+    masked = {i: _without_names(s, names) for i, s in enumerate(statements)
+              if names and not unmask[i] and _without_names(s, names) != s}
     bare_question = _without_names(question, names)
     if masked and bare_question:
         cosines = kit.embedder.similarity([bare_question], [masked[i][:MAX_EMBED_CHARS] or "-" for i in masked])[0]
@@ -134,14 +136,19 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
         # A bare value or name replies to the question itself: direct when it is what was asked.
         details["elliptical"] = True
         return MetricResult(1.0 if kind is None or details["gives_asked"] else 0.2, details)
-    # The question's names are its topic, not what it asks: an answer takes up its words besides them.
-    question_terms = (set(content_tokens(_without_names(case.question, facts(case.question).names)))
-                      or set(content_tokens(case.question)))
-    coverage = len(question_terms & set(content_tokens(answer))) / len(question_terms) if question_terms else 0.0
+    question_terms = set(content_tokens(case.question))
+    # The question's names are its topic, not what it asks: a text that shares no other word with it
+    # ("Kenya's currency…" to "Which vaccines … Kenya?") takes up none of its words.
+    asked_terms = set(content_tokens(_without_names(case.question, facts(case.question).names))) or question_terms
+
+    def taken_up(text: str) -> float:
+        words = set(content_tokens(text))
+        return len(question_terms & words) / len(question_terms) if words & asked_terms else 0.0
+
+    coverage = taken_up(answer)
     statements = [_reply(s) for s in said] or [answer]
-    closeness = _closeness(kit, case.question, statements)
-    share = [len(question_terms & set(content_tokens(s))) / len(question_terms) if question_terms else 0.0
-             for s in statements]
+    share = [taken_up(s) for s in statements]
+    closeness = _closeness(kit, case.question, statements, [t > 0 for t in share])
     topic = np.maximum(np.clip((closeness - OFF_TOPIC) / (ON_TOPIC - OFF_TOPIC), 0.0, 1.0), share)
     # An opening yes or no ("可以，但要随身携带") or bare value ("Two: Phobos and Deimos.", "两颗，分别是…")
     # replies to the question itself, as a bare value alone does, and the statements after it are its grounds.
