@@ -2,6 +2,7 @@
 
 import json
 import math
+import re
 
 import pytest
 
@@ -160,6 +161,29 @@ def test_answer_and_factual_correctness_read_bounds_units_ranges_and_pairs(kit, 
         assert (value >= 0.5) == correct, (metric, answer, value)
 
 
+@pytest.mark.parametrize("question, answer, reference, correct", [
+    # a bare reference is the answer to its question: another common noun in its place is wrong
+    ("大熊猫主要吃什么？", "大熊猫主要以鱼类为食。", "竹子", False),
+    ("What do giant pandas mainly eat?", "Giant pandas mainly eat fish.", "Bamboo", False),
+    ("大熊猫主要吃什么？", "大熊猫主要以竹子为食。", "竹子", True),
+    # a no replied in other words is no other word in the reference's place
+    ("水可以感知人类的情绪吗？", "水无法感知人类的情感。", "不可以。", True),
+])
+def test_factual_correctness_catches_another_noun_in_a_bare_references_place(kit, question, answer, reference, correct):
+    value = score(kit, "factual_correctness", question=question, answer=answer, ground_truth_answer=reference).value
+    assert (value >= 0.5) == correct, (answer, value)
+
+
+def test_answer_correctness_a_quoted_word_is_no_common_noun_in_the_references_place(kit):
+    """A word the answer quotes is a name or a word cited as a word (an EVOUNA answer people judged
+    right): the rule for another common noun in a bare reference's place leaves it to the name rules."""
+    result = score(kit, "answer_correctness", question="'Egoportrait' (a Quebecois word) was added to the 2015 French "
+                   "dictionary, meaning what more popular new English word?", answer="‘Egoportrait’ is a Quebecois word "
+                   "that was added to the French dictionary in 2015. It means ‘selfie’, which is a more popular new "
+                   "English word.", ground_truth_answer="Selfies")
+    assert result.details["conflicts"] == [], result.details
+
+
 @pytest.mark.parametrize("question, answer, reference", [
     ("Which database does the app use?", "The app stores its data in PostgreSQL.", "PostgreSQL"),
     ("这个接口的默认超时是多少？", "这个接口的默认超时是30秒。", "30秒"),
@@ -223,6 +247,50 @@ def test_answer_relevancy_reads_the_reply_as_a_person_does(kit, question, answer
     value = lambda a: REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=question, answer=a), kit).value  # noqa: E731
     assert value(answer) >= 0.8
     assert bare is None or abs(value(answer) - value(bare)) <= 0.1
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("火星有几颗卫星？", "两颗，分别是火卫一和火卫二。"),
+    ("书架上有几本书？", "书架上有三本书。"),
+    ("这个小区有多少栋楼？", "这个小区一共有十二栋楼。"),
+])
+def test_answer_relevancy_reads_any_chinese_measure_word_as_a_count(kit, question, answer):
+    """"几颗"/"多少栋" ask how many whatever the measure word, and "两颗" gives it."""
+    result = REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=question, answer=answer), kit)
+    assert result.details["asks"] == "quantity" and result.details["gives_asked"], result.details
+    assert result.value >= 0.7, result.details
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("How many moons does Mars have?", "Two: Phobos and Deimos."),
+    ("When did the museum open?", "In 1997, after six years of building."),
+    ("这个套餐每月多少钱？", "59元，含20GB流量。"),
+])
+def test_answer_relevancy_an_opening_value_replies_to_the_question(kit, question, answer):
+    """A bare value that opens the answer replies as the bare value alone does; what follows is its detail."""
+    value = lambda a: REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=question, answer=a), kit).value  # noqa: E731
+    opening = re.split(r"[,，:：]", answer)[0]
+    assert value(answer) >= 0.8 and abs(value(answer) - value(opening)) <= 0.1, (value(answer), value(opening))
+
+
+@pytest.mark.parametrize("question, off_topic, direct", [
+    ("Which vaccines do I need before travelling to Kenya?", "Kenya's currency is the Kenyan shilling.",
+     "You need a yellow fever vaccination to enter Kenya."),
+    ("What is the population of Tokyo?", "Tokyo hosted the Summer Olympics in 2021.",
+     "Tokyo has about 14 million inhabitants."),
+])
+def test_answer_relevancy_a_shared_name_does_not_make_an_answer_on_topic(kit, question, off_topic, direct):
+    """A statement about the question's place but not what it asks is off topic; one that answers stays direct."""
+    value = lambda a: REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=question, answer=a), kit).value  # noqa: E731
+    assert value(off_topic) <= 0.3 and value(direct) >= 0.7, (value(off_topic), value(direct))
+
+
+def test_answer_relevancy_a_duration_may_qualify_its_unit(kit):
+    """"15 business days" answers "How long …?" as "15 days" does (the sample's product_en en-007)."""
+    result = REGISTRY["answer_relevancy"].score(EvalCase(
+        question_id="q", question="How long does the Community Lending Trust take to approve or decline a small loan?",
+        answer="The Community Lending Trust makes a credit decision within 15 business days."), kit)
+    assert result.details["gives_asked"] is True, result.details
 
 
 def test_answer_relevancy_a_name_the_question_holds_is_no_name_given(kit):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ragpipe.core.evidence.agreement import CORRECTNESS_FEATURES, agreement, correctness_row, terms
+from ragpipe.core.evidence.agreement import CORRECTNESS_FEATURES, agreement, correctness_row, found_in, in_context, terms
 from ragpipe.core.evidence.calibration import Trees
 from ragpipe.core.evidence.facts import facts
 from ragpipe.core.evidence.contradiction import contradiction
@@ -113,15 +113,30 @@ def conflicts(case: EvalCase, kit: Toolkit, found) -> list[str]:
     """Where the answer says something else than the reference: another number, date or name
     in its place (the agreement's typed facts), a statement the reference plainly contradicts
     (negation, antonym, swapped roles; contradiction.py), or a sentence that mirrors the
-    reference with other words where the reference's key terms stand."""
+    reference (a bare one read as the answer to its question) with other words where the
+    reference's key terms stand."""
     reference = evidence_sentences(case.ground_truth_answer)
     language = language_of(case.ground_truth_answer)
     plain = [(s, contradiction(s, reference)) for s in claims(kit.statements(case.answer))]
     found_conflicts = found.conflicts + [c.describe(language) for s, c in plain if c is not None and mirrors(s, c.sentence)]
+    # A bare reference ("竹子") is read as the answer to its question ("大熊猫主要吃什么: 竹子"), so
+    # "大熊猫主要以鱼类为食" mirrors it with another word in its place; a yes or no ("不可以。") is
+    # replied to in other words ("水无法感知…"), not replaced, and a word the answer quotes (“Razor”,
+    # "sub voce") is a name or a word cited as a word, which the name rules judge.
     if not found_conflicts and found.key_terms and not found.matched and found.answer_extra \
-            and mirrors(asserted(case.answer), case.ground_truth_answer):  # "由财政部征收" for "由税务机关征收"
+            and polarity(case.ground_truth_answer) is None and not _quotes(case.answer, found.answer_extra) \
+            and mirrors(asserted(case.answer), in_context(case.question, case.ground_truth_answer)):  # "由财政部征收" for "由税务机关征收"
         found_conflicts.append(f"{', '.join(found.answer_extra[:3])} for {', '.join(found.key_terms[:3])}")
     return found_conflicts
+
+
+_QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|‘([^’]+)’|(?<!\w)'([^']+)'(?!\w)|「([^」]+)」|《([^》]+)》")
+
+
+def _quotes(answer: str, words: list[str]) -> bool:
+    """The answer writes one of these terms inside quotation marks."""
+    quoted = [t for m in _QUOTED.finditer(answer) for part in m.groups() if part for t in terms(part)]
+    return any(found_in(w, quoted) for w in words)
 
 
 def mirrors(statement: str, clause: str) -> bool:

@@ -13,12 +13,16 @@ from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 from ragpipe.core.text import content_tokens
 
+# "几" before a measure word asks how many ("几颗", "几本", "几辆"): any character but those that make
+# it another word (几乎, 几何) or ask a time (几月, 几号, 几点, 几时).
+_HOW_MANY = r"几(?![乎何月号日点时])[\u4e00-\u9fff]"
+_ZH_NUMERAL = "零〇一二三四五六七八九十两百千万亿半"
 # What a question asks for, and whether an answer gives it: a question that asks for a
 # quantity, a duration, a time, a place, a person or a yes/no is answered directly by one.
 ASKS = {
     "duration": re.compile(r"多久|多长时间|几年|几个月|几天|几周|几小时|\bhow long\b", re.I),
     "quantity": re.compile(
-        r"多少|几[个位项次倍种类名家条]|多大|多高|多远|百分之几|最低|最高|上限|下限|比例|金额|额度|税率|利率|费率|"
+        rf"多少|{_HOW_MANY}|多大|多高|多远|百分之几|最低|最高|上限|下限|比例|金额|额度|税率|利率|费率|"
         r"\bhow (?:much|many|old|large|big|high|tall|far|often)\b|\b(?:minimum|maximum|lowest|highest|"
         r"percentage|percent|proportion|amount|number of|rate|cost|price|fee|limit)\b", re.I),
     "time": re.compile(r"什么时候|何时|哪一?年|几月|几号|哪一?天|日期|截止|\bwhen\b|\bwhat (?:year|date|day|time)\b|"
@@ -35,7 +39,7 @@ _NUMBER = re.compile(r"\d|百分之|[零〇一二三四五六七八九十两百�
                      r"sixty|seventy|eighty|ninety|hundred|thousand|million|billion|half|dozen)\b", re.I)
 _DURATION = re.compile(r"(?:\d|[零一二三四五六七八九十两半几])\s*(?:个)?(?:年|月|天|日|周|星期|小时|分钟|秒)|"
                        r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|several|a few)[\s-]+"
-                       r"(?:years?|months?|weeks?|days?|hours?|minutes?|seconds?)\b", re.I)
+                       r"(?:[a-z]+\s+)?(?:years?|months?|weeks?|days?|hours?|minutes?|seconds?)\b", re.I)  # "15 business days"
 # Semantic closeness of question and answer, as a language-normalised e5 cosine: about 0 for
 # unrelated texts; from this much on an answer is fully on the question's topic.
 ON_TOPIC = 0.3
@@ -54,12 +58,15 @@ _ADVICE = re.compile(r"^\W*(?:(?:it(?:'s| is) )?(?:better|best|advisable|safer|w
 
 def gives(kind: str, answer: str, question: str = "") -> bool:
     said = facts(answer)
+    # A numeral before the measure word the question counts with ("两颗" to "几颗"/"多少颗").
+    measure = re.search(rf"(?:几|多少)([\u4e00-\u9fff])", question)
+    counted = bool(measure and re.search(rf"[\d{_ZH_NUMERAL}]\s*{measure.group(1)}", answer))
     # A name the question already holds ("Kenya's", "Kenyan" to "… Kenya?") is no name given.
     asked_names = facts(question).names
     new_name = lambda: any(not any(n.removesuffix("'s").startswith(q) or q.startswith(n) for q in asked_names)  # noqa: E731
                            for n in said.names)
     return {"duration": lambda: bool(_DURATION.search(answer)),
-            "quantity": lambda: bool(_NUMBER.search(answer)),
+            "quantity": lambda: counted or bool(_NUMBER.search(answer)),
             "time": lambda: bool(said.years or said.months or _DURATION.search(answer)
                                  or re.search(r"每年|每月|每周|今年|明年|\b(?:every|each)\s+(?:year|month|week)\b", answer, re.I)),
             "place": new_name,
@@ -77,6 +84,33 @@ def _reply(text: str) -> str:
     if len(letters) >= 12 and sum(c.isupper() for c in letters) >= 0.8 * len(letters):
         text = text.lower()
     return text if polarity(text) is not None else without_lead_in(text)
+
+
+def _without_names(text: str, names) -> str:
+    """The text less the given names and the words made from them ("Kenya's", "Kenyan")."""
+    for name in names:
+        text = re.sub(rf"\b{re.escape(name)}\w*(?:['’]s)?" if name.isascii() else re.escape(name), " ", text, flags=re.I)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _closeness(kit: Toolkit, question: str, statements: list[str], unmask: list[bool]) -> np.ndarray:
+    """Each statement's e5 closeness to the question, read against unrelated texts. A name the two
+    share pulls any statement about it close ("Kenya's currency…" to "Which vaccines … Kenya?"), so
+    a statement that repeats one of the question's names, and not one of ``unmask``, is compared with
+    the names left out of both."""
+    language = language_of(question)
+    # Cut as the verifier cuts them, so these are the vectors it embeds (no second pass).
+    closeness = normalized_cosine(kit.embedder.backend, kit.embedder.similarity(
+        [question], [s[:MAX_EMBED_CHARS] for s in statements])[0], language)
+    names = facts(question).names
+    masked = {i: _without_names(s, names) for i, s in enumerate(statements)
+              if names and not unmask[i] and _without_names(s, names) != s}
+    bare_question = _without_names(question, names)
+    if masked and bare_question:
+        cosines = kit.embedder.similarity([bare_question], [masked[i][:MAX_EMBED_CHARS] or "-" for i in masked])[0]
+        for i, value in zip(masked, normalized_cosine(kit.embedder.backend, cosines, language)):
+            closeness[i] = value
+    return closeness
 
 
 def _llm(case: EvalCase, kit: Toolkit) -> MetricResult:
@@ -103,17 +137,24 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
         details["elliptical"] = True
         return MetricResult(1.0 if kind is None or details["gives_asked"] else 0.2, details)
     question_terms = set(content_tokens(case.question))
-    coverage = len(question_terms & set(content_tokens(answer))) / len(question_terms) if question_terms else 0.0
+    # The question's names are its topic, not what it asks: a text that shares no other word with it
+    # ("Kenya's currency…" to "Which vaccines … Kenya?") takes up none of its words.
+    asked_terms = set(content_tokens(_without_names(case.question, facts(case.question).names))) or question_terms
+
+    def taken_up(text: str) -> float:
+        words = set(content_tokens(text))
+        return len(question_terms & words) / len(question_terms) if words & asked_terms else 0.0
+
+    coverage = taken_up(answer)
     statements = [_reply(s) for s in said] or [answer]
-    # Cut as the verifier cuts them, so these are the vectors it embeds (no second pass).
-    cosines = kit.embedder.similarity([case.question], [s[:MAX_EMBED_CHARS] for s in statements])[0]
-    closeness = normalized_cosine(kit.embedder.backend, cosines, language_of(case.question))
-    share = [len(question_terms & set(content_tokens(s))) / len(question_terms) if question_terms else 0.0
-             for s in statements]
+    share = [taken_up(s) for s in statements]
+    closeness = _closeness(kit, case.question, statements, [t > 0 for t in share])
     topic = np.maximum(np.clip((closeness - OFF_TOPIC) / (ON_TOPIC - OFF_TOPIC), 0.0, 1.0), share)
-    # An opening yes or no ("可以，但要随身携带") replies to the question itself, as a bare value
-    # does, and the statements after it are its grounds.
-    replied = kind == "yes/no" and details["gives_asked"]
+    # An opening yes or no ("可以，但要随身携带") or bare value ("Two: Phobos and Deimos.", "两颗，分别是…")
+    # replies to the question itself, as a bare value alone does, and the statements after it are its grounds.
+    opening = re.split(r"\s*[,，:：;；—]\s*", answer, maxsplit=1)[0]
+    replied = kind == "yes/no" and details["gives_asked"] or (
+        kind is not None and opening != answer and elliptical(opening) and gives(kind, opening, case.question))
     if kind is not None:  # a statement that gives the asked value about the question's topic is direct
         topic = np.array([min(1.0, t + 0.5) if t > 0 and (replied or gives(kind, s, case.question)) else t
                           for t, s in zip(topic, statements)])
@@ -131,14 +172,16 @@ METRIC = Metric(
     name="answer_relevancy",
     definition=("How directly the answer addresses the question. Offline: how much the answer is on the "
                 "question's topic (the larger of the share of the question's content words it takes up and its "
-                "closest statement's e5 closeness to the question, read against the closeness of unrelated texts), "
-                "times 0.8 + 0.2 × the share of its statements on topic, times 0.6 when the question asks for a "
+                "closest statement's e5 closeness to the question, read against the closeness of unrelated texts; the "
+                "question's names are its topic, so a statement that shares no other word with it is read without "
+                "them: \"Kenya's currency…\" is not on topic for \"Which vaccines … Kenya?\"), times 0.8 + 0.2 × the share of its statements on topic, times 0.6 when the question asks for a "
                 "quantity, duration, time, place, person or yes/no and the answer gives none (a name the question "
                 "already holds is none given; advice such as \"Better not to\" / \"最好不要\" replies to a yes/no "
                 "question). An answer on topic that gives what was asked (also a named thing for \"which river\", "
                 "\"哪支球队\") is direct. A bare value or name "
                 "(\"20%。\", \"Canberra.\") replies to the question itself: 1 when it is what was asked, else 0.2; so "
-                "does an opening yes or no (\"可以，但要随身携带。\"): fully on topic, and the statements after it on "
+                "does an opening yes or no (\"可以，但要随身携带。\") or value (\"Two: Phobos and Deimos.\"; \"几颗\" asks a "
+                "count with any measure word, \"两颗\" gives it): fully on topic, and the statements after it on "
                 "topic when they touch it. A lead-in that only points at the sources (\"According to the documents, "
                 "…\") is left out, and text in capitals is read in lower case. LLM mode (RAGAS): mean relatedness of "
                 "the question to questions the LLM writes for the answer. Noncommittal answers and refusals score 0."),
