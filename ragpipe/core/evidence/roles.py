@@ -102,8 +102,10 @@ def _toward(statement: str, sentence: str) -> tuple[str, str] | None:
     cannot see it). Gives the two sides as the statement has them."""
     import jieba.posseg
 
+    def side(token) -> bool:  # nouns, names, pronouns
+        return token.flag[:1] in ("n", "r")
+
     tokens = list(jieba.posseg.dt.cut(statement))
-    side = lambda token: token.flag[:1] in ("n", "r")  # noqa: E731 (nouns, names, pronouns)
     for k, token in enumerate(tokens):
         if token.word not in _TOWARD or token.flag != "p":
             continue

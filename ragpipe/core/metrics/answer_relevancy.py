@@ -59,7 +59,7 @@ _ADVICE = re.compile(r"^\W*(?:(?:it(?:'s| is) )?(?:better|best|advisable|safer|w
 def gives(kind: str, answer: str, question: str = "") -> bool:
     said = facts(answer)
     # A numeral before the measure word the question counts with ("两颗" to "几颗"/"多少颗").
-    measure = re.search(rf"(?:几|多少)([\u4e00-\u9fff])", question)
+    measure = re.search(r"(?:几|多少)([\u4e00-\u9fff])", question)
     counted = bool(measure and re.search(rf"[\d{_ZH_NUMERAL}]\s*{measure.group(1)}", answer))
     # A name the question already holds ("Kenya's", "Kenyan" to "… Kenya?") is no name given.
     asked_names = facts(question).names
