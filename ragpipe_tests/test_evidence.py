@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from ragpipe.core.evidence.calibration import CALIBRATION_PATH, load_calibration
-from ragpipe.core.evidence.features import FEATURES, evidence_sentences, shortlist
+from ragpipe.core.evidence.features import FEATURES, shortlist
+from ragpipe.core.evidence.sentences import evidence_sentences
 from ragpipe.core.evidence.support import OfflineVerifier, claims, context_claims, expected_share
 from ragpipe.core.metrics.answer_correctness import ANSWER_CORRECTNESS_WRONG_THRESHOLD
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ragpipe.core.evidence.agreement import fact_terms, found_in, name_in, shares_word, words
-from ragpipe.core.evidence.facts import VALUE_CLAUSE, bounds, common_word, counted, facts, fold
+from ragpipe.core.evidence.facts import VALUE_CLAUSE, bounds, common_word, counted, facts, fold, lone_one
 from ragpipe.core.evidence.roles import swapped_roles
 from ragpipe.core.text import is_chinese, number_mentions, numbers
 
@@ -52,9 +52,6 @@ _CONDITION = re.compile(r"\b(?:if|unless|when|whether)\b|如果|若|除非|假�
 
 
 _NO_FACTS = facts("")
-# A lone 一 before a unit of time or count says "a" ("一天不超过4次": a day, as "每天" or "24小时内" say).
-_LONE_ONE = re.compile(r"(?<![零〇一二两三四五六七八九十百千万亿\d第])一(天|日|年|个?月|周|星期|次|个?小时|分钟)")
-_ZH_COUNT = r"[\d零〇一二两三四五六七八九十百千万]+\s*"
 # A title two names share says nothing of whether they are one: "Dr Chen" and "Dr Alvarez" are two.
 _TITLE = re.compile(r"^(?:dr|mr|mrs|ms|prof|sir|st)\.?\s+")
 
@@ -85,14 +82,6 @@ def _aligned(frame: list[str], sentences: list[str], sentence_terms: list[tuple[
     if best < max(min(2, len(frame)), ALIGNED_SHARE * len(frame)):
         return []
     return [i for i, s in enumerate(scores) if s == best]
-
-
-def lone_one(statement: str, evidence: str) -> bool:
-    """Every 1 of a Chinese statement is a lone 一 before a unit ("一天", "一次") that the evidence
-    counts with no number: then it says "a", not "one", and the evidence need not state 1."""
-    units = [m.group(1) for m in _LONE_ONE.finditer(statement)]
-    return (bool(units) and not re.search(r"(?<![\d.])1(?![\d.])", statement)
-            and not any(re.search(_ZH_COUNT + re.escape(u), evidence) for u in units))
 
 
 def _slot_conflicts(statement: str, sentences: list[str], sentence_terms) -> Contradiction | None:

@@ -267,3 +267,16 @@ def bounds(text: str) -> dict[float, set[str]]:
         if match:
             found.setdefault(value, set()).add("floor" if match.group("floor") else "ceiling")
     return found
+
+
+# A lone 一 before a unit of time or count says "a" ("一天不超过4次": a day, as "每天" or "24小时内" say).
+_LONE_ONE = re.compile(r"(?<![零〇一二两三四五六七八九十百千万亿\d第])一(天|日|年|个?月|周|星期|次|个?小时|分钟)")
+_ZH_COUNT = r"[\d零〇一二两三四五六七八九十百千万]+\s*"
+
+
+def lone_one(statement: str, evidence: str) -> bool:
+    """Every 1 of a Chinese statement is a lone 一 before a unit ("一天", "一次") that the evidence
+    counts with no number: then it says "a", not "one", and the evidence need not state 1."""
+    units = [m.group(1) for m in _LONE_ONE.finditer(statement)]
+    return (bool(units) and not re.search(r"(?<![\d.])1(?![\d.])", statement)
+            and not any(re.search(_ZH_COUNT + re.escape(u), evidence) for u in units))

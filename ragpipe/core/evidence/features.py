@@ -11,7 +11,6 @@ unrelated Chinese sentences far closer (median ≈ 0.89) than English ones (≈ 
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Sequence
@@ -21,10 +20,11 @@ from functools import lru_cache
 import numpy as np
 
 from ragpipe.core.evidence.agreement import elliptical, fact_terms, found_in, in_context, words
-from ragpipe.core.evidence.contradiction import answers_otherwise, confirms, contradiction, lone_one
+from ragpipe.core.evidence.contradiction import answers_otherwise, confirms, contradiction
 from ragpipe.core.evidence.embeddings import Embedder
-from ragpipe.core.evidence.facts import counted, facts
-from ragpipe.core.text import content_tokens, is_chinese, normalize, number_mentions, numbers, split_sentences
+from ragpipe.core.evidence.facts import counted, facts, lone_one
+from ragpipe.core.evidence.sentences import CAMEL, evidence_sentences
+from ragpipe.core.text import content_tokens, is_chinese, normalize, number_mentions, numbers
 
 # The cosine of unrelated same-domain sentences, per backend and language: the zero of
 # the language-normalized cosine features.
@@ -75,10 +75,8 @@ FEATURES = (
 POINTER = re.compile(r"\b(?:passages?|documents?|sources?|contexts?|paragraphs?|steps?)\s*#?\d{1,2}\b"
                       r"|(?:段落|文档|资料|来源|步骤)\s*\d{1,2}"
                       r"|\b(?:in|within|under|of)\s+(?:about\s+)?\d{1,4}\s+words?\b|\d{1,4}\s*字(?:以内|以下|左右)", re.I)
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _HEADING = re.compile(r"^\s*#{1,6}\s")  # a Markdown heading: a title, never the evidence for a claim
 _DENIED = re.compile(r"^(.*\S): no$")  # a structured line of a false flag, as _readable words it
-_HOURS = re.compile(r"^(\d{1,2}):(\d{1,2})-(\d{1,2}):(\d{1,2})$")  # Yelp's "7:0-16:0"
 _EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nobody|nothing|neither|nor|cannot|without|unable|"
                           r"lack|lacks|lacking|fails?|failed)\b|n't\b", re.I)
 _ZH_NEGATION = re.compile(r"不|没|无|未|非|别|否|勿|莫")
@@ -93,59 +91,6 @@ _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-zA-Z'’-]+|\b[A-Z]{2,}\b")
 
 def language_of(text: str) -> str:
     return "zh" if is_chinese(text) else "en"
-
-
-def _flatten_json(text: str) -> list[str] | None:
-    """Structured evidence (a JSON object) as readable lines: "hours Monday: 11:0-21:0"."""
-    stripped = text.strip()
-    if not stripped.startswith(("{", "[")):
-        return None
-    try:
-        data = json.loads(stripped)
-    except ValueError:
-        return None
-    lines: list[str] = []
-
-    def walk(value, path):
-        if isinstance(value, dict):
-            for key, item in value.items():
-                walk(item, path + [_CAMEL.sub(" ", str(key)).replace("_", " ")])
-        elif isinstance(value, list):
-            for item in value:
-                walk(item, path)
-        elif isinstance(value, str) and len(value) > 80:
-            lines.extend(split_sentences(value))
-        elif value not in (None, ""):
-            lines.append(f"{' '.join(path)}: {_readable(value)}")
-
-    walk(data, [])
-    return lines
-
-
-def _clock(hour: str, minute: str) -> str:
-    h = int(hour) % 24
-    return f"{h % 12 or 12}{f':{int(minute):02d}' if int(minute) else ''} {'am' if h < 12 else 'pm'}"
-
-
-def _readable(value) -> str:
-    """A JSON value as an answer would word it: a false flag as "no" (so that "has outdoor
-    seating" against "Outdoor Seating: no" is a negation mismatch, not support) and opening
-    hours "7:0-16:0" with their 12-hour reading, in the words answers use ("7 am to 4 pm")."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    hours = _HOURS.match(value) if isinstance(value, str) else None
-    if hours:
-        a, b, c, d = hours.groups()
-        return f"{int(a)}:{int(b):02d}-{int(c)}:{int(d):02d} ({_clock(a, b)} to {_clock(c, d)})"
-    return str(value)
-
-
-def evidence_sentences(text: str) -> list[str]:
-    """An evidence text as the sentences that are compared one by one: a JSON object's
-    readable lines, else its sentences (the whole text when it has none)."""
-    lines = _flatten_json(text)
-    parts = lines if lines is not None else split_sentences(text)
-    return parts or ([text] if text and text.strip() else [])
 
 
 def _values(text: str) -> set[float]:
@@ -244,7 +189,7 @@ def _prepare(evidence: Sequence[str]) -> _Prepared:
         for part in evidence_sentences(text):
             sentences.append(part)
             passage_of.append(p)
-    flat_sentences = [_CAMEL.sub(" ", s) for s in sentences]  # "OutdoorSeating" -> "Outdoor Seating"
+    flat_sentences = [CAMEL.sub(" ", s) for s in sentences]  # "OutdoorSeating" -> "Outdoor Seating"
     tokens = [set(content_tokens(s)) for s in flat_sentences]
     windows = []
     for i in range(len(sentences)):
@@ -254,7 +199,7 @@ def _prepare(evidence: Sequence[str]) -> _Prepared:
                 window |= tokens[j]
         windows.append(window)
     joined = "\n".join(evidence)
-    flat = _CAMEL.sub(" ", joined)
+    flat = CAMEL.sub(" ", joined)
     found_numbers = _values(joined)
     return _Prepared(
         sentences=sentences,
@@ -266,7 +211,7 @@ def _prepare(evidence: Sequence[str]) -> _Prepared:
         window_tokens=windows,
         all_tokens=set().union(*tokens) if tokens else set(),
         numbers=found_numbers,
-        denied={key[-1]: name for name, key in ((m.group(1), content_tokens(_CAMEL.sub(" ", m.group(1))))
+        denied={key[-1]: name for name, key in ((m.group(1), content_tokens(CAMEL.sub(" ", m.group(1))))
                                                 for m in map(_DENIED.match, sentences) if m) if key},
         lowered=normalize(flat).lower(),
         language=language_of(joined) if joined.strip() else "en",

@@ -10,7 +10,8 @@ from ragpipe.core.evidence.agreement import CORRECTNESS_FEATURES, agreement, cor
 from ragpipe.core.evidence.calibration import Trees
 from ragpipe.core.evidence.facts import facts
 from ragpipe.core.evidence.contradiction import contradiction
-from ragpipe.core.evidence.features import evidence_sentences, language_of, normalized_cosine
+from ragpipe.core.evidence.features import language_of, normalized_cosine
+from ragpipe.core.evidence.sentences import evidence_sentences
 from ragpipe.core.evidence.refusals import says_unanswerable
 from ragpipe.core.evidence.support import claims, declines, without_lead_in
 from ragpipe.core.metrics.base import STATEMENT_JUDGE, Metric, MetricResult, Toolkit

@@ -1,7 +1,8 @@
 import numpy as np
 
 from ragpipe.core.evidence.agreement import words
-from ragpipe.core.evidence.features import MAX_EMBED_CHARS, evidence_sentences, shortlist
+from ragpipe.core.evidence.features import MAX_EMBED_CHARS, shortlist
+from ragpipe.core.evidence.sentences import evidence_sentences
 from ragpipe.core.judged.prompts import CONTEXT_RELEVANCE
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
