@@ -75,7 +75,7 @@ def _places(text: str) -> list[str]:
 
 def _instructs(text: str) -> bool:
     """Whether the text opens with an instruction: a verb in its base form ("Run git reset…", "Hold the
-    button…", "坐地铁2号线…", "点击“插入”…"), not a subject ("Water boils…", "Eggs are…")."""
+    button…", "打开设置…", "点击“插入”…"), not a subject ("Water boils…", "Eggs are…")."""
     if is_chinese(text):
         import jieba.posseg
 
