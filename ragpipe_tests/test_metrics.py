@@ -310,6 +310,7 @@ def test_answer_relevancy_an_instruction_answers_a_how_to_question(kit):
     assert value("How do I discard local changes in Git?", "Run git checkout -- . in the repository.") >= 0.7
     assert value("How do I get to the airport?", "Turn off the tap while brushing your teeth.") <= 0.3
     assert value("怎么去机场？", "点击保存，然后选择文件夹。") <= 0.3
+    assert value("How do I get to the airport?", "By train.") >= 0.7  # a bare way replies as a bare value does
 
 
 def test_answer_relevancy_a_place_is_no_person_given(kit):

@@ -173,9 +173,10 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     kind = asked(case.question)
     details = {"asks": kind, "gives_asked": None if kind is None else gives(kind, answer, case.question)}
     if elliptical(answer):
-        # A bare value or name replies to the question itself: direct when it is what was asked.
+        # A bare value or name replies to the question itself: direct when it is what was asked (a way
+        # asked may be a bare phrase too: "By train.", "坐地铁。").
         details["elliptical"] = True
-        return MetricResult(1.0 if kind is None or details["gives_asked"] else 0.2, details)
+        return MetricResult(1.0 if kind in (None, "procedure") or details["gives_asked"] else 0.2, details)
     question_terms = set(content_tokens(case.question))
     # The question's names are its topic, not what it asks: a text that shares no other word with it
     # ("Kenya's currency…" to "Which vaccines … Kenya?") takes up none of its words.
