@@ -61,6 +61,7 @@ def test_coordinated_names_are_split_and_names_with_a_conjunction_kept():
     assert names("深圳和广州的企业均可申请该项补贴。") == {"深圳", "广州"}
     assert names("北京、上海和广州三地率先开展试点。") == {"北京", "上海", "广州"}
     assert names("工业和信息化部支持批发和零售业。") == {"工业和信息化部", "批发和零售业"}
+    assert names("南京市体育馆和江苏省美术馆周一闭馆。") == {"南京市", "江苏省"}  # a place after 和 starts a name
     assert names("Texas, Florida and Georgia added the most jobs.") == {"Texas", "Florida", "Georgia"}
     assert names("Employers in Ohio and Michigan must post the notice.") == {"Ohio", "Michigan"}
     assert names("The Department of Health and Human Services runs Medicaid.") == {

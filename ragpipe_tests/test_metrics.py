@@ -303,6 +303,25 @@ def test_answer_relevancy_a_name_the_question_holds_is_no_name_given(kit):
     assert score("Which plan is cheaper, the basic or the premium one?", "The basic plan is cheaper.").value >= 0.8
 
 
+def test_answer_relevancy_an_instruction_answers_a_how_to_question(kit):
+    """An instruction that acts on what a how-to question names replies to it, though e5 finds "Run git
+    checkout" far from "discard local changes"; an instruction about something else does not."""
+    value = lambda q, a: REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=q, answer=a), kit).value  # noqa: E731
+    assert value("How do I discard local changes in Git?", "Run git checkout -- . in the repository.") >= 0.7
+    assert value("How do I get to the airport?", "Turn off the tap while brushing your teeth.") <= 0.3
+    assert value("怎么去机场？", "点击保存，然后选择文件夹。") <= 0.3
+    assert value("How do I get to the airport?", "By train.") >= 0.7  # a bare way replies as a bare value does
+
+
+def test_answer_relevancy_a_place_is_no_person_given(kit):
+    """A name in a place's slot ("in London", "在英国伦敦…") does not answer "who"; a person's name does."""
+    gives = lambda q, a: REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=q, answer=a), kit).details["gives_asked"]  # noqa: E731
+    assert gives("Who discovered penicillin?", "Penicillin was discovered at a hospital in London.") is False
+    assert gives("青霉素是谁发现的？", "青霉素是在英国伦敦的一家医院里发现的。") is False
+    assert gives("青霉素是谁发现的？", "青霉素是弗莱明发现的。") is True
+    assert gives("Who built the Eiffel Tower?", "Gustave Eiffel's engineering company built it.") is True
+
+
 def test_english_faithfulness(kit):
     """A ceiling where the context has a floor, its words besides the asked "down payment" invented."""
     result = REGISTRY["faithfulness"].score(EvalCase(

@@ -183,8 +183,9 @@ def zh_names(text: str) -> tuple[str, ...]:
         # morpheme (粤 澳, 银 保监会): 指 资源税, 经 国务院, 在 华 外资银行 are no names.
         in_name = (len(word) >= 2 or flag in ("j", "ng")) and (
             flag in _ZH_NAME_POS or _zh_kind([(word, flag)]) is not None) or word in _ZH_HEAD_WORDS
-        # 工业 和 信息化局, not 财政部 和 …, nor 深圳 和 广州 (two places)
-        joiner = word in _ZH_JOINERS and run and _zh_kind([tokens[run[-1]]]) is None and tokens[run[-1]][1] != "ns"
+        # 工业 和 信息化局, not 财政部 和 …, nor 深圳 和 广州 (two places), nor 图书馆 和 四川省 (a place starts a name)
+        joiner = (word in _ZH_JOINERS and run and _zh_kind([tokens[run[-1]]]) is None and tokens[run[-1]][1] != "ns"
+                  and tokens[i + 1][1] != "ns")
         if (in_name or joiner) and word:
             run.append(i)
             continue

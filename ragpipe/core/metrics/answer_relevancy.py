@@ -2,7 +2,7 @@ import re
 
 import numpy as np
 
-from ragpipe.core.evidence.facts import facts
+from ragpipe.core.evidence.facts import common_word, facts, fold
 from ragpipe.core.evidence.features import MAX_EMBED_CHARS, language_of, normalized_cosine
 from ragpipe.core.evidence.refusals import says_unanswerable
 from ragpipe.core.evidence.agreement import elliptical
@@ -11,7 +11,7 @@ from ragpipe.core.judged.prompts import ANSWER_ANALYSIS, ANSWER_RELEVANCY
 from ragpipe.core.metrics.answer_correctness import polarity
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
-from ragpipe.core.text import content_tokens
+from ragpipe.core.text import EN_STOPWORDS, _jieba, content_tokens, is_chinese
 
 # "几" before a measure word asks how many ("几颗", "几本", "几辆"): any character but those that make
 # it another word (几乎, 几何) or ask a time (几月, 几号, 几点, 几时).
@@ -33,6 +33,9 @@ ASKS = {
                          r"did|can|could|will|would|has|have|should|may|must)\b", re.I),
     # "Which river …?", "哪支球队…？": a named thing (asked last, so "which year" stays a time).
     "name": re.compile(r"哪[一]?[条家支座所部款位]|\bwhich\s+[a-z]", re.I),
+    # "How do I reset my router?", "怎么煮溏心蛋？": a way to do something, given by an instruction.
+    "procedure": re.compile(r"\bhow (?:do|can|should|would|could) (?:i|you|we|one)\b|\bhow to\b|"
+                            r"\b(?:best|easiest|quickest|fastest|right) way to\b|怎么(?!样|回事)|怎样(?!的)|如何", re.I),
 }
 _NUMBER = re.compile(r"\d|百分之|[零〇一二三四五六七八九十两百千万亿半]\s*[个位项年月日天岁次倍元成人家名周小时分钟公里米]|"
                      r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
@@ -56,6 +59,41 @@ _ADVICE = re.compile(r"^\W*(?:(?:it(?:'s| is) )?(?:better|best|advisable|safer|w
                      r"没必要)", re.I)
 
 
+# A name in a place's slot ("in Redmond, Washington", "位于加利福尼亚州库比蒂诺", "发生在贾府") is a place, not a person.
+_PLACE_SLOT = re.compile(r"\b(?:in|at|near|outside|inside|across|throughout)\s+(?:the\s+)?"
+                         r"([A-Z][\w'’.-]*(?:(?:\s+|,\s*)[A-Z][\w'’.-]*)*)|(?:位于|坐落于|地处|在|于)([^，。；、,.;！？!?]{1,12})")
+# Words that open an instruction without being its verb ("Just hop on…", "First, open…", "请点击…").
+_EN_OPENERS = {"just", "simply", "first", "firstly", "then", "next", "now", "honestly", "please", "basically", "so"}
+_EN_AUXILIARIES = {"is", "are", "was", "were", "has", "have", "had", "do", "does", "did", "can", "could", "will",
+                   "would", "shall", "should", "may", "might", "must", "never", "always", "often", "usually"}
+_ZH_OPENERS = ("请", "先", "直接", "只要", "只需", "你可以", "您可以", "可以", "建议")
+
+
+def _places(text: str) -> list[str]:
+    return [fold(m.group(1) or m.group(2)) for m in _PLACE_SLOT.finditer(text)]
+
+
+def _instructs(text: str) -> bool:
+    """Whether the text opens with an instruction: a verb in its base form ("Run git reset…", "Hold the
+    button…", "打开设置…", "点击“插入”…"), not a subject ("Water boils…", "Eggs are…")."""
+    if is_chinese(text):
+        import jieba.posseg
+
+        _jieba()
+        text = re.sub(rf"^\W*(?:{'|'.join(_ZH_OPENERS)})+", "", text.strip())
+        first = next((flag for word, flag in jieba.posseg.cut(text) if re.search(r"\w", word)), "")
+        return first.startswith("v")
+    words = re.findall(r"[A-Za-z][A-Za-z'’-]*", text)
+    while words and words[0].lower() in _EN_OPENERS:
+        words = words[1:]
+    if not words:
+        return False
+    verb, after = words[0].lower(), words[1].lower() if len(words) > 1 else ""
+    # A subject is followed by its verb: an auxiliary ("Mercury is…") or an -s/-ed form ("Water boils…").
+    return (common_word(verb) and verb not in EN_STOPWORDS and not re.search(r"(?:[^s]s|ed|ly)$", verb)
+            and after not in _EN_AUXILIARIES and not (after.endswith(("s", "ed")) and common_word(after)))
+
+
 def gives(kind: str, answer: str, question: str = "") -> bool:
     said = facts(answer)
     # A numeral before the measure word the question counts with ("两颗" to "几颗"/"多少颗").
@@ -63,16 +101,18 @@ def gives(kind: str, answer: str, question: str = "") -> bool:
     counted = bool(measure and re.search(rf"[\d{_ZH_NUMERAL}]\s*{measure.group(1)}", answer))
     # A name the question already holds ("Kenya's", "Kenyan" to "… Kenya?") is no name given.
     asked_names = facts(question).names
-    new_name = lambda: any(not any(n.removesuffix("'s").startswith(q) or q.startswith(n) for q in asked_names)  # noqa: E731
-                           for n in said.names)
+    new_names = [n for n in said.names if not any(n.removesuffix("'s").startswith(q) or q.startswith(n)
+                                                  for q in asked_names)]
+    places = _places(answer)
     return {"duration": lambda: bool(_DURATION.search(answer)),
             "quantity": lambda: counted or bool(_NUMBER.search(answer)),
             "time": lambda: bool(said.years or said.months or _DURATION.search(answer)
                                  or re.search(r"每年|每月|每周|今年|明年|\b(?:every|each)\s+(?:year|month|week)\b", answer, re.I)),
-            "place": new_name,
-            "person": new_name,
-            "name": new_name,
-            "yes/no": lambda: polarity(answer) is not None or bool(_ADVICE.match(answer))}[kind]()
+            "place": lambda: bool(new_names),
+            "person": lambda: any(not any(n in p for p in places) for n in new_names),
+            "name": lambda: bool(new_names),
+            "yes/no": lambda: polarity(answer) is not None or bool(_ADVICE.match(answer)),
+            "procedure": lambda: _instructs(answer)}[kind]()
 
 
 def _reply(text: str) -> str:
@@ -133,9 +173,10 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     kind = asked(case.question)
     details = {"asks": kind, "gives_asked": None if kind is None else gives(kind, answer, case.question)}
     if elliptical(answer):
-        # A bare value or name replies to the question itself: direct when it is what was asked.
+        # A bare value or name replies to the question itself: direct when it is what was asked (a way
+        # asked may be a bare phrase too: "By train.", "坐地铁。").
         details["elliptical"] = True
-        return MetricResult(1.0 if kind is None or details["gives_asked"] else 0.2, details)
+        return MetricResult(1.0 if kind in (None, "procedure") or details["gives_asked"] else 0.2, details)
     question_terms = set(content_tokens(case.question))
     # The question's names are its topic, not what it asks: a text that shares no other word with it
     # ("Kenya's currency…" to "Which vaccines … Kenya?") takes up none of its words.
@@ -153,16 +194,25 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     # An opening yes or no ("可以，但要随身携带") or bare value ("Two: Phobos and Deimos.", "两颗，分别是…")
     # replies to the question itself, as a bare value alone does, and the statements after it are its grounds.
     opening = re.split(r"\s*[,，:：;；—]\s*", answer, maxsplit=1)[0]
-    replied = kind == "yes/no" and details["gives_asked"] or (
-        kind is not None and opening != answer and elliptical(opening) and gives(kind, opening, case.question))
+    replied = kind == "yes/no" and details["gives_asked"] or (kind not in (None, "procedure") and opening != answer
+                                                              and elliptical(opening) and gives(kind, opening, case.question))
+
+    def direct(t: float, statement: str) -> bool:
+        # Any instruction is near any how-to question for e5 ("Turn off the tap…" to "How do I get to the
+        # airport?"): one is direct only when already on topic or acting on a thing the question names.
+        if kind == "procedure":
+            return (t >= 0.5 or bool(question_terms & set(content_tokens(statement)))) and gives(kind, statement)
+        return t > 0 and (replied or gives(kind, statement, case.question))
+
     if kind is not None:  # a statement that gives the asked value about the question's topic is direct
-        topic = np.array([min(1.0, t + 0.5) if t > 0 and (replied or gives(kind, s, case.question)) else t
-                          for t, s in zip(topic, statements)])
+        topic = np.array([min(1.0, t + 0.5) if direct(t, s) else t for t, s in zip(topic, statements)])
     on_topic = 1.0 if replied else max(coverage, float(topic.max()))
     focus = float((topic >= 0.5).mean())
-    # "Which plan is cheaper?" may be answered without a proper name: a named thing asked lifts a
-    # reply that gives one and lowers none that does not.
-    value = on_topic * (0.8 + 0.2 * focus) * (0.6 if details["gives_asked"] is False and kind != "name" else 1.0)
+    # "Which plan is cheaper?" may be answered without a proper name, "How do I apply?" without an
+    # instruction ("Applications go through the portal."): a named thing or a way asked lifts a reply that
+    # gives one and lowers none that does not.
+    value = on_topic * (0.8 + 0.2 * focus) * (
+        0.6 if details["gives_asked"] is False and kind not in ("name", "procedure") else 1.0)
     details.update(question_term_coverage=round(coverage, 4), closeness=round(float(closeness.max()), 4),
                    on_topic_statement_share=round(focus, 4))
     return MetricResult(float(value), details)
@@ -176,9 +226,11 @@ METRIC = Metric(
                 "question's names are its topic, so a statement that shares no other word with it is read without "
                 "them: \"Kenya's currency…\" is not on topic for \"Which vaccines … Kenya?\"), times 0.8 + 0.2 × the share of its statements on topic, times 0.6 when the question asks for a "
                 "quantity, duration, time, place, person or yes/no and the answer gives none (a name the question "
-                "already holds is none given; advice such as \"Better not to\" / \"最好不要\" replies to a yes/no "
-                "question). An answer on topic that gives what was asked (also a named thing for \"which river\", "
-                "\"哪支球队\") is direct. A bare value or name "
+                "already holds is none given, a name in a place's slot (\"in London\", \"位于…\") gives no person; advice "
+                "such as \"Better not to\" / \"最好不要\" replies to a yes/no question). An answer on topic that gives what "
+                "was asked (also a named thing for \"which river\", \"哪支球队\") is direct; so is an instruction (\"Run "
+                "git checkout…\", \"点击…\") to a how-to question (\"How do I…\", \"怎么…\") when it acts on a thing the "
+                "question names or is on topic already. A bare value or name "
                 "(\"20%。\", \"Canberra.\") replies to the question itself: 1 when it is what was asked, else 0.2; so "
                 "does an opening yes or no (\"可以，但要随身携带。\") or value (\"Two: Phobos and Deimos.\"; \"几颗\" asks a "
                 "count with any measure word, \"两颗\" gives it): fully on topic, and the statements after it on "
