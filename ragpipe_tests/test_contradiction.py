@@ -37,6 +37,29 @@ def test_a_negated_statement_whose_every_word_its_evidence_affirms():
 
 
 @pytest.mark.parametrize("statement, evidence", [
+    # a bound in the evidence ("不超过7公斤") negates nothing: it allows what the statement denies
+    ("该航班不允许携带随身行李。", "该航班允许每位旅客携带一件不超过7公斤的随身行李。"),
+    ("Guests may not bring pets.", "Guests may bring pets weighing no more than 10 kg."),
+    # a duty denied in other words than the evidence states it
+    ("The landlord is not required to return the security deposit.",
+     "A landlord in the state must return the security deposit within 30 days after the tenant moves out."),
+    ("房东不必退还押金。", "房东必须在租客搬离后30天内退还押金。"),
+])
+def test_a_denial_against_a_bound_or_a_duty_worded_otherwise(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "negation"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("该航班允许携带不超过7公斤的随身行李。", "该航班允许每位旅客携带一件不超过7公斤的随身行李。"),
+    ("The landlord must return the security deposit.",
+     "A landlord in the state must return the security deposit within 30 days after the tenant moves out."),
+])
+def test_a_bound_or_a_duty_restated_is_no_denial(statement, evidence):
+    assert contradiction(statement, [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
     ("The International Astronomical Union still classifies Pluto as a planet.",
      "Since 2006 the International Astronomical Union has classified Pluto as a dwarf planet, no longer as a planet."),
     ("冥王星目前仍被归类为行星。", "2006年国际天文学联合会将冥王星重新归类为矮行星，它不再属于行星。"),

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ragpipe.core.evidence.agreement import found_in, words
-from ragpipe.core.evidence.facts import facts, fold
+from ragpipe.core.evidence.facts import facts, fold, negated
 
 # A clause restates a statement (but for its polarity) when this share of its words are the statement's.
 RESTATED = 0.6
@@ -36,6 +36,11 @@ _ANTONYMS = [("increas", "decreas"), ("increas", "reduc"), ("rais", "lower"), ("
 # as a dwarf planet, no longer as a planet", "…归类为矮行星，它不再属于行星".
 _SENTENCE_WIDE = frozenset({"no longer", "不再"})
 _CLAUSE = re.compile(r"[,;:，；：]|\s--?\s|—|\b(?:but|while|whereas|although)\b|但是?|而|然而")
+# Words that bound a value negate no predicate: "允许携带一件不超过7公斤的行李" allows it.
+_BOUND = re.compile(r"不[得应能可宜]?(?:超过|高于|多于|低于|少于)|\bnot? (?:more|less|fewer|later|earlier) than\b", re.I)
+# A duty, however worded: "is not required to return the deposit" denies "must return the deposit".
+_DUTY = re.compile(r"\b(?:must|shall|required|obliged|obligated|ha(?:s|ve) to)\b|必须|务必|应当|需要", re.I)
+_DUTY_WORDS = frozenset({"requir", "require", "oblig", "obligat", "need", "必须", "务必", "须"})  # as words() gives them
 # A negation under a condition asserts nothing ("if you do not report income").
 _CONDITION = re.compile(r"\b(?:if|unless|when|whether)\b|如果|若|除非|假如", re.I)
 
@@ -86,9 +91,17 @@ def _contained(clause: str, statement: str) -> bool:
     """The clause holds every word of the statement, at least three: "The X200 warranty does
     not cover the battery." inside "… a two-year limited warranty covering the motor and battery".
     Asked only of a negated statement: a negation in a long clause may belong to another part
-    of it ("a combination of compounds that are not chemically bonded")."""
+    of it ("a combination of compounds that are not chemically bonded"). Where the clause
+    states a duty, the statement's duty words need not be its very words ("is not required to
+    return" / "must return")."""
     held = [t for t in dict.fromkeys(words(statement)) if not facts(t).negated]
+    if _DUTY.search(clause):
+        held = [t for t in held if t not in _DUTY_WORDS]
     return len(held) >= 3 and set(held) <= set(words(clause))  # the very words: a stem match ("produced" in "products") is too loose
+
+
+def _negates(text: str) -> bool:
+    return negated(_BOUND.sub(" ", text))
 
 
 def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
@@ -98,15 +111,15 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
     statement_terms = list(dict.fromkeys(words(statement)))
     if len(statement_terms) < 2:
         return None
-    negated = facts(statement).negated
+    denies = _negates(statement)
     single = len(clauses_of(statement)) == 1
     stated = _stems_in(statement)
     pairs = [(ours, theirs) for ours, theirs in [*_ANTONYMS, *((y, x) for x, y in _ANTONYMS)]
              if ours in stated and theirs not in stated]
     for clause in _predicate_clauses(statement_terms, sentences):
-        if (single and len(statement_terms) >= 3 and facts(clause).negated != negated
+        if (single and len(statement_terms) >= 3 and _negates(clause) != denies
                 and not _CONDITION.search(clause)
-                and (_restates(clause, statement) or negated and _contained(clause, statement))):
+                and (_restates(clause, statement) or denies and _contained(clause, statement))):
             return "negation", statement.strip(), clause.strip(), clause
         sentence = next((s for s in sentences if clause in s), clause)
         found = _stems_in(clause) | (_stems_in(sentence) & _SENTENCE_WIDE)
