@@ -73,6 +73,7 @@ def test_still_against_no_longer_said_once_for_the_sentence(statement, evidence)
     ("2015年，优酷土豆收购了阿里巴巴。", "2015年，阿里巴巴收购了优酷土豆。"),  # jieba tags no name in 优酷土豆
     ("李四起诉了张三。", "张三起诉了李四。"),
     ("丙银行向丁集团发放了贷款。", "丁集团向丙银行发放了贷款。"),  # the sides of 向 before the verb
+    ("赵某起诉王某违约。", "原告王某起诉被告赵某违约，要求赔偿损失。"),  # titles on the sides; 被告 is no passive
     ("The borrower must notify the lender of any change of address.",  # no names: two words trade places
      "The lender must notify the borrower of any change of address."),
 ])
@@ -85,6 +86,8 @@ def test_sides_that_trade_places_around_their_relation(statement, evidence):
     ("青霉素是英国细菌学家弗莱明在1928年发现的。", "1928年，英国细菌学家弗莱明发现了青霉素。"),  # 是…的: the same fact
     ("Obama met Putin in 2015.", "Putin met Obama in 2015."),  # meeting goes both ways
     ("中国与俄罗斯接壤。", "俄罗斯与中国接壤。"),
+    ("原告王某起诉赵某违约。", "原告王某起诉被告赵某违约，要求赔偿损失。"),  # a title on one side only
+    ("《马关条约》签订于1895年。", "1895年4月，清政府与日本签订《马关条约》。"),  # a date beside the verb is no side
     ("If you use Windows 10, search for Power Options in the taskbar.", "Windows 10 users find Power Options in the taskbar."),
     ("The capital of Australia is Canberra.", "Canberra is the capital of Australia."),
     ("中国的首都是北京。", "北京是中国的首都。"),
