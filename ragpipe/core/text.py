@@ -24,6 +24,7 @@ _EN_CLAUSE = re.compile(r",?\s+(?:and also|and|but|while|whereas|although)\s+(?=
 _NUMBER = re.compile(
     r"(?P<num>\d+(?:[.,]\d+)*)\s*(?P<unit>%|％|‰|万亿|亿|万|千(?![米克瓦卡焦])|百|percent|million|billion|thousand)?", re.I
 )
+_ZH_CLOCK_UNIT = re.compile(r"(\d\s*(?:点(?!钟)|分(?![钟之])|秒(?!钟)))")
 # A clock time "4 pm" / "10:30 p.m." read as the 24-hour time a timetable writes ("16", "22:30").
 _CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?", re.I)
 _UNIT_SCALE = {"万亿": 1e12, "亿": 1e8, "万": 1e4, "千": 1e3, "百": 1e2,
@@ -117,6 +118,8 @@ def content_tokens(text: str) -> tuple[str, ...]:
     text = normalize(text).lower()
     tokens: list[str] = []
     if _CJK.search(text):
+        # A clock time ends at its unit: jieba reads "6点30分发船" as 分发 "distribute" + 船.
+        text = _ZH_CLOCK_UNIT.sub(r"\1 ", text)
         for word in _jieba().lcut(text):
             word = word.strip()
             if not word or word in ZH_STOPWORDS or not re.search(r"\w", word):
