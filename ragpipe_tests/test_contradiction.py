@@ -37,6 +37,29 @@ def test_a_negated_statement_whose_every_word_its_evidence_affirms():
 
 
 @pytest.mark.parametrize("statement, evidence", [
+    # a bound in the evidence ("不超过7公斤") negates nothing: it allows what the statement denies
+    ("该航班不允许携带随身行李。", "该航班允许每位旅客携带一件不超过7公斤的随身行李。"),
+    ("Guests may not bring pets.", "Guests may bring pets weighing no more than 10 kg."),
+    # a duty denied in other words than the evidence states it
+    ("The landlord is not required to return the security deposit.",
+     "A landlord in the state must return the security deposit within 30 days after the tenant moves out."),
+    ("房东不必退还押金。", "房东必须在租客搬离后30天内退还押金。"),
+])
+def test_a_denial_against_a_bound_or_a_duty_worded_otherwise(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "negation"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("该航班允许携带不超过7公斤的随身行李。", "该航班允许每位旅客携带一件不超过7公斤的随身行李。"),
+    ("The landlord must return the security deposit.",
+     "A landlord in the state must return the security deposit within 30 days after the tenant moves out."),
+])
+def test_a_bound_or_a_duty_restated_is_no_denial(statement, evidence):
+    assert contradiction(statement, [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
     ("The International Astronomical Union still classifies Pluto as a planet.",
      "Since 2006 the International Astronomical Union has classified Pluto as a dwarf planet, no longer as a planet."),
     ("冥王星目前仍被归类为行星。", "2006年国际天文学联合会将冥王星重新归类为矮行星，它不再属于行星。"),
@@ -50,6 +73,7 @@ def test_still_against_no_longer_said_once_for_the_sentence(statement, evidence)
     ("2015年，优酷土豆收购了阿里巴巴。", "2015年，阿里巴巴收购了优酷土豆。"),  # jieba tags no name in 优酷土豆
     ("李四起诉了张三。", "张三起诉了李四。"),
     ("丙银行向丁集团发放了贷款。", "丁集团向丙银行发放了贷款。"),  # the sides of 向 before the verb
+    ("赵某起诉王某违约。", "原告王某起诉被告赵某违约，要求赔偿损失。"),  # titles on the sides; 被告 is no passive
     ("The borrower must notify the lender of any change of address.",  # no names: two words trade places
      "The lender must notify the borrower of any change of address."),
 ])
@@ -62,6 +86,8 @@ def test_sides_that_trade_places_around_their_relation(statement, evidence):
     ("青霉素是英国细菌学家弗莱明在1928年发现的。", "1928年，英国细菌学家弗莱明发现了青霉素。"),  # 是…的: the same fact
     ("Obama met Putin in 2015.", "Putin met Obama in 2015."),  # meeting goes both ways
     ("中国与俄罗斯接壤。", "俄罗斯与中国接壤。"),
+    ("原告王某起诉赵某违约。", "原告王某起诉被告赵某违约，要求赔偿损失。"),  # a title on one side only
+    ("《马关条约》签订于1895年。", "1895年4月，清政府与日本签订《马关条约》。"),  # a date beside the verb is no side
     ("If you use Windows 10, search for Power Options in the taskbar.", "Windows 10 users find Power Options in the taskbar."),
     ("The capital of Australia is Canberra.", "Canberra is the capital of Australia."),
     ("中国的首都是北京。", "北京是中国的首都。"),

@@ -214,6 +214,21 @@ def test_a_number_shared_with_another_unit_ties_no_invented_clause_to_the_eviden
     assert invented.score <= 0.3 and held.score >= 0.5
 
 
+def test_a_claim_that_shares_only_its_subject_s_name_with_the_evidence_is_invented(verifier):
+    evidence = ["The Harbor Line tram runs every 10 minutes until midnight."]
+    invented, held = verifier.verify(["All Harbor Line trams have step-free boarding",
+                                      "Harbor Line trams run until midnight"], evidence, question="Is the tram accessible?")
+    assert invented.score <= 0.3 and held.score >= 0.5
+    short, = verifier.verify(["It removed the distutils module"], ["Python 3.12 came out in October 2023."])
+    assert short.score <= 0.3  # three words, none of them the evidence's
+
+
+def test_a_plural_name_is_found_where_the_evidence_names_its_singular(verifier):
+    rows, notes = verifier.features(["On Fridays the museum stays open until 9 p.m."],
+                                    ["The museum's night opening runs every Friday until 9 p.m."])
+    assert rows[0, FEATURES.index("novel_names")] == 0 and notes[0]["novel_names"] == []
+
+
 def test_a_bare_reply_is_not_blamed_for_a_date_only_its_question_states(verifier):
     question = ("Lena Ortiz (1961 – June 3, 2020) coached Tom Reyes, a Portuguese midfielder who won the cup "
                 "with which club?")

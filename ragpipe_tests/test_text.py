@@ -31,6 +31,19 @@ def test_numbers_apply_units_and_full_width_digits():
     assert numbers("1,200 dollars") == {1200.0}
 
 
+def test_a_chinese_clock_time_ends_at_its_unit():
+    # jieba alone reads "30分发船" as 分发 ("distribute") + 船; the evidence's "30分从北码头发船" has 发船
+    assert "发船" in content_tokens("首班渡轮早上6点30分发船") and "分发" not in content_tokens("首班渡轮早上6点30分发船")
+    assert "分钟" in content_tokens("每次20分钟") and "点钟" in content_tokens("下午3点钟开门")
+
+
+def test_a_thousand_before_a_unit_is_part_of_the_unit():
+    # 千米 is a kilometre (1956千米 = 1956公里), 千克 a kilogram; 千 before anything else multiplies.
+    assert numbers("青藏铁路全长1956千米") == numbers("全长1956公里") == {1956.0}
+    assert numbers("重5千克，功率3千瓦") == {5.0, 3.0}
+    assert numbers("补贴3千元") == {3000.0}
+
+
 def test_clock_times_read_as_the_24_hour_times_a_timetable_writes():
     assert numbers("open 7am to 4 pm") == numbers("7:0-16:0") - {0.0} == {7.0, 16.0}
     assert numbers("until 10:30 p.m.") == {22.0, 30.0}

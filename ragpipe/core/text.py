@@ -20,9 +20,11 @@ _MIN_CLAUSE_TOKENS = 3
 # A clause that names who says or rules ("市场监管总局规定，…", "专家指出，…") introduces the next one: no claim alone.
 _ZH_SAYS = re.compile(r"(?:规定|表示|指出|认为|强调|称|说|提到|显示|宣布|介绍|报道|写道)$")
 _EN_CLAUSE = re.compile(r",?\s+(?:and also|and|but|while|whereas|although)\s+(?=\w+\s+\w+\s+\w+)", re.I)
+# 千 before a unit is part of it, no multiplier: "1956千米" is 1956 km, as "1956公里" (千克 kg, 千瓦 kW, 千卡 kcal).
 _NUMBER = re.compile(
-    r"(?P<num>\d+(?:[.,]\d+)*)\s*(?P<unit>%|％|‰|万亿|亿|万|千|百|percent|million|billion|thousand)?", re.I
+    r"(?P<num>\d+(?:[.,]\d+)*)\s*(?P<unit>%|％|‰|万亿|亿|万|千(?![米克瓦卡焦])|百|percent|million|billion|thousand)?", re.I
 )
+_ZH_CLOCK_UNIT = re.compile(r"(\d\s*(?:点(?!钟)|分(?![钟之])|秒(?!钟)))")
 # A clock time "4 pm" / "10:30 p.m." read as the 24-hour time a timetable writes ("16", "22:30").
 _CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?", re.I)
 _UNIT_SCALE = {"万亿": 1e12, "亿": 1e8, "万": 1e4, "千": 1e3, "百": 1e2,
@@ -116,6 +118,8 @@ def content_tokens(text: str) -> tuple[str, ...]:
     text = normalize(text).lower()
     tokens: list[str] = []
     if _CJK.search(text):
+        # A clock time ends at its unit: jieba reads "6点30分发船" as 分发 "distribute" + 船.
+        text = _ZH_CLOCK_UNIT.sub(r"\1 ", text)
         for word in _jieba().lcut(text):
             word = word.strip()
             if not word or word in ZH_STOPWORDS or not re.search(r"\w", word):

@@ -17,38 +17,15 @@ from functools import lru_cache
 
 from ragpipe.core.evidence.agreement import fact_terms, found_in, name_in, shares_word, words
 from ragpipe.core.evidence.facts import VALUE_CLAUSE, bounds, common_word, counted, facts, fold, lone_one
+from ragpipe.core.evidence.polarity import aligned_with, clauses_of, overlap, polarity_conflict
 from ragpipe.core.evidence.roles import swapped_roles
 from ragpipe.core.text import is_chinese, number_mentions, numbers
 
-# A clause restates a statement (but for its polarity) when this share of its words are the statement's.
-RESTATED = 0.6
 # A statement echoes an evidence clause that holds this share of its words besides names and numbers.
 ECHO = 0.3
-# A sentence speaks of what a statement speaks of when it holds this share of the
-# statement's other words (at least two of them, or its only one).
-ALIGNED_SHARE = 0.6
-# Word stems that say opposite things about the same subject (a text has a stem when one of
-# its words starts with it; Chinese: when it contains it).
-_ANTONYMS = [("increas", "decreas"), ("increas", "reduc"), ("rais", "lower"), ("rise", "fall"), ("rose", "fell"),
-             ("higher", "lower"), ("more", "less"), ("more", "fewer"), ("above", "below"),
-             ("maximum", "minimum"), ("allow", "prohibit"), ("allow", "forbid"), ("permit", "prohibit"),
-             ("accept", "reject"), ("approv", "reject"), ("win", "los"), ("won", "lost"), ("open", "clos"),
-             ("largest", "smallest"), ("earliest", "latest"), ("north", "south"), ("east", "west"),
-             ("public", "private"), ("mandatory", "optional"), ("required", "optional"), ("legal", "illegal"),
-             ("增加", "减少"), ("提高", "降低"), ("上调", "下调"), ("上升", "下降"), ("增长", "下降"), ("高于", "低于"),
-             ("之前", "之后"), ("以前", "以后"), ("以上", "以下"), ("最高", "最低"), ("允许", "禁止"), ("可以", "不得"),
-             ("批准", "拒绝"), ("必须", "无需"), ("强制", "自愿"), ("最大", "最小"), ("公立", "私立"), ("合法", "违法"),
-             ("缴纳", "免征"), ("征收", "免征"), ("需要", "无需"), ("收费", "免费"), ("仅限", "不限"),
-             ("still", "no longer"), ("仍", "不再")]
-# Said once for a sentence's subject, whichever clause holds the predicate: "classified Pluto
-# as a dwarf planet, no longer as a planet", "…归类为矮行星，它不再属于行星".
-_SENTENCE_WIDE = frozenset({"no longer", "不再"})
-_CLAUSE = re.compile(r"[,;:，；：]|\s--?\s|—|\b(?:but|while|whereas|although)\b|但是?|而|然而")
 # List numbers and pointers ("3  Cook the…", "(step 5)", "Method 1") are no facts.
 _UNNUMBERED = re.compile(r"^\s*\d{1,2}[.)]?\s+|\b(?:steps?|passages?|documents?|methods?|options?|parts?|sections?)\s*#?"
                          r"\d{1,2}\b|(?:步骤|第)\s*\d{1,2}\s*步?", re.I)
-# A negation under a condition asserts nothing ("if you do not report income").
-_CONDITION = re.compile(r"\b(?:if|unless|when|whether)\b|如果|若|除非|假如", re.I)
 
 
 _NO_FACTS = facts("")
@@ -67,21 +44,6 @@ class Contradiction:
         if language == "zh":
             return f"证据说的是“{self.evidence}”，陈述却说“{self.stated}”"
         return f"the evidence says \"{self.evidence}\" where the statement says \"{self.stated}\""
-
-
-def _overlap(frame: Sequence[str], sentence_terms: Sequence[str]) -> int:
-    return sum(found_in(t, sentence_terms) for t in frame)
-
-
-def _aligned(frame: list[str], sentences: list[str], sentence_terms: list[tuple[str, ...]]) -> list[int]:
-    """The sentences that hold the most of ``frame``, when that is enough to speak of it."""
-    if not frame:
-        return []
-    scores = [_overlap(frame, t) for t in sentence_terms]
-    best = max(scores, default=0)
-    if best < max(min(2, len(frame)), ALIGNED_SHARE * len(frame)):
-        return []
-    return [i for i, s in enumerate(scores) if s == best]
 
 
 def _slot_conflicts(statement: str, sentences: list[str], sentence_terms) -> Contradiction | None:
@@ -110,7 +72,7 @@ def _slot_conflicts(statement: str, sentences: list[str], sentence_terms) -> Con
         # (A year the evidence lacks is a number it lacks already.)
         unstated_month = kind == "month" and not any(_alternative(kind, value, _NO_FACTS, facts(s), s) is None
                                                      for s in sentences)
-        aligned = [i for i in _aligned(frame, sentences, sentence_terms) if unstated_month or _echoes(sentences[i], frame)]
+        aligned = [i for i in aligned_with(frame, sentences, sentence_terms) if unstated_month or _echoes(sentences[i], frame)]
         if aligned and _stated_close_by(kind, value, frame, sentences, sentence_terms, aligned):
             continue
         found = [(_alternative(kind, value, said, facts(sentences[i]), sentences[i]), i) for i in aligned]
@@ -166,7 +128,7 @@ def _echoes(sentence: str, statement_terms: list[str]) -> bool:
     words are the statement's. A plain swap copies its source; a statement that merely shares
     a topic with a sentence is no swap of it."""
     own = {t for n in facts(sentence).names for t in words(n)}
-    for clause in _clauses(sentence):
+    for clause in clauses_of(sentence):
         held = words(clause)
         rest = [t for t in dict.fromkeys(held) if t not in own and not _month_words(t) and not facts(t).numbers]
         frame = [t for t in statement_terms if not facts(t).numbers and not _month_words(t)]
@@ -180,8 +142,8 @@ def _stated_close_by(kind: str, value, frame: list[str], sentences: list[str], s
                      aligned: list[int]) -> bool:
     """A sentence besides the best-aligned ones states the value and holds more than 70 % as
     much of the statement's other words: the evidence may say it there."""
-    enough = _overlap(frame, sentence_terms[aligned[0]]) * 0.7
-    return any(i not in aligned and _overlap(frame, t) > enough  # the cheap test first: facts() tags words
+    enough = overlap(frame, sentence_terms[aligned[0]]) * 0.7
+    return any(i not in aligned and overlap(frame, t) > enough  # the cheap test first: facts() tags words
                and _alternative(kind, value, _NO_FACTS, facts(s), s) is None
                for i, (s, t) in enumerate(zip(sentences, sentence_terms)))
 
@@ -236,7 +198,7 @@ def _closer_alternative(kind: str, value, said, frame: list[str], sentence: str)
     fit = {}
     for v, held in clause_of.items():
         elsewhere = set().union(*(w for u, w in clause_of.items() if u != v))
-        fit[v] = (sum(t in held - elsewhere - topic for t in frame), _overlap(frame, tuple(held)))
+        fit[v] = (sum(t in held - elsewhere - topic for t in frame), overlap(frame, tuple(held)))
     best = max(others, key=lambda v: fit.get(v, (-1, -1)))
     return _show(kind, best) if fit.get(best, (-1, -1)) > fit.get(value, (-1, -1)) else None
 
@@ -256,79 +218,6 @@ def _show(kind: str, value) -> str:
         return ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
                 "November", "December"][int(value) - 1]
     return f"{value:g}" if isinstance(value, float) else str(value)
-
-
-def _clauses(sentence: str) -> list[str]:
-    return [c for c in _CLAUSE.split(sentence) if c and c.strip()]
-
-
-def _predicate_clauses(statement_terms: list[str], sentences: list[str]) -> list[str]:
-    """The evidence clauses that speak of what the statement speaks of: the clauses that hold
-    enough of its words; else, in the sentences that do, the clause holding most of them (the
-    later on a tie: "抗生素对病毒无效，因此不能治疗普通感冒" carries its subject in the first)."""
-    clauses = [c for s in sentences for c in _clauses(s)]
-    aligned = _aligned(statement_terms, clauses, [words(c) for c in clauses])
-    if aligned:
-        return [clauses[i] for i in aligned]
-    found = []
-    for i in _aligned(statement_terms, sentences, [words(s) for s in sentences]):
-        parts = _clauses(sentences[i])
-        found.append(max(reversed(parts), key=lambda c: _overlap(statement_terms, words(c))))
-    return found
-
-
-def _restates(clause: str, statement: str) -> bool:
-    """One says what the other says, but for the polarity: most of its words are the other's
-    ("因此不能治疗普通感冒" / "抗生素可以治疗普通感冒"), not a neighbouring fact ("thus they are not
-    essential to obtain from your diet" / "must be obtained from the diet")."""
-    held = {t for t in words(clause) if not facts(t).negated}  # the negation is the difference, not a word apart
-    return bool(held) and sum(found_in(t, words(statement)) for t in held) >= RESTATED * len(held)
-
-
-def _contained(clause: str, statement: str) -> bool:
-    """The clause holds every word of the statement, at least three: "The X200 warranty does
-    not cover the battery." inside "… a two-year limited warranty covering the motor and battery".
-    Asked only of a negated statement: a negation in a long clause may belong to another part
-    of it ("a combination of compounds that are not chemically bonded")."""
-    held = [t for t in dict.fromkeys(words(statement)) if not facts(t).negated]
-    return len(held) >= 3 and set(held) <= set(words(clause))  # the very words: a stem match ("produced" in "products") is too loose
-
-
-def _polarity_conflict(statement: str, sentences: list[str]) -> Contradiction | None:
-    """The evidence clause that speaks of what the statement speaks of says the opposite: one
-    negates and the other does not, or one has a word the other has its antonym for."""
-    statement_terms = list(dict.fromkeys(words(statement)))
-    if len(statement_terms) < 2:
-        return None
-    negated = facts(statement).negated
-    single = len(_clauses(statement)) == 1
-    stated = _stems_in(statement)
-    pairs = [(ours, theirs) for ours, theirs in [*_ANTONYMS, *((y, x) for x, y in _ANTONYMS)]
-             if ours in stated and theirs not in stated]
-    for clause in _predicate_clauses(statement_terms, sentences):
-        if (single and len(statement_terms) >= 3 and facts(clause).negated != negated
-                and not _CONDITION.search(clause)
-                and (_restates(clause, statement) or negated and _contained(clause, statement))):
-            return Contradiction("negation", statement.strip(), clause.strip(), clause)
-        sentence = next((s for s in sentences if clause in s), clause)
-        found = _stems_in(clause) | (_stems_in(sentence) & _SENTENCE_WIDE)
-        for ours, theirs in pairs:
-            if theirs in found and ours not in found:
-                return Contradiction("antonym", ours, theirs, clause)
-    return None
-
-
-_STEMS = sorted({w for pair in _ANTONYMS for w in pair})
-
-
-@lru_cache(maxsize=65536)
-def _stems_in(text: str) -> frozenset[str]:
-    """The antonym stems a text has: one of its words starts with it (Chinese: it contains it)."""
-    folded = fold(text)
-    found = re.findall(r"[a-z]+", folded)
-    return frozenset(stem for stem in _STEMS if (stem in text if not stem.isascii()
-                                                 else re.search(rf"\b{stem}\b", folded) if " " in stem
-                                                 else any(w.startswith(stem) for w in found)))
 
 
 def _bound_conflict(statement: str, sentences: list[str]) -> Contradiction | None:
@@ -363,7 +252,7 @@ def answers_otherwise(statement: str, question: str, sentences: Sequence[str]) -
     sentences = [s for s in sentences if s and s.strip()]
     if not values or not frame or not sentences or not all(found_in(t, words(question)) for t in frame):
         return None
-    aligned = _aligned(frame, sentences, [words(s) for s in sentences])
+    aligned = aligned_with(frame, sentences, [words(s) for s in sentences])
     # Without one, a sentence holding every name the question asks of speaks of it too, whatever its
     # verb ("《夜巡》由伦勃朗创作" for "《夜巡》是谁画的？"), for a value no evidence sentence states.
     naming = [] if aligned or not asked.names else [
@@ -391,7 +280,7 @@ def confirms(reply: str, question: str, sentences: Sequence[str]) -> bool:
     sentences = [s for s in sentences if s and s.strip()]
     if not values or not frame or not sentences:
         return False
-    aligned = _aligned(frame, sentences, [words(s) for s in sentences])
+    aligned = aligned_with(frame, sentences, [words(s) for s in sentences])
     return any(all(_alternative(kind, value, said, facts(sentences[i]), sentences[i]) is None for kind, value in values)
                for i in aligned)
 
@@ -408,7 +297,13 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
     sentences = [s for s in sentences if s and s.strip()]
     if not sentences:
         return None
+    found = slots and _slot_conflicts(statement, sentences, [words(s) for s in sentences])
+    if found:
+        return found
+    opposite = polarity_conflict(statement, sentences)
+    if opposite:
+        return Contradiction(*opposite)
     swapped = swapped_roles(statement, sentences)
-    return ((slots and _slot_conflicts(statement, sentences, [words(s) for s in sentences]))
-            or _polarity_conflict(statement, sentences) or (swapped and Contradiction("roles", *swapped))
-            or _bound_conflict(statement, sentences))
+    if swapped:
+        return Contradiction("roles", *swapped)
+    return _bound_conflict(statement, sentences)

@@ -19,7 +19,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ragpipe.core.evidence.agreement import elliptical, fact_terms, found_in, in_context, words
+from ragpipe.core.evidence.agreement import elliptical, fact_terms, found_in, in_context, name_in, words
 from ragpipe.core.evidence.contradiction import answers_otherwise, confirms, contradiction
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.facts import counted, facts, lone_one
@@ -265,7 +265,9 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
             pair_coverage = coverage
         sentence_coverage = max((len(token_set & t) / n for t in prepared.tokens), default=0.0) if n else 0.0
         names = _names(statement, zh)
-        novel_names = sorted(w for w in names if w not in prepared.lowered)
+        # A plural names what its singular names: "on Fridays" / "every Friday".
+        novel_names = sorted(w for w in names if w not in prepared.lowered
+                             and not (w.endswith("s") and w[:-1] in prepared.lowered))
         stated_numbers = _statement_numbers(statement) - ({1.0} if zh and lone_one(statement, prepared.lowered) else set())
         novel_numbers = sorted(stated_numbers - prepared.numbers)
         # Names and numbers that the evidence has, but never in one sentence, are
@@ -329,9 +331,11 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
 
 def _invented(statement: str, question: str, prepared: _Prepared) -> bool:
     """The statement says nothing the evidence says beyond what the question asks: a claim of
-    four words or more, two or more of them not the question's, none of those in the evidence
-    (stems and near spellings count), and no date the evidence states nor a number it counts the same unit with ("Roth IRA
-    contributions are tax deductible" against a passage on the contribution limit;
+    three words or more ("It removed the distutils module"), two or more of them neither the
+    question's nor a name the evidence also names, none of those in the evidence
+    (stems and near spellings count), and no date the evidence states nor a number it counts
+    the same unit with ("Roth IRA contributions are tax deductible" against a passage on the
+    contribution limit;
     "缴存的公积金可以随时全额提取" against one on the rates). A shared value ties it to the
     evidence: "每年3月1日到6月30日之间办理" rewords "…时间为3月1日至6月30日". Fragments ("value for
     money" from a list of reviews) and single characters (只, 年) are too short to tell; a
@@ -339,14 +343,21 @@ def _invented(statement: str, question: str, prepared: _Prepared) -> bool:
     if statement.rstrip().endswith((":", "：")):
         return False  # a lead-in to a list ("To sew a zipper gusset, follow these steps:") asserts nothing
     zh = is_chinese(statement)
+    said = facts(statement)
     own = [w for w in dict.fromkeys(words(statement)) if len(w) > 1 and not fact_terms(facts(w)) and not w.isdigit()]
+    if len(own) < 3:
+        return False
     asked = words(question)
-    informative = [w for w in own if not found_in(w, asked) and not (zh and w in question)]
-    if len(own) < 4 or len(informative) < 2:
+    # A name the evidence names too says what the claim is about, not what it claims: "All Harbor Line
+    # trams have step-free boarding" claims nothing a passage on the Harbor Line's timetable says.
+    names = facts("\n".join(prepared.sentences)).names
+    named = {t for n in said.names if name_in(n, names) for t in words(n)}
+    informative = [w for w in own if not found_in(w, asked) and not (zh and w in question) and w not in named]
+    if len(informative) < 2:
         return False
     if any(w in prepared.all_tokens or (zh and w in prepared.lowered) for w in informative):
         return False
-    shared = set(fact_terms(facts(statement))) & set(fact_terms(facts(prepared.lowered)))
+    shared = set(fact_terms(said)) & set(fact_terms(facts(prepared.lowered)))
     if any(t.startswith(("#y", "#m", "#d")) for t in shared) or _counted_units(statement) & _counted_units(prepared.lowered):
         return False
     held = words(prepared.lowered)

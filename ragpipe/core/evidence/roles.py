@@ -12,7 +12,8 @@ from ragpipe.core.evidence.facts import facts, fold
 from ragpipe.core.text import is_chinese
 
 _EN_PASSIVE = re.compile(r"\b\w+(?:ed|en|wn|ld|ght|ne|de|id)\s+by\b", re.I)  # "was acquired by", ", signed by"
-_ZH_PASSIVE = re.compile(r"被|由|遭|受到")
+# 被 in a noun says no passive: 被告 "defendant", 被保险人 "the insured".
+_ZH_PASSIVE = re.compile(r"被(?!告|保险|执行|害人|申请|上诉|继承|监护|抚养|赡养|子|褥)|由|遭|受到")
 _COPULA = re.compile(r"\b(?:is|are|was|were)\b|是")
 
 
@@ -87,7 +88,11 @@ def _mirrored(statement: str, sentence: str) -> tuple[str, str] | None:
                 left, right = ours[i - a:i], ours[i + 1:i + 1 + b]
                 if set(left) & set(right) or j < b:
                     continue
-                if theirs[j - b:j] == right and theirs[j + 1:j + 1 + a] == left:
+                # One word the statement lacks may stand between a side and the relation in the
+                # sentence: a title ("原告王某起诉被告赵某").
+                before = theirs[j - b:j] == right or (theirs[j - b - 1:j - 1] == right and theirs[j - 1] not in ours)
+                after = theirs[j + 1:j + 1 + a] == left or (theirs[j + 2:j + 2 + a] == left and theirs[j + 1] not in ours)
+                if before and after:
                     return " ".join(left), " ".join(right)
     return None
 
