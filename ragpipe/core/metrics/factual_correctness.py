@@ -69,7 +69,10 @@ METRIC = Metric(
                 "verifier. Offline, a reply that is only a value or a name is read as the answer to its question "
                 "(\"capital of France: Paris\"); an answer that puts another number, date or name in the "
                 "reference's place, that mirrors a bare reference read with its question with another word in its "
-                "place (\"大熊猫主要以鱼类为食\" for \"竹子\"), or that the reference plainly contradicts, scores 0; refusals and bare yes/no "
+                "place (\"大熊猫主要以鱼类为食\" for \"竹子\"), that hedges between the reference and another candidate, or that "
+                "the reference plainly contradicts, scores 0; a short listing reference to a question that asks for "
+                "several things is one claim per item (\"Sodium\" recalls half of \"Sodium and chlorine\"); acronyms "
+                "are read as the other text spells them out; refusals and bare yes/no "
                 "references are decided as answer_correctness decides them."),
     reads=("answer", "ground_truth_answer"),
     higher_is_better=True,
