@@ -210,7 +210,8 @@ def listed(reference: str, question: str) -> list[list[str]]:
     """The key terms (those the question does not give) of each item a short reference lists, where
     the question asks for several things and each item has some. Without such a question a joined
     reference is as often one name ("Tokyo City and Prefecture", "Vodka and Coke")."""
-    if not _SEVERAL.search(question) or len(reference.split()) > 8 or len(reference) > 40:
+    asked = re.sub(r"\([^()]*\)|（[^（）]*）", " ", question)  # not an aside: "(clue - both medals were …)"
+    if not _SEVERAL.search(asked) or len(reference.split()) > 8 or len(reference) > 40:
         return []
     given = set(worded(question))
     keyed = [[t for t in worded(item) if not found_in(t, given)] for item in list_items(reference, commas=True)]
