@@ -174,6 +174,40 @@ def test_factual_correctness_catches_another_noun_in_a_bare_references_place(kit
     assert (value >= 0.5) == correct, (answer, value)
 
 
+
+@pytest.mark.parametrize("question, answer, reference, correct", [
+    # an acronym is the name the reference spells out
+    ("Which country bought Alaska in 1867?", "The USA bought it from Russia.", "The United States of America", True),
+    # a scale written once: "2 million" is no "2,000,000" plus a stray million
+    ("How many copies did the album sell?", "It sold 2,000,000 copies.", "2 million", True),
+    # hedging between the reference and another candidate is not giving the answer
+    ("Which element has the symbol Fe?", "I think it's iron, or maybe tin.", "Iron", False),
+    ("哪座山是世界第二高峰？", "可能是乔戈里峰，也可能是干城章嘉峰。", "乔戈里峰", False),
+])
+def test_answer_and_factual_correctness_read_acronyms_scales_and_hedges(kit, question, answer, reference, correct):
+    for metric in ("answer_correctness", "factual_correctness"):
+        value = score(kit, metric, question=question, answer=answer, ground_truth_answer=reference).value
+        assert (value >= 0.5) == correct, (metric, answer, value)
+
+
+def test_answer_correctness_reads_an_abbreviated_money_scale(kit):
+    """"£12m" is £12 million, not 12 (factual_correctness's statement verifier still reads 12)."""
+    value = score(kit, "answer_correctness", question="How much did the painting sell for?",
+                  answer="The painting sold for £12 million.", ground_truth_answer="£12m").value
+    assert value >= 0.5
+
+
+@pytest.mark.parametrize("question, answer, reference", [
+    ("Which two metals make up most solder?", "Solder is mostly lead.", "Lead and tin"),
+    ("人体的两种主要血管是哪两种？", "动脉。", "动脉和静脉"),
+])
+def test_half_a_listing_reference_is_wrong_and_recalls_half(kit, question, answer, reference):
+    """The question asks for two things and the answer names one: people judge it wrong
+    (answer_correctness below 0.5); factual_correctness recalls one of the two items."""
+    fields = dict(question=question, answer=answer, ground_truth_answer=reference)
+    assert score(kit, "answer_correctness", **fields).value < 0.5
+    assert 0.2 <= score(kit, "factual_correctness", **fields).value <= 0.8
+
 def test_answer_correctness_a_quoted_word_is_no_common_noun_in_the_references_place(kit):
     """A word the answer quotes is a name or a word cited as a word (an EVOUNA answer people judged
     right): the rule for another common noun in a bare reference's place leaves it to the name rules."""

@@ -35,7 +35,8 @@ from ragpipe.core.evidence.agreement import CORRECTNESS_FEATURES  # noqa: E402
 from ragpipe.core.evidence.calibration import Trees  # noqa: E402
 from ragpipe.core.evidence.embeddings import Embedder  # noqa: E402
 from ragpipe.core.metrics import Toolkit  # noqa: E402
-from ragpipe.core.metrics.answer_correctness import MODEL_PATH, _unpunctuated, asserted, by_rule, conflicts, features  # noqa: E402
+from ragpipe.core.metrics.answer_correctness import (MODEL_PATH, PARTIAL_CAP, _unpunctuated, asserted, by_rule, conflicts,  # noqa: E402
+                                                     features, incomplete)
 from ragpipe.core.metrics.scoring import case_from_row  # noqa: E402
 
 FILES = {"evouna_tq_dev.jsonl": 2.0, "halluqa_zh_dev.jsonl": 1.0, "halueval_qa_dev.jsonl": 1.0}
@@ -63,6 +64,7 @@ def build(bench_dir: Path, kit: Toolkit) -> list[dict]:
             out.append({"file": name, "group": question_group(name, row), "y": bool(row["human_label"]["answer_correct"]),
                         "x": x, "rule": None if decided is None else decided.value,
                         "conflict": bool(found and conflicts(case, kit, found)),
+                        "partial": bool(found and incomplete(case, found)),
                         "sentence": len(case.answer.split()) >= 5})
             kit.forget(case)
         print(f"  {name}: {len(rows)} answers, {time.perf_counter() - started:.0f} s", flush=True)
@@ -89,7 +91,7 @@ def fit(rows: list[dict]):
 
 def values(rows: list[dict], probabilities: np.ndarray) -> np.ndarray:
     """The metric's value from the model's probability, as answer_correctness.compute gives it."""
-    return np.array([r["rule"] if r["rule"] is not None else 0.0 if r["conflict"] else p
+    return np.array([r["rule"] if r["rule"] is not None else 0.0 if r["conflict"] else min(p, PARTIAL_CAP) if r["partial"] else p
                      for r, p in zip(rows, probabilities)])
 
 

@@ -116,6 +116,26 @@ def in_context(question: str, text: str) -> str:
     return f"{question}: {text.strip()}" if question and elliptical(text) else text
 
 
+# An acronym as written ("UK", "U.K.", "WHO", "NASA"), and the small words a name spelt out
+# may hold between the words it takes its letters from ("National Aeronautics and Space Administration").
+_ACRONYM = re.compile(r"\b(?:[A-Z]\.){2,}|\b[A-Z]{2,6}\b")
+_NAME_JOINER = r"(?:\s+(?:of|and|for|the|on|de|&))*\s+"
+
+
+def spelled_out(text: str, other: str) -> str:
+    """``text`` with each acronym that ``other`` spells out written as ``other`` writes it ("The UK
+    left the EU" against "the United Kingdom" reads "The United Kingdom left the EU"): the two are
+    one name, and the words of the long form are the ones a reference's key terms are."""
+    for acronym in dict.fromkeys(_ACRONYM.findall(text)):
+        if re.search(rf"(?<!\w){re.escape(acronym)}(?!\w)", other):
+            continue  # both write it ("What does PDF stand for?" - "PDF is not …"): nothing to reconcile
+        letters = acronym.replace(".", "")
+        long = re.search(rf"\b{_NAME_JOINER.join(rf'{c}[a-z]+' for c in letters)}\b", other)
+        if long:
+            text = re.sub(rf"(?<!\w){re.escape(acronym)}(?!\w)", long.group(0), text)
+    return text
+
+
 @dataclass
 class Agreement:
     """What an answer shares with a reference, and where it says something else."""
@@ -204,7 +224,7 @@ def _show(values) -> str:
     return ", ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in sorted(values, key=str)[:3])
 
 
-def _worded(text: str) -> list[str]:
+def worded(text: str) -> list[str]:
     """``terms`` as a reference is matched: initials joined ("J.G. Ballard" is "JG Ballard"),
     no apostrophes ("Xi'an" is "Xian"), and no spelled-out numbers, which ``fact_terms`` gives
     by value ("twenty nine stone" against "29 stone" misses no word)."""
@@ -214,7 +234,7 @@ def _worded(text: str) -> list[str]:
 
 def _given(question: str) -> set[str]:
     """The question's terms, numbers and dates: an answer that repeats them states nothing by it."""
-    return set(_worded(question)) | set(fact_terms(facts(question)))
+    return set(worded(question)) | set(fact_terms(facts(question)))
 
 
 def _joined(found: list[str]) -> list[str]:
@@ -229,16 +249,16 @@ def agreement(answer: str, reference: str, question: str = "") -> Agreement:
     # A parenthesis in a reference qualifies it ("Elephant (disambiguation)", "Belshazzar (Daniel 5)"):
     # its words are welcome in an answer but not required.
     core = _PARENTHESIS.sub(" ", reference).strip() or reference
-    reference_terms = list(dict.fromkeys([*_worded(core), *fact_terms(facts(core))]))
+    reference_terms = list(dict.fromkeys([*worded(core), *fact_terms(facts(core))]))
     key = [t for t in reference_terms if not found_in(t, given)] or reference_terms
     answer_facts = facts(answer)
-    answer_terms = list(dict.fromkeys([*_worded(answer), *fact_terms(answer_facts)]))
+    answer_terms = list(dict.fromkeys([*worded(answer), *fact_terms(answer_facts)]))
     answer_joined = _joined(answer_terms)
     # A key term is stated alone, as part of a word the answer writes as one with its neighbour, or
     # as two words.
     split = {t for a, b in zip(key, key[1:]) if a.isalpha() and b.isalpha() and found_in(a + b, answer_terms) for t in (a, b)}
     matched = [t for t in key if t in split or found_in(t, answer_joined)]
-    all_reference = _joined(list(dict.fromkeys([*_worded(reference), *fact_terms(facts(reference))])))
+    all_reference = _joined(list(dict.fromkeys([*worded(reference), *fact_terms(facts(reference))])))
     new = [t for t in answer_terms if not found_in(t, given)]
     extra = [t for t in new if not found_in(t, all_reference)]
     recall = len(matched) / len(key) if key else 1.0
@@ -313,8 +333,8 @@ def head_stated(answer: str, reference: str, question: str) -> bool:
     core = _PARENTHESIS.sub(" ", reference).strip() or reference
     if not is_chinese(core):
         core = _POSTMODIFIER.sub("", core)
-    heads = [t for t in _worded(core) if not found_in(t, _given(question))]
-    return not heads or found_in(heads[-1], _joined(_worded(answer)))
+    heads = [t for t in worded(core) if not found_in(t, _given(question))]
+    return not heads or found_in(heads[-1], _joined(worded(answer)))
 
 
 def rare_stated(answer: str, reference: str, question: str) -> float:
@@ -323,11 +343,11 @@ def rare_stated(answer: str, reference: str, question: str) -> float:
     like "Etymology of Poland" is named by "Poland"; "Menlo Park" by "Menlo". 1 when it has none."""
     core = _PARENTHESIS.sub(" ", reference).strip() or reference
     if is_chinese(core):
-        rare = [t for name in facts(core).names for t in (_worded(name) or [name])]
+        rare = [t for name in facts(core).names for t in (worded(name) or [name])]
     else:
-        rare = [t for w in re.findall(r"[A-Za-z][A-Za-z'’-]+", core) if not common_word(w) for t in _worded(w)]
+        rare = [t for w in re.findall(r"[A-Za-z][A-Za-z'’-]+", core) if not common_word(w) for t in worded(w)]
     rare = [t for t in dict.fromkeys(rare) if not found_in(t, _given(question))]
-    stated = _joined(_worded(answer))
+    stated = _joined(worded(answer))
     return sum(found_in(t, stated) for t in rare) / len(rare) if rare else 1.0
 
 

@@ -42,6 +42,10 @@ _EN_UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "s
 _EN_SCALES = {"hundred": 100, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 _EN_NUMBER_WORDS = re.compile(r"\b(?:(?:%s)(?:[\s-]+(?:and\s+)?(?:%s))*)\b(?:\s*(?P<pct>percent|per cent))?" % (
     "|".join([*_EN_UNITS, *_EN_SCALES]), "|".join([*_EN_UNITS, *_EN_SCALES])), re.I)
+_DIGITS_BEFORE = re.compile(r"\d\s*$")
+# An amount of money with its scale abbreviated: "£50m", "$3bn", "€20k".
+_MONEY_SCALE = re.compile(r"[$£€¥]\s?(\d+(?:\.\d+)?)\s?(k|m|mn|bn)\b", re.I)
+_MONEY_SCALES = {"k": 1e3, "m": 1e6, "mn": 1e6, "bn": 1e9}
 _ZH_DIGIT = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _ZH_SMALL = {"十": 10, "百": 100, "千": 1000}
 _ZH_BIG = {"万": 1e4, "亿": 1e8}
@@ -189,7 +193,12 @@ def facts(text: str) -> Facts:
         years.add(int(match.group(1)))
         rest = rest[:match.start(1)] + " " * 4 + rest[match.end(1):]
     values = {v for v in number_mentions(rest)}
+    for match in _MONEY_SCALE.finditer(rest):  # "£50m" is £50 million
+        values.discard(float(match.group(1)))
+        values.add(round(float(match.group(1)) * _MONEY_SCALES[match.group(2).lower()], 6))
     for match in _EN_NUMBER_WORDS.finditer(rest):
+        if _DIGITS_BEFORE.search(rest, 0, match.start()) and match.group(0).lower() in ("thousand", "million", "billion"):
+            continue  # "million" of "1.5 million" scales the digits before it, as number_mentions read them
         value = _en_value(match.group(0))
         if value is not None:
             values.add(round(value, 6))

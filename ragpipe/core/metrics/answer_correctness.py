@@ -6,7 +6,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ragpipe.core.evidence.agreement import CORRECTNESS_FEATURES, agreement, correctness_row, found_in, in_context, terms
+from ragpipe.core.evidence.agreement import (CORRECTNESS_FEATURES, agreement, correctness_row, found_in, in_context, spelled_out,
+                                             terms, worded)
 from ragpipe.core.evidence.calibration import Trees
 from ragpipe.core.evidence.facts import facts
 from ragpipe.core.evidence.contradiction import contradiction
@@ -21,6 +22,9 @@ from ragpipe.core.schemas import EvalCase
 # judge it correct, so 0.5 is where right and wrong are equally likely. Fixed a priori.
 ANSWER_CORRECTNESS_WRONG_THRESHOLD = 0.5
 MODEL_PATH = Path(__file__).parents[1] / "evidence" / "correctness.json"
+# An answer that states only some items of a listing reference stays below the line: people
+# judge it wrong, though it may be the better of two wrong answers.
+PARTIAL_CAP = 0.3
 
 # Bare yes/no references ("no", "有。", "不可以。") make no statement to match claims against;
 # the answer's polarity is compared instead.
@@ -99,8 +103,19 @@ def asserted(answer: str) -> str:
     return rest if _SOURCE_LEAD_IN.search(opening) else answer
 
 
+def one_spelling(case: EvalCase) -> EvalCase:
+    """The case with an acronym written as the other texts spell it out ("UK" as "United Kingdom"
+    where the reference writes that, "WHO" in the question as the answer's "World Health
+    Organization"): one name, which must neither miss the reference's words nor conflict with them."""
+    answer, reference, question = case.answer or "", case.ground_truth_answer or "", case.question or ""
+    return case.model_copy(update={"answer": spelled_out(answer, f"{reference} {question}"),
+                                   "ground_truth_answer": spelled_out(reference, f"{answer} {question}"),
+                                   "question": spelled_out(question, f"{answer} {reference}")})
+
+
 def features(case: EvalCase, kit: Toolkit):
     """The model's feature row for an answer, and the agreement it reads."""
+    case = one_spelling(case)
     answer = asserted(case.answer)
     found = agreement(answer, case.ground_truth_answer, case.question)
     # A closing "!" or "。" moves e5's cosine by as much as a paraphrase does: compared without.
@@ -116,6 +131,7 @@ def conflicts(case: EvalCase, kit: Toolkit, found) -> list[str]:
     (negation, antonym, swapped roles; contradiction.py), or a sentence that mirrors the
     reference (a bare one read as the answer to its question) with other words where the
     reference's key terms stand."""
+    case = one_spelling(case)
     reference = evidence_sentences(case.ground_truth_answer)
     language = language_of(case.ground_truth_answer)
     plain = [(s, contradiction(s, reference)) for s in claims(kit.statements(case.answer))]
@@ -128,7 +144,31 @@ def conflicts(case: EvalCase, kit: Toolkit, found) -> list[str]:
             and polarity(case.ground_truth_answer) is None and not _quotes(case.answer, found.answer_extra) \
             and mirrors(asserted(case.answer), in_context(case.question, case.ground_truth_answer)):  # "由财政部征收" for "由税务机关征收"
         found_conflicts.append(f"{', '.join(found.answer_extra[:3])} for {', '.join(found.key_terms[:3])}")
-    return found_conflicts
+    return found_conflicts + hedged(asserted(case.answer), case.ground_truth_answer, found)
+
+
+# A hedge ("maybe", "I'm not sure", 可能, 应该…吧), and what parts candidates in one
+# ("A or B", "A或者B", "可能是A，也可能是B"; 或许 and 或多或少 are no "or").
+_HEDGE = re.compile(r"\b(?:maybe|perhaps|possibly|probably|might|may be|could be|not sure|unsure|i think|i believe)\b"
+                    r"|可能|也许|或许|大概|应该|不确定|吧\W*$", re.I)
+_OR = re.compile(r"\bor\b|或者|或是|还是|也可能|(?<!或)或(?![许多])", re.I)
+
+
+def hedged(answer: str, reference: str, found) -> list[str]:
+    """The answer hedges between the reference and another candidate ("It was either Argentina or
+    Germany, I'm not sure which." for "Germany"): naming a set that holds the answer is not giving
+    it. A reference that itself offers alternatives is left to the other rules."""
+    if _OR.search(reference):
+        return []
+    for sentence in re.split(r"(?<=[.!?。！？])\s*", answer):  # the hedge and its candidates in one sentence
+        if not _HEDGE.search(sentence):
+            continue
+        parts = [set(terms(part)) for part in _OR.split(sentence)]
+        names_it = [any(found_in(t, part) for t in found.matched) for part in parts]
+        other = [any(found_in(t, part) for t in found.answer_extra) and not names_it[i] for i, part in enumerate(parts)]
+        if any(names_it) and any(other):
+            return [f"hedges between {', '.join(found.matched[:2])} and {', '.join(found.answer_extra[:2])}"]
+    return []
 
 
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|‘([^’]+)’|(?<!\w)'([^']+)'(?!\w)|「([^」]+)」|《([^》]+)》")
@@ -146,6 +186,49 @@ def mirrors(statement: str, clause: str) -> bool:
     negation elsewhere in a longer answer is usually an aside ("Belgium, not France")."""
     ours, theirs = set(terms(statement)), set(terms(clause))
     return bool(ours and theirs) and len(ours & theirs) >= 0.6 * max(len(ours), len(theirs))
+
+
+# What joins the items of a listing reference ("Copper and tin", "Malcolm & Donald Campbell", "黄河和长江");
+# a comma only where the question asks for several: it more often adds a place or a title ("Geneva, Switzerland").
+_LIST_JOINER = re.compile(r"\s*(?:&|\band\b|以及|和|与|及|、)\s*", re.I)
+
+
+def list_items(reference: str, commas: bool = False) -> list[str]:
+    """The parts a reference's joiners (and, where asked, its commas) separate, less its parentheses."""
+    core = re.sub(r"\([^()]*\)|（[^（）]*）", " ", reference).strip()
+    return [item.strip(" ,，") for item in re.split(rf"{_LIST_JOINER.pattern}{'|[,，]' if commas else ''}", core, flags=re.I)
+            if item.strip(" ,，")]
+
+
+# A question that asks for more than one thing ("Which two metals…", "name the top four…", "both",
+# "哪两条", "哪几位"; not "separated into two parts").
+_SEVERAL = re.compile(r"\b(?:which|what|name|list|the)\s+(?:\w+\s+){0,2}?(?:two|three|four|five|six|[2-9])(?![\w-])|\bboth\b"
+                      r"|哪[2-9两二三四五六七八九几]|哪些|几[个位种条项]", re.I)
+
+
+def listed(reference: str, question: str) -> list[list[str]]:
+    """The key terms (those the question does not give) of each item a short reference lists, where
+    the question asks for several things and each item has some. Without such a question a joined
+    reference is as often one name ("Tokyo City and Prefecture", "Vodka and Coke")."""
+    asked = re.sub(r"\([^()]*\)|（[^（）]*）", " ", question)  # not an aside: "(clue - both medals were …)"
+    if not _SEVERAL.search(asked) or len(reference.split()) > 8 or len(reference) > 40:
+        return []
+    given = set(worded(question))
+    keyed = [[t for t in worded(item) if not found_in(t, given)] for item in list_items(reference, commas=True)]
+    return keyed if len(keyed) > 1 and all(keyed) else []
+
+
+def incomplete(case: EvalCase, found) -> str | None:
+    """The answer states one item of a listing reference and leaves another out ("Bronze is made
+    mainly of copper." for "Copper and tin", "黄河。" for "黄河和长江"): people judge half a list wrong."""
+    case = one_spelling(case)
+    items = listed(case.ground_truth_answer, case.question)
+    said = worded(asserted(case.answer))  # word by word: "copper" states no "copper tin"
+    stated = [all(found_in(t, said) for t in item) for item in items]
+    if any(stated) and not all(stated):
+        left_out = next(item for item, ok in zip(items, stated) if not ok)
+        return f"states {', '.join(next(item for item, ok in zip(items, stated) if ok)[:2])}, not {', '.join(left_out[:2])}"
+    return None
 
 
 def _unpunctuated(text: str) -> str:
@@ -178,12 +261,15 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     row, found = features(case, kit)
     probability = float(load_model(kit.embedder.backend).probability(np.array([row]))[0])
     conflicting = conflicts(case, kit, found)
+    partial = incomplete(case, found)
     details = {"key_terms": found.key_terms, "stated": found.matched,
                "missing": [t for t in found.key_terms if t not in found.matched],
                "added": found.answer_extra[:20], "conflicts": conflicting,
                "features": dict(zip(CORRECTNESS_FEATURES, (round(x, 4) for x in row)))}
     if conflicting:  # another name, number or date in the reference's place, or its opposite, is never right
         return MetricResult(0.0, {**details, "model_probability": round(probability, 4)})
+    if partial:  # half a list is not the answer
+        return MetricResult(min(probability, PARTIAL_CAP), {**details, "partial": partial, "model_probability": round(probability, 4)})
     return MetricResult(probability, details)
 
 
@@ -197,12 +283,16 @@ METRIC = Metric(
                 "and names the answer adds; embedding similarity. Words the answer repeats from the question are "
                 "neither credit nor blame, nor is an opening clause that only points at the sources (\"According to "
                 "the documents, …\"); added detail is no error, and a bound (\"不超过5克\", \"no more than 5 g\") is no "
-                "negation. An answer that puts another number, date or name in the reference's place (and states "
-                "less than half of its key terms, or half with one name of a pair the reference lists replaced), or "
+                "negation; an acronym is the name the other text spells out (\"UK\", \"United Kingdom\"), and \"£50m\" is "
+                "£50 million. An answer that puts another number, date or name in the reference's place (and states "
+                "less than half of its key terms, or half with one name of a pair the reference lists replaced), "
+                "that hedges between the reference and another candidate (\"maybe Argentina or Germany\"), or "
                 "that the "
                 "reference plainly contradicts (negation, antonym, swapped roles), scores 0; so does "
                 "an answer that only declines where the reference answers, and an answer that asserts where the "
-                "reference says the question cannot be answered. Both declining scores 1. A bare yes/no reference "
+                "reference says the question cannot be answered. Both declining scores 1. Where the question asks "
+                f"for several things (\"which two\", \"哪3个\") and the answer states only some items of the reference's "
+                f"list, it scores at most {PARTIAL_CAP}. A bare yes/no reference "
                 "is matched on polarity (1 or 0). LLM mode: claim-level F1 of the judge's verdicts both ways. "
                 f"Below {ANSWER_CORRECTNESS_WRONG_THRESHOLD} the answer is judged wrong."),
     reads=("answer", "ground_truth_answer"),

@@ -1,14 +1,16 @@
-from ragpipe.core.evidence.agreement import agreement, elliptical, in_context
+from ragpipe.core.evidence.agreement import agreement, elliptical, found_in, in_context, terms
 from ragpipe.core.evidence.support import claims
-from ragpipe.core.metrics.answer_correctness import asserted, by_rule, conflicts
+from ragpipe.core.metrics.answer_correctness import asserted, by_rule, conflicts, list_items, listed, one_spelling
 from ragpipe.core.metrics.base import STATEMENT_JUDGE, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 
 
-def _claims(kit: Toolkit, text: str, question: str) -> list[str]:
-    """A text's claims; offline, an elliptical text ("Paris", "10") is one claim about its question."""
+def _claims(kit: Toolkit, text: str, question: str, items: bool = False) -> list[str]:
+    """A text's claims; offline, an elliptical text ("Paris", "10") is one claim about its question,
+    and a listing reference ("Sodium and chlorine") one claim per item, so that an answer naming
+    one item recalls half of it."""
     if kit.llm is None and elliptical(text):
-        return [in_context(question, text)]
+        return [in_context(question, part) for part in (list_items(text, commas=True) if items and listed(text, question) else [text])]
     return claims(kit.statements(text))
 
 
@@ -20,17 +22,22 @@ def claim_agreement(kit: Toolkit, case: EvalCase) -> dict:
     question = case.question if kit.llm is None else ""
     answer, reference = in_context(question, case.answer), in_context(question, case.ground_truth_answer)
     answer_claims = _claims(kit, case.answer, case.question)
-    reference_claims = _claims(kit, case.ground_truth_answer, case.question)
+    reference_claims = _claims(kit, case.ground_truth_answer, case.question, items=True)
     verdicts = kit.verify(answer_claims, [reference], question)
     recalled = kit.verify(reference_claims, [answer], question)
     # Offline only: the judge's prefetch asks the two lists above, and the judge reads detail as detail.
     right = [v.supported or (kit.llm is None and any(r.supported for r in kit.verify(reference_claims, [v.statement],
                                                                                       question)))
              for v in verdicts]
+    # An item of a listing reference is recalled only where the answer names it: read with the
+    # question, "…table salt: chlorine" shares most words with "…table salt: Sodium".
+    items = listed(case.ground_truth_answer, case.question) if kit.llm is None and elliptical(case.ground_truth_answer) else []
+    named = [all(found_in(t, terms(case.answer)) for t in item) for item in items] or [True] * len(recalled)
+    recalled_ok = [v.supported and ok for v, ok in zip(recalled, named)]
     tp = sum(right)
-    return {"tp": tp, "fp": len(verdicts) - tp, "fn": sum(not v.supported for v in recalled),
+    return {"tp": tp, "fp": len(verdicts) - tp, "fn": recalled_ok.count(False),
             "claims": [{**v.as_dict(), "right": ok} for v, ok in zip(verdicts, right)],
-            "reference": [v.as_dict() for v in recalled]}
+            "reference": [{**v.as_dict(), "supported": ok} for v, ok in zip(recalled, recalled_ok)]}
 
 
 def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
@@ -39,7 +46,7 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
         return decided
     if kit.llm is None:
         # "Based on the documentation, 443." is the reply "443": a lead-in is no claim to check.
-        case = case.model_copy(update={"answer": asserted(case.answer)})
+        case = one_spelling(case.model_copy(update={"answer": asserted(case.answer)}))
         conflicting = conflicts(case, kit, agreement(case.answer, case.ground_truth_answer, case.question))
         if conflicting:  # another name, number or date in the reference's place, or its opposite: nothing is right
             return MetricResult(0.0, {"conflicts": conflicting})
@@ -62,7 +69,10 @@ METRIC = Metric(
                 "verifier. Offline, a reply that is only a value or a name is read as the answer to its question "
                 "(\"capital of France: Paris\"); an answer that puts another number, date or name in the "
                 "reference's place, that mirrors a bare reference read with its question with another word in its "
-                "place (\"大熊猫主要以鱼类为食\" for \"竹子\"), or that the reference plainly contradicts, scores 0; refusals and bare yes/no "
+                "place (\"大熊猫主要以鱼类为食\" for \"竹子\"), that hedges between the reference and another candidate, or that "
+                "the reference plainly contradicts, scores 0; a short listing reference to a question that asks for "
+                "several things is one claim per item (\"Sodium\" recalls half of \"Sodium and chlorine\"); acronyms "
+                "are read as the other text spells them out; refusals and bare yes/no "
                 "references are decided as answer_correctness decides them."),
     reads=("answer", "ground_truth_answer"),
     higher_is_better=True,
