@@ -322,6 +322,20 @@ def test_answer_relevancy_a_place_is_no_person_given(kit):
     assert gives("Who built the Eiffel Tower?", "Gustave Eiffel's engineering company built it.") is True
 
 
+def test_answer_relevancy_an_evasion_is_noncommittal(kit):
+    """An answer that only says the asked value varies or cannot be told evades the question; one that
+    names what it depends on, or hedges and then gives the value, answers it."""
+    value = lambda q, a: REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=q, answer=a), kit).value  # noqa: E731
+    assert value("How much does the annual membership cost?", "Prices depend on many factors, so it's hard to say.") == 0
+    assert value("How long does recovery from knee surgery take?", "It really varies from person to person.") == 0
+    assert value("个人所得税要交多少？", "这个要看个人情况，很难说。") == 0
+    named = REGISTRY["answer_relevancy"].score(EvalCase(
+        question_id="q", question="考试前吃油条一定可以考多少分？", answer="考试成绩主要取决于您的知识掌握程度和学习方法。"), kit)
+    assert "noncommittal" not in named.details
+    assert value("How long does shipping to Canada take?",
+                 "It varies by service, but standard shipping takes 5 to 7 business days.") >= 0.7
+
+
 def test_english_faithfulness(kit):
     """A ceiling where the context has a floor, its words besides the asked "down payment" invented."""
     result = REGISTRY["faithfulness"].score(EvalCase(
