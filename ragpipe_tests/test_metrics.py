@@ -356,6 +356,20 @@ def test_answer_relevancy_a_place_is_no_person_given(kit):
     assert gives("Who built the Eiffel Tower?", "Gustave Eiffel's engineering company built it.") is True
 
 
+def test_answer_relevancy_an_evasion_is_noncommittal(kit):
+    """An answer that only says the asked value varies or cannot be told evades the question; one that
+    names what it depends on, or hedges and then gives the value, answers it."""
+    value = lambda q, a: REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=q, answer=a), kit).value  # noqa: E731
+    assert value("How much does the annual membership cost?", "Prices depend on many factors, so it's hard to say.") == 0
+    assert value("How long does recovery from knee surgery take?", "It really varies from person to person.") == 0
+    assert value("个人所得税要交多少？", "这个要看个人情况，很难说。") == 0
+    named = REGISTRY["answer_relevancy"].score(EvalCase(
+        question_id="q", question="考试前吃油条一定可以考多少分？", answer="考试成绩主要取决于您的知识掌握程度和学习方法。"), kit)
+    assert "noncommittal" not in named.details
+    assert value("How long does shipping to Canada take?",
+                 "It varies by service, but standard shipping takes 5 to 7 business days.") >= 0.7
+
+
 def test_english_faithfulness(kit):
     """A ceiling where the context has a floor, its words besides the asked "down payment" invented."""
     result = REGISTRY["faithfulness"].score(EvalCase(
@@ -403,6 +417,23 @@ def test_context_relevance_half_of_retrieved_contexts(kit):
     assert zh.value == en.value == 0.5
     assert [c["relevant"] for c in zh.details["contexts"]] == [True, False]
 
+
+
+def test_context_relevance_reads_a_context_in_other_words_less_against_the_best_one(kit):
+    # A second relevant context that shares no word with the question (an extension for a due
+    # date, a fever drug for what to mind with a cold) keeps a quarter of its own score next to a
+    # closer context; the model before 2026-11-26 kept 11 % of the English one's.
+    for question, best, other in [
+            ("When are federal income tax returns due?",
+             "Individual federal income tax returns are normally due on April 15 each year.",
+             "Taxpayers who file Form 4868 get an automatic six-month extension to file, but not to pay."),
+            ("感冒发烧时应该注意什么？", "感冒发烧时应多喝水，注意休息。", "体温超过38.5℃时，可以在医生指导下服用退烧药。")]:
+        def scores(contexts):
+            result = REGISTRY["context_relevance"].score(EvalCase(
+                question_id="q", question=question, retrieved_contexts=contexts), kit)
+            return [c["score"] for c in result.details["contexts"]]
+        alone, = scores([other])
+        assert scores([best, other])[1] >= 0.25 * alone, question
 
 @pytest.fixture
 def embedded(kit, monkeypatch):

@@ -6,7 +6,7 @@ from ragpipe.core.evidence.facts import common_word, facts, fold
 from ragpipe.core.evidence.features import MAX_EMBED_CHARS, language_of, normalized_cosine
 from ragpipe.core.evidence.refusals import says_unanswerable
 from ragpipe.core.evidence.agreement import elliptical
-from ragpipe.core.evidence.support import context_claims, declines, without_lead_in
+from ragpipe.core.evidence.support import claims, context_claims, declines, without_lead_in
 from ragpipe.core.judged.prompts import ANSWER_ANALYSIS, ANSWER_RELEVANCY
 from ragpipe.core.metrics.answer_correctness import polarity
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
@@ -52,6 +52,17 @@ OFF_TOPIC = -0.05
 def asked(question: str) -> str | None:
     return next((kind for kind, pattern in ASKS.items() if pattern.search(question)), None)
 
+
+# An answer that only says the asked value varies or cannot be told ("Prices depend on many factors,
+# so it's hard to say.", "因人而异，很难说。") evades the question without refusing it. Depending on named
+# things ("Scores depend mainly on how well you know the material.", "取决于您的知识掌握程度") is an answer.
+_HEDGE = re.compile(r"\b(?:hard|difficult|impossible) to (?:say|tell|know|predict)\b|\bno (?:simple|single|easy|one|"
+                    r"clear|straight) answer\b|\bcase[- ]by[- ]case\b|\b(?:depends?|depending|varies|vary|varying)\b"
+                    r"(?:\s+(?:on|with|by|from|according to))?\s*(?:(?:a lot of|lots of|many|several|various|a number of|"
+                    r"numerous|different|a (?:few|variety of)|multiple)\b|(?:the |your )?(?:situation|circumstances|"
+                    r"case|person|individual)\b|[.,;!?]|$)|因人而异|因.{1,4}而异|视(?:具体)?情况而定|(?:看|视)(?:具体|个人|实际)?情况(?!下)|不好说|"
+                    r"很难说|说不准|说不好|难以(?:确定|判断|回答|一概而论)|不能一概而论|(?:取决于|受到?)(?:很多|许多|多种|诸多|各种|"
+                    r"不同)因素|(?:都|各)不(?:一样|相同)", re.I)
 
 # An opening recommendation answers a yes/no question as a yes or no does ("Better not to…", "最好不要…").
 _ADVICE = re.compile(r"^\W*(?:(?:it(?:'s| is) )?(?:better|best|advisable|safer|wiser) (?:not )?to\b|(?:you )?(?:should|"
@@ -172,6 +183,8 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     answer = _reply(case.answer)
     kind = asked(case.question)
     details = {"asks": kind, "gives_asked": None if kind is None else gives(kind, answer, case.question)}
+    if details["gives_asked"] is False and all(_HEDGE.search(c) for c in claims(said)):
+        return MetricResult(0.0, {**details, "noncommittal": True, "evasive": True})
     if elliptical(answer):
         # A bare value or name replies to the question itself: direct when it is what was asked (a way
         # asked may be a bare phrase too: "By train.", "坐地铁。").
@@ -236,7 +249,9 @@ METRIC = Metric(
                 "count with any measure word, \"两颗\" gives it): fully on topic, and the statements after it on "
                 "topic when they touch it. A lead-in that only points at the sources (\"According to the documents, "
                 "…\") is left out, and text in capitals is read in lower case. LLM mode (RAGAS): mean relatedness of "
-                "the question to questions the LLM writes for the answer. Noncommittal answers and refusals score 0."),
+                "the question to questions the LLM writes for the answer. Noncommittal answers and refusals score 0, "
+                "offline also an answer that gives no asked value and only says it varies or cannot be told "
+                "(\"Prices depend on many factors, so it's hard to say.\", \"因人而异，很难说。\")."),
     reads=("question", "answer"),
     higher_is_better=True,
     nan_when="no answer, or the bot failed",
