@@ -418,23 +418,6 @@ def test_context_relevance_half_of_retrieved_contexts(kit):
     assert [c["relevant"] for c in zh.details["contexts"]] == [True, False]
 
 
-
-def test_context_relevance_reads_a_context_in_other_words_less_against_the_best_one(kit):
-    # A second relevant context that shares no word with the question (an extension for a due
-    # date, a fever drug for what to mind with a cold) keeps a quarter of its own score next to a
-    # closer context; the model before 2026-11-26 kept 11 % of the English one's.
-    for question, best, other in [
-            ("When are federal income tax returns due?",
-             "Individual federal income tax returns are normally due on April 15 each year.",
-             "Taxpayers who file Form 4868 get an automatic six-month extension to file, but not to pay."),
-            ("感冒发烧时应该注意什么？", "感冒发烧时应多喝水，注意休息。", "体温超过38.5℃时，可以在医生指导下服用退烧药。")]:
-        def scores(contexts):
-            result = REGISTRY["context_relevance"].score(EvalCase(
-                question_id="q", question=question, retrieved_contexts=contexts), kit)
-            return [c["score"] for c in result.details["contexts"]]
-        alone, = scores([other])
-        assert scores([best, other])[1] >= 0.25 * alone, question
-
 @pytest.fixture
 def embedded(kit, monkeypatch):
     """The texts the metric compares with the question, in the order it asks for them."""
