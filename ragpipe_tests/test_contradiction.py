@@ -3,7 +3,7 @@ and stays quiet on the faithful rewording beside it."""
 
 import pytest
 
-from ragpipe.core.evidence.contradiction import answers_otherwise, contradiction
+from ragpipe.core.evidence.contradiction import answers_otherwise, confirms, contradiction
 
 
 @pytest.mark.parametrize("statement, evidence", [
@@ -196,3 +196,16 @@ def test_a_name_swapped_for_a_proper_name_of_the_evidence(statement, evidence):
 ])
 def test_one_name_or_no_proper_alternative_is_no_swap(statement, evidence):
     assert contradiction(statement, [evidence]) is None
+
+
+@pytest.mark.parametrize("reply,question,evidence,confirmed", [
+    ("竹子。", "大熊猫的主要食物是什么？", "大熊猫的主要食物是竹子。", True),
+    ("苹果。", "大熊猫的主要食物是什么？", "大熊猫的主要食物是竹子。", False),
+    ("在大熊猫的食物中。", "大熊猫的主要食物是什么？", "大熊猫的主要食物是竹子。", False),  # only the question's words
+    ("袋鼠。", "哪种动物出现在澳大利亚的国徽上？", "出现在澳大利亚国徽上的动物是袋鼠和鸸鹋。", True),
+    ("熊猫。", "哪种动物出现在澳大利亚的国徽上？", "出现在澳大利亚国徽上的动物是袋鼠和鸸鹋。", False),
+])
+def test_a_chinese_bare_reply_that_names_no_name_is_confirmed_by_its_words(reply, question, evidence, confirmed):
+    """jieba tags few common nouns as names (竹子, 木星): the reply's own words stand where the
+    question points, and the asking word (哪种) is no word the evidence must repeat."""
+    assert confirms(reply, question, [evidence]) is confirmed
