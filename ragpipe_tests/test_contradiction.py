@@ -74,6 +74,8 @@ def test_still_against_no_longer_said_once_for_the_sentence(statement, evidence)
     ("李四起诉了张三。", "张三起诉了李四。"),
     ("丙银行向丁集团发放了贷款。", "丁集团向丙银行发放了贷款。"),  # the sides of 向 before the verb
     ("赵某起诉王某违约。", "原告王某起诉被告赵某违约，要求赔偿损失。"),  # titles on the sides; 被告 is no passive
+    ("绿叶超市以800万元收购了小麦面包坊。", "小麦面包坊以800万元收购了绿叶超市。"),  # a phrase before the verb
+    ("甲方在合同到期前通知了乙方。", "乙方在合同到期前通知了甲方。"),
     ("The borrower must notify the lender of any change of address.",  # no names: two words trade places
      "The lender must notify the borrower of any change of address."),
 ])
@@ -93,6 +95,7 @@ def test_sides_that_trade_places_around_their_relation(statement, evidence):
     ("中国的首都是北京。", "北京是中国的首都。"),
     ("The tenant was paid by the landlord.", "The landlord paid the tenant."),  # a passive is no swap
     ("员工向公司申请了年假。", "公司向员工发放了年假。"),  # another verb: no swap
+    ("张三以原告身份起诉了李四。", "张三以原告身份起诉了李四，法院已受理。"),  # the same order, the same phrase
     ("Stir the butter with the sugar.", "Stir the sugar with the butter."),  # nothing between: a list
     ("The coach met the captain before the match.", "The captain met the coach before the match."),
 ])
