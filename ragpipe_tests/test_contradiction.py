@@ -212,3 +212,16 @@ def test_a_chinese_bare_reply_that_names_no_name_is_confirmed_by_its_words(reply
     """jieba tags few common nouns as names (竹子, 木星): the reply's own words stand where the
     question points, and the asking word (哪种) is no word the evidence must repeat."""
     assert confirms(reply, question, [evidence]) is confirmed
+
+
+@pytest.mark.parametrize("statement, evidence, opposed", [
+    ("在校学生参加勤工俭学取得的收入需要缴纳个人所得税。", "学生勤工俭学取得的收入，免征个人所得税。", True),
+    ("在校学生参加勤工俭学取得的收入需要缴纳增值税。", "学生勤工俭学取得的收入，免征个人所得税。", False),  # another object
+    ("在校学生参加勤工俭学取得的收入免征个人所得税。", "学生勤工俭学取得的收入，免征个人所得税。", False),
+    ("退休人员领取的养老金需要缴纳个人所得税。", "按照国家统一规定发给职工的退休工资，免征个人所得税。", False),  # no more shared
+])
+def test_an_exemption_against_a_duty_on_the_same_object(statement, evidence, opposed):
+    """The condition reworded leaves too few shared words to align the clause; the verb's antonym
+    before the same object, in a sentence that shares a few more words, still opposes it."""
+    found = contradiction(statement, [evidence])
+    assert (found is not None and found.kind == "antonym") is opposed
