@@ -28,11 +28,6 @@ KNOWN_GAPS = {
                                 "but another attribute of it (its shipping for a return window, the host of a final "
                                 "for its winner) is read as relevant; both need a model that reads what is asked. "
                                 "The refits tried are in docs/benchmarks.md"),
-    # Below 95 % (zh 133/143, en 138/144) only with the two held-out batches of round six (2026-11-26), added
-    # after scoring (docs/benchmarks.md); the suite's older cases pass 96.7 % (zh) and 97.6 % (en).
-    "faithfulness": (0.93, "issue 33 (open): Chinese paraphrase that word overlap misreads (成年人 / 成人, 吃 / 服用, "
-                           "不开放 / 闭馆, a bare common noun '木星。'), names jieba does not tag (范宽 for 张择端), a role "
-                           "swap with a phrase before the verb ('以3亿元收购'), and refusals that give a reason"),
     "context_recall": (0.94, "issue 33 (open): '$25,000' / '25000 dollars' and '$12400' / '$12,400': the split "
                              "digit groups and the words the reference rewords ('pays' / 'receives') leave too little "
                              "shared; a fix needs number-aware tokens and a retrained calibration"),

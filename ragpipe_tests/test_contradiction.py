@@ -3,7 +3,7 @@ and stays quiet on the faithful rewording beside it."""
 
 import pytest
 
-from ragpipe.core.evidence.contradiction import answers_otherwise, contradiction
+from ragpipe.core.evidence.contradiction import answers_otherwise, confirms, contradiction
 
 
 @pytest.mark.parametrize("statement, evidence", [
@@ -74,6 +74,8 @@ def test_still_against_no_longer_said_once_for_the_sentence(statement, evidence)
     ("李四起诉了张三。", "张三起诉了李四。"),
     ("丙银行向丁集团发放了贷款。", "丁集团向丙银行发放了贷款。"),  # the sides of 向 before the verb
     ("赵某起诉王某违约。", "原告王某起诉被告赵某违约，要求赔偿损失。"),  # titles on the sides; 被告 is no passive
+    ("绿叶超市以800万元收购了小麦面包坊。", "小麦面包坊以800万元收购了绿叶超市。"),  # a phrase before the verb
+    ("甲方在合同到期前通知了乙方。", "乙方在合同到期前通知了甲方。"),
     ("The borrower must notify the lender of any change of address.",  # no names: two words trade places
      "The lender must notify the borrower of any change of address."),
 ])
@@ -93,6 +95,7 @@ def test_sides_that_trade_places_around_their_relation(statement, evidence):
     ("中国的首都是北京。", "北京是中国的首都。"),
     ("The tenant was paid by the landlord.", "The landlord paid the tenant."),  # a passive is no swap
     ("员工向公司申请了年假。", "公司向员工发放了年假。"),  # another verb: no swap
+    ("张三以原告身份起诉了李四。", "张三以原告身份起诉了李四，法院已受理。"),  # the same order, the same phrase
     ("Stir the butter with the sugar.", "Stir the sugar with the butter."),  # nothing between: a list
     ("The coach met the captain before the match.", "The captain met the coach before the match."),
 ])
@@ -196,3 +199,29 @@ def test_a_name_swapped_for_a_proper_name_of_the_evidence(statement, evidence):
 ])
 def test_one_name_or_no_proper_alternative_is_no_swap(statement, evidence):
     assert contradiction(statement, [evidence]) is None
+
+
+@pytest.mark.parametrize("reply,question,evidence,confirmed", [
+    ("竹子。", "大熊猫的主要食物是什么？", "大熊猫的主要食物是竹子。", True),
+    ("苹果。", "大熊猫的主要食物是什么？", "大熊猫的主要食物是竹子。", False),
+    ("在大熊猫的食物中。", "大熊猫的主要食物是什么？", "大熊猫的主要食物是竹子。", False),  # only the question's words
+    ("袋鼠。", "哪种动物出现在澳大利亚的国徽上？", "出现在澳大利亚国徽上的动物是袋鼠和鸸鹋。", True),
+    ("熊猫。", "哪种动物出现在澳大利亚的国徽上？", "出现在澳大利亚国徽上的动物是袋鼠和鸸鹋。", False),
+])
+def test_a_chinese_bare_reply_that_names_no_name_is_confirmed_by_its_words(reply, question, evidence, confirmed):
+    """jieba tags few common nouns as names (竹子, 木星): the reply's own words stand where the
+    question points, and the asking word (哪种) is no word the evidence must repeat."""
+    assert confirms(reply, question, [evidence]) is confirmed
+
+
+@pytest.mark.parametrize("statement, evidence, opposed", [
+    ("在校学生参加勤工俭学取得的收入需要缴纳个人所得税。", "学生勤工俭学取得的收入，免征个人所得税。", True),
+    ("在校学生参加勤工俭学取得的收入需要缴纳增值税。", "学生勤工俭学取得的收入，免征个人所得税。", False),  # another object
+    ("在校学生参加勤工俭学取得的收入免征个人所得税。", "学生勤工俭学取得的收入，免征个人所得税。", False),
+    ("退休人员领取的养老金需要缴纳个人所得税。", "按照国家统一规定发给职工的退休工资，免征个人所得税。", False),  # no more shared
+])
+def test_an_exemption_against_a_duty_on_the_same_object(statement, evidence, opposed):
+    """The condition reworded leaves too few shared words to align the clause; the verb's antonym
+    before the same object, in a sentence that shares a few more words, still opposes it."""
+    found = contradiction(statement, [evidence])
+    assert (found is not None and found.kind == "antonym") is opposed

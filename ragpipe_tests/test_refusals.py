@@ -127,3 +127,22 @@ def test_the_hallucination_flag_and_the_value_are_one_decision(kit):
     support = [v["score"] for v in result.details["statements"]]
     assert result.details["hallucinated"] is hallucinated(support) is False  # copied from its context
     assert result.details["expected_unsupported"] == pytest.approx(sum(1 - p for p in support), abs=1e-3)
+
+
+# A refusal that gives its reason: what the sources do cover, or which document lacks the answer.
+REASONED = ["The provided documents only cover adults, so I can't tell you about children.",
+            "The passages are only about the 2023 season; I cannot say who won in 2024.",
+            "说明书里没有提到孕妇能否使用，我无法回答。", "手册中只介绍了安装步骤，无法回答保修期的问题。"]
+# The same reasons beside a claim about the world, or as a claim alone, are no refusal.
+UNREASONED = ["The trial only enrolled adults, so I can't tell you about children.",
+              "The provided documents only cover adults.", "手册中只介绍了安装步骤，保修期为两年。"]
+
+
+@pytest.mark.parametrize("answer", REASONED)
+def test_a_refusal_that_gives_its_reason_declines(answer):
+    assert declines(split_statements(answer))
+
+
+@pytest.mark.parametrize("answer", UNREASONED)
+def test_a_reason_without_a_refusal_or_beside_a_claim_does_not_decline(answer):
+    assert not declines(split_statements(answer))

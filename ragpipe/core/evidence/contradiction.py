@@ -271,12 +271,20 @@ def answers_otherwise(statement: str, question: str, sentences: Sequence[str]) -
     return None
 
 
+# The asking word of a question ("哪颗行星…", "什么") is what the reply fills in, not what the evidence repeats.
+_ASKING = re.compile(r"(?:哪|几)[个种颗位座家条只本部类]?|什么|谁|多少|怎么样?|如何|为何|为什么")
+
+
 def confirms(reply: str, question: str, sentences: Sequence[str]) -> bool:
-    """A bare reply ("20%。", "Canberra.") whose every value stands in an evidence sentence that
+    """A bare reply ("20%。", "Canberra.", "木星。") whose every value stands in an evidence sentence that
     speaks of what the question asks: the reply says what that sentence says."""
     said = facts(reply)
     values = [("name", n) for n in said.names] + [("number", v) for v in said.numbers] + [("year", y) for y in said.years]
-    frame = list(dict.fromkeys(words(question)))
+    if not values and is_chinese(reply):
+        # jieba tags few things as names (木星, 竹子): the reply's words are its value, but for
+        # those the question gives ("在文言文中" repeats "文言文中的哪个词语…" and confirms nothing).
+        values = [("name", w) for w in words(reply) if w not in question]
+    frame = list(dict.fromkeys(words(_ASKING.sub(" ", question))))
     sentences = [s for s in sentences if s and s.strip()]
     if not values or not frame or not sentences:
         return False

@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from ragpipe.core.evidence.agreement import found_in, words
 from ragpipe.core.evidence.facts import facts, fold, negated
+from ragpipe.core.text import is_chinese
 
 # A clause restates a statement (but for its polarity) when this share of its words are the statement's.
 RESTATED = 0.6
@@ -126,6 +127,37 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
         for ours, theirs in pairs:
             if theirs in found and ours not in found:
                 return "antonym", ours, theirs, clause
+    return _antonym_on_the_object(statement, statement_terms, sentences, pairs)
+
+
+# Besides the shared object, a sentence that opposes a statement's verb on it holds this many of its words.
+OBJECT_FRAME = 2
+
+
+def _object_of(text: str, stem: str) -> str | None:
+    at = text.find(stem)
+    following = words(text[at + len(stem):]) if at >= 0 else ()
+    return following[0] if following and len(following[0]) >= 2 else None
+
+
+def _antonym_on_the_object(statement: str, statement_terms: list[str], sentences: list[str],
+                           pairs: list[tuple[str, str]]) -> tuple[str, str, str, str] | None:
+    """In Chinese, the evidence puts the antonym of the statement's verb before the same object
+    ("需要缴纳个人所得税" / "…免征个人所得税"), in a sentence that holds a few more of its words: a
+    reworded condition ("自住满五年的家庭唯一住房" / "自用达五年以上并且是家庭唯一生活用房") leaves
+    too few shared words for the clause to be aligned, but the verb and its object say enough."""
+    if not is_chinese(statement):
+        return None
+    for ours, theirs in pairs:
+        obj = _object_of(statement, ours)
+        if obj is None:
+            continue
+        frame = [t for t in statement_terms if t != obj and ours not in t]
+        for sentence in sentences:
+            for clause in clauses_of(sentence):
+                if (theirs in clause and ours not in clause and _object_of(clause, theirs) == obj
+                        and overlap(frame, words(sentence)) >= OBJECT_FRAME):
+                    return "antonym", ours, theirs, clause
     return None
 
 

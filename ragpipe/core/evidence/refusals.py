@@ -123,7 +123,7 @@ _ZH_SOURCE = (r"(?:(?:我|我们|您|你)?(?:手头|手上|目前|当前|现在)
               r"引用|上述|以上|现有|已知|已有|相关|这些|该|此|上面|这份|这篇|这段|掌握|查阅|查到|拿到|收到|获得|获取|找到|"
               r"看到)?(?:到)?的?){0,3}"
               r"(?:参考|检索|相关)?(?:资料|文档|文件|文献|上下文|语境|材料|信息|内容|段落|文章|文中|原文|文本|知识库|"
-              r"(?:检索|搜索|查询)结果|片段|参考|资料库|答案库)")
+              r"(?:检索|搜索|查询)结果|片段|参考|资料库|答案库|说明书|手册|指南|指引|条款|合同|报告|公告|通知|网页|页面|表格|清单)")
 _ZH_WHERE = r"(?:中|里|内|里面|当中|之中|上)"
 _ZH_ADVERB = r"(?:并|均|都|也|暂|暂时|还|尚|完全|似乎|好像|目前|皆|亦|确实|实际上|根本)*"
 _ZH_SAY = (r"(?:明确|直接|具体|详细|专门|清楚|有)?(?:提及|提到|说明|涉及|包含|包括|给出|明确|记载|记录|写明|显示|介绍|描述|谈到|"
@@ -162,6 +162,14 @@ _ZH_FREE = [
     r"在" + _ZH_SOURCE + _ZH_WHERE + _ZH_ADVERB + r"(?:不存在|没有|找不到|查不到|未出现|未提及|未找到|缺失|无从)",
 ]
 
+# The reason a refusal gives, what the sources do cover ("The documents only cover adults, so I
+# can't…", "手册中只介绍了安装步骤，无法回答…"): it speaks of the sources, not the world, and
+# asserts nothing beside a refusal (alone, it is no refusal).
+_REASON_PATTERNS = [
+    _EN_SOURCE + r"\s+(?:(?:only|just|merely|solely)\s+" + _EN_SAY + r"|(?:is|are|was|were)\s+(?:only|just|merely|solely)\s+"
+    r"(?:about|on|for|concerned with|focused on)\b)",
+    _ZH_SOURCE + _ZH_WHERE + r"?" + _ZH_ADVERB + r"(?:只|仅|仅仅|只是|主要)(?:有|是)?" + _ZH_SAY,
+]
 # A clause that only leads into a refusal: these words and nothing else.
 _LEAD_IN_WORDS = ("however therefore thus hence unfortunately regrettably sorry apologize apologies afraid regret note "
                   "worth noting important based according given provided available retrieved supplied above following "
@@ -211,6 +219,7 @@ def _compile(patterns: list[str]) -> re.Pattern:
 
 _ANCHORED = _compile(_EN_ANCHORED + _ZH_ANCHORED)
 _FREE = _compile(_EN_FREE + _ZH_FREE)
+_REASON = _compile(_REASON_PATTERNS)
 
 
 def _fold(text: str) -> str:
@@ -245,8 +254,12 @@ def _refuses(clause: str) -> bool:
                for before in (clause[: m.start()] for m in _ANCHORED.finditer(clause)))
 
 
+def _gives_reason(clause: str) -> bool:
+    return any(_leads_in(clause[: m.start()]) for m in _REASON.finditer(clause))
+
+
 def _asserts_nothing(clause: str) -> bool:
-    return _leads_in(clause) or bool(_SUGGESTION.search(clause))
+    return _leads_in(clause) or bool(_SUGGESTION.search(clause)) or _gives_reason(clause)
 
 
 def only_lead_in(text: str) -> bool:

@@ -83,17 +83,34 @@ def _mirrored(statement: str, sentence: str) -> tuple[str, str] | None:
                 or not _relation_word(pivot)):
             continue
         j = theirs.index(pivot)
-        for a in range(1, min(i, j + 1, 4) + 1):  # the left side: the a words before the pivot
-            for b in range(1, min(len(ours) - i - 1, 4) + 1):  # the right side: the b words after it
-                left, right = ours[i - a:i], ours[i + 1:i + 1 + b]
-                if set(left) & set(right) or j < b:
-                    continue
-                # One word the statement lacks may stand between a side and the relation in the
-                # sentence: a title ("原告王某起诉被告赵某").
-                before = theirs[j - b:j] == right or (theirs[j - b - 1:j - 1] == right and theirs[j - 1] not in ours)
-                after = theirs[j + 1:j + 1 + a] == left or (theirs[j + 2:j + 2 + a] == left and theirs[j + 1] not in ours)
-                if before and after:
-                    return " ".join(left), " ".join(right)
+        # A phrase both texts put right before the relation stays there while the sides trade
+        # places around it: "蓝海软件以3亿元收购了星河科技" / "星河科技以3亿元收购了蓝海软件".
+        for k in range(0, 4):  # a phrase of up to three words
+            phrase = ours[i - k:i]
+            if k > i or phrase != theirs[max(j - k, 0):j]:
+                break
+            sides = _sides_around(ours, theirs, i, j, k)
+            if sides:
+                return sides
+    return None
+
+
+def _sides_around(ours: list[str], theirs: list[str], i: int, j: int, k: int) -> tuple[str, str] | None:
+    """The sides of ``_mirrored``: the words before the pivot ``ours[i]`` (and the k words of
+    the phrase before it) stand right after ``theirs[j]``, and the words after it right before."""
+    phrase = set(ours[i - k:i])
+    for a in range(1, min(i - k, j - k + 1, 4) + 1):  # the left side: the a words before the phrase
+        for b in range(1, min(len(ours) - i - 1, 4) + 1):  # the right side: the b words after the pivot
+            left, right = ours[i - k - a:i - k], ours[i + 1:i + 1 + b]
+            if set(left) & set(right) or phrase & (set(left) | set(right)) or j - k < b:
+                continue
+            # One word the statement lacks may stand between a side and the relation in the
+            # sentence: a title ("原告王某起诉被告赵某").
+            end = j - k
+            before = theirs[end - b:end] == right or (theirs[end - b - 1:end - 1] == right and theirs[end - 1] not in ours)
+            after = theirs[j + 1:j + 1 + a] == left or (theirs[j + 2:j + 2 + a] == left and theirs[j + 1] not in ours)
+            if before and after:
+                return " ".join(left), " ".join(right)
     return None
 
 
