@@ -106,7 +106,14 @@ def _jieba():
     return jieba
 
 
+# A verb's -s in four letters ("runs", "pays", "gets") is stemmed as a longer word's is, so that
+# "the SBA runs it" meets the question's "run"; not after s, u, i or a ("less", "plus", "axis", "bias").
+_SHORT_S = re.compile(r"^[a-z]{2}[^suia\W\d]s$")
+
+
 def _stem(word: str) -> str:
+    if _SHORT_S.match(word):
+        return word[:-1]
     for suffix in ("ies", "es", "s", "ing", "ed"):
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
             return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
