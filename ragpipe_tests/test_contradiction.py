@@ -196,3 +196,11 @@ def test_a_name_swapped_for_a_proper_name_of_the_evidence(statement, evidence):
 ])
 def test_one_name_or_no_proper_alternative_is_no_swap(statement, evidence):
     assert contradiction(statement, [evidence]) is None
+
+
+def test_a_dictionary_word_name_in_the_place_of_the_statements_name():
+    evidence = ["The Tern web framework is written in Rust and compiles to a single binary."]
+    found = contradiction("Tern is written in Go.", evidence)
+    assert found and (found.kind, found.stated, found.evidence) == ("name", "Go", "Rust")
+    assert contradiction("Tern is written in Rust.", evidence) is None
+    assert contradiction("The Tern framework is popular in Germany.", evidence) is None  # another place
