@@ -4,6 +4,7 @@ and stays quiet on the faithful rewording beside it."""
 import pytest
 
 from ragpipe.core.evidence.contradiction import answers_otherwise, contradiction
+from ragpipe.core.evidence.facts import facts, lone_one
 
 
 @pytest.mark.parametrize("statement, evidence", [
@@ -204,3 +205,8 @@ def test_a_dictionary_word_name_in_the_place_of_the_statements_name():
     assert found and (found.kind, found.stated, found.evidence) == ("name", "Go", "Rust")
     assert contradiction("Tern is written in Rust.", evidence) is None
     assert contradiction("The Tern framework is popular in Germany.", evidence) is None  # another place
+
+
+def test_a_chinese_numeral_before_a_things_measure_word_is_a_number():
+    assert facts("火星有两颗卫星。").numbers == {2.0} and facts("市里有十二座桥。").numbers == {12.0}
+    assert lone_one("他养了一只猫。", "他家有猫。") and not lone_one("他养了一只猫。", "他家有2只猫。")  # "a cat"
