@@ -33,13 +33,6 @@ KNOWN_GAPS = {
     "faithfulness": (0.93, "issue 33 (open): Chinese paraphrase that word overlap misreads (成年人 / 成人, 吃 / 服用, "
                            "不开放 / 闭馆, a bare common noun '木星。'), names jieba does not tag (范宽 for 张择端), a role "
                            "swap with a phrase before the verb ('以3亿元收购'), and refusals that give a reason"),
-    "context_recall": (0.94, "issue 33 (open): '$25,000' / '25000 dollars' and '$12400' / '$12,400': the split "
-                             "digit groups and the words the reference rewords ('pays' / 'receives') leave too little "
-                             "shared; a fix needs number-aware tokens and a retrained calibration"),
-    "overall_score": (0.9, "issue 33 (open): 'No, the Treasury Department runs the Microloan Program' against 'The "
-                           "Small Business Administration runs…' (0.55): the swap is caught only where the sentence "
-                           "echoes the statement, and its extra clause ('through local nonprofit lenders') leaves too "
-                           "few shared words"),
 }
 
 
