@@ -28,13 +28,6 @@ KNOWN_GAPS = {
                                 "but another attribute of it (its shipping for a return window, the host of a final "
                                 "for its winner) is read as relevant; both need a model that reads what is asked. "
                                 "The refits tried are in docs/benchmarks.md"),
-    "context_recall": (0.94, "issue 33 (open): '$25,000' / '25000 dollars' and '$12400' / '$12,400': the split "
-                             "digit groups and the words the reference rewords ('pays' / 'receives') leave too little "
-                             "shared; a fix needs number-aware tokens and a retrained calibration"),
-    "overall_score": (0.9, "issue 33 (open): 'No, the Treasury Department runs the Microloan Program' against 'The "
-                           "Small Business Administration runs…' (0.55): the swap is caught only where the sentence "
-                           "echoes the statement, and its extra clause ('through local nonprofit lenders') leaves too "
-                           "few shared words"),
 }
 
 

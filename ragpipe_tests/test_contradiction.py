@@ -4,6 +4,7 @@ and stays quiet on the faithful rewording beside it."""
 import pytest
 
 from ragpipe.core.evidence.contradiction import answers_otherwise, confirms, contradiction
+from ragpipe.core.evidence.facts import facts, lone_one
 
 
 @pytest.mark.parametrize("statement, evidence", [
@@ -225,3 +226,16 @@ def test_an_exemption_against_a_duty_on_the_same_object(statement, evidence, opp
     before the same object, in a sentence that shares a few more words, still opposes it."""
     found = contradiction(statement, [evidence])
     assert (found is not None and found.kind == "antonym") is opposed
+
+
+def test_a_dictionary_word_name_in_the_place_of_the_statements_name():
+    evidence = ["The Tern web framework is written in Rust and compiles to a single binary."]
+    found = contradiction("Tern is written in Go.", evidence)
+    assert found and (found.kind, found.stated, found.evidence) == ("name", "Go", "Rust")
+    assert contradiction("Tern is written in Rust.", evidence) is None
+    assert contradiction("The Tern framework is popular in Germany.", evidence) is None  # another place
+
+
+def test_a_chinese_numeral_before_a_things_measure_word_is_a_number():
+    assert facts("火星有两颗卫星。").numbers == {2.0} and facts("市里有十二座桥。").numbers == {12.0}
+    assert lone_one("他养了一只猫。", "他家有猫。") and not lone_one("他养了一只猫。", "他家有2只猫。")  # "a cat"

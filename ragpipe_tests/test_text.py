@@ -61,3 +61,15 @@ def test_a_chinese_clause_naming_who_rules_stays_with_what_it_rules():
     # the number it introduces.
     assert split_statements("卫健委规定，每家药店夜间至少安排两名药师值班。") == ["卫健委规定，每家药店夜间至少安排两名药师值班"]
     assert split_statements("该药店周一至周五营业，周末全天休息。") == ["该药店周一至周五营业", "周末全天休息"]
+
+
+def test_a_number_is_one_word_however_grouped_or_its_currency_written():
+    assert content_tokens("Tuition is $12,400.") == content_tokens("Tuition is $12400.") == ("tuition", "dollar", "12400")
+    assert set(content_tokens("It pays $25,000.")) >= {"dollar", "25000"} <= set(content_tokens("25000 dollars"))
+    assert "12400" in content_tokens("税额为12,400元")
+    assert content_tokens("totals 1,2,3 in 2019,2020") == ("total", "1", "2", "3", "2019", "2020")  # no digit groups
+
+
+def test_a_four_letter_verb_in_s_meets_its_stem():
+    assert content_tokens("The SBA runs it and pays fees") == content_tokens("Does the SBA run it and pay a fee?")
+    assert content_tokens("less plus axis bias") == ("less", "plus", "axis", "bias")

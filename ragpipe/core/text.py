@@ -27,6 +27,11 @@ _NUMBER = re.compile(
 _ZH_CLOCK_UNIT = re.compile(r"(\d\s*(?:点(?!钟)|分(?![钟之])|秒(?!钟)))")
 # A clock time "4 pm" / "10:30 p.m." read as the 24-hour time a timetable writes ("16", "22:30").
 _CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?", re.I)
+# A number is one word however it is grouped or its currency written: "$12,400" / "12400", "$25,000" /
+# "25000 dollars" (the sign is read as its word).
+_DIGIT_GROUP = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+_CURRENCY = re.compile(r"([$€£])\s*(?=\d)")
+_CURRENCY_WORD = {"$": "dollar ", "€": "euro ", "£": "pound "}
 _UNIT_SCALE = {"万亿": 1e12, "亿": 1e8, "万": 1e4, "千": 1e3, "百": 1e2,
                "million": 1e6, "billion": 1e9, "thousand": 1e3}
 
@@ -101,7 +106,14 @@ def _jieba():
     return jieba
 
 
+# A verb's -s in four letters ("runs", "pays", "gets") is stemmed as a longer word's is, so that
+# "the SBA runs it" meets the question's "run"; not after s, u, i or a ("less", "plus", "axis", "bias").
+_SHORT_S = re.compile(r"^[a-z]{2}[^suia\W\d]s$")
+
+
 def _stem(word: str) -> str:
+    if _SHORT_S.match(word):
+        return word[:-1]
     for suffix in ("ies", "es", "s", "ing", "ed"):
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
             return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
@@ -115,7 +127,7 @@ def content_tokens(text: str) -> tuple[str, ...]:
     Chinese text is segmented with jieba; multi-character words also contribute their
     character bigrams so that 所得税 matches 企业所得税 partially.
     """
-    text = normalize(text).lower()
+    text = _DIGIT_GROUP.sub("", normalize(text).lower())
     tokens: list[str] = []
     if _CJK.search(text):
         # A clock time ends at its unit: jieba reads "6点30分发船" as 分发 "distribute" + 船.
@@ -132,6 +144,7 @@ def content_tokens(text: str) -> tuple[str, ...]:
             if len(word) > 2:
                 tokens.extend(word[i : i + 2] for i in range(len(word) - 1))
     else:
+        text = _CURRENCY.sub(lambda m: _CURRENCY_WORD[m.group(1)], text)
         for word in re.findall(r"[a-z0-9]+(?:[.'-][a-z0-9]+)*", text):
             if word not in EN_STOPWORDS:
                 tokens.append(_stem(word))

@@ -72,7 +72,8 @@ def _slot_conflicts(statement: str, sentences: list[str], sentence_terms) -> Con
         # (A year the evidence lacks is a number it lacks already.)
         unstated_month = kind == "month" and not any(_alternative(kind, value, _NO_FACTS, facts(s), s) is None
                                                      for s in sentences)
-        aligned = [i for i in aligned_with(frame, sentences, sentence_terms) if unstated_month or _echoes(sentences[i], frame)]
+        aligned = [i for i in aligned_with(frame, sentences, sentence_terms) if unstated_month or _echoes(sentences[i], frame)
+                   or (kind == "name" and _name_in_its_place(value, statement, said, sentences[i]))]
         if aligned and _stated_close_by(kind, value, frame, sentences, sentence_terms, aligned):
             continue
         found = [(_alternative(kind, value, said, facts(sentences[i]), sentences[i]), i) for i in aligned]
@@ -81,6 +82,8 @@ def _slot_conflicts(statement: str, sentences: list[str], sentence_terms) -> Con
                      for other, i in found]
         if any(other is None for other, _ in found):
             continue  # an aligned sentence states it
+        if kind == "name":
+            found = [(other or _name_in_its_place(value, statement, said, sentences[i]), i) for other, i in found]
         if kind == "name" and not _proper(value):
             found = [(other, i) for other, i in found if not other or _in_its_place(value, statement, other, sentences[i])]
         for other, i in found:
@@ -99,6 +102,14 @@ def _proper(name: str) -> bool:
             or any(w in ("of", "for", "and", "de") for w in parts))
 
 
+def _name_in_its_place(name: str, statement: str, said, sentence: str) -> str:
+    """A name of dictionary words after the same two words as the statement's name ("Tern is written
+    in Go" / "…is written in Rust and compiles…"), or "": such a name is another only in the same place,
+    and the place ties the sentence to the statement where a short statement echoes too little of it."""
+    return next((n for n in facts(sentence).names if not _proper(n) and not name_in(n, said.names)
+                 and not _one_name(n, name) and _in_its_place(name, statement, n, sentence, before=2)), "")
+
+
 def _one_name(a: str, b: str) -> bool:
     """Two names may be one spelt two ways when they share a word ("Sunset Boulevard", "Sunset Blvd"),
     but not by a shared title ("Dr Chen", "Dr Alvarez"), nor by a shared head word after modifiers
@@ -111,13 +122,14 @@ def _one_name(a: str, b: str) -> bool:
                 and not any(found_in(t, head_b[:-1]) for t in head_a[:-1]))
 
 
-def _in_its_place(name: str, statement: str, other: str, sentence: str) -> bool:
+def _in_its_place(name: str, statement: str, other: str, sentence: str, before: int = 1) -> bool:
     """The other name stands between the words the name stands between ("the coast of Brazil." /
     "the coast of Queensland, Australia."; "the Treasury Department runs" / "The Small Business
-    Administration runs"): the word before, and the word after or the clause's end."""
+    Administration runs"): the ``before`` words before, and the word after or the clause's end."""
     def around(value: str, text: str) -> tuple[str, str] | None:
-        match = re.search(rf"(\w+)\W+{re.escape(value)}\b\W*?(\w+|[,;.!?]|$)", fold(text))
-        return match and (match.group(1), "" if not match.group(2)[:1].isalnum() else match.group(2))
+        match = re.search(rf"((?:\w+\W+){{{before}}}){re.escape(value)}\b\W*?(\w+|[,;.!?]|$)", fold(text))
+        return match and (" ".join(re.findall(r"\w+", match.group(1))),
+                          "" if not match.group(2)[:1].isalnum() else match.group(2))
     mine, theirs = around(name, statement), around(other, sentence)
     return bool(mine and theirs) and mine[0] == theirs[0] and (mine[1] == theirs[1] or "" in (mine[1], theirs[1]))
 

@@ -49,10 +49,12 @@ _MONEY_SCALES = {"k": 1e3, "m": 1e6, "mn": 1e6, "bn": 1e9}
 _ZH_DIGIT = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _ZH_SMALL = {"十": 10, "百": 100, "千": 1000}
 _ZH_BIG = {"万": 1e4, "亿": 1e8}
+# Measure words that count things ("两颗卫星", "三座桥").
+_ZH_THINGS = "颗只本张台辆艘架棵座所间层枚粒"
 # A Chinese numeral counts only before a measure word or unit ("三年", "两千元", "百分之二十", "一百GB"),
 # so 一般, 统一 and 万一 stay words.
 _ZH_NUMBER = re.compile(rf"百分之(?P<pct>[{_ZH_NUMERAL}]+)|(?<![\d.{_ZH_NUMERAL}])(?P<num>[零〇一二三四五六七八九十两百千]"
-                        rf"[{_ZH_NUMERAL}]*)(?=[个位项年月日天岁次倍元块角成人家名周小时分钟秒公里米斤吨克升瓦毫厘亩条款章节季度期批届]|(?:[GMKT]B|[kcm]m|kg|mAh|kW|Hz|[WVG%％])(?![A-Za-z]))"
+                        rf"[{_ZH_NUMERAL}]*)(?=[个位项年月日天岁次倍元块角成人家名周小时分钟秒公里米斤吨克升瓦毫厘亩条款章节季度期批届]|[{_ZH_THINGS}]|(?:[GMKT]B|[kcm]m|kg|mAh|kW|Hz|[WVG%％])(?![A-Za-z]))"
                         r"(?!次性)")  # 一次性 "one-off" counts nothing
 
 _EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nobody|nothing|neither|nor|cannot|without)\b|n['’]t\b", re.I)
@@ -278,8 +280,8 @@ def bounds(text: str) -> dict[float, set[str]]:
     return found
 
 
-# A lone 一 before a unit of time or count says "a" ("一天不超过4次": a day, as "每天" or "24小时内" say).
-_LONE_ONE = re.compile(r"(?<![零〇一二两三四五六七八九十百千万亿\d第])一(天|日|年|个?月|周|星期|次|个?小时|分钟)")
+# A lone 一 before a unit of time or count says "a" ("一天不超过4次": a day, as "每天" or "24小时内" say; "一只猫").
+_LONE_ONE = re.compile(rf"(?<![零〇一二两三四五六七八九十百千万亿\d第])一(天|日|年|个?月|周|星期|次|个?小时|分钟|[{_ZH_THINGS}])")
 _ZH_COUNT = r"[\d零〇一二两三四五六七八九十百千万]+\s*"
 
 
