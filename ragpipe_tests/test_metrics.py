@@ -409,6 +409,32 @@ def test_context_relevance_half_of_retrieved_contexts(kit):
     assert [c["relevant"] for c in zh.details["contexts"]] == [True, False]
 
 
+@pytest.mark.parametrize("question, context", [
+    ("How much does a day pass at Alpine Peak cost?", "Alpine Peak's lifts run from 8:30 am to 4 pm every day of the season."),
+    ("青年旅舍的床位一晚多少钱？", "青年旅舍位于老城区，步行到地铁站约5分钟。"),
+])
+def test_context_relevance_a_context_without_the_asked_kind_of_value_is_not_relevant(kit, question, context):
+    # On the same place as the question, close in cosine, but it holds no price: another attribute of it.
+    result = REGISTRY["context_relevance"].score(EvalCase(question_id="q", question=question,
+                                                          retrieved_contexts=[context]), kit)
+    assert result.value == 0.0
+    assert "asks an amount of money" in result.details["contexts"][0]["reason"]
+
+
+@pytest.mark.parametrize("question, first, second", [
+    ("What are the benefits of regular stretching?", "Regular stretching keeps muscles flexible and improves range of motion.",
+     "People who do it daily report fewer back aches and better posture."),
+    ("拉伸运动有什么好处？", "经常拉伸可以保持肌肉柔韧，扩大关节活动范围。", "每天坚持的人腰背酸痛更少，体态也更好。"),
+])
+def test_context_relevance_scores_each_context_of_an_open_question_as_if_alone(kit, question, first, second):
+    # A list of benefits is answered in parts: the second part is not held against the first.
+    def scores(contexts):
+        result = REGISTRY["context_relevance"].score(EvalCase(question_id="q", question=question,
+                                                              retrieved_contexts=contexts), kit)
+        return [c["score"] for c in result.details["contexts"]]
+    assert scores([first, second])[1] == scores([second])[0]
+
+
 @pytest.fixture
 def embedded(kit, monkeypatch):
     """The texts the metric compares with the question, in the order it asks for them."""
