@@ -435,6 +435,17 @@ def test_context_relevance_scores_each_context_of_an_open_question_as_if_alone(k
     assert scores([first, second])[1] == scores([second])[0]
 
 
+def test_context_relevance_a_question_with_two_asks_is_no_open_question(kit):
+    # "How do I …, and what …?" asks two things: its contexts are compared as a value question's are.
+    question = "How do I register my Breeze fan, and what does its warranty cover?"
+    contexts = ["Register your Breeze fan online within 30 days of purchase to activate the warranty.",
+                "The Breeze warranty covers the motor for five years and other parts for one year."]
+    scores = [[c["score"] for c in REGISTRY["context_relevance"].score(EvalCase(
+        question_id="q", question=question, retrieved_contexts=together), kit).details["contexts"]]
+        for together in (contexts, contexts[:1], contexts[1:])]
+    assert scores[0] != [scores[1][0], scores[2][0]]
+
+
 @pytest.fixture
 def embedded(kit, monkeypatch):
     """The texts the metric compares with the question, in the order it asks for them."""

@@ -56,12 +56,13 @@ _ASKED_VALUES = {  # kind: (how a question asks it, how a context gives it)
 ASKED_VALUES = {kind: (re.compile(ask, re.I), re.compile(value, re.I)) for kind, (ask, value) in _ASKED_VALUES.items()}
 _COUNT = re.compile(r"多少([枚名个位人家次支条只本部座项])")  # 多少枚金牌 is answered by 36枚
 _WHO = re.compile(r"谁|哪位|^\s*who\b", re.I)
-# A question with two asks ("Can a 15-person business apply, and how much would it get?") has no single kind.
+# A question with two asks ("Can a 15-person business apply, and how much would it get?") is left to the
+# model: it has no single kind of value, and its contexts may answer different asks.
 _ASKS = re.compile(r"\b(?:what|when|where|who|whom|which|how|why)\b|什么|何时|哪|谁|怎么|如何|多少|多久|多长|几", re.I)
 _AND_ASK = re.compile(r"\band\s+(?:how|what|when|where|who|which|why|is|are|can|do|does)\b|[，,]\s*(?:how|what|when|where|who|"
                       r"which|why)\b", re.I)
 _LINK = re.compile(r"\s*https?://\S+\s*")  # a context that is only a link has no words to hold a value
-# An open question (a list, causes, a way, what to do) is answered by several contexts, each a
+# An open question (a list, causes, a way, what to do; one ask) is answered by several contexts, each a
 # part of it: a context is not held against a closer one (the relative features are set to 0,
 # as for a context retrieved alone).
 OPEN_ASK = re.compile(r"哪些|什么(?:条件|材料|好处|作用|影响|症状|要求|原因)|注意什么|为什么|为何|原因|怎么办|如何|怎样|怎么(?!样)|"
@@ -70,10 +71,14 @@ OPEN_ASK = re.compile(r"哪些|什么(?:条件|材料|好处|作用|影响|症�
                       r"\bwhat (?:caused|causes)\b|\bwhat happens\b", re.I)
 
 
+def _asks_one_thing(question: str) -> bool:
+    return len(_ASKS.findall(question)) <= 1 and len(re.findall(r"[?？]", question)) <= 1 and not _AND_ASK.search(question)
+
+
 def asked_value(question: str):
     """(kind, test) for the one value the question asks, or None: a test says whether a context
     holds a value of that kind."""
-    if len(_ASKS.findall(question)) > 1 or len(re.findall(r"[?？]", question)) > 1 or _AND_ASK.search(question):
+    if not _asks_one_thing(question):
         return None
     for kind, (ask, value) in ASKED_VALUES.items():
         if ask.search(question):
@@ -106,7 +111,7 @@ def relevance_features(case: EvalCase, kit: Toolkit) -> np.ndarray:
 
 def as_read(case: EvalCase, features: np.ndarray) -> np.ndarray:
     """The features the model reads: an open question's contexts each as if retrieved alone."""
-    if not OPEN_ASK.search(case.question):
+    if not (OPEN_ASK.search(case.question) and _asks_one_thing(case.question)):
         return features
     alone = features.copy()
     alone[:, 2:4] = 0
