@@ -33,8 +33,8 @@ RELEVANCE_THRESHOLD = 0.56
 # Or from this share of the question's content words (whole words, not character pairs) in the context.
 QUESTION_WORDS_NAMED = 0.6
 
-# What a question asks, read from its wording. A value question (a price, a duration, a time, a
-# count, a person) is answered by a context holding a value of that kind: a context on the same
+# What a question asks, read from its wording. A value question (a price, a share, a weight, a
+# duration, a time, a count, a person) is answered by a context holding a value of that kind: a context on the same
 # product or event without one speaks of another attribute of it (its shipping for a return
 # window, its opening hours for a price) and is not relevant, however close its cosine.
 _DURATION = (r"\d\s*(?:个)?(?:工作日|天|日|周|星期|月|年|小时|分钟)|[一二两三四五六七八九十半几]\s*(?:个)?(?:工作日|天|周|星期|月|年|小时)|"
@@ -43,13 +43,16 @@ _DURATION = (r"\d\s*(?:个)?(?:工作日|天|日|周|星期|月|年|小时|分�
 _LENGTH = r"\d\s*(?:km|mi|miles?|kilomet|met(?:er|re)s?|feet|ft|公里|千米|米)"  # "how long is the trail"
 _WHEN = (r"\d\s*(?:点|时|号|日)|周[一二三四五六日末]|星期|每年|每月|每周|\b\d{1,2}(?::\d{2})?\s*[ap]\.?m\b|"
          r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekday|weekend|noon|midnight)s?\b")
-_ASKED_VALUES = {  # kind: (how a question asks it, how a context gives it)
+_ASKED_VALUES = {  # kind: (how a question asks it, how a context gives it), the first that matches
+    "a share": (r"税率|利率|费率|比例|百分之几|\bwhat (?:percentage|share|proportion|rate)\b|\bhow much of\b|\bpercent",
+                r"\d\s*(?:%|％|percent|个百分点)|百分之|[一二三四五六七八九]成|\bhalf\b|减半|全额|\bin full\b"),
     "an amount of money": (r"多少钱|多少元|(?:价格|票价|费用|收费)(?:是|为)?多少|\bhow much\b[^?]*\b(?:cost|charge|pay|fee|price|fare)|"
                            r"\bwhat(?:'s| is| are)\s+the\s+(?:\w+\s+)?(?:cost|price|fee|fare)s?\b",
                            r"[$€£¥]\s?\d|\d\s*(?:万|亿)?(?:元|块|欧元|美元|英镑|日元)|\b\d[\d,.]*\s*(?:euros?|dollars?|pounds?|yuan|"
                            r"cents?|usd|eur)\b|免费|\bfree\b"),
     "a duration": (r"(?:期限|时限|有效期)(?:是|为)?多|\b(?:window|period)\b|多少天|几天|多久|多长时间|几个月|几年|几周|几小时|多少年|"
                    r"多少个月|\bhow long\b|\bhow many (?:days|weeks|months|years|hours|minutes)\b", f"{_DURATION}|{_LENGTH}"),
+    "a weight": (r"重量|多重|多沉|\bhow heavy\b|\bweigh", r"\d\s*(?:克|千克|公斤|斤|磅|吨)|\d\s*(?:kg|g|mg|lbs?|pounds?|ounces?|oz|tons?)\b"),
     "a time": (r"什么时候|何时|哪一?年|几月|几号|哪一?天|几点|日期|截止|^\s*(?:by )?when\b|\bwhat (?:year|date|day|time)\b|"
                r"\bdeadline\b", f"{_WHEN}|{_DURATION}"),
 }
@@ -82,7 +85,7 @@ def asked_value(question: str):
         return None
     for kind, (ask, value) in ASKED_VALUES.items():
         if ask.search(question):
-            dated = kind != "an amount of money"  # a date answers "when", and "how many years after" with its year
+            dated = kind in ("a duration", "a time")  # a date answers "when", and "how many years after" with its year
             return kind, lambda c, value=value: bool(value.search(c) or (dated and (facts(c).years or facts(c).months)))
     if counted := _COUNT.search(question):
         return "a count", lambda c: bool(re.search(rf"[\d零〇一二三四五六七八九十两百千万]\s*{counted.group(1)}", c))
@@ -160,7 +163,7 @@ METRIC = Metric(
                 f"its best sentence (of the {SENTENCE_SHORTLIST} sharing most of the question's words), also "
                 f"relative to the best retrieved context; relevant from {RELEVANCE_THRESHOLD}, or when the context "
                 f"holds at least {QUESTION_WORDS_NAMED:.0%} of the question's content words; not relevant when the question "
-                "asks one value (an amount of money, a duration, a time, a count, a person) and the context holds "
+                "asks one value (an amount of money, a share, a weight, a duration, a time, a count, a person) and the context holds "
                 "none of that kind. The contexts of an open question (a list, causes, a way) are each scored as if "
                 "retrieved alone."),
     reads=("question", "retrieved_contexts"),
