@@ -414,6 +414,10 @@ def test_context_relevance_half_of_retrieved_contexts(kit):
      "an amount of money"),
     ("青年旅舍的床位一晚多少钱？", "青年旅舍位于老城区，步行到地铁站约5分钟。", "an amount of money"),
     ("How heavy is the Breeze desk fan?", "The Breeze desk fan has three speeds and comes in white or black.", "a weight"),
+    ("What is the minimum age to join the Harbor Rowing Club?", "The Harbor Rowing Club meets on Saturday mornings at "
+     "the boathouse on Pier 3.", "an age"),
+    ("How far in advance must I book the ferry to Skye?", "The ferry to Skye carries up to 40 cars and has a cafe on "
+     "board.", "a duration"),
     ("What percentage of the permit fee does the city refund?", "The city refunds the permit fee by bank transfer after the "
      "inspection.", "a share"),
 ])
