@@ -22,12 +22,14 @@ MIN_PER_METRIC = 10
 REQUIRED_PASS_RATE = 0.95
 # Named gaps: a metric below the target, the pass rate it must not fall under, and why.
 KNOWN_GAPS = {
-    # 70 % en, 74 % zh with the 2026-11-26 round-six held-out batches (docs/benchmarks.md), added unfixed.
-    "context_relevance": (0.65, "issues 19 and 33 (open): a second relevant context is scored against the best one "
-                                "(two relevant contexts read as one), and a context on the question's product or event "
-                                "but another attribute of it (its shipping for a return window, the host of a final "
-                                "for its winner) is read as relevant; both need a model that reads what is asked. "
-                                "The refits tried are in docs/benchmarks.md"),
+    # 84 % en, 79 % zh with the 2026-11-26 round-seven held-out batches (docs/benchmarks.md).
+    "context_relevance": (0.75, "issues 19 and 33 (open): a second relevant context of an open Chinese question scored "
+                                "alone still falls under the threshold (the zh calibration of the cosine model), a "
+                                "context on the question's thing but another attribute is read as relevant when the "
+                                "question asks no value the metric types (a language, a length, a winner) or when "
+                                "the context holds a value of the asked kind for another attribute (a start date for "
+                                "a registration deadline), and a context answering in other words with a low cosine "
+                                "is missed. The rules and refits tried are in docs/benchmarks.md"),
 }
 
 

@@ -409,6 +409,51 @@ def test_context_relevance_half_of_retrieved_contexts(kit):
     assert [c["relevant"] for c in zh.details["contexts"]] == [True, False]
 
 
+@pytest.mark.parametrize("question, context, kind", [
+    ("How much does a day pass at Alpine Peak cost?", "Alpine Peak's lifts run from 8:30 am to 4 pm every day of the season.",
+     "an amount of money"),
+    ("青年旅舍的床位一晚多少钱？", "青年旅舍位于老城区，步行到地铁站约5分钟。", "an amount of money"),
+    ("How heavy is the Breeze desk fan?", "The Breeze desk fan has three speeds and comes in white or black.", "a weight"),
+    ("What is the minimum age to join the Harbor Rowing Club?", "The Harbor Rowing Club meets on Saturday mornings at "
+     "the boathouse on Pier 3.", "an age"),
+    ("How far in advance must I book the ferry to Skye?", "The ferry to Skye carries up to 40 cars and has a cafe on "
+     "board.", "a duration"),
+    ("What percentage of the permit fee does the city refund?", "The city refunds the permit fee by bank transfer after the "
+     "inspection.", "a share"),
+])
+def test_context_relevance_a_context_without_the_asked_kind_of_value_is_not_relevant(kit, question, context, kind):
+    # On the same thing as the question, close in cosine, but it holds no value of the kind asked: another attribute of it.
+    result = REGISTRY["context_relevance"].score(EvalCase(question_id="q", question=question,
+                                                          retrieved_contexts=[context]), kit)
+    assert result.value == 0.0
+    assert f"asks {kind}, the context holds none" in result.details["contexts"][0]["reason"]
+
+
+@pytest.mark.parametrize("question, first, second", [
+    ("What are the benefits of regular stretching?", "Regular stretching keeps muscles flexible and improves range of motion.",
+     "People who do it daily report fewer back aches and better posture."),
+    ("拉伸运动有什么好处？", "经常拉伸可以保持肌肉柔韧，扩大关节活动范围。", "每天坚持的人腰背酸痛更少，体态也更好。"),
+])
+def test_context_relevance_scores_each_context_of_an_open_question_as_if_alone(kit, question, first, second):
+    # A list of benefits is answered in parts: the second part is not held against the first.
+    def scores(contexts):
+        result = REGISTRY["context_relevance"].score(EvalCase(question_id="q", question=question,
+                                                              retrieved_contexts=contexts), kit)
+        return [c["score"] for c in result.details["contexts"]]
+    assert scores([first, second])[1] == scores([second])[0]
+
+
+def test_context_relevance_a_question_with_two_asks_is_no_open_question(kit):
+    # "How do I …, and what …?" asks two things: its contexts are compared as a value question's are.
+    question = "How do I register my Breeze fan, and what does its warranty cover?"
+    contexts = ["Register your Breeze fan online within 30 days of purchase to activate the warranty.",
+                "The Breeze warranty covers the motor for five years and other parts for one year."]
+    scores = [[c["score"] for c in REGISTRY["context_relevance"].score(EvalCase(
+        question_id="q", question=question, retrieved_contexts=together), kit).details["contexts"]]
+        for together in (contexts, contexts[:1], contexts[1:])]
+    assert scores[0] != [scores[1][0], scores[2][0]]
+
+
 @pytest.fixture
 def embedded(kit, monkeypatch):
     """The texts the metric compares with the question, in the order it asks for them."""

@@ -1,9 +1,13 @@
+import re
+
 import numpy as np
 
 from ragpipe.core.evidence.agreement import words
+from ragpipe.core.evidence.facts import facts
 from ragpipe.core.evidence.features import MAX_EMBED_CHARS, shortlist
 from ragpipe.core.evidence.sentences import evidence_sentences
 from ragpipe.core.judged.prompts import CONTEXT_RELEVANCE
+from ragpipe.core.metrics.answer_relevancy import gives
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 from ragpipe.core.text import content_tokens, is_chinese
@@ -29,6 +33,76 @@ RELEVANCE_THRESHOLD = 0.56
 # Or from this share of the question's content words (whole words, not character pairs) in the context.
 QUESTION_WORDS_NAMED = 0.6
 
+# What a question asks, read from its wording. A value question (a price, a share, an age, a weight,
+# a duration, a time, a count, a person) is answered by a context holding a value of that kind: a
+# context on the same product or event without one speaks of another attribute of it (its shipping
+# for a return window, its opening hours for a price) and is not relevant, however close its cosine.
+_DURATION = (r"\d\s*(?:个)?(?:工作日|天|日|周|星期|月|年|小时|分钟)|"
+             r"[一二两三四五六七八九十半几]\s*(?:个)?(?:工作日|天|周|星期|月|年|小时)|"
+             r"\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|several|few|\d+)[\s-]+"
+             r"(?:business\s+|working\s+|calendar\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?)\b")
+_LENGTH = r"\d\s*(?:km|mi|miles?|kilomet|met(?:er|re)s?|feet|ft|公里|千米|米)"  # "how long is the trail"
+_WHEN = (r"\d\s*(?:点|时|号|日)|周[一二三四五六日末]|星期|每年|每月|每周|\b\d{1,2}(?::\d{2})?\s*[ap]\.?m\b|"
+         r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekday|weekend|noon|midnight)s?\b")
+_ASKED_VALUES = {  # kind: (how a question asks it, how a context gives it), the first that matches
+    "a share": (r"税率|利率|费率|比例|百分之几|\bwhat (?:percentage|share|proportion|rate)\b|\bhow much of\b|\bpercent",
+                r"\d\s*(?:%|％|percent|个百分点)|百分之|[一二三四五六七八九]成|\bhalf\b|减半|全额|\bin full\b"),
+    "an amount of money": (r"多少钱|多少元|(?:价格|票价|费用|收费)(?:是|为)?多少|"
+                           r"\bhow much\b[^?]*\b(?:cost|charge|pay|fee|price|fare)|"
+                           r"\bwhat(?:'s| is| are)\s+the\s+(?:\w+\s+)?(?:cost|price|fee|fare)s?\b",
+                           r"[$€£¥]\s?\d|\d\s*(?:万|亿)?(?:元|块|欧元|美元|英镑|日元)|\b\d[\d,.]*\s*(?:euros?|dollars?|pounds?|yuan|"
+                           r"cents?|usd|eur)\b|免费|\bfree\b"),
+    "a duration": (r"(?:期限|时限|有效期)(?:是|为)?多|\b(?:window|period)\b|多少天|几天|多久|多长时间|几个月|"
+                   r"几年|几周|几小时|多少年|多少个月|\bhow long\b|\bhow far (?:ahead|in advance)\b|"
+                   r"\bhow many (?:days|weeks|months|years|hours|minutes)\b", f"{_DURATION}|{_LENGTH}"),
+    "an age": (r"年龄|几岁|多少岁|多大(?:年纪|岁数|可以|才能|能)|\bhow old\b|\b(?:minimum|maximum) age\b|\bage limit\b",
+               r"\d\s*(?:岁|周岁)|[一二两三四五六七八九十]\s*(?:岁|周岁|个月)|\b\d+\s*(?:years? old|years of age|\+)|"
+               r"\baged? (?:\d+|over|under)\b|\b(?:over|under|at least) \d+\b"),
+    "a weight": (r"重量|多重|多沉|\bhow heavy\b|\bweigh",
+                 r"\d\s*(?:克|千克|公斤|斤|磅|吨)|\d\s*(?:kg|g|mg|lbs?|pounds?|ounces?|oz|tons?)\b"),
+    "a time": (r"什么时候|何时|哪一?年|几月|几号|哪一?天|几点|日期|截止|^\s*(?:by )?when\b|\bwhat (?:year|date|day|time)\b|"
+               r"\bdeadline\b", f"{_WHEN}|{_DURATION}"),
+}
+ASKED_VALUES = {kind: (re.compile(ask, re.I), re.compile(value, re.I)) for kind, (ask, value) in _ASKED_VALUES.items()}
+_COUNT = re.compile(r"多少([枚名个位人家次支条只本部座项])")  # 多少枚金牌 is answered by 36枚
+_WHO = re.compile(r"谁|哪位|^\s*who\b", re.I)
+# A question with two asks ("Can a 15-person business apply, and how much would it get?") is left to the
+# model: it has no single kind of value, and its contexts may answer different asks.
+_ASKS = re.compile(r"\b(?:what|when|where|who|whom|which|how|why)\b|什么|何时|哪|谁|怎么|如何|多少|多久|多长|几", re.I)
+_AND_ASK = re.compile(r"\band\s+(?:how|what|when|where|who|which|why|is|are|can|do|does)\b|"
+                      r"[，,]\s*(?:how|what|when|where|who|which|why)\b", re.I)
+_LINK = re.compile(r"\s*https?://\S+\s*")  # a context that is only a link has no words to hold a value
+# An open question (a list, causes, a way, what to do; one ask) is answered by several contexts, each a
+# part of it: a context is not held against a closer one (the relative features are set to 0,
+# as for a context retrieved alone).
+OPEN_ASK = re.compile(r"哪些|什么(?:条件|材料|好处|作用|影响|症状|要求|原因)|注意什么|为什么|为何|原因|怎么办|如何|怎样|"
+                      r"怎么(?!样)|^\s*what (?:are|were) the\b|\bwhat (?:should|can|must) (?:i|you|we)\b|"
+                      r"\bwhat \w+ (?:do|does|should) (?:i|you|we)\b|\bwhy\b|"
+                      r"\bhow (?:do|can|should|would|could) (?:i|you|we|one)\b|\bhow to\b|"
+                      r"\bwhat (?:caused|causes)\b|\bwhat happens\b", re.I)
+
+
+def _asks_one_thing(question: str) -> bool:
+    return (len(_ASKS.findall(question)) <= 1 and len(re.findall(r"[?？]", question)) <= 1
+            and not _AND_ASK.search(question))
+
+
+def asked_value(question: str):
+    """(kind, test) for the one value the question asks, or None: a test says whether a context
+    holds a value of that kind."""
+    if not _asks_one_thing(question):
+        return None
+    for kind, (ask, value) in ASKED_VALUES.items():
+        if ask.search(question):
+            # A date answers "when", and "how many years after" with its year.
+            dated = kind in ("a duration", "a time")
+            return kind, lambda c, value=value: bool(value.search(c) or (dated and (facts(c).years or facts(c).months)))
+    if counted := _COUNT.search(question):
+        return "a count", lambda c: bool(re.search(rf"[\d零〇一二三四五六七八九十两百千万]\s*{counted.group(1)}", c))
+    if _WHO.search(question):
+        return "a person", lambda c: gives("person", c, question)
+    return None
+
 
 def relevance_features(case: EvalCase, kit: Toolkit) -> np.ndarray:
     """One row per retrieved context: the model's features (see WEIGHTS)."""
@@ -48,16 +122,37 @@ def relevance_features(case: EvalCase, kit: Toolkit) -> np.ndarray:
                             np.full(len(whole), float(is_chinese(case.question)))])
 
 
-def _offline(case: EvalCase, kit: Toolkit) -> list[tuple[bool, str, float]]:
-    features = relevance_features(case, kit)
-    probability = 1 / (1 + np.exp(-(features @ WEIGHTS + INTERCEPT)))
+def as_read(case: EvalCase, features: np.ndarray) -> np.ndarray:
+    """The features the model reads: an open question's contexts each as if retrieved alone."""
+    if not (OPEN_ASK.search(case.question) and _asks_one_thing(case.question)):
+        return features
+    alone = features.copy()
+    alone[:, 2:4] = 0
+    return alone
+
+
+def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE_THRESHOLD) -> list[tuple[bool, str]]:
+    """Per context: relevant or not, and why."""
     # A context that names most of what the question asks about is about it, however its
     # cosine compares with a closer context's.
     asked = set(words(case.question))
-    named = [len(asked & set(words(c))) / len(asked) if asked else 0.0 for c in case.retrieved_contexts]
-    return [(p >= RELEVANCE_THRESHOLD or n >= QUESTION_WORDS_NAMED,
-             f"relevance {p:.2f}: cosine to the question {w:.3f} (whole), {s:.3f} (best sentence); "
-             f"{n:.0%} of the question's words", float(p)) for p, n, (s, w) in zip(probability, named, features[:, :2])]
+    value = asked_value(case.question)
+    out = []
+    for p, context in zip(probability, case.retrieved_contexts):
+        named = len(asked & set(words(context))) / len(asked) if asked else 0.0
+        why = f"relevance {p:.2f}; {named:.0%} of the question's words"
+        if value and not value[1](context) and not _LINK.fullmatch(context):
+            out.append((False, f"{why}; the question asks {value[0]}, the context holds none"))
+        else:
+            out.append((p >= threshold or named >= QUESTION_WORDS_NAMED, why))
+    return out
+
+
+def _offline(case: EvalCase, kit: Toolkit) -> list[tuple[bool, str, float]]:
+    features = relevance_features(case, kit)
+    probability = 1 / (1 + np.exp(-(as_read(case, features) @ WEIGHTS + INTERCEPT)))
+    return [(ok, f"{why}; cosine to the question {w:.3f} (whole), {s:.3f} (best sentence)", float(p))
+            for (ok, why), p, (s, w) in zip(decide(case, probability), probability, features[:, :2])]
 
 
 def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
@@ -77,7 +172,10 @@ METRIC = Metric(
                 f"query against passages, for the whole context (its first {MAX_CONTEXT_CHARS} characters) and "
                 f"its best sentence (of the {SENTENCE_SHORTLIST} sharing most of the question's words), also "
                 f"relative to the best retrieved context; relevant from {RELEVANCE_THRESHOLD}, or when the context "
-                f"holds at least {QUESTION_WORDS_NAMED:.0%} of the question's content words."),
+                f"holds at least {QUESTION_WORDS_NAMED:.0%} of the question's content words; not relevant when the "
+                "question asks one value (an amount of money, a share, an age, a weight, a duration, a time, a count, "
+                "a person) and the context holds none of that kind. The contexts of an open question (a list, causes, "
+                "a way) are each scored as if retrieved alone."),
     reads=("question", "retrieved_contexts"),
     higher_is_better=True,
     nan_when="no retrieved contexts, or the bot failed",
