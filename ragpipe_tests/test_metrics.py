@@ -199,6 +199,19 @@ def test_half_a_listing_reference_is_wrong_and_recalls_half(kit, question, answe
     assert score(kit, "answer_correctness", **fields).value < 0.5
     assert 0.2 <= score(kit, "factual_correctness", **fields).value <= 0.8
 
+@pytest.mark.parametrize("question, answer, reference", [
+    ("Who composed the Moonlight Sonata?", "Ludwig van Beethoven, who wrote it while gradually losing his hearing.",
+     "Beethoven"),
+    ("Which country hosted the 2016 Summer Olympics?",
+     "Brazil hosted them, with Rio de Janeiro as the first South American host city.", "Brazil"),
+])
+def test_factual_correctness_a_claim_stating_a_bare_reference_with_detail_is_right(kit, question, answer, reference):
+    """A bare reference can hold none of the detail a right answer adds: the claim that states the
+    reference's key terms is right and recalls it, not an invented claim."""
+    result = score(kit, "factual_correctness", question=question, answer=answer, ground_truth_answer=reference)
+    assert result.value >= 0.5, result.details
+
+
 def test_answer_correctness_a_quoted_word_is_no_common_noun_in_the_references_place(kit):
     """A word the answer quotes is a name or a word cited as a word (an EVOUNA answer people judged
     right): the rule for another common noun in a bare reference's place leaves it to the name rules."""
