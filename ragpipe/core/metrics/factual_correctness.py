@@ -25,23 +25,21 @@ def claim_agreement(kit: Toolkit, case: EvalCase) -> dict:
     reference_claims = _claims(kit, case.ground_truth_answer, case.question, items=True)
     verdicts = kit.verify(answer_claims, [reference], question)
     recalled = kit.verify(reference_claims, [answer], question)
-    # Offline, a bare reference ("Mars") is stated by a claim that states its key terms, whatever the
-    # claim adds ("Mars, whose reddish colour comes from iron oxide"): the verifier would read the
-    # added words as invented, since a bare reference can hold none of them.
-    bare = kit.llm is None and elliptical(case.ground_truth_answer)
-
-    def states_reference(text: str) -> bool:
-        found = agreement(text, case.ground_truth_answer, case.question)
-        return bare and bool(found.key_terms) and found.recall == 1.0
-
     # Offline only: the judge's prefetch asks the two lists above, and the judge reads detail as detail.
-    right = [v.supported or (kit.llm is None and (states_reference(v.statement) or any(
-        r.supported for r in kit.verify(reference_claims, [v.statement], question)))) for v in verdicts]
+    right = [v.supported or (kit.llm is None and any(r.supported for r in kit.verify(reference_claims, [v.statement],
+                                                                                      question)))
+             for v in verdicts]
     # An item of a listing reference is recalled only where the answer names it: read with the
     # question, "…table salt: chlorine" shares most words with "…table salt: Sodium".
     items = listed(case.ground_truth_answer, case.question) if kit.llm is None and elliptical(case.ground_truth_answer) else []
-    named = [all(found_in(t, terms(case.answer)) for t in item) for item in items] or [True] * len(recalled)
-    recalled_ok = [(v.supported or not items and states_reference(case.answer)) and ok for v, ok in zip(recalled, named)]
+    named = [all(found_in(t, terms(case.answer)) for t in item) for item in items]
+    if not items and kit.llm is None and elliptical(case.ground_truth_answer):
+        # So is a bare reference: "Hepatitis mainly damages the kidneys" restates most of "Which organ
+        # does hepatitis mainly damage: The liver" and names none of it.
+        found = agreement(case.answer, case.ground_truth_answer, case.question)
+        named = [bool(found.matched) or not found.key_terms] * len(recalled)
+    named = named or [True] * len(recalled)
+    recalled_ok = [v.supported and ok for v, ok in zip(recalled, named)]
     tp = sum(right)
     return {"tp": tp, "fp": len(verdicts) - tp, "fn": recalled_ok.count(False),
             "claims": [{**v.as_dict(), "right": ok} for v, ok in zip(verdicts, right)],
@@ -75,11 +73,12 @@ METRIC = Metric(
                 "their own; "
                 "recall: the share of reference claims the answer supports; each claim judged by the statement "
                 "verifier. Offline, a reply that is only a value or a name is read as the answer to its question "
-                "(\"capital of France: Paris\"), and a claim that states every key term of such a bare reference states "
-                "it and recalls it, whatever detail it adds (\"Brazil hosted them, with Rio de Janeiro as …\" for "
-                "\"Brazil\"); an answer that puts another number, date or name in the "
+                "(\"capital of France: Paris\"), and such a bare reference is recalled only where the answer states one of "
+                "its key terms (\"Hepatitis mainly damages the kidneys\" recalls nothing of \"The liver\"); an answer that puts another number, date or name in the "
                 "reference's place, that mirrors a bare reference read with its question with another word in its "
-                "place (\"大熊猫主要以鱼类为食\" for \"竹子\"), that hedges between the reference and another candidate, or that "
+                "place (\"大熊猫主要以鱼类为食\" for \"竹子\"), that takes the "
+                "other alternative of a choice question (\"饭前\" for \"饭后\"), that opens with the opposite yes or no, "
+                "that hedges between the reference and another candidate, or that "
                 "the reference plainly contradicts, scores 0; a short listing reference to a question that asks for "
                 "several things is one claim per item (\"Sodium\" recalls half of \"Sodium and chlorine\"); acronyms "
                 "are read as the other text spells them out; refusals and bare yes/no "
