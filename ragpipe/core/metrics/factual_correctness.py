@@ -1,6 +1,6 @@
 from ragpipe.core.evidence.agreement import agreement, elliptical, found_in, in_context, terms
 from ragpipe.core.evidence.support import claims
-from ragpipe.core.metrics.answer_correctness import asserted, by_rule, conflicts, list_items, listed, one_spelling
+from ragpipe.core.metrics.answer_correctness import asserted, by_rule, conflicts, list_items, listed, one_spelling, polarity
 from ragpipe.core.metrics.base import STATEMENT_JUDGE, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 
@@ -33,9 +33,9 @@ def claim_agreement(kit: Toolkit, case: EvalCase) -> dict:
     # question, "…table salt: chlorine" shares most words with "…table salt: Sodium".
     items = listed(case.ground_truth_answer, case.question) if kit.llm is None and elliptical(case.ground_truth_answer) else []
     named = [all(found_in(t, terms(case.answer)) for t in item) for item in items]
-    if not items and kit.llm is None and elliptical(case.ground_truth_answer):
-        # So is a bare reference: "Hepatitis mainly damages the kidneys" restates most of "Which organ
-        # does hepatitis mainly damage: The liver" and names none of it.
+    if not items and kit.llm is None and elliptical(case.ground_truth_answer) and polarity(case.ground_truth_answer) is None:
+        # So is a bare reference (not a yes or no, which is replied to in other words): "Hepatitis mainly
+        # damages the kidneys" restates most of "Which organ does hepatitis mainly damage: The liver".
         found = agreement(case.answer, case.ground_truth_answer, case.question)
         named = [bool(found.matched) or not found.key_terms] * len(recalled)
     named = named or [True] * len(recalled)
