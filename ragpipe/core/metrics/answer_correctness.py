@@ -155,8 +155,9 @@ def conflicts(case: EvalCase, kit: Toolkit, found) -> list[str]:
     chose = other_choice(case.question, case.ground_truth_answer, said)
     # Both open with a yes or no of their own ("不可以，经济舱不含…" against "可以，经济舱也能…"): the
     # opposite reply is wrong whatever the reasons share.
-    replies = _opening_reply(said), _opening_reply(case.ground_truth_answer)
-    opposite = [f"{'yes' if replies[0] else 'no'} for {'yes' if replies[1] else 'no'}"] if None not in replies and replies[0] != replies[1] else []
+    given, expected = _opening_reply(said), _opening_reply(case.ground_truth_answer)
+    opposite = [f"{'yes' if given else 'no'} for {'yes' if expected else 'no'}"] \
+        if None not in (given, expected) and given != expected else []
     return found_conflicts + ([chose] if chose else []) + opposite + hedged(said, case.ground_truth_answer, found)
 
 
