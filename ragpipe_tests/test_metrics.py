@@ -199,6 +199,37 @@ def test_half_a_listing_reference_is_wrong_and_recalls_half(kit, question, answe
     assert score(kit, "answer_correctness", **fields).value < 0.5
     assert 0.2 <= score(kit, "factual_correctness", **fields).value <= 0.8
 
+@pytest.mark.parametrize("question, answer, reference", [
+    ("Which organ does hepatitis mainly damage?", "Hepatitis mainly damages the kidneys over many years.", "The liver"),
+    ("What is the main ingredient of guacamole?", "The main ingredient of guacamole is tomato, mashed with lime juice.",
+     "Avocado"),
+])
+def test_factual_correctness_a_sentence_naming_none_of_a_bare_reference_recalls_nothing(kit, question, answer, reference):
+    """Read with its question, a bare reference shares most words with a sentence that restates the
+    question and puts another thing in its place; it is recalled only where the answer names it."""
+    result = score(kit, "factual_correctness", question=question, answer=answer, ground_truth_answer=reference)
+    assert result.value < 0.5, result.details
+
+
+@pytest.mark.parametrize("question, answer, reference", [
+    # the question offers two alternatives; the answer takes the one the reference does not
+    ("Should the tent be pitched before or after sunset?", "Pitch it after sunset.", "Before sunset"),
+    ("这个药膏应该早上涂还是晚上涂？", "建议晚上涂。", "早上涂"),
+    # both open with a yes or no of their own, the opposite one, and share the rest of the words
+    ("这家酒店的早餐免费吗？", "是的，住店客人的早餐是免费的。", "不是，住店客人的早餐需要另外付费。"),
+    ("Can I bring my dog on the ferry?", "Yes, dogs can travel on the ferry if they stay on a lead.",
+     "No, dogs cannot travel on the ferry, except guide dogs."),
+    # a bare answer read with its question: another word where the reference's stands
+    ("What did Marie Curie discover in 1898?", "She discovered helium.", "Polonium"),
+])
+def test_answer_and_factual_correctness_another_choice_reply_or_word_is_wrong(kit, question, answer, reference):
+    """The other alternative of a choice question, the opposite opening yes or no, and a bare reply
+    naming another thing where the reference's stands are wrong in both metrics."""
+    fields = dict(question=question, answer=answer, ground_truth_answer=reference)
+    assert score(kit, "answer_correctness", **fields).value < 0.5
+    assert score(kit, "factual_correctness", **fields).value < 0.5
+
+
 def test_answer_correctness_a_quoted_word_is_no_common_noun_in_the_references_place(kit):
     """A word the answer quotes is a name or a word cited as a word (an EVOUNA answer people judged
     right): the rule for another common noun in a bare reference's place leaves it to the name rules."""

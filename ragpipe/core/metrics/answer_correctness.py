@@ -9,7 +9,7 @@ import numpy as np
 from ragpipe.core.evidence.agreement import (CORRECTNESS_FEATURES, agreement, correctness_row, found_in, in_context, spelled_out,
                                              terms, worded)
 from ragpipe.core.evidence.calibration import Trees
-from ragpipe.core.evidence.facts import facts
+from ragpipe.core.evidence.facts import facts, fold
 from ragpipe.core.evidence.contradiction import contradiction
 from ragpipe.core.evidence.features import language_of, normalized_cosine
 from ragpipe.core.evidence.sentences import evidence_sentences
@@ -17,6 +17,7 @@ from ragpipe.core.evidence.refusals import says_unanswerable
 from ragpipe.core.evidence.support import claims, declines, without_lead_in
 from ragpipe.core.metrics.base import STATEMENT_JUDGE, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
+from ragpipe.core.text import _jieba, _stem, is_chinese
 
 # An answer is judged wrong below this: the value is the probability that a person would
 # judge it correct, so 0.5 is where right and wrong are equally likely. Fixed a priori.
@@ -93,6 +94,12 @@ def by_rule(case: EvalCase, kit: Toolkit) -> MetricResult | None:
     return None
 
 
+def _opening_reply(text: str) -> bool | None:
+    """The yes or no a text opens with as a clause of its own ("No, …", "可以，…"), else None."""
+    first = re.split(r"[,，.。!！;；:：]", text.strip(), maxsplit=1)
+    return polarity(first[0]) if len(first) == 2 and _BARE_YES_NO.match(first[0]) else None
+
+
 def asserted(answer: str) -> str:
     """The answer less an opening clause that only points at the sources ("According to the
     documents, …", "根据资料，…"): its words are neither the reference's nor an error. Other
@@ -140,11 +147,50 @@ def conflicts(case: EvalCase, kit: Toolkit, found) -> list[str]:
     # "大熊猫主要以鱼类为食" mirrors it with another word in its place; a yes or no ("不可以。") is
     # replied to in other words ("水无法感知…"), not replaced, and a word the answer quotes (“Razor”,
     # "sub voce") is a name or a word cited as a word, which the name rules judge.
+    said = asserted(case.answer)
     if not found_conflicts and found.key_terms and not found.matched and found.answer_extra \
             and polarity(case.ground_truth_answer) is None and not _quotes(case.answer, found.answer_extra) \
-            and mirrors(asserted(case.answer), in_context(case.question, case.ground_truth_answer)):  # "由财政部征收" for "由税务机关征收"
+            and mirrors(said, in_context(case.question, case.ground_truth_answer)):  # "由财政部征收" for "由税务机关征收"
         found_conflicts.append(f"{', '.join(found.answer_extra[:3])} for {', '.join(found.key_terms[:3])}")
-    return found_conflicts + hedged(asserted(case.answer), case.ground_truth_answer, found)
+    chose = other_choice(case.question, case.ground_truth_answer, said)
+    # Both open with a yes or no of their own ("不可以，经济舱不含…" against "可以，经济舱也能…"): the
+    # opposite reply is wrong whatever the reasons share.
+    given, expected = _opening_reply(said), _opening_reply(case.ground_truth_answer)
+    opposite = [f"{'yes' if given else 'no'} for {'yes' if expected else 'no'}"] \
+        if None not in (given, expected) and given != expected else []
+    return found_conflicts + ([chose] if chose else []) + opposite + hedged(said, case.ground_truth_answer, found)
+
+
+# What joins the two alternatives of a choice question ("饭前还是饭后服用？", "Rent or buy?").
+_CHOICE = re.compile(r"还是|或是|\bor\b", re.I)
+
+
+def _plain_words(text: str) -> list[str]:
+    """Every word, small ones too ("before", "after"): jieba's words, or English stems."""
+    if is_chinese(text):
+        return [w for w in _jieba().lcut(text) if re.search(r"\w", w)]
+    return [_stem(w) for w in re.findall(r"[a-z0-9]+", fold(text).lower())]
+
+
+def other_choice(question: str, reference: str, answer: str) -> str | None:
+    """The question offers two alternatives (the words either side of "or" / 还是), the reference
+    takes one and the answer the other ("应在饭前服用" for "饭后服用"): a conflict."""
+    parts = _CHOICE.split(question or "", maxsplit=1)
+    if len(parts) != 2 or _CHOICE.search(reference):
+        return None
+    left, right = _plain_words(parts[0]), _plain_words(parts[1])
+    while len(left) > 1 and len(right) > 1 and left[-1] == right[-1]:  # "早上涂还是晚上涂": 早上 or 晚上
+        left, right = left[:-1], right[:-1]
+    if not left or not right or left[-1] == right[0]:
+        return None
+
+    def says(text: str, word: str) -> bool:
+        return word in _plain_words(text) or is_chinese(text) and word in text
+
+    for wanted, other in ((left[-1], right[0]), (right[0], left[-1])):
+        if says(reference, wanted) and not says(reference, other) and says(answer, other) and not says(answer, wanted):
+            return f"{other} for {wanted}"
+    return None
 
 
 # A hedge ("maybe", "I'm not sure", 可能, 应该…吧), and what parts candidates in one
@@ -286,8 +332,9 @@ METRIC = Metric(
                 "negation; an acronym is the name the other text spells out (\"UK\", \"United Kingdom\"), and \"£50m\" is "
                 "£50 million. An answer that puts another number, date or name in the reference's place (and states "
                 "less than half of its key terms, or half with one name of a pair the reference lists replaced), "
-                "that hedges between the reference and another candidate (\"maybe Argentina or Germany\"), or "
-                "that the "
+                "that hedges between the reference and another candidate (\"maybe Argentina or Germany\"), that "
+                "takes the other alternative of a choice question (\"饭前服用\" for \"饭后服用\"), that opens with the "
+                "opposite yes or no (\"可以，…\" for \"不可以，…\"), or that the "
                 "reference plainly contradicts (negation, antonym, swapped roles), scores 0; so does "
                 "an answer that only declines where the reference answers, and an answer that asserts where the "
                 "reference says the question cannot be answered. Both declining scores 1. Where the question asks "

@@ -1,6 +1,6 @@
 from ragpipe.core.evidence.agreement import agreement, elliptical, found_in, in_context, terms
 from ragpipe.core.evidence.support import claims
-from ragpipe.core.metrics.answer_correctness import asserted, by_rule, conflicts, list_items, listed, one_spelling
+from ragpipe.core.metrics.answer_correctness import asserted, by_rule, conflicts, list_items, listed, one_spelling, polarity
 from ragpipe.core.metrics.base import STATEMENT_JUDGE, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 
@@ -32,7 +32,13 @@ def claim_agreement(kit: Toolkit, case: EvalCase) -> dict:
     # An item of a listing reference is recalled only where the answer names it: read with the
     # question, "…table salt: chlorine" shares most words with "…table salt: Sodium".
     items = listed(case.ground_truth_answer, case.question) if kit.llm is None and elliptical(case.ground_truth_answer) else []
-    named = [all(found_in(t, terms(case.answer)) for t in item) for item in items] or [True] * len(recalled)
+    named = [all(found_in(t, terms(case.answer)) for t in item) for item in items]
+    if not items and kit.llm is None and elliptical(case.ground_truth_answer) and polarity(case.ground_truth_answer) is None:
+        # So is a bare reference (not a yes or no, which is replied to in other words): "Hepatitis mainly
+        # damages the kidneys" restates most of "Which organ does hepatitis mainly damage: The liver".
+        found = agreement(case.answer, case.ground_truth_answer, case.question)
+        named = [bool(found.matched) or not found.key_terms] * len(recalled)
+    named = named or [True] * len(recalled)
     recalled_ok = [v.supported and ok for v, ok in zip(recalled, named)]
     tp = sum(right)
     return {"tp": tp, "fp": len(verdicts) - tp, "fn": recalled_ok.count(False),
@@ -67,9 +73,13 @@ METRIC = Metric(
                 "their own; "
                 "recall: the share of reference claims the answer supports; each claim judged by the statement "
                 "verifier. Offline, a reply that is only a value or a name is read as the answer to its question "
-                "(\"capital of France: Paris\"); an answer that puts another number, date or name in the "
+                "(\"capital of France: Paris\"), and such a bare reference is recalled only where the answer states "
+                "one of its key terms (\"Hepatitis mainly damages the kidneys\" recalls nothing of \"The liver\"); an "
+                "answer that puts another number, date or name in the "
                 "reference's place, that mirrors a bare reference read with its question with another word in its "
-                "place (\"大熊猫主要以鱼类为食\" for \"竹子\"), that hedges between the reference and another candidate, or that "
+                "place (\"大熊猫主要以鱼类为食\" for \"竹子\"), that takes the "
+                "other alternative of a choice question (\"饭前\" for \"饭后\"), that opens with the opposite yes or no, "
+                "that hedges between the reference and another candidate, or that "
                 "the reference plainly contradicts, scores 0; a short listing reference to a question that asks for "
                 "several things is one claim per item (\"Sodium\" recalls half of \"Sodium and chlorine\"); acronyms "
                 "are read as the other text spells them out; refusals and bare yes/no "
