@@ -241,6 +241,10 @@ def test_a_chinese_numeral_before_a_things_measure_word_is_a_number():
     assert lone_one("他养了一只猫。", "他家有猫。") and not lone_one("他养了一只猫。", "他家有2只猫。")  # "a cat"
 
 
+def test_a_lone_one_says_each_where_the_evidence_does():
+    """"一次吃两粒" says what "每次两粒" says, though the evidence counts 次 elsewhere ("每日三次")."""
+    assert lone_one("一次吃两粒。", "每日三次，每次两粒。") and not lone_one("一次吃两粒。", "每日三次，两次之间隔4小时。")
+
 
 @pytest.mark.parametrize("statement, evidence", [
     ("施工区域可以吸烟。", "所有施工区域内严禁吸烟。"),                   # 严禁 is no negation of 可以, and one word with 吸烟
