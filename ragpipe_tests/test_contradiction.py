@@ -250,6 +250,7 @@ def test_a_lone_one_says_each_where_the_evidence_does():
     ("施工区域可以吸烟。", "所有施工区域内严禁吸烟。"),                   # 严禁 is no negation of 可以, and one word with 吸烟
     ("商场里允许骑电动车。", "为保障安全，商场内不准骑行电动车。"),        # 骑 is inside 骑行
     ("办理这项业务不需要身份证。", "办理该业务须携带本人身份证原件。"),   # a duty against an exemption
+    ("会议室可以吸烟。", "会议室禁烟。"),                                 # the verb inside the prohibition
     ("Outside drinks are permitted at the concert.", "Fans may not bring outside drinks into the concert."),
     ("During the trial period, users may export their data.", "Users are not allowed to export their data during the trial period."),
     ("Groups of four must book a table.", "Booking a table is optional for groups of four."),

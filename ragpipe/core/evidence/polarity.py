@@ -57,7 +57,7 @@ _MODALITY = [
     ("require", re.compile(r"\b(?:must|shall|required|mandatory|compulsory|obligatory)\b|\b(?:have|has|need|needs)\s+to\b"
                            r"|\brequires?\b", re.I)),
     ("permit", re.compile(r"\b(?:may|can|allowed|permitted|welcome)\b|\b(?:is|are)\s+safe\b|\bfree\s+to\b", re.I)),
-    ("forbid", re.compile(r"严禁|禁止|禁用|不得|不准|不许|不能|不可|不宜|切勿|请勿|谢绝|不(?:允许|准许)")),
+    ("forbid", re.compile(r"严禁|禁止|禁[用食烟售行停入]|不得|不准|不许|不能|不可|不宜|切勿|请勿|谢绝|不(?:允许|准许)")),
     ("exempt", re.compile(r"无需|无须|毋须|不需要?|不必|不用|非必须|自愿|可选")),
     ("require", re.compile(r"必须|务必|应当|需要|须")),
     ("permit", re.compile(r"可以|允许|准许|能够|放心")),
@@ -199,9 +199,10 @@ def _explicit(text: str) -> bool:
 
 def _held(frame: list[str], clause: str) -> int:
     """How many of ``frame`` the clause holds. Chinese: as written anywhere in it, whichever
-    way jieba cut it ("门店里" is cut 门 / 店里, "严禁吸烟" is one word; "骑" is in "骑行")."""
+    way jieba cut it ("门店里" is cut 门 / 店里, "严禁吸烟" is one word; "骑" is in "骑行"), or as
+    the verb a prohibition holds ("服用" in "孕妇禁用", "吸烟" in "禁烟")."""
     if is_chinese(clause):
-        return sum(t in clause for t in frame)
+        return sum(t in clause or any("禁" + ch in clause for ch in t) for t in frame)
     return overlap(frame, words(clause))
 
 
