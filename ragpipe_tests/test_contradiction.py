@@ -270,3 +270,10 @@ def test_a_permission_against_a_prohibition_or_a_duty_against_an_exemption(state
 ])
 def test_the_same_modality_or_an_ability_is_no_conflict(statement, evidence):
     assert contradiction(statement, [evidence]) is None
+
+
+def test_a_month_or_a_word_that_starts_like_ban_is_no_modal_word():
+    from ragpipe.core.evidence.polarity import modality
+    assert modality("The museum opened in May 1998.") is None and modality("It reopened on 3 May.") is None
+    assert modality("The bank lent the band a banjo.") is None
+    assert modality("Drones are banned over the stadium.") == "forbid" and modality("You may leave early.") == "permit"

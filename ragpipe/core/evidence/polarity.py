@@ -49,14 +49,15 @@ _CONDITION = re.compile(r"\b(?:if|unless|when|whether)\b|如果|若|除非|假�
 # come first in each language: "not allowed" forbids, "not required" exempts.
 _MODALITY = [
     ("forbid", re.compile(r"\b(?:must|may|shall|should|can|could)\s+not\b|\b(?:mustn|shan|can|couldn)['’]?t\b|\bcannot\b"
-                          r"|\b(?:not|never)\s+(?:\w+\s+){0,2}(?:allowed|permitted|safe)\b|\b(?:prohibit|forbid|ban)\w*",
+                          r"|\b(?:not|never)\s+(?:\w+\s+){0,2}(?:allowed|permitted|safe)\b|\b(?:prohibit\w*|forbid\w*|ban(?:s|ned|ning)?\b)",
                           re.I)),
     ("exempt", re.compile(r"\b(?:optional|voluntary)\b|\bnot\s+(?:required|mandatory|necessary|needed)\b|\bno\s+need\b"
                           r"|\b(?:do|does|did)(?:\s+not|n['’]t)\s+(?:need|have)\s+to\b|\bneed(?:\s+not|n['’]t)\b"
                           r"|\b(?:do|does|did)(?:\s+not|n['’]t)\s+(?:need|require)\b", re.I)),
     ("require", re.compile(r"\b(?:must|shall|required|mandatory|compulsory|obligatory)\b|\b(?:have|has|need|needs)\s+to\b"
                            r"|\brequires?\b", re.I)),
-    ("permit", re.compile(r"\b(?:may|can|allowed|permitted|welcome)\b|\b(?:is|are)\s+safe\b|\bfree\s+to\b", re.I)),
+    ("permit", re.compile(r"(?<!\d\s)\bmay\b(?!\s+\d)|\b(?:can|allowed|permitted|welcome)\b|\b(?:is|are)\s+safe\b"
+                          r"|\bfree\s+to\b", re.I)),  # "may", not the month ("in May 1937", "1 May")
     ("forbid", re.compile(r"严禁|禁止|禁[用食烟售行停入]|不得|不准|不许|不能|不可|不宜|切勿|请勿|谢绝|不(?:允许|准许)")),
     ("exempt", re.compile(r"无需|无须|毋须|不需要?|不必|不用|非必须|自愿|可选")),
     ("require", re.compile(r"必须|务必|应当|需要|须")),
