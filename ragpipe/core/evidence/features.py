@@ -21,7 +21,6 @@ import numpy as np
 
 from ragpipe.core.evidence.agreement import elliptical, fact_terms, found_in, in_context, name_in, words
 from ragpipe.core.evidence.contradiction import answers_otherwise, confirms, contradiction
-from ragpipe.core.evidence.polarity import modality
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.facts import counted, facts, lone_one
 from ragpipe.core.evidence.sentences import CAMEL, evidence_sentences
@@ -302,11 +301,7 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
             lexical_best = max(range(best_window, min(best_window + WINDOW, len(sentences))),
                                key=lambda j: len(token_set & prepared.tokens[j]))
             closest = {best, lexical_best}
-            # Two texts that forbid (or exempt) in other words differ in no negation ("You cannot smoke" /
-            # "Smoking is forbidden", "无需预约" / "预约是自愿的").
-            stance = modality(statement) if modality(statement) in ("forbid", "exempt") else None
-            negation_mismatch = float(all(_negated(statement) != _negated(sentences[j])
-                                          and not (stance and modality(sentences[j]) == stance) for j in closest))
+            negation_mismatch = float(all(_negated(statement) != _negated(sentences[j]) for j in closest))
         else:
             best, shown, cos_sentence, margin, negation_mismatch = 0, 0, -1.0, 0.0, 0.0
         # A bare value ("20%。") is checked where the question points: "小型微利企业税率：25%" contradicts "…20%…";
