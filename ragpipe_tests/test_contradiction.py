@@ -239,3 +239,41 @@ def test_a_dictionary_word_name_in_the_place_of_the_statements_name():
 def test_a_chinese_numeral_before_a_things_measure_word_is_a_number():
     assert facts("火星有两颗卫星。").numbers == {2.0} and facts("市里有十二座桥。").numbers == {12.0}
     assert lone_one("他养了一只猫。", "他家有猫。") and not lone_one("他养了一只猫。", "他家有2只猫。")  # "a cat"
+
+
+def test_a_lone_one_says_each_where_the_evidence_does():
+    """"一次吃两粒" says what "每次两粒" says, though the evidence counts 次 elsewhere ("每日三次")."""
+    assert lone_one("一次吃两粒。", "每日三次，每次两粒。") and not lone_one("一次吃两粒。", "每日三次，两次之间隔4小时。")
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("施工区域可以吸烟。", "所有施工区域内严禁吸烟。"),                   # 严禁 is no negation of 可以, and one word with 吸烟
+    ("商场里允许骑电动车。", "为保障安全，商场内不准骑行电动车。"),        # 骑 is inside 骑行
+    ("办理这项业务不需要身份证。", "办理该业务须携带本人身份证原件。"),   # a duty against an exemption
+    ("会议室可以吸烟。", "会议室禁烟。"),                                 # the verb inside the prohibition
+    ("Outside drinks are permitted at the concert.", "Fans may not bring outside drinks into the concert."),
+    ("During the trial period, users may export their data.", "Users are not allowed to export their data during the trial period."),
+    ("Groups of four must book a table.", "Booking a table is optional for groups of four."),
+    ("Pets are welcome in the cabins.", "Pets are not permitted in the cabins."),
+])
+def test_a_permission_against_a_prohibition_or_a_duty_against_an_exemption(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind in ("negation", "antonym", "modality")
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("商店内禁止吸烟。", "顾客不得在商店内吸烟。"),                         # both forbid, worded otherwise
+    ("You cannot park on the bridge.", "Parking is forbidden on the bridge."),
+    ("Visitors were not allowed to take photos.", "Visitors were not even allowed to take photos."),
+    ("Some vitamins can be stored in the liver.", "Water-soluble vitamins cannot be stored in the body."),  # ability
+    ("Here is how you can keep soup hot for the buffet:", "Soup must not be kept hot for longer than 4 hours."),
+])
+def test_the_same_modality_or_an_ability_is_no_conflict(statement, evidence):
+    assert contradiction(statement, [evidence]) is None
+
+
+def test_a_month_or_a_word_that_starts_like_ban_is_no_modal_word():
+    from ragpipe.core.evidence.polarity import modality
+    assert modality("The museum opened in May 1998.") is None and modality("It reopened on 3 May.") is None
+    assert modality("The bank lent the band a banjo.") is None
+    assert modality("Drones are banned over the stadium.") == "forbid" and modality("You may leave early.") == "permit"

@@ -369,6 +369,25 @@ def test_answer_relevancy_an_instruction_answers_a_how_to_question(kit):
     assert value("How do I get to the airport?", "By train.") >= 0.7  # a bare way replies as a bare value does
 
 
+def test_answer_relevancy_a_chinese_instruction_after_an_adverb_or_a_preposition(kit):
+    """"轻轻按压…", "同时按住…", "把…恢复…", "在设置里…关闭就行" are instructions as "按住…" is; a
+    statement about a subject is not."""
+    from ragpipe.core.metrics.answer_relevancy import gives
+    for answer in ["轻轻按住侧边键三秒，屏幕就会关闭。", "同时按住电源键和音量上键。", "把路由器恢复出厂设置。",
+                   "在账户页面的安全选项中修改就行。"]:
+        assert gives("procedure", answer), answer
+    assert not gives("procedure", "路由器的指示灯会闪烁三次。")
+    value = lambda q, a: REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=q, answer=a), kit).value  # noqa: E731
+    assert value("怎么给狗洗澡？", "先用温水打湿狗的毛发，再涂上宠物专用的沐浴露。") >= 0.7
+
+
+def test_answer_relevancy_a_bare_list_replies_as_a_bare_value_does(kit):
+    """A list of short items and nothing else ("红色、蓝色和绿色。") replies to the question itself."""
+    value = lambda q, a: REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=q, answer=a), kit).value  # noqa: E731
+    assert value("这家店有哪些招牌菜？", "红烧肉、清蒸鲈鱼和麻婆豆腐。") >= 0.7
+    assert value("What should I bring to the interview?", "A copy of your CV, your ID and a pen.") >= 0.7
+
+
 def test_answer_relevancy_a_place_is_no_person_given(kit):
     """A name in a place's slot ("in London", "在英国伦敦…") does not answer "who"; a person's name does."""
     gives = lambda q, a: REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=q, answer=a), kit).details["gives_asked"]  # noqa: E731

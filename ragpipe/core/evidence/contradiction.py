@@ -35,7 +35,7 @@ _TITLE = re.compile(r"^(?:dr|mr|mrs|ms|prof|sir|st)\.?\s+")
 
 @dataclass(frozen=True)
 class Contradiction:
-    kind: str        # "name", "number", "date", "negation", "antonym", "roles", "bound"
+    kind: str        # "name", "number", "date", "negation", "antonym", "modality", "roles", "bound"
     stated: str      # what the statement says
     evidence: str    # what the evidence says in its place
     sentence: str    # the evidence sentence

@@ -287,7 +287,8 @@ _ZH_COUNT = r"[\d零〇一二两三四五六七八九十百千万]+\s*"
 
 def lone_one(statement: str, evidence: str) -> bool:
     """Every 1 of a Chinese statement is a lone 一 before a unit ("一天", "一次") that the evidence
-    counts with no number: then it says "a", not "one", and the evidence need not state 1."""
+    counts with no number, or says "each" of ("每次两粒" / "一次吃两粒"): then it says "a", not "one",
+    and the evidence need not state 1."""
     units = [m.group(1) for m in _LONE_ONE.finditer(statement)]
     return (bool(units) and not re.search(r"(?<![\d.])1(?![\d.])", statement)
-            and not any(re.search(_ZH_COUNT + re.escape(u), evidence) for u in units))
+            and not any(re.search(_ZH_COUNT + re.escape(u), evidence) and "每" + u not in evidence for u in units))

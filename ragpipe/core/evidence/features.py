@@ -128,16 +128,26 @@ def _names(statement: str, zh: bool) -> set[str]:
     return found
 
 
-def _as_evidence_words(tokens: tuple[str, ...], held: set[str], zh_words: list[str]) -> tuple[str, ...]:
+def _as_evidence_words(tokens: tuple[str, ...], held: set[str], zh_words: list[str],
+                       proper: tuple[str, ...] = ()) -> tuple[str, ...]:
     """A Chinese word the evidence lacks, read as the evidence's word that one of them contains
-    (摄入量 / 摄入, 充满电 / 满电): a paraphrase adds or drops a character more often than it
+    (摄入量 / 摄入, 充满电 / 满电) or that is the word less an inner character (成年人 / 成人; not a
+    ``proper`` name: 李小明 is not 李明): a paraphrase adds or drops a character more often than it
     changes the word. Two characters at least on both sides; English words stay as they are."""
     def read(token: str) -> str:
         if token in held or len(token) < 2 or token.isascii():
             return token
-        return next((w for w in sorted(zh_words) if w in token or token in w), token)
+        return next((w for w in sorted(zh_words) if w in token or token in w),
+                    None if token in proper else _shortened(token, held)) or token
 
     return tuple(map(read, tokens))
+
+
+def _shortened(word: str, present) -> str | None:
+    """The word less one inner character, where ``present`` holds it (成年人 / 成人)."""
+    if len(word) < 3 or word.isascii():
+        return None
+    return next((w for w in (word[:i] + word[i + 1:] for i in range(1, len(word) - 1)) if w in present), None)
 
 
 def shortlist(queries: Sequence[set[str]], sentences: Sequence[set[str]], k: int = SHORTLIST) -> list[int]:
@@ -239,7 +249,8 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
     rows = np.zeros((len(statements), len(FEATURES)))
     notes: list[dict] = []
     zh_words = [t for t in prepared.all_tokens if len(t) >= 2 and not t.isascii()]
-    statement_tokens = [_as_evidence_words(content_tokens(s), prepared.all_tokens, zh_words) for s in statements]
+    statement_tokens = [_as_evidence_words(content_tokens(s), prepared.all_tokens, zh_words, facts(s).names)
+                        for s in statements]
     given = set(content_tokens(question))
     if sentences:
         compared = shortlist([set(t) for t in statement_tokens], prepared.tokens)
@@ -267,7 +278,8 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
         names = _names(statement, zh)
         # A plural names what its singular names: "on Fridays" / "every Friday".
         novel_names = sorted(w for w in names if w not in prepared.lowered
-                             and not (w.endswith("s") and w[:-1] in prepared.lowered))
+                             and not (w.endswith("s") and w[:-1] in prepared.lowered)
+                             and not (zh and w not in facts(statement).names and _shortened(w, prepared.lowered)))
         stated_numbers = _statement_numbers(statement) - ({1.0} if zh and lone_one(statement, prepared.lowered) else set())
         novel_numbers = sorted(stated_numbers - prepared.numbers)
         # Names and numbers that the evidence has, but never in one sentence, are

@@ -44,6 +44,33 @@ _DUTY = re.compile(r"\b(?:must|shall|required|obliged|obligated|ha(?:s|ve) to)\b
 _DUTY_WORDS = frozenset({"requir", "require", "oblig", "obligat", "need", "必须", "务必", "须"})  # as words() gives them
 # A negation under a condition asserts nothing ("if you do not report income").
 _CONDITION = re.compile(r"\b(?:if|unless|when|whether)\b|如果|若|除非|假如", re.I)
+# What a text permits, forbids, requires or exempts from, however worded: "严禁" and "不得" both
+# forbid (neither is the other's negation), "may not" and "is prohibited" too. The negated forms
+# come first in each language: "not allowed" forbids, "not required" exempts.
+_MODALITY = [
+    ("forbid", re.compile(r"\b(?:must|may|shall|should|can|could)\s+not\b|\b(?:mustn|shan|can|couldn)['’]?t\b|\bcannot\b"
+                          r"|\b(?:not|never)\s+(?:\w+\s+){0,2}(?:allowed|permitted|safe)\b|\b(?:prohibit\w*|forbid\w*|ban(?:s|ned|ning)?\b)",
+                          re.I)),
+    ("exempt", re.compile(r"\b(?:optional|voluntary)\b|\bnot\s+(?:required|mandatory|necessary|needed)\b|\bno\s+need\b"
+                          r"|\b(?:do|does|did)(?:\s+not|n['’]t)\s+(?:need|have)\s+to\b|\bneed(?:\s+not|n['’]t)\b"
+                          r"|\b(?:do|does|did)(?:\s+not|n['’]t)\s+(?:need|require)\b", re.I)),
+    ("require", re.compile(r"\b(?:must|shall|required|mandatory|compulsory|obligatory)\b|\b(?:have|has|need|needs)\s+to\b"
+                           r"|\brequires?\b", re.I)),
+    ("permit", re.compile(r"(?<!\d\s)\bmay\b(?!\s+\d)|\b(?:can|allowed|permitted|welcome)\b|\b(?:is|are)\s+safe\b"
+                          r"|\bfree\s+to\b", re.I)),  # "may", not the month ("in May 1937", "1 May")
+    ("forbid", re.compile(r"严禁|禁止|禁[用食烟售行停入]|不得|不准|不许|不能|不可|不宜|切勿|请勿|谢绝|不(?:允许|准许)")),
+    ("exempt", re.compile(r"无需|无须|毋须|不需要?|不必|不用|非必须|自愿|可选")),
+    ("require", re.compile(r"必须|务必|应当|需要|须")),
+    ("permit", re.compile(r"可以|允许|准许|能够|放心")),
+]
+_OPPOSITE = {"forbid": "permit", "permit": "forbid", "require": "exempt", "exempt": "require"}
+# "can" and "cannot" say what is possible as often as what is allowed ("the latter can be made by
+# the body" / "essential amino acids cannot be made by the body"): they agree with a modal word, but
+# oppose only an explicit one ("Children under 12 can use it" / "must not be used by children").
+_ABILITY = re.compile(r"\bcan(?:not|['’]t)?\b|\bcould(?:n['’]t|\s+not)\b|\bcan\s+not\b", re.I)
+# A limit is no prohibition ("cannot exceed 2 hours", "不得超过"), a question or a how-to no permission.
+_MODAL_BOUND = re.compile(r"\b(?:cannot|can['’]t|must not|may not|should not|not)\s+exceed\b", re.I)
+_ASKS = re.compile(r"[?？]|\b(?:how|what|whether|why)\b|怎么|如何|是否|吗", re.I)
 
 
 def overlap(frame: Sequence[str], sentence_terms: Sequence[str]) -> int:
@@ -117,8 +144,10 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
     stated = _stems_in(statement)
     pairs = [(ours, theirs) for ours, theirs in [*_ANTONYMS, *((y, x) for x, y in _ANTONYMS)]
              if ours in stated and theirs not in stated]
+    stance = modality(statement)
     for clause in _predicate_clauses(statement_terms, sentences):
         if (single and len(statement_terms) >= 3 and _negates(clause) != denies
+                and not (stance and modality(clause) == stance)  # "禁止带宠物进入" / "宠物不得进入": both forbid
                 and not _CONDITION.search(clause)
                 and (_restates(clause, statement) or denies and _contained(clause, statement))):
             return "negation", statement.strip(), clause.strip(), clause
@@ -127,7 +156,70 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
         for ours, theirs in pairs:
             if theirs in found and ours not in found:
                 return "antonym", ours, theirs, clause
-    return _antonym_on_the_object(statement, statement_terms, sentences, pairs)
+    return ((stance and _modality_conflict(statement, stance, sentences))
+            or _antonym_on_the_object(statement, statement_terms, sentences, pairs))
+
+
+def modality(text: str) -> str | None:
+    """"permit", "forbid", "require" or "exempt" when every clause of the text that says one
+    says the same (the first form found in a clause is its word), else None."""
+    said = set()
+    for clause in clauses_of(text):
+        rest = _MODAL_BOUND.sub(" ", _BOUND.sub(" ", clause))
+        for kind, pattern in _MODALITY:
+            if pattern.search(rest):
+                said.add(kind)
+                break
+    return said.pop() if len(said) == 1 else None
+
+
+def _modality_conflict(statement: str, stance: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
+    """The evidence clause that speaks of what the statement speaks of forbids what it permits,
+    or exempts from what it requires, or the other way round: "本品孕妇禁用" / "孕妇可以放心服用".
+    The modal words are left out of the words that align the two: they are the difference."""
+    frame = list(dict.fromkeys(words(_without_modality(statement))))
+    if len(frame) < 2 or _ASKS.search(statement):
+        return None
+    clauses = [c for s in sentences for c in clauses_of(s)]
+    held = [_held(frame, c) for c in clauses]
+    best = max(held, default=0)
+    enough = max(2, ALIGNED_SHARE * len(frame))
+    if best < enough or any(n >= enough and modality(c) == stance for c, n in zip(clauses, held)):
+        return None  # no clause speaks of it, or one says the same
+    for clause, count in zip(clauses, held):
+        if (count == best and modality(clause) == _OPPOSITE[stance] and not _CONDITION.search(clause)
+                and (_explicit(statement) or _explicit(clause))):
+            return "modality", _said(statement, stance), _said(clause, _OPPOSITE[stance]), clause
+    return None
+
+
+def _explicit(text: str) -> bool:
+    """The text says its modality with a word other than "can" / "cannot"."""
+    return modality(_ABILITY.sub(" ", text)) is not None
+
+
+def _held(frame: list[str], clause: str) -> int:
+    """How many of ``frame`` the clause holds. Chinese: as written anywhere in it, whichever
+    way jieba cut it ("门店里" is cut 门 / 店里, "严禁吸烟" is one word; "骑" is in "骑行"), or as
+    the verb a prohibition holds ("服用" in "孕妇禁用", "吸烟" in "禁烟")."""
+    if is_chinese(clause):
+        return sum(t in clause or any("禁" + ch in clause for ch in t) for t in frame)
+    return overlap(frame, words(clause))
+
+
+def _without_modality(text: str) -> str:
+    for _, pattern in _MODALITY:
+        text = pattern.sub(" ", text)
+    return text
+
+
+def _said(text: str, kind: str) -> str:
+    """The words that say ``kind`` in ``text``, as written."""
+    for name, pattern in _MODALITY:
+        found = name == kind and pattern.search(text)
+        if found:
+            return found.group(0)
+    return kind
 
 
 # Besides the shared object, a sentence that opposes a statement's verb on it holds this many of its words.

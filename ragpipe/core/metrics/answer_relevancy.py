@@ -80,6 +80,15 @@ _EN_AUXILIARIES = {"is", "are", "was", "were", "has", "have", "had", "do", "does
 _ZH_OPENERS = ("请", "先", "直接", "只要", "只需", "你可以", "您可以", "可以", "建议")
 
 
+# A Chinese instruction may open with an adverb or a conjunction ("轻轻按压…", "同时按住…") or a
+# preposition's phrase before its verb ("用牙签长按…", "把手机恢复…", "在设置里关闭…"), or close with
+# "that's all it takes" ("…即可", "…就行").
+_ZH_LEADING = ("d", "c", "ad")
+_ZH_DONE = re.compile(r"(?:即可|就行|就可以|就好|便可)[了啦]?\W*$")
+# Where a bare list's items part ("黑色、白色、天蓝色", "Water, snacks and a map").
+_LIST_SEPARATOR = re.compile(r"\s*(?:[、，,;；]|\band\b|\bor\b|以及|和|及|或者?)\s*", re.I)
+
+
 def _places(text: str) -> list[str]:
     return [fold(m.group(1) or m.group(2)) for m in _PLACE_SLOT.finditer(text)]
 
@@ -92,8 +101,13 @@ def _instructs(text: str) -> bool:
 
         _jieba()
         text = re.sub(rf"^\W*(?:{'|'.join(_ZH_OPENERS)})+", "", text.strip())
-        first = next((flag for word, flag in jieba.posseg.cut(text) if re.search(r"\w", word)), "")
-        return first.startswith("v")
+        clause = re.split(r"[，,。；;！!？?]", text, maxsplit=1)[0]
+        flags = [flag for word, flag in jieba.posseg.cut(clause) if re.search(r"\w", word)]
+        while flags and flags[0] in _ZH_LEADING:
+            flags = flags[1:]
+        first = flags[0] if flags else ""
+        return (first.startswith("v") or first == "p" and any(f.startswith("v") for f in flags[1:])
+                or any(_ZH_DONE.search(c) for c in re.split(r"[。；;！!]", text)))
     words = re.findall(r"[A-Za-z][A-Za-z'’-]*", text)
     while words and words[0].lower() in _EN_OPENERS:
         words = words[1:]
@@ -103,6 +117,28 @@ def _instructs(text: str) -> bool:
     # A subject is followed by its verb: an auxiliary ("Mercury is…") or an -s/-ed form ("Water boils…").
     return (common_word(verb) and verb not in EN_STOPWORDS and not re.search(r"(?:[^s]s|ed|ly)$", verb)
             and after not in _EN_AUXILIARIES and not (after.endswith(("s", "ed")) and common_word(after)))
+
+
+def _bare_list(text: str) -> bool:
+    """Short items and nothing else ("黑色、白色、天蓝色。", "周六的CA1405和周日的3U8882", "Water, snacks,
+    a rain jacket and a map."): like a bare value, a reply to the question itself."""
+    items = [i for i in _LIST_SEPARATOR.split(re.sub(r"[。.!！]+$", "", text.strip())) if i and i.strip()]
+    if len(items) < 2:
+        return False
+    if is_chinese(text):
+        _jieba()
+        return all(len(re.sub(r"[\W_]", "", i)) <= 12 and not _predicate(i) for i in items)
+    return all(elliptical(i) for i in items)
+
+
+def _predicate(item: str) -> bool:
+    """A Chinese verb that ends the item or is followed by other than a noun ("成立于…", "去了…"); one
+    before a noun names it ("抹/v 茶/n 布丁"; "清蒸/vn 鲈鱼")."""
+    import jieba.posseg
+
+    tagged = [flag for word, flag in jieba.posseg.cut(item) if re.search(r"\w", word)]
+    return any(flag == "v" and (i + 1 == len(tagged) or not tagged[i + 1].startswith("n"))
+               for i, flag in enumerate(tagged))
 
 
 def gives(kind: str, answer: str, question: str = "") -> bool:
@@ -185,8 +221,8 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     details = {"asks": kind, "gives_asked": None if kind is None else gives(kind, answer, case.question)}
     if details["gives_asked"] is False and all(_HEDGE.search(c) for c in claims(said)):
         return MetricResult(0.0, {**details, "noncommittal": True, "evasive": True})
-    if elliptical(answer):
-        # A bare value or name replies to the question itself: direct when it is what was asked (a way
+    if elliptical(answer) or _bare_list(answer):
+        # A bare value, name or list replies to the question itself: direct when it is what was asked (a way
         # asked may be a bare phrase too: "By train.", "坐地铁。").
         details["elliptical"] = True
         return MetricResult(1.0 if kind in (None, "procedure") or details["gives_asked"] else 0.2, details)
@@ -243,8 +279,9 @@ METRIC = Metric(
                 "such as \"Better not to\" / \"最好不要\" replies to a yes/no question). An answer on topic that gives what "
                 "was asked (also a named thing for \"which river\", \"哪支球队\") is direct; so is an instruction (\"Run "
                 "git checkout…\", \"点击…\") to a how-to question (\"How do I…\", \"怎么…\") when it acts on a thing the "
-                "question names or is on topic already. A bare value or name "
-                "(\"20%。\", \"Canberra.\") replies to the question itself: 1 when it is what was asked, else 0.2; so "
+                "question names or is on topic already (a Chinese one may open with an adverb or a preposition's phrase, "
+                "\"轻轻按住…\", \"把…恢复…\", or close with \"即可\"). A bare value, name or list "
+                "(\"20%。\", \"Canberra.\", \"黑色、白色、天蓝色。\") replies to the question itself: 1 when it is what was asked, else 0.2; so "
                 "does an opening yes or no (\"可以，但要随身携带。\") or value (\"Two: Phobos and Deimos.\"; \"几颗\" asks a "
                 "count with any measure word, \"两颗\" gives it): fully on topic, and the statements after it on "
                 "topic when they touch it. A lead-in that only points at the sources (\"According to the documents, "
