@@ -27,6 +27,13 @@ _NUMBER = re.compile(
 _ZH_CLOCK_UNIT = re.compile(r"(\d\s*(?:点(?!钟)|分(?![钟之])|秒(?!钟)))")
 # A clock time "4 pm" / "10:30 p.m." read as the 24-hour time a timetable writes ("16", "22:30").
 _CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?", re.I)
+# A time on the hour is its hour: "22:00" states what "10 pm" (22) does, not a second number 0.
+_ON_THE_HOUR = re.compile(r"(?<![\d:])(\d{1,2}):00(?![\d:])")
+# A Chinese clock hour after a part of the day reads as its 24-hour value, as a timetable writes it:
+# "晚上十点" is 22 ("22:00"), "下午3点半" 15. Without a part of the day the hour is left as written.
+_ZH_CLOCK = re.compile(r"(凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|夜间)([^\d零一二两三四五六七八九十，。；、,.;]{0,3})"
+                       r"(\d{1,2}|[零一二两三四五六七八九十]{1,3})(?=\s*[点:：])")  # "晚上开到9点" too
+_ZH_DIGITS = "零一二三四五六七八九"
 # A number is one word however it is grouped or its currency written: "$12,400" / "12400", "$25,000" /
 # "25000 dollars" (the sign is read as its word).
 _DIGIT_GROUP = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
@@ -157,6 +164,19 @@ def _24_hour(match: re.Match) -> str:
     return f"{hour}:{minute}" if minute and int(minute) else str(hour)
 
 
+def _zh_hour(match: re.Match) -> str:
+    part, between, written = match.group(1), match.group(2), match.group(3).replace("两", "二")
+    tens, ten, ones = written.partition("十")
+    try:
+        hour = int(written) if written.isdigit() else (
+            (_ZH_DIGITS.index(tens) if tens else 1) * 10 + (_ZH_DIGITS.index(ones) if ones else 0) if ten
+            else _ZH_DIGITS.index(written))
+    except ValueError:
+        return match.group(0)
+    late = part in ("下午", "傍晚", "晚上", "夜里", "夜间") or part == "中午" and hour < 3
+    return f"{part}{between}{hour % 12 + 12 if late and hour <= 12 else hour}"
+
+
 def numbers(text: str) -> set[float]:
     """Numeric values with their scale applied (3.5% → 3.5, 10万 → 100000)."""
     return set(number_mentions(text))
@@ -166,7 +186,7 @@ def number_mentions(text: str) -> dict[float, str]:
     """Each numeric value with its scale applied, and how the text writes it first
     (100000.0 → "10万"; a clock time as its 24-hour reading)."""
     found: dict[float, str] = {}
-    for match in _NUMBER.finditer(_CLOCK.sub(_24_hour, normalize(text))):
+    for match in _NUMBER.finditer(_ON_THE_HOUR.sub(r"\1", _ZH_CLOCK.sub(_zh_hour, _CLOCK.sub(_24_hour, normalize(text))))):
         if (value := _value(match)) is not None:
             found.setdefault(value, match.group(0).strip())
     return found
