@@ -349,6 +349,16 @@ def test_answer_relevancy_a_duration_may_qualify_its_unit(kit):
     assert result.details["gives_asked"] is True, result.details
 
 
+@pytest.mark.parametrize("question, answer", [
+    ("What time does the pharmacy close on Saturdays?", "At 6 pm."),
+    ("When does the last ferry leave?", "The last ferry leaves at 21:30."),
+    ("药店周六几点关门？", "晚上九点。"),
+])
+def test_answer_relevancy_a_time_of_day_answers_what_time(kit, question, answer):
+    result = REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=question, answer=answer), kit)
+    assert result.details["gives_asked"] is True and result.value >= 0.7, (result.value, result.details)
+
+
 def test_answer_relevancy_a_name_the_question_holds_is_no_name_given(kit):
     """"Which museum in Madrid …?" is not answered by naming Madrid again (nor "Kenyan" to "… Kenya?"),
     and "which" asks for no name where it picks among options ("Which plan is cheaper?")."""
@@ -404,6 +414,8 @@ def test_answer_relevancy_an_evasion_is_noncommittal(kit):
     assert value("How much does the annual membership cost?", "Prices depend on many factors, so it's hard to say.") == 0
     assert value("How long does recovery from knee surgery take?", "It really varies from person to person.") == 0
     assert value("个人所得税要交多少？", "这个要看个人情况，很难说。") == 0
+    assert value("Is the bridge open to cyclists?", "Good question; there are many things to consider.") == 0
+    assert value("这款空调省电吗？", "这个问题需要考虑的因素很多。") == 0
     named = REGISTRY["answer_relevancy"].score(EvalCase(
         question_id="q", question="考试前吃油条一定可以考多少分？", answer="考试成绩主要取决于您的知识掌握程度和学习方法。"), kit)
     assert "noncommittal" not in named.details

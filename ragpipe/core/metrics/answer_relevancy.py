@@ -25,7 +25,7 @@ ASKS = {
         rf"多少|{_HOW_MANY}|多大|多高|多远|百分之几|最低|最高|上限|下限|比例|金额|额度|税率|利率|费率|"
         r"\bhow (?:much|many|old|large|big|high|tall|far|often)\b|\b(?:minimum|maximum|lowest|highest|"
         r"percentage|percent|proportion|amount|number of|rate|cost|price|fee|limit)\b", re.I),
-    "time": re.compile(r"什么时候|何时|哪一?年|几月|几号|哪一?天|日期|截止|\bwhen\b|\bwhat (?:year|date|day|time)\b|"
+    "time": re.compile(r"什么时候|何时|哪一?年|几月|几号|几点|哪一?天|日期|截止|\bwhen\b|\bwhat (?:year|date|day|time)\b|"
                        r"\bdeadline\b", re.I),
     "place": re.compile(r"哪里|哪儿|在哪|什么地方|哪个(?:国家|城市|省)|\bwhere\b", re.I),
     "person": re.compile(r"谁|哪位|\bwho(?:m|se)?\b", re.I),
@@ -43,6 +43,9 @@ _NUMBER = re.compile(r"\d|百分之|[零〇一二三四五六七八九十两百�
 _DURATION = re.compile(r"(?:\d|[零一二三四五六七八九十两半几])\s*(?:个)?(?:年|月|天|日|周|星期|小时|分钟|秒)|"
                        r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|several|a few)[\s-]+"
                        r"(?:[a-z]+\s+)?(?:years?|months?|weeks?|days?|hours?|minutes?|seconds?)\b", re.I)  # "15 business days"
+# A time of day ("At 6 pm.", "10:30", "noon", "晚上九点") answers "What time…?" / "几点…？".
+_CLOCK_TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s*[ap]\.?m\b|\b\d{1,2}:\d{2}\b|\b(?:noon|midnight)\b|"
+                         r"(?:\d|[一二两三四五六七八九十])\s*点(?!心|赞|击)", re.I)
 # Semantic closeness of question and answer, as a language-normalised e5 cosine: about 0 for
 # unrelated texts; from this much on an answer is fully on the question's topic.
 ON_TOPIC = 0.3
@@ -61,6 +64,9 @@ _HEDGE = re.compile(r"\b(?:hard|difficult|impossible) to (?:say|tell|know|predic
                     r"(?:\s+(?:on|with|by|from|according to))?\s*(?:(?:a lot of|lots of|many|several|various|a number of|"
                     r"numerous|different|a (?:few|variety of)|multiple)\b|(?:the |your )?(?:situation|circumstances|"
                     r"case|person|individual)\b|[.,;!?]|$)|因人而异|因.{1,4}而异|视(?:具体)?情况而定|(?:看|视)(?:具体|个人|实际)?情况(?!下)|不好说|"
+                    r"\b(?:good|great|interesting|fair|excellent) question\b|好问题|"  # a pleasantry beside the hedge says nothing either
+                    r"\b(?:many|several|a lot of|lots of|various|a number of) (?:things|factors|aspects|considerations) (?:to|you should|you need to) "
+                    r"(?:consider|think about|weigh|keep in mind)\b|(?:需要|要)(?:考虑|权衡)(?:的)?(?:因素|方面)?(?:很多|许多|诸多)|"
                     r"很难说|说不准|说不好|难以(?:确定|判断|回答|一概而论)|不能一概而论|(?:取决于|受到?)(?:很多|许多|多种|诸多|各种|"
                     r"不同)因素|(?:都|各)不(?:一样|相同)", re.I)
 
@@ -153,7 +159,7 @@ def gives(kind: str, answer: str, question: str = "") -> bool:
     places = _places(answer)
     return {"duration": lambda: bool(_DURATION.search(answer)),
             "quantity": lambda: counted or bool(_NUMBER.search(answer)),
-            "time": lambda: bool(said.years or said.months or _DURATION.search(answer)
+            "time": lambda: bool(said.years or said.months or _DURATION.search(answer) or _CLOCK_TIME.search(answer)
                                  or re.search(r"每年|每月|每周|今年|明年|\b(?:every|each)\s+(?:year|month|week)\b", answer, re.I)),
             "place": lambda: bool(new_names),
             "person": lambda: any(not any(n in p for p in places) for n in new_names),
