@@ -77,6 +77,8 @@ def test_still_against_no_longer_said_once_for_the_sentence(statement, evidence)
     ("赵某起诉王某违约。", "原告王某起诉被告赵某违约，要求赔偿损失。"),  # titles on the sides; 被告 is no passive
     ("绿叶超市以800万元收购了小麦面包坊。", "小麦面包坊以800万元收购了绿叶超市。"),  # a phrase before the verb
     ("甲方在合同到期前通知了乙方。", "乙方在合同到期前通知了甲方。"),
+    ("甲公司起诉了乙公司。", "乙公司以侵犯专利权为由起诉甲公司，法院已受理。"),  # grounds before the verb; its 由 no passive
+    ("腾讯起诉了字节跳动。", "字节跳动以不正当竞争为由起诉腾讯。"),
     ("The borrower must notify the lender of any change of address.",  # no names: two words trade places
      "The lender must notify the borrower of any change of address."),
 ])
@@ -97,6 +99,7 @@ def test_sides_that_trade_places_around_their_relation(statement, evidence):
     ("The tenant was paid by the landlord.", "The landlord paid the tenant."),  # a passive is no swap
     ("员工向公司申请了年假。", "公司向员工发放了年假。"),  # another verb: no swap
     ("张三以原告身份起诉了李四。", "张三以原告身份起诉了李四，法院已受理。"),  # the same order, the same phrase
+    ("字节跳动起诉了腾讯。", "字节跳动以不正当竞争为由起诉腾讯。"),  # the same order; 不正当竞争 is no negation
     ("Stir the butter with the sugar.", "Stir the sugar with the butter."),  # nothing between: a list
     ("The coach met the captain before the match.", "The captain met the coach before the match."),
 ])

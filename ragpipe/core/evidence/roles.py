@@ -14,6 +14,9 @@ from ragpipe.core.text import is_chinese
 _EN_PASSIVE = re.compile(r"\b\w+(?:ed|en|wn|ld|ght|ne|de|id)\s+by\b", re.I)  # "was acquired by", ", signed by"
 # 被 in a noun says no passive: 被告 "defendant", 被保险人 "the insured".
 _ZH_PASSIVE = re.compile(r"被(?!告|保险|执行|害人|申请|上诉|继承|监护|抚养|赡养|子|褥)|由|遭|受到")
+# The grounds or capacity a side acts on, written between it and the verb ("乙公司以侵犯专利权为由起诉甲公司",
+# "以股东名义"), say nothing of who acts on whom.
+_ZH_GROUNDS = re.compile(r"以[^，。；,;]{1,15}?(?:为由|为理由|为借口|的?名义)")
 _COPULA = re.compile(r"\b(?:is|are|was|were)\b|是")
 
 
@@ -28,7 +31,7 @@ def _roles(text: str, first: str, second: str) -> tuple[bool, str] | None:
     between = lowered[min(i, j) + len(first if i < j else second):max(i, j)]
     if not re.sub(r"\b(?:and|or|the|a|an)\b|[和与及或的]|[\W_]", "", between):
         return None  # "A and B", "A (B)": a list or a gloss, no relation
-    flipped = bool(_ZH_PASSIVE.search(between) if is_chinese(text) else _EN_PASSIVE.search(between)
+    flipped = bool(_ZH_PASSIVE.search(_ZH_GROUNDS.sub("", between)) if is_chinese(text) else _EN_PASSIVE.search(between)
                    or re.match(r"\s*['’]s\b", between))
     return (i < j) != flipped, between
 
@@ -72,6 +75,7 @@ def _mirrored(statement: str, sentence: str) -> tuple[str, str] | None:
     in the sentence, and the words right after it right before it: "优酷土豆收购了阿里巴巴" against
     "阿里巴巴收购了优酷土豆", whatever the names are. Gives the two sides as the statement has
     them. A passive on one side only, or a relation that goes both ways ("met"), is no swap."""
+    sentence = _ZH_GROUNDS.sub("", sentence)  # its 由 ("为由") is no passive either
     ours, theirs = list(words(statement)), list(words(sentence))
     # Chinese only: English moves words around a preposition freely ("search for Power Options
     # in Windows 10" / "Windows 10's Power Options"), and its names rule (_roles) reads passives.
