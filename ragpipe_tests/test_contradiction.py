@@ -254,6 +254,7 @@ def test_a_lone_one_says_each_where_the_evidence_does():
     ("商场里允许骑电动车。", "为保障安全，商场内不准骑行电动车。"),        # 骑 is inside 骑行
     ("办理这项业务不需要身份证。", "办理该业务须携带本人身份证原件。"),   # a duty against an exemption
     ("会议室可以吸烟。", "会议室禁烟。"),                                 # the verb inside the prohibition
+    ("孕妇可以放心服用这种药。", "本品孕妇禁用，哺乳期妇女慎用。"),        # 这种药 points at 本品
     ("Outside drinks are permitted at the concert.", "Fans may not bring outside drinks into the concert."),
     ("During the trial period, users may export their data.", "Users are not allowed to export their data during the trial period."),
     ("Groups of four must book a table.", "Booking a table is optional for groups of four."),

@@ -177,7 +177,7 @@ def _modality_conflict(statement: str, stance: str, sentences: list[str]) -> tup
     """The evidence clause that speaks of what the statement speaks of forbids what it permits,
     or exempts from what it requires, or the other way round: "本品孕妇禁用" / "孕妇可以放心服用".
     The modal words are left out of the words that align the two: they are the difference."""
-    frame = list(dict.fromkeys(words(_without_modality(statement))))
+    frame = [w for w in dict.fromkeys(words(_without_modality(statement))) if not _pronoun(w)]
     if len(frame) < 2 or _ASKS.search(statement):
         return None
     clauses = [c for s in sentences for c in clauses_of(s)]
@@ -191,6 +191,13 @@ def _modality_conflict(statement: str, stance: str, sentences: list[str]) -> tup
                 and (_explicit(statement) or _explicit(clause))):
             return "modality", _said(statement, stance), _said(clause, _OPPOSITE[stance]), clause
     return None
+
+
+def _pronoun(word: str) -> bool:
+    """A Chinese pronoun ("这种药" / "本品"): it points at what the evidence names in its own words."""
+    import jieba.posseg
+
+    return (jieba.posseg.dt.word_tag_tab.get(word) or "").startswith("r")
 
 
 def _explicit(text: str) -> bool:
