@@ -137,17 +137,16 @@ def _as_evidence_words(tokens: tuple[str, ...], held: set[str], zh_words: list[s
     def read(token: str) -> str:
         if token in held or len(token) < 2 or token.isascii():
             return token
-        return next((w for w in sorted(zh_words) if w in token or token in w),
-                    None if token in proper else _shortened(token, held)) or token
+        found = next((w for w in sorted(zh_words) if w in token or token in w), None)
+        return found or (token in proper and token) or _shortened(token, held) or token
 
     return tuple(map(read, tokens))
 
 
 def _shortened(word: str, present) -> str | None:
     """The word less one inner character, where ``present`` holds it (成年人 / 成人)."""
-    if len(word) < 3 or word.isascii():
-        return None
-    return next((w for w in (word[:i] + word[i + 1:] for i in range(1, len(word) - 1)) if w in present), None)
+    shorter = (word[:i] + word[i + 1:] for i in range(1, len(word) - 1)) if len(word) >= 3 and not word.isascii() else ()
+    return next((w for w in shorter if w in present), None)
 
 
 def shortlist(queries: Sequence[set[str]], sentences: Sequence[set[str]], k: int = SHORTLIST) -> list[int]:
@@ -270,10 +269,8 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
             if share > window_coverage:
                 best_window, window_coverage = w, share
         pairs = [p for p in _pairs(tokens) if p[0] != p[1]]
-        if pairs:
-            pair_coverage = sum(any(a in w and b in w for w in prepared.window_tokens) for a, b in pairs) / len(pairs)
-        else:
-            pair_coverage = coverage
+        pair_coverage = (sum(any(a in w and b in w for w in prepared.window_tokens) for a, b in pairs) / len(pairs)
+                         if pairs else coverage)
         sentence_coverage = max((len(token_set & t) / n for t in prepared.tokens), default=0.0) if n else 0.0
         names = _names(statement, zh)
         # A plural names what its singular names: "on Fridays" / "every Friday".
