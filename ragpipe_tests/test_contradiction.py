@@ -239,6 +239,12 @@ def test_a_dictionary_word_name_in_the_place_of_the_statements_name():
     assert contradiction("The Tern framework is popular in Germany.", evidence) is None  # another place
 
 
+def test_a_thousand_after_wan_before_a_unit_is_part_of_the_unit():
+    """"三十万千米" is 300,000 km (as "30万公里"), not 301,000; "三千米" stays 3,000 m."""
+    assert facts("光速约为每秒三十万千米。").numbers == facts("光速约为每秒30万公里。").numbers == {300000.0}
+    assert facts("三千米长跑").numbers == {3000.0} and facts("两万三千元").numbers == {23000.0}
+
+
 def test_a_chinese_numeral_before_a_things_measure_word_is_a_number():
     assert facts("火星有两颗卫星。").numbers == {2.0} and facts("市里有十二座桥。").numbers == {12.0}
     assert lone_one("他养了一只猫。", "他家有猫。") and not lone_one("他养了一只猫。", "他家有2只猫。")  # "a cat"
