@@ -40,11 +40,11 @@ ASKS = {
 _NUMBER = re.compile(r"\d|百分之|[零〇一二三四五六七八九十两百千万亿半]\s*[个位项年月日天岁次倍元成人家名周小时分钟公里米]|"
                      r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
                      r"sixty|seventy|eighty|ninety|hundred|thousand|million|billion|half|dozen)\b", re.I)
-_DURATION = re.compile(r"(?:\d|[零一二三四五六七八九十两半几])\s*(?:个)?(?:年|月|天|日|周|星期|小时|分钟|秒)|"
+DURATION = re.compile(r"(?:\d|[零一二三四五六七八九十两半几])\s*(?:个)?(?:工作日|年|月|天|日|周|星期|小时|分钟|秒)|"
                        r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|several|a few)[\s-]+"
                        r"(?:[a-z]+\s+)?(?:years?|months?|weeks?|days?|hours?|minutes?|seconds?)\b", re.I)  # "15 business days"
 # A time of day ("At 6 pm.", "10:30", "noon", "晚上九点") answers "What time…?" / "几点…？".
-_CLOCK_TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s*[ap]\.?m\b|\b\d{1,2}:\d{2}\b|\b(?:noon|midnight)\b|"
+CLOCK_TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s*[ap]\.?m\b|\b\d{1,2}:\d{2}\b|\b(?:noon|midnight)\b|"
                          r"(?:\d|[一二两三四五六七八九十])\s*点(?!心|赞|击)", re.I)
 # Semantic closeness of question and answer, as a language-normalised e5 cosine: about 0 for
 # unrelated texts; from this much on an answer is fully on the question's topic.
@@ -157,9 +157,9 @@ def gives(kind: str, answer: str, question: str = "") -> bool:
     new_names = [n for n in said.names if not any(n.removesuffix("'s").startswith(q) or q.startswith(n)
                                                   for q in asked_names)]
     places = _places(answer)
-    return {"duration": lambda: bool(_DURATION.search(answer)),
+    return {"duration": lambda: bool(DURATION.search(answer)),
             "quantity": lambda: counted or bool(_NUMBER.search(answer)),
-            "time": lambda: bool(said.years or said.months or _DURATION.search(answer) or _CLOCK_TIME.search(answer)
+            "time": lambda: bool(said.years or said.months or DURATION.search(answer) or CLOCK_TIME.search(answer)
                                  or re.search(r"每年|每月|每周|今年|明年|\b(?:every|each)\s+(?:year|month|week)\b", answer, re.I)),
             "place": lambda: bool(new_names),
             "person": lambda: any(not any(n in p for p in places) for n in new_names),

@@ -7,7 +7,7 @@ from ragpipe.core.evidence.facts import facts
 from ragpipe.core.evidence.features import MAX_EMBED_CHARS, shortlist
 from ragpipe.core.evidence.sentences import evidence_sentences
 from ragpipe.core.judged.prompts import CONTEXT_RELEVANCE
-from ragpipe.core.metrics.answer_relevancy import gives
+from ragpipe.core.metrics.answer_relevancy import CLOCK_TIME, DURATION, gives
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 from ragpipe.core.text import content_tokens, is_chinese
@@ -37,13 +37,9 @@ QUESTION_WORDS_NAMED = 0.6
 # a duration, a time, a count, a person) is answered by a context holding a value of that kind: a
 # context on the same product or event without one speaks of another attribute of it (its shipping
 # for a return window, its opening hours for a price) and is not relevant, however close its cosine.
-_DURATION = (r"\d\s*(?:个)?(?:工作日|天|日|周|星期|月|年|小时|分钟)|"
-             r"[一二两三四五六七八九十半几]\s*(?:个)?(?:工作日|天|周|星期|月|年|小时)|"
-             r"\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|several|few|\d+)[\s-]+"
-             r"(?:business\s+|working\s+|calendar\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?)\b")
 _LENGTH = r"\d\s*(?:km|mi|miles?|kilomet|met(?:er|re)s?|feet|ft|公里|千米|米)"  # "how long is the trail"
-_WHEN = (r"\d\s*(?:点|时|号|日)|周[一二三四五六日末]|星期|每年|每月|每周|\b\d{1,2}(?::\d{2})?\s*[ap]\.?m\b|"
-         r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekday|weekend|noon|midnight)s?\b")
+_WHEN = (rf"{CLOCK_TIME.pattern}|\d\s*(?:时|号|日)|周[一二三四五六日末]|星期|每年|每月|每周|"
+         r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekday|weekend)s?\b")
 _ASKED_VALUES = {  # kind: (how a question asks it, how a context gives it), the first that matches
     "a share": (r"税率|利率|费率|比例|百分之几|\bwhat (?:percentage|share|proportion|rate)\b|\bhow much of\b|\bpercent",
                 r"\d\s*(?:%|％|percent|个百分点)|百分之|[一二三四五六七八九]成|\bhalf\b|减半|全额|\bin full\b"),
@@ -54,14 +50,14 @@ _ASKED_VALUES = {  # kind: (how a question asks it, how a context gives it), the
                            r"cents?|usd|eur)\b|免费|\bfree\b"),
     "a duration": (r"(?:期限|时限|有效期)(?:是|为)?多|\b(?:window|period)\b|多少天|几天|多久|多长时间|几个月|"
                    r"几年|几周|几小时|多少年|多少个月|\bhow long\b|\bhow far (?:ahead|in advance)\b|"
-                   r"\bhow many (?:days|weeks|months|years|hours|minutes)\b", f"{_DURATION}|{_LENGTH}"),
+                   r"\bhow many (?:days|weeks|months|years|hours|minutes)\b", f"{DURATION.pattern}|{_LENGTH}"),
     "an age": (r"年龄|几岁|多少岁|多大(?:年纪|岁数|可以|才能|能)|\bhow old\b|\b(?:minimum|maximum) age\b|\bage limit\b",
                r"\d\s*(?:岁|周岁)|[一二两三四五六七八九十]\s*(?:岁|周岁|个月)|\b\d+\s*(?:years? old|years of age|\+)|"
                r"\baged? (?:\d+|over|under)\b|\b(?:over|under|at least) \d+\b"),
     "a weight": (r"重量|多重|多沉|\bhow heavy\b|\bweigh",
                  r"\d\s*(?:克|千克|公斤|斤|磅|吨)|\d\s*(?:kg|g|mg|lbs?|pounds?|ounces?|oz|tons?)\b"),
     "a time": (r"什么时候|何时|哪一?年|几月|几号|哪一?天|几点|日期|截止|^\s*(?:by )?when\b|\bwhat (?:year|date|day|time)\b|"
-               r"\bdeadline\b", f"{_WHEN}|{_DURATION}"),
+               r"\bdeadline\b", f"{_WHEN}|{DURATION.pattern}"),
 }
 ASKED_VALUES = {kind: (re.compile(ask, re.I), re.compile(value, re.I)) for kind, (ask, value) in _ASKED_VALUES.items()}
 _COUNT = re.compile(r"多少([枚名个位人家次支条只本部座项])")  # 多少枚金牌 is answered by 36枚
