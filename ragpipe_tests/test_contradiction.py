@@ -3,7 +3,7 @@ and stays quiet on the faithful rewording beside it."""
 
 import pytest
 
-from ragpipe.core.evidence.contradiction import answers_otherwise, confirms, contradiction
+from ragpipe.core.evidence.contradiction import answers_otherwise, confirms, contradicted, contradiction
 from ragpipe.core.evidence.facts import facts, lone_one
 
 
@@ -287,3 +287,15 @@ def test_a_month_or_a_word_that_starts_like_ban_is_no_modal_word():
     assert modality("The museum opened in May 1998.") is None and modality("It reopened on 3 May.") is None
     assert modality("The bank lent the band a banjo.") is None
     assert modality("Drones are banned over the stadium.") == "forbid" and modality("You may leave early.") == "permit"
+
+
+@pytest.mark.parametrize("answer, question, evidence", [
+    ("Yes, parking at the hospital is free.", "Is parking free at the hospital?",
+     "Parking at the hospital is not free; visitors pay £3 per hour."),
+    ("支持，这款洗衣机带有烘干功能。", "这款洗衣机支持烘干吗？", "该型号洗衣机不具备烘干功能。"),
+    ("Parking is free.", "Is parking free?", "Parking is not free."),  # three words, read whole
+])
+def test_a_reply_word_before_a_denied_claim_or_a_short_claim_hides_no_negation(answer, question, evidence):
+    found = contradicted(answer, question, [evidence])
+    assert found is not None and found.kind == "negation"
+    assert contradicted(answer, question, [evidence.replace("not ", "").replace("不具备", "具备")]) is None

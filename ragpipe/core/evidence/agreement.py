@@ -109,6 +109,23 @@ def elliptical(statement: str) -> bool:
     return len(statement.split()) <= 3 and len(terms(statement)) <= 2
 
 
+# A bare reply ("Yes.", "不需要。") answers the question but says nothing a passage can support
+# by itself; the statements after it carry the content. ("No", "可以" are stopwords already.)
+BARE_REPLY = re.compile(r"^\W*(?:yes|yeah|yep|nope|correct|incorrect|是的?|不是|对的?|不对|能|不能|不可以|需要|不需要|"
+                        r"会|不会|没有|不行|不用|不必)\W*$", re.I)
+
+
+def without_reply(statement: str, question: str) -> str:
+    """A statement less an opening bare reply ("Yes, parking is free", or the question's own verb:
+    "支持，这款洗衣机带有烘干功能" to "…支持烘干吗？"): the clause after it is the claim."""
+    parts = re.split(r"[,，:：]", statement, maxsplit=1)
+    if len(parts) < 2 or not parts[1].strip():
+        return statement
+    opening = words(parts[0])
+    echo = len(opening) == 1 and opening[0] in words(question or "")
+    return parts[1].strip() if BARE_REPLY.match(parts[0]) or echo else statement
+
+
 def in_context(question: str, text: str) -> str:
     """An elliptical reply read as the answer to its question ("小型微利企业税率：20%。"), so that
     its value must sit where the question points; any other text as it is."""

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ragpipe.core.evidence.agreement import fact_terms, found_in, name_in, shares_word, words
+from ragpipe.core.evidence.agreement import fact_terms, found_in, in_context, name_in, shares_word, without_reply, words
 from ragpipe.core.evidence.facts import VALUE_CLAUSE, bounds, common_word, counted, facts, fold, lone_one
 from ragpipe.core.evidence.polarity import aligned_with, clauses_of, overlap, polarity_conflict
 from ragpipe.core.evidence.roles import swapped_roles
@@ -303,6 +303,24 @@ def confirms(reply: str, question: str, sentences: Sequence[str]) -> bool:
     aligned = aligned_with(frame, sentences, [words(s) for s in sentences])
     return any(all(_alternative(kind, value, said, facts(sentences[i]), sentences[i]) is None for kind, value in values)
                for i in aligned)
+
+
+def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Contradiction | None:
+    """The plain contradiction of an answer's statement, read as the reply to its question."""
+    claim = without_reply(statement, question)
+    # A bare value ("20%。") is checked where the question points: "小型微利企业税率：25%" contradicts "…20%…";
+    # but a date or number only the question states ("…(1928 – June 11, 2017)…, of which country?") is no claim of it.
+    posed = in_context(question, claim)
+    found = contradiction(posed, sentences)
+    if found and posed != claim and found.kind in ("date", "number") and found.stated.lower() not in claim.lower():
+        found = None
+    # A Chinese sentence of three words is read as a reply ("兵马俑位于洛阳") but is whole: it may
+    # contradict the evidence as written. An English reply of three words is a fragment ("his brother
+    # Adam") that may yet deny what the evidence says in the same words ("Parking is free.").
+    if found is None and posed != claim:
+        whole = contradiction(claim, sentences)
+        found = whole if whole and (is_chinese(claim) or whole.kind == "negation") else None
+    return found or answers_otherwise(statement, question, sentences)
 
 
 def contradiction(statement: str, sentences: Sequence[str], slots: bool = True) -> Contradiction | None:

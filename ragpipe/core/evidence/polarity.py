@@ -128,6 +128,12 @@ def _contained(clause: str, statement: str) -> bool:
     return len(held) >= 3 and set(held) <= set(words(clause))  # the very words: a stem match ("produced" in "products") is too loose
 
 
+def _same_words(clause: str, statement_terms: list[str]) -> bool:
+    """A short statement and a clause that hold the very same words but the negation ("Parking is
+    free." / "Parking is not free."): too few words to call a restatement by share, but no other reading."""
+    return {t for t in words(clause) if not facts(t).negated} == set(statement_terms)
+
+
 def _negates(text: str) -> bool:
     return negated(_BOUND.sub(" ", text))
 
@@ -146,7 +152,7 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
              if ours in stated and theirs not in stated]
     stance = modality(statement)
     for clause in _predicate_clauses(statement_terms, sentences):
-        if (single and len(statement_terms) >= 3 and _negates(clause) != denies
+        if (single and (len(statement_terms) >= 3 or _same_words(clause, statement_terms)) and _negates(clause) != denies
                 and not (stance and modality(clause) == stance)  # "禁止带宠物进入" / "宠物不得进入": both forbid
                 and not _CONDITION.search(clause)
                 and (_restates(clause, statement) or denies and _contained(clause, statement))):

