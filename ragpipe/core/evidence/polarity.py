@@ -128,10 +128,12 @@ def _contained(clause: str, statement: str) -> bool:
     return len(held) >= 3 and set(held) <= set(words(clause))  # the very words: a stem match ("produced" in "products") is too loose
 
 
-def _same_words(clause: str, statement_terms: list[str]) -> bool:
-    """A short statement and a clause that hold the very same words but the negation ("Parking is
-    free." / "Parking is not free."): too few words to call a restatement by share, but no other reading."""
-    return {t for t in words(clause) if not facts(t).negated} == set(statement_terms)
+def _same_words(clause: str, sentence: str, statement_terms: list[str]) -> bool:
+    """A short statement and a whole sentence that hold the very same words but the negation ("Parking
+    is free." / "Parking is not free."): too few words to call a restatement by share, but no other
+    reading. (A clause of a longer sentence may be negated by another: "Neither the suspect nor the
+    officer who were injured has been named.")"""
+    return clause.strip() == sentence.strip() and {t for t in words(clause) if not facts(t).negated} == set(statement_terms)
 
 
 def _negates(text: str) -> bool:
@@ -152,12 +154,12 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
              if ours in stated and theirs not in stated]
     stance = modality(statement)
     for clause in _predicate_clauses(statement_terms, sentences):
-        if (single and (len(statement_terms) >= 3 or _same_words(clause, statement_terms)) and _negates(clause) != denies
+        sentence = next((s for s in sentences if clause in s), clause)
+        if (single and (len(statement_terms) >= 3 or _same_words(clause, sentence, statement_terms)) and _negates(clause) != denies
                 and not (stance and modality(clause) == stance)  # "禁止带宠物进入" / "宠物不得进入": both forbid
                 and not _CONDITION.search(clause)
                 and (_restates(clause, statement) or denies and _contained(clause, statement))):
             return "negation", statement.strip(), clause.strip(), clause
-        sentence = next((s for s in sentences if clause in s), clause)
         found = _stems_in(clause) | (_stems_in(sentence) & _SENTENCE_WIDE)
         for ours, theirs in pairs:
             if theirs in found and ours not in found:
