@@ -81,6 +81,8 @@ def test_still_against_no_longer_said_once_for_the_sentence(statement, evidence)
     ("腾讯起诉了字节跳动。", "字节跳动以不正当竞争为由起诉腾讯。"),
     ("The borrower must notify the lender of any change of address.",  # no names: two words trade places
      "The lender must notify the borrower of any change of address."),
+    ("Coach Irena Bell was trained by the sprinter Malik Osei.",  # titles after "by" tell the agent, not the relation
+     "The sprinter Malik Osei was trained by coach Irena Bell for six seasons."),
 ])
 def test_sides_that_trade_places_around_their_relation(statement, evidence):
     found = contradiction(statement, [evidence])

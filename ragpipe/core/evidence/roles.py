@@ -42,6 +42,11 @@ def _same_relation(ours: str, theirs: str, sentence: str) -> bool:
     Chinese passive puts the verb after both names ("李四被张三起诉"), so there the sentence
     must hold the statement's relation."""
     strip = lambda text: re.sub(r"['’]s\b|\bby\b|被|由|了|[\W_]+", "", text)  # noqa: E731
+    # Where both are passive, what follows "by" describes the agent, not the relation: "was trained by
+    # the sprinter" / "was trained by coach".
+    by = [_EN_PASSIVE.search(ours), _EN_PASSIVE.search(theirs)]
+    if all(by):
+        ours, theirs = ours[:by[0].end()], theirs[:by[1].end()]
     a, b = strip(ours), strip(theirs)
     if not b and a:
         return a in strip(fold(sentence))
