@@ -301,3 +301,11 @@ def test_a_reply_word_before_a_denied_claim_or_a_short_claim_hides_no_negation(a
     found = contradicted(answer, question, [evidence])
     assert found is not None and found.kind == "negation"
     assert contradicted(answer, question, [evidence.replace("not ", "").replace("不具备", "具备")]) is None
+
+
+def test_an_opening_yes_asserts_what_the_question_asks():
+    question, denied = "Can I bring my dog on the trail?", ["Dogs are not allowed on the trail."]
+    found = contradicted("Yes, you can bring it on the trail.", question, denied)
+    assert found is not None and found.kind in ("negation", "modality")
+    assert contradicted("Yes, you can bring it on the trail.", question, ["Dogs are allowed on the trail."]) is None
+    assert contradicted("No, you can't.", question, denied) is None  # a no agrees

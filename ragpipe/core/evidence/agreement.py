@@ -110,20 +110,37 @@ def elliptical(statement: str) -> bool:
 
 
 # A bare reply ("Yes.", "不需要。") answers the question but says nothing a passage can support
-# by itself; the statements after it carry the content. ("No", "可以" are stopwords already.)
-BARE_REPLY = re.compile(r"^\W*(?:yes|yeah|yep|nope|correct|incorrect|是的?|不是|对的?|不对|能|不能|不可以|需要|不需要|"
-                        r"会|不会|没有|不行|不用|不必)\W*$", re.I)
+# by itself; the statements after it carry the content.
+BARE_REPLY = re.compile(r"^\W*(?:yes|yeah|yep|no|nope|correct|incorrect|是的?|不是|对的?|不对|能|不能|可以的?|不可以|需要|不需要|"
+                        r"会的?|不会|没有|不行|不用|不必)\W*$", re.I)
+_ASKING_MARKS = re.compile(r"[?？]|[吗呢](?=\W*$)|是否")
+
+
+def _opening_reply(statement: str, question: str) -> tuple[str, str] | None:
+    """The opening bare reply of a statement ("Yes, parking is free", or the question's own verb:
+    "支持，这款洗衣机带有烘干功能" to "…支持烘干吗？") and the claim after it; None without one."""
+    parts = re.split(r"[,，:：]", statement, maxsplit=1)
+    if len(parts) < 2 or not parts[1].strip():
+        return None
+    opening = words(parts[0])
+    echo = len(opening) == 1 and opening[0] in words(question or "")
+    return (parts[0], parts[1].strip()) if BARE_REPLY.match(parts[0]) or echo else None
 
 
 def without_reply(statement: str, question: str) -> str:
-    """A statement less an opening bare reply ("Yes, parking is free", or the question's own verb:
-    "支持，这款洗衣机带有烘干功能" to "…支持烘干吗？"): the clause after it is the claim."""
-    parts = re.split(r"[,，:：]", statement, maxsplit=1)
-    if len(parts) < 2 or not parts[1].strip():
-        return statement
-    opening = words(parts[0])
-    echo = len(opening) == 1 and opening[0] in words(question or "")
-    return parts[1].strip() if BARE_REPLY.match(parts[0]) or echo else statement
+    """A statement less an opening bare reply: the clause after it is the claim."""
+    found = _opening_reply(statement, question)
+    return found[1] if found else statement
+
+
+def affirmed(statement: str, question: str) -> str | None:
+    """What an opening yes asserts besides the claim after it: the question as a statement ("可以，
+    服药期间饮酒没有影响" to "这个药可以和酒一起吃吗？" says 这个药可以和酒一起吃); None when the
+    statement opens with no reply or a no."""
+    found = _opening_reply(statement, question)
+    if not found or negated(found[0]):
+        return None
+    return _ASKING_MARKS.sub("", re.sub(r"(可|\w)不\1", r"\1", question)).strip() or None
 
 
 def in_context(question: str, text: str) -> str:

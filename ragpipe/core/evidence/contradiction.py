@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ragpipe.core.evidence.agreement import fact_terms, found_in, in_context, name_in, shares_word, without_reply, words
+from ragpipe.core.evidence.agreement import affirmed, fact_terms, found_in, in_context, name_in, shares_word, without_reply, words
 from ragpipe.core.evidence.facts import VALUE_CLAUSE, bounds, common_word, counted, facts, fold, lone_one
 from ragpipe.core.evidence.polarity import aligned_with, clauses_of, overlap, polarity_conflict
 from ragpipe.core.evidence.roles import swapped_roles
@@ -320,7 +320,10 @@ def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Con
     if found is None and posed != claim:
         whole = contradiction(claim, sentences)
         found = whole if whole and (is_chinese(claim) or whole.kind == "negation") else None
-    return found or answers_otherwise(statement, question, sentences)
+    found = found or answers_otherwise(statement, question, sentences)
+    # An opening yes asserts the question too: "可以，…" to "这个药可以和酒一起吃吗？" against "…期间禁止饮酒".
+    asserted = found is None and affirmed(statement, question)
+    return contradiction(asserted, sentences, slots=False) if asserted else found
 
 
 def contradiction(statement: str, sentences: Sequence[str], slots: bool = True) -> Contradiction | None:
