@@ -314,6 +314,9 @@ def test_answer_relevancy_reads_the_reply_as_a_person_does(kit, question, answer
     ("What time does the pharmacy close on Saturdays?", "At 6 pm.", "time"),
     ("When does the last ferry leave?", "The last ferry leaves at 21:30.", "time"),
     ("药店周六几点关门？", "晚上九点。", "time"),
+    # a yes or a no in the question's own words
+    ("这家餐厅周一营业吗？", "周一不营业，周二到周日正常营业。", "yes/no"),
+    ("Is the museum open on Mondays?", "It is not open on Mondays.", "yes/no"),
 ])
 def test_answer_relevancy_a_reply_giving_the_asked_kind_is_direct(kit, question, answer, kind):
     result = REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=question, answer=answer), kit)
@@ -399,6 +402,8 @@ def test_answer_relevancy_a_place_is_no_person_given(kit):
     assert gives("青霉素是谁发现的？", "青霉素是在英国伦敦的一家医院里发现的。") is False
     assert gives("青霉素是谁发现的？", "青霉素是弗莱明发现的。") is True
     assert gives("Who built the Eiffel Tower?", "Gustave Eiffel's engineering company built it.") is True
+    assert gives("Who painted The Starry Night?", "It hangs in the Museum of Modern Art in New York.") is False
+    assert gives("Is the museum open on Mondays?", "The museum opened in 1998.") is False  # not what was asked
 
 
 def test_answer_relevancy_an_evasion_is_noncommittal(kit):

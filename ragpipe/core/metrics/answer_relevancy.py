@@ -78,7 +78,7 @@ _ADVICE = re.compile(r"^\W*(?:(?:it(?:'s| is) )?(?:better|best|advisable|safer|w
 
 # A name in a place's slot ("in Redmond, Washington", "位于加利福尼亚州库比蒂诺", "发生在贾府") is a place, not a person.
 _PLACE_SLOT = re.compile(r"\b(?:in|at|near|outside|inside|across|throughout)\s+(?:the\s+)?"
-                         r"([A-Z][\w'’.-]*(?:(?:\s+|,\s*)[A-Z][\w'’.-]*)*)|(?:位于|坐落于|地处|在|于)([^，。；、,.;！？!?]{1,12})")
+                         r"([A-Z][\w'’.-]*(?:(?:\s+(?:of|and|for|de)\s+|\s+|,\s*)[A-Z][\w'’.-]*)*)|(?:位于|坐落于|地处|在|于)([^，。；、,.;！？!?]{1,12})")
 # Words that open an instruction without being its verb ("Just hop on…", "First, open…", "请点击…").
 _EN_OPENERS = {"just", "simply", "first", "firstly", "then", "next", "now", "honestly", "please", "basically", "so"}
 _EN_AUXILIARIES = {"is", "are", "was", "were", "has", "have", "had", "do", "does", "did", "can", "could", "will",
@@ -147,6 +147,18 @@ def _predicate(item: str) -> bool:
                for i, flag in enumerate(tagged))
 
 
+def _restates(answer: str, question: str) -> bool:
+    """The answer's first clause says or denies what a yes/no question asks, in its words ("周一不营业，…"
+    to "这家餐厅周一营业吗？", "It is not open on Mondays." to "Is the museum open on Mondays?"): a yes or
+    a no. It holds half the question's words and its last, where the asked predicate ends ("The museum
+    opened in 1998." says nothing of Mondays)."""
+    clause = re.split(r"[,，;；:：。.!！]", answer.strip(), maxsplit=1)[0]
+    asked_terms = content_tokens(question)
+    held = set(asked_terms) & set(content_tokens(clause))
+    return (bool(asked_terms) and asked_terms[-1] in held and len(held) >= 0.5 * len(set(asked_terms))
+            and not _HEDGE.search(clause))
+
+
 def gives(kind: str, answer: str, question: str = "") -> bool:
     said = facts(answer)
     # A numeral before the measure word the question counts with ("两颗" to "几颗"/"多少颗").
@@ -164,7 +176,7 @@ def gives(kind: str, answer: str, question: str = "") -> bool:
             "place": lambda: bool(new_names),
             "person": lambda: any(not any(n in p for p in places) for n in new_names),
             "name": lambda: bool(new_names),
-            "yes/no": lambda: polarity(answer) is not None or bool(_ADVICE.match(answer)),
+            "yes/no": lambda: polarity(answer) is not None or bool(_ADVICE.match(answer)) or _restates(answer, question),
             "procedure": lambda: _instructs(answer)}[kind]()
 
 
@@ -282,7 +294,8 @@ METRIC = Metric(
                 "them: \"Kenya's currency…\" is not on topic for \"Which vaccines … Kenya?\"), times 0.8 + 0.2 × the share of its statements on topic, times 0.6 when the question asks for a "
                 "quantity, duration, time, place, person or yes/no and the answer gives none (a name the question "
                 "already holds is none given, a name in a place's slot (\"in London\", \"位于…\") gives no person; advice "
-                "such as \"Better not to\" / \"最好不要\" replies to a yes/no question). An answer on topic that gives what "
+                "such as \"Better not to\" / \"最好不要\" replies to a yes/no question, and so does "
+                "a first clause that says or denies its predicate in its words, \"周一不营业\"). An answer on topic that gives what "
                 "was asked (also a named thing for \"which river\", \"哪支球队\") is direct; so is an instruction (\"Run "
                 "git checkout…\", \"点击…\") to a how-to question (\"How do I…\", \"怎么…\") when it acts on a thing the "
                 "question names or is on topic already (a Chinese one may open with an adverb or a preposition's phrase, "
