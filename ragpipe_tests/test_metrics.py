@@ -219,6 +219,7 @@ def test_factual_correctness_a_sentence_naming_none_of_a_bare_reference_recalls_
     ("这家酒店的早餐免费吗？", "是的，住店客人的早餐是免费的。", "不是，住店客人的早餐需要另外付费。"),
     ("Can I bring my dog on the ferry?", "Yes, dogs can travel on the ferry if they stay on a lead.",
      "No, dogs cannot travel on the ferry, except guide dogs."),
+    ("这家博物馆周一开放吗？", "开放，周一全天开放。", "不开放，周一闭馆。"),  # the question's verb, said or denied
     # a bare answer read with its question: another word where the reference's stands
     ("What did Marie Curie discover in 1898?", "She discovered helium.", "Polonium"),
 ])

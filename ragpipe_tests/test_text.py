@@ -20,6 +20,13 @@ def test_a_title_before_a_name_ends_no_sentence():
         "Dr. Alvarez gives the flu shots", "St. Mary's clinic opens at 8"]
 
 
+def test_no_before_a_number_is_a_number_sign_and_denies_nothing():
+    from ragpipe.core.evidence.facts import negated
+    assert split_statements("The Staple Singers had a 70s No. 1 hit. No. It costs 5 dollars.") == [
+        "The Staple Singers had a 70s No. 1 hit", "It costs 5 dollars"]
+    assert not negated("a 70s No. 1 hit") and not negated("No 10 Downing Street") and negated("No, it is not free.")
+
+
 def test_tokens_drop_stopwords_and_segment_chinese():
     assert "中小企业" in content_tokens("中小企业的所得税")
     assert "的" not in content_tokens("中小企业的所得税")

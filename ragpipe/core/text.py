@@ -12,6 +12,7 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 _SENTENCE_END = re.compile(r"(?<=[。！？!?；;])|(?<=\.)\s+(?=[A-Z0-9\"'(])|\n+")
 # A title or abbreviation whose period ends no sentence: "Dr. Chen", "St. Louis", "e.g. Python".
 _TITLE_END = re.compile(r"(?<![^\s(])(?:Dr|Mr|Mrs|Ms|Prof|St|Mt|vs|e\.g|i\.e)\.$")
+_NUMBER_SIGN_END = re.compile(r"(?<![^\s(])No\.$")  # "a No. 1 hit": before a number, no reply "No."
 # Chinese clauses joined by a comma plus a connective are separate claims
 # ("…为 3.5%，且联邦政府要求…"); a bare comma usually is not.
 _ZH_CLAUSE = re.compile(r"[，,](?=(?:且|并且|而且|同时|但|但是|另外|此外|并|还|以及|也)\S)")
@@ -73,7 +74,7 @@ def split_sentences(text: str) -> list[str]:
     parts = _SENTENCE_END.split((text or "").strip())  # no NFKC: sentences are shown to people
     sentences: list[str] = []
     for part in (p.strip() for p in parts if p and p.strip()):
-        if sentences and _TITLE_END.search(sentences[-1]):
+        if sentences and (_TITLE_END.search(sentences[-1]) or _NUMBER_SIGN_END.search(sentences[-1]) and part[:1].isdigit()):
             sentences[-1] = f"{sentences[-1]} {part}"  # "Dr. Chen gives…" is one sentence
         else:
             sentences.append(part)

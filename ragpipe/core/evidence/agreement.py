@@ -116,20 +116,21 @@ BARE_REPLY = re.compile(r"^\W*(?:yes|yeah|yep|no|nope|correct|incorrect|是的?|
 _ASKING_MARKS = re.compile(r"[?？]|[吗呢](?=\W*$)|是否")
 
 
-def _opening_reply(statement: str, question: str) -> tuple[str, str] | None:
-    """The opening bare reply of a statement ("Yes, parking is free", or the question's own verb:
-    "支持，这款洗衣机带有烘干功能" to "…支持烘干吗？") and the claim after it; None without one."""
-    parts = re.split(r"[,，:：]", statement, maxsplit=1)
+def opening_reply(statement: str, question: str) -> tuple[str, str] | None:
+    """The opening bare reply of a statement ("Yes, parking is free", or the question's own verb, said
+    or denied: "支持，这款洗衣机带有烘干功能" / "不开放，周一闭馆" to "…支持烘干吗？" / "…开放吗？") and the
+    claim after it; None without one."""
+    parts = re.split(r"[,，.。!！;；:：](?!\d)", statement, maxsplit=1)
     if len(parts) < 2 or not parts[1].strip():
         return None
-    opening = words(parts[0])
+    opening = [w for w in words(parts[0]) if not negated(w)]
     echo = len(opening) == 1 and opening[0] in words(question or "")
     return (parts[0], parts[1].strip()) if BARE_REPLY.match(parts[0]) or echo else None
 
 
 def without_reply(statement: str, question: str) -> str:
     """A statement less an opening bare reply: the clause after it is the claim."""
-    found = _opening_reply(statement, question)
+    found = opening_reply(statement, question)
     return found[1] if found else statement
 
 
@@ -137,7 +138,7 @@ def affirmed(statement: str, question: str) -> str | None:
     """What an opening yes asserts besides the claim after it: the question as a statement ("可以，
     服药期间饮酒没有影响" to "这个药可以和酒一起吃吗？" says 这个药可以和酒一起吃); None when the
     statement opens with no reply or a no."""
-    found = _opening_reply(statement, question)
+    found = opening_reply(statement, question)
     if not found or negated(found[0]):
         return None
     return _ASKING_MARKS.sub("", re.sub(r"(可|\w)不\1", r"\1", question)).strip() or None

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ragpipe.core.evidence.agreement import (CORRECTNESS_FEATURES, agreement, correctness_row, found_in, in_context, spelled_out,
-                                             terms, worded)
+from ragpipe.core.evidence.agreement import (CORRECTNESS_FEATURES, agreement, correctness_row, found_in, in_context, opening_reply,
+                                             spelled_out, terms, worded)
 from ragpipe.core.evidence.calibration import Trees
-from ragpipe.core.evidence.facts import facts, fold
+from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.contradiction import contradiction
 from ragpipe.core.evidence.features import language_of, normalized_cosine
 from ragpipe.core.evidence.sentences import evidence_sentences
@@ -94,10 +94,14 @@ def by_rule(case: EvalCase, kit: Toolkit) -> MetricResult | None:
     return None
 
 
-def _opening_reply(text: str) -> bool | None:
-    """The yes or no a text opens with as a clause of its own ("No, …", "可以，…"), else None."""
-    first = re.split(r"[,，.。!！;；:：]", text.strip(), maxsplit=1)
-    return polarity(first[0]) if len(first) == 2 and _BARE_YES_NO.match(first[0]) else None
+def _opening_reply(text: str, question: str) -> bool | None:
+    """The yes or no a text opens with as a clause of its own ("No, …", "可以，…", the question's verb
+    said or denied: "不开放，…" to "…开放吗？"), else None."""
+    found = opening_reply(text.strip(), question)
+    if found is None:
+        return None
+    said = polarity(found[0])
+    return not negated(found[0]) if said is None else said
 
 
 def asserted(answer: str) -> str:
@@ -155,7 +159,7 @@ def conflicts(case: EvalCase, kit: Toolkit, found) -> list[str]:
     chose = other_choice(case.question, case.ground_truth_answer, said)
     # Both open with a yes or no of their own ("不可以，经济舱不含…" against "可以，经济舱也能…"): the
     # opposite reply is wrong whatever the reasons share.
-    given, expected = _opening_reply(said), _opening_reply(case.ground_truth_answer)
+    given, expected = _opening_reply(said, case.question), _opening_reply(case.ground_truth_answer, case.question)
     opposite = [f"{'yes' if given else 'no'} for {'yes' if expected else 'no'}"] \
         if None not in (given, expected) and given != expected else []
     return found_conflicts + ([chose] if chose else []) + opposite + hedged(said, case.ground_truth_answer, found)
