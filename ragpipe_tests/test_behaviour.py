@@ -28,14 +28,17 @@ KNOWN_GAPS = {
                            "开放至22:00/晚上十点关门, 七日内/7天之内) are supported at 0.68-0.80, under the 0.8 expected, "
                            "or flagged; a bare 可以 that answers the question's own words against a prohibition, and a "
                            "name jieba does not tag in another's place, pass"),
-    # 83 % en, 78 % zh with the 2026-11-26 round-seven held-out batches (docs/benchmarks.md).
-    "context_relevance": (0.75, "issues 19 and 33 (open): a second relevant context of an open Chinese question scored "
-                                "alone still falls under the threshold (the zh calibration of the cosine model), a "
-                                "context on the question's thing but another attribute is read as relevant when the "
-                                "question asks no value the metric types (a language, a length, a winner) or when "
+    # 78 % en, 87 % zh with the 2026-11-26 round-eight held-out batches (docs/benchmarks.md).
+    "context_relevance": (0.77, "issues 19 and 33 (open): an English open question's further items (one symptom, one "
+                                "step, one cause in other words) lie at e5 cosines 0.78-0.83, in the band where off-topic "
+                                "how-to passages lie too, so they stay under the threshold (the lower cut is Chinese "
+                                "only); a list whose chunks all fall under the threshold has no first item to open it; "
+                                "a context on the question's thing but another attribute is read as relevant when the "
+                                "question asks no value the metric types (a language, a winner, a feature) or when "
                                 "the context holds a value of the asked kind for another attribute (a start date for "
                                 "a registration deadline), and a context answering in other words with a low cosine "
-                                "is missed. The rules and refits tried are in docs/benchmarks.md"),
+                                "or a relative time (the day after…) is missed. The rules and refits tried are in "
+                                "docs/benchmarks.md"),
 }
 
 

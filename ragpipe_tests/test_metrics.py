@@ -495,6 +495,9 @@ def test_context_relevance_a_context_without_the_asked_kind_of_value_is_not_rele
     ("What are the benefits of regular stretching?", "Regular stretching keeps muscles flexible and improves range of motion.",
      "People who do it daily report fewer back aches and better posture."),
     ("拉伸运动有什么好处？", "经常拉伸可以保持肌肉柔韧，扩大关节活动范围。", "每天坚持的人腰背酸痛更少，体态也更好。"),
+    ("What do I need to open a bank account?", "You need a valid photo ID such as a passport to open a bank account.",
+     "Banks also ask for proof of address, like a recent utility bill."),
+    ("逃税有什么后果？", "逃税的，由税务机关追缴税款和滞纳金。", "情节严重的，还要依法追究刑事责任。"),
 ])
 def test_context_relevance_scores_each_context_of_an_open_question_as_if_alone(kit, question, first, second):
     # A list of benefits is answered in parts: the second part is not held against the first.
@@ -503,6 +506,38 @@ def test_context_relevance_scores_each_context_of_an_open_question_as_if_alone(k
                                                               retrieved_contexts=contexts), kit)
         return [c["score"] for c in result.details["contexts"]]
     assert scores([first, second])[1] == scores([second])[0]
+
+
+def _relevant(kit, question, contexts):
+    result = REGISTRY["context_relevance"].score(EvalCase(question_id="q", question=question,
+                                                          retrieved_contexts=contexts), kit)
+    return [c["relevant"] for c in result.details["contexts"]]
+
+
+def test_context_relevance_further_items_of_a_chinese_open_question_count_from_a_lower_cut(kit):
+    # One more item of the list, not naming the question's thing, lies under the cut scored alone; once a first
+    # item shows the question answered, it is read as part of the list.
+    question, first, further = ("学第二门外语有什么好处？", "学习第二门外语能提高记忆力和注意力。",
+                                "会说两种语言的人在不同任务之间切换也更轻松。")
+    assert _relevant(kit, question, [first, further]) == [True, True]
+    assert _relevant(kit, question, [further]) == [False]
+    # Without a first item, a chunk on the same service but another attribute stays out at the same probability.
+    assert _relevant(kit, "怎么取消流光视频的会员？", ["流光视频的办公室位于杭州西溪园区，园区内有员工食堂。"]) == [False]
+    # Not in English, where off-topic how-to passages lie in that band.
+    assert _relevant(kit, "What are the requirements for a Japanese work visa?", [
+        "Applicants for a Japanese work visa need a job offer from a company in Japan.",
+        "A university degree or ten years of experience in the field is usually expected."]) == [True, False]
+
+
+@pytest.mark.parametrize("question, context", [
+    ("What is the late fee for returning a rental bike?", "Bikes returned after closing time are charged an extra day's rental."),
+    ("这间公寓提前退租的违约金是多少钱？", "提前退租的，须支付一个月的租金作为违约金。"),
+    ("How long is the ferry ride from Dover to Calais?", "The first ferry leaves Dover at 07:15 and docks in Calais at 09:45."),
+    ("从上海坐船到普陀山要多久？", "客船上午8:30从吴淞码头开出，16:00到达普陀山。"),
+])
+def test_context_relevance_a_value_given_in_another_form_is_of_the_asked_kind(kit, question, context):
+    # A charge given as a period's price, a journey's duration as its departure and arrival times.
+    assert _relevant(kit, question, [context]) == [True]
 
 
 def test_context_relevance_a_question_with_two_asks_is_no_open_question(kit):
