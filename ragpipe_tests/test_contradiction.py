@@ -195,6 +195,11 @@ def test_a_name_swapped_for_a_proper_name_of_the_evidence(statement, evidence):
     assert found is not None and found.kind == "name"
 
 
+def test_a_chinese_name_swap_where_jieba_cuts_the_verb_otherwise_shows_the_name_in_its_clause():
+    found = contradiction("《清明上河图》是北宋画家范宽所作。", ["《清明上河图》为北宋画家张择端所作，现藏于北京故宫博物院。"])
+    assert found is not None and (found.stated, found.evidence) == ("范宽", "张择端")  # 所作 / 所 作; not the museum
+
+
 @pytest.mark.parametrize("statement, evidence", [
     ("The parade turns onto Sunset Blvd at noon.", "The parade turns onto Sunset Boulevard at noon."),
     ("Click Apply to keep the new settings.", "Click Save to keep the new settings."),  # no proper name in its place

@@ -83,7 +83,8 @@ def _slot_conflicts(statement: str, sentences: list[str], sentence_terms) -> Con
         if any(other is None for other, _ in found):
             continue  # an aligned sentence states it
         if kind == "name":
-            found = [(other or _name_in_its_place(value, statement, said, sentences[i]), i) for other, i in found]
+            found = [(_frames_name(value, other, said, frame, sentences[i]) if other else
+                      _name_in_its_place(value, statement, said, sentences[i]), i) for other, i in found]
         if kind == "name" and not _proper(value):
             found = [(other, i) for other, i in found if not other or _in_its_place(value, statement, other, sentences[i])]
         for other, i in found:
@@ -91,6 +92,14 @@ def _slot_conflicts(statement: str, sentences: list[str], sentence_terms) -> Con
                 return Contradiction("date" if kind in ("year", "month") else kind, _as_written(_show(kind, value), statement),
                                      _as_written(other, sentences[i]), sentences[i])
     return None
+
+
+def _frames_name(value: str, other: str, said, frame: list[str], sentence: str) -> str:
+    """Of the sentence's other proper names, the one in the clause that holds most of the statement's
+    words: "张择端" of "…画家张择端所作，现藏于北京故宫博物院", not the museum."""
+    names = [n for n in facts(sentence).names if _proper(n) and not name_in(n, said.names) and not _one_name(n, value)]
+    held = {n: max((overlap(frame, words(c)) for c in clauses_of(sentence) if n in fold(c)), default=-1) for n in names}
+    return max(names, key=lambda n: held[n]) if names else other
 
 
 def _proper(name: str) -> bool:
@@ -144,8 +153,9 @@ def _echoes(sentence: str, statement_terms: list[str]) -> bool:
         held = words(clause)
         rest = [t for t in dict.fromkeys(held) if t not in own and not _month_words(t) and not facts(t).numbers]
         frame = [t for t in statement_terms if not facts(t).numbers and not _month_words(t)]
+        # A Chinese word may be cut otherwise in the clause ("所作" / "所", "作"): its characters there count.
         if (rest and sum(found_in(t, statement_terms) for t in rest) >= ECHO * len(rest)
-                and sum(found_in(t, held) for t in frame) >= 0.8 * len(frame)):
+                and sum(found_in(t, held) or not t.isascii() and t in clause for t in frame) >= 0.8 * len(frame)):
             return True
     return False
 
