@@ -343,8 +343,9 @@ def _invented(statement: str, question: str, prepared: _Prepared) -> bool:
         return False  # a lead-in to a list ("To sew a zipper gusset, follow these steps:") asserts nothing
     zh = is_chinese(statement)
     said = facts(statement)
-    own = [w for w in dict.fromkeys(words(statement)) if len(w) > 1 and not fact_terms(facts(w)) and not w.isdigit()]
-    if len(own) < 3:
+    said_words = [w for w in dict.fromkeys(words(statement)) if not fact_terms(facts(w)) and not w.isdigit()]
+    own = [w for w in said_words if len(w) > 1]
+    if len(said_words) < 3:  # a Chinese claim's single characters make it a claim (煮/前/浸泡/让/米饭/发/黏), not evidence of one
         return False
     asked = words(question)
     # A name the evidence names too says what the claim is about, not what it claims: "All Harbor Line
