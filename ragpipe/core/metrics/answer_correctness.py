@@ -10,6 +10,7 @@ from ragpipe.core.evidence.agreement import (CORRECTNESS_FEATURES, agreement, co
                                              terms, worded)
 from ragpipe.core.evidence.calibration import Trees
 from ragpipe.core.evidence.facts import facts, fold
+from ragpipe.core.evidence.quantities import as_written_in
 from ragpipe.core.evidence.contradiction import contradiction
 from ragpipe.core.evidence.features import language_of, normalized_cosine
 from ragpipe.core.evidence.sentences import evidence_sentences
@@ -127,7 +128,9 @@ def features(case: EvalCase, kit: Toolkit):
     found = agreement(answer, case.ground_truth_answer, case.question)
     # A closing "!" or "。" moves e5's cosine by as much as a paraphrase does: compared without.
     # (Numbers too: the typed facts compare them.)
-    cosine = float(kit.embedder.similarity([_unpunctuated(answer)], [_unpunctuated(case.ground_truth_answer)])[0, 0])
+    # (Quantities as the reference writes them: "4.5小时" for "四个半小时", as the agreement reads them.)
+    cosine = float(kit.embedder.similarity([_unpunctuated(as_written_in(answer, case.ground_truth_answer))],
+                                           [_unpunctuated(case.ground_truth_answer)])[0, 0])
     cosine = float(normalized_cosine(kit.embedder.backend, cosine, language_of(case.ground_truth_answer)))
     return correctness_row(found, answer, case.ground_truth_answer, case.question, cosine), found
 
