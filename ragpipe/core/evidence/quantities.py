@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ragpipe.core.evidence.facts import _EN_SCALES, _EN_UNITS, _en_value, _zh_value
+from ragpipe.core.evidence.facts import _EN_SCALES, _EN_UNITS, _en_value, _zh_value, facts
 
 # dimension, factor to its base unit, spellings (latin ones end at a word boundary). Months and
 # years are one dimension, days and hours another: "two years" is 24 months, not 730 days.
@@ -87,6 +87,7 @@ class Quantity:
     start: int         # where the number and its unit stand in the text
     end: int
     within: str = ""   # the ceiling word right after it ("内", "之内", "以内")
+    number: float = 0.0  # the number as written, before its unit ("65" of "65千克")
 
 
 def _number(written: str) -> tuple[float, float] | None:
@@ -133,7 +134,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             end = match.end("first") if group == "first" and match.group("second") else match.end()
             within = _WITHIN.match(text, end) if group == "second" or not match.group("second") else None
             found.append(Quantity(value * factor, dimension, place * factor, approximate, match.start(group), end,
-                                  within.group(0) if within else ""))
+                                  within.group(0) if within else "", value))
     taken = [(q.start, q.end) for q in found]
     for match in _CLOCK.finditer(text):
         minutes = _minutes(match)
@@ -183,6 +184,9 @@ def as_written_in(statement: str, evidence: str) -> str:
             continue
         matches = [q for q in theirs if same(mine, q)]
         if not matches:
+            if _elsewhere(mine, theirs, evidence):  # "65千克" where the evidence has "65千瓦": written as "65000g"
+                out += [statement[last:mine.start], _in_other_unit(mine)]
+                last = mine.end
             continue
         best = min(matches, key=lambda q: abs(q.amount - mine.amount))
         within = mine.within and best.within and mine.within != best.within  # "7天之内" as "七日内"
@@ -201,3 +205,28 @@ def as_written_in(statement: str, evidence: str) -> str:
 def _spelling(text: str, quantity: Quantity) -> str:
     """A quantity as written, less case, spaces, hyphens and plural -s ("two years" is "two-year")."""
     return re.sub(r"[\s-]+|s\b", "", text[quantity.start:quantity.end].lower())
+
+
+# A unit of each dimension to write an amount in where its number must not meet the evidence's.
+_REWRITE_UNITS = {"length": [("m", 1), ("km", 1000)], "mass": [("g", 1), ("kg", 1000)], "power": [("W", 1), ("kW", 1000)],
+                  "volume": [("L", 1), ("ml", 0.001)], "time": [("seconds", 1), ("hours", 3600)],
+                  "calendar": [("months", 1), ("years", 12)]}
+
+
+def _elsewhere(mine: Quantity, theirs: tuple[Quantity, ...], evidence: str) -> bool:
+    """The evidence writes the quantity's number only as an amount of another dimension ("65千瓦"
+    for the statement's "65千克"): the number readers would take one for the other."""
+    if mine.dimension not in _REWRITE_UNITS:
+        return False
+    others = [q for q in theirs if q.number == mine.number]
+    if not others or any(q.dimension == mine.dimension for q in others):
+        return False
+    rest = list(evidence)
+    for q in others:
+        rest[q.start:q.end] = " " * (q.end - q.start)
+    return mine.number not in facts("".join(rest)).numbers
+
+
+def _in_other_unit(mine: Quantity) -> str:
+    unit, factor = next((u, f) for u, f in _REWRITE_UNITS[mine.dimension] if not math.isclose(mine.amount / f, mine.number))
+    return f"{mine.amount / factor:.6f}".rstrip("0").rstrip(".") + unit
