@@ -89,3 +89,6 @@ def test_a_comma_groups_digits_only_in_threes_and_a_time_after_a_colon_is_read()
 def test_a_comment_clause_after_a_comma_is_a_statement_of_its_own():
     assert split_statements("Ethanol boils at 78 °C, which is why it is used in car radiators.") == [
         "Ethanol boils at 78 °C", "which is why it is used in car radiators"]
+    # a describing "which" clause stays with what it describes
+    assert split_statements("You land on Madeira, which is an autonomous region of Portugal.") == [
+        "You land on Madeira, which is an autonomous region of Portugal"]
