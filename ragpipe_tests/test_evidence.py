@@ -326,8 +326,10 @@ def test_a_chinese_word_less_an_inner_character_is_the_evidence_word(verifier):
     ("海拔约8849米", "海拔为8848.86米", "海拔8848.86米"),                                # a rounded value, no hedge left
     ("about 42.2 km", "42.195 kilometres", "42.195 kilometres"),
     ("晚上十点关门", "开放至22:00", "22:00关门"), ("checkout at noon", "checkout by 12:00", "checkout at 12:00"),
-    # swaps stay as written: another value, another dimension, a rounding to a finer digit than agrees
-    ("保修18个月", "保修两年", "保修18个月"), ("valid for three days", "valid for 48 hours", "valid for three days"),
+    # another amount is written in the evidence's unit, where the evidence uses another, so that the numbers conflict
+    ("保修18个月", "保修两年", "保修1.5年"), ("valid for three days", "valid for 48 hours", "valid for 72 hours"),
+    ("有效期为一年", "6个月内有效", "有效期为12个月"),
+    # otherwise swaps stay as written: another value in the same unit, a rounding to a finer digit than agrees
     ("约二十天", "25天", "约二十天"), ("约80万公里", "60万公里", "约80万公里"),
     # its number only in another dimension: written in another unit of its own, so that the numbers do not meet
     ("重65千克", "功率65千瓦", "重65000g"), ("lasts 42 km", "lasts 42 minutes", "lasts 42000m"), ("重65千克", "功率65千瓦，共65台", "重65千克"),

@@ -612,6 +612,8 @@ def test_answer_and_factual_correctness_read_a_quantity_in_any_unit(kit, questio
     ("The pass is valid for two days.", "The pass is valid for 48 hours.", True),
     ("The pass is valid for three days.", "The pass is valid for 48 hours.", False),
     ("这款吸尘器的功率是800瓦。", "这款吸尘器的额定功率为600W。", False),
+    # "一年" is a value, not "a year", where the evidence gives another amount in months
+    ("会员有效期为一年。", "会员自开通之日起6个月内有效。", False),
     # the number the evidence has, but as an amount of another dimension
     ("这台洗衣机重65千克。", "这台洗衣机功率65千瓦，重50千克。", False),
     ("The course is 42 km long.", "The course record is 42 minutes.", False),

@@ -88,6 +88,7 @@ class Quantity:
     end: int
     within: str = ""   # the ceiling word right after it ("内", "之内", "以内")
     number: float = 0.0  # the number as written, before its unit ("65" of "65千克")
+    unit: str = ""       # the unit as written ("千克")
 
 
 def _number(written: str) -> tuple[float, float] | None:
@@ -134,7 +135,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             end = match.end("first") if group == "first" and match.group("second") else match.end()
             within = _WITHIN.match(text, end) if group == "second" or not match.group("second") else None
             found.append(Quantity(value * factor, dimension, place * factor, approximate, match.start(group), end,
-                                  within.group(0) if within else "", value))
+                                  within.group(0) if within else "", value, unit))
     taken = [(q.start, q.end) for q in found]
     for match in _CLOCK.finditer(text):
         minutes = _minutes(match)
@@ -184,8 +185,12 @@ def as_written_in(statement: str, evidence: str) -> str:
             continue
         matches = [q for q in theirs if same(mine, q)]
         if not matches:
-            if _elsewhere(mine, theirs, evidence):  # "65千克" where the evidence has "65千瓦": written as "65000g"
-                out += [statement[last:mine.start], _in_other_unit(mine)]
+            # Another amount, in the evidence's unit where it writes the dimension in another one ("一年" against
+            # "6个月" reads "12个月", whose 12 then conflicts); or, where the evidence has the number only as an
+            # amount of another dimension ("65千克" against "65千瓦"), in another unit of its own ("65000g").
+            written = _in_their_unit(mine, theirs) or (_in_other_unit(mine) if _elsewhere(mine, theirs, evidence) else None)
+            if written:
+                out += [statement[last:mine.start], written]
                 last = mine.end
             continue
         best = min(matches, key=lambda q: abs(q.amount - mine.amount))
@@ -227,6 +232,18 @@ def _elsewhere(mine: Quantity, theirs: tuple[Quantity, ...], evidence: str) -> b
     return mine.number not in facts("".join(rest)).numbers
 
 
+def _in_their_unit(mine: Quantity, theirs: tuple[Quantity, ...]) -> str | None:
+    kin = [q for q in theirs if q.dimension == mine.dimension and q.number and q.unit]
+    if not kin or not mine.number or any(math.isclose(q.amount / q.number, mine.amount / mine.number) for q in kin):
+        return None  # the evidence writes no amount of it, or one in the statement's own unit: the numbers compare
+    factor = kin[0].amount / kin[0].number
+    return _plain(mine.amount / factor) + (" " if kin[0].unit[0].isalpha() and kin[0].unit.isascii() else "") + kin[0].unit
+
+
+def _plain(value: float) -> str:
+    return f"{value:.6f}".rstrip("0").rstrip(".")
+
+
 def _in_other_unit(mine: Quantity) -> str:
     unit, factor = next((u, f) for u, f in _REWRITE_UNITS[mine.dimension] if not math.isclose(mine.amount / f, mine.number))
-    return f"{mine.amount / factor:.6f}".rstrip("0").rstrip(".") + unit
+    return _plain(mine.amount / factor) + unit
