@@ -188,7 +188,8 @@ def as_written_in(statement: str, evidence: str) -> str:
             # Another amount, in the evidence's unit where it writes the dimension in another one ("一年" against
             # "6个月" reads "12个月", whose 12 then conflicts); or, where the evidence has the number only as an
             # amount of another dimension ("65千克" against "65千瓦"), in another unit of its own ("65000g").
-            written = _in_their_unit(mine, theirs) or (_in_other_unit(mine) if _elsewhere(mine, theirs, evidence) else None)
+            written = (_in_their_unit(mine, theirs, statement)
+                       or (_in_other_unit(mine) if _elsewhere(mine, theirs, evidence) else None))
             if written:
                 out += [statement[last:mine.start], written]
                 last = mine.end
@@ -232,7 +233,9 @@ def _elsewhere(mine: Quantity, theirs: tuple[Quantity, ...], evidence: str) -> b
     return mine.number not in facts("".join(rest)).numbers
 
 
-def _in_their_unit(mine: Quantity, theirs: tuple[Quantity, ...]) -> str | None:
+def _in_their_unit(mine: Quantity, theirs: tuple[Quantity, ...], statement: str) -> str | None:
+    if statement.startswith("一", mine.start) and facts(statement).numbers - {1.0}:
+        return None  # a lone 一 beside a count is a rate's period: "一天最多滴3次" is "每日…3次"
     kin = [q for q in theirs if q.dimension == mine.dimension and q.number and q.unit]
     if not kin or not mine.number or any(math.isclose(q.amount / q.number, mine.amount / mine.number) for q in kin):
         return None  # the evidence writes no amount of it, or one in the statement's own unit: the numbers compare
