@@ -12,6 +12,7 @@ import pytest
 
 from ragpipe.core.evidence.calibration import CALIBRATION_PATH, load_calibration
 from ragpipe.core.evidence.features import FEATURES, shortlist
+from ragpipe.core.evidence.quantities import as_written_in
 from ragpipe.core.evidence.sentences import evidence_sentences
 from ragpipe.core.evidence.support import OfflineVerifier, claims, context_claims, expected_share
 from ragpipe.core.metrics.answer_correctness import ANSWER_CORRECTNESS_WRONG_THRESHOLD
@@ -311,3 +312,37 @@ def test_a_chinese_word_less_an_inner_character_is_the_evidence_word(verifier):
     assert notes[0]["novel_names"] == []
     _, notes = verifier.features(["李小明获得了冠军"], ["李明获得了冠军。"])
     assert notes[0]["novel_names"] == ["李小明"]
+
+
+@pytest.mark.parametrize("statement, evidence, written", [
+    ("标配65瓦的适配器", "标配65W的适配器", "标配65W的适配器"),                     # unit name and symbol
+    ("开封后14天之内用完", "开封后应在两周内用完", "开封后两周内用完"),              # weeks as days, 之内 as 内
+    ("续航三十万千米", "续航30万公里", "续航30万公里"),                              # numeral and scale
+    ("功率1.5千瓦", "功率1500瓦", "功率1500瓦"),                                      # kW as W
+    ("大约四个半小时", "约4.5小时", "大约4.5小时"),                                    # 个半
+    ("a two-year warranty", "a 24-month warranty", "a 24-month warranty"),        # years as months
+    ("spans 2,700 metres", "is 2.7 km long", "spans 2.7 km"),
+    ("store at 2 to 8 degrees Celsius", "keep between 2°C and 8°C", "store at 2°C to 8°C"),  # a range's start
+    ("海拔约8849米", "海拔为8848.86米", "海拔8848.86米"),                                # a rounded value, no hedge left
+    ("about 42.2 km", "42.195 kilometres", "42.195 kilometres"),
+    ("晚上十点关门", "开放至22:00", "22:00关门"), ("checkout at noon", "checkout by 12:00", "checkout at 12:00"),
+    # another amount is written in the evidence's unit, where the evidence uses another, so that the numbers conflict
+    ("保修18个月", "保修两年", "保修1.5年"), ("valid for three days", "valid for 48 hours", "valid for 72 hours"),
+    ("有效期为一年", "6个月内有效", "有效期为12个月"),
+    # otherwise swaps stay as written: another value in the same unit, a rounding to a finer digit than agrees
+    ("约二十天", "25天", "约二十天"), ("约80万公里", "60万公里", "约80万公里"),
+    # its number only in another dimension: written in another unit of its own, so that the numbers do not meet
+    ("重65千克", "功率65千瓦", "重65000g"), ("lasts 42 km", "lasts 42 minutes", "lasts 42000m"), ("重65千克", "功率65千瓦，共65台", "重65千克"),
+    ("about 4,810 metres", "4,808.7 m", "about 4,810 metres"), ("1991年", "1989年", "1991年"), ("5月", "6个月", "5月"),
+    ("一年半", "12个月", "一年半"),
+])
+def test_a_quantity_the_evidence_writes_otherwise_is_read_as_it_writes_it(statement, evidence, written):
+    assert as_written_in(statement, evidence) == written
+
+
+def test_one_quantity_in_another_unit_is_support_and_another_value_is_not(verifier):
+    same = probabilities(verifier, ["The battery has a two-year warranty.", "充电器为65瓦。"],
+                         ["The battery is covered for 24 months.", "随机附赠的充电器为65W。"])
+    other = probabilities(verifier, ["The battery has an 18-month warranty.", "充电器为45瓦。"],
+                          ["The battery is covered for 24 months.", "随机附赠的充电器为65W。"])
+    assert min(same) >= 0.8 and max(other) <= 0.3, (same, other)

@@ -630,3 +630,35 @@ def test_answer_relevancy_reuses_the_statement_vectors_the_verifier_embedded(kit
     kit.embedder.embed([case.question])
     monkeypatch.setattr(kit.embedder, "_compute", lambda texts, query=False: pytest.fail(f"embedded again: {texts}"))
     assert 0 < REGISTRY["answer_relevancy"].score(case, kit).value <= 1
+
+
+@pytest.mark.parametrize("question, answer, reference, correct", [
+    # one quantity in another unit, scale or numeral is the reference's value; another value is not
+    ("这台空调的制冷功率是多少？", "制冷功率为2.6千瓦。", "2600W", True),
+    ("这趟航班要飞多久？", "大约两个半小时。", "约2.5小时", True),
+    ("How long is the return window?", "You have two weeks to return it.", "14 days", True),
+    ("How tall is the summit?", "About 4,809 metres.", "4,808.7 m", True),
+    ("这份合同期限多长？", "合同期限为18个月。", "两年", False),
+    ("How long is the lease?", "The lease runs for three years.", "24 months", False),
+])
+def test_answer_and_factual_correctness_read_a_quantity_in_any_unit(kit, question, answer, reference, correct):
+    for metric in ("answer_correctness", "factual_correctness"):
+        value = score(kit, metric, question=question, answer=answer, ground_truth_answer=reference).value
+        assert (value >= 0.5) == correct, (metric, answer, value)
+
+
+@pytest.mark.parametrize("answer, context, faithful", [
+    ("展馆晚上九点关门。", "展馆每天开放至21:00。", True),
+    ("这款吸尘器的功率是600瓦。", "这款吸尘器的额定功率为600W。", True),
+    ("The pass is valid for two days.", "The pass is valid for 48 hours.", True),
+    ("The pass is valid for three days.", "The pass is valid for 48 hours.", False),
+    ("这款吸尘器的功率是800瓦。", "这款吸尘器的额定功率为600W。", False),
+    # "一年" is a value, not "a year", where the evidence gives another amount in months
+    ("会员有效期为一年。", "会员自开通之日起6个月内有效。", False),
+    # the number the evidence has, but as an amount of another dimension
+    ("这台洗衣机重65千克。", "这台洗衣机功率65千瓦，重50千克。", False),
+    ("The course is 42 km long.", "The course record is 42 minutes.", False),
+])
+def test_faithfulness_reads_a_quantity_in_any_unit_and_catches_another_value(kit, answer, context, faithful):
+    result = score(kit, "faithfulness", answer=answer, retrieved_contexts=[context])
+    assert (result.value >= 0.8 and not result.details["hallucinated"]) if faithful else result.value <= 0.3, result.details

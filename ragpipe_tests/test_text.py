@@ -84,3 +84,18 @@ def test_a_number_is_one_word_however_grouped_or_its_currency_written():
 def test_a_four_letter_verb_in_s_meets_its_stem():
     assert content_tokens("The SBA runs it and pays fees") == content_tokens("Does the SBA run it and pay a fee?")
     assert content_tokens("less plus axis bias") == ("less", "plus", "axis", "bias")
+
+
+def test_a_comma_groups_digits_only_in_threes_and_a_time_after_a_colon_is_read():
+    # NFKC makes the full-width "，" a ",": "17:00，16:10" is two times, not the number 1716
+    assert numbers("开放时间为8:30至17:00，16:10停止入场") == {8.0, 30.0, 17.0, 16.0, 10.0}
+    assert numbers("开放时间：9:00-22:00") == numbers("9:00-22:00") == {9.0, 22.0}
+    assert numbers("1,234,567.5 visitors") == {1234567.5}
+
+
+def test_a_comment_clause_after_a_comma_is_a_statement_of_its_own():
+    assert split_statements("Ethanol boils at 78 °C, which is why it is used in car radiators.") == [
+        "Ethanol boils at 78 °C", "which is why it is used in car radiators"]
+    # a describing "which" clause stays with what it describes
+    assert split_statements("You land on Madeira, which is an autonomous region of Portugal.") == [
+        "You land on Madeira, which is an autonomous region of Portugal"]

@@ -20,16 +20,20 @@ _ZH_COMMA = re.compile(r"[，,]")
 _MIN_CLAUSE_TOKENS = 3
 # A clause that names who says or rules ("市场监管总局规定，…", "专家指出，…") introduces the next one: no claim alone.
 _ZH_SAYS = re.compile(r"(?:规定|表示|指出|认为|强调|称|说|提到|显示|宣布|介绍|报道|写道)$")
-_EN_CLAUSE = re.compile(r",?\s+(?:and also|and|but|while|whereas|although)\s+(?=\w+\s+\w+\s+\w+)", re.I)
+# A consequence after a comma (", which is why it is used in radiators", ", which means …") is a claim of
+# its own; a describing "which" clause (", which is an autonomous region of Portugal") is not split.
+_EN_CLAUSE = re.compile(r",?\s+(?:and also|and|but|while|whereas|although)\s+(?=\w+\s+\w+\s+\w+)"
+                        r"|,\s+(?=which (?:is why|means|explains why)\b)", re.I)
 # 千 before a unit is part of it, no multiplier: "1956千米" is 1956 km, as "1956公里" (千克 kg, 千瓦 kW, 千卡 kcal).
+# A comma groups digits only in threes: "17:00，16:10" (NFKC makes the full-width comma ",") is 17 and 16.
 _NUMBER = re.compile(
-    r"(?P<num>\d+(?:[.,]\d+)*)\s*(?P<unit>%|％|‰|万亿|亿|万|千(?![米克瓦卡焦])|百|percent|million|billion|thousand)?", re.I
+    r"(?P<num>\d+(?:,\d{3}(?!\d))*(?:\.\d+)?)\s*(?P<unit>%|％|‰|万亿|亿|万|千(?![米克瓦卡焦])|百|percent|million|billion|thousand)?", re.I
 )
 _ZH_CLOCK_UNIT = re.compile(r"(\d\s*(?:点(?!钟)|分(?![钟之])|秒(?!钟)))")
 # A clock time "4 pm" / "10:30 p.m." read as the 24-hour time a timetable writes ("16", "22:30").
 _CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?", re.I)
 # A time on the hour is its hour: "22:00" states what "10 pm" (22) does, not a second number 0.
-_ON_THE_HOUR = re.compile(r"(?<![\d:])(\d{1,2}):00(?![\d:])")
+_ON_THE_HOUR = re.compile(r"(?<!\d)(?<!\d:)(\d{1,2}):00(?![\d:])")  # "时间：9:00" too, not "12:30:00"
 # A Chinese clock hour after a part of the day reads as its 24-hour value, as a timetable writes it:
 # "晚上十点" is 22 ("22:00"), "下午3点半" 15. Without a part of the day the hour is left as written.
 _ZH_CLOCK = re.compile(r"(凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|夜间)([^\d零一二两三四五六七八九十，。；、,.;]{0,3})"

@@ -10,6 +10,7 @@ from ragpipe.core.evidence.agreement import (CORRECTNESS_FEATURES, agreement, co
                                              spelled_out, terms, worded)
 from ragpipe.core.evidence.calibration import Trees
 from ragpipe.core.evidence.facts import facts, fold, negated
+from ragpipe.core.evidence.quantities import as_written_in
 from ragpipe.core.evidence.contradiction import contradiction
 from ragpipe.core.evidence.features import language_of, normalized_cosine
 from ragpipe.core.evidence.sentences import evidence_sentences
@@ -131,7 +132,9 @@ def features(case: EvalCase, kit: Toolkit):
     found = agreement(answer, case.ground_truth_answer, case.question)
     # A closing "!" or "。" moves e5's cosine by as much as a paraphrase does: compared without.
     # (Numbers too: the typed facts compare them.)
-    cosine = float(kit.embedder.similarity([_unpunctuated(answer)], [_unpunctuated(case.ground_truth_answer)])[0, 0])
+    # (Quantities as the reference writes them: "4.5小时" for "四个半小时", as the agreement reads them.)
+    cosine = float(kit.embedder.similarity([_unpunctuated(as_written_in(answer, case.ground_truth_answer))],
+                                           [_unpunctuated(case.ground_truth_answer)])[0, 0])
     cosine = float(normalized_cosine(kit.embedder.backend, cosine, language_of(case.ground_truth_answer)))
     return correctness_row(found, answer, case.ground_truth_answer, case.question, cosine), found
 
@@ -329,7 +332,8 @@ METRIC = Metric(
                 "Offline, a calibrated model (correctness.json, trained by scripts/train_correctness.py on "
                 "human-judged answers) reads how the answer agrees with the reference as a person reads it: the "
                 "share of the reference's key terms (its words the question does not already give) the answer "
-                "states, matched across case, width, accents, stems and spelled-out numbers and dates; the terms "
+                "states, matched across case, width, accents, stems and spelled-out numbers and dates, and quantities across "
+                "units (\"四个半小时\" / \"4.5小时\", \"two years\" / \"24 months\"); the terms "
                 "and names the answer adds; embedding similarity. Words the answer repeats from the question are "
                 "neither credit nor blame, nor is an opening clause that only points at the sources (\"According to "
                 "the documents, …\"); added detail is no error, and a bound (\"不超过5克\", \"no more than 5 g\") is no "

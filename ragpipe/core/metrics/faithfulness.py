@@ -26,7 +26,9 @@ METRIC = Metric(
     name="faithfulness",
     definition=("Expected share of the answer's atomic statements that the retrieved contexts support: the mean "
                 "of each statement's calibrated support probability (lexical, numeric, name, negation and "
-                "embedding evidence, weighed by the offline verifier; a number the contexts lack (digits, or a number "
+                "embedding evidence, weighed by the offline verifier; a quantity the contexts state in another unit or "
+                "form is read as they write it (\"两周\" / \"14天\", \"65瓦\" / \"65W\", \"约8849米\" / \"8848.86米\"); "
+                "a number the contexts lack (digits, or a number "
                 "word that counts a unit: \"eight hours\") makes it 0, a "
                 "plain contradiction such as another name, number or date where the context has one (a date the "
                 "contexts state nowhere, against the date of the sentence on the same subject), a flipped "

@@ -1,0 +1,252 @@
+"""Quantities of a text: a number with its unit, read as an amount of the unit's dimension, so
+that the spellings of one quantity compare equal: "65W" = "65瓦" = "65 watts", "两周" = "14天",
+"two years" = "24 months", "1.5千瓦" = "1500瓦", "四个半小时" = "4.5小时", "2.7 km" = "2,700 metres",
+and a value stated as approximate ("约8849米", "about 42.2 km") = the precise one it rounds
+("8848.86米", "42.195 kilometres").
+
+``as_written_in`` writes a statement's quantities the way its evidence writes the same ones,
+so that the readers of numbers, words and names downstream (typed facts, word overlap, the
+embedding) see one value where a person sees one. A quantity the evidence states otherwise
+("18个月" for "两年", "three days" for "48 hours") is left as written: still a conflict.
+
+A small table rather than a units library (pint): the work is reading zh and en spellings in
+running text, which no such library does; the conversion factors are a dozen exact constants.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ragpipe.core.evidence.facts import _EN_SCALES, _EN_UNITS, _en_value, _zh_value, facts
+
+# dimension, factor to its base unit, spellings (latin ones end at a word boundary). Months and
+# years are one dimension, days and hours another: "two years" is 24 months, not 730 days.
+_UNITS = [
+    ("length", 1000, ["km", "公里", "千米", "kilometres?", "kilometers?"]),
+    ("length", 1, ["m", "米", "metres?", "meters?"]),
+    ("length", 0.01, ["cm", "厘米", "centimetres?", "centimeters?"]),
+    ("length", 0.001, ["mm", "毫米", "millimetres?", "millimeters?"]),
+    ("length", 1609.344, ["miles?", "英里"]),
+    ("mass", 1e6, ["吨", "tonnes?", "metric tons?"]),
+    ("mass", 1000, ["kg", "公斤", "千克", "kilograms?", "kilos?"]),
+    ("mass", 500, ["斤"]),
+    ("mass", 1, ["g", "克", "grams?"]),
+    ("mass", 0.001, ["mg", "毫克", "milligrams?"]),
+    ("power", 1000, ["kW", "千瓦", "kilowatts?"]),
+    ("power", 1, ["W", "瓦特", "瓦", "watts?"]),
+    ("temperature", 1, ["°C", "℃", "摄氏度", "degrees? Celsius", "degrees? C"]),
+    ("volume", 1000, ["立方米", "cubic met(?:re|er)s?", "m³"]),
+    ("volume", 1, ["L", "升", "lit(?:re|er)s?"]),
+    ("volume", 0.001, ["ml", "mL", "毫升", "millilit(?:re|er)s?"]),
+    ("time", 1209600, ["fortnights?"]),
+    ("time", 604800, ["周", "星期", "weeks?"]),
+    ("time", 86400, ["天", "日", "days?"]),
+    ("time", 3600, ["小时", "钟头", "hours?", "hrs?", "h"]),
+    ("time", 60, ["分钟", "minutes?", "mins?"]),
+    ("time", 1, ["秒钟?", "seconds?", "secs?"]),
+    ("calendar", 12, ["年", "years?"]),
+    ("calendar", 1, ["个月", "months?"]),  # a bare 月 after a number is a month of the year ("5月")
+]
+_SPELLINGS = sorted(((s, dim, factor) for dim, factor, spellings in _UNITS for s in spellings),
+                    key=lambda item: len(item[0]), reverse=True)
+_UNIT = "|".join(rf"{s}(?![A-Za-z])" if s[0].isascii() else s for s, _, _ in _SPELLINGS)
+
+_EN_WORD = "|".join(sorted([*_EN_UNITS, *_EN_SCALES], key=len, reverse=True))
+# A number: digits with their scale word ("1.2 million", "30万"; 千 before 米, 克, 瓦 is the unit's),
+# a Chinese numeral ("三十万", "两"), number words ("twenty-four"), or 半 "half" alone ("半小时").
+_NUM = (rf"\d+(?:,\d{{3}})*(?:\.\d+)?(?:\s*(?:万亿|亿|万|千(?![米克瓦])|million|billion|thousand)(?![A-Za-z]))?"
+        rf"|[零〇一二三四五六七八九十两百千万亿]+?"
+        rf"|\b(?:{_EN_WORD})(?:[\s-]+(?:and\s+)?(?:{_EN_WORD}))*\b"
+        rf"|(?<![零〇一二三四五六七八九十两百千万亿\d])半")
+# A number, optionally the start of a range that shares its unit ("2 to 8 °C", "1.5至1.7升"),
+# "个" or "个半" between number and unit ("18个月", "四个半小时"), then the unit.
+_QUANTITY = re.compile(rf"(?P<first>{_NUM})(?:\s*(?:-|–|~|～|to|至|到)\s*(?P<second>{_NUM}))?"
+                       rf"(?P<half>个半)?\s*-?\s*(?:个(?=小时|星期))?(?P<unit>{_UNIT})", re.I)
+# A time of day: "17:00", "5 pm", "noon", "下午五点", "晚上7点半" (an hour with no part of the day is as written).
+_ZH_HOUR = "[零一二两三四五六七八九十]{1,3}|\\d{1,2}"
+_CLOCK = re.compile(rf"(?<![\d:.])(?P<h>\d{{1,2}}):(?P<m>\d{{2}})(?![:\d])|(?<![\d:.])(?P<eh>\d{{1,2}})(?::(?P<em>\d{{2}}))?\s*(?P<half>[ap])\.?m\b\.?"
+                    rf"|\b(?P<noon>noon|midnight)\b|(?P<part>凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|夜间)?(?P<zh>{_ZH_HOUR})点"
+                    rf"(?:(?P<zhalf>半)|(?P<zm>{_ZH_HOUR})分)?钟?", re.I)
+_LATE = ("下午", "傍晚", "晚上", "夜里", "夜间")
+# A ceiling a Chinese duration carries after it: "7天之内", "七日内", "两周以内" say one thing.
+_WITHIN = re.compile(r"之内|以内|内")
+_APPROXIMATE = re.compile(r"(?:约为?|大约|大概|approximately|about|around|roughly|nearly|some|~)\s*$", re.I)
+_APPROXIMATE_AFTER = re.compile(r"\s*左右")
+_ZH_SCALE = {"万": 1e4, "亿": 1e8}
+
+
+@dataclass(frozen=True)
+class Quantity:
+    amount: float      # in the dimension's base unit
+    dimension: str
+    precision: float   # the place of the last digit written, in the base unit ("8849米" 1, "42.2 km" 100)
+    approximate: bool  # marked as rounded ("约", "about", "左右")
+    start: int         # where the number and its unit stand in the text
+    end: int
+    within: str = ""   # the ceiling word right after it ("内", "之内", "以内")
+    number: float = 0.0  # the number as written, before its unit ("65" of "65千克")
+    unit: str = ""       # the unit as written ("千克")
+
+
+def _number(written: str) -> tuple[float, float] | None:
+    """A written number's value and the place of its last digit ("1.2 million": 1.2e6, 1e5)."""
+    written = written.strip()
+    if written == "半":
+        return 0.5, 0.1
+    if written[0].isdigit():
+        digits = re.match(r"[\d,]+(?:\.(\d+))?", written)
+        scale = {"万亿": 1e12, "亿": 1e8, "万": 1e4, "千": 1e3, "million": 1e6, "billion": 1e9,
+                 "thousand": 1e3}.get(written[digits.end():].strip().lower(), 1.0)
+        return float(digits.group(0).replace(",", "")) * scale, 10.0 ** -len(digits.group(1) or "") * scale
+    value = _zh_value(written) if not written.isascii() else _en_value(written)
+    if not value:
+        return None
+    # Only a scale word rounds: "约三十万" is to the 万, "约二十天" is twenty days, not 15 to 25.
+    scales = [_ZH_SCALE.get(c, 1) for c in written[-1:]] if not written.isascii() else [
+        _EN_SCALES[w] for w in re.findall(r"[a-z]+", written.lower()) if w in _EN_SCALES and w != "hundred"]
+    return value, float(max(scales, default=1))
+
+
+@lru_cache(maxsize=16384)
+def quantities(text: str) -> tuple[Quantity, ...]:
+    found = []
+    for match in _QUANTITY.finditer(text):
+        unit = match.group("unit")
+        dimension, factor = next((dim, f) for s, dim, f in _SPELLINGS if re.fullmatch(s, unit, re.I))
+        if len(unit) == 1 and unit.isascii() and (unit not in "mgLhW" or not re.search(r"\d\s*$", text[:match.start("unit")])
+                                                  or re.search(r"[$£€¥]\s*[\d.,]+\s*$", text[:match.start("unit")])):
+            continue  # a lone letter is a unit only as written right after digits ("330 m", "65W"; "$3m" is money)
+        if text.startswith("半", match.end()):
+            continue  # "一年半" is a year and a half
+        if unit in ("年", "日") and (re.search(r"[月号]\s*$", text[:match.start()])
+                                    or (_number(match.group("first")) or (0,))[0] >= 1000):
+            continue  # a date: "2020年", "3月5日", "每月15日"
+        approximate = bool(_APPROXIMATE.search(text[max(0, match.start() - 14):match.start()])
+                           or _APPROXIMATE_AFTER.match(text, match.end()))
+        for group in ("first", "second"):
+            if not match.group(group) or not (read := _number(match.group(group))):
+                continue
+            value, place = read
+            if match.group("half") and group == ("second" if match.group("second") else "first"):
+                value, place = value + 0.5, 0.1
+            end = match.end("first") if group == "first" and match.group("second") else match.end()
+            within = _WITHIN.match(text, end) if group == "second" or not match.group("second") else None
+            found.append(Quantity(value * factor, dimension, place * factor, approximate, match.start(group), end,
+                                  within.group(0) if within else "", value, unit))
+    taken = [(q.start, q.end) for q in found]
+    for match in _CLOCK.finditer(text):
+        minutes = _minutes(match)
+        if minutes is not None and not any(a < match.end() and match.start() < b for a, b in taken):
+            found.append(Quantity(minutes, "clock", 1, False, match.start(), match.end()))
+    return tuple(found)
+
+
+def _minutes(match: re.Match) -> float | None:
+    """A time of day as minutes after midnight."""
+    group = match.groupdict()
+    if group["noon"]:
+        return 720.0 if group["noon"].lower() == "noon" else 0.0
+    if group["h"]:
+        hour, minute = int(group["h"]), int(group["m"])
+    elif group["eh"]:
+        hour, minute = int(group["eh"]) % 12 + (12 if group["half"].lower() == "p" else 0), int(group["em"] or 0)
+    else:
+        read = [_number(group["zh"]), _number(group["zm"]) if group["zm"] else (30.0, 1.0) if group["zhalf"] else (0.0, 1.0)]
+        if None in read:
+            return None
+        hour, minute = int(read[0][0]), int(read[1][0])
+        if group["part"] in _LATE or group["part"] == "中午" and hour < 3:
+            hour = hour % 12 + 12 if hour <= 12 else hour
+    return float(hour * 60 + minute) if hour < 24 and minute < 60 else None
+
+
+def same(a: Quantity, b: Quantity) -> bool:
+    """One quantity: the same amount of one dimension, or, where either is stated as
+    approximate, amounts that agree to the coarser one's last written digit."""
+    if a.dimension != b.dimension:
+        return False
+    if math.isclose(a.amount, b.amount, rel_tol=1e-9):
+        return True
+    return (a.approximate or b.approximate) and abs(a.amount - b.amount) <= max(a.precision, b.precision) / 2 + 1e-9
+
+
+def as_written_in(statement: str, evidence: str) -> str:
+    """The statement with each quantity the evidence states in another form ("14天" for "两周",
+    "65瓦" for "65W", "约8849米" for "8848.86米") written as the evidence writes it."""
+    theirs = quantities(evidence)
+    if not theirs:
+        return statement
+    out, last = [], 0
+    for mine in quantities(statement):
+        if mine.start < last:
+            continue
+        matches = [q for q in theirs if same(mine, q)]
+        if not matches:
+            # Another amount, in the evidence's unit where it writes the dimension in another one ("一年" against
+            # "6个月" reads "12个月", whose 12 then conflicts); or, where the evidence has the number only as an
+            # amount of another dimension ("65千克" against "65千瓦"), in another unit of its own ("65000g").
+            written = (_in_their_unit(mine, theirs, statement)
+                       or (_in_other_unit(mine) if _elsewhere(mine, theirs, evidence) else None))
+            if written:
+                out += [statement[last:mine.start], written]
+                last = mine.end
+            continue
+        best = min(matches, key=lambda q: abs(q.amount - mine.amount))
+        within = mine.within and best.within and mine.within != best.within  # "7天之内" as "七日内"
+        if _spelling(statement, mine) == _spelling(evidence, best) and not within:
+            continue  # spelt alike ("two years", "two-year"): the readers agree already
+        before, end = statement[last:mine.start], mine.end + (len(mine.within) if within else 0)
+        if mine.approximate and not best.approximate:  # "约8849米" is what "8848.86米" states: no hedge left
+            before = _APPROXIMATE.sub("", before)
+            after = _APPROXIMATE_AFTER.match(statement, end)
+            end = after.end() if after else end
+        out += [before, evidence[best.start:best.end] + (best.within if within else "")]
+        last = end
+    return "".join(out) + statement[last:] if out else statement
+
+
+def _spelling(text: str, quantity: Quantity) -> str:
+    """A quantity as written, less case, spaces, hyphens and plural -s ("two years" is "two-year")."""
+    return re.sub(r"[\s-]+|s\b", "", text[quantity.start:quantity.end].lower())
+
+
+# A unit of each dimension to write an amount in where its number must not meet the evidence's.
+_REWRITE_UNITS = {"length": [("m", 1), ("km", 1000)], "mass": [("g", 1), ("kg", 1000)], "power": [("W", 1), ("kW", 1000)],
+                  "volume": [("L", 1), ("ml", 0.001)], "time": [("seconds", 1), ("hours", 3600)],
+                  "calendar": [("months", 1), ("years", 12)]}
+
+
+def _elsewhere(mine: Quantity, theirs: tuple[Quantity, ...], evidence: str) -> bool:
+    """The evidence writes the quantity's number only as an amount of another dimension ("65千瓦"
+    for the statement's "65千克"): the number readers would take one for the other."""
+    if mine.dimension not in _REWRITE_UNITS:
+        return False
+    others = [q for q in theirs if q.number == mine.number]
+    if not others or any(q.dimension == mine.dimension for q in others):
+        return False
+    rest = list(evidence)
+    for q in others:
+        rest[q.start:q.end] = " " * (q.end - q.start)
+    return mine.number not in facts("".join(rest)).numbers
+
+
+def _in_their_unit(mine: Quantity, theirs: tuple[Quantity, ...], statement: str) -> str | None:
+    if statement.startswith("一", mine.start) and facts(statement).numbers - {1.0}:
+        return None  # a lone 一 beside a count is a rate's period: "一天最多滴3次" is "每日…3次"
+    kin = [q for q in theirs if q.dimension == mine.dimension and q.number and q.unit]
+    if not kin or not mine.number or any(math.isclose(q.amount / q.number, mine.amount / mine.number) for q in kin):
+        return None  # the evidence writes no amount of it, or one in the statement's own unit: the numbers compare
+    factor = kin[0].amount / kin[0].number
+    return _plain(mine.amount / factor) + (" " if kin[0].unit[0].isalpha() and kin[0].unit.isascii() else "") + kin[0].unit
+
+
+def _plain(value: float) -> str:
+    return f"{value:.6f}".rstrip("0").rstrip(".")
+
+
+def _in_other_unit(mine: Quantity) -> str:
+    unit, factor = next((u, f) for u, f in _REWRITE_UNITS[mine.dimension] if not math.isclose(mine.amount / f, mine.number))
+    return _plain(mine.amount / factor) + unit
