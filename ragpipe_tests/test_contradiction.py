@@ -314,3 +314,9 @@ def test_an_opening_yes_asserts_what_the_question_asks():
     assert found is not None and found.kind in ("negation", "modality")
     assert contradicted("Yes, you can bring it on the trail.", question, ["Dogs are allowed on the trail."]) is None
     assert contradicted("No, you can't.", question, denied) is None  # a no agrees
+
+
+def test_a_chinese_pronoun_is_no_word_to_align_a_negation_with():
+    found = contradiction("这家酒店有室内游泳池。", ["本酒店没有游泳池。"])  # 这家 / 本 point at the hotel
+    assert found is not None and found.kind == "negation"
+    assert contradiction("这家酒店有室内游泳池。", ["本酒店设有室内游泳池。"]) is None

@@ -315,6 +315,7 @@ def test_answer_relevancy_reads_the_reply_as_a_person_does(kit, question, answer
     ("What time does the pharmacy close on Saturdays?", "At 6 pm.", "time"),
     ("When does the last ferry leave?", "The last ferry leaves at 21:30.", "time"),
     ("药店周六几点关门？", "晚上九点。", "time"),
+    ("最近的药店在哪里？", "最近的药店在人民路，往北走两个路口就到。", "place"),  # a place slot jieba tags no name in
     # a yes or a no in the question's own words
     ("这家餐厅周一营业吗？", "周一不营业，周二到周日正常营业。", "yes/no"),
     ("Is the museum open on Mondays?", "It is not open on Mondays.", "yes/no"),
@@ -640,6 +641,7 @@ def test_answer_relevancy_reuses_the_statement_vectors_the_verifier_embedded(kit
     ("How tall is the summit?", "About 4,809 metres.", "4,808.7 m", True),
     ("这份合同期限多长？", "合同期限为18个月。", "两年", False),
     ("How long is the lease?", "The lease runs for three years.", "24 months", False),
+    ("一年有多少个月？", "一年有十个月。", "12个月", False),  # the question's 一年 is its topic, not 12个月 stated
 ])
 def test_answer_and_factual_correctness_read_a_quantity_in_any_unit(kit, question, answer, reference, correct):
     for metric in ("answer_correctness", "factual_correctness"):

@@ -281,7 +281,7 @@ def _joined(found: list[str]) -> list[str]:
 def agreement(answer: str, reference: str, question: str = "") -> Agreement:
     """The answer against the reference, with the question's words taken as given, and its
     quantities as the reference writes them ("4.5小时" for "四个半小时")."""
-    answer = as_written_in(answer, reference)
+    answer = as_written_in(answer, reference, question)
     question_facts = facts(question)
     given = _given(question)
     # A parenthesis in a reference qualifies it ("Elephant (disambiguation)", "Belshazzar (Daniel 5)"):

@@ -144,7 +144,8 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
     """The evidence clause that speaks of what the statement speaks of says the opposite: one
     negates and the other does not, or one has a word the other has its antonym for: the kind
     ("negation", "antonym"), what the statement says, what the evidence says, and the clause."""
-    statement_terms = list(dict.fromkeys(words(statement)))
+    # A Chinese pronoun ("这家酒店" / "本酒店") points at what the evidence names: no word to align.
+    statement_terms = [w for w in dict.fromkeys(words(statement)) if not _pronoun(w)]
     if len(statement_terms) < 2:
         return None
     denies = _negates(statement)

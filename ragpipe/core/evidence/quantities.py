@@ -173,15 +173,18 @@ def same(a: Quantity, b: Quantity) -> bool:
     return (a.approximate or b.approximate) and abs(a.amount - b.amount) <= max(a.precision, b.precision) / 2 + 1e-9
 
 
-def as_written_in(statement: str, evidence: str) -> str:
+def as_written_in(statement: str, evidence: str, question: str = "") -> str:
     """The statement with each quantity the evidence states in another form ("14天" for "两周",
-    "65瓦" for "65W", "约8849米" for "8848.86米") written as the evidence writes it."""
+    "65瓦" for "65W", "约8849米" for "8848.86米") written as the evidence writes it. A quantity the
+    question states is its topic and stays as written: "一年有十个月" to "一年有多少个月？" must not
+    read "12个月有十个月" against "12个月"."""
     theirs = quantities(evidence)
     if not theirs:
         return statement
+    asked = quantities(question) if question else []
     out, last = [], 0
     for mine in quantities(statement):
-        if mine.start < last:
+        if mine.start < last or any(same(mine, q) for q in asked):
             continue
         matches = [q for q in theirs if same(mine, q)]
         if not matches:

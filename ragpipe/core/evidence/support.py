@@ -103,7 +103,8 @@ class OfflineVerifier:
             return [Verdict(s, False, 0.0, "", REASONS[language_of(s)]["no_evidence"]) for s in statements]
         # A quantity the evidence writes in another unit or form ("14天" for "两周") is read as the evidence writes it.
         joined = "\n".join(e for e in evidence if e)
-        rows, notes = self.features([as_written_in(without_lead_in(s), joined) for s in statements], evidence, reference, question)
+        rows, notes = self.features([as_written_in(without_lead_in(s), joined, question) for s in statements], evidence,
+                                    reference, question)
         probabilities = self.calibration.probability(rows)
         return [Verdict(statement, bool(p >= SUPPORT_THRESHOLD), float(p), note["evidence"], reason(p, note))
                 for statement, p, note in zip(statements, probabilities, notes)]

@@ -133,7 +133,7 @@ def features(case: EvalCase, kit: Toolkit):
     # A closing "!" or "。" moves e5's cosine by as much as a paraphrase does: compared without.
     # (Numbers too: the typed facts compare them.)
     # (Quantities as the reference writes them: "4.5小时" for "四个半小时", as the agreement reads them.)
-    cosine = float(kit.embedder.similarity([_unpunctuated(as_written_in(answer, case.ground_truth_answer))],
+    cosine = float(kit.embedder.similarity([_unpunctuated(as_written_in(answer, case.ground_truth_answer, case.question))],
                                            [_unpunctuated(case.ground_truth_answer)])[0, 0])
     cosine = float(normalized_cosine(kit.embedder.backend, cosine, language_of(case.ground_truth_answer)))
     return correctness_row(found, answer, case.ground_truth_answer, case.question, cosine), found
