@@ -320,3 +320,10 @@ def test_a_chinese_pronoun_is_no_word_to_align_a_negation_with():
     found = contradiction("这家酒店有室内游泳池。", ["本酒店没有游泳池。"])  # 这家 / 本 point at the hotel
     assert found is not None and found.kind == "negation"
     assert contradiction("这家酒店有室内游泳池。", ["本酒店设有室内游泳池。"]) is None
+
+
+def test_a_negation_ties_no_value_to_the_clause_it_stands_in():
+    evidence = ["住房公积金单位和职工缴存比例均不得低于5%，原则上不高于12%。"]
+    assert contradiction("缴存比例不低于5%", evidence) is None  # "不" is also in the ceiling's clause
+    found = contradiction("缴存比例不低于12%", evidence)
+    assert found is not None and (found.stated, found.evidence) == ("12", "5")

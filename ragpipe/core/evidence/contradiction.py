@@ -205,6 +205,8 @@ def _closer_alternative(kind: str, value, said, frame: list[str], sentence: str)
     value, which all its clauses share: "vitamin C"), then by all the statement's words it has."""
     text = fold(sentence)
     found = facts(sentence)
+    # A negation is no word of the topic: "不" of "缴存比例不低于5%" must not tie it to "原则上不高于12%".
+    frame = [t for t in frame if not facts(t).negated]
     pool = {"name": found.names, "number": found.numbers, "year": found.years, "month": found.months}[kind]
     mine = {"name": said.names, "number": said.numbers, "year": said.years, "month": said.months}[kind]
     others = [v for v in pool if v not in mine and not (kind == "name" and (name_in(v, mine) or shares_word(v, [value])))]
