@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ragpipe.core.evidence.agreement import (CORRECTNESS_FEATURES, agreement, correctness_row, found_in, in_context, opening_reply,
+from ragpipe.core.evidence.agreement import (BARE_REPLY, CORRECTNESS_FEATURES, agreement, correctness_row, found_in, in_context, opening_reply,
                                              spelled_out, terms, worded)
 from ragpipe.core.evidence.calibration import Trees
 from ragpipe.core.evidence.facts import facts, fold, negated
@@ -36,7 +36,6 @@ _YES_NO_QUESTION = re.compile(r"吗\W*$|是否|能否|可否|有没有|是不是
                                r"will|would|has|have|had|should|may|must)\b", re.I)
 # An opening that names where the answer comes from.
 _SOURCE_LEAD_IN = re.compile(r"\b(?:according|based|per|from)\b|根据|依据|基于|据", re.I)
-_BARE_YES_NO = re.compile(r"^\W*(?:yes|no|yeah|nope|是的?|不是|对|不对|有|没有|可以|不可以|能|不能|会|不会|需要|不需要)\W*$", re.I)
 
 
 def polarity(text: str) -> bool | None:
@@ -89,7 +88,7 @@ def by_rule(case: EvalCase, kit: Toolkit) -> MetricResult | None:
     if reference_declines or answer_declines:
         return MetricResult(0.0, {"answer_declines": answer_declines, "reference_declines": reference_declines})
     given = polarity(case.answer)
-    if _BARE_YES_NO.match(case.ground_truth_answer) and given is not None:  # else the model reads the answer
+    if BARE_REPLY.match(case.ground_truth_answer) and given is not None:  # else the model reads the answer
         expected = polarity(case.ground_truth_answer)
         return MetricResult(float(given == expected), {"reference_polarity": expected, "answer_polarity": given})
     return None
