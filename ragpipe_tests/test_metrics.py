@@ -121,6 +121,14 @@ def test_answer_correctness_same_fact_and_wrong_number(kit):
     # hedging between the reference and another candidate is not giving the answer
     ("Which element has the symbol Fe?", "I think it's iron, or maybe tin.", "Iron", False),
     ("哪座山是世界第二高峰？", "可能是乔戈里峰，也可能是干城章嘉峰。", "乔戈里峰", False),
+    # one quantity in another unit, scale or numeral is the reference's value; another value is not
+    ("这台空调的制冷功率是多少？", "制冷功率为2.6千瓦。", "2600W", True),
+    ("这趟航班要飞多久？", "大约两个半小时。", "约2.5小时", True),
+    ("How long is the return window?", "You have two weeks to return it.", "14 days", True),
+    ("How tall is the summit?", "About 4,809 metres.", "4,808.7 m", True),
+    ("这份合同期限多长？", "合同期限为18个月。", "两年", False),
+    ("How long is the lease?", "The lease runs for three years.", "24 months", False),
+    ("一年有多少个月？", "一年有十个月。", "12个月", False),  # the question's 一年 is its topic, not 12个月 stated
 ])
 def test_answer_and_factual_correctness_read_the_reference_as_a_person(kit, question, answer, reference, correct):
     for metric in ("answer_correctness", "factual_correctness"):
@@ -631,22 +639,6 @@ def test_answer_relevancy_reuses_the_statement_vectors_the_verifier_embedded(kit
     kit.embedder.embed([case.question])
     monkeypatch.setattr(kit.embedder, "_compute", lambda texts, query=False: pytest.fail(f"embedded again: {texts}"))
     assert 0 < REGISTRY["answer_relevancy"].score(case, kit).value <= 1
-
-
-@pytest.mark.parametrize("question, answer, reference, correct", [
-    # one quantity in another unit, scale or numeral is the reference's value; another value is not
-    ("这台空调的制冷功率是多少？", "制冷功率为2.6千瓦。", "2600W", True),
-    ("这趟航班要飞多久？", "大约两个半小时。", "约2.5小时", True),
-    ("How long is the return window?", "You have two weeks to return it.", "14 days", True),
-    ("How tall is the summit?", "About 4,809 metres.", "4,808.7 m", True),
-    ("这份合同期限多长？", "合同期限为18个月。", "两年", False),
-    ("How long is the lease?", "The lease runs for three years.", "24 months", False),
-    ("一年有多少个月？", "一年有十个月。", "12个月", False),  # the question's 一年 is its topic, not 12个月 stated
-])
-def test_answer_and_factual_correctness_read_a_quantity_in_any_unit(kit, question, answer, reference, correct):
-    for metric in ("answer_correctness", "factual_correctness"):
-        value = score(kit, metric, question=question, answer=answer, ground_truth_answer=reference).value
-        assert (value >= 0.5) == correct, (metric, answer, value)
 
 
 @pytest.mark.parametrize("answer, context, faithful", [
