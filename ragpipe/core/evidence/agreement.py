@@ -129,20 +129,10 @@ def opening_reply(statement: str, question: str) -> tuple[str, str] | None:
     return (parts[0], parts[1].strip()) if BARE_REPLY.match(parts[0]) or echo else None
 
 
-def without_reply(statement: str, question: str) -> str:
-    """A statement less an opening bare reply: the clause after it is the claim."""
-    found = opening_reply(statement, question)
-    return found[1] if found else statement
-
-
-def affirmed(statement: str, question: str) -> str | None:
-    """What an opening yes asserts besides the claim after it: the question as a statement ("可以，
-    服药期间饮酒没有影响" to "这个药可以和酒一起吃吗？" says 这个药可以和酒一起吃); None when the
-    statement opens with no reply or a no."""
-    found = opening_reply(statement, question)
-    if not found or negated(found[0]):
-        return None
-    return _ASKING_MARKS.sub("", re.sub(r"(可|\w)不\1", r"\1", question)).strip() or None
+def asked_as_said(question: str) -> str:
+    """A yes/no question as the statement a yes to it asserts ("这个药可以和酒一起吃吗？" says
+    "这个药可以和酒一起吃", "Can I bring my dog?" "Can I bring my dog")."""
+    return _ASKING_MARKS.sub("", re.sub(r"(可|\w)不\1", r"\1", question)).strip()
 
 
 def in_context(question: str, text: str) -> str:

@@ -15,8 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ragpipe.core.evidence.agreement import affirmed, fact_terms, found_in, in_context, name_in, shares_word, without_reply, words
-from ragpipe.core.evidence.facts import VALUE_CLAUSE, bounds, common_word, counted, facts, fold, lone_one
+from ragpipe.core.evidence.agreement import (asked_as_said, fact_terms, found_in, in_context, name_in, opening_reply, shares_word,
+                                             words)
+from ragpipe.core.evidence.facts import VALUE_CLAUSE, bounds, common_word, counted, facts, fold, lone_one, negated
 from ragpipe.core.evidence.polarity import aligned_with, clauses_of, overlap, polarity_conflict
 from ragpipe.core.evidence.roles import swapped_roles
 from ragpipe.core.text import is_chinese, number_mentions, numbers
@@ -319,7 +320,8 @@ def confirms(reply: str, question: str, sentences: Sequence[str]) -> bool:
 
 def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Contradiction | None:
     """The plain contradiction of an answer's statement, read as the reply to its question."""
-    claim = without_reply(statement, question)
+    reply = opening_reply(statement, question)  # "Yes, …", "支持，…": the clause after it is the claim
+    claim = reply[1] if reply else statement
     # A bare value ("20%。") is checked where the question points: "小型微利企业税率：25%" contradicts "…20%…";
     # but a date or number only the question states ("…(1928 – June 11, 2017)…, of which country?") is no claim of it.
     posed = in_context(question, claim)
@@ -334,7 +336,7 @@ def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Con
         found = whole if whole and (is_chinese(claim) or whole.kind == "negation") else None
     found = found or answers_otherwise(statement, question, sentences)
     # An opening yes asserts the question too: "可以，…" to "这个药可以和酒一起吃吗？" against "…期间禁止饮酒".
-    asserted = found is None and affirmed(statement, question)
+    asserted = found is None and reply and not negated(reply[0]) and asked_as_said(question)
     return contradiction(asserted, sentences, slots=False) if asserted else found
 
 

@@ -173,7 +173,7 @@ def gives(kind: str, answer: str, question: str = "") -> bool:
             "quantity": lambda: counted or bool(_NUMBER.search(answer)),
             "time": lambda: bool(said.years or said.months or DURATION.search(answer) or CLOCK_TIME.search(answer)
                                  or re.search(r"每年|每月|每周|今年|明年|\b(?:every|each)\s+(?:year|month|week)\b", answer, re.I)),
-            "place": lambda: bool(new_names) or any(fold(p) not in fold(question) for p in places),  # "在人民路"
+            "place": lambda: bool(new_names) or any(p not in fold(question) for p in places),  # "在人民路"
             "person": lambda: any(not any(n in p for p in places) for n in new_names),
             "name": lambda: bool(new_names),
             "yes/no": lambda: polarity(answer) is not None or bool(_ADVICE.match(answer)) or _restates(answer, question),
