@@ -141,8 +141,8 @@ _ITEMS = {  # kind: (how a question asks it, how a context gives one)
                       r"\b(?:what|which) (?:\w+ )?do (?:i|you|we) need\b|\bneed to (?:bring|provide|submit|show)\b|"
                       r"条件|材料|证明|证件|资料|手续|要求|资格|需要(?:准备|带|提供|提交|出示)?(?:什么|哪些)",
                       r"\b(?:must|need(?:s|ed)?|required?|requires|bring|provide|submit|show|present|ask(?:s|ed)? for|"
-                      r"expect(?:s|ed)?|has to|have to|only if|at least|eligible)\b|须|需|必须|应当|要求|提供|提交|携带|"
-                      r"出示|年满|具有|具备|持有|凭"),
+                      r"expect(?:s|ed)?|has to|have to|only if|at least|eligible|fees?|payable|pay)\b|须|需|必须|应当|要求|"
+                      r"提供|提交|携带|出示|年满|具有|具备|持有|凭|缴纳|交纳|支付"),
     "a feature": (r"\b(?:features?|functions?|include|includes|come with|comes with|offer|offers)\b|功能|作用|用途|特点|包括哪些|包含哪些",
                   r"\b(?:can|lets?|allows?|includes?|offers?|comes? with|gets?|provides?|supports?|features?)\b|"
                   r"可以|能|可|支持|包括|包含|提供|带有|配备|具有"),
@@ -152,6 +152,13 @@ _ITEMS = {  # kind: (how a question asks it, how a context gives one)
                   r"diarrh\w*|breath\w*|weight|thirst\w*|blurred|kidney|liver|stomach|heart|joint\w*)\b|"
                   r"疼|痛|痒|肿|发热|发烧|咳|晕|吐|泻|乏力|疲劳|疲倦|皮疹|过敏|出血|口渴|多饮|多尿|体重|失眠|恶心|皮肤|麻木|"
                   r"发冷|寒战|视力|心悸|呼吸"),
+    # A cause is an event or a change that did harm: a crash, a failure, an eruption, a burden grown heavy.
+    "a cause": (r"\bwhy\b|\bwhat (?:caused|causes|led to)\b|\bcauses of\b|为什么|为何|原因",
+                r"\b(?:caus\w*|led to|leads? to|leading to|because|due to|result\w*|trigger\w*|crash\w*|fail\w*|"
+                r"collaps\w*|struck|strikes?|hit|opened|spill\w*|flood\w*|erupt\w*|chang\w*|shr[ai]nk\w*|wiped out|"
+                r"destroy\w*|weaken\w*|declin\w*|drop\w*|fell|broke|burst|damag\w*|los[te]|too (?:few|little|low|high))\b|"
+                r"导致|造成|引起|引发|因为|由于|使得|加剧|严重|沉重|困苦|壮大|牵制|攻入|失败|崩溃|下降|减少|爆发|破坏|腐败|"
+                r"衰落|动荡|灾|战争|入侵"),
     # Advice: an instruction, or what to do or avoid. Chinese only: in English the off-topic how-to passages of
     # RAGTruth ("STEP 2: Select uTorrent…" for "how to install a nuc of bees") are instructions too.
     "an action": (r"怎么办|如何|怎样|怎么(?!样)|注意什么|应该",
