@@ -497,7 +497,7 @@ def test_context_relevance_half_of_retrieved_contexts(kit):
     ("Which language do people speak in Mozambique?", "Mozambique lies on the southeast coast of Africa and has a "
      "population of about 33 million.", "a language"),
     ("Who won the 1998 FIFA World Cup?", "The 1998 FIFA World Cup was hosted in France, the first with 32 teams, and drew "
-     "crowds of European fans.", "a person"),
+     "crowds of European fans.", "a person"),    ("这款充电宝的容量是多少？", "这款充电宝重约200克，支持双向快充。", "a capacity"),
 ])
 def test_context_relevance_a_context_without_the_asked_kind_of_value_is_not_relevant(kit, question, context, kind):
     # On the same thing as the question, close in cosine, but it holds no value of the kind asked: another attribute of it.
@@ -565,6 +565,28 @@ def test_context_relevance_an_item_of_the_kind_an_open_question_lists_counts_fro
     # A paper asked for (must, need, bring, 须, 出示), a step of what to do (可以…): an item of the list, in both
     # languages and without a first item above the threshold, though it repeats few of the question's words.
     assert _relevant(kit, question, contexts) == [True] * len(contexts)
+
+
+def test_context_relevance_a_cause_in_other_words_is_an_item_of_a_why_question(kit):
+    # A change that did harm (导致…流失, weakened) is a cause, though it repeats none of the question's words.
+    assert _relevant(kit, "为什么夏天容易中暑？", ["气温过高时，人体散热不足。", "大量出汗导致体内水分和盐分流失。"]) == [True, True]
+    assert _relevant(kit, "Why did the Roman Empire fall?", [
+        "Heavy taxes and inflation weakened the economy in the third century."]) == [True]
+
+
+@pytest.mark.parametrize("question, context, relevant", [
+    # A value of the kind asked, for another attribute of the same thing: its opening time for a cancellation
+    # deadline, its car park free of charge for a ticket's price.
+    ("What is the cancellation deadline for the Lakeside Jazz Festival?",
+     "The Lakeside Jazz Festival opens at 6 pm on 14 June at Harbour Park.", False),
+    ("海洋馆的夜场票多少钱？", "海洋馆位于滨江路88号，停车场对游客免费开放。", False),
+    # The words that only name the kind of value need not be repeated: "at least 16 years old" is the minimum age.
+    ("What is the minimum age to rent a kayak at Pine Lake?", "You must be at least 16 years old to rent a kayak at Pine Lake.",
+     True),
+    ("这款充电宝的容量是多少？", "这款充电宝内置20000毫安时电芯。", True),
+])
+def test_context_relevance_a_value_of_another_attribute_is_not_the_one_asked(kit, question, context, relevant):
+    assert _relevant(kit, question, [context]) == [relevant]
 
 
 def test_context_relevance_a_person_in_the_story_is_not_read_as_the_answer_to_who(kit):

@@ -80,6 +80,8 @@ _ASKED_VALUES = {  # kind: (how a question asks it, how a context gives it), the
                r"\baged? (?:\d+|over|under)\b|\b(?:over|under|at least) \d+\b|\d\s*(?:个月|月龄)|\b\d+\s*months? old\b"),
     "a language": (r"\b(?:what|which) (?:\w+ )?languages?\b|(?:什么|哪种|哪一种|哪门|哪国)(?:编程)?语言|说什么话",
                    _LANGUAGES),
+    "a capacity": (r"容量|内存|存储空间|\b(?:capacity|storage|memory)\b",
+                   r"\d\s*(?:mah|毫安|wh|gb|tb|mb|升|毫升|ml|l|liters?|litres?)\b|\d\s*(?:毫安时|升|毫升)"),
     "a weight": (r"重量|多重|多沉|\bhow heavy\b|\bweigh",
                  r"\d\s*(?:克|千克|公斤|斤|磅|吨)|\d\s*(?:kg|g|mg|lbs?|pounds?|ounces?|oz|tons?)\b"),
     "a time": (r"什么时候|何时|哪一?年|几月|几号|哪一?天|几点|日期|截止|^\s*(?:by )?when\b|\bwhat (?:year|date|day|time)\b|"
@@ -152,13 +154,16 @@ _ITEMS = {  # kind: (how a question asks it, how a context gives one)
                   r"diarrh\w*|breath\w*|weight|thirst\w*|blurred|kidney|liver|stomach|heart|joint\w*)\b|"
                   r"疼|痛|痒|肿|发热|发烧|咳|晕|吐|泻|乏力|疲劳|疲倦|皮疹|过敏|出血|口渴|多饮|多尿|体重|失眠|恶心|皮肤|麻木|"
                   r"发冷|寒战|视力|心悸|呼吸"),
-    # A cause is an event or a change that did harm: a crash, a failure, an eruption, a burden grown heavy.
+    # A cause: a causal link, or an event that changes or harms (a crash, a failure, an eruption, a flood), or a
+    # lack or an excess. Classes of words, so that a cause in other words than the question's is read as one.
     "a cause": (r"\bwhy\b|\bwhat (?:caused|causes|led to)\b|\bcauses of\b|为什么|为何|原因",
-                r"\b(?:caus\w*|led to|leads? to|leading to|because|due to|result\w*|trigger\w*|crash\w*|fail\w*|"
-                r"collaps\w*|struck|strikes?|hit|opened|spill\w*|flood\w*|erupt\w*|chang\w*|shr[ai]nk\w*|wiped out|"
-                r"destroy\w*|weaken\w*|declin\w*|drop\w*|fell|broke|burst|damag\w*|los[te]|too (?:few|little|low|high))\b|"
-                r"导致|造成|引起|引发|因为|由于|使得|加剧|严重|沉重|困苦|壮大|牵制|攻入|失败|崩溃|下降|减少|爆发|破坏|腐败|"
-                r"衰落|动荡|灾|战争|入侵"),
+                r"\b(?:caus\w*|led to|leads? to|leading to|because|due to|result\w*|trigger\w*|blam\w*|"
+                r"crash\w*|fail\w*|collaps\w*|struck|strikes?|hit|impact\w*|opened|tore|spill\w*|flood\w*|"
+                r"erupt\w*|chang\w*|shr[ai]nk\w*|grew|grow\w*|ris(?:e|es|ing)|rose|wiped out|destroy\w*|weaken\w*|"
+                r"declin\w*|drop\w*|fell|fall\w*|broke|break\w*|burst|damag\w*|los[te]|lack\w*|shortage|"
+                r"too (?:few|little|low|high|much|many))\b|"
+                r"导致|造成|引起|引发|因为|由于|使得|致使|加剧|恶化|严重|过度|过多|不足|缺乏|失败|崩溃|下降|减少|增加|上升|"
+                r"爆发|破坏|衰落|动荡|战争|入侵|灾"),
     # Advice: an instruction, or what to do or avoid. Chinese only: in English the off-topic how-to passages of
     # RAGTruth ("STEP 2: Select uTorrent…" for "how to install a nuc of bees") are instructions too.
     "an action": (r"怎么办|如何|怎样|怎么(?!样)|注意什么|应该",
@@ -175,6 +180,45 @@ def asked_item(question: str):
         if ask.search(question) and (kind != "an action" or is_chinese(question)):
             return kind, lambda c, item=item: bool(item.search(c))
     return None
+
+
+# The attribute a value question names ("the return window for …", "年卡多少钱"): a context holding a value of the kind
+# asked, but neither the attribute's own words nor a word that names the kind (charged, costs, deadline, 收费),
+# gives that value for another attribute of the same thing (its shipping time, its showers free of charge).
+# The words that only say the kind of value (deadline, age, 价格) are not required: "at least 21 years old"
+# answers "the minimum age".
+_EN_ATTRIBUTE = re.compile(r"\b(?:what|when|how much|how long)(?:'s| is| are| was| were) the ((?:[\w-]+ ){0,3}?[\w-]+) "
+                           r"(?:for|of|to|at|on|in|with|if)\b", re.I)
+_ZH_ATTRIBUTE = re.compile(r"的([\u4e00-\u9fff]{2,6}?)(?:是|为|要|需要)?(?:多少|几|多久|多长|什么时候|何时|哪天)")
+_KIND_WORDS = {"deadline", "window", "period", "time", "date", "day", "age", "price", "cost", "fee", "fare", "charge",
+               "rate", "amount", "number", "limit", "minimum", "maximum", "total", "average", "usual", "standard",
+               "typical", "current", "exact", "latest", "earliest", "last", "first", "final", "length", "duration",
+               "size", "weight", "percentage", "share", "capacity", "storage", "memory"}
+_ZH_KIND_WORDS = re.compile(r"百分之|容量|内存|价格|价钱|费用|收费|票价|比例|时间|期限|日期|年龄|重量|时长|金额|标准|上限|下限|"
+                            r"最低|最高|大概|一般")
+_NAMES_KIND = {kind: re.compile(names, re.I) for kind, names in {
+    "an amount of money": r"\b(?:costs?|charged?|charges|prices?d?|fees?|fares?|pays?|paid|payable|rates?)\b|收费|价格|票价|售价|"
+                          r"(?<!免)费|价",
+    "a time": r"\b(?:deadline|due|no later than|until|closes?)\b|截止|之前|以前",
+    "a duration": r"\b(?:window|period|valid|expires?|takes?|lasts?)\b|期限|有效|需要|历时|耗时",
+    "a share": r"\b(?:rate|percent|percentage|share)\b|比例|税率|费率|利率",
+}.items()}
+
+
+def attribute_missing(question: str, context: str, kind: str) -> bool:
+    """Whether the question names the attribute it asks the value of and the context holds none of its words,
+    nor a word naming the kind of value asked."""
+    if (names := _NAMES_KIND.get(kind)) and names.search(context):
+        return False
+    if is_chinese(question):
+        m = _ZH_ATTRIBUTE.search(question)
+        rest = _ZH_KIND_WORDS.sub(" ", m.group(1)) if m else ""
+        pairs = {w[i:i + 2] for w in rest.split() for i in range(len(w) - 1)}
+        return bool(pairs) and not any(p in context for p in pairs)
+    m = _EN_ATTRIBUTE.search(question)
+    rest = [w for w in (m.group(1).lower().split() if m else []) if w not in _KIND_WORDS and len(w) > 2]
+    said = re.findall(r"[a-z]+", context.lower())
+    return bool(rest) and not any(t.startswith(w[:5]) for w in rest for t in said)
 
 
 def names_someone(context: str, question: str) -> bool:
@@ -236,6 +280,8 @@ def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE
         why = f"relevance {p:.2f}; {named:.0%} of the question's words"
         if value and not value[1](context) and not _LINK.fullmatch(context):
             out.append((False, f"{why}; the question asks {value[0]}, the context holds none"))
+        elif value and attribute_missing(case.question, context, value[0]):
+            out.append((False, f"{why}; it holds {value[0]} but not of the attribute asked"))
         elif (typed := value or item) and typed[1](context) and typed[0] != "a person":
             # The context holds the kind of answer asked: on the question's topic (the lower cut) it answers it.
             out.append((p >= min(threshold, open_threshold) or named >= QUESTION_WORDS_NAMED,
