@@ -80,11 +80,14 @@ _ASKED_VALUES = {  # kind: (how a question asks it, how a context gives it), the
                r"\baged? (?:\d+|over|under)\b|\b(?:over|under|at least) \d+\b|\d\s*(?:个月|月龄)|\b\d+\s*months? old\b"),
     "a language": (r"\b(?:what|which) (?:\w+ )?languages?\b|(?:什么|哪种|哪一种|哪门|哪国)(?:编程)?语言|说什么话",
                    _LANGUAGES),
+    "a length": (r"多高(?!的?温度)|多长(?!时间)|多远|多深|多宽|海拔|高度|长度|\bhow (?:tall|high|far|deep|wide)\b",
+                 rf"{_LENGTH}|\d\s*(?:cm|mm|inch(?:es)?|厘米|毫米|英尺)"),
     "a capacity": (r"容量|内存|存储空间|\b(?:capacity|storage|memory)\b",
                    r"\d\s*(?:mah|毫安|wh|gb|tb|mb|升|毫升|ml|l|liters?|litres?)\b|\d\s*(?:毫安时|升|毫升)"),
     "a weight": (r"重量|多重|多沉|\bhow heavy\b|\bweigh",
                  r"\d\s*(?:克|千克|公斤|斤|磅|吨)|\d\s*(?:kg|g|mg|lbs?|pounds?|ounces?|oz|tons?)\b"),
     "a time": (r"什么时候|何时|哪一?年|几月|几号|哪一?天|几点|日期|截止|^\s*(?:by )?when\b|\bwhat (?:year|date|day|time)\b|"
+               r"\bwhat(?:'s| is| are) the (?:[\w-]+ )?(?:time|times|hours|date)\b|"  # "What is the check-in time …?"
                r"\bdeadline\b", f"{_WHEN}|{DURATION.pattern}"),
 }
 ASKED_VALUES = {kind: (re.compile(ask, re.I), re.compile(value, re.I)) for kind, (ask, value) in _ASKED_VALUES.items()}
@@ -107,6 +110,7 @@ OPEN_ASK = re.compile(r"哪些|什么(?:条件|材料|好处|作用|影响|症�
                       r"^\s*what (?:are|were) the\b|\bwhat does .+ include\b|"
                       r"\bwhat (?:should|can|must) (?:i|you|we)\b|\bwhat do (?:i|you|we) need\b|"
                       r"\b(?:what|which) \w+ (?:do|does|should) (?:i|you|we)\b|\bwhy\b|"
+                      r"\b(?:what|which) [a-z]+s (?:do|does|did|are|were|can|should|must)\b|"  # "What features does…"
                       r"\bhow (?:do|can|should|would|could) (?:i|you|we|one)\b|\bhow to\b|"
                       r"\bwhat (?:caused|causes)\b|\bwhat happens\b", re.I)
 
@@ -151,9 +155,14 @@ _ITEMS = {  # kind: (how a question asks it, how a context gives one)
     "a symptom": (r"\b(?:symptoms?|signs?|side effects?|adverse effects?)\b|症状|征兆|表现|副作用|不良反应",
                   r"\b(?:pain\w*|aches?|rash\w*|fever\w*|chills|numb\w*|itch\w*|swell\w*|nausea|vomit\w*|dizz\w*|"
                   r"headaches?|cough\w*|fatigue|tired\w*|skin|bleed\w*|heartburn|blister\w*|sore\w*|cramps?|"
-                  r"diarrh\w*|breath\w*|weight|thirst\w*|blurred|kidney|liver|stomach|heart|joint\w*)\b|"
+                  r"diarrh\w*|breath\w*|weight|thirst\w*|blurred|kidney|liver|stomach|heart|joint\w*|speech|slurred|"
+                  r"trouble|difficult\w*|weak\w*|confus\w*|vision|sleep\w*)\b|"
                   r"疼|痛|痒|肿|发热|发烧|咳|晕|吐|泻|乏力|疲劳|疲倦|皮疹|过敏|出血|口渴|多饮|多尿|体重|失眠|恶心|皮肤|麻木|"
                   r"发冷|寒战|视力|心悸|呼吸"),
+    # A benefit: what a thing does for one ("What are the benefits of…", 有什么好处, 为什么要多喝水).
+    "a benefit": (r"\bbenefits?\b|\badvantages?\b|\bwhy (?:should|do|would) (?:i|you|we|one)\b|好处|益处|优点|为什么要|为何要",
+                  r"\b(?:helps?|improves?|protects?|prevents?|keeps?|boosts?|lowers?|reduces?|strengthens?|saves?|"
+                  r"better|more|less|fewer)\b|有助于|帮助|促进|提高|增强|改善|保护|预防|减少|降低|能|可以|更"),
     # A cause: a causal link, or an event that changes or harms (a crash, a failure, an eruption, a flood), or a
     # lack or an excess. Classes of words, so that a cause in other words than the question's is read as one.
     "a cause": (r"\bwhy\b|\bwhat (?:caused|causes|led to)\b|\bcauses of\b|为什么|为何|原因",
@@ -199,7 +208,8 @@ _ZH_KIND_WORDS = re.compile(r"百分之|容量|内存|价格|价钱|费用|收�
 _NAMES_KIND = {kind: re.compile(names, re.I) for kind, names in {
     "an amount of money": r"\b(?:costs?|charged?|charges|prices?d?|fees?|fares?|pays?|paid|payable|rates?)\b|收费|价格|票价|售价|"
                           r"(?<!免)费|价",
-    "a time": r"\b(?:deadline|due|no later than|until|closes?)\b|截止|之前|以前",
+    # a deadline said as one: "leave their rooms by 11 am", "中午12点前"
+    "a time": r"\b(?:deadline|due|no later than)\b|\bby (?:\d{1,2}\b|noon|midnight)|截止|之前|以前|[点时日号]前",
     "a duration": r"\b(?:window|period|valid|expires?|takes?|lasts?)\b|期限|有效|需要|历时|耗时",
     "a share": r"\b(?:rate|percent|percentage|share)\b|比例|税率|费率|利率",
 }.items()}
@@ -221,13 +231,16 @@ def attribute_missing(question: str, context: str, kind: str) -> bool:
     return bool(rest) and not any(t.startswith(w[:5]) for w in rest for t in said)
 
 
+_ZH_TITLES = {"王子", "公主", "国王", "王后", "皇帝", "皇后", "太子", "先生", "女士", "小姐", "老师", "医生", "师傅"}
+
+
 def names_someone(context: str, question: str) -> bool:
     """Whether the context names a person, a team or a body the question does not: who answers "who". A place
     ("held in South Africa"), a nationality ("the African continent") or a lone surname (贾、史、王) is not one."""
     if is_chinese(question):
         import jieba.posseg
 
-        return any((flag == "nr" and len(word) >= 2 or flag == "nt") and word not in question
+        return any((flag == "nr" and len(word) >= 2 and word not in _ZH_TITLES or flag == "nt") and word not in question
                    for word, flag in jieba.posseg.cut(context))
     asked, places = facts(question).names, _places(context)
     return any(not any(n.startswith(q) or q.startswith(n) for q in asked) and not any(n in p for p in places)
@@ -316,12 +329,12 @@ METRIC = Metric(
                 f"its best sentence (of the {SENTENCE_SHORTLIST} sharing most of the question's words), also "
                 f"relative to the best retrieved context; relevant from {RELEVANCE_THRESHOLD}, or when the context "
                 f"holds at least {QUESTION_WORDS_NAMED:.0%} of the question's content words; not relevant when the "
-                "question asks one value (an amount of money, a share, an age, a capacity, a weight, a duration, a "
+                "question asks one value (an amount of money, a share, an age, a length, a capacity, a weight, a duration, a "
                 "time, a count, a language, a person) and the context holds none of that kind, or holds one but neither "
                 "the words of the attribute asked nor a word naming the kind (a shipping time for a return window). "
                 "The contexts of an open question (a list, causes, a way) are each scored as if retrieved alone. A "
                 "context holding the kind of answer asked (a value of the asked kind; an item of the kind an open "
-                "question lists: a requirement, a feature, a symptom, a cause, in Chinese an action) counts from "
+                "question lists: a requirement, a feature, a symptom, a benefit, a cause, in Chinese an action) counts from "
                 f"{LOWER_THRESHOLD:.2f}, and so do a Chinese open question's other contexts once one reaches "
                 f"{RELEVANCE_THRESHOLD} (further items of the list)."),
     reads=("question", "retrieved_contexts"),
