@@ -617,6 +617,8 @@ def test_context_relevance_a_person_in_the_story_is_not_read_as_the_answer_to_wh
     ("从广州坐高铁到长沙要多久？", "G6112次列车8:05从广州南站发车，10:21到达长沙南站。"),
     ("埃菲尔铁塔有多高？", "这座铁塔连同天线在内高330米。"),  # a height (0.48)
     ("How tall is the Statue of Liberty?", "From the ground to the tip of the torch, the monument measures 93 metres."),
+    ("酒店离机场多远？", "酒店距机场开车约20分钟。"),  # a distance as a travel time
+    ("小规模纳税人的增值税税率是多少？", "小规模纳税人适用3%的征收率。"),  # 征收率 names a rate: no other attribute
 ])
 def test_context_relevance_a_value_given_in_another_form_is_of_the_asked_kind(kit, question, context):
     # A charge given as a period's price, a journey's duration as its departure and arrival times.

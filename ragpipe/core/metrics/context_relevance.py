@@ -78,10 +78,10 @@ _ASKED_VALUES = {  # kind: (how a question asks it, how a context gives it), the
     "an age": (r"年龄|几岁|多少岁|多大(?:年纪|岁数|可以|才能|能)|\bhow old\b|\b(?:minimum|maximum) age\b|\bage limit\b",
                r"\d\s*(?:岁|周岁)|[一二两三四五六七八九十]\s*(?:岁|周岁|个月)|\b\d+\s*(?:years? old|years of age|\+)|"
                r"\baged? (?:\d+|over|under)\b|\b(?:over|under|at least) \d+\b|\d\s*(?:个月|月龄)|\b\d+\s*months? old\b"),
-    "a language": (r"\b(?:what|which) (?:\w+ )?languages?\b|(?:什么|哪种|哪一种|哪门|哪国)(?:编程)?语言|说什么话",
+    "a language": (r"\b(?:what|which) (?:\w+ )?languages?\b(?! models?)|(?:什么|哪种|哪一种|哪门|哪国)(?:编程)?语言|说什么话",
                    _LANGUAGES),
     "a length": (r"多高(?!的?温度)|多长(?!时间)|多远|多深|多宽|海拔|高度|长度|\bhow (?:tall|high|far|deep|wide)\b",
-                 rf"{_LENGTH}|\d\s*(?:cm|mm|inch(?:es)?|厘米|毫米|英尺)"),
+                 rf"{_LENGTH}|\d\s*(?:cm|mm|inch(?:es)?|厘米|毫米|英尺)|{DURATION.pattern}"),  # or "a 20-minute drive"
     "a capacity": (r"容量|内存|存储空间|\b(?:capacity|storage|memory)\b",
                    r"\d\s*(?:mah|毫安|wh|gb|tb|mb|升|毫升|ml|l|liters?|litres?)\b|\d\s*(?:毫安时|升|毫升)"),
     "a weight": (r"重量|多重|多沉|\bhow heavy\b|\bweigh",
@@ -211,7 +211,7 @@ _NAMES_KIND = {kind: re.compile(names, re.I) for kind, names in {
     # a deadline said as one: "leave their rooms by 11 am", "中午12点前"
     "a time": r"\b(?:deadline|due|no later than)\b|\bby (?:\d{1,2}\b|noon|midnight)|截止|之前|以前|[点时日号]前",
     "a duration": r"\b(?:window|period|valid|expires?|takes?|lasts?)\b|期限|有效|需要|历时|耗时",
-    "a share": r"\b(?:rate|percent|percentage|share)\b|比例|税率|费率|利率",
+    "a share": r"\b(?:rate|percent|percentage|share)\b|比例|率",
 }.items()}
 
 
