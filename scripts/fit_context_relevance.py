@@ -7,9 +7,9 @@ contexts against two other questions'). A logistic regression (scikit-learn), ea
 weighing the same; the threshold maximises the mean F1 over the training sets.
 Held out: leave one set out (fit model and threshold on the other four, report AUROC and
 F1 on the fifth, of the model alone and of the metric's decision: an open question's contexts
-scored as if alone, the words rule and the asked-value rule, and without the lower cut of a
-Chinese open question's further contexts, OPEN_THRESHOLD_ZH, which is set by hand); then the
-shipped fit on all five.
+scored as if alone, the words rule, the asked-value and other-attribute vetoes, and without the
+lower cut LOWER_THRESHOLD (typed answers, a Chinese open question's further contexts), which is
+set by hand); then the shipped fit on all five.
 
 Usage: .venv/bin/python scripts/fit_context_relevance.py [--bench-dir DIR] [--cache FILE]
 """
@@ -27,7 +27,7 @@ from ragpipe.bench.quality import DEFAULT_BENCH_DIR, auroc, f1
 from ragpipe.bench.retrieval_judge import BENCHMARKS, benchmark_cases, dataset_cases
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.metrics import Toolkit
-from ragpipe.core.metrics.context_relevance import OPEN_THRESHOLD_ZH, as_read, decide, is_open, relevance_features
+from ragpipe.core.metrics.context_relevance import LOWER_THRESHOLD, as_read, decide, is_open, relevance_features
 
 THRESHOLDS = np.round(np.arange(0.05, 0.96, 0.01), 2)
 
@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         model, threshold = fit(sets, [n for n in sets if n != held])
         p, y = model.predict_proba(sets[held][0])[:, 1], sets[held][1]
         with_cut, without = (f1(decision(model, threshold, cases[held], per_case[held], cut), y)
-                             for cut in (OPEN_THRESHOLD_ZH, threshold))
+                             for cut in (LOWER_THRESHOLD, threshold))
         opened = sum(len(c.retrieved_contexts) for c, _ in cases[held] if is_open(c.question))
         print(f"held out {held}: AUROC {auroc(p, y):.3f}, F1 {f1(p >= threshold, y):.3f} at {threshold:.2f}, "
               f"the metric's decision F1 {with_cut:.3f} (without the lower cut {without:.3f}; {len(p)} contexts, "
