@@ -335,6 +335,15 @@ def test_a_chinese_word_less_an_inner_character_is_the_evidence_word(verifier):
     ("重65千克", "功率65千瓦", "重65000g"), ("lasts 42 km", "lasts 42 minutes", "lasts 42000m"), ("重65千克", "功率65千瓦，共65台", "重65千克"),
     ("about 4,810 metres", "4,808.7 m", "about 4,810 metres"), ("1991年", "1989年", "1991年"), ("5月", "6个月", "5月"),
     ("一年半", "12个月", "一年半"),
+    # amounts of one dimension side by side add up; "and a half" is 个半; 月龄 counts months
+    ("takes 135 minutes", "takes 2 hours and 15 minutes", "takes 2 hours and 15 minutes"),
+    ("工期15个月", "工期一年零三个月", "工期一年零三个月"), ("a layover of 90 minutes", "one and a half hours", "a layover of one and a half hours"),
+    ("lasts an hour and a half", "lasts 90 minutes", "lasts 90 minutes"), ("满6个月", "6月龄及以上", "满6月龄"),
+    # a month is 28 to 31 days; against days or weeks alone it is written as 30 days, so that another amount conflicts
+    ("约30天", "约一个月", "约一个月"), ("保修一年", "保修期为365天", "保修365天"), ("休息一个月", "休息两周", "休息4.285714周"),
+    # a number with no unit, as the evidence writes it (and a rounding that agrees, with its hedge)
+    ("holds 1,200,000 books", "1.2 million books", "holds 1.2 million books"), ("共120万用户", "共1,200,000名用户", "共1,200,000用户"),
+    ("roughly 2.4 million people", "2,412,000 residents", "2,412,000 people"), ("about 2.5 million", "2,412,000", "about 2.5 million"),
 ])
 def test_a_quantity_the_evidence_writes_otherwise_is_read_as_it_writes_it(statement, evidence, written):
     assert as_written_in(statement, evidence) == written

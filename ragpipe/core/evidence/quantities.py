@@ -1,7 +1,8 @@
 """Quantities of a text: a number with its unit, read as an amount of the unit's dimension, so
 that the spellings of one quantity compare equal: "65W" = "65瓦" = "65 watts", "两周" = "14天",
 "two years" = "24 months", "1.5千瓦" = "1500瓦", "四个半小时" = "4.5小时", "2.7 km" = "2,700 metres",
-and a value stated as approximate ("约8849米", "about 42.2 km") = the precise one it rounds
+"2 hours and 15 minutes" = "135 minutes", "一个月" = "30天" (a month is 28 to 31 days), a count with
+no unit ("1,200,000" = "1.2 million" = "120万"), and a value stated as approximate ("约8849米", "about 42.2 km") = the precise one it rounds
 ("8848.86米", "42.195 kilometres").
 
 ``as_written_in`` writes a statement's quantities the way its evidence writes the same ones,
@@ -48,8 +49,13 @@ _UNITS = [
     ("time", 60, ["分钟", "minutes?", "mins?"]),
     ("time", 1, ["秒钟?", "seconds?", "secs?"]),
     ("calendar", 12, ["年", "years?"]),
-    ("calendar", 1, ["个月", "months?"]),  # a bare 月 after a number is a month of the year ("5月")
+    ("calendar", 1, ["个月", "月龄", "months?"]),  # a bare 月 after a number is a month of the year ("5月")
 ]
+# A month is 28 to 31 days: a calendar amount and a time amount are one quantity where the days
+# fall in that band ("一个月" / "30天", "一年" / "365天"), and a calendar amount is written in days
+# at 30 a month where the evidence counts only days or weeks ("一个月" against "两周" conflicts).
+_MONTH_DAYS = (28, 31)
+_DAY = 86400
 _SPELLINGS = sorted(((s, dim, factor) for dim, factor, spellings in _UNITS for s in spellings),
                     key=lambda item: len(item[0]), reverse=True)
 _UNIT = "|".join(rf"{s}(?![A-Za-z])" if s[0].isascii() else s for s, _, _ in _SPELLINGS)
@@ -57,14 +63,20 @@ _UNIT = "|".join(rf"{s}(?![A-Za-z])" if s[0].isascii() else s for s, _, _ in _SP
 _EN_WORD = "|".join(sorted([*_EN_UNITS, *_EN_SCALES], key=len, reverse=True))
 # A number: digits with their scale word ("1.2 million", "30万"; 千 before 米, 克, 瓦 is the unit's),
 # a Chinese numeral ("三十万", "两"), number words ("twenty-four"), or 半 "half" alone ("半小时").
-_NUM = (rf"\d+(?:,\d{{3}})*(?:\.\d+)?(?:\s*(?:万亿|亿|万|千(?![米克瓦])|million|billion|thousand)(?![A-Za-z]))?"
+_DIGITS = r"\d+(?:,\d{3})*(?:\.\d+)?(?:\s*(?:万亿|亿|万|千(?![米克瓦])|million|billion|thousand)(?![A-Za-z]))?"
+_NUM = (rf"{_DIGITS}"
         rf"|[零〇一二三四五六七八九十两百千万亿]+?"
         rf"|\b(?:{_EN_WORD})(?:[\s-]+(?:and\s+)?(?:{_EN_WORD}))*\b"
         rf"|(?<![零〇一二三四五六七八九十两百千万亿\d])半")
 # A number, optionally the start of a range that shares its unit ("2 to 8 °C", "1.5至1.7升"),
 # "个" or "个半" between number and unit ("18个月", "四个半小时"), then the unit.
-_QUANTITY = re.compile(rf"(?P<first>{_NUM})(?:\s*(?:-|–|~|～|to|至|到)\s*(?P<second>{_NUM}))?"
-                       rf"(?P<half>个半)?\s*-?\s*(?:个(?=小时|星期))?(?P<unit>{_UNIT})", re.I)
+# "and a half" before or after the unit ("one and a half hours", "an hour and a half") as 个半.
+_AND_A_HALF = r"\s+and\s+a\s+half\b"
+_QUANTITY = re.compile(rf"(?P<first>{_NUM}|\ban?(?=\s+[a-z]+{_AND_A_HALF}))(?:\s*(?:-|–|~|～|to|至|到)\s*(?P<second>{_NUM}))?"
+                       rf"(?P<half>个半|{_AND_A_HALF})?\s*-?\s*(?:个(?=小时|星期))?(?P<unit>{_UNIT})(?P<half_after>{_AND_A_HALF})?", re.I)
+# Amounts of one dimension in falling units, side by side, add up: "2 hours and 15 minutes" is 135
+# minutes, "一年零三个月" 15 months, "1小时30分钟" 90 minutes.
+_COMPOUND_JOIN = re.compile(r"\s*(?:,?\s*and|,|零|又)?\s*$", re.I)
 # A time of day: "17:00", "5 pm", "noon", "下午五点", "晚上7点半" (an hour with no part of the day is as written).
 _ZH_HOUR = "[零一二两三四五六七八九十]{1,3}|\\d{1,2}"
 _CLOCK = re.compile(rf"(?<![\d:.])(?P<h>\d{{1,2}}):(?P<m>\d{{2}})(?![:\d])|(?<![\d:.])(?P<eh>\d{{1,2}})(?::(?P<em>\d{{2}}))?\s*(?P<half>[ap])\.?m\b\.?"
@@ -96,6 +108,8 @@ def _number(written: str) -> tuple[float, float] | None:
     written = written.strip()
     if written == "半":
         return 0.5, 0.1
+    if written.lower() in ("a", "an"):  # "an hour and a half"
+        return 1.0, 1.0
     if written[0].isdigit():
         digits = re.match(r"[\d,]+(?:\.(\d+))?", written)
         scale = {"万亿": 1e12, "亿": 1e8, "万": 1e4, "千": 1e3, "million": 1e6, "billion": 1e9,
@@ -130,18 +144,34 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             if not match.group(group) or not (read := _number(match.group(group))):
                 continue
             value, place = read
-            if match.group("half") and group == ("second" if match.group("second") else "first"):
+            if (match.group("half") or match.group("half_after")) and group == ("second" if match.group("second") else "first"):
                 value, place = value + 0.5, 0.1
             end = match.end("first") if group == "first" and match.group("second") else match.end()
             within = _WITHIN.match(text, end) if group == "second" or not match.group("second") else None
             found.append(Quantity(value * factor, dimension, place * factor, approximate, match.start(group), end,
                                   within.group(0) if within else "", value, unit))
+    found = _compounds(text, found)
     taken = [(q.start, q.end) for q in found]
     for match in _CLOCK.finditer(text):
         minutes = _minutes(match)
         if minutes is not None and not any(a < match.end() and match.start() < b for a, b in taken):
             found.append(Quantity(minutes, "clock", 1, False, match.start(), match.end()))
     return tuple(found)
+
+
+def _compounds(text: str, found: list[Quantity]) -> list[Quantity]:
+    """Adjacent amounts of one dimension in falling units as their sum, in the smaller unit."""
+    out: list[Quantity] = []
+    for q in found:
+        last = out[-1] if out else None
+        if (last and q.dimension == last.dimension and q.number and last.number and q.amount / q.number < last.amount / last.number
+                and _COMPOUND_JOIN.match(text[last.end:q.start]) and not last.within):
+            total = last.amount + q.amount
+            out[-1] = Quantity(total, q.dimension, q.precision, last.approximate, last.start, q.end, q.within,
+                               total / (q.amount / q.number), q.unit)
+        else:
+            out.append(q)
+    return out
 
 
 def _minutes(match: re.Match) -> float | None:
@@ -166,6 +196,9 @@ def _minutes(match: re.Match) -> float | None:
 def same(a: Quantity, b: Quantity) -> bool:
     """One quantity: the same amount of one dimension, or, where either is stated as
     approximate, amounts that agree to the coarser one's last written digit."""
+    if {a.dimension, b.dimension} == {"calendar", "time"}:
+        months, days = (a.amount, b.amount / _DAY) if a.dimension == "calendar" else (b.amount, a.amount / _DAY)
+        return _MONTH_DAYS[0] * months <= days <= _MONTH_DAYS[1] * months
     if a.dimension != b.dimension:
         return False
     if math.isclose(a.amount, b.amount, rel_tol=1e-9):
@@ -180,7 +213,7 @@ def as_written_in(statement: str, evidence: str, question: str = "") -> str:
     read "12个月有十个月" against "12个月"."""
     theirs = quantities(evidence)
     if not theirs:
-        return statement
+        return _counts_as_written_in(statement, evidence, question)
     asked = quantities(question) if question else []
     out, last = [], 0
     for mine in quantities(statement):
@@ -208,7 +241,34 @@ def as_written_in(statement: str, evidence: str, question: str = "") -> str:
             end = after.end() if after else end
         out += [before, evidence[best.start:best.end] + (best.within if within else "")]
         last = end
+    return _counts_as_written_in("".join(out) + statement[last:] if out else statement, evidence, question)
+
+
+_BARE = re.compile(rf"(?<![\d.,:])(?:{_DIGITS})(?![\d:])", re.I)
+
+
+def _counts_as_written_in(statement: str, evidence: str, question: str) -> str:
+    """A number with no unit written as the evidence writes the same one: "1,200,000" as "1.2 million",
+    "about 2.4 million" as "2,412,000" (a rounding that agrees to its last written digit, as ``same``)."""
+    def read(text: str) -> list[tuple[float, float, re.Match]]:
+        return [(*value, m) for m in _BARE.finditer(text) if (value := _number(m.group(0)))]
+
+    theirs, asked = read(evidence), {v for v, _, _ in read(question)}
+    out, last = [], 0
+    for value, place, mine in read(statement):
+        hedge = _APPROXIMATE.search(statement[max(last, mine.start() - 14):mine.start()])
+        best = next((m for v, _, m in theirs if math.isclose(v, value)), None) or next(
+            (m for v, _, m in theirs if hedge and abs(v - value) <= place / 2 + 1e-9), None)
+        if value in asked or not best or _plain_digits(best.group(0)) == _plain_digits(mine.group(0)):
+            continue
+        start = mine.start() - len(hedge.group(0)) if hedge and not math.isclose(_number(best.group(0))[0], value) else mine.start()
+        out += [statement[last:start], best.group(0)]
+        last = mine.end()
     return "".join(out) + statement[last:] if out else statement
+
+
+def _plain_digits(written: str) -> str:
+    return re.sub(r"[\s,]", "", written.lower())
 
 
 def _spelling(text: str, quantity: Quantity) -> str:
@@ -240,10 +300,16 @@ def _in_their_unit(mine: Quantity, theirs: tuple[Quantity, ...], statement: str)
     if statement.startswith("一", mine.start) and facts(statement).numbers - {1.0}:
         return None  # a lone 一 beside a count is a rate's period: "一天最多滴3次" is "每日…3次"
     kin = [q for q in theirs if q.dimension == mine.dimension and q.number and q.unit]
-    if not kin or not mine.number or any(math.isclose(q.amount / q.number, mine.amount / mine.number) for q in kin):
-        return None  # the evidence writes no amount of it, or one in the statement's own unit: the numbers compare
+    amount = mine.amount
+    if not kin and mine.dimension in ("calendar", "time"):  # months against days or weeks: 30 days a month
+        kin = [q for q in theirs if q.dimension in ("calendar", "time") and q.number and q.unit]
+        amount = mine.amount * 30 * _DAY if mine.dimension == "calendar" else mine.amount / (30 * _DAY)
+    elif any(math.isclose(q.amount / q.number, mine.amount / mine.number) for q in kin if mine.number):
+        return None  # the evidence writes an amount in the statement's own unit: the numbers compare
+    if not kin or not mine.number:
+        return None  # the evidence writes no amount of it
     factor = kin[0].amount / kin[0].number
-    return _plain(mine.amount / factor) + (" " if kin[0].unit[0].isalpha() and kin[0].unit.isascii() else "") + kin[0].unit
+    return _plain(amount / factor) + (" " if kin[0].unit[0].isalpha() and kin[0].unit.isascii() else "") + kin[0].unit
 
 
 def _plain(value: float) -> str:
