@@ -355,3 +355,25 @@ def test_one_quantity_in_another_unit_is_support_and_another_value_is_not(verifi
     other = probabilities(verifier, ["The battery has an 18-month warranty.", "充电器为45瓦。"],
                           ["The battery is covered for 24 months.", "随机附赠的充电器为65W。"])
     assert min(same) >= 0.8 and max(other) <= 0.3, (same, other)
+
+
+def test_words_a_reader_takes_for_one_another_are_held(verifier):
+    """吃 / 服用, 一天 / 每日 (text.interchangeable); an English stem less its silent e (smoke / smoking); a
+    possessive (ethanol's / ethanol)."""
+    rows, _ = verifier.features(["一天吃三次", "Guests smoke outside", "Ethanol's formula"],
+                                ["本品每日服用三次。", "Guests are smoking outside.", "Ethanol formula."])
+    assert list(rows[:, FEATURES.index("log_novel")]) == [0, 0, 0]
+    # Not hypernyms: pets are not all animals.
+    rows, _ = verifier.features(["Pets stay outside"], ["Animals stay outside."])
+    assert rows[0][FEATURES.index("log_novel")] > 0
+
+
+def test_negation_is_read_in_the_clause_that_says_what_the_statement_says(verifier):
+    """A prohibition denies as "not" does; a negation in another clause of the evidence sentence (非会员,
+    全年无休) is not the statement's, unless that clause holds a word of the statement the others lack."""
+    statements = ["You cannot smoke on campus.", "会员购物满200元即可免运费", "景区每天开放至22:00",
+                  "The museum is open on Mondays."]
+    evidence = [["Smoking is forbidden on campus."], ["会员在本店购物满200元可免运费，非会员需满300元。"],
+                ["景区开放时间：9:00-22:00，全年无休。"], ["The museum is open daily, but not on Mondays."]]
+    mismatch = [verifier.features([s], e)[0][0][FEATURES.index("negation_mismatch")] for s, e in zip(statements, evidence)]
+    assert mismatch == [0, 0, 0, 1]

@@ -163,6 +163,47 @@ def content_tokens(text: str) -> tuple[str, ...]:
     return tuple(tokens)
 
 
+# Words a careful reader takes for one another in a claim, one class a line: the everyday and the
+# written word for one act or thing (吃 / 服用, 一天 / 每日, 付款 / 支付, twice / two), a product
+# word and its abbreviation (充电 / 快充), or a verb and its past-tense synonym (removed / dropped).
+# Neither hypernyms (pets / animals) nor antonyms (开放 / 闭馆): those claim something else.
+_INTERCHANGEABLE = """
+吃 服用 服 口服 食用
+一天 每日 每天 一日 日均
+一次 每次 单次
+宝宝 婴幼儿 婴儿 幼儿
+充电 快充
+满电 充满
+付款 支付 付钱 结账
+放 播放
+要 需 需要 应 应当 须 必须
+禁用 禁止 严禁 不得 不能 不准 不许
+twice two
+daily day
+annual annually yearly year
+forbidden prohibited banned
+removed dropped
+added introduced
+allowed permitted
+integrated built-in
+"""
+
+
+@lru_cache(maxsize=1)
+def _interchangeable() -> dict[str, frozenset[str]]:
+    classes: dict[str, frozenset[str]] = {}
+    for line in _INTERCHANGEABLE.strip().splitlines():
+        members = frozenset(t for w in line.split() for t in content_tokens(w)[:1])
+        for member in members:
+            classes[member] = classes.get(member, frozenset()) | members
+    return classes
+
+
+def interchangeable(token: str) -> frozenset[str]:
+    """The content tokens a reader takes for ``token`` (itself included), as content_tokens writes them."""
+    return _interchangeable().get(token, frozenset((token,)))
+
+
 def _24_hour(match: re.Match) -> str:
     hour, minute, half = int(match.group(1)), match.group(2), match.group(3).lower()
     hour = hour % 12 + (12 if half == "p" else 0)

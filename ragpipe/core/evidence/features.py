@@ -24,7 +24,7 @@ from ragpipe.core.evidence.contradiction import confirms, contradicted
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.facts import counted, facts, lone_one
 from ragpipe.core.evidence.sentences import CAMEL, evidence_sentences
-from ragpipe.core.text import content_tokens, is_chinese, normalize, number_mentions, numbers
+from ragpipe.core.text import content_tokens, interchangeable, is_chinese, normalize, number_mentions, numbers
 
 # The cosine of unrelated same-domain sentences, per backend and language: the zero of
 # the language-normalized cosine features.
@@ -77,9 +77,13 @@ POINTER = re.compile(r"\b(?:passages?|documents?|sources?|contexts?|paragraphs?|
                       r"|\b(?:in|within|under|of)\s+(?:about\s+)?\d{1,4}\s+words?\b|\d{1,4}\s*字(?:以内|以下|左右)", re.I)
 _HEADING = re.compile(r"^\s*#{1,6}\s")  # a Markdown heading: a title, never the evidence for a claim
 _DENIED = re.compile(r"^(.*\S): no$")  # a structured line of a false flag, as _readable words it
+# A prohibition denies as "not" does: "cannot smoke" / "smoking is forbidden", "不能服用" / "禁用".
 _EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nobody|nothing|neither|nor|cannot|without|unable|"
-                          r"lack|lacks|lacking|fails?|failed)\b|n't\b", re.I)
-_ZH_NEGATION = re.compile(r"不|没|无|未|非|别|否|勿|莫")
+                          r"lack|lacks|lacking|fails?|failed|forbidden|prohibited|banned)\b|n't\b", re.I)
+_ZH_NEGATION = re.compile(r"不|没|无|未|非|别|否|勿|莫|禁")
+# Clauses of an evidence sentence: the negation that counts is that of the clause saying what the statement says
+# ("会员满200元可免运费，非会员需满300元" affirms the members' offer).
+_CLAUSE = re.compile(r"[，,；;：:（）()]|\b(?:but|except)\b")
 _META = re.compile(r"\b(?:passages?|context|provided|sources?|documents?|the text|the article|the data|"
                    r"based on|according to|mentioned|I am unable|I'm unable|I cannot|does not (?:provide|mention|"
                    r"specify|say))\b|资料|文档|上下文|根据|提供的|未提及|没有提到", re.I)
@@ -115,6 +119,15 @@ def _negated(text: str) -> bool:
     return bool(_ZH_NEGATION.search(text) if is_chinese(text) else _EN_NEGATION.search(text))
 
 
+def _clause_negated(sentence: str, tokens: set[str]) -> bool:
+    """The evidence sentence negates where a clause sharing the most of the statement's words does, or
+    another that holds one of its words those lack ("open daily, but not on Mondays" for "open on Mondays")."""
+    clauses = [(c, tokens & set(content_tokens(c))) for c in _CLAUSE.split(sentence) if c.strip()]
+    most = max((len(shared) for _, shared in clauses), default=0)
+    covered = set().union(*(shared for _, shared in clauses if len(shared) == most))
+    return any(_negated(c) for c, shared in clauses if len(shared) == most or shared - covered)
+
+
 def _names(statement: str, zh: bool) -> set[str]:
     """Words that name something: capitalised words not opening a sentence, acronyms, and
     Chinese multi-character words of three or more characters (mostly proper nouns)."""
@@ -135,8 +148,15 @@ def _as_evidence_words(tokens: tuple[str, ...], held: set[str], zh_words: list[s
     ``proper`` name: 李小明 is not 李明): a paraphrase adds or drops a character more often than it
     changes the word. Two characters at least on both sides; English words stay as they are."""
     def read(token: str) -> str:
-        if token in held or len(token) < 2 or token.isascii():
+        if token in held:
             return token
+        if token.endswith("'"):  # a possessive stemmed as a plural ("ethanol's" / "ethanol")
+            token = token.rstrip("'")
+        # A word the lexicon takes for one the evidence has; an English stem less its silent e ("smoke" / "smok").
+        alike = next((w for w in [*sorted(interchangeable(token)), token[:-1] if token.isascii() and token.endswith("e") else ""]
+                      if w in held), None)
+        if alike or len(token) < 2 or token.isascii():
+            return alike or token
         found = next((w for w in sorted(zh_words) if w in token or token in w), None)
         return found or (token in proper and token) or _shortened(token, held) or token
 
@@ -298,7 +318,7 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
             lexical_best = max(range(best_window, min(best_window + WINDOW, len(sentences))),
                                key=lambda j: len(token_set & prepared.tokens[j]))
             closest = {best, lexical_best}
-            negation_mismatch = float(all(_negated(statement) != _negated(sentences[j]) for j in closest))
+            negation_mismatch = float(all(_negated(statement) != _clause_negated(sentences[j], token_set) for j in closest))
         else:
             best, shown, cos_sentence, margin, negation_mismatch = 0, 0, -1.0, 0.0, 0.0
         found = contradicted(statement, question, sentences)
