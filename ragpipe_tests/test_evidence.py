@@ -344,6 +344,7 @@ def test_a_chinese_word_less_an_inner_character_is_the_evidence_word(verifier):
     # a number with no unit, as the evidence writes it (and a rounding that agrees, with its hedge)
     ("holds 1,200,000 books", "1.2 million books", "holds 1.2 million books"), ("共120万用户", "共1,200,000名用户", "共1,200,000用户"),
     ("roughly 2.4 million people", "2,412,000 residents", "2,412,000 people"), ("about 2.5 million", "2,412,000", "about 2.5 million"),
+    ("7个工作日内办好", "时限为七个工作日", "七个工作日内办好"), ("2020年出版", "二〇二〇年出版", "2020年出版"),
 ])
 def test_a_quantity_the_evidence_writes_otherwise_is_read_as_it_writes_it(statement, evidence, written):
     assert as_written_in(statement, evidence) == written

@@ -158,6 +158,7 @@ def content_tokens(text: str) -> tuple[str, ...]:
     else:
         text = _CURRENCY.sub(lambda m: _CURRENCY_WORD[m.group(1)], text)
         for word in re.findall(r"[a-z0-9]+(?:[.'-][a-z0-9]+)*", text):
+            word = re.sub(r"'s$", "", word)  # a possessive is its noun: "the library's" / "the library"
             if word not in EN_STOPWORDS:
                 tokens.append(_stem(word))
     return tuple(tokens)

@@ -150,8 +150,6 @@ def _as_evidence_words(tokens: tuple[str, ...], held: set[str], zh_words: list[s
     def read(token: str) -> str:
         if token in held:
             return token
-        if token.endswith("'"):  # a possessive stemmed as a plural ("ethanol's" / "ethanol")
-            token = token.rstrip("'")
         # A word the lexicon takes for one the evidence has; an English stem less its silent e ("smoke" / "smok").
         alike = next((w for w in [*sorted(interchangeable(token)), token[:-1] if token.isascii() and token.endswith("e") else ""]
                       if w in held), None)

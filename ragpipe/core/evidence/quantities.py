@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ragpipe.core.evidence.facts import _EN_SCALES, _EN_UNITS, _en_value, _zh_value, facts
+from ragpipe.core.evidence.facts import _EN_SCALES, _EN_UNITS, _ZH_NUMBER, _en_value, _zh_value, facts
 
 # dimension, factor to its base unit, spellings (latin ones end at a word boundary). Months and
 # years are one dimension, days and hours another: "two years" is 24 months, not 730 days.
@@ -249,22 +249,34 @@ _BARE = re.compile(rf"(?<![\d.,:])(?:{_DIGITS})(?![\d:])", re.I)
 
 def _counts_as_written_in(statement: str, evidence: str, question: str) -> str:
     """A number with no unit written as the evidence writes the same one: "1,200,000" as "1.2 million",
-    "about 2.4 million" as "2,412,000" (a rounding that agrees to its last written digit, as ``same``)."""
-    def read(text: str) -> list[tuple[float, float, re.Match]]:
-        return [(*value, m) for m in _BARE.finditer(text) if (value := _number(m.group(0)))]
-
-    theirs, asked = read(evidence), {v for v, _, _ in read(question)}
+    "7个工作日" as "七个工作日", "about 2.4 million" as "2,412,000" (a rounding that agrees to its last
+    written digit, as ``same``)."""
+    theirs, asked = _counts(evidence), {v for v, *_ in _counts(question)}
     out, last = [], 0
-    for value, place, mine in read(statement):
-        hedge = _APPROXIMATE.search(statement[max(last, mine.start() - 14):mine.start()])
-        best = next((m for v, _, m in theirs if math.isclose(v, value)), None) or next(
-            (m for v, _, m in theirs if hedge and abs(v - value) <= place / 2 + 1e-9), None)
-        if value in asked or not best or _plain_digits(best.group(0)) == _plain_digits(mine.group(0)):
+    for value, place, start, end in _counts(statement):
+        if start < last:
             continue
-        start = mine.start() - len(hedge.group(0)) if hedge and not math.isclose(_number(best.group(0))[0], value) else mine.start()
-        out += [statement[last:start], best.group(0)]
-        last = mine.end()
+        hedge = _APPROXIMATE.search(statement[max(last, start - 14):start])
+        best = next((c for c in theirs if math.isclose(c[0], value)), None) or next(
+            (c for c in theirs if hedge and abs(c[0] - value) <= place / 2 + 1e-9), None)
+        written = best and evidence[best[2]:best[3]]
+        if value in asked or not best or _plain_digits(written) == _plain_digits(statement[start:end]):
+            continue
+        start -= len(hedge.group(0)) if hedge and not math.isclose(best[0], value) else 0
+        out += [statement[last:start], written]
+        last = end
     return "".join(out) + statement[last:] if out else statement
+
+
+def _counts(text: str) -> list[tuple[float, float, int, int]]:
+    """Each number of a text (digits with their scale word, a Chinese numeral before a measure word) with
+    the place of its last digit and where it stands."""
+    found = [(*value, m.start(), m.end()) for m in _BARE.finditer(text) if (value := _number(m.group(0)))]
+    found += [(*value, m.start("num"), m.end("num")) for m in _ZH_NUMBER.finditer(text)
+              if m.group("num") and (value := _number(m.group("num")))]
+    # A number before 年, 月, 日 or 号 is a date's or a quantity's, which ``quantities`` reads.
+    return sorted((c for c in found if text[c[3]:c[3] + 1] not in ("年", "月", "日", "号")),
+                  key=lambda c: c[2])
 
 
 def _plain_digits(written: str) -> str:
