@@ -308,7 +308,7 @@ def test_a_chinese_word_less_an_inner_character_is_the_evidence_word(verifier):
     """成年人 / 成人, 营业额 / 营额: a paraphrase drops a character; a person's name less one is another
     person (李小明 / 李明)."""
     rows, notes = verifier.features(["成年人门票120元"], ["成人票价120元，儿童票价60元。"])
-    assert rows[0][FEATURES.index("coverage")] == pytest.approx(0.5)  # 成年人 held, 门票 not
+    assert rows[0][FEATURES.index("coverage")] == pytest.approx(0.75)  # 成年人 held (as 成人, its pairs too), 门票 not
     assert notes[0]["novel_names"] == []
     _, notes = verifier.features(["李小明获得了冠军"], ["李明获得了冠军。"])
     assert notes[0]["novel_names"] == ["李小明"]
@@ -364,6 +364,9 @@ def test_words_a_reader_takes_for_one_another_are_held(verifier):
     rows, _ = verifier.features(["一天吃三次", "Guests smoke outside", "Ethanol's formula"],
                                 ["本品每日服用三次。", "Guests are smoking outside.", "Ethanol formula."])
     assert list(rows[:, FEATURES.index("log_novel")]) == [0, 0, 0]
+    # A long word read as the evidence's takes its character pairs along (成年人 / 成人: no 成年, 年人 missing).
+    rows, _ = verifier.features(["成年人每次吃200到400毫克"], ["成人每次服用200至400毫克。"])
+    assert rows[0][FEATURES.index("log_novel")] == 0
     # Not hypernyms: pets are not all animals.
     rows, _ = verifier.features(["Pets stay outside"], ["Animals stay outside."])
     assert rows[0][FEATURES.index("log_novel")] > 0
@@ -373,8 +376,22 @@ def test_negation_is_read_in_the_clause_that_says_what_the_statement_says(verifi
     """A prohibition denies as "not" does; a negation in another clause of the evidence sentence (非会员,
     全年无休) is not the statement's, unless that clause holds a word of the statement the others lack."""
     statements = ["You cannot smoke on campus.", "会员购物满200元即可免运费", "景区每天开放至22:00",
-                  "The museum is open on Mondays."]
+                  "有胃溃疡的人不宜服用", "The museum is open on Mondays."]
     evidence = [["Smoking is forbidden on campus."], ["会员在本店购物满200元可免运费，非会员需满300元。"],
-                ["景区开放时间：9:00-22:00，全年无休。"], ["The museum is open daily, but not on Mondays."]]
+                ["景区开放时间：9:00-22:00，全年无休。"], ["胃溃疡患者应避免服用布洛芬。"],
+                ["The museum is open daily, but not on Mondays."]]
     mismatch = [verifier.features([s], e)[0][0][FEATURES.index("negation_mismatch")] for s, e in zip(statements, evidence)]
-    assert mismatch == [0, 0, 0, 1]
+    assert mismatch == [0, 0, 0, 0, 1]
+
+
+def test_a_value_shared_with_its_hyphenated_unit_ties_a_claim_to_the_evidence(verifier):
+    # "24-month" in both: "two years of warranty coverage" restates the evidence, it invents nothing.
+    rows, _ = verifier.features(["You get 24-month of warranty coverage"], ["All appliances come with a 24-month warranty."],
+                                question="How long is the warranty?")
+    assert rows[0][FEATURES.index("invented")] == 0
+
+
+def test_a_source_lead_in_is_no_claim():
+    from ragpipe.core.evidence.support import without_lead_in
+
+    assert without_lead_in("据检索到的资料显示，图书馆9点开门。") == "图书馆9点开门。"

@@ -179,6 +179,9 @@ _INTERCHANGEABLE = """
 放 播放
 要 需 需要 应 应当 须 必须
 禁用 禁止 严禁 不得 不能 不准 不许
+不宜 避免
+到 至
+新增 加入 增加 添加
 twice two
 daily day
 annual annually yearly year

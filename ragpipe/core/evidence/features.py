@@ -77,10 +77,10 @@ POINTER = re.compile(r"\b(?:passages?|documents?|sources?|contexts?|paragraphs?|
                       r"|\b(?:in|within|under|of)\s+(?:about\s+)?\d{1,4}\s+words?\b|\d{1,4}\s*字(?:以内|以下|左右)", re.I)
 _HEADING = re.compile(r"^\s*#{1,6}\s")  # a Markdown heading: a title, never the evidence for a claim
 _DENIED = re.compile(r"^(.*\S): no$")  # a structured line of a false flag, as _readable words it
-# A prohibition denies as "not" does: "cannot smoke" / "smoking is forbidden", "不能服用" / "禁用".
+# A prohibition or advice to avoid denies as "not" does: "cannot smoke" / "smoking is forbidden", "不能服用" / "禁用".
 _EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nobody|nothing|neither|nor|cannot|without|unable|"
-                          r"lack|lacks|lacking|fails?|failed|forbidden|prohibited|banned)\b|n't\b", re.I)
-_ZH_NEGATION = re.compile(r"不|没|无|未|非|别|否|勿|莫|禁")
+                          r"lack|lacks|lacking|fails?|failed|forbidden|prohibited|banned|avoid)\b|n't\b", re.I)
+_ZH_NEGATION = re.compile(r"不|没|无|未|非|别|否|勿|莫|禁|避免")
 # Clauses of an evidence sentence: the negation that counts is that of the clause saying what the statement says
 # ("会员满200元可免运费，非会员需满300元" affirms the members' offer).
 _CLAUSE = re.compile(r"[，,；;：:（）()]|\b(?:but|except)\b")
@@ -158,7 +158,15 @@ def _as_evidence_words(tokens: tuple[str, ...], held: set[str], zh_words: list[s
         found = next((w for w in sorted(zh_words) if w in token or token in w), None)
         return found or (token in proper and token) or _shortened(token, held) or token
 
-    return tuple(map(read, tokens))
+    # The character pairs content_tokens adds after a long Chinese word go with the word: where 成年人 is
+    # read as 成人, its 成年 and 年人 are no words the evidence lacks.
+    out, word = [], ("", "")
+    for token in tokens:
+        pair_of_word = len(token) == 2 and token in word[0] and token not in held
+        out.append(word[1] if pair_of_word else read(token))
+        if not pair_of_word:
+            word = (token, out[-1]) if len(token) > 2 and out[-1] != token else ("", "")
+    return tuple(out)
 
 
 def _shortened(word: str, present) -> str | None:
@@ -382,7 +390,7 @@ def _invented(statement: str, question: str, prepared: _Prepared) -> bool:
     return not any(found_in(w, held) for w in informative)
 
 
-_VALUE_UNIT = re.compile(r"(\d+(?:[.,]\d+)*|[零〇一二两三四五六七八九十百千万亿]+)\s*([a-z%]+|[^\W\d_])", re.I)
+_VALUE_UNIT = re.compile(r"(\d+(?:[.,]\d+)*|[零〇一二两三四五六七八九十百千万亿]+)\s*-?\s*([a-z%]+|[^\W\d_])", re.I)
 
 
 def _counted_units(text: str) -> set[tuple[str, str]]:
