@@ -208,6 +208,42 @@ def interchangeable(token: str) -> frozenset[str]:
     return _interchangeable().get(token, frozenset((token,)))
 
 
+def as_evidence_words(tokens: tuple[str, ...], held: set[str], zh_words: list[str],
+                       proper: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """A statement's word the evidence lacks (``held`` are the evidence's tokens), read as the evidence's
+    word a reader takes it for: an interchangeable word (吃 / 服用, twice / two), an English stem less its
+    silent e (smoke / smok), or a Chinese word that one of the evidence's contains or is contained in
+    (摄入量 / 摄入, 充满电 / 满电) or that is the word less an inner character (成年人 / 成人; not a
+    ``proper`` name: 李小明 is not 李明): a paraphrase adds or drops a character more often than it
+    changes the word. Two characters at least on both sides."""
+    def read(token: str) -> str:
+        if token in held:
+            return token
+        # A word the lexicon takes for one the evidence has; an English stem less its silent e ("smoke" / "smok").
+        alike = next((w for w in [*sorted(interchangeable(token)), token[:-1] if token.isascii() and token.endswith("e") else ""]
+                      if w in held), None)
+        if alike or len(token) < 2 or token.isascii():
+            return alike or token
+        found = next((w for w in sorted(zh_words) if w in token or token in w), None)
+        return found or (token in proper and token) or shortened(token, held) or token
+
+    # The character pairs content_tokens adds after a long Chinese word go with the word: where 成年人 is
+    # read as 成人, its 成年 and 年人 are no words the evidence lacks.
+    out, word = [], ("", "")
+    for token in tokens:
+        pair_of_word = len(token) == 2 and token in word[0] and token not in held
+        out.append(word[1] if pair_of_word else read(token))
+        if not pair_of_word:
+            word = (token, out[-1]) if len(token) > 2 and out[-1] != token else ("", "")
+    return tuple(out)
+
+
+def shortened(word: str, present) -> str | None:
+    """The word less one inner character, where ``present`` holds it (成年人 / 成人)."""
+    shorter = (word[:i] + word[i + 1:] for i in range(1, len(word) - 1)) if len(word) >= 3 and not word.isascii() else ()
+    return next((w for w in shorter if w in present), None)
+
+
 def _24_hour(match: re.Match) -> str:
     hour, minute, half = int(match.group(1)), match.group(2), match.group(3).lower()
     hour = hour % 12 + (12 if half == "p" else 0)

@@ -24,7 +24,7 @@ from ragpipe.core.evidence.contradiction import confirms, contradicted
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.facts import counted, facts, lone_one
 from ragpipe.core.evidence.sentences import CAMEL, evidence_sentences
-from ragpipe.core.text import content_tokens, interchangeable, is_chinese, normalize, number_mentions, numbers
+from ragpipe.core.text import as_evidence_words, content_tokens, is_chinese, normalize, number_mentions, numbers, shortened
 
 # The cosine of unrelated same-domain sentences, per backend and language: the zero of
 # the language-normalized cosine features.
@@ -141,40 +141,6 @@ def _names(statement: str, zh: bool) -> set[str]:
     return found
 
 
-def _as_evidence_words(tokens: tuple[str, ...], held: set[str], zh_words: list[str],
-                       proper: tuple[str, ...] = ()) -> tuple[str, ...]:
-    """A Chinese word the evidence lacks, read as the evidence's word that one of them contains
-    (摄入量 / 摄入, 充满电 / 满电) or that is the word less an inner character (成年人 / 成人; not a
-    ``proper`` name: 李小明 is not 李明): a paraphrase adds or drops a character more often than it
-    changes the word. Two characters at least on both sides; English words stay as they are."""
-    def read(token: str) -> str:
-        if token in held:
-            return token
-        # A word the lexicon takes for one the evidence has; an English stem less its silent e ("smoke" / "smok").
-        alike = next((w for w in [*sorted(interchangeable(token)), token[:-1] if token.isascii() and token.endswith("e") else ""]
-                      if w in held), None)
-        if alike or len(token) < 2 or token.isascii():
-            return alike or token
-        found = next((w for w in sorted(zh_words) if w in token or token in w), None)
-        return found or (token in proper and token) or _shortened(token, held) or token
-
-    # The character pairs content_tokens adds after a long Chinese word go with the word: where 成年人 is
-    # read as 成人, its 成年 and 年人 are no words the evidence lacks.
-    out, word = [], ("", "")
-    for token in tokens:
-        pair_of_word = len(token) == 2 and token in word[0] and token not in held
-        out.append(word[1] if pair_of_word else read(token))
-        if not pair_of_word:
-            word = (token, out[-1]) if len(token) > 2 and out[-1] != token else ("", "")
-    return tuple(out)
-
-
-def _shortened(word: str, present) -> str | None:
-    """The word less one inner character, where ``present`` holds it (成年人 / 成人)."""
-    shorter = (word[:i] + word[i + 1:] for i in range(1, len(word) - 1)) if len(word) >= 3 and not word.isascii() else ()
-    return next((w for w in shorter if w in present), None)
-
-
 def shortlist(queries: Sequence[set[str]], sentences: Sequence[set[str]], k: int = SHORTLIST) -> list[int]:
     """Indices (ascending) of the sentences that are, for some query, among the k sharing
     the most of its content words, each word weighted by its rarity among the sentences."""
@@ -274,7 +240,7 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
     rows = np.zeros((len(statements), len(FEATURES)))
     notes: list[dict] = []
     zh_words = [t for t in prepared.all_tokens if len(t) >= 2 and not t.isascii()]
-    statement_tokens = [_as_evidence_words(content_tokens(s), prepared.all_tokens, zh_words, facts(s).names)
+    statement_tokens = [as_evidence_words(content_tokens(s), prepared.all_tokens, zh_words, facts(s).names)
                         for s in statements]
     given = set(content_tokens(question))
     if sentences:
@@ -302,7 +268,7 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
         # A plural names what its singular names: "on Fridays" / "every Friday".
         novel_names = sorted(w for w in names if w not in prepared.lowered
                              and not (w.endswith("s") and w[:-1] in prepared.lowered)
-                             and not (zh and w not in facts(statement).names and _shortened(w, prepared.lowered)))
+                             and not (zh and w not in facts(statement).names and shortened(w, prepared.lowered)))
         stated_numbers = _statement_numbers(statement) - ({1.0} if zh and lone_one(statement, prepared.lowered) else set())
         novel_numbers = sorted(stated_numbers - prepared.numbers)
         # Names and numbers that the evidence has, but never in one sentence, are
