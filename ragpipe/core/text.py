@@ -30,13 +30,18 @@ _NUMBER = re.compile(
     r"(?P<num>\d+(?:,\d{3}(?!\d))*(?:\.\d+)?)\s*(?P<unit>%|％|‰|万亿|亿|万|千(?![米克瓦卡焦])|百|percent|million|billion|thousand)?", re.I
 )
 _ZH_CLOCK_UNIT = re.compile(r"(\d\s*(?:点(?!钟)|分(?![钟之])|秒(?!钟)))")
+# The readers of a time of day (here, and quantities.py's): "4 pm" / "10:30 p.m.", a Chinese part of the
+# day ("晚上十点"), and ``clock_hour``, which reads either as the 24-hour hour.
+EN_CLOCK = r"(?P<eh>\d{1,2})(?::(?P<em>\d{2}))?\s*(?P<half>[ap])\.?m\b\.?"
+DAY_PART = "凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|夜间"
+_LATE = ("下午", "傍晚", "晚上", "夜里", "夜间")
 # A clock time "4 pm" / "10:30 p.m." read as the 24-hour time a timetable writes ("16", "22:30").
-_CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?", re.I)
+_CLOCK = re.compile(rf"\b{EN_CLOCK}", re.I)
 # A time on the hour is its hour: "22:00" states what "10 pm" (22) does, not a second number 0.
 _ON_THE_HOUR = re.compile(r"(?<!\d)(?<!\d:)(\d{1,2}):00(?![\d:])")  # "时间：9:00" too, not "12:30:00"
 # A Chinese clock hour after a part of the day reads as its 24-hour value, as a timetable writes it:
 # "晚上十点" is 22 ("22:00"), "下午3点半" 15. Without a part of the day the hour is left as written.
-_ZH_CLOCK = re.compile(r"(凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|夜间)([^\d零一二两三四五六七八九十，。；、,.;]{0,3})"
+_ZH_CLOCK = re.compile(rf"({DAY_PART})([^\d零一二两三四五六七八九十，。；、,.;]{{0,3}})"
                        r"(\d{1,2}|[零一二两三四五六七八九十]{1,3})(?=\s*[点:：])")  # "晚上开到9点" too
 _ZH_DIGITS = "零一二三四五六七八九"
 # A number is one word however it is grouped or its currency written: "$12,400" / "12400", "$25,000" /
@@ -244,9 +249,17 @@ def shortened(word: str, present) -> str | None:
     return next((w for w in shorter if w in present), None)
 
 
+def clock_hour(hour: int, part: str | None = None, half: str | None = None) -> int:
+    """The 24-hour hour of a clock hour read with its "am"/"pm" (``half``: "a" or "p") or its Chinese part
+    of the day: "10 pm" and "晚上十点" are 22, "中午1点" 13; with neither, the hour as written."""
+    if half:
+        return hour % 12 + (12 if half.lower() == "p" else 0)
+    late = part in _LATE or part == "中午" and hour < 3
+    return hour % 12 + 12 if late and hour <= 12 else hour
+
+
 def _24_hour(match: re.Match) -> str:
-    hour, minute, half = int(match.group(1)), match.group(2), match.group(3).lower()
-    hour = hour % 12 + (12 if half == "p" else 0)
+    hour, minute = clock_hour(int(match.group("eh")), half=match.group("half")), match.group("em")
     return f"{hour}:{minute}" if minute and int(minute) else str(hour)
 
 
@@ -259,8 +272,7 @@ def _zh_hour(match: re.Match) -> str:
             else _ZH_DIGITS.index(written))
     except ValueError:
         return match.group(0)
-    late = part in ("下午", "傍晚", "晚上", "夜里", "夜间") or part == "中午" and hour < 3
-    return f"{part}{between}{hour % 12 + 12 if late and hour <= 12 else hour}"
+    return f"{part}{between}{clock_hour(hour, part)}"
 
 
 def numbers(text: str) -> set[float]:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ragpipe.core.evidence.facts import _EN_SCALES, _EN_UNITS, _ZH_NUMBER, _en_value, _zh_value, facts
+from ragpipe.core.text import DAY_PART, EN_CLOCK, clock_hour
 
 # dimension, factor to its base unit, spellings (latin ones end at a word boundary). Months and
 # years are one dimension, days and hours another: "two years" is 24 months, not 730 days.
@@ -79,10 +80,9 @@ _QUANTITY = re.compile(rf"(?P<first>{_NUM}|\ban?(?=\s+[a-z]+{_AND_A_HALF}))(?:\s
 _COMPOUND_JOIN = re.compile(r"\s*(?:,?\s*and|,|零|又)?\s*$", re.I)
 # A time of day: "17:00", "5 pm", "noon", "下午五点", "晚上7点半" (an hour with no part of the day is as written).
 _ZH_HOUR = "[零一二两三四五六七八九十]{1,3}|\\d{1,2}"
-_CLOCK = re.compile(rf"(?<![\d:.])(?P<h>\d{{1,2}}):(?P<m>\d{{2}})(?![:\d])|(?<![\d:.])(?P<eh>\d{{1,2}})(?::(?P<em>\d{{2}}))?\s*(?P<half>[ap])\.?m\b\.?"
-                    rf"|\b(?P<noon>noon|midnight)\b|(?P<part>凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|夜间)?(?P<zh>{_ZH_HOUR})点"
+_CLOCK = re.compile(rf"(?<![\d:.])(?P<h>\d{{1,2}}):(?P<m>\d{{2}})(?![:\d])|(?<![\d:.]){EN_CLOCK}"
+                    rf"|\b(?P<noon>noon|midnight)\b|(?P<part>{DAY_PART})?(?P<zh>{_ZH_HOUR})点"
                     rf"(?:(?P<zhalf>半)|(?P<zm>{_ZH_HOUR})分)?钟?", re.I)
-_LATE = ("下午", "傍晚", "晚上", "夜里", "夜间")
 # A ceiling a Chinese duration carries after it: "7天之内", "七日内", "两周以内" say one thing.
 _WITHIN = re.compile(r"之内|以内|内")
 _APPROXIMATE = re.compile(r"(?:约为?|大约|大概|approximately|about|around|roughly|nearly|some|~)\s*$", re.I)
@@ -182,14 +182,12 @@ def _minutes(match: re.Match) -> float | None:
     if group["h"]:
         hour, minute = int(group["h"]), int(group["m"])
     elif group["eh"]:
-        hour, minute = int(group["eh"]) % 12 + (12 if group["half"].lower() == "p" else 0), int(group["em"] or 0)
+        hour, minute = clock_hour(int(group["eh"]), half=group["half"]), int(group["em"] or 0)
     else:
         read = [_number(group["zh"]), _number(group["zm"]) if group["zm"] else (30.0, 1.0) if group["zhalf"] else (0.0, 1.0)]
         if None in read:
             return None
-        hour, minute = int(read[0][0]), int(read[1][0])
-        if group["part"] in _LATE or group["part"] == "中午" and hour < 3:
-            hour = hour % 12 + 12 if hour <= 12 else hour
+        hour, minute = clock_hour(int(read[0][0]), group["part"]), int(read[1][0])
     return float(hour * 60 + minute) if hour < 24 and minute < 60 else None
 
 
