@@ -395,3 +395,11 @@ def test_a_source_lead_in_is_no_claim():
     from ragpipe.core.evidence.support import without_lead_in
 
     assert without_lead_in("据检索到的资料显示，图书馆9点开门。") == "图书馆9点开门。"
+
+
+def test_a_claim_in_words_the_lexicon_takes_for_the_evidence_s_invents_nothing(verifier):
+    # 付款 / 支付: the claim restates the evidence; 工作日内 is the evidence's 工作日 with a final 内, no new name.
+    rows, notes = verifier.features(["店里能用信用卡付款", "护照7个工作日内办好"], ["本店支持信用卡支付。", "护照办理时限为7个工作日。"],
+                                    question="这家店能刷信用卡吗？")
+    assert rows[0][FEATURES.index("invented")] == 0
+    assert notes[1]["novel_names"] == []

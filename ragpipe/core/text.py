@@ -187,6 +187,8 @@ _INTERCHANGEABLE = """
 不宜 避免
 到 至
 新增 加入 增加 添加
+独自 单独 独立
+持续 历时 为期 时长
 twice two
 daily day
 annual annually yearly year

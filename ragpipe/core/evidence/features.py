@@ -24,7 +24,7 @@ from ragpipe.core.evidence.contradiction import confirms, contradicted
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.facts import counted, facts, lone_one
 from ragpipe.core.evidence.sentences import CAMEL, evidence_sentences
-from ragpipe.core.text import as_evidence_words, content_tokens, is_chinese, normalize, number_mentions, numbers, shortened
+from ragpipe.core.text import as_evidence_words, content_tokens, interchangeable, is_chinese, normalize, number_mentions, numbers, shortened
 
 # The cosine of unrelated same-domain sentences, per backend and language: the zero of
 # the language-normalized cosine features.
@@ -268,7 +268,8 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
         # A plural names what its singular names: "on Fridays" / "every Friday".
         novel_names = sorted(w for w in names if w not in prepared.lowered
                              and not (w.endswith("s") and w[:-1] in prepared.lowered)
-                             and not (zh and w not in facts(statement).names and shortened(w, prepared.lowered)))
+                             and not (zh and w not in facts(statement).names
+                                      and (shortened(w, prepared.lowered) or w[:-1] in prepared.lowered)))
         stated_numbers = _statement_numbers(statement) - ({1.0} if zh and lone_one(statement, prepared.lowered) else set())
         novel_numbers = sorted(stated_numbers - prepared.numbers)
         # Names and numbers that the evidence has, but never in one sentence, are
@@ -347,7 +348,7 @@ def _invented(statement: str, question: str, prepared: _Prepared) -> bool:
     informative = [w for w in own if not found_in(w, asked) and not (zh and w in question) and w not in named]
     if len(informative) < 2:
         return False
-    if any(w in prepared.all_tokens or (zh and w in prepared.lowered) for w in informative):
+    if any(interchangeable(w) & prepared.all_tokens or (zh and w in prepared.lowered) for w in informative):
         return False
     shared = set(fact_terms(said)) & set(fact_terms(facts(prepared.lowered)))
     if any(t.startswith(("#y", "#m", "#d")) for t in shared) or _counted_units(statement) & _counted_units(prepared.lowered):
