@@ -308,7 +308,7 @@ def test_a_chinese_word_less_an_inner_character_is_the_evidence_word(verifier):
     """成年人 / 成人, 营业额 / 营额: a paraphrase drops a character; a person's name less one is another
     person (李小明 / 李明)."""
     rows, notes = verifier.features(["成年人门票120元"], ["成人票价120元，儿童票价60元。"])
-    assert rows[0][FEATURES.index("coverage")] == pytest.approx(0.5)  # 成年人 held, 门票 not
+    assert rows[0][FEATURES.index("coverage")] == pytest.approx(0.75)  # 成年人 held (as 成人, its pairs too), 门票 not
     assert notes[0]["novel_names"] == []
     _, notes = verifier.features(["李小明获得了冠军"], ["李明获得了冠军。"])
     assert notes[0]["novel_names"] == ["李小明"]
@@ -335,6 +335,16 @@ def test_a_chinese_word_less_an_inner_character_is_the_evidence_word(verifier):
     ("重65千克", "功率65千瓦", "重65000g"), ("lasts 42 km", "lasts 42 minutes", "lasts 42000m"), ("重65千克", "功率65千瓦，共65台", "重65千克"),
     ("about 4,810 metres", "4,808.7 m", "about 4,810 metres"), ("1991年", "1989年", "1991年"), ("5月", "6个月", "5月"),
     ("一年半", "12个月", "一年半"),
+    # amounts of one dimension side by side add up; "and a half" is 个半; 月龄 counts months
+    ("takes 135 minutes", "takes 2 hours and 15 minutes", "takes 2 hours and 15 minutes"),
+    ("工期15个月", "工期一年零三个月", "工期一年零三个月"), ("a layover of 90 minutes", "one and a half hours", "a layover of one and a half hours"),
+    ("lasts an hour and a half", "lasts 90 minutes", "lasts 90 minutes"), ("满6个月", "6月龄及以上", "满6月龄"),
+    # a month is 28 to 31 days; against days or weeks alone it is written as 30 days, so that another amount conflicts
+    ("约30天", "约一个月", "约一个月"), ("保修一年", "保修期为365天", "保修365天"), ("休息一个月", "休息两周", "休息4.285714周"),
+    # a number with no unit, as the evidence writes it (and a rounding that agrees, with its hedge)
+    ("holds 1,200,000 books", "1.2 million books", "holds 1.2 million books"), ("共120万用户", "共1,200,000名用户", "共1,200,000用户"),
+    ("roughly 2.4 million people", "2,412,000 residents", "2,412,000 people"), ("about 2.5 million", "2,412,000", "about 2.5 million"),
+    ("7个工作日内办好", "时限为七个工作日", "七个工作日内办好"), ("2020年出版", "二〇二〇年出版", "2020年出版"),
 ])
 def test_a_quantity_the_evidence_writes_otherwise_is_read_as_it_writes_it(statement, evidence, written):
     assert as_written_in(statement, evidence) == written
@@ -346,3 +356,50 @@ def test_one_quantity_in_another_unit_is_support_and_another_value_is_not(verifi
     other = probabilities(verifier, ["The battery has an 18-month warranty.", "充电器为45瓦。"],
                           ["The battery is covered for 24 months.", "随机附赠的充电器为65W。"])
     assert min(same) >= 0.8 and max(other) <= 0.3, (same, other)
+
+
+def test_words_a_reader_takes_for_one_another_are_held(verifier):
+    """吃 / 服用, 一天 / 每日 (text.interchangeable); an English stem less its silent e (smoke / smoking); a
+    possessive (ethanol's / ethanol)."""
+    rows, _ = verifier.features(["一天吃三次", "Guests smoke outside", "Ethanol's formula"],
+                                ["本品每日服用三次。", "Guests are smoking outside.", "Ethanol formula."])
+    assert list(rows[:, FEATURES.index("log_novel")]) == [0, 0, 0]
+    # A long word read as the evidence's takes its character pairs along (成年人 / 成人: no 成年, 年人 missing).
+    rows, _ = verifier.features(["成年人每次吃200到400毫克"], ["成人每次服用200至400毫克。"])
+    assert rows[0][FEATURES.index("log_novel")] == 0
+    # Not hypernyms: pets are not all animals.
+    rows, _ = verifier.features(["Pets stay outside"], ["Animals stay outside."])
+    assert rows[0][FEATURES.index("log_novel")] > 0
+
+
+def test_negation_is_read_in_the_clause_that_says_what_the_statement_says(verifier):
+    """A prohibition denies as "not" does; a negation in another clause of the evidence sentence (非会员,
+    全年无休) is not the statement's, unless that clause holds a word of the statement the others lack."""
+    statements = ["You cannot smoke on campus.", "会员购物满200元即可免运费", "景区每天开放至22:00",
+                  "有胃溃疡的人不宜服用", "The museum is open on Mondays."]
+    evidence = [["Smoking is forbidden on campus."], ["会员在本店购物满200元可免运费，非会员需满300元。"],
+                ["景区开放时间：9:00-22:00，全年无休。"], ["胃溃疡患者应避免服用布洛芬。"],
+                ["The museum is open daily, but not on Mondays."]]
+    mismatch = [verifier.features([s], e)[0][0][FEATURES.index("negation_mismatch")] for s, e in zip(statements, evidence)]
+    assert mismatch == [0, 0, 0, 0, 1]
+
+
+def test_a_value_shared_with_its_hyphenated_unit_ties_a_claim_to_the_evidence(verifier):
+    # "24-month" in both: "two years of warranty coverage" restates the evidence, it invents nothing.
+    rows, _ = verifier.features(["You get 24-month of warranty coverage"], ["All appliances come with a 24-month warranty."],
+                                question="How long is the warranty?")
+    assert rows[0][FEATURES.index("invented")] == 0
+
+
+def test_a_source_lead_in_is_no_claim():
+    from ragpipe.core.evidence.support import without_lead_in
+
+    assert without_lead_in("据检索到的资料显示，图书馆9点开门。") == "图书馆9点开门。"
+
+
+def test_a_claim_in_words_the_lexicon_takes_for_the_evidence_s_invents_nothing(verifier):
+    # 付款 / 支付: the claim restates the evidence; 工作日内 is the evidence's 工作日 with a final 内, no new name.
+    rows, notes = verifier.features(["店里能用信用卡付款", "护照7个工作日内办好"], ["本店支持信用卡支付。", "护照办理时限为7个工作日。"],
+                                    question="这家店能刷信用卡吗？")
+    assert rows[0][FEATURES.index("invented")] == 0
+    assert notes[1]["novel_names"] == []

@@ -99,3 +99,7 @@ def test_a_comment_clause_after_a_comma_is_a_statement_of_its_own():
     # a describing "which" clause stays with what it describes
     assert split_statements("You land on Madeira, which is an autonomous region of Portugal.") == [
         "You land on Madeira, which is an autonomous region of Portugal"]
+
+
+def test_a_possessive_is_its_noun():
+    assert content_tokens("The library's collection") == content_tokens("the library collection")

@@ -30,13 +30,18 @@ _NUMBER = re.compile(
     r"(?P<num>\d+(?:,\d{3}(?!\d))*(?:\.\d+)?)\s*(?P<unit>%|％|‰|万亿|亿|万|千(?![米克瓦卡焦])|百|percent|million|billion|thousand)?", re.I
 )
 _ZH_CLOCK_UNIT = re.compile(r"(\d\s*(?:点(?!钟)|分(?![钟之])|秒(?!钟)))")
+# The readers of a time of day (here, and quantities.py's): "4 pm" / "10:30 p.m.", a Chinese part of the
+# day ("晚上十点"), and ``clock_hour``, which reads either as the 24-hour hour.
+EN_CLOCK = r"(?P<eh>\d{1,2})(?::(?P<em>\d{2}))?\s*(?P<half>[ap])\.?m\b\.?"
+DAY_PART = "凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|夜间"
+_LATE = ("下午", "傍晚", "晚上", "夜里", "夜间")
 # A clock time "4 pm" / "10:30 p.m." read as the 24-hour time a timetable writes ("16", "22:30").
-_CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?", re.I)
+_CLOCK = re.compile(rf"\b{EN_CLOCK}", re.I)
 # A time on the hour is its hour: "22:00" states what "10 pm" (22) does, not a second number 0.
 _ON_THE_HOUR = re.compile(r"(?<!\d)(?<!\d:)(\d{1,2}):00(?![\d:])")  # "时间：9:00" too, not "12:30:00"
 # A Chinese clock hour after a part of the day reads as its 24-hour value, as a timetable writes it:
 # "晚上十点" is 22 ("22:00"), "下午3点半" 15. Without a part of the day the hour is left as written.
-_ZH_CLOCK = re.compile(r"(凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|夜间)([^\d零一二两三四五六七八九十，。；、,.;]{0,3})"
+_ZH_CLOCK = re.compile(rf"({DAY_PART})([^\d零一二两三四五六七八九十，。；、,.;]{{0,3}})"
                        r"(\d{1,2}|[零一二两三四五六七八九十]{1,3})(?=\s*[点:：])")  # "晚上开到9点" too
 _ZH_DIGITS = "零一二三四五六七八九"
 # A number is one word however it is grouped or its currency written: "$12,400" / "12400", "$25,000" /
@@ -158,14 +163,105 @@ def content_tokens(text: str) -> tuple[str, ...]:
     else:
         text = _CURRENCY.sub(lambda m: _CURRENCY_WORD[m.group(1)], text)
         for word in re.findall(r"[a-z0-9]+(?:[.'-][a-z0-9]+)*", text):
+            word = re.sub(r"'s$", "", word)  # a possessive is its noun: "the library's" / "the library"
             if word not in EN_STOPWORDS:
                 tokens.append(_stem(word))
     return tuple(tokens)
 
 
+# Words a careful reader takes for one another in a claim, one class a line: the everyday and the
+# written word for one act or thing (吃 / 服用, 一天 / 每日, 付款 / 支付, twice / two), a product
+# word and its abbreviation (充电 / 快充), or a verb and its past-tense synonym (removed / dropped).
+# Neither hypernyms (pets / animals) nor antonyms (开放 / 闭馆): those claim something else.
+_INTERCHANGEABLE = """
+吃 服用 服 口服 食用
+一天 每日 每天 一日 日均
+一次 每次 单次
+宝宝 婴幼儿 婴儿 幼儿
+充电 快充
+满电 充满
+付款 支付 付钱 结账
+放 播放
+要 需 需要 应 应当 须 必须
+禁用 禁止 严禁 不得 不能 不准 不许
+不宜 避免
+到 至
+新增 加入 增加 添加
+独自 单独 独立
+持续 历时 为期 时长
+twice two
+daily day
+annual annually yearly year
+forbidden prohibited banned
+removed dropped
+added introduced
+allowed permitted
+integrated built-in
+"""
+
+
+@lru_cache(maxsize=1)
+def _interchangeable() -> dict[str, frozenset[str]]:
+    classes: dict[str, frozenset[str]] = {}
+    for line in _INTERCHANGEABLE.strip().splitlines():
+        members = frozenset(t for w in line.split() for t in content_tokens(w)[:1])
+        for member in members:
+            classes[member] = classes.get(member, frozenset()) | members
+    return classes
+
+
+def interchangeable(token: str) -> frozenset[str]:
+    """The content tokens a reader takes for ``token`` (itself included), as content_tokens writes them."""
+    return _interchangeable().get(token, frozenset((token,)))
+
+
+def as_evidence_words(tokens: tuple[str, ...], held: set[str], zh_words: list[str],
+                       proper: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """A statement's word the evidence lacks (``held`` are the evidence's tokens), read as the evidence's
+    word a reader takes it for: an interchangeable word (吃 / 服用, twice / two), an English stem less its
+    silent e (smoke / smok), or a Chinese word that one of the evidence's contains or is contained in
+    (摄入量 / 摄入, 充满电 / 满电) or that is the word less an inner character (成年人 / 成人; not a
+    ``proper`` name: 李小明 is not 李明): a paraphrase adds or drops a character more often than it
+    changes the word. Two characters at least on both sides."""
+    def read(token: str) -> str:
+        if token in held:
+            return token
+        # A word the lexicon takes for one the evidence has; an English stem less its silent e ("smoke" / "smok").
+        alike = next((w for w in [*sorted(interchangeable(token)), token[:-1] if token.isascii() and token.endswith("e") else ""]
+                      if w in held), None)
+        if alike or len(token) < 2 or token.isascii():
+            return alike or token
+        found = next((w for w in sorted(zh_words) if w in token or token in w), None)
+        return found or (token in proper and token) or shortened(token, held) or token
+
+    # The character pairs content_tokens adds after a long Chinese word go with the word: where 成年人 is
+    # read as 成人, its 成年 and 年人 are no words the evidence lacks.
+    out, word = [], ("", "")
+    for token in tokens:
+        pair_of_word = len(token) == 2 and token in word[0] and token not in held
+        out.append(word[1] if pair_of_word else read(token))
+        if not pair_of_word:
+            word = (token, out[-1]) if len(token) > 2 and out[-1] != token else ("", "")
+    return tuple(out)
+
+
+def shortened(word: str, present) -> str | None:
+    """The word less one inner character, where ``present`` holds it (成年人 / 成人)."""
+    shorter = (word[:i] + word[i + 1:] for i in range(1, len(word) - 1)) if len(word) >= 3 and not word.isascii() else ()
+    return next((w for w in shorter if w in present), None)
+
+
+def clock_hour(hour: int, part: str | None = None, half: str | None = None) -> int:
+    """The 24-hour hour of a clock hour read with its "am"/"pm" (``half``: "a" or "p") or its Chinese part
+    of the day: "10 pm" and "晚上十点" are 22, "中午1点" 13; with neither, the hour as written."""
+    if half:
+        return hour % 12 + (12 if half.lower() == "p" else 0)
+    late = part in _LATE or part == "中午" and hour < 3
+    return hour % 12 + 12 if late and hour <= 12 else hour
+
+
 def _24_hour(match: re.Match) -> str:
-    hour, minute, half = int(match.group(1)), match.group(2), match.group(3).lower()
-    hour = hour % 12 + (12 if half == "p" else 0)
+    hour, minute = clock_hour(int(match.group("eh")), half=match.group("half")), match.group("em")
     return f"{hour}:{minute}" if minute and int(minute) else str(hour)
 
 
@@ -178,8 +274,7 @@ def _zh_hour(match: re.Match) -> str:
             else _ZH_DIGITS.index(written))
     except ValueError:
         return match.group(0)
-    late = part in ("下午", "傍晚", "晚上", "夜里", "夜间") or part == "中午" and hour < 3
-    return f"{part}{between}{hour % 12 + 12 if late and hour <= 12 else hour}"
+    return f"{part}{between}{clock_hour(hour, part)}"
 
 
 def numbers(text: str) -> set[float]:

@@ -24,7 +24,7 @@ from ragpipe.core.evidence.contradiction import confirms, contradicted
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.facts import counted, facts, lone_one
 from ragpipe.core.evidence.sentences import CAMEL, evidence_sentences
-from ragpipe.core.text import content_tokens, is_chinese, normalize, number_mentions, numbers
+from ragpipe.core.text import as_evidence_words, content_tokens, interchangeable, is_chinese, normalize, number_mentions, numbers, shortened
 
 # The cosine of unrelated same-domain sentences, per backend and language: the zero of
 # the language-normalized cosine features.
@@ -77,9 +77,13 @@ POINTER = re.compile(r"\b(?:passages?|documents?|sources?|contexts?|paragraphs?|
                       r"|\b(?:in|within|under|of)\s+(?:about\s+)?\d{1,4}\s+words?\b|\d{1,4}\s*字(?:以内|以下|左右)", re.I)
 _HEADING = re.compile(r"^\s*#{1,6}\s")  # a Markdown heading: a title, never the evidence for a claim
 _DENIED = re.compile(r"^(.*\S): no$")  # a structured line of a false flag, as _readable words it
+# A prohibition or advice to avoid denies as "not" does: "cannot smoke" / "smoking is forbidden", "不能服用" / "禁用".
 _EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nobody|nothing|neither|nor|cannot|without|unable|"
-                          r"lack|lacks|lacking|fails?|failed)\b|n't\b", re.I)
-_ZH_NEGATION = re.compile(r"不|没|无|未|非|别|否|勿|莫")
+                          r"lack|lacks|lacking|fails?|failed|forbidden|prohibited|banned|avoid)\b|n't\b", re.I)
+_ZH_NEGATION = re.compile(r"不|没|无|未|非|别|否|勿|莫|禁|避免")
+# Clauses of an evidence sentence: the negation that counts is that of the clause saying what the statement says
+# ("会员满200元可免运费，非会员需满300元" affirms the members' offer).
+_CLAUSE = re.compile(r"[，,；;：:（）()]|\b(?:but|except)\b")
 _META = re.compile(r"\b(?:passages?|context|provided|sources?|documents?|the text|the article|the data|"
                    r"based on|according to|mentioned|I am unable|I'm unable|I cannot|does not (?:provide|mention|"
                    r"specify|say))\b|资料|文档|上下文|根据|提供的|未提及|没有提到", re.I)
@@ -115,6 +119,15 @@ def _negated(text: str) -> bool:
     return bool(_ZH_NEGATION.search(text) if is_chinese(text) else _EN_NEGATION.search(text))
 
 
+def _clause_negated(sentence: str, tokens: set[str]) -> bool:
+    """The evidence sentence negates where a clause sharing the most of the statement's words does, or
+    another that holds one of its words those lack ("open daily, but not on Mondays" for "open on Mondays")."""
+    clauses = [(c, tokens & set(content_tokens(c))) for c in _CLAUSE.split(sentence) if c.strip()]
+    most = max((len(shared) for _, shared in clauses), default=0)
+    covered = set().union(*(shared for _, shared in clauses if len(shared) == most))
+    return any(_negated(c) for c, shared in clauses if len(shared) == most or shared - covered)
+
+
 def _names(statement: str, zh: bool) -> set[str]:
     """Words that name something: capitalised words not opening a sentence, acronyms, and
     Chinese multi-character words of three or more characters (mostly proper nouns)."""
@@ -126,27 +139,6 @@ def _names(statement: str, zh: bool) -> set[str]:
         if word.lower() not in ("i",) and len(word) > 1:
             found.add(word.lower())
     return found
-
-
-def _as_evidence_words(tokens: tuple[str, ...], held: set[str], zh_words: list[str],
-                       proper: tuple[str, ...] = ()) -> tuple[str, ...]:
-    """A Chinese word the evidence lacks, read as the evidence's word that one of them contains
-    (摄入量 / 摄入, 充满电 / 满电) or that is the word less an inner character (成年人 / 成人; not a
-    ``proper`` name: 李小明 is not 李明): a paraphrase adds or drops a character more often than it
-    changes the word. Two characters at least on both sides; English words stay as they are."""
-    def read(token: str) -> str:
-        if token in held or len(token) < 2 or token.isascii():
-            return token
-        found = next((w for w in sorted(zh_words) if w in token or token in w), None)
-        return found or (token in proper and token) or _shortened(token, held) or token
-
-    return tuple(map(read, tokens))
-
-
-def _shortened(word: str, present) -> str | None:
-    """The word less one inner character, where ``present`` holds it (成年人 / 成人)."""
-    shorter = (word[:i] + word[i + 1:] for i in range(1, len(word) - 1)) if len(word) >= 3 and not word.isascii() else ()
-    return next((w for w in shorter if w in present), None)
 
 
 def shortlist(queries: Sequence[set[str]], sentences: Sequence[set[str]], k: int = SHORTLIST) -> list[int]:
@@ -248,7 +240,7 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
     rows = np.zeros((len(statements), len(FEATURES)))
     notes: list[dict] = []
     zh_words = [t for t in prepared.all_tokens if len(t) >= 2 and not t.isascii()]
-    statement_tokens = [_as_evidence_words(content_tokens(s), prepared.all_tokens, zh_words, facts(s).names)
+    statement_tokens = [as_evidence_words(content_tokens(s), prepared.all_tokens, zh_words, facts(s).names)
                         for s in statements]
     given = set(content_tokens(question))
     if sentences:
@@ -276,7 +268,8 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
         # A plural names what its singular names: "on Fridays" / "every Friday".
         novel_names = sorted(w for w in names if w not in prepared.lowered
                              and not (w.endswith("s") and w[:-1] in prepared.lowered)
-                             and not (zh and w not in facts(statement).names and _shortened(w, prepared.lowered)))
+                             and not (zh and w not in facts(statement).names
+                                      and (shortened(w, prepared.lowered) or w[:-1] in prepared.lowered)))
         stated_numbers = _statement_numbers(statement) - ({1.0} if zh and lone_one(statement, prepared.lowered) else set())
         novel_numbers = sorted(stated_numbers - prepared.numbers)
         # Names and numbers that the evidence has, but never in one sentence, are
@@ -298,7 +291,7 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
             lexical_best = max(range(best_window, min(best_window + WINDOW, len(sentences))),
                                key=lambda j: len(token_set & prepared.tokens[j]))
             closest = {best, lexical_best}
-            negation_mismatch = float(all(_negated(statement) != _negated(sentences[j]) for j in closest))
+            negation_mismatch = float(all(_negated(statement) != _clause_negated(sentences[j], token_set) for j in closest))
         else:
             best, shown, cos_sentence, margin, negation_mismatch = 0, 0, -1.0, 0.0, 0.0
         found = contradicted(statement, question, sentences)
@@ -355,7 +348,7 @@ def _invented(statement: str, question: str, prepared: _Prepared) -> bool:
     informative = [w for w in own if not found_in(w, asked) and not (zh and w in question) and w not in named]
     if len(informative) < 2:
         return False
-    if any(w in prepared.all_tokens or (zh and w in prepared.lowered) for w in informative):
+    if any(interchangeable(w) & prepared.all_tokens or (zh and w in prepared.lowered) for w in informative):
         return False
     shared = set(fact_terms(said)) & set(fact_terms(facts(prepared.lowered)))
     if any(t.startswith(("#y", "#m", "#d")) for t in shared) or _counted_units(statement) & _counted_units(prepared.lowered):
@@ -364,7 +357,7 @@ def _invented(statement: str, question: str, prepared: _Prepared) -> bool:
     return not any(found_in(w, held) for w in informative)
 
 
-_VALUE_UNIT = re.compile(r"(\d+(?:[.,]\d+)*|[零〇一二两三四五六七八九十百千万亿]+)\s*([a-z%]+|[^\W\d_])", re.I)
+_VALUE_UNIT = re.compile(r"(\d+(?:[.,]\d+)*|[零〇一二两三四五六七八九十百千万亿]+)\s*-?\s*([a-z%]+|[^\W\d_])", re.I)
 
 
 def _counted_units(text: str) -> set[tuple[str, str]]:

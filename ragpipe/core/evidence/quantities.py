@@ -1,7 +1,8 @@
 """Quantities of a text: a number with its unit, read as an amount of the unit's dimension, so
 that the spellings of one quantity compare equal: "65W" = "65瓦" = "65 watts", "两周" = "14天",
 "two years" = "24 months", "1.5千瓦" = "1500瓦", "四个半小时" = "4.5小时", "2.7 km" = "2,700 metres",
-and a value stated as approximate ("约8849米", "about 42.2 km") = the precise one it rounds
+"2 hours and 15 minutes" = "135 minutes", "一个月" = "30天" (a month is 28 to 31 days), a count with
+no unit ("1,200,000" = "1.2 million" = "120万"), and a value stated as approximate ("约8849米", "about 42.2 km") = the precise one it rounds
 ("8848.86米", "42.195 kilometres").
 
 ``as_written_in`` writes a statement's quantities the way its evidence writes the same ones,
@@ -20,7 +21,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ragpipe.core.evidence.facts import _EN_SCALES, _EN_UNITS, _en_value, _zh_value, facts
+from ragpipe.core.evidence.facts import _EN_SCALES, _EN_UNITS, _ZH_NUMBER, _en_value, _zh_value, facts
+from ragpipe.core.text import DAY_PART, EN_CLOCK, clock_hour
 
 # dimension, factor to its base unit, spellings (latin ones end at a word boundary). Months and
 # years are one dimension, days and hours another: "two years" is 24 months, not 730 days.
@@ -48,8 +50,13 @@ _UNITS = [
     ("time", 60, ["分钟", "minutes?", "mins?"]),
     ("time", 1, ["秒钟?", "seconds?", "secs?"]),
     ("calendar", 12, ["年", "years?"]),
-    ("calendar", 1, ["个月", "months?"]),  # a bare 月 after a number is a month of the year ("5月")
+    ("calendar", 1, ["个月", "月龄", "months?"]),  # a bare 月 after a number is a month of the year ("5月")
 ]
+# A month is 28 to 31 days: a calendar amount and a time amount are one quantity where the days
+# fall in that band ("一个月" / "30天", "一年" / "365天"), and a calendar amount is written in days
+# at 30 a month where the evidence counts only days or weeks ("一个月" against "两周" conflicts).
+_MONTH_DAYS = (28, 31)
+_DAY = 86400
 _SPELLINGS = sorted(((s, dim, factor) for dim, factor, spellings in _UNITS for s in spellings),
                     key=lambda item: len(item[0]), reverse=True)
 _UNIT = "|".join(rf"{s}(?![A-Za-z])" if s[0].isascii() else s for s, _, _ in _SPELLINGS)
@@ -57,20 +64,25 @@ _UNIT = "|".join(rf"{s}(?![A-Za-z])" if s[0].isascii() else s for s, _, _ in _SP
 _EN_WORD = "|".join(sorted([*_EN_UNITS, *_EN_SCALES], key=len, reverse=True))
 # A number: digits with their scale word ("1.2 million", "30万"; 千 before 米, 克, 瓦 is the unit's),
 # a Chinese numeral ("三十万", "两"), number words ("twenty-four"), or 半 "half" alone ("半小时").
-_NUM = (rf"\d+(?:,\d{{3}})*(?:\.\d+)?(?:\s*(?:万亿|亿|万|千(?![米克瓦])|million|billion|thousand)(?![A-Za-z]))?"
+_DIGITS = r"\d+(?:,\d{3})*(?:\.\d+)?(?:\s*(?:万亿|亿|万|千(?![米克瓦])|million|billion|thousand)(?![A-Za-z]))?"
+_NUM = (rf"{_DIGITS}"
         rf"|[零〇一二三四五六七八九十两百千万亿]+?"
         rf"|\b(?:{_EN_WORD})(?:[\s-]+(?:and\s+)?(?:{_EN_WORD}))*\b"
         rf"|(?<![零〇一二三四五六七八九十两百千万亿\d])半")
 # A number, optionally the start of a range that shares its unit ("2 to 8 °C", "1.5至1.7升"),
 # "个" or "个半" between number and unit ("18个月", "四个半小时"), then the unit.
-_QUANTITY = re.compile(rf"(?P<first>{_NUM})(?:\s*(?:-|–|~|～|to|至|到)\s*(?P<second>{_NUM}))?"
-                       rf"(?P<half>个半)?\s*-?\s*(?:个(?=小时|星期))?(?P<unit>{_UNIT})", re.I)
+# "and a half" before or after the unit ("one and a half hours", "an hour and a half") as 个半.
+_AND_A_HALF = r"\s+and\s+a\s+half\b"
+_QUANTITY = re.compile(rf"(?P<first>{_NUM}|\ban?(?=\s+[a-z]+{_AND_A_HALF}))(?:\s*(?:-|–|~|～|to|至|到)\s*(?P<second>{_NUM}))?"
+                       rf"(?P<half>个半|{_AND_A_HALF})?\s*-?\s*(?:个(?=小时|星期))?(?P<unit>{_UNIT})(?P<half_after>{_AND_A_HALF})?", re.I)
+# Amounts of one dimension in falling units, side by side, add up: "2 hours and 15 minutes" is 135
+# minutes, "一年零三个月" 15 months, "1小时30分钟" 90 minutes.
+_COMPOUND_JOIN = re.compile(r"\s*(?:,?\s*and|,|零|又)?\s*$", re.I)
 # A time of day: "17:00", "5 pm", "noon", "下午五点", "晚上7点半" (an hour with no part of the day is as written).
 _ZH_HOUR = "[零一二两三四五六七八九十]{1,3}|\\d{1,2}"
-_CLOCK = re.compile(rf"(?<![\d:.])(?P<h>\d{{1,2}}):(?P<m>\d{{2}})(?![:\d])|(?<![\d:.])(?P<eh>\d{{1,2}})(?::(?P<em>\d{{2}}))?\s*(?P<half>[ap])\.?m\b\.?"
-                    rf"|\b(?P<noon>noon|midnight)\b|(?P<part>凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|夜间)?(?P<zh>{_ZH_HOUR})点"
+_CLOCK = re.compile(rf"(?<![\d:.])(?P<h>\d{{1,2}}):(?P<m>\d{{2}})(?![:\d])|(?<![\d:.]){EN_CLOCK}"
+                    rf"|\b(?P<noon>noon|midnight)\b|(?P<part>{DAY_PART})?(?P<zh>{_ZH_HOUR})点"
                     rf"(?:(?P<zhalf>半)|(?P<zm>{_ZH_HOUR})分)?钟?", re.I)
-_LATE = ("下午", "傍晚", "晚上", "夜里", "夜间")
 # A ceiling a Chinese duration carries after it: "7天之内", "七日内", "两周以内" say one thing.
 _WITHIN = re.compile(r"之内|以内|内")
 _APPROXIMATE = re.compile(r"(?:约为?|大约|大概|approximately|about|around|roughly|nearly|some|~)\s*$", re.I)
@@ -96,6 +108,8 @@ def _number(written: str) -> tuple[float, float] | None:
     written = written.strip()
     if written == "半":
         return 0.5, 0.1
+    if written.lower() in ("a", "an"):  # "an hour and a half"
+        return 1.0, 1.0
     if written[0].isdigit():
         digits = re.match(r"[\d,]+(?:\.(\d+))?", written)
         scale = {"万亿": 1e12, "亿": 1e8, "万": 1e4, "千": 1e3, "million": 1e6, "billion": 1e9,
@@ -130,18 +144,34 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             if not match.group(group) or not (read := _number(match.group(group))):
                 continue
             value, place = read
-            if match.group("half") and group == ("second" if match.group("second") else "first"):
+            if (match.group("half") or match.group("half_after")) and group == ("second" if match.group("second") else "first"):
                 value, place = value + 0.5, 0.1
             end = match.end("first") if group == "first" and match.group("second") else match.end()
             within = _WITHIN.match(text, end) if group == "second" or not match.group("second") else None
             found.append(Quantity(value * factor, dimension, place * factor, approximate, match.start(group), end,
                                   within.group(0) if within else "", value, unit))
+    found = _compounds(text, found)
     taken = [(q.start, q.end) for q in found]
     for match in _CLOCK.finditer(text):
         minutes = _minutes(match)
         if minutes is not None and not any(a < match.end() and match.start() < b for a, b in taken):
             found.append(Quantity(minutes, "clock", 1, False, match.start(), match.end()))
     return tuple(found)
+
+
+def _compounds(text: str, found: list[Quantity]) -> list[Quantity]:
+    """Adjacent amounts of one dimension in falling units as their sum, in the smaller unit."""
+    out: list[Quantity] = []
+    for q in found:
+        last = out[-1] if out else None
+        if (last and q.dimension == last.dimension and q.number and last.number and q.amount / q.number < last.amount / last.number
+                and _COMPOUND_JOIN.match(text[last.end:q.start]) and not last.within):
+            total = last.amount + q.amount
+            out[-1] = Quantity(total, q.dimension, q.precision, last.approximate, last.start, q.end, q.within,
+                               total / (q.amount / q.number), q.unit)
+        else:
+            out.append(q)
+    return out
 
 
 def _minutes(match: re.Match) -> float | None:
@@ -152,20 +182,21 @@ def _minutes(match: re.Match) -> float | None:
     if group["h"]:
         hour, minute = int(group["h"]), int(group["m"])
     elif group["eh"]:
-        hour, minute = int(group["eh"]) % 12 + (12 if group["half"].lower() == "p" else 0), int(group["em"] or 0)
+        hour, minute = clock_hour(int(group["eh"]), half=group["half"]), int(group["em"] or 0)
     else:
         read = [_number(group["zh"]), _number(group["zm"]) if group["zm"] else (30.0, 1.0) if group["zhalf"] else (0.0, 1.0)]
         if None in read:
             return None
-        hour, minute = int(read[0][0]), int(read[1][0])
-        if group["part"] in _LATE or group["part"] == "中午" and hour < 3:
-            hour = hour % 12 + 12 if hour <= 12 else hour
+        hour, minute = clock_hour(int(read[0][0]), group["part"]), int(read[1][0])
     return float(hour * 60 + minute) if hour < 24 and minute < 60 else None
 
 
 def same(a: Quantity, b: Quantity) -> bool:
     """One quantity: the same amount of one dimension, or, where either is stated as
     approximate, amounts that agree to the coarser one's last written digit."""
+    if {a.dimension, b.dimension} == {"calendar", "time"}:
+        months, days = (a.amount, b.amount / _DAY) if a.dimension == "calendar" else (b.amount, a.amount / _DAY)
+        return _MONTH_DAYS[0] * months <= days <= _MONTH_DAYS[1] * months
     if a.dimension != b.dimension:
         return False
     if math.isclose(a.amount, b.amount, rel_tol=1e-9):
@@ -180,7 +211,7 @@ def as_written_in(statement: str, evidence: str, question: str = "") -> str:
     read "12个月有十个月" against "12个月"."""
     theirs = quantities(evidence)
     if not theirs:
-        return statement
+        return _counts_as_written_in(statement, evidence, question)
     asked = quantities(question) if question else []
     out, last = [], 0
     for mine in quantities(statement):
@@ -208,7 +239,46 @@ def as_written_in(statement: str, evidence: str, question: str = "") -> str:
             end = after.end() if after else end
         out += [before, evidence[best.start:best.end] + (best.within if within else "")]
         last = end
+    return _counts_as_written_in("".join(out) + statement[last:] if out else statement, evidence, question)
+
+
+_BARE = re.compile(rf"(?<![\d.,:])(?:{_DIGITS})(?![\d:])", re.I)
+
+
+def _counts_as_written_in(statement: str, evidence: str, question: str) -> str:
+    """A number with no unit written as the evidence writes the same one: "1,200,000" as "1.2 million",
+    "7个工作日" as "七个工作日", "about 2.4 million" as "2,412,000" (a rounding that agrees to its last
+    written digit, as ``same``)."""
+    theirs, asked = _counts(evidence), {v for v, *_ in _counts(question)}
+    out, last = [], 0
+    for value, place, start, end in _counts(statement):
+        if start < last:
+            continue
+        hedge = _APPROXIMATE.search(statement[max(last, start - 14):start])
+        best = next((c for c in theirs if math.isclose(c[0], value)), None) or next(
+            (c for c in theirs if hedge and abs(c[0] - value) <= place / 2 + 1e-9), None)
+        written = best and evidence[best[2]:best[3]]
+        if value in asked or not best or _plain_digits(written) == _plain_digits(statement[start:end]):
+            continue
+        start -= len(hedge.group(0)) if hedge and not math.isclose(best[0], value) else 0
+        out += [statement[last:start], written]
+        last = end
     return "".join(out) + statement[last:] if out else statement
+
+
+def _counts(text: str) -> list[tuple[float, float, int, int]]:
+    """Each number of a text (digits with their scale word, a Chinese numeral before a measure word) with
+    the place of its last digit and where it stands."""
+    found = [(*value, m.start(), m.end()) for m in _BARE.finditer(text) if (value := _number(m.group(0)))]
+    found += [(*value, m.start("num"), m.end("num")) for m in _ZH_NUMBER.finditer(text)
+              if m.group("num") and (value := _number(m.group("num")))]
+    # A number before 年, 月, 日 or 号 is a date's or a quantity's, which ``quantities`` reads.
+    return sorted((c for c in found if text[c[3]:c[3] + 1] not in ("年", "月", "日", "号")),
+                  key=lambda c: c[2])
+
+
+def _plain_digits(written: str) -> str:
+    return re.sub(r"[\s,]", "", written.lower())
 
 
 def _spelling(text: str, quantity: Quantity) -> str:
@@ -240,10 +310,16 @@ def _in_their_unit(mine: Quantity, theirs: tuple[Quantity, ...], statement: str)
     if statement.startswith("一", mine.start) and facts(statement).numbers - {1.0}:
         return None  # a lone 一 beside a count is a rate's period: "一天最多滴3次" is "每日…3次"
     kin = [q for q in theirs if q.dimension == mine.dimension and q.number and q.unit]
-    if not kin or not mine.number or any(math.isclose(q.amount / q.number, mine.amount / mine.number) for q in kin):
-        return None  # the evidence writes no amount of it, or one in the statement's own unit: the numbers compare
+    amount = mine.amount
+    if not kin and mine.dimension in ("calendar", "time"):  # months against days or weeks: 30 days a month
+        kin = [q for q in theirs if q.dimension in ("calendar", "time") and q.number and q.unit]
+        amount = mine.amount * 30 * _DAY if mine.dimension == "calendar" else mine.amount / (30 * _DAY)
+    elif any(math.isclose(q.amount / q.number, mine.amount / mine.number) for q in kin if mine.number):
+        return None  # the evidence writes an amount in the statement's own unit: the numbers compare
+    if not kin or not mine.number:
+        return None  # the evidence writes no amount of it
     factor = kin[0].amount / kin[0].number
-    return _plain(mine.amount / factor) + (" " if kin[0].unit[0].isalpha() and kin[0].unit.isascii() else "") + kin[0].unit
+    return _plain(amount / factor) + (" " if kin[0].unit[0].isalpha() and kin[0].unit.isascii() else "") + kin[0].unit
 
 
 def _plain(value: float) -> str:

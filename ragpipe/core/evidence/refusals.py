@@ -179,7 +179,7 @@ _LEAD_IN_WORDS = ("however therefore thus hence unfortunately regrettably sorry 
                   "request regarding concerning topic matter answer hello hi hmm well honestly frankly thank thanks "
                   "dear currently moment present far go see seems appears because since although though whereas while "
                   "抱歉 对不起 很 遗憾 非常 不好意思 您好 你好 感谢 谢谢 说实话 老实说 坦白说 请 恕 这边 这里 哦 呢 啊 呀 啦 嗯 真的 确实 实在 恐怕 可能 "
-                  "根据 依据 基于 提供 给定 给出 所给 现有 已知 检索 召回 参考 引用 手头 掌握 文档 资料 参考资料 上下文 "
+                  "根据 依据 据 显示 表明 基于 提供 给定 给出 所给 现有 已知 检索 召回 参考 引用 手头 掌握 文档 资料 参考资料 上下文 "
                   "材料 信息 内容 片段 段落 文献 文本 文章 文件 语境 结果 知识 知识库 文中 原文 以上 上述 里 到 "
                   "问题 提问 疑问 答案 这个 目前 暂时 本人 关于 对于 对此 一点 方面 咨询 您 来看 看来 "
                   "由于 因为 因此 所以 但是 不过 然而")
