@@ -189,6 +189,34 @@ def test_factual_correctness_catches_another_noun_in_a_bare_references_place(kit
     assert (value >= 0.5) == correct, (answer, value)
 
 
+@pytest.mark.parametrize("question, answer, reference, correct", [
+    # an acronym of accented words, a Chinese short form: one name
+    ("Which body runs world football?", "FIFA does.", "Fédération Internationale de Football Association", True),
+    ("哪个机构发布了这份报告？", "中科院发布了这份报告。", "中国科学院", True),
+    # a name that adds a word to the question's is an answer; another first name is another person
+    ("Which Roosevelt launched the New Deal?", "Theodore Roosevelt launched it.", "Franklin D. Roosevelt", False),
+    # another item in one item's place of a listing reference
+    ("Which two gases make up most of the air?", "Nitrogen and argon.", "Nitrogen and oxygen", False),
+    ("中国的两大母亲河是哪两条？", "黄河和珠江。", "黄河和长江", False),
+    # an answer checked against a bare reference is read as the reply to the question too
+    ("Which ocean lies between Asia and the Americas?", "The Pacific, which covers about a third of the Earth's surface.",
+     "Pacific", True),
+    ("How long is the drive to the coast?", "Roughly three hours.", "About 3 hours", True),
+])
+def test_answer_and_factual_correctness_read_names_items_and_replies(kit, question, answer, reference, correct):
+    for metric in ("answer_correctness", "factual_correctness"):
+        value = score(kit, metric, question=question, answer=answer, ground_truth_answer=reference).value
+        assert (value >= 0.5) == correct, (metric, answer, value)
+
+
+def test_a_bare_references_first_name_is_its_answer(kit):
+    """A comma adds a qualifier to a bare reference ("Athens, Greece"): the answer that keeps the
+    qualifier and puts another city first names another city, a conflict."""
+    result = score(kit, "answer_correctness", question="Which city hosted the 2004 Summer Olympics?",
+                   answer="They were held in Thessaloniki, Greece.", ground_truth_answer="Athens, Greece")
+    assert result.value == 0.0 and result.details["conflicts"], result.details
+
+
 def test_answer_correctness_reads_an_abbreviated_money_scale(kit):
     """"£12m" is £12 million, not 12 (factual_correctness's statement verifier still reads 12)."""
     value = score(kit, "answer_correctness", question="How much did the painting sell for?",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from rapidfuzz.fuzz import ratio
@@ -135,17 +135,18 @@ def asked_as_said(question: str) -> str:
     return _ASKING_MARKS.sub("", re.sub(r"(可|\w)不\1", r"\1", question)).strip()
 
 
-def in_context(question: str, text: str) -> str:
-    """An elliptical reply read as the answer to its question ("小型微利企业税率：20%。"), so that
-    its value must sit where the question points; any other text as it is."""
+def in_context(question: str, text: str, always: bool = False) -> str:
+    """An elliptical reply (``always``: any text) read as the answer to its question ("小型微利企业税率：20%。"),
+    so that its value must sit where the question points; any other text as it is."""
     question = re.sub(r"[\s?？。.!！]+$", "", question or "")
-    return f"{question}: {text.strip()}" if question and elliptical(text) else text
+    return f"{question}: {text.strip()}" if question and (always or elliptical(text)) else text
 
 
 # An acronym as written ("UK", "U.K.", "WHO", "NASA"), and the small words a name spelt out
 # may hold between the words it takes its letters from ("National Aeronautics and Space Administration").
 _ACRONYM = re.compile(r"\b(?:[A-Z]\.){2,}|\b[A-Z]{2,6}\b")
 _NAME_JOINER = r"(?:\s+(?:of|and|for|the|on|de|&))*\s+"
+_WORD_REST = r"[^\W\d_A-Z]+"  # the rest of a capitalised word, accented letters too
 
 
 def spelled_out(text: str, other: str) -> str:
@@ -156,9 +157,12 @@ def spelled_out(text: str, other: str) -> str:
         if re.search(rf"(?<!\w){re.escape(acronym)}(?!\w)", other):
             continue  # both write it ("What does PDF stand for?" - "PDF is not …"): nothing to reconcile
         letters = acronym.replace(".", "")
-        long = re.search(rf"\b{_NAME_JOINER.join(rf'{c}[a-z]+' for c in letters)}\b", other)
+        long = re.search(rf"\b{_NAME_JOINER.join(c + _WORD_REST for c in letters)}\b", other)
         if long:
             text = re.sub(rf"(?<!\w){re.escape(acronym)}(?!\w)", long.group(0), text)
+    for name in facts(text).names if is_chinese(text) else ():  # "国际乒联" where the other writes "国际乒乓球联合会"
+        long = long_form(name, other)
+        text = text.replace(name, long) if long else text
     return text
 
 
@@ -202,7 +206,9 @@ def _conflicts(answer: Facts, reference: Facts, question: Facts, answer_terms, r
         got = getattr(answer, kind) - getattr(question, kind)
         if want and got and not want & got:
             found.append(f"{kind[:-1]} {_show(got)} for {_show(want)}")
-    listed = [_items(n) for n in reference.names if not name_in(n, question.names)]
+    # A name the question gives is no answer; one that adds words to it is ("Franklin D. Roosevelt" to "Which Roosevelt…").
+    asked = lambda name: name_in(name, question.names, one_way=True)  # noqa: E731
+    listed = [_items(n) for n in reference.names if not asked(n)]
     wanted_names = [item for items in listed for item in items]
     answer_names = [item for n in answer.names for item in _items(n)]
     stated = lambda name: name_in(name, answer_names) or all(found_in(w, answer_terms) for w in terms(name))  # noqa: E731
@@ -213,8 +219,8 @@ def _conflicts(answer: Facts, reference: Facts, question: Facts, answer_terms, r
                 or recall <= 0.5 and any(len(_items(n)) > 1 for n in answer.names)
                 and any(len(items) > 1 and not all(stated(n) for n in items) for items in listed))
     if wanted_names and replaced:
-        other = [n for n in answer_names if not name_in(n, question.names) and not name_in(n, wanted_names)
-                 and not shares_word(n, wanted_names)]
+        other = [n for n in answer_names if not asked(n) and not name_in(n, wanted_names)
+                 and not shares_word(n, wanted_names, strict=True)]
         if other:
             found.append(f"name {', '.join(other[:3])} for {', '.join(wanted_names[:3])}")
     return found
@@ -228,22 +234,48 @@ def _items(name: str) -> list[str]:
     return items if named else [name]
 
 
-def name_in(name: str, names) -> bool:
+def long_form(name: str, text: str) -> str | None:
+    """The words of the text that a Chinese name shortens: its characters in order, from the same first
+    one, within a span a few times its length, widened to whole words ("国际乒乓球联合会" for "国际乒联",
+    "北京大学" for "北大"); None where it is no short form of the text's words."""
+    if len(name) < 2 or not is_chinese(name) or name in text:
+        return None
+    for match in re.finditer("[^，。、；：,;]*?".join(map(re.escape, name)), text):
+        if len(match.group(0)) <= 3 * len(name):
+            start = end = 0
+            for word in _jieba().lcut(text):
+                if end <= match.start():
+                    start = end
+                end += len(word)
+                if end >= match.end():
+                    return text[start:end]
+    return None
+
+
+def name_in(name: str, names, one_way: bool = False) -> bool:
     """A name is among others when their words match one way or the other ("Scott" in
-    "Sir George Gilbert Scott", "George Gilbert Scott" in it too)."""
+    "Sir George Gilbert Scott", "George Gilbert Scott" in it too); ``one_way``: its words are in one of them."""
     words = terms(name) or (name,)
     for other in names:
         other_words = terms(other) or (other,)
-        if all(found_in(w, other_words) for w in words) or all(found_in(w, words) for w in other_words):
+        if all(found_in(w, other_words) for w in words) or not one_way and all(found_in(w, words) for w in other_words):
             return True
     return False
 
 
-def shares_word(name: str, names) -> bool:
+def shares_word(name: str, names, strict: bool = False) -> bool:
     """"Sunset Boulevard" and "Sunset Blvd" may be one name spelt two ways; "Charles Dickens" and
-    "William Shakespeare" are two."""
+    "William Shakespeare" are two. ``strict``: so are "Theodore Roosevelt" and "Franklin D. Roosevelt",
+    where each has a word the other lacks that cannot be its short form (another first letter)."""
     words = terms(name)
-    return any(found_in(w, terms(other)) for other in names for w in words)
+    for other in names:
+        theirs = terms(other)
+        ours_only = {w[0] for w in words if not found_in(w, theirs)}
+        theirs_only = {w[0] for w in theirs if not found_in(w, words)}
+        two = strict and ours_only and theirs_only and not ours_only & theirs_only
+        if any(found_in(w, theirs) for w in words) and not two:
+            return True
+    return False
 
 
 def _show(values) -> str:
@@ -294,7 +326,17 @@ def agreement(answer: str, reference: str, question: str = "") -> Agreement:
     # stands in a missing one's place; in a reference of several clauses it may be another fact.
     one_clause = not VALUE_CLAUSE.search(re.sub(r"(?<=\d),(?=\d)", "", core))  # "1,000" is one number
     units = (number_units(answer), number_units(core)) if one_clause else ({}, {})
-    return Agreement(key, matched, new, extra, _conflicts(answer_facts, facts(core), question_facts, answer_terms, recall, units))
+    # A bare reference names its answer first; what a comma adds qualifies it ("Barcelona, Spain", "Charles,
+    # Prince of Wales"), so the names the answer must state are the first part's, and a bare reply is no
+    # sentence: its capitalised first word is a name ("Barcelona"). "Madrid, Spain" replaces Barcelona.
+    reference_facts, named_recall = facts(core), recall
+    if elliptical(core) and not is_chinese(core):
+        named = core.split(",")[0]
+        named_key = [t for t in worded(named) if t in key] or key
+        named_recall = sum(t in matched for t in named_key) / len(named_key)
+        reference_facts = replace(reference_facts, names=facts(f"It is {named}").names)
+    return Agreement(key, matched, new, extra, _conflicts(answer_facts, reference_facts, question_facts, answer_terms,
+                                                          min(recall, named_recall), units))
 
 
 def number_units(text: str) -> dict[float, set[str]]:

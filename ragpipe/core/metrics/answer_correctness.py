@@ -164,7 +164,9 @@ def conflicts(case: EvalCase, kit: Toolkit, found) -> list[str]:
     given, expected = _opening_reply(said, case.question), _opening_reply(case.ground_truth_answer, case.question)
     opposite = [f"{'yes' if given else 'no'} for {'yes' if expected else 'no'}"] \
         if None not in (given, expected) and given != expected else []
-    return found_conflicts + ([chose] if chose else []) + opposite + hedged(said, case.ground_truth_answer, found)
+    swapped = replaced_item(case)
+    return (found_conflicts + ([chose] if chose else []) + ([swapped] if swapped else []) + opposite
+            + hedged(said, case.ground_truth_answer, found))
 
 
 # What joins the two alternatives of a choice question ("饭前还是饭后服用？", "Rent or buy?").
@@ -268,6 +270,19 @@ def listed(reference: str, question: str) -> list[list[str]]:
     given = set(worded(question))
     keyed = [[t for t in worded(item) if not found_in(t, given)] for item in list_items(reference, commas=True)]
     return keyed if len(keyed) > 1 and all(keyed) else []
+
+
+def replaced_item(case: EvalCase) -> str | None:
+    """The answer lists as the reference does but puts another item in one item's place ("Hydrogen and
+    nitrogen" for "Hydrogen and oxygen", "造纸术和指南针" for "造纸术和印刷术"): a wrong item is an error."""
+    items = listed(case.ground_truth_answer, case.question)
+    given = set(worded(case.question))
+    answered = [[t for t in worded(item) if not found_in(t, given)] for item in list_items(asserted(case.answer))]
+    stated = [all(found_in(t, [w for a in answered for w in a]) for t in item) for item in items]
+    other = [a for a in answered if a and not any(found_in(t, a) for item in items for t in item)]
+    if len(answered) > 1 and other and not all(stated):
+        return f"{other[0][0]} for {next(item for item, ok in zip(items, stated) if not ok)[0]}"
+    return None
 
 
 def incomplete(case: EvalCase, found) -> str | None:
