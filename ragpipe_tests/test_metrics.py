@@ -209,12 +209,25 @@ def test_answer_and_factual_correctness_read_names_items_and_replies(kit, questi
         assert (value >= 0.5) == correct, (metric, answer, value)
 
 
-def test_a_bare_references_first_name_is_its_answer(kit):
-    """A comma adds a qualifier to a bare reference ("Athens, Greece"): the answer that keeps the
-    qualifier and puts another city first names another city, a conflict."""
-    result = score(kit, "answer_correctness", question="Which city hosted the 2004 Summer Olympics?",
-                   answer="They were held in Thessaloniki, Greece.", ground_truth_answer="Athens, Greece")
+@pytest.mark.parametrize("question, answer, reference", [
+    # a comma adds a qualifier to a bare reference: another city before the kept qualifier is another city
+    ("Which city hosted the 2004 Summer Olympics?", "They were held in Thessaloniki, Greece.", "Athens, Greece"),
+    # a name that keeps a word of the reference's name and replaces the rest is another name
+    ("Which team golf competition between Europe and the United States began in 1927?", "The Davis Cup began in 1927.",
+     "Ryder Cup"),
+])
+def test_another_name_in_the_references_place_is_a_conflict(kit, question, answer, reference):
+    result = score(kit, "answer_correctness", question=question, answer=answer, ground_truth_answer=reference)
     assert result.value == 0.0 and result.details["conflicts"], result.details
+
+
+def test_a_reference_in_a_script_without_words_here_is_one_term(kit):
+    """"عدنان خاشقجي" has no words for the English reader: it is one key term, which an answer
+    naming someone else does not state (it was taken as fully stated before) and one writing it does."""
+    fields = dict(question="Which founder of the company was accused of receiving bribes?", ground_truth_answer="عدنان خاشقجي")
+    other = score(kit, "answer_correctness", answer="The founder, Cheung Yan, was accused.", **fields)
+    same = score(kit, "answer_correctness", answer="It was عدنان خاشقجي.", **fields)
+    assert other.details["features"]["recall"] == 0.0 and same.details["features"]["recall"] == 1.0
 
 
 def test_answer_correctness_reads_an_abbreviated_money_scale(kit):
