@@ -6,9 +6,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ragpipe.core.evidence.agreement import (BARE_REPLY, CORRECTNESS_FEATURES, agreement, correctness_row, found_in, in_context, opening_reply,
+from ragpipe.core.evidence.agreement import (BARE_REPLY, agreement, found_in, in_context, opening_reply,
                                              spelled_out, terms, worded)
 from ragpipe.core.evidence.calibration import Trees
+from ragpipe.core.evidence.correctness_row import CORRECTNESS_FEATURES, correctness_row
 from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.quantities import as_written_in
 from ragpipe.core.evidence.contradiction import contradiction
