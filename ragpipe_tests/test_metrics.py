@@ -228,6 +228,10 @@ def test_a_reference_in_a_script_without_words_here_is_one_term(kit):
     other = score(kit, "answer_correctness", answer="The founder, Cheung Yan, was accused.", **fields)
     same = score(kit, "answer_correctness", answer="It was عدنان خاشقجي.", **fields)
     assert other.details["features"]["recall"] == 0.0 and same.details["features"]["recall"] == 1.0
+    # a Chinese reply of stop words only ("有。") is read, not one unread term
+    reply = score(kit, "answer_correctness", question="这所学院有男学生吗？", answer="这所学院也有男学生。",
+                  ground_truth_answer="有。")
+    assert reply.details["features"]["recall"] == 1.0, reply.details
 
 
 def test_answer_correctness_reads_an_abbreviated_money_scale(kit):

@@ -321,7 +321,7 @@ def agreement(answer: str, reference: str, question: str = "") -> Agreement:
     core = _PARENTHESIS.sub(" ", reference).strip() or reference
     reference_terms = list(dict.fromkeys([*worded(core), *fact_terms(facts(core))]))
     # A reference in a script without words here ("عدنان خاشقجي") is one term, stated only where the answer writes it.
-    unread = fold(core).strip() if not reference_terms and not fold(core).isascii() else None
+    unread = fold(core).strip() if not reference_terms and not fold(core).isascii() and not is_chinese(core) else None
     key = [t for t in reference_terms if not found_in(t, given)] or reference_terms or ([unread] if unread else [])
     answer_facts = facts(answer)
     answer_terms = list(dict.fromkeys([*worded(answer), *fact_terms(answer_facts)]))
