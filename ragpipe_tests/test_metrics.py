@@ -198,10 +198,6 @@ def test_factual_correctness_catches_another_noun_in_a_bare_references_place(kit
     # another item in one item's place of a listing reference
     ("Which two gases make up most of the air?", "Nitrogen and argon.", "Nitrogen and oxygen", False),
     ("中国的两大母亲河是哪两条？", "黄河和珠江。", "黄河和长江", False),
-    # an answer checked against a bare reference is read as the reply to the question too
-    ("Which ocean lies between Asia and the Americas?", "The Pacific, which covers about a third of the Earth's surface.",
-     "Pacific", True),
-    ("How long is the drive to the coast?", "Roughly three hours.", "About 3 hours", True),
 ])
 def test_answer_and_factual_correctness_read_names_items_and_replies(kit, question, answer, reference, correct):
     for metric in ("answer_correctness", "factual_correctness"):

@@ -132,11 +132,11 @@ def asked_as_said(question: str) -> str:
     return _ASKING_MARKS.sub("", re.sub(r"(可|\w)不\1", r"\1", question)).strip()
 
 
-def in_context(question: str, text: str, always: bool = False) -> str:
-    """An elliptical reply (``always``: any text) read as the answer to its question ("小型微利企业税率：20%。"),
-    so that its value must sit where the question points; any other text as it is."""
+def in_context(question: str, text: str) -> str:
+    """An elliptical reply read as the answer to its question ("小型微利企业税率：20%。"), so that
+    its value must sit where the question points; any other text as it is."""
     question = re.sub(r"[\s?？。.!！]+$", "", question or "")
-    return f"{question}: {text.strip()}" if question and (always or elliptical(text)) else text
+    return f"{question}: {text.strip()}" if question and elliptical(text) else text
 
 
 # An acronym as written ("UK", "U.K.", "WHO", "NASA"), and the small words a name spelt out

@@ -20,17 +20,14 @@ def claim_agreement(kit: Toolkit, case: EvalCase) -> dict:
     detail of its own: "Fleming discovered penicillin in 1928" states "Fleming discovered
     penicillin"); a reference claim is recalled when the answer supports it."""
     question = case.question if kit.llm is None else ""
-    # A bare reference is read as the reply to its question, and so is what is checked against it: "Roughly
-    # eight hours." and "Mars, whose reddish colour…" say "…: About 8 hours" and "…Red Planet: Mars".
-    bare = bool(question) and elliptical(case.ground_truth_answer)
-    answer, reference = in_context(question, case.answer, bare), in_context(question, case.ground_truth_answer)
+    answer, reference = in_context(question, case.answer), in_context(question, case.ground_truth_answer)
     answer_claims = _claims(kit, case.answer, case.question)
     reference_claims = _claims(kit, case.ground_truth_answer, case.question, items=True)
     verdicts = kit.verify(answer_claims, [reference], question)
     recalled = kit.verify(reference_claims, [answer], question)
     # Offline only: the judge's prefetch asks the two lists above, and the judge reads detail as detail.
-    right = [v.supported or (kit.llm is None and any(r.supported for r in kit.verify(
-                 reference_claims, [in_context(question, v.statement, bare)], question)))
+    right = [v.supported or (kit.llm is None and any(r.supported for r in kit.verify(reference_claims, [v.statement],
+                                                                                      question)))
              for v in verdicts]
     # An item of a listing reference is recalled only where the answer names it: read with the
     # question, "…table salt: chlorine" shares most words with "…table salt: Sodium".
@@ -76,9 +73,7 @@ METRIC = Metric(
                 "their own; "
                 "recall: the share of reference claims the answer supports; each claim judged by the statement "
                 "verifier. Offline, a reply that is only a value or a name is read as the answer to its question "
-                "(\"capital of France: Paris\"), as is the answer checked against such a bare reference (\"Mars, whose "
-                "reddish colour…\" says \"…the Red Planet: Mars\"), and such a bare reference is recalled only where "
-                "the answer states "
+                "(\"capital of France: Paris\"), and such a bare reference is recalled only where the answer states "
                 "one of its key terms (\"Hepatitis mainly damages the kidneys\" recalls nothing of \"The liver\"); an "
                 "answer that puts another number, date or name in the "
                 "reference's place, that mirrors a bare reference read with its question with another word in its "
