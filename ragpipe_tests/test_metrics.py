@@ -189,6 +189,47 @@ def test_factual_correctness_catches_another_noun_in_a_bare_references_place(kit
     assert (value >= 0.5) == correct, (answer, value)
 
 
+@pytest.mark.parametrize("question, answer, reference, correct", [
+    # an acronym of accented words, a Chinese short form: one name
+    ("Which body runs world football?", "FIFA does.", "Fédération Internationale de Football Association", True),
+    ("哪个机构发布了这份报告？", "中科院发布了这份报告。", "中国科学院", True),
+    # a name that adds a word to the question's is an answer; another first name is another person
+    ("Which Roosevelt launched the New Deal?", "Theodore Roosevelt launched it.", "Franklin D. Roosevelt", False),
+    # another item in one item's place of a listing reference
+    ("Which two gases make up most of the air?", "Nitrogen and argon.", "Nitrogen and oxygen", False),
+    ("中国的两大母亲河是哪两条？", "黄河和珠江。", "黄河和长江", False),
+])
+def test_answer_and_factual_correctness_read_names_items_and_replies(kit, question, answer, reference, correct):
+    for metric in ("answer_correctness", "factual_correctness"):
+        value = score(kit, metric, question=question, answer=answer, ground_truth_answer=reference).value
+        assert (value >= 0.5) == correct, (metric, answer, value)
+
+
+@pytest.mark.parametrize("question, answer, reference", [
+    # a comma adds a qualifier to a bare reference: another city before the kept qualifier is another city
+    ("Which city hosted the 2004 Summer Olympics?", "They were held in Thessaloniki, Greece.", "Athens, Greece"),
+    # a name that keeps a word of the reference's name and replaces the rest is another name
+    ("Which team golf competition between Europe and the United States began in 1927?", "The Davis Cup began in 1927.",
+     "Ryder Cup"),
+])
+def test_another_name_in_the_references_place_is_a_conflict(kit, question, answer, reference):
+    result = score(kit, "answer_correctness", question=question, answer=answer, ground_truth_answer=reference)
+    assert result.value == 0.0 and result.details["conflicts"], result.details
+
+
+def test_a_reference_in_a_script_without_words_here_is_one_term(kit):
+    """"عدنان خاشقجي" has no words for the English reader: it is one key term, which an answer
+    naming someone else does not state (it was taken as fully stated before) and one writing it does."""
+    fields = dict(question="Which founder of the company was accused of receiving bribes?", ground_truth_answer="عدنان خاشقجي")
+    other = score(kit, "answer_correctness", answer="The founder, Cheung Yan, was accused.", **fields)
+    same = score(kit, "answer_correctness", answer="It was عدنان خاشقجي.", **fields)
+    assert other.details["features"]["recall"] == 0.0 and same.details["features"]["recall"] == 1.0
+    # a Chinese reply of stop words only ("有。") is read, not one unread term
+    reply = score(kit, "answer_correctness", question="这所学院有男学生吗？", answer="这所学院也有男学生。",
+                  ground_truth_answer="有。")
+    assert reply.details["features"]["recall"] == 1.0, reply.details
+
+
 def test_answer_correctness_reads_an_abbreviated_money_scale(kit):
     """"£12m" is £12 million, not 12 (factual_correctness's statement verifier still reads 12)."""
     value = score(kit, "answer_correctness", question="How much did the painting sell for?",

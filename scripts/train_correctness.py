@@ -2,7 +2,7 @@
 
 Every labelled answer of the three files below that no rule decides (refusals and bare yes/no
 references are decided by rule in answer_correctness.by_rule) gets the CORRECTNESS_FEATURES row
-of ragpipe.core.evidence.agreement; a small gradient-boosted model (scikit-learn, fixed seed)
+of ragpipe.core.evidence.correctness_row; a small gradient-boosted model (scikit-learn, fixed seed)
 maps it to the probability that a person judged the answer correct. Each file weighs the same
 in total except EVOUNA, people's judgement of real LLM answers, which weighs twice; within a
 file, right and wrong answers weigh the same, so 0.5 is where they are equally likely.
@@ -31,7 +31,7 @@ sys.path.insert(0, str(REPO))
 from train_calibration import export  # noqa: E402
 
 from ragpipe.bench.quality import auroc, read_rows  # noqa: E402
-from ragpipe.core.evidence.agreement import CORRECTNESS_FEATURES  # noqa: E402
+from ragpipe.core.evidence.correctness_row import CORRECTNESS_FEATURES  # noqa: E402
 from ragpipe.core.evidence.calibration import Trees  # noqa: E402
 from ragpipe.core.evidence.embeddings import Embedder  # noqa: E402
 from ragpipe.core.metrics import Toolkit  # noqa: E402

@@ -10,14 +10,13 @@ a reference whose accented letters were lost ("Beyonc" for "Beyoncé").
 
 from __future__ import annotations
 
-import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from rapidfuzz.fuzz import ratio
 
-from ragpipe.core.evidence.facts import _BOUND_BEFORE, _EN_SCALES, _EN_UNITS, VALUE_CLAUSE, Facts, common_word, facts, fold, negated
+from ragpipe.core.evidence.facts import _EN_SCALES, _EN_UNITS, VALUE_CLAUSE, Facts, common_word, facts, fold, negated
 from ragpipe.core.evidence.quantities import as_written_in
 from ragpipe.core.text import EN_STOPWORDS, _jieba, _stem, content_tokens, is_chinese
 
@@ -31,8 +30,6 @@ _NUMBER_UNIT = re.compile(rf"([$£€¥])?\s?(?:\d[\d,.]*(?:/\d+)?|\b(?:{_SPELLE
 # What joins the two ends of a range ("60 to 100 beats", "3-5天", "2至3年"): its start has its end's unit.
 _RANGE = re.compile(r"\s*(?:-|–|—|~|～|to|and|or|through|至|到|或)\s*", re.I)
 _INITIALS = re.compile(r"\b(?:[A-Za-z]\.\s?){2,}")
-# "No. 1" and "No 3" are numbers, not negations.
-_NUMBER_SIGN = re.compile(r"\bno\.?\s*(?=\d)", re.I)
 # What follows a noun phrase's head in English ("bottle of poison", "Hollywood Park in L.A.").
 _POSTMODIFIER = re.compile(r"\s+(?:of|in|for|from|on|at|with|by)\s.*$", re.I | re.S)
 
@@ -146,6 +143,7 @@ def in_context(question: str, text: str) -> str:
 # may hold between the words it takes its letters from ("National Aeronautics and Space Administration").
 _ACRONYM = re.compile(r"\b(?:[A-Z]\.){2,}|\b[A-Z]{2,6}\b")
 _NAME_JOINER = r"(?:\s+(?:of|and|for|the|on|de|&))*\s+"
+_WORD_REST = r"[^\W\d_A-Z]+"  # the rest of a capitalised word, accented letters too
 
 
 def spelled_out(text: str, other: str) -> str:
@@ -156,9 +154,12 @@ def spelled_out(text: str, other: str) -> str:
         if re.search(rf"(?<!\w){re.escape(acronym)}(?!\w)", other):
             continue  # both write it ("What does PDF stand for?" - "PDF is not …"): nothing to reconcile
         letters = acronym.replace(".", "")
-        long = re.search(rf"\b{_NAME_JOINER.join(rf'{c}[a-z]+' for c in letters)}\b", other)
+        long = re.search(rf"\b{_NAME_JOINER.join(c + _WORD_REST for c in letters)}\b", other)
         if long:
             text = re.sub(rf"(?<!\w){re.escape(acronym)}(?!\w)", long.group(0), text)
+    for name in facts(text).names if is_chinese(text) else ():  # "国际乒联" where the other writes "国际乒乓球联合会"
+        long = long_form(name, other)
+        text = text.replace(name, long) if long else text
     return text
 
 
@@ -202,7 +203,9 @@ def _conflicts(answer: Facts, reference: Facts, question: Facts, answer_terms, r
         got = getattr(answer, kind) - getattr(question, kind)
         if want and got and not want & got:
             found.append(f"{kind[:-1]} {_show(got)} for {_show(want)}")
-    listed = [_items(n) for n in reference.names if not name_in(n, question.names)]
+    # A name the question gives is no answer; one that adds words to it is ("Franklin D. Roosevelt" to "Which Roosevelt…").
+    asked = lambda name: name_in(name, question.names, one_way=not is_chinese(name))  # noqa: E731
+    listed = [_items(n) for n in reference.names if not asked(n)]
     wanted_names = [item for items in listed for item in items]
     answer_names = [item for n in answer.names for item in _items(n)]
     stated = lambda name: name_in(name, answer_names) or all(found_in(w, answer_terms) for w in terms(name))  # noqa: E731
@@ -213,11 +216,24 @@ def _conflicts(answer: Facts, reference: Facts, question: Facts, answer_terms, r
                 or recall <= 0.5 and any(len(_items(n)) > 1 for n in answer.names)
                 and any(len(items) > 1 and not all(stated(n) for n in items) for items in listed))
     if wanted_names and replaced:
-        other = [n for n in answer_names if not name_in(n, question.names) and not name_in(n, wanted_names)
-                 and not shares_word(n, wanted_names)]
+        other = [n for n in answer_names if not asked(n) and not name_in(n, wanted_names)
+                 and (not shares_word(n, wanted_names) or any(_another(n, w) for w in wanted_names))]
         if other:
             found.append(f"name {', '.join(other[:3])} for {', '.join(wanted_names[:3])}")
+    # A name that keeps a word of a reference name the answer does not state and puts another in the
+    # place of the rest is another name ("Davis Cup" for "Rider cup", "Beach Handball" for "Beach Football").
+    near = [(n, w) for n in answer_names for w in wanted_names if not asked(n) and not stated(w) and _another(n, w)]
+    if recall <= 0.5 and near and not found:
+        found.append(f"name {near[0][0]} for {near[0][1]}")
     return found
+
+
+def _another(name: str, other: str) -> bool:
+    """Two names that share a word of their heads and differ in another ("Theodore Roosevelt", "Franklin
+    D. Roosevelt"); a word shared only after "of" is no part of the head ("Prime Minister of Canada",
+    "Dominion of Canada")."""
+    head, other_head = (re.split(r"\s+of\s+", n, maxsplit=1)[0] for n in (name, other))
+    return shares_word(head, [other_head]) and not shares_word(name, [other], strict=True)
 
 
 def _items(name: str) -> list[str]:
@@ -228,22 +244,48 @@ def _items(name: str) -> list[str]:
     return items if named else [name]
 
 
-def name_in(name: str, names) -> bool:
+def long_form(name: str, text: str) -> str | None:
+    """The words of the text that a Chinese name shortens: its characters in order, from the same first
+    one, within a span a few times its length, widened to whole words ("国际乒乓球联合会" for "国际乒联",
+    "北京大学" for "北大"); None where it is no short form of the text's words."""
+    if len(name) < 2 or not is_chinese(name) or name in text:
+        return None
+    for match in re.finditer("[^，。、；：,;]*?".join(map(re.escape, name)), text):
+        if len(match.group(0)) <= 3 * len(name):
+            start = end = 0
+            for word in _jieba().lcut(text):
+                if end <= match.start():
+                    start = end
+                end += len(word)
+                if end >= match.end():
+                    return text[start:end]
+    return None
+
+
+def name_in(name: str, names, one_way: bool = False) -> bool:
     """A name is among others when their words match one way or the other ("Scott" in
-    "Sir George Gilbert Scott", "George Gilbert Scott" in it too)."""
+    "Sir George Gilbert Scott", "George Gilbert Scott" in it too); ``one_way``: its words are in one of them."""
     words = terms(name) or (name,)
     for other in names:
         other_words = terms(other) or (other,)
-        if all(found_in(w, other_words) for w in words) or all(found_in(w, words) for w in other_words):
+        if all(found_in(w, other_words) for w in words) or not one_way and all(found_in(w, words) for w in other_words):
             return True
     return False
 
 
-def shares_word(name: str, names) -> bool:
+def shares_word(name: str, names, strict: bool = False) -> bool:
     """"Sunset Boulevard" and "Sunset Blvd" may be one name spelt two ways; "Charles Dickens" and
-    "William Shakespeare" are two."""
+    "William Shakespeare" are two. ``strict``: so are "Theodore Roosevelt" and "Franklin D. Roosevelt",
+    where each has a word the other lacks that cannot be its short form (another first letter)."""
     words = terms(name)
-    return any(found_in(w, terms(other)) for other in names for w in words)
+    for other in names:
+        theirs = terms(other)
+        ours_only = {w[0] for w in words if not found_in(w, theirs)}
+        theirs_only = {w[0] for w in theirs if not found_in(w, words)}
+        two = strict and ours_only and theirs_only and not ours_only & theirs_only
+        if any(found_in(w, theirs) for w in words) and not two:
+            return True
+    return False
 
 
 def _show(values) -> str:
@@ -278,14 +320,16 @@ def agreement(answer: str, reference: str, question: str = "") -> Agreement:
     # its words are welcome in an answer but not required.
     core = _PARENTHESIS.sub(" ", reference).strip() or reference
     reference_terms = list(dict.fromkeys([*worded(core), *fact_terms(facts(core))]))
-    key = [t for t in reference_terms if not found_in(t, given)] or reference_terms
+    # A reference in a script without words here ("عدنان خاشقجي") is one term, stated only where the answer writes it.
+    unread = fold(core).strip() if not reference_terms and not fold(core).isascii() and not is_chinese(core) else None
+    key = [t for t in reference_terms if not found_in(t, given)] or reference_terms or ([unread] if unread else [])
     answer_facts = facts(answer)
     answer_terms = list(dict.fromkeys([*worded(answer), *fact_terms(answer_facts)]))
     answer_joined = _joined(answer_terms)
     # A key term is stated alone, as part of a word the answer writes as one with its neighbour, or
     # as two words.
     split = {t for a, b in zip(key, key[1:]) if a.isalpha() and b.isalpha() and found_in(a + b, answer_terms) for t in (a, b)}
-    matched = [t for t in key if t in split or found_in(t, answer_joined)]
+    matched = [t for t in key if t in split or found_in(t, answer_joined) or t == unread and t in fold(answer)]
     all_reference = _joined(list(dict.fromkeys([*worded(reference), *fact_terms(facts(reference))])))
     new = [t for t in answer_terms if not found_in(t, given)]
     extra = [t for t in new if not found_in(t, all_reference)]
@@ -294,7 +338,20 @@ def agreement(answer: str, reference: str, question: str = "") -> Agreement:
     # stands in a missing one's place; in a reference of several clauses it may be another fact.
     one_clause = not VALUE_CLAUSE.search(re.sub(r"(?<=\d),(?=\d)", "", core))  # "1,000" is one number
     units = (number_units(answer), number_units(core)) if one_clause else ({}, {})
-    return Agreement(key, matched, new, extra, _conflicts(answer_facts, facts(core), question_facts, answer_terms, recall, units))
+    # A bare reference names its answer first; what a comma adds qualifies it ("Barcelona, Spain", "Charles,
+    # Prince of Wales"), so the names the answer must state are the first part's, and a bare reply is no
+    # sentence: its capitalised first word is a name ("Barcelona"). "Madrid, Spain" replaces Barcelona.
+    reference_facts, named_recall = facts(core), recall
+    if elliptical(core) and not is_chinese(core):
+        named = core.split(",")[0]
+        named_key = [t for t in worded(named) if t in key]
+        if not named_key:  # the question gives the first part ("Cleveland, Ohio" to "…the Cleveland Indians…")
+            named, named_key = core, key
+        named_recall = sum(t in matched for t in named_key) / len(named_key) if named_key else recall
+        # (all of it one name too: "Rider cup", whose "cup" is no capital)
+        reference_facts = replace(reference_facts, names=tuple(dict.fromkeys([*facts(f"It is {named}").names, fold(named)])))
+    return Agreement(key, matched, new, extra, _conflicts(answer_facts, reference_facts, question_facts, answer_terms,
+                                                          min(recall, named_recall), units))
 
 
 def number_units(text: str) -> dict[float, set[str]]:
@@ -310,72 +367,3 @@ def number_units(text: str) -> dict[float, set[str]]:
         follows = _RANGE.match(text, match.end())
         start = set(values) if not units and follows and _NUMBER_UNIT.match(text, follows.end()) else set()
     return found
-
-
-# What the answer-correctness model reads (answer_correctness.py, scripts/train_correctness.py).
-CORRECTNESS_FEATURES = (
-    "recall",            # share of the reference's key terms the answer states
-    "first_key",         # the reference's first key term is stated
-    "head",              # the head of the reference's phrase is stated ("bottle" of "bottle of poison", "cannon")
-    "log_key",           # log(1 + key terms)
-    "key_given",         # the question already holds every term of the reference, so recall says little
-    "rare_stated",       # share of the reference's rare words (not in a dictionary in lower case; zh: its names) stated
-    "precision",         # share of the answer's new terms (not the question's) the reference has
-    "log_new",           # log(1 + the answer's new terms)
-    "log_extra",         # log(1 + the answer's new terms the reference lacks)
-    "question_coverage", # share of the question's terms the answer restates
-    "conflict",          # a typed conflict: another number, date or name in the reference's place
-    "negation",          # one of answer and reference negates, the other does not
-    "extra_names",       # log(1 + names the answer adds that neither question nor reference has)
-    "cosine",            # embedding cosine of answer and reference, read against its language's floor
-    "zh",                # Chinese
-)
-
-
-def correctness_row(found: Agreement, answer: str, reference: str, question: str, cosine: float) -> list[float]:
-    """The CORRECTNESS_FEATURES row of one answer."""
-    question_terms = set(terms(question))
-    given = _given(question)
-    restated = sum(found_in(t, terms(answer)) for t in question_terms) / len(question_terms) if question_terms else 0.0
-    return [found.recall, float(bool(found.key_terms) and found.key_terms[0] in found.matched),
-            float(head_stated(answer, reference, question)),
-            math.log1p(len(found.key_terms)), float(bool(found.key_terms) and all(found_in(t, given) for t in found.key_terms)),
-            rare_stated(answer, reference, question), found.precision, math.log1p(len(found.answer_new)),
-            math.log1p(len(found.answer_extra)), restated, float(bool(found.conflicts)),
-            float(_negates(answer) != _negates(reference)),
-            math.log1p(sum(not name_in(n, facts(question).names + facts(reference).names) for n in facts(answer).names)),
-            cosine, float(is_chinese(answer + reference))]
-
-
-def _negates(text: str) -> bool:
-    """The text negates; "No. 3" and "No 1" are numbers, and "不超过5克" or "no more than 5 g"
-    a bound, not negations."""
-    return negated(_BOUND_BEFORE.sub(" ", _NUMBER_SIGN.sub(" ", text)))
-
-
-def head_stated(answer: str, reference: str, question: str) -> bool:
-    """The answer states the head of the reference's phrase, the word the rest qualifies: the
-    last before an English postmodifier ("bottle" of "bottle of poison", "cannon" of "small
-    cannon"), the last in Chinese ("小型大炮"). A near miss shares the qualifiers, not the head
-    ("poison pen", "small curved lever"). True when the reference has no such word beyond the question's."""
-    core = _PARENTHESIS.sub(" ", reference).strip() or reference
-    if not is_chinese(core):
-        core = _POSTMODIFIER.sub("", core)
-    heads = [t for t in worded(core) if not found_in(t, _given(question))]
-    return not heads or found_in(heads[-1], _joined(worded(answer)))
-
-
-def rare_stated(answer: str, reference: str, question: str) -> float:
-    """The share of the reference's rare words, the ones that name it, the answer states: words a
-    dictionary lists only capitalised or not at all (in Chinese, its proper names). A title
-    like "Etymology of Poland" is named by "Poland"; "Menlo Park" by "Menlo". 1 when it has none."""
-    core = _PARENTHESIS.sub(" ", reference).strip() or reference
-    if is_chinese(core):
-        rare = [t for name in facts(core).names for t in (worded(name) or [name])]
-    else:
-        rare = [t for w in re.findall(r"[A-Za-z][A-Za-z'’-]+", core) if not common_word(w) for t in worded(w)]
-    rare = [t for t in dict.fromkeys(rare) if not found_in(t, _given(question))]
-    stated = _joined(worded(answer))
-    return sum(found_in(t, stated) for t in rare) / len(rare) if rare else 1.0
-
-

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ragpipe.core.evidence.agreement import (BARE_REPLY, CORRECTNESS_FEATURES, agreement, correctness_row, found_in, in_context, opening_reply,
+from ragpipe.core.evidence.agreement import (BARE_REPLY, agreement, found_in, in_context, opening_reply,
                                              spelled_out, terms, worded)
 from ragpipe.core.evidence.calibration import Trees
+from ragpipe.core.evidence.correctness_row import CORRECTNESS_FEATURES, correctness_row
 from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.quantities import as_written_in
 from ragpipe.core.evidence.contradiction import contradiction
@@ -164,7 +165,9 @@ def conflicts(case: EvalCase, kit: Toolkit, found) -> list[str]:
     given, expected = _opening_reply(said, case.question), _opening_reply(case.ground_truth_answer, case.question)
     opposite = [f"{'yes' if given else 'no'} for {'yes' if expected else 'no'}"] \
         if None not in (given, expected) and given != expected else []
-    return found_conflicts + ([chose] if chose else []) + opposite + hedged(said, case.ground_truth_answer, found)
+    swapped = replaced_item(case)
+    return (found_conflicts + ([chose] if chose else []) + ([swapped] if swapped else []) + opposite
+            + hedged(said, case.ground_truth_answer, found))
 
 
 # What joins the two alternatives of a choice question ("饭前还是饭后服用？", "Rent or buy?").
@@ -270,6 +273,19 @@ def listed(reference: str, question: str) -> list[list[str]]:
     return keyed if len(keyed) > 1 and all(keyed) else []
 
 
+def replaced_item(case: EvalCase) -> str | None:
+    """The answer lists as the reference does but puts another item in one item's place ("Hydrogen and
+    nitrogen" for "Hydrogen and oxygen", "造纸术和指南针" for "造纸术和印刷术"): a wrong item is an error."""
+    items = listed(case.ground_truth_answer, case.question)
+    given = set(worded(case.question))
+    answered = [[t for t in worded(item) if not found_in(t, given)] for item in list_items(asserted(case.answer))]
+    stated = [all(found_in(t, [w for a in answered for w in a]) for t in item) for item in items]
+    other = [a for a in answered if a and not any(found_in(t, a) for item in items for t in item)]
+    if len(answered) > 1 and other and not all(stated):
+        return f"{other[0][0]} for {next(item for item, ok in zip(items, stated) if not ok)[0]}"
+    return None
+
+
 def incomplete(case: EvalCase, found) -> str | None:
     """The answer states one item of a listing reference and leaves another out ("Bronze is made
     mainly of copper." for "Copper and tin", "黄河。" for "黄河和长江"): people judge half a list wrong."""
@@ -336,9 +352,13 @@ METRIC = Metric(
                 "and names the answer adds; embedding similarity. Words the answer repeats from the question are "
                 "neither credit nor blame, nor is an opening clause that only points at the sources (\"According to "
                 "the documents, …\"); added detail is no error, and a bound (\"不超过5克\", \"no more than 5 g\") is no "
-                "negation; an acronym is the name the other text spells out (\"UK\", \"United Kingdom\"), and \"£50m\" is "
+                "negation; an acronym is the name the other text spells out (\"UK\", \"United Kingdom\"), so is a Chinese "
+                "short form (\"国际乒联\", \"国际乒乓球联合会\"), and \"£50m\" is "
                 "£50 million. An answer that puts another number, date or name in the reference's place (and states "
-                "less than half of its key terms, or half with one name of a pair the reference lists replaced), "
+                "less than half of its key terms, or half with one name of a pair the reference lists replaced, or "
+                "keeps a word of the reference's name and replaces the rest: \"Davis Cup\" for \"Ryder Cup\"; a bare "
+                "reference's first name is its answer, what a comma adds qualifies it: \"Madrid, Spain\" for "
+                "\"Barcelona, Spain\"), that puts another item in one item's place of a listing reference, "
                 "that hedges between the reference and another candidate (\"maybe Argentina or Germany\"), that "
                 "takes the other alternative of a choice question (\"饭前服用\" for \"饭后服用\"), that opens with the "
                 "opposite yes or no (\"可以，…\" for \"不可以，…\"), or that the "

@@ -1,0 +1,83 @@
+"""The answer-correctness model's feature row: how an answer agrees with a reference answer
+(ragpipe.core.evidence.agreement), read as numbers for the model that answer_correctness ships
+(correctness.json, trained by scripts/train_correctness.py)."""
+
+from __future__ import annotations
+
+import math
+import re
+
+from ragpipe.core.evidence.agreement import _PARENTHESIS, _POSTMODIFIER, Agreement, _given, _joined, found_in, name_in, terms, worded
+from ragpipe.core.evidence.facts import _BOUND_BEFORE, common_word, facts, negated
+from ragpipe.core.text import is_chinese
+
+# "No. 1" and "No 3" are numbers, not negations.
+_NUMBER_SIGN = re.compile(r"\bno\.?\s*(?=\d)", re.I)
+
+# What the answer-correctness model reads (answer_correctness.py, scripts/train_correctness.py).
+CORRECTNESS_FEATURES = (
+    "recall",            # share of the reference's key terms the answer states
+    "first_key",         # the reference's first key term is stated
+    "head",              # the head of the reference's phrase is stated ("bottle" of "bottle of poison", "cannon")
+    "log_key",           # log(1 + key terms)
+    "key_given",         # the question already holds every term of the reference, so recall says little
+    "rare_stated",       # share of the reference's rare words (not in a dictionary in lower case; zh: its names) stated
+    "precision",         # share of the answer's new terms (not the question's) the reference has
+    "log_new",           # log(1 + the answer's new terms)
+    "log_extra",         # log(1 + the answer's new terms the reference lacks)
+    "question_coverage", # share of the question's terms the answer restates
+    "conflict",          # a typed conflict: another number, date or name in the reference's place
+    "negation",          # one of answer and reference negates, the other does not
+    "extra_names",       # log(1 + names the answer adds that neither question nor reference has)
+    "cosine",            # embedding cosine of answer and reference, read against its language's floor
+    "zh",                # Chinese
+)
+
+
+def correctness_row(found: Agreement, answer: str, reference: str, question: str, cosine: float) -> list[float]:
+    """The CORRECTNESS_FEATURES row of one answer."""
+    question_terms = set(terms(question))
+    given = _given(question)
+    restated = sum(found_in(t, terms(answer)) for t in question_terms) / len(question_terms) if question_terms else 0.0
+    return [found.recall, float(bool(found.key_terms) and found.key_terms[0] in found.matched),
+            float(head_stated(answer, reference, question)),
+            math.log1p(len(found.key_terms)), float(bool(found.key_terms) and all(found_in(t, given) for t in found.key_terms)),
+            rare_stated(answer, reference, question), found.precision, math.log1p(len(found.answer_new)),
+            math.log1p(len(found.answer_extra)), restated, float(bool(found.conflicts)),
+            float(_negates(answer) != _negates(reference)),
+            math.log1p(sum(not name_in(n, facts(question).names + facts(reference).names) for n in facts(answer).names)),
+            cosine, float(is_chinese(answer + reference))]
+
+
+def _negates(text: str) -> bool:
+    """The text negates; "No. 3" and "No 1" are numbers, and "不超过5克" or "no more than 5 g"
+    a bound, not negations."""
+    return negated(_BOUND_BEFORE.sub(" ", _NUMBER_SIGN.sub(" ", text)))
+
+
+def head_stated(answer: str, reference: str, question: str) -> bool:
+    """The answer states the head of the reference's phrase, the word the rest qualifies: the
+    last before an English postmodifier ("bottle" of "bottle of poison", "cannon" of "small
+    cannon"), the last in Chinese ("小型大炮"). A near miss shares the qualifiers, not the head
+    ("poison pen", "small curved lever"). True when the reference has no such word beyond the question's."""
+    core = _PARENTHESIS.sub(" ", reference).strip() or reference
+    if not is_chinese(core):
+        core = _POSTMODIFIER.sub("", core)
+    heads = [t for t in worded(core) if not found_in(t, _given(question))]
+    return not heads or found_in(heads[-1], _joined(worded(answer)))
+
+
+def rare_stated(answer: str, reference: str, question: str) -> float:
+    """The share of the reference's rare words, the ones that name it, the answer states: words a
+    dictionary lists only capitalised or not at all (in Chinese, its proper names). A title
+    like "Etymology of Poland" is named by "Poland"; "Menlo Park" by "Menlo". 1 when it has none."""
+    core = _PARENTHESIS.sub(" ", reference).strip() or reference
+    if is_chinese(core):
+        rare = [t for name in facts(core).names for t in (worded(name) or [name])]
+    else:
+        rare = [t for w in re.findall(r"[A-Za-z][A-Za-z'’-]+", core) if not common_word(w) for t in worded(w)]
+    rare = [t for t in dict.fromkeys(rare) if not found_in(t, _given(question))]
+    stated = _joined(worded(answer))
+    return sum(found_in(t, stated) for t in rare) / len(rare) if rare else 1.0
+
+
