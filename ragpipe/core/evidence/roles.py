@@ -111,7 +111,9 @@ def _sides_around(ours: list[str], theirs: list[str], i: int, j: int, k: int) ->
     for a in range(1, min(i - k, j - k + 1, 4) + 1):  # the left side: the a words before the phrase
         for b in range(1, min(len(ours) - i - 1, 4) + 1):  # the right side: the b words after the pivot
             left, right = ours[i - k - a:i - k], ours[i + 1:i + 1 + b]
-            if set(left) & set(right) or phrase & (set(left) | set(right)) or j - k < b:
+            # Sides may share a head word ("乙 公司" / "甲 公司"), but each needs a word of its own.
+            if (not set(left) - set(right) or not set(right) - set(left) or phrase & (set(left) | set(right))
+                    or j - k < b):
                 continue
             # One word the statement lacks may stand between a side and the relation in the
             # sentence: a title ("原告王某起诉被告赵某").
