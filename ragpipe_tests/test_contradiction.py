@@ -368,6 +368,7 @@ def test_a_name_listed_in_the_slot_or_a_slot_of_another_clause_is_no_swap(statem
 @pytest.mark.parametrize("statement, evidence, faithful", [
     ("乙公司收购了甲公司。", "2022年，甲公司以30亿元收购了乙公司。", "甲公司收购了乙公司。"),
     ("蓝天航空收购了海鸥航空。", "2019年，海鸥航空以12亿元收购了蓝天航空。", "海鸥航空收购了蓝天航空。"),
+    ("红星队击败了蓝鹰队。", "决赛中，蓝鹰队以3比1击败了红星队。", "蓝鹰队击败了红星队。"),  # a score between says no relation
 ])
 def test_chinese_sides_that_share_a_head_word_trade_places(statement, evidence, faithful):
     found = contradiction(statement, [evidence])
@@ -380,6 +381,8 @@ def test_chinese_sides_that_share_a_head_word_trade_places(statement, evidence, 
     ("服药期间饮酒没有影响。", "服用本品期间禁止饮酒，否则可能引起严重不良反应。"),  # "no effect" allows it
     ("Grapefruit juice has no effect on this medication.",
      "Patients taking this medication must not drink grapefruit juice, as it raises the drug's blood levels."),
+    ("Drinking alcohol does not affect this antibiotic.",            # an imperative "do not" forbids
+     "Do not drink alcohol while taking this antibiotic and for 48 hours after the last dose."),
 ])
 def test_harmless_or_a_permission_against_a_prohibition_of_the_same_thing(statement, evidence):
     found = contradiction(statement, [evidence])
@@ -412,6 +415,7 @@ def test_no_bound_against_a_ceiling(statement, evidence, conflict):
      "The pharmacy is open from 8 a.m. to 9 p.m. on weekdays and from 10 a.m. to 6 p.m. on weekends.", True),
     ("It is closed on public holidays.", "The pool is open from 7 a.m. to 9 p.m. every day, including public holidays.", True),
     ("节假日闭馆。", "博物馆每天9点至17点开放，节假日照常开放。", True),
+    ("The east lot is closed on weekends.", "Visitors can park in the east lot, which is open on weekends.", True),
     ("On weekends it is closed all day.", "The pharmacy is open from 8 a.m. to 9 p.m. on weekdays and is closed on weekends.",
      False),
     ("It is closed on public holidays.", "The pool is open from 7 a.m. to 9 p.m. every day, except public holidays.", False),
@@ -419,6 +423,7 @@ def test_no_bound_against_a_ceiling(statement, evidence, conflict):
 ])
 def test_the_antonym_of_the_statements_verb_aligns_the_clause_that_holds_it(statement, evidence, opposed):
     """Where no clause holds enough of the statement's words, its verb's antonym counts as one
-    of them ("closed" / "open"); a list after "including" stays in its clause, "except" does not."""
+    of them ("closed" / "open"), and so it does in the choice of a sentence's clause where the sentence
+    lacks the verb itself; a list after "including" stays in its clause, "except" does not."""
     found = contradiction(statement, [evidence])
     assert (found is not None and found.kind == "antonym") is opposed

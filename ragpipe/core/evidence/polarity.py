@@ -52,7 +52,8 @@ _CONDITION = re.compile(r"\b(?:if|unless|when|whether)\b|如果|若|除非|假�
 # forbid (neither is the other's negation), "may not" and "is prohibited" too. The negated forms
 # come first in each language: "not allowed" forbids, "not required" exempts.
 _MODALITY = [
-    ("forbid", re.compile(r"\b(?:must|may|shall|should|can|could)\s+not\b|\b(?:mustn|shan|can|couldn)['’]?t\b|\bcannot\b"
+    ("forbid", re.compile(r"^\s*(?:please\s+)?(?:do\s+not|don['’]t|never)\b"
+                          r"|\b(?:must|may|shall|should|can|could)\s+not\b|\b(?:mustn|shan|can|couldn)['’]?t\b|\bcannot\b"
                           r"|\b(?:not|never)\s+(?:\w+\s+){0,2}(?:allowed|permitted|safe)\b|\b(?:prohibit\w*|forbid\w*|ban(?:s|ned|ning)?\b)",
                           re.I)),
     ("exempt", re.compile(r"\b(?:optional|voluntary)\b|\bnot\s+(?:required|mandatory|necessary|needed)\b|\bno\s+need\b"
@@ -72,8 +73,10 @@ _MODALITY = [
 _OPPOSITE = {"forbid": "permit", "permit": "forbid", "require": "exempt", "exempt": "require"}
 # "can" and "cannot" say what is possible as often as what is allowed ("the latter can be made by
 # the body" / "essential amino acids cannot be made by the body"): they agree with a modal word, but
-# oppose only an explicit one ("Children under 12 can use it" / "must not be used by children").
-_ABILITY = re.compile(r"\bcan(?:not|['’]t)?\b|\bcould(?:n['’]t|\s+not)\b|\bcan\s+not\b", re.I)
+# oppose only an explicit one ("Children under 12 can use it" / "must not be used by children"). So does
+# an imperative "do not", as often advice as a rule ("Don't allow the soil to dry out" / "The soil can be…").
+_ABILITY = re.compile(r"\bcan(?:not|['’]t)?\b|\bcould(?:n['’]t|\s+not)\b|\bcan\s+not\b"
+                      r"|^\s*(?:please\s+)?(?:do\s+not|don['’]t|never)\b", re.I)
 # A limit is no prohibition ("cannot exceed 2 hours", "不得超过"), a question or a how-to no permission.
 _MODAL_BOUND = re.compile(r"\b(?:cannot|can['’]t|must not|may not|should not|not)\s+exceed\b", re.I)
 _ASKS = re.compile(r"[?？]|\b(?:how|what|whether|why)\b|怎么|如何|是否|吗", re.I)
@@ -103,27 +106,36 @@ def _predicate_clauses(statement_terms: list[str], sentences: list[str], pairs: 
     enough of its words; else, in the sentences that do, the clause holding most of them (the
     later on a tie: "抗生素对病毒无效，因此不能治疗普通感冒" carries its subject in the first).
     Where none does, the antonym of a statement's word holds its place: "On weekends it is closed"
-    speaks of what "…open from 10 a.m. to 6 p.m. on weekends" speaks of."""
-    clauses = [c for s in sentences for c in clauses_of(s)]
-    for held in (words, lambda text: words(text) + _antonyms_held(statement_terms, text, pairs)):
-        aligned = aligned_with(statement_terms, clauses, [held(c) for c in clauses])
+    speaks of what "…open from 10 a.m. to 6 p.m. on weekends" speaks of; and in a sentence that
+    lacks the word itself, it counts in the choice of its clause ("…east lot, which is open on weekends")."""
+    of = [(c, s) for s in sentences for c in clauses_of(s)]
+    clauses = [c for c, _ in of]
+
+    def with_antonyms(text: str, sentence: str) -> tuple[str, ...]:
+        return words(text) + _antonyms_held(statement_terms, text, sentence, pairs)
+
+    for held in (lambda text, _: words(text), with_antonyms):
+        aligned = aligned_with(statement_terms, clauses, [held(c, s) for c, s in of])
         if aligned:
             return [clauses[i] for i in aligned]
         found = []
-        for i in aligned_with(statement_terms, sentences, [held(s) for s in sentences]):
+        for i in aligned_with(statement_terms, sentences, [held(s, s) for s in sentences]):
             parts = clauses_of(sentences[i])
-            found.append(max(reversed(parts), key=lambda c: overlap(statement_terms, held(c))))
+            found.append(max(reversed(parts), key=lambda c: overlap(statement_terms, with_antonyms(c, sentences[i]))))
         if found:
             return found
     return []
 
 
-def _antonyms_held(statement_terms: list[str], text: str, pairs: list[tuple[str, str]]) -> tuple[str, ...]:
-    """The statement's first word whose antonym the text has ("clos" where it says "open"): one word
-    in place of another, not "south" and "southwest" both where it says "northwest"."""
-    found = _stems_in(text)
+def _antonyms_held(statement_terms: list[str], text: str, sentence: str,
+                   pairs: list[tuple[str, str]]) -> tuple[str, ...]:
+    """The statement's first word whose antonym the text has ("clos" where it says "open") and its
+    sentence lacks: one word in place of another, not "south" and "southwest" both where it says
+    "northwest", nor "increased" where the sentence says it too ("decreased in 2019 but increased in 2020")."""
+    found, whole = _stems_in(text), _stems_in(sentence)
     return tuple(t for t in statement_terms for ours, theirs in pairs
-                 if theirs in found and (ours in t if not ours.isascii() else t.startswith(ours)))[:1]
+                 if theirs in found and ours not in whole
+                 and (ours in t if not ours.isascii() else t.startswith(ours)))[:1]
 
 
 def _restates(clause: str, statement: str) -> bool:
