@@ -22,16 +22,17 @@ MIN_PER_METRIC = 10
 REQUIRED_PASS_RATE = 0.95
 # Named gaps: a metric below the target, the pass rate it must not fall under, and why.
 KNOWN_GAPS = {
-    # 96 % en, 93 % zh (196/211) with round eight's held-out batches and the lead's two blind batches (docs/benchmarks.md).
-    "faithfulness": (0.91, "issue 33 (open): Chinese paraphrases a careful reader accepts (满电/充满电, 吃/服用, "
+    # 97 % en (224/231), 93 % zh (218/234) with round nine's i46-contra batches (docs/benchmarks.md).
+    "faithfulness": (0.93, "issue 33 (open): Chinese paraphrases a careful reader accepts (满电/充满电, 吃/服用, "
                            "关门/开放时间…至, 珠峰/珠穆朗玛峰) are supported at 0.68-0.80, under the 0.8 expected, or flagged, "
-                           "some for a negation elsewhere in the evidence sentence (请勿, 无休); a bare 可以 that answers "
-                           "the question's own words against a prohibition, and a name jieba does not tag in another's "
-                           "place, pass"),
-    # 95 % (37/39, 94.9 %) in each language with round eight's held-out and blind batches (docs/benchmarks.md).
-    "hallucination_rate": (0.94, "issue 33 (open): a duration of several units (\"2 hours and 15 minutes\" against "
-                                 "\"135 minutes\") is not summed, and a lone 一 before a unit (\"一个月\") is read as "
-                                 "\"a\", not as the value 1 that conflicts with \"两周\""),
+                           "some for a negation elsewhere in the evidence sentence (请勿, 无休); a name behind an "
+                           "abbreviation the statement spells out (该校/这所学校), a prohibition that shares too few "
+                           "words (喝咖啡/饮用咖啡), a day closed against the hours the evidence gives it (周末全天不营业 / "
+                           "周末为10点到18点), a value the evidence ties to another plan (1 TB for Pro) and off leash "
+                           "against on a leash pass; a two-claim answer with one claim swapped stays near 0.45"),
+    # hallucination_rate meets 95 %: 98 % en (40/41), 95 % zh (39/41) with round nine's batches. Still failing: a
+    # duration of several units ("2 hours and 15 minutes" / "135 minutes") is not summed, a lone 一 before a unit
+    # ("一个月") is read as "a" against "两周", and a peak jieba does not tag as a name (乔戈里峰) passes.
     # 78 % en (71/91), 87 % zh (79/91) with the 2026-11-26 round-eight held-out and blind batches (docs/benchmarks.md).
     "context_relevance": (0.77, "issues 19 and 33 (open): an English open question's further items (one symptom, one "
                                 "step, one cause in other words) lie at e5 cosines 0.78-0.83, in the band where off-topic "

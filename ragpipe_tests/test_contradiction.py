@@ -420,6 +420,7 @@ def test_no_bound_against_a_ceiling(statement, evidence, conflict):
      False),
     ("It is closed on public holidays.", "The pool is open from 7 a.m. to 9 p.m. every day, except public holidays.", False),
     ("Sales increased in 2020.", "Sales decreased in 2019 but increased in 2020.", False),
+    ("周一不开放。", "故宫博物院周一闭馆（法定节假日除外）。", False),  # a negated antonym agrees
 ])
 def test_the_antonym_of_the_statements_verb_aligns_the_clause_that_holds_it(statement, evidence, opposed):
     """Where no clause holds enough of the statement's words, its verb's antonym counts as one
@@ -427,3 +428,11 @@ def test_the_antonym_of_the_statements_verb_aligns_the_clause_that_holds_it(stat
     lacks the verb itself; a list after "including" stays in its clause, "except" does not."""
     found = contradiction(statement, [evidence])
     assert (found is not None and found.kind == "antonym") is opposed
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The museum is not open on Mondays.", "The museum is closed on Mondays."),
+    ("博物馆周一不开放。", "博物馆周一闭馆。"),
+])
+def test_a_negated_word_against_its_antonym_is_no_contradiction(statement, evidence):
+    assert contradiction(statement, [evidence]) is None

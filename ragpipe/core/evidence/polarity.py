@@ -187,14 +187,18 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
     stance = modality(statement)
     for clause in _predicate_clauses(statement_terms, sentences, pairs):
         sentence = next((s for s in sentences if clause in s), clause)
+        found = _stems_in(clause) | (_stems_in(sentence) & _SENTENCE_WIDE)
+        # A negated antonym agrees: "not open" says what "closed" says, "周一不开放" what "周一闭馆" says.
+        opposed = [(ours, theirs) for ours, theirs in pairs if theirs in found and ours not in found]
+        agreeing = [pair for pair in opposed if _negates(fold(statement).replace(pair[0], " "))
+                    != _negates(fold(clause).replace(pair[1], " "))]
         if (single and (len(statement_terms) >= 3 or _same_words(clause, sentence, statement_terms)) and _negates(clause) != denies
                 and not (stance and modality(clause) == stance)  # "禁止带宠物进入" / "宠物不得进入": both forbid
-                and not _CONDITION.search(clause)
+                and not _CONDITION.search(clause) and not agreeing
                 and (_restates(clause, statement) or denies and _contained(clause, statement))):
             return "negation", statement.strip(), clause.strip(), clause
-        found = _stems_in(clause) | (_stems_in(sentence) & _SENTENCE_WIDE)
-        for ours, theirs in pairs:
-            if theirs in found and ours not in found:
+        for ours, theirs in opposed:
+            if (ours, theirs) not in agreeing:
                 return "antonym", ours, theirs, clause
     return ((stance and _modality_conflict(statement, stance, sentences))
             or _antonym_on_the_object(statement, statement_terms, sentences, pairs))
