@@ -327,3 +327,112 @@ def test_a_negation_ties_no_value_to_the_clause_it_stands_in():
     assert contradiction("缴存比例不低于5%", evidence) is None  # "不" is also in the ceiling's clause
     found = contradiction("缴存比例不低于12%", evidence)
     assert found is not None and (found.stated, found.evidence) == ("12", "5")
+
+
+@pytest.mark.parametrize("statement, evidence, stated, other", [
+    # A Chinese pronoun (这家 / 该) is no word the evidence must echo.
+    ("这家公司由王磊创办。", "该公司由李娜于2010年创办，总部位于杭州。", "王磊", "李娜"),
+    # A place's title is part of its name, at a sentence's start too, and two places may share it.
+    ("The tallest mountain in Japan is Mount Aso.", "Mount Fuji, at 3,776 metres, is the tallest mountain in Japan.",
+     "Mount Aso", "Mount Fuji"),
+])
+def test_a_name_swap_behind_a_pronoun_or_a_place_title(statement, evidence, stated, other):
+    found = contradiction(statement, [evidence])
+    assert found is not None and (found.kind, found.stated, found.evidence) == ("name", stated, other)
+    assert contradiction(statement.replace(stated, other), [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence, stated, other", [
+    ("The headquarters are in Munich.", "The company's headquarters are located in Hamburg, with a branch office in Munich.",
+     "Munich", "Hamburg"),
+    ("In 1596 the capital moved to Gdańsk.",
+     "Kraków was Poland's capital until 1596, when King Sigismund III moved the royal court to Warsaw.", "Gdańsk", "Warsaw"),
+    ("The bakery was founded by Maria Lopez.",
+     "The bakery was founded in 1998 by Ana Torres, whose sister Maria Lopez later joined as head baker.",
+     "Maria Lopez", "Ana Torres"),
+])
+def test_another_name_in_the_statements_slot_and_its_name_only_in_another_role(statement, evidence, stated, other):
+    found = contradiction(statement, [evidence])
+    assert found is not None and (found.kind, found.stated, found.evidence) == ("name", stated, other)
+    assert contradiction(statement.replace(stated, other), [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The headquarters are in Munich.", "The company's headquarters are located in Hamburg and Munich."),  # a list
+    ("The museum is in Paris.", "The museum, founded in 1850 in Lyon, moved to Paris in 1900."),  # another clause's slot
+])
+def test_a_name_listed_in_the_slot_or_a_slot_of_another_clause_is_no_swap(statement, evidence):
+    assert contradiction(statement, [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence, faithful", [
+    ("乙公司收购了甲公司。", "2022年，甲公司以30亿元收购了乙公司。", "甲公司收购了乙公司。"),
+    ("蓝天航空收购了海鸥航空。", "2019年，海鸥航空以12亿元收购了蓝天航空。", "海鸥航空收购了蓝天航空。"),
+    ("红星队击败了蓝鹰队。", "决赛中，蓝鹰队以3比1击败了红星队。", "蓝鹰队击败了红星队。"),  # a score between says no relation
+])
+def test_chinese_sides_that_share_a_head_word_trade_places(statement, evidence, faithful):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "roles"
+    assert contradiction(faithful, [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("露营地可以生火做饭。", "为防止山火，露营地全年禁止明火。"),                 # what the modal word governs: fire
+    ("服药期间饮酒没有影响。", "服用本品期间禁止饮酒，否则可能引起严重不良反应。"),  # "no effect" allows it
+    ("Grapefruit juice has no effect on this medication.",
+     "Patients taking this medication must not drink grapefruit juice, as it raises the drug's blood levels."),
+    ("Drinking alcohol does not affect this antibiotic.",            # an imperative "do not" forbids
+     "Do not drink alcohol while taking this antibiotic and for 48 hours after the last dose."),
+])
+def test_harmless_or_a_permission_against_a_prohibition_of_the_same_thing(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "modality"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("露营地可以生火做饭。", "露营地设有专门的烧烤区，允许使用明火。"),
+    ("孕妇饮用这种茶没有任何影响。", "孕妇可以饮用本品。"),
+])
+def test_harmless_or_a_permission_against_a_permission_is_no_conflict(statement, evidence):
+    assert contradiction(statement, [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence, conflict", [
+    ("The exam can be retaken unlimited times.", "Candidates may retake the exam no more than twice within a year.", True),
+    ("You can use an unlimited number of devices with one account.",
+     "Each account can be used on at most three devices at the same time.", True),
+    ("图书可以无限次续借。", "每本图书最多只能续借一次。", True),
+    ("The exam can be retaken unlimited times.", "Candidates may retake the exam as often as they like.", False),
+    ("图书可以无限次续借。", "图书可以无限次续借，每次续借30天。", False),
+])
+def test_no_bound_against_a_ceiling(statement, evidence, conflict):
+    found = contradiction(statement, [evidence])
+    assert (found is not None and found.kind in ("bound", "negation")) is conflict
+
+
+@pytest.mark.parametrize("statement, evidence, opposed", [
+    ("On weekends it is closed all day.",
+     "The pharmacy is open from 8 a.m. to 9 p.m. on weekdays and from 10 a.m. to 6 p.m. on weekends.", True),
+    ("It is closed on public holidays.", "The pool is open from 7 a.m. to 9 p.m. every day, including public holidays.", True),
+    ("节假日闭馆。", "博物馆每天9点至17点开放，节假日照常开放。", True),
+    ("The east lot is closed on weekends.", "Visitors can park in the east lot, which is open on weekends.", True),
+    ("On weekends it is closed all day.", "The pharmacy is open from 8 a.m. to 9 p.m. on weekdays and is closed on weekends.",
+     False),
+    ("It is closed on public holidays.", "The pool is open from 7 a.m. to 9 p.m. every day, except public holidays.", False),
+    ("Sales increased in 2020.", "Sales decreased in 2019 but increased in 2020.", False),
+    ("周一不开放。", "故宫博物院周一闭馆（法定节假日除外）。", False),  # a negated antonym agrees
+])
+def test_the_antonym_of_the_statements_verb_aligns_the_clause_that_holds_it(statement, evidence, opposed):
+    """Where no clause holds enough of the statement's words, its verb's antonym counts as one
+    of them ("closed" / "open"), and so it does in the choice of a sentence's clause where the sentence
+    lacks the verb itself; a list after "including" stays in its clause, "except" does not."""
+    found = contradiction(statement, [evidence])
+    assert (found is not None and found.kind == "antonym") is opposed
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The museum is not open on Mondays.", "The museum is closed on Mondays."),
+    ("博物馆周一不开放。", "博物馆周一闭馆。"),
+])
+def test_a_negated_word_against_its_antonym_is_no_contradiction(statement, evidence):
+    assert contradiction(statement, [evidence]) is None

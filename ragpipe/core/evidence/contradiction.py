@@ -17,8 +17,8 @@ from functools import lru_cache
 
 from ragpipe.core.evidence.agreement import (asked_as_said, fact_terms, found_in, in_context, name_in, opening_reply, shares_word,
                                              words)
-from ragpipe.core.evidence.facts import VALUE_CLAUSE, bounds, common_word, counted, facts, fold, lone_one, negated
-from ragpipe.core.evidence.polarity import aligned_with, clauses_of, overlap, polarity_conflict
+from ragpipe.core.evidence.facts import PLACE_TITLE, VALUE_CLAUSE, common_word, counted, facts, fold, lone_one, negated
+from ragpipe.core.evidence.polarity import aligned_with, bound_conflict, clauses_of, overlap, polarity_conflict, pronoun
 from ragpipe.core.evidence.roles import swapped_roles
 from ragpipe.core.text import is_chinese, number_mentions, numbers
 
@@ -30,7 +30,8 @@ _UNNUMBERED = re.compile(r"^\s*\d{1,2}[.)]?\s+|\b(?:steps?|passages?|documents?|
 
 
 _NO_FACTS = facts("")
-# A title two names share says nothing of whether they are one: "Dr Chen" and "Dr Alvarez" are two.
+# A title two names share says nothing of whether they are one: "Dr Chen" and "Dr Alvarez" are two
+# (and so are "Mount Fuji" and "Mount Aso": facts.PLACE_TITLE).
 _TITLE = re.compile(r"^(?:dr|mr|mrs|ms|prof|sir|st)\.?\s+")
 
 
@@ -52,7 +53,8 @@ def _slot_conflicts(statement: str, sentences: list[str], sentence_terms) -> Con
     aligned sentence states another of its kind that the statement does not."""
     statement = _UNNUMBERED.sub(" ", statement)
     said = facts(statement)
-    statement_terms = list(dict.fromkeys(words(statement)))
+    # A Chinese pronoun ("这家公司" / "该公司") points at what the evidence names: no word to align.
+    statement_terms = [t for t in dict.fromkeys(words(statement)) if not pronoun(t)]
     # English number words are too often no number ("one of", "three horizontal lines" beside "2"):
     # only digits, Chinese numerals and a number word that counts a unit ("five-year") are slots.
     stated_numbers = said.numbers if is_chinese(statement) else said.numbers & (numbers(statement) | counted(statement))
@@ -74,9 +76,15 @@ def _slot_conflicts(statement: str, sentences: list[str], sentence_terms) -> Con
         unstated_month = kind == "month" and not any(_alternative(kind, value, _NO_FACTS, facts(s), s) is None
                                                      for s in sentences)
         aligned = [i for i in aligned_with(frame, sentences, sentence_terms) if unstated_month or _echoes(sentences[i], frame)
-                   or (kind == "name" and _name_in_its_place(value, statement, said, sentences[i]))]
+                   or (kind == "name" and (_name_in_its_place(value, statement, said, sentences[i])
+                                           or _slot_name(value, statement, said, sentences[i], sentences)))]
         if aligned and _stated_close_by(kind, value, frame, sentences, sentence_terms, aligned):
             continue
+        for i in aligned if kind == "name" else []:
+            other = _slot_name(value, statement, said, sentences[i], sentences)
+            if other:
+                shown = _as_written(other, sentences[i])
+                return Contradiction("name", _as_written(value, statement), shown, sentences[i])
         found = [(_alternative(kind, value, said, facts(sentences[i]), sentences[i]), i) for i in aligned]
         if kind != "name":  # names in one sentence are mostly a list ("by Jobs, Wozniak and Wayne")
             found = [(_closer_alternative(kind, value, said, frame, sentences[i]) if other is None else other, i)
@@ -105,11 +113,11 @@ def _frames_name(value: str, other: str, said, frame: list[str], sentence: str) 
 
 def _proper(name: str) -> bool:
     """A name that is not one or two dictionary words: "Canberra", "Charles Dickens", "李四",
-    "Federal Housing Administration", "Department of Veterans Affairs"; not a button or a
-    heading in title case ("Apply", "Control Panel")."""
+    "Federal Housing Administration", "Department of Veterans Affairs", a place with its title
+    ("Mount Fuji"); not a button or a heading in title case ("Apply", "Control Panel")."""
     parts = name.split()
-    return (not name.isascii() or not all(common_word(w) for w in parts) or len(parts) >= 3
-            or any(w in ("of", "for", "and", "de") for w in parts))
+    return (not name.isascii() or bool(PLACE_TITLE.match(name)) or not all(common_word(w) for w in parts)
+            or len(parts) >= 3 or any(w in ("of", "for", "and", "de") for w in parts))
 
 
 def _name_in_its_place(name: str, statement: str, said, sentence: str) -> str:
@@ -120,11 +128,52 @@ def _name_in_its_place(name: str, statement: str, said, sentence: str) -> str:
                  and not _one_name(n, name) and _in_its_place(name, statement, n, sentence, before=2)), "")
 
 
+# The preposition that puts a name in its slot, and what may follow a name that fills it: "in Hamburg,",
+# "by Ana Torres", "in Killeen"; not "on the Web browser", "in the Nom field" (the name is a modifier there).
+_SLOT = r"\b(in|to|by|at|from|on)\s+(?:the\s+)?"
+_FILLED = r"(?=\s*(?:$|[,;.!?)]|\b(?:in|at|on|from|to|by|with|for|during|since|until|when|where|which|who)\b))"
+
+
+def _slot_name(value: str, statement: str, said, sentence: str, sentences: list[str]) -> str:
+    """The proper name an English sentence puts in the slot of a statement's only name: after the same
+    preposition, in a clause that holds the statement's last word before it ("The headquarters are in
+    Munich" / "The company's headquarters are located in Hamburg"; "the capital moved to Gdańsk" /
+    "…moved the royal court to Warsaw"); "" when there is none, or an evidence sentence names the
+    value in the slot or other than in a role of its own ("…, with a branch office in Munich", "…by Ana
+    Torres, whose sister Maria Lopez…": the name of a list, "in Hamburg and Munich", is in the slot too)."""
+    mine = not is_chinese(statement) and said.names == (value,) and _proper(value) and re.search(
+        rf"([^,;:]*?){_SLOT}{re.escape(value)}{_FILLED}", fold(statement))
+    before = mine and words(mine.group(1))
+    if not before:
+        return ""
+    slot = (mine.group(2), before[-1])
+    if any(_names_in_place(value, slot, statement, fold(s)) for s in sentences):
+        return ""
+    return next((n for n in facts(sentence).names if _proper(n) and not _one_name(n, value)
+                 and _in_slot(n, slot, fold(sentence))), "")
+
+
+def _in_slot(name: str, slot: tuple[str, str], text: str) -> bool:
+    """A clause of the folded text that does not deny it puts the name after the slot's preposition,
+    with the slot's word before it."""
+    return any(m.group(2) == slot[0] and found_in(slot[1], words(m.group(1))) and not negated(c)
+               for c in VALUE_CLAUSE.split(text) if c
+               for m in re.finditer(rf"(.*?){_SLOT}{re.escape(name)}{_FILLED}", c))
+
+
+def _names_in_place(value: str, slot: tuple[str, str], statement: str, text: str) -> bool:
+    """The folded text names the value in the statement's slot, or in a clause that gives it no role
+    of its own (no word the statement lacks before it)."""
+    return value in text and (_in_slot(value, slot, text) or any(
+        value in c and not set(words(c.split(value)[0])) - set(words(statement))
+        for c in VALUE_CLAUSE.split(text) if c))
+
+
 def _one_name(a: str, b: str) -> bool:
     """Two names may be one spelt two ways when they share a word ("Sunset Boulevard", "Sunset Blvd"),
     but not by a shared title ("Dr Chen", "Dr Alvarez"), nor by a shared head word after modifiers
     that differ ("Berlin Philharmonic", "Vienna Philharmonic"; "Harvard University", "Yale University")."""
-    a, b = _TITLE.sub("", a), _TITLE.sub("", b)
+    a, b = PLACE_TITLE.sub("", _TITLE.sub("", a)), PLACE_TITLE.sub("", _TITLE.sub("", b))
     if not shares_word(a, [b]):
         return False
     head_a, head_b = words(a), words(b)
@@ -172,9 +221,11 @@ def _stated_close_by(kind: str, value, frame: list[str], sentences: list[str], s
 
 
 def _as_written(value: str, text: str) -> str:
-    """A folded name as the text writes it ("canberra" -> "Canberra")."""
+    """A folded name as the text writes it ("canberra" -> "Canberra", "gdansk" -> "Gdańsk")."""
     match = re.search(re.escape(value), text, re.I)
-    return match.group(0) if match else value
+    folded = fold(text)
+    at = folded.find(value) if not match and len(folded) == len(text) else -1
+    return match.group(0) if match else text[at:at + len(value)] if at >= 0 else value
 
 
 def _month_words(statement: str) -> list[str]:
@@ -243,23 +294,6 @@ def _show(kind: str, value) -> str:
         return ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
                 "November", "December"][int(value) - 1]
     return f"{value:g}" if isinstance(value, float) else str(value)
-
-
-def _bound_conflict(statement: str, sentences: list[str]) -> Contradiction | None:
-    """A value the statement makes a floor where every evidence sentence that states it and
-    shares a word with the statement makes it a ceiling, or the other way round: "The federal
-    government caps down payments at 3.5%" against "a down payment as low as 3.5%"."""
-    stated = bounds(statement)
-    statement_terms = [t for t in words(statement) if not facts(t).numbers]
-    for value, kinds in stated.items():
-        if len(kinds) != 1:
-            continue
-        theirs = [(bounds(s).get(value, set()), s) for s in sentences
-                  if value in facts(s).numbers and any(found_in(t, words(s)) for t in statement_terms)]
-        if theirs and all(other and other != kinds for other, _ in theirs):
-            shown = f"{value:g}"
-            return Contradiction("bound", f"{next(iter(kinds))} {shown}", f"{next(iter(theirs[0][0]))} {shown}", theirs[0][1])
-    return None
 
 
 def answers_otherwise(statement: str, question: str, sentences: Sequence[str]) -> Contradiction | None:
@@ -361,4 +395,5 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
     swapped = swapped_roles(statement, sentences)
     if swapped:
         return Contradiction("roles", *swapped)
-    return _bound_conflict(statement, sentences)
+    bounded = bound_conflict(statement, sentences)
+    return Contradiction(*bounded) if bounded else None

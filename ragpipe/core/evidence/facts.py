@@ -70,6 +70,9 @@ _ZH_NAME_FLAGS = {"nr", "nrfg", "nrt", "ns", "nt", "nz"}
 _SENTENCE_START = re.compile(r"(?:^\s*|[.!?:;\n•*\-–—)\]\d]\s*|[.!?]\S*\s+)$")
 # Place nouns jieba tags as place names.
 _ZH_COMMON_PLACES = frozenset("城市 国家 地区 首都 省份 城镇 农村 乡村 地方 全国 各地 本地 当地 海外 国内 国外 境内 境外 市区 郊区".split())
+# Words that open a place's name ("Mount Fuji", "Lake Baikal", "Cape Horn"): dictionary words, yet
+# part of the name even where they start a sentence, and the place is proper whatever follows them.
+PLACE_TITLE = re.compile(r"^(?:mount|mt|lake|cape|fort|saint|isle)\.?\s+(?=\S)", re.I)
 _EN_NAME = re.compile(r"\b[A-Z][\w'’.-]*(?:\s+(?:(?:of|de|da|von|van|the|and|la|le|du|del)\s+)*[A-Z][\w'’.-]*)*")
 
 # Where one sentence gives several values, each belongs to its clause.
@@ -253,7 +256,8 @@ def names(text: str) -> tuple[str, ...]:
     else:
         for match in _EN_NAME.finditer(text):
             words = match.group(0).split()
-            if _SENTENCE_START.search(text[:match.start()]) and common_word(words[0]):
+            if (_SENTENCE_START.search(text[:match.start()]) and common_word(words[0])
+                    and not (len(words) > 1 and PLACE_TITLE.match(match.group(0)))):
                 words = words[1:]  # "Finally", "Open", "Step": capitalised for the sentence, not as a name
             while words and (words[0].lower() in EN_STOPWORDS or words[0].lower().rstrip(".") in _EN_MONTHS
                              or words[0].lower() in _WEEKDAYS):
@@ -280,6 +284,12 @@ def bounds(text: str) -> dict[float, set[str]]:
         if match:
             found.setdefault(value, set()).add("floor" if match.group("floor") else "ceiling")
     return found
+
+
+def capped(text: str) -> str:
+    """The text's first ceiling word ("at most", "no more than", "最多", "上限"), whatever it bounds
+    (a number or not: "no more than twice"), or ""."""
+    return next((m.group("ceiling") for m in _BOUND_BEFORE.finditer(normalize(text)) if m.group("ceiling")), "")
 
 
 # A lone 一 before a unit of time or count says "a" ("一天不超过4次": a day, as "每天" or "24小时内" say; "一只猫").

@@ -1,6 +1,7 @@
 """Opposite statements, found by rule: the evidence clause that speaks of what a statement
-speaks of negates what the statement affirms (or the other way round), or has the antonym of
-one of its words ("increased" / "decreased", "允许" / "禁止"). Also here, shared with the other
+speaks of negates what the statement affirms (or the other way round), has the antonym of
+one of its words ("increased" / "decreased", "允许" / "禁止"), or bounds what the statement
+bounds otherwise ("at least" / "at most", "unlimited" / "最多一次"). Also here, shared with the other
 rules of contradiction.py: how a sentence is cut into clauses, and which sentences speak of
 a statement's words.
 """
@@ -12,7 +13,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ragpipe.core.evidence.agreement import found_in, words
-from ragpipe.core.evidence.facts import facts, fold, negated
+from ragpipe.core.evidence.facts import bounds, capped, facts, fold, negated
 from ragpipe.core.text import is_chinese
 
 # A clause restates a statement (but for its polarity) when this share of its words are the statement's.
@@ -32,11 +33,14 @@ _ANTONYMS = [("increas", "decreas"), ("increas", "reduc"), ("rais", "lower"), ("
              ("之前", "之后"), ("以前", "以后"), ("以上", "以下"), ("最高", "最低"), ("允许", "禁止"), ("可以", "不得"),
              ("批准", "拒绝"), ("必须", "无需"), ("强制", "自愿"), ("最大", "最小"), ("公立", "私立"), ("合法", "违法"),
              ("缴纳", "免征"), ("征收", "免征"), ("需要", "无需"), ("收费", "免费"), ("仅限", "不限"),
-             ("still", "no longer"), ("仍", "不再")]
+             ("still", "no longer"), ("仍", "不再"), ("开放", "关闭"), ("开放", "闭馆"), ("营业", "停业"), ("营业", "歇业"),
+             ("开门", "关门")]
 # Said once for a sentence's subject, whichever clause holds the predicate: "classified Pluto
 # as a dwarf planet, no longer as a planet", "…归类为矮行星，它不再属于行星".
 _SENTENCE_WIDE = frozenset({"no longer", "不再"})
-_CLAUSE = re.compile(r"[,;:，；：]|\s--?\s|—|\b(?:but|while|whereas|although)\b|但是?|而|然而")
+# A list that includes what it bounds continues its clause: "open every day, including public holidays".
+_CLAUSE = re.compile(r",(?!\s*(?:including|such as)\b)|，(?!包括)|[;:；：]"
+                     r"|\s--?\s|—|\b(?:but|while|whereas|although)\b|但是?|而|然而")
 # Words that bound a value negate no predicate: "允许携带一件不超过7公斤的行李" allows it.
 _BOUND = re.compile(r"不[得应能可宜]?(?:超过|高于|多于|低于|少于)|\bnot? (?:more|less|fewer|later|earlier) than\b", re.I)
 # A duty, however worded: "is not required to return the deposit" denies "must return the deposit".
@@ -48,7 +52,8 @@ _CONDITION = re.compile(r"\b(?:if|unless|when|whether)\b|如果|若|除非|假�
 # forbid (neither is the other's negation), "may not" and "is prohibited" too. The negated forms
 # come first in each language: "not allowed" forbids, "not required" exempts.
 _MODALITY = [
-    ("forbid", re.compile(r"\b(?:must|may|shall|should|can|could)\s+not\b|\b(?:mustn|shan|can|couldn)['’]?t\b|\bcannot\b"
+    ("forbid", re.compile(r"^\s*(?:please\s+)?(?:do\s+not|don['’]t|never)\b"
+                          r"|\b(?:must|may|shall|should|can|could)\s+not\b|\b(?:mustn|shan|can|couldn)['’]?t\b|\bcannot\b"
                           r"|\b(?:not|never)\s+(?:\w+\s+){0,2}(?:allowed|permitted|safe)\b|\b(?:prohibit\w*|forbid\w*|ban(?:s|ned|ning)?\b)",
                           re.I)),
     ("exempt", re.compile(r"\b(?:optional|voluntary)\b|\bnot\s+(?:required|mandatory|necessary|needed)\b|\bno\s+need\b"
@@ -56,18 +61,22 @@ _MODALITY = [
                           r"|\b(?:do|does|did)(?:\s+not|n['’]t)\s+(?:need|require)\b", re.I)),
     ("require", re.compile(r"\b(?:must|shall|required|mandatory|compulsory|obligatory)\b|\b(?:have|has|need|needs)\s+to\b"
                            r"|\brequires?\b", re.I)),
+    # "may", not the month ("in May 1937", "1 May"); harmless is allowed ("has no effect on", "没有影响").
     ("permit", re.compile(r"(?<!\d\s)\bmay\b(?!\s+\d)|\b(?:can|allowed|permitted|welcome)\b|\b(?:is|are)\s+safe\b"
-                          r"|\bfree\s+to\b", re.I)),  # "may", not the month ("in May 1937", "1 May")
+                          r"|\bfree\s+to\b|\b(?:has|have|had)\s+no\s+(?:\w+\s+)?effect\b|\bdoes\s+not\s+affect\b"
+                          r"|\bharmless\b", re.I)),
     ("forbid", re.compile(r"严禁|禁止|禁[用食烟售行停入]|不得|不准|不许|不能|不可|不宜|切勿|请勿|谢绝|不(?:允许|准许)")),
     ("exempt", re.compile(r"无需|无须|毋须|不需要?|不必|不用|非必须|自愿|可选")),
     ("require", re.compile(r"必须|务必|应当|需要|须")),
-    ("permit", re.compile(r"可以|允许|准许|能够|放心")),
+    ("permit", re.compile(r"可以|允许|准许|能够|放心|(?:没有|无)(?:任何)?影响|不影响|无妨|无碍")),
 ]
 _OPPOSITE = {"forbid": "permit", "permit": "forbid", "require": "exempt", "exempt": "require"}
 # "can" and "cannot" say what is possible as often as what is allowed ("the latter can be made by
 # the body" / "essential amino acids cannot be made by the body"): they agree with a modal word, but
-# oppose only an explicit one ("Children under 12 can use it" / "must not be used by children").
-_ABILITY = re.compile(r"\bcan(?:not|['’]t)?\b|\bcould(?:n['’]t|\s+not)\b|\bcan\s+not\b", re.I)
+# oppose only an explicit one ("Children under 12 can use it" / "must not be used by children"). So does
+# an imperative "do not", as often advice as a rule ("Don't allow the soil to dry out" / "The soil can be…").
+_ABILITY = re.compile(r"\bcan(?:not|['’]t)?\b|\bcould(?:n['’]t|\s+not)\b|\bcan\s+not\b"
+                      r"|^\s*(?:please\s+)?(?:do\s+not|don['’]t|never)\b", re.I)
 # A limit is no prohibition ("cannot exceed 2 hours", "不得超过"), a question or a how-to no permission.
 _MODAL_BOUND = re.compile(r"\b(?:cannot|can['’]t|must not|may not|should not|not)\s+exceed\b", re.I)
 _ASKS = re.compile(r"[?？]|\b(?:how|what|whether|why)\b|怎么|如何|是否|吗", re.I)
@@ -92,19 +101,41 @@ def clauses_of(sentence: str) -> list[str]:
     return [c for c in _CLAUSE.split(sentence) if c and c.strip()]
 
 
-def _predicate_clauses(statement_terms: list[str], sentences: list[str]) -> list[str]:
+def _predicate_clauses(statement_terms: list[str], sentences: list[str], pairs: list[tuple[str, str]]) -> list[str]:
     """The evidence clauses that speak of what the statement speaks of: the clauses that hold
     enough of its words; else, in the sentences that do, the clause holding most of them (the
-    later on a tie: "抗生素对病毒无效，因此不能治疗普通感冒" carries its subject in the first)."""
-    clauses = [c for s in sentences for c in clauses_of(s)]
-    aligned = aligned_with(statement_terms, clauses, [words(c) for c in clauses])
-    if aligned:
-        return [clauses[i] for i in aligned]
-    found = []
-    for i in aligned_with(statement_terms, sentences, [words(s) for s in sentences]):
-        parts = clauses_of(sentences[i])
-        found.append(max(reversed(parts), key=lambda c: overlap(statement_terms, words(c))))
-    return found
+    later on a tie: "抗生素对病毒无效，因此不能治疗普通感冒" carries its subject in the first).
+    Where none does, the antonym of a statement's word holds its place: "On weekends it is closed"
+    speaks of what "…open from 10 a.m. to 6 p.m. on weekends" speaks of; and in a sentence that
+    lacks the word itself, it counts in the choice of its clause ("…east lot, which is open on weekends")."""
+    of = [(c, s) for s in sentences for c in clauses_of(s)]
+    clauses = [c for c, _ in of]
+
+    def with_antonyms(text: str, sentence: str) -> tuple[str, ...]:
+        return words(text) + _antonyms_held(statement_terms, text, sentence, pairs)
+
+    for held in (lambda text, _: words(text), with_antonyms):
+        aligned = aligned_with(statement_terms, clauses, [held(c, s) for c, s in of])
+        if aligned:
+            return [clauses[i] for i in aligned]
+        found = []
+        for i in aligned_with(statement_terms, sentences, [held(s, s) for s in sentences]):
+            parts = clauses_of(sentences[i])
+            found.append(max(reversed(parts), key=lambda c: overlap(statement_terms, with_antonyms(c, sentences[i]))))
+        if found:
+            return found
+    return []
+
+
+def _antonyms_held(statement_terms: list[str], text: str, sentence: str,
+                   pairs: list[tuple[str, str]]) -> tuple[str, ...]:
+    """The statement's first word whose antonym the text has ("clos" where it says "open") and its
+    sentence lacks: one word in place of another, not "south" and "southwest" both where it says
+    "northwest", nor "increased" where the sentence says it too ("decreased in 2019 but increased in 2020")."""
+    found, whole = _stems_in(text), _stems_in(sentence)
+    return tuple(t for t in statement_terms for ours, theirs in pairs
+                 if theirs in found and ours not in whole
+                 and (ours in t if not ours.isascii() else t.startswith(ours)))[:1]
 
 
 def _restates(clause: str, statement: str) -> bool:
@@ -145,7 +176,7 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
     negates and the other does not, or one has a word the other has its antonym for: the kind
     ("negation", "antonym"), what the statement says, what the evidence says, and the clause."""
     # A Chinese pronoun ("这家酒店" / "本酒店") points at what the evidence names: no word to align.
-    statement_terms = [w for w in dict.fromkeys(words(statement)) if not _pronoun(w)]
+    statement_terms = [w for w in dict.fromkeys(words(statement)) if not pronoun(w)]
     if len(statement_terms) < 2:
         return None
     denies = _negates(statement)
@@ -154,16 +185,20 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
     pairs = [(ours, theirs) for ours, theirs in [*_ANTONYMS, *((y, x) for x, y in _ANTONYMS)]
              if ours in stated and theirs not in stated]
     stance = modality(statement)
-    for clause in _predicate_clauses(statement_terms, sentences):
+    for clause in _predicate_clauses(statement_terms, sentences, pairs):
         sentence = next((s for s in sentences if clause in s), clause)
+        found = _stems_in(clause) | (_stems_in(sentence) & _SENTENCE_WIDE)
+        # A negated antonym agrees: "not open" says what "closed" says, "周一不开放" what "周一闭馆" says.
+        opposed = [(ours, theirs) for ours, theirs in pairs if theirs in found and ours not in found]
+        agreeing = [pair for pair in opposed if _negates(fold(statement).replace(pair[0], " "))
+                    != _negates(fold(clause).replace(pair[1], " "))]
         if (single and (len(statement_terms) >= 3 or _same_words(clause, sentence, statement_terms)) and _negates(clause) != denies
                 and not (stance and modality(clause) == stance)  # "禁止带宠物进入" / "宠物不得进入": both forbid
-                and not _CONDITION.search(clause)
+                and not _CONDITION.search(clause) and not agreeing
                 and (_restates(clause, statement) or denies and _contained(clause, statement))):
             return "negation", statement.strip(), clause.strip(), clause
-        found = _stems_in(clause) | (_stems_in(sentence) & _SENTENCE_WIDE)
-        for ours, theirs in pairs:
-            if theirs in found and ours not in found:
+        for ours, theirs in opposed:
+            if (ours, theirs) not in agreeing:
                 return "antonym", ours, theirs, clause
     return ((stance and _modality_conflict(statement, stance, sentences))
             or _antonym_on_the_object(statement, statement_terms, sentences, pairs))
@@ -186,7 +221,7 @@ def _modality_conflict(statement: str, stance: str, sentences: list[str]) -> tup
     """The evidence clause that speaks of what the statement speaks of forbids what it permits,
     or exempts from what it requires, or the other way round: "本品孕妇禁用" / "孕妇可以放心服用".
     The modal words are left out of the words that align the two: they are the difference."""
-    frame = [w for w in dict.fromkeys(words(_without_modality(statement))) if not _pronoun(w)]
+    frame = [w for w in dict.fromkeys(words(_without_modality(statement))) if not pronoun(w)]
     if len(frame) < 2 or _ASKS.search(statement):
         return None
     clauses = [c for s in sentences for c in clauses_of(s)]
@@ -202,7 +237,7 @@ def _modality_conflict(statement: str, stance: str, sentences: list[str]) -> tup
     return None
 
 
-def _pronoun(word: str) -> bool:
+def pronoun(word: str) -> bool:
     """A Chinese pronoun ("这种药" / "本品"): it points at what the evidence names in its own words."""
     import jieba.posseg
 
@@ -217,10 +252,23 @@ def _explicit(text: str) -> bool:
 def _held(frame: list[str], clause: str) -> int:
     """How many of ``frame`` the clause holds. Chinese: as written anywhere in it, whichever
     way jieba cut it ("门店里" is cut 门 / 店里, "严禁吸烟" is one word; "骑" is in "骑行"), or as
-    the verb a prohibition holds ("服用" in "孕妇禁用", "吸烟" in "禁烟")."""
+    the verb a prohibition holds ("服用" in "孕妇禁用", "吸烟" in "禁烟"), or by the head character
+    of what the modal word governs ("生火" / "禁止明火": fire, however made)."""
     if is_chinese(clause):
-        return sum(t in clause or any("禁" + ch in clause for ch in t) for t in frame)
+        governed = _governed(clause)
+        return sum(t in clause or any("禁" + ch in clause for ch in t) or len(t) == 2 and governed[-1:] == t[-1]
+                   for t in frame)
     return overlap(frame, words(clause))
+
+
+def _governed(clause: str) -> str:
+    """The first word after a Chinese clause's modal word ("明火" of "全年禁止明火"), or ""."""
+    for _, pattern in _MODALITY:
+        found = pattern.search(clause)
+        after = found and words(clause[found.end():])
+        if after:
+            return after[0]
+    return ""
 
 
 def _without_modality(text: str) -> str:
@@ -280,3 +328,45 @@ def _stems_in(text: str) -> frozenset[str]:
     return frozenset(stem for stem in _STEMS if (stem in text if not stem.isascii()
                                                  else re.search(rf"\b{stem}\b", folded) if " " in stem
                                                  else any(w.startswith(stem) for w in found)))
+
+
+def bound_conflict(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
+    """A bound the evidence opposes: a floor for a ceiling, or none for a ceiling (``_floor_for_ceiling``,
+    ``_unbounded``): the kind ("bound"), what the statement says, what the evidence says, the sentence."""
+    return _floor_for_ceiling(statement, sentences) or _unbounded(statement, sentences)
+
+
+def _floor_for_ceiling(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
+    """A value the statement makes a floor where every evidence sentence that states it and
+    shares a word with the statement makes it a ceiling, or the other way round: "The federal
+    government caps down payments at 3.5%" against "a down payment as low as 3.5%"."""
+    stated = bounds(statement)
+    statement_terms = [t for t in words(statement) if not facts(t).numbers]
+    for value, kinds in stated.items():
+        if len(kinds) != 1:
+            continue
+        theirs = [(bounds(s).get(value, set()), s) for s in sentences
+                  if value in facts(s).numbers and any(found_in(t, words(s)) for t in statement_terms)]
+        if theirs and all(other and other != kinds for other, _ in theirs):
+            shown = f"{value:g}"
+            return "bound", f"{next(iter(kinds))} {shown}", f"{next(iter(theirs[0][0]))} {shown}", theirs[0][1]
+    return None
+
+
+# No bound at all: "unlimited", "no limit", "无限次", "不设上限".
+_UNBOUNDED = re.compile(r"\b(?:an\s+)?unlimited(?:\s+number\s+of)?\b|\bno (?:upper )?limits?\b"
+                        r"|\bwithout (?:any )?limits?\b|\bany number of\b|无限|不限|(?:没有|无|不设)(?:任何)?(?:上限|限制)|不受限制", re.I)
+
+
+def _unbounded(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
+    """A statement that sets no bound ("can be retaken unlimited times", "图书可以无限次续借") against
+    the sentence that speaks of the same thing with a ceiling ("no more than twice", "最多只能续借一次")."""
+    found = _UNBOUNDED.search(statement)
+    if not found:
+        return None
+    frame = [t for t in dict.fromkeys(words(_UNBOUNDED.sub(" ", statement))) if not facts(t).numbers]
+    for i in aligned_with(frame, sentences, [words(s) for s in sentences]):
+        ceiling = capped(sentences[i])
+        if ceiling and not _UNBOUNDED.search(sentences[i]):
+            return "bound", found.group(0).strip(), ceiling, sentences[i]
+    return None

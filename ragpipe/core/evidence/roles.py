@@ -17,6 +17,8 @@ _ZH_PASSIVE = re.compile(r"被(?!告|保险|执行|害人|申请|上诉|继承|�
 # The grounds or capacity a side acts on, written between it and the verb ("乙公司以侵犯专利权为由起诉甲公司",
 # "以股东名义"), say nothing of who acts on whom.
 _ZH_GROUNDS = re.compile(r"以[^，。；,;]{1,15}?(?:为由|为理由|为借口|的?名义)")
+# Nor does the score or the price it acts by ("蓝鹰队以3比1击败了红星队", "以30亿元收购了").
+_ZH_MANNER = re.compile(r"以\s*[\d.零〇一二两三四五六七八九十百千万亿]+\s*(?:比\s*[\d零〇一二两三四五六七八九十]+|[亿万千百]?元|分|票)?")
 _COPULA = re.compile(r"\b(?:is|are|was|were)\b|是")
 
 
@@ -29,6 +31,7 @@ def _roles(text: str, first: str, second: str) -> tuple[bool, str] | None:
     if i < 0 or j < 0:
         return None
     between = lowered[min(i, j) + len(first if i < j else second):max(i, j)]
+    between = _ZH_MANNER.sub("", between) if is_chinese(text) else between
     if not re.sub(r"\b(?:and|or|the|a|an)\b|[和与及或的]|[\W_]", "", between):
         return None  # "A and B", "A (B)": a list or a gloss, no relation
     flipped = bool(_ZH_PASSIVE.search(_ZH_GROUNDS.sub("", between)) if is_chinese(text) else _EN_PASSIVE.search(between)
@@ -111,7 +114,9 @@ def _sides_around(ours: list[str], theirs: list[str], i: int, j: int, k: int) ->
     for a in range(1, min(i - k, j - k + 1, 4) + 1):  # the left side: the a words before the phrase
         for b in range(1, min(len(ours) - i - 1, 4) + 1):  # the right side: the b words after the pivot
             left, right = ours[i - k - a:i - k], ours[i + 1:i + 1 + b]
-            if set(left) & set(right) or phrase & (set(left) | set(right)) or j - k < b:
+            # Sides may share a head word ("乙 公司" / "甲 公司"), but each needs a word of its own.
+            if (not set(left) - set(right) or not set(right) - set(left) or phrase & (set(left) | set(right))
+                    or j - k < b):
                 continue
             # One word the statement lacks may stand between a side and the relation in the
             # sentence: a title ("原告王某起诉被告赵某").
