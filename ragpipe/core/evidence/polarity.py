@@ -58,7 +58,8 @@ _MODALITY = [
                           re.I)),
     ("exempt", re.compile(r"\b(?:optional|voluntary)\b|\bnot\s+(?:required|mandatory|necessary|needed)\b|\bno\s+need\b"
                           r"|\b(?:do|does|did)(?:\s+not|n['’]t)\s+(?:need|have)\s+to\b|\bneed(?:\s+not|n['’]t)\b"
-                          r"|\b(?:do|does|did)(?:\s+not|n['’]t)\s+(?:need|require)\b", re.I)),
+                          r"|\b(?:do|does|did)(?:\s+not|n['’]t)\s+(?:need|require)\b"
+                          r"|\bno\b(?=\s+(?:\w+\s+){1,2}(?:is|are|was|were)\s+(?:needed|required|necessary)\b)", re.I)),
     ("require", re.compile(r"\b(?:must|shall|required|mandatory|compulsory|obligatory)\b|\b(?:have|has|need|needs)\s+to\b"
                            r"|\brequires?\b", re.I)),
     # "may", not the month ("in May 1937", "1 May"); harmless is allowed ("has no effect on", "没有影响").
@@ -117,7 +118,7 @@ def _predicate_clauses(statement_terms: list[str], sentences: list[str], pairs: 
     for held in (lambda text, _: words(text), with_antonyms):
         aligned = aligned_with(statement_terms, clauses, [held(c, s) for c, s in of])
         if aligned:
-            return [clauses[i] for i in aligned]
+            return [c for i in aligned for c in (clauses[i], *_rest_of_predicate(statement_terms, clauses[i], of[i][1]))]
         found = []
         for i in aligned_with(statement_terms, sentences, [held(s, s) for s in sentences]):
             parts = clauses_of(sentences[i])
@@ -125,6 +126,15 @@ def _predicate_clauses(statement_terms: list[str], sentences: list[str], pairs: 
         if found:
             return found
     return []
+
+
+def _rest_of_predicate(statement_terms: list[str], clause: str, sentence: str) -> list[str]:
+    """The sentence's other clause that holds the statement's words the aligned clause lacks, two at least
+    and more than any other: the subject may stand in one clause and the predicate in the next
+    ("这款洗衣机仅有洗涤和脱水功能，不支持烘干" for "这款洗衣机支持烘干功能")."""
+    lacked = [t for t in statement_terms if not found_in(t, words(clause))]
+    held = sorted(((overlap(lacked, words(c)), c) for c in clauses_of(sentence) if c != clause), reverse=True)
+    return [held[0][1]] if held and held[0][0] >= 2 and (len(held) == 1 or held[1][0] < held[0][0]) else []
 
 
 def _antonyms_held(statement_terms: list[str], text: str, sentence: str,
@@ -220,14 +230,16 @@ def modality(text: str) -> str | None:
 def _modality_conflict(statement: str, stance: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
     """The evidence clause that speaks of what the statement speaks of forbids what it permits,
     or exempts from what it requires, or the other way round: "本品孕妇禁用" / "孕妇可以放心服用".
-    The modal words are left out of the words that align the two: they are the difference."""
-    frame = [w for w in dict.fromkeys(words(_without_modality(statement))) if not pronoun(w)]
-    if len(frame) < 2 or _ASKS.search(statement):
+    The modal words are left out of the words that align the two: they are the difference. One word
+    left aligns where both put it beside their modal words ("No reservation is needed." / "Reservations
+    are required for all tables…")."""
+    frame = [w for w in dict.fromkeys(words(_without_modality(statement))) if not pronoun(w) and w not in _DUTY_WORDS]
+    if not frame or len(frame) < 2 and not _beside_modal(frame[0], statement) or _ASKS.search(statement):
         return None
     clauses = [c for s in sentences for c in clauses_of(s)]
-    held = [_held(frame, c) for c in clauses]
+    held = [_held(frame, c) if len(frame) > 1 or _beside_modal(frame[0], c) else 0 for c in clauses]
     best = max(held, default=0)
-    enough = max(2, ALIGNED_SHARE * len(frame))
+    enough = max(min(2, len(frame)), ALIGNED_SHARE * len(frame))
     if best < enough or any(n >= enough and modality(c) == stance for c, n in zip(clauses, held)):
         return None  # no clause speaks of it, or one says the same
     for clause, count in zip(clauses, held):
@@ -235,6 +247,12 @@ def _modality_conflict(statement: str, stance: str, sentences: list[str]) -> tup
                 and (_explicit(statement) or _explicit(clause))):
             return "modality", _said(statement, stance), _said(clause, _OPPOSITE[stance]), clause
     return None
+
+
+def _beside_modal(word: str, text: str) -> bool:
+    """The text has the word among the two before its modal words or as the first after them."""
+    found = next(filter(None, (pattern.search(text) for _, pattern in _MODALITY)), None)
+    return bool(found) and found_in(word, words(text[:found.start()])[-2:] + words(text[found.end():])[:1])
 
 
 def pronoun(word: str) -> bool:
