@@ -441,10 +441,13 @@ def test_a_negated_word_against_its_antonym_is_no_contradiction(statement, evide
 @pytest.mark.parametrize("statement, evidence, denied", [
     ("这款洗衣机支持烘干功能。", "这款洗衣机仅有洗涤和脱水功能，不支持烘干。", True),
     ("这款洗衣机支持烘干功能。", "这款洗衣机有洗涤和脱水功能，也支持烘干。", False),
+    ("Students who have not found work within three years should have their debts forgiven.",
+     "The plan covers students who have not found work within three years, and their debts should be forgiven.", False),
 ])
 def test_a_negated_predicate_in_the_clause_after_the_subjects(statement, evidence, denied):
     """The clause that holds the statement's subject lacks its predicate: the sentence's next clause that
-    holds it is read too, and its negation counts."""
+    holds it is read too, and its negation counts (for an affirmative statement only: a negated one's
+    "not" may stand in a part of it the evidence cuts otherwise)."""
     found = contradiction(statement, [evidence])
     assert (found is not None and found.kind == "negation") is denied
 
@@ -480,3 +483,14 @@ def test_asked_who_a_person_named_in_the_roles_other_word(statement, evidence, o
     character ("执导") answers it, though it shares no other word with the statement."""
     found = contradicted(statement, "这部电影的导演是谁？", [evidence])
     assert (found.evidence if found else None) == other
+
+
+@pytest.mark.parametrize("statement, evidence, opposed", [
+    ("这家餐厅早上10点开门，周一店休。", "这家餐厅每天上午10点开始营业。", True),
+    ("The shop opens at 9 a.m. and is closed on Mondays.", "The shop opens daily at 9 a.m.", True),
+    ("这家餐厅早上10点开门，周一店休。", "这家餐厅除周一外每天上午10点开始营业。", False),
+    ("这家餐厅早上10点开门。", "这家餐厅每天上午10点开始营业。", False),
+])
+def test_a_day_off_against_a_schedule_held_every_day(statement, evidence, opposed):
+    found = contradiction(statement, [evidence])
+    assert (found is not None and found.kind == "bound") is opposed

@@ -1,10 +1,8 @@
-"""Opposite statements, found by rule: the evidence clause that speaks of what a statement
-speaks of negates what the statement affirms (or the other way round), has the antonym of
-one of its words ("increased" / "decreased", "允许" / "禁止"), or bounds what the statement
-bounds otherwise ("at least" / "at most", "unlimited" / "最多一次"). Also here, shared with the other
-rules of contradiction.py: how a sentence is cut into clauses, and which sentences speak of
-a statement's words.
-"""
+"""Opposite statements, found by rule: the evidence clause that speaks of what a statement speaks of negates
+what the statement affirms (or the other way round), has the antonym of one of its words ("increased" /
+"decreased", "允许" / "禁止"), or bounds what the statement bounds otherwise ("at least" / "at most",
+"unlimited" / "最多一次", "周一店休" / "每天"). Also here, shared with the other rules of contradiction.py:
+how a sentence is cut into clauses, and which sentences speak of a statement's words."""
 
 from __future__ import annotations
 
@@ -13,7 +11,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ragpipe.core.evidence.agreement import found_in, words
-from ragpipe.core.evidence.facts import bounds, capped, facts, fold, negated
+from ragpipe.core.evidence.facts import bounds, capped, day_off, every_day, facts, fold, negated
 from ragpipe.core.text import is_chinese
 
 # A clause restates a statement (but for its polarity) when this share of its words are the statement's.
@@ -102,13 +100,14 @@ def clauses_of(sentence: str) -> list[str]:
     return [c for c in _CLAUSE.split(sentence) if c and c.strip()]
 
 
-def _predicate_clauses(statement_terms: list[str], sentences: list[str], pairs: list[tuple[str, str]]) -> list[str]:
-    """The evidence clauses that speak of what the statement speaks of: the clauses that hold
-    enough of its words; else, in the sentences that do, the clause holding most of them (the
-    later on a tie: "抗生素对病毒无效，因此不能治疗普通感冒" carries its subject in the first).
-    Where none does, the antonym of a statement's word holds its place: "On weekends it is closed"
-    speaks of what "…open from 10 a.m. to 6 p.m. on weekends" speaks of; and in a sentence that
-    lacks the word itself, it counts in the choice of its clause ("…east lot, which is open on weekends")."""
+def _predicate_clauses(statement_terms: list[str], sentences: list[str], pairs: list[tuple[str, str]],
+                       rest: bool = False) -> list[str]:
+    """The evidence clauses that speak of what the statement speaks of: the clauses that hold enough of its
+    words (with, ``rest``, the clause after that holds the rest); else, in the sentences that do, the clause
+    holding most of them (the later on a tie: "抗生素对病毒无效，因此不能治疗普通感冒" carries its subject in
+    the first). Where none does, the antonym of a statement's word holds its place: "On weekends it is closed"
+    speaks of what "…open from 10 a.m. to 6 p.m. on weekends" speaks of; and in a sentence that lacks the
+    word itself, it counts in the choice of its clause ("…east lot, which is open on weekends")."""
     of = [(c, s) for s in sentences for c in clauses_of(s)]
     clauses = [c for c, _ in of]
 
@@ -118,7 +117,7 @@ def _predicate_clauses(statement_terms: list[str], sentences: list[str], pairs: 
     for held in (lambda text, _: words(text), with_antonyms):
         aligned = aligned_with(statement_terms, clauses, [held(c, s) for c, s in of])
         if aligned:
-            return [c for i in aligned for c in (clauses[i], *_rest_of_predicate(statement_terms, clauses[i], of[i][1]))]
+            return [c for i in aligned for c in (clauses[i], *(_rest_of_predicate(statement_terms, *of[i]) if rest else ()))]
         found = []
         for i in aligned_with(statement_terms, sentences, [held(s, s) for s in sentences]):
             parts = clauses_of(sentences[i])
@@ -129,9 +128,8 @@ def _predicate_clauses(statement_terms: list[str], sentences: list[str], pairs: 
 
 
 def _rest_of_predicate(statement_terms: list[str], clause: str, sentence: str) -> list[str]:
-    """The sentence's other clause that holds the statement's words the aligned clause lacks, two at least
-    and more than any other: the subject may stand in one clause and the predicate in the next
-    ("这款洗衣机仅有洗涤和脱水功能，不支持烘干" for "这款洗衣机支持烘干功能")."""
+    """The sentence's other clause holding the most (two at least) of the statement's words the aligned clause
+    lacks: the subject may stand in one clause, the predicate in the next ("…脱水功能，不支持烘干")."""
     lacked = [t for t in statement_terms if not found_in(t, words(clause))]
     held = sorted(((overlap(lacked, words(c)), c) for c in clauses_of(sentence) if c != clause), reverse=True)
     return [held[0][1]] if held and held[0][0] >= 2 and (len(held) == 1 or held[1][0] < held[0][0]) else []
@@ -195,7 +193,9 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
     pairs = [(ours, theirs) for ours, theirs in [*_ANTONYMS, *((y, x) for x, y in _ANTONYMS)]
              if ours in stated and theirs not in stated]
     stance = modality(statement)
-    for clause in _predicate_clauses(statement_terms, sentences, pairs):
+    # An affirmative statement's predicate only is sought in the next clause: a negated one's negation may stand in a
+    # part the evidence cuts otherwise ("students who have not found employment … should have their debts forgiven").
+    for clause in _predicate_clauses(statement_terms, sentences, pairs, rest=not denies):
         sentence = next((s for s in sentences if clause in s), clause)
         found = _stems_in(clause) | (_stems_in(sentence) & _SENTENCE_WIDE)
         # A negated antonym agrees: "not open" says what "closed" says, "周一不开放" what "周一闭馆" says.
@@ -349,9 +349,9 @@ def _stems_in(text: str) -> frozenset[str]:
 
 
 def bound_conflict(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
-    """A bound the evidence opposes: a floor for a ceiling, or none for a ceiling (``_floor_for_ceiling``,
-    ``_unbounded``): the kind ("bound"), what the statement says, what the evidence says, the sentence."""
-    return _floor_for_ceiling(statement, sentences) or _unbounded(statement, sentences)
+    """A bound the evidence opposes: a floor for a ceiling, none for a ceiling, a day off for every day: the
+    kind ("bound"), what the statement says, what the evidence says, the sentence."""
+    return _floor_for_ceiling(statement, sentences) or _unbounded(statement, sentences) or _off_every_day(statement, sentences)
 
 
 def _floor_for_ceiling(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
@@ -387,4 +387,14 @@ def _unbounded(statement: str, sentences: list[str]) -> tuple[str, str, str, str
         ceiling = capped(sentences[i])
         if ceiling and not _UNBOUNDED.search(sentences[i]):
             return "bound", found.group(0).strip(), ceiling, sentences[i]
+    return None
+
+
+def _off_every_day(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
+    """A day off ("周一店休") against a sentence on the same schedule held every day, no exception named ("每天…营业")."""
+    off = day_off(statement)
+    frame = [t for t in dict.fromkeys(words(statement.replace(off, " "))) if not pronoun(t)] if off else []
+    for s in sentences:  # its subject and another word at least: a schedule is worded many ways (早上 / 上午, 开门 / 营业)
+        if overlap(frame, words(s)) >= 2 and every_day(s) and not day_off(s) and not re.search(r"除|except|but|closed|休", s):
+            return "bound", off, every_day(s), s
     return None
