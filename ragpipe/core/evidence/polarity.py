@@ -57,7 +57,7 @@ _MODALITY = [
     ("exempt", re.compile(r"\b(?:optional|voluntary)\b|\bnot\s+(?:required|mandatory|necessary|needed)\b|\bno\s+need\b"
                           r"|\b(?:do|does|did)(?:\s+not|n['’]t)\s+(?:need|have)\s+to\b|\bneed(?:\s+not|n['’]t)\b"
                           r"|\b(?:do|does|did)(?:\s+not|n['’]t)\s+(?:need|require)\b"
-                          r"|\bno\b(?=\s+(?:\w+\s+){1,2}(?:is|are|was|were)\s+(?:needed|required|necessary)\b)", re.I)),
+                          r"|\bno\b(?=(\s+(?:\w+\s+){1,2}(?:is|are|was|were)\s+(?:needed|required|necessary))\b)", re.I)),
     ("require", re.compile(r"\b(?:must|shall|required|mandatory|compulsory|obligatory)\b|\b(?:have|has|need|needs)\s+to\b"
                            r"|\brequires?\b", re.I)),
     # "may", not the month ("in May 1937", "1 May"); harmless is allowed ("has no effect on", "没有影响").
@@ -296,11 +296,11 @@ def _without_modality(text: str) -> str:
 
 
 def _said(text: str, kind: str) -> str:
-    """The words that say ``kind`` in ``text``, as written."""
+    """The words that say ``kind`` in ``text``, as written (with those a lookahead reads: "No … is needed")."""
     for name, pattern in _MODALITY:
         found = name == kind and pattern.search(text)
         if found:
-            return found.group(0)
+            return found.group(0) + "".join(g for g in found.groups() if g)
     return kind
 
 
