@@ -436,3 +436,63 @@ def test_the_antonym_of_the_statements_verb_aligns_the_clause_that_holds_it(stat
 ])
 def test_a_negated_word_against_its_antonym_is_no_contradiction(statement, evidence):
     assert contradiction(statement, [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence, denied", [
+    ("这款洗衣机支持烘干功能。", "这款洗衣机仅有洗涤和脱水功能，不支持烘干。", True),
+    ("这款洗衣机支持烘干功能。", "这款洗衣机有洗涤和脱水功能，也支持烘干。", False),
+    ("Students who have not found work within three years should have their debts forgiven.",
+     "The plan covers students who have not found work within three years, and their debts should be forgiven.", False),
+])
+def test_a_negated_predicate_in_the_clause_after_the_subjects(statement, evidence, denied):
+    """The clause that holds the statement's subject lacks its predicate: the sentence's next clause that
+    holds it is read too, and its negation counts (for an affirmative statement only: a negated one's
+    "not" may stand in a part of it the evidence cuts otherwise)."""
+    found = contradiction(statement, [evidence])
+    assert (found is not None and found.kind == "negation") is denied
+
+
+@pytest.mark.parametrize("statement, evidence, opposed", [
+    ("No reservation is needed.", "Reservations are required for all tables on weekends and holidays.", True),
+    ("No reservation is needed.", "Reservations are not required; walk-ins are welcome.", False),
+    ("No reservation is needed.", "Parking is required for all guests.", False),
+])
+def test_no_x_is_needed_exempts_from_what_the_evidence_requires(statement, evidence, opposed):
+    """"No X is needed" exempts from X; one word left beside both modal phrases aligns them. The reason
+    quotes the whole exemption, not its "No"."""
+    found = contradiction(statement, [evidence])
+    assert (found is not None and found.kind == "modality") is opposed
+    assert not opposed or found.stated == "No reservation is needed"
+
+
+@pytest.mark.parametrize("statement, evidence, swapped", [
+    ("The Loire flows through Paris.", "The Seine flows through the centre of Paris.", True),
+    ("The Seine flows through Paris.", "The Seine flows through the centre of Paris.", False),
+])
+def test_a_name_of_dictionary_words_between_the_same_two_words(statement, evidence, swapped):
+    """"Seine" is a dictionary word too: in the very place of the statement's name it is another name."""
+    found = contradiction(statement, [evidence])
+    assert (found is not None and found.kind == "name") is swapped
+
+
+@pytest.mark.parametrize("statement, evidence, other", [
+    ("这部电影的导演是张艺谋。", "该片由陈凯歌执导，于1993年上映。", "陈凯歌"),
+    ("这部电影的导演是陈凯歌。", "该片由陈凯歌执导，于1993年上映。", None),
+    ("这部电影的导演是张艺谋。", "该片由陈凯歌投资，于1993年上映。", None),
+])
+def test_asked_who_a_person_named_in_the_roles_other_word(statement, evidence, other):
+    """Asked who holds a role ("导演是谁？"), a sentence naming a person with a word that shares the role's
+    character ("执导") answers it, though it shares no other word with the statement."""
+    found = contradicted(statement, "这部电影的导演是谁？", [evidence])
+    assert (found.evidence if found else None) == other
+
+
+@pytest.mark.parametrize("statement, evidence, opposed", [
+    ("这家餐厅早上10点开门，周一店休。", "这家餐厅每天上午10点开始营业。", True),
+    ("The shop opens at 9 a.m. and is closed on Mondays.", "The shop opens daily at 9 a.m.", True),
+    ("这家餐厅早上10点开门，周一店休。", "这家餐厅除周一外每天上午10点开始营业。", False),
+    ("这家餐厅早上10点开门。", "这家餐厅每天上午10点开始营业。", False),
+])
+def test_a_day_off_against_a_schedule_held_every_day(statement, evidence, opposed):
+    found = contradiction(statement, [evidence])
+    assert (found is not None and found.kind == "bound") is opposed

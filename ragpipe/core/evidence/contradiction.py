@@ -19,7 +19,7 @@ from ragpipe.core.evidence.agreement import (asked_as_said, fact_terms, found_in
                                              words)
 from ragpipe.core.evidence.facts import PLACE_TITLE, VALUE_CLAUSE, common_word, counted, facts, fold, lone_one, negated
 from ragpipe.core.evidence.polarity import aligned_with, bound_conflict, clauses_of, overlap, polarity_conflict, pronoun
-from ragpipe.core.evidence.roles import swapped_roles
+from ragpipe.core.evidence.roles import names_role, swapped_roles
 from ragpipe.core.text import is_chinese, number_mentions, numbers
 
 # A statement echoes an evidence clause that holds this share of its words besides names and numbers.
@@ -122,10 +122,11 @@ def _proper(name: str) -> bool:
 
 def _name_in_its_place(name: str, statement: str, said, sentence: str) -> str:
     """A name of dictionary words after the same two words as the statement's name ("Tern is written
-    in Go" / "…is written in Rust and compiles…"), or "": such a name is another only in the same place,
-    and the place ties the sentence to the statement where a short statement echoes too little of it."""
-    return next((n for n in facts(sentence).names if not _proper(n) and not name_in(n, said.names)
-                 and not _one_name(n, name) and _in_its_place(name, statement, n, sentence, before=2)), "")
+    in Go" / "…is written in Rust and compiles…"), or between the same two as a proper one ("The Loire flows"
+    / "The Seine flows"), or "": such a name is another only in the same place, and the place ties the sentence to the
+    statement where a short statement echoes too little of it."""
+    return next((n for n in facts(sentence).names if not _proper(n) and not name_in(n, said.names) and not _one_name(n, name)
+                 and (_in_its_place(name, statement, n, sentence, before=2) or _proper(name) and _in_its_place(name, statement, n, sentence, 1, True))), "")
 
 
 # The preposition that puts a name in its slot, and what may follow a name that fills it: "in Hamburg,",
@@ -181,16 +182,16 @@ def _one_name(a: str, b: str) -> bool:
                 and not any(found_in(t, head_b[:-1]) for t in head_a[:-1]))
 
 
-def _in_its_place(name: str, statement: str, other: str, sentence: str, before: int = 1) -> bool:
+def _in_its_place(name: str, statement: str, other: str, sentence: str, before: int = 1, after: bool = False) -> bool:
     """The other name stands between the words the name stands between ("the coast of Brazil." /
     "the coast of Queensland, Australia."; "the Treasury Department runs" / "The Small Business
-    Administration runs"): the ``before`` words before, and the word after or the clause's end."""
+    Administration runs"): the ``before`` words before, and the word after (``after``: only) or the clause's end."""
     def around(value: str, text: str) -> tuple[str, str] | None:
         match = re.search(rf"((?:\w+\W+){{{before}}}){re.escape(value)}\b\W*?(\w+|[,;.!?]|$)", fold(text))
         return match and (" ".join(re.findall(r"\w+", match.group(1))),
                           "" if not match.group(2)[:1].isalnum() else match.group(2))
     mine, theirs = around(name, statement), around(other, sentence)
-    return bool(mine and theirs) and mine[0] == theirs[0] and (mine[1] == theirs[1] or "" in (mine[1], theirs[1]))
+    return bool(mine and theirs) and mine[0] == theirs[0] and (mine[1] == theirs[1] != "" or not after and "" in (mine[1], theirs[1]))
 
 
 def _echoes(sentence: str, statement_terms: list[str]) -> bool:
@@ -312,10 +313,10 @@ def answers_otherwise(statement: str, question: str, sentences: Sequence[str]) -
     if not values or not frame or not sentences or not all(found_in(t, words(question)) for t in frame):
         return None
     aligned = aligned_with(frame, sentences, [words(s) for s in sentences])
-    # Without one, a sentence holding every name the question asks of speaks of it too, whatever its
-    # verb ("《夜巡》由伦勃朗创作" for "《夜巡》是谁画的？"), for a value no evidence sentence states.
-    naming = [] if aligned or not asked.names else [
-        i for i, s in enumerate(sentences) if all(name_in(n, facts(s).names) for n in asked.names)]
+    # Without one, a sentence holding every name the question asks of speaks of it too, whatever its verb ("《夜巡》由
+    # 伦勃朗创作" for "《夜巡》是谁画的？"), for a value no evidence sentence states; or, asked who, one naming the role's holder.
+    naming = [] if aligned else [i for i, s in enumerate(sentences) if (
+        all(name_in(n, facts(s).names) for n in asked.names) if asked.names else names_role(question, frame, s))]
     for kind, value in values:
         unstated = (not any(_alternative(kind, value, said, facts(s), s) is None for s in sentences)
                     and not (kind == "name" and any(value in fold(s) for s in sentences)))

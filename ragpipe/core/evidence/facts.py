@@ -292,6 +292,24 @@ def capped(text: str) -> str:
     return next((m.group("ceiling") for m in _BOUND_BEFORE.finditer(normalize(text)) if m.group("ceiling")), "")
 
 
+# Every day, and a day off ("周一店休", "closed on Mondays"): a schedule that has one has not the other.
+_EVERY_DAY = re.compile(r"每天|每日|天天|全年无休|\b(?:daily|every day|seven days a week|7 days a week)\b", re.I)
+_DAY_OFF = re.compile(r"(?:周|星期|礼拜)[一二三四五六日天]\w{0,2}?(?:休|闭馆|关门|不营业|不开放)"
+                      r"|\bclosed (?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.I)
+
+
+def every_day(text: str) -> str:
+    """The words that say the text's schedule holds every day, or ""."""
+    found = _EVERY_DAY.search(text)
+    return found.group(0) if found else ""
+
+
+def day_off(text: str) -> str:
+    """The words that name a weekday on which the text's schedule is off, or ""."""
+    found = _DAY_OFF.search(text)
+    return found.group(0) if found else ""
+
+
 # A lone 一 before a unit of time or count says "a" ("一天不超过4次": a day, as "每天" or "24小时内" say; "一只猫").
 _LONE_ONE = re.compile(rf"(?<![零〇一二两三四五六七八九十百千万亿\d第])一(天|日|年|个?月|周|星期|次|个?小时|分钟|[{_ZH_THINGS}])")
 _ZH_COUNT = r"[\d零〇一二两三四五六七八九十百千万]+\s*"

@@ -1,10 +1,8 @@
-"""Opposite statements, found by rule: the evidence clause that speaks of what a statement
-speaks of negates what the statement affirms (or the other way round), has the antonym of
-one of its words ("increased" / "decreased", "允许" / "禁止"), or bounds what the statement
-bounds otherwise ("at least" / "at most", "unlimited" / "最多一次"). Also here, shared with the other
-rules of contradiction.py: how a sentence is cut into clauses, and which sentences speak of
-a statement's words.
-"""
+"""Opposite statements, found by rule: the evidence clause that speaks of what a statement speaks of negates
+what the statement affirms (or the other way round), has the antonym of one of its words ("increased" /
+"decreased", "允许" / "禁止"), or bounds what the statement bounds otherwise ("at least" / "at most",
+"unlimited" / "最多一次", "周一店休" / "每天"). Also here, shared with the other rules of contradiction.py:
+how a sentence is cut into clauses, and which sentences speak of a statement's words."""
 
 from __future__ import annotations
 
@@ -13,7 +11,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ragpipe.core.evidence.agreement import found_in, words
-from ragpipe.core.evidence.facts import bounds, capped, facts, fold, negated
+from ragpipe.core.evidence.facts import bounds, capped, day_off, every_day, facts, fold, negated
 from ragpipe.core.text import is_chinese
 
 # A clause restates a statement (but for its polarity) when this share of its words are the statement's.
@@ -58,7 +56,8 @@ _MODALITY = [
                           re.I)),
     ("exempt", re.compile(r"\b(?:optional|voluntary)\b|\bnot\s+(?:required|mandatory|necessary|needed)\b|\bno\s+need\b"
                           r"|\b(?:do|does|did)(?:\s+not|n['’]t)\s+(?:need|have)\s+to\b|\bneed(?:\s+not|n['’]t)\b"
-                          r"|\b(?:do|does|did)(?:\s+not|n['’]t)\s+(?:need|require)\b", re.I)),
+                          r"|\b(?:do|does|did)(?:\s+not|n['’]t)\s+(?:need|require)\b"
+                          r"|\bno\b(?=(\s+(?:\w+\s+){1,2}(?:is|are|was|were)\s+(?:needed|required|necessary))\b)", re.I)),
     ("require", re.compile(r"\b(?:must|shall|required|mandatory|compulsory|obligatory)\b|\b(?:have|has|need|needs)\s+to\b"
                            r"|\brequires?\b", re.I)),
     # "may", not the month ("in May 1937", "1 May"); harmless is allowed ("has no effect on", "没有影响").
@@ -101,13 +100,14 @@ def clauses_of(sentence: str) -> list[str]:
     return [c for c in _CLAUSE.split(sentence) if c and c.strip()]
 
 
-def _predicate_clauses(statement_terms: list[str], sentences: list[str], pairs: list[tuple[str, str]]) -> list[str]:
-    """The evidence clauses that speak of what the statement speaks of: the clauses that hold
-    enough of its words; else, in the sentences that do, the clause holding most of them (the
-    later on a tie: "抗生素对病毒无效，因此不能治疗普通感冒" carries its subject in the first).
-    Where none does, the antonym of a statement's word holds its place: "On weekends it is closed"
-    speaks of what "…open from 10 a.m. to 6 p.m. on weekends" speaks of; and in a sentence that
-    lacks the word itself, it counts in the choice of its clause ("…east lot, which is open on weekends")."""
+def _predicate_clauses(statement_terms: list[str], sentences: list[str], pairs: list[tuple[str, str]],
+                       rest: bool = False) -> list[str]:
+    """The evidence clauses that speak of what the statement speaks of: the clauses that hold enough of its
+    words (with, ``rest``, the clause after that holds the rest); else, in the sentences that do, the clause
+    holding most of them (the later on a tie: "抗生素对病毒无效，因此不能治疗普通感冒" carries its subject in
+    the first). Where none does, the antonym of a statement's word holds its place: "On weekends it is closed"
+    speaks of what "…open from 10 a.m. to 6 p.m. on weekends" speaks of; and in a sentence that lacks the
+    word itself, it counts in the choice of its clause ("…east lot, which is open on weekends")."""
     of = [(c, s) for s in sentences for c in clauses_of(s)]
     clauses = [c for c, _ in of]
 
@@ -117,7 +117,7 @@ def _predicate_clauses(statement_terms: list[str], sentences: list[str], pairs: 
     for held in (lambda text, _: words(text), with_antonyms):
         aligned = aligned_with(statement_terms, clauses, [held(c, s) for c, s in of])
         if aligned:
-            return [clauses[i] for i in aligned]
+            return [c for i in aligned for c in (clauses[i], *(_rest_of_predicate(statement_terms, *of[i]) if rest else ()))]
         found = []
         for i in aligned_with(statement_terms, sentences, [held(s, s) for s in sentences]):
             parts = clauses_of(sentences[i])
@@ -125,6 +125,14 @@ def _predicate_clauses(statement_terms: list[str], sentences: list[str], pairs: 
         if found:
             return found
     return []
+
+
+def _rest_of_predicate(statement_terms: list[str], clause: str, sentence: str) -> list[str]:
+    """The sentence's other clause holding the most (two at least) of the statement's words the aligned clause
+    lacks: the subject may stand in one clause, the predicate in the next ("…脱水功能，不支持烘干")."""
+    lacked = [t for t in statement_terms if not found_in(t, words(clause))]
+    held = sorted(((overlap(lacked, words(c)), c) for c in clauses_of(sentence) if c != clause), reverse=True)
+    return [held[0][1]] if held and held[0][0] >= 2 and (len(held) == 1 or held[1][0] < held[0][0]) else []
 
 
 def _antonyms_held(statement_terms: list[str], text: str, sentence: str,
@@ -185,7 +193,9 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
     pairs = [(ours, theirs) for ours, theirs in [*_ANTONYMS, *((y, x) for x, y in _ANTONYMS)]
              if ours in stated and theirs not in stated]
     stance = modality(statement)
-    for clause in _predicate_clauses(statement_terms, sentences, pairs):
+    # An affirmative statement's predicate only is sought in the next clause: a negated one's negation may stand in a
+    # part the evidence cuts otherwise ("students who have not found employment … should have their debts forgiven").
+    for clause in _predicate_clauses(statement_terms, sentences, pairs, rest=not denies):
         sentence = next((s for s in sentences if clause in s), clause)
         found = _stems_in(clause) | (_stems_in(sentence) & _SENTENCE_WIDE)
         # A negated antonym agrees: "not open" says what "closed" says, "周一不开放" what "周一闭馆" says.
@@ -220,14 +230,16 @@ def modality(text: str) -> str | None:
 def _modality_conflict(statement: str, stance: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
     """The evidence clause that speaks of what the statement speaks of forbids what it permits,
     or exempts from what it requires, or the other way round: "本品孕妇禁用" / "孕妇可以放心服用".
-    The modal words are left out of the words that align the two: they are the difference."""
-    frame = [w for w in dict.fromkeys(words(_without_modality(statement))) if not pronoun(w)]
-    if len(frame) < 2 or _ASKS.search(statement):
+    The modal words are left out of the words that align the two: they are the difference. One word
+    left aligns where both put it beside their modal words ("No reservation is needed." / "Reservations
+    are required for all tables…")."""
+    frame = [w for w in dict.fromkeys(words(_without_modality(statement))) if not pronoun(w) and w not in _DUTY_WORDS]
+    if not frame or len(frame) < 2 and not _beside_modal(frame[0], statement) or _ASKS.search(statement):
         return None
     clauses = [c for s in sentences for c in clauses_of(s)]
-    held = [_held(frame, c) for c in clauses]
+    held = [_held(frame, c) if len(frame) > 1 or _beside_modal(frame[0], c) else 0 for c in clauses]
     best = max(held, default=0)
-    enough = max(2, ALIGNED_SHARE * len(frame))
+    enough = max(min(2, len(frame)), ALIGNED_SHARE * len(frame))
     if best < enough or any(n >= enough and modality(c) == stance for c, n in zip(clauses, held)):
         return None  # no clause speaks of it, or one says the same
     for clause, count in zip(clauses, held):
@@ -235,6 +247,12 @@ def _modality_conflict(statement: str, stance: str, sentences: list[str]) -> tup
                 and (_explicit(statement) or _explicit(clause))):
             return "modality", _said(statement, stance), _said(clause, _OPPOSITE[stance]), clause
     return None
+
+
+def _beside_modal(word: str, text: str) -> bool:
+    """The text has the word among the two before its modal words or as the first after them."""
+    found = next(filter(None, (pattern.search(text) for _, pattern in _MODALITY)), None)
+    return bool(found) and found_in(word, words(text[:found.start()])[-2:] + words(text[found.end():])[:1])
 
 
 def pronoun(word: str) -> bool:
@@ -278,11 +296,11 @@ def _without_modality(text: str) -> str:
 
 
 def _said(text: str, kind: str) -> str:
-    """The words that say ``kind`` in ``text``, as written."""
+    """The words that say ``kind`` in ``text``, as written (with those a lookahead reads: "No … is needed")."""
     for name, pattern in _MODALITY:
         found = name == kind and pattern.search(text)
         if found:
-            return found.group(0)
+            return found.group(0) + "".join(g for g in found.groups() if g)
     return kind
 
 
@@ -331,9 +349,9 @@ def _stems_in(text: str) -> frozenset[str]:
 
 
 def bound_conflict(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
-    """A bound the evidence opposes: a floor for a ceiling, or none for a ceiling (``_floor_for_ceiling``,
-    ``_unbounded``): the kind ("bound"), what the statement says, what the evidence says, the sentence."""
-    return _floor_for_ceiling(statement, sentences) or _unbounded(statement, sentences)
+    """A bound the evidence opposes: a floor for a ceiling, none for a ceiling, a day off for every day: the
+    kind ("bound"), what the statement says, what the evidence says, the sentence."""
+    return _floor_for_ceiling(statement, sentences) or _unbounded(statement, sentences) or _off_every_day(statement, sentences)
 
 
 def _floor_for_ceiling(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
@@ -369,4 +387,14 @@ def _unbounded(statement: str, sentences: list[str]) -> tuple[str, str, str, str
         ceiling = capped(sentences[i])
         if ceiling and not _UNBOUNDED.search(sentences[i]):
             return "bound", found.group(0).strip(), ceiling, sentences[i]
+    return None
+
+
+def _off_every_day(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
+    """A day off ("周一店休") against a sentence on the same schedule held every day, no exception named ("每天…营业")."""
+    off = day_off(statement)
+    frame = [t for t in dict.fromkeys(words(statement.replace(off, " "))) if not pronoun(t)] if off else []
+    for s in sentences:  # its subject and another word at least: a schedule is worded many ways (早上 / 上午, 开门 / 营业)
+        if overlap(frame, words(s)) >= 2 and every_day(s) and not day_off(s) and not re.search(r"除|except|but|closed|休", s):
+            return "bound", off, every_day(s), s
     return None

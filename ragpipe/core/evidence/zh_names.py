@@ -200,3 +200,11 @@ def zh_names(text: str) -> tuple[str, ...]:
         run = []
     with_article = (re.search(re.escape(name) + _ZH_ARTICLE, text) for name in names)
     return tuple(m.group(0) if m else name for name, m in zip(names, with_article))
+
+
+def zh_person(name: str) -> bool:
+    """jieba reads the name as a person's name (张艺谋, 陈凯歌), each of its words."""
+    import jieba.posseg
+
+    tagged = jieba.posseg.lcut(name)
+    return bool(tagged) and all(w.flag.startswith("nr") for w in tagged)
