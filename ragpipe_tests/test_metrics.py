@@ -399,6 +399,18 @@ def test_answer_relevancy_a_shared_name_does_not_make_an_answer_on_topic(kit, qu
     assert value(off_topic) <= 0.3 and value(direct) >= 0.7, (value(off_topic), value(direct))
 
 
+@pytest.mark.parametrize("question, same_domain, direct", [
+    ("药店周六几点关门？", "布洛芬应在饭后服用。", "药店周六晚上八点关门。"),
+    ("银行几点下班？", "存款利率下调了。", "银行下午五点下班。"),
+    ("When is the dentist open?", "Brush your teeth twice a day.", "The dentist is open from 9 a.m. to 5 p.m."),
+])
+def test_answer_relevancy_a_shared_domain_alone_is_not_the_question(kit, question, same_domain, direct):
+    """An answer that takes up no word of the question and gives nothing it asks is off topic however
+    close e5 puts its domain; one that gives the asked time stays direct."""
+    value = lambda a: REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=question, answer=a), kit).value  # noqa: E731
+    assert value(same_domain) <= 0.3 and value(direct) >= 0.7, (value(same_domain), value(direct))
+
+
 def test_answer_relevancy_a_duration_may_qualify_its_unit(kit):
     """"15 business days" answers "How long …?" as "15 days" does (the sample's product_en en-007)."""
     result = REGISTRY["answer_relevancy"].score(EvalCase(
