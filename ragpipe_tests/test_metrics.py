@@ -612,6 +612,16 @@ def test_context_relevance_further_items_of_a_chinese_open_question_count_from_a
 
 
 @pytest.mark.parametrize("question, contexts", [
+    ("布洛芬有哪些副作用？", ["布洛芬常见的副作用包括胃痛和烧心。", "布洛芬于1969年在英国首次上市。"]),  # the second at 0.46
+    ("游泳有哪些好处？", ["游泳能增强心肺功能。", "游泳于1896年成为首届现代奥运会的比赛项目。"]),
+])
+def test_context_relevance_a_dated_context_without_an_item_of_the_listed_kind_gets_no_lower_cut(kit, question, contexts):
+    # On the same thing but its history, no side effect nor benefit: not one more item of the list. (副作用
+    # asks for side effects, not for what a thing does.)
+    assert _relevant(kit, question, contexts) == [True, False]
+
+
+@pytest.mark.parametrize("question, contexts", [
     ("What are the requirements for a Japanese work visa?", [  # the second at 0.43
         "Applicants for a Japanese work visa need a job offer from a company in Japan.",
         "A university degree or ten years of experience in the field is usually expected."]),
