@@ -285,6 +285,7 @@ def as_read(case: EvalCase, features: np.ndarray) -> np.ndarray:
 def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE_THRESHOLD,
            open_threshold: float = LOWER_THRESHOLD) -> list[tuple[bool, str]]:
     """Per context: relevant or not, and why."""
+    full = threshold
     if is_open(case.question) and is_chinese(case.question) and (probability >= threshold).any():
         threshold = min(threshold, open_threshold)
     # A context that names most of what the question asks about is about it, however its
@@ -307,7 +308,7 @@ def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE
             # A context dated to a year that gives no item of a typed list tells the thing's history, not one
             # more item: no lower cut ("布洛芬于1969年在英国首次上市" for 布洛芬有哪些副作用). A cause may be an event.
             history = item and item[0] != "a cause" and _DATED.search(context)
-            out.append((p >= (RELEVANCE_THRESHOLD if history else threshold) or named >= QUESTION_WORDS_NAMED, why))
+            out.append((p >= (full if history else threshold) or named >= QUESTION_WORDS_NAMED, why))
     return out
 
 
