@@ -296,6 +296,15 @@ def test_a_month_or_a_word_that_starts_like_ban_is_no_modal_word():
     assert modality("Drones are banned over the stadium.") == "forbid" and modality("You may leave early.") == "permit"
 
 
+@pytest.mark.parametrize("statement, evidence", [
+    ("No, outside food isn't allowed in the stadium.", "Outside food and drinks are not permitted inside the stadium."),
+    ("Dogs aren't permitted on the beach.", "Dogs are prohibited on the beach."),
+    ("A visa isn't required for stays under 30 days.", "Stays under 30 days do not need a visa."),
+])
+def test_a_contracted_negation_forbids_or_exempts_like_not(statement, evidence):
+    assert contradiction(statement, [evidence]) is None
+
+
 @pytest.mark.parametrize("answer, question, evidence", [
     ("Yes, parking at the hospital is free.", "Is parking free at the hospital?",
      "Parking at the hospital is not free; visitors pay £3 per hour."),

@@ -399,6 +399,18 @@ def test_answer_relevancy_a_shared_name_does_not_make_an_answer_on_topic(kit, qu
     assert value(off_topic) <= 0.3 and value(direct) >= 0.7, (value(off_topic), value(direct))
 
 
+@pytest.mark.parametrize("question, same_domain, direct", [
+    ("药店周六几点关门？", "布洛芬应在饭后服用。", "药店周六晚上八点关门。"),
+    ("银行几点下班？", "存款利率下调了。", "银行下午五点下班。"),
+    ("When is the dentist open?", "Brush your teeth twice a day.", "The dentist is open from 9 a.m. to 5 p.m."),
+])
+def test_answer_relevancy_a_shared_domain_alone_is_not_the_question(kit, question, same_domain, direct):
+    """An answer that takes up no word of the question and gives nothing it asks is off topic however
+    close e5 puts its domain; one that gives the asked time stays direct."""
+    value = lambda a: REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=question, answer=a), kit).value  # noqa: E731
+    assert value(same_domain) <= 0.3 and value(direct) >= 0.7, (value(same_domain), value(direct))
+
+
 def test_answer_relevancy_a_duration_may_qualify_its_unit(kit):
     """"15 business days" answers "How long …?" as "15 days" does (the sample's product_en en-007)."""
     result = REGISTRY["answer_relevancy"].score(EvalCase(
@@ -597,6 +609,16 @@ def test_context_relevance_further_items_of_a_chinese_open_question_count_from_a
     assert _relevant(kit, "How do I descale my coffee machine?", [
         "Run a brew cycle with a mix of water and white vinegar, then two cycles with clean water.",
         "Preheat the oven to 200 degrees and grease the baking tray."]) == [True, False]
+
+
+@pytest.mark.parametrize("question, contexts", [
+    ("布洛芬有哪些副作用？", ["布洛芬常见的副作用包括胃痛和烧心。", "布洛芬于1969年在英国首次上市。"]),  # the second at 0.46
+    ("游泳有哪些好处？", ["游泳能增强心肺功能。", "游泳于1896年成为首届现代奥运会的比赛项目。"]),
+])
+def test_context_relevance_a_dated_context_without_an_item_of_the_listed_kind_gets_no_lower_cut(kit, question, contexts):
+    # On the same thing but its history, no side effect nor benefit: not one more item of the list. (副作用
+    # asks for side effects, not for what a thing does.)
+    assert _relevant(kit, question, contexts) == [True, False]
 
 
 @pytest.mark.parametrize("question, contexts", [

@@ -146,3 +146,24 @@ def test_a_refusal_that_gives_its_reason_declines(answer):
 @pytest.mark.parametrize("answer", UNREASONED)
 def test_a_reason_without_a_refusal_or_beside_a_claim_does_not_decline(answer):
     assert not declines(split_statements(answer))
+
+
+# Not finding what was asked in the sources declines whatever the object ("the parking fee",
+# not only "information"); not finding something in the world asserts a fact.
+SOUGHT_IN_SOURCES = ["Sorry, I couldn't find the parking fee in the provided information.",
+                     "I wasn't able to find the opening hours anywhere in the passages.",
+                     "I could not locate the refund deadline in the documents.",
+                     "在提供的信息中未能找到停车费。", "文档里没能找到停车收费标准。"]
+SOUGHT_IN_THE_WORLD = ["We could not find a buyer in the local market.", "Researchers could not find the gene in the samples.",
+                       "我们没能找到买家。", "I couldn't find the parking fee in the provided information, but parking is "
+                       "free on weekends."]
+
+
+@pytest.mark.parametrize("answer", SOUGHT_IN_SOURCES)
+def test_not_finding_an_item_in_the_sources_declines(answer):
+    assert is_refusal(answer) and declines(split_statements(answer))
+
+
+@pytest.mark.parametrize("answer", SOUGHT_IN_THE_WORLD)
+def test_not_finding_an_item_in_the_world_does_not_decline(answer):
+    assert not declines(split_statements(answer))

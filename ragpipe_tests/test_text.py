@@ -1,3 +1,5 @@
+import pytest
+
 from ragpipe.core.text import content_tokens, is_chinese, numbers, split_statements
 
 
@@ -103,3 +105,13 @@ def test_a_comment_clause_after_a_comma_is_a_statement_of_its_own():
 
 def test_a_possessive_is_its_noun():
     assert content_tokens("The library's collection") == content_tokens("the library collection")
+
+
+@pytest.mark.parametrize("sentence, second", [
+    ("Check-in starts at 3 p.m., and early check-in is free for members.", "early check-in is free for members"),
+    ("The museum opens at 9, but self-guided tours are not offered on Mondays.", "self-guided tours are not offered on Mondays"),
+])
+def test_after_a_comma_a_hyphenated_word_counts_toward_a_clause_of_its_own(sentence, second):
+    assert split_statements(sentence)[1:] == [second]
+    # Without a comma "and" before a hyphenated word joins two names of one thing.
+    assert len(split_statements("The main difference between essential and non-essential amino acids is their source.")) == 1

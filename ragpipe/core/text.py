@@ -22,7 +22,10 @@ _MIN_CLAUSE_TOKENS = 3
 _ZH_SAYS = re.compile(r"(?:规定|表示|指出|认为|强调|称|说|提到|显示|宣布|介绍|报道|写道)$")
 # A consequence after a comma (", which is why it is used in radiators", ", which means …") is a claim of
 # its own; a describing "which" clause (", which is an autonomous region of Portugal") is not split.
-_EN_CLAUSE = re.compile(r",?\s+(?:and also|and|but|while|whereas|although)\s+(?=\w+\s+\w+\s+\w+)"
+# After a comma, a hyphenated word ("check-in", "self-guided") is one word of the three that make
+# a clause; without one it would part "essential and non-essential amino acids".
+_EN_CLAUSE = re.compile(r",\s+(?:and also|and|but|while|whereas|although)\s+(?=[\w-]+\s+[\w-]+\s+[\w-]+)"
+                        r"|\s+(?:and also|and|but|while|whereas|although)\s+(?=\w+\s+\w+\s+\w+)"
                         r"|,\s+(?=which (?:is why|means|explains why)\b)", re.I)
 # 千 before a unit is part of it, no multiplier: "1956千米" is 1956 km, as "1956公里" (千克 kg, 千瓦 kW, 千卡 kcal).
 # A comma groups digits only in threes: "17:00，16:10" (NFKC makes the full-width comma ",") is 17 and 16.

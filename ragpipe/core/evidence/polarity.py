@@ -48,13 +48,13 @@ _DUTY_WORDS = frozenset({"requir", "require", "oblig", "obligat", "need", "必�
 _CONDITION = re.compile(r"\b(?:if|unless|when|whether)\b|如果|若|除非|假如", re.I)
 # What a text permits, forbids, requires or exempts from, however worded: "严禁" and "不得" both
 # forbid (neither is the other's negation), "may not" and "is prohibited" too. The negated forms
-# come first in each language: "not allowed" forbids, "not required" exempts.
+# come first in each language: "not allowed" ("isn't allowed") forbids, "not required" exempts.
 _MODALITY = [
     ("forbid", re.compile(r"^\s*(?:please\s+)?(?:do\s+not|don['’]t|never)\b"
                           r"|\b(?:must|may|shall|should|can|could)\s+not\b|\b(?:mustn|shan|can|couldn)['’]?t\b|\bcannot\b"
-                          r"|\b(?:not|never)\s+(?:\w+\s+){0,2}(?:allowed|permitted|safe)\b|\b(?:prohibit\w*|forbid\w*|ban(?:s|ned|ning)?\b)",
+                          r"|(?:\b(?:not|never)|n['’]t)\s+(?:\w+\s+){0,2}(?:allowed|permitted|safe)\b|\b(?:prohibit\w*|forbid\w*|ban(?:s|ned|ning)?\b)",
                           re.I)),
-    ("exempt", re.compile(r"\b(?:optional|voluntary)\b|\bnot\s+(?:required|mandatory|necessary|needed)\b|\bno\s+need\b"
+    ("exempt", re.compile(r"\b(?:optional|voluntary)\b|(?:\bnot|n['’]t)\s+(?:required|mandatory|necessary|needed)\b|\bno\s+need\b"
                           r"|\b(?:do|does|did)(?:\s+not|n['’]t)\s+(?:need|have)\s+to\b|\bneed(?:\s+not|n['’]t)\b"
                           r"|\b(?:do|does|did)(?:\s+not|n['’]t)\s+(?:need|require)\b"
                           r"|\bno\b(?=(\s+(?:\w+\s+){1,2}(?:is|are|was|were)\s+(?:needed|required|necessary))\b)", re.I)),

@@ -53,7 +53,9 @@ _EN_KNOW = (r"(?:answer|know|tell|say|determine|confirm|verify|judge|assess|asce
 _EN_FIND = (r"(?:provide|give|offer|share|find|locate|retrieve|access|see|get|identify|supply|come up with)\s+"
             r"(?:(?:you|me|us)\s+)?"
             r"(?:(?:it|this|that|anything|any|one)\b|" + _EN_DETERMINER + _EN_INFO +
-            r"|(?:what|when|where|how|whether|who|which|if)\b|(?:in|from|within) " + _EN_SOURCE + r")")
+            r"|(?:what|when|where|how|whether|who|which|if)\b|(?:in|from|within) " + _EN_SOURCE +
+            # any object sought in the sources ("find the parking fee in the provided information")
+            r"|(?:[\w'-]+\s+){1,6}?(?:in|from|within|among|anywhere in) " + _EN_SOURCE + r"\b)")
 _EN_CANNOT = (r"(?:cannot|could not|am unable to|are unable to|was unable to|unable to|"
               r"am not able to|are not able to|was not able to|not able to|will not be able to|have no way to|"
               r"am not in a position to|(?:it is |it was )?(?:not possible|impossible|hard|difficult) to)")
@@ -151,7 +153,7 @@ _ZH_ANCHORED = [
     _ZH_SOURCE + _ZH_WHERE + r"?(?:对此|对这一点|关于(?:这一点|此|这个问题|该问题))?" + _ZH_ADVERB +
     r"(?:没有|没|未|未曾|并未|无|不|未能|尚未)" + _ZH_SAY + "(?!的)",
     _ZH_SOURCE + _ZH_WHERE + r"(?:对此|对这一点|关于(?:这一点|此|这个问题|该问题))?" + _ZH_ADVERB +
-    r"(?:没有|没|无|缺少|缺乏|缺失|找不到|查不到|暂无|暂未|未见|不含|不包含|未收录|(?:未|没有|没)(?:找到|查到|检索到|发现))"
+    r"(?:没有|没|无|缺少|缺乏|缺失|找不到|查不到|暂无|暂未|未见|不含|不包含|未收录|(?:未能?|没能|没有|没)(?:找到|查到|检索到|发现))"
     r"(?!有?(?:明确|直接)?(?:提及|提到|说明|涉及|包含|列出|写明|规定|载明|记载)的)",
     _ZH_SOURCE + _ZH_ADVERB + r"(?:不足|不够|有限|不充分|不够充分|不全|不完整|欠缺|匮乏|缺失)(?=$|以|来|无法|不能|难以|没法|我)",
     _ZH_SOURCE + r".{0,6}?(?:与|和|跟)(?:您的|你的|本|该|这个)?(?:问题|提问)?(?:无关|不相关|不符|不匹配)",
@@ -159,7 +161,7 @@ _ZH_ANCHORED = [
 _ZH_FREE = [
     r"(?:超出|超过|不在)了?.{0,12}?(?:知识|能力|回答|资料|文档|材料|信息|上下文|内容).{0,4}?(?:范围|范畴)",
     r"(?:不在|并不在|没有在|未在|不存在于|未出现在|没有出现在)" + _ZH_SOURCE + _ZH_WHERE,
-    r"在" + _ZH_SOURCE + _ZH_WHERE + _ZH_ADVERB + r"(?:不存在|没有|找不到|查不到|未出现|未提及|未找到|缺失|无从)",
+    r"在" + _ZH_SOURCE + _ZH_WHERE + _ZH_ADVERB + r"(?:不存在|没有|找不到|查不到|未出现|未提及|未能?找到|没能找到|缺失|无从)",
 ]
 
 # The reason a refusal gives, what the sources do cover ("The documents only cover adults, so I

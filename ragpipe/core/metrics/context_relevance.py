@@ -33,7 +33,8 @@ INTERCEPT = -12.845
 RELEVANCE_THRESHOLD = 0.56
 # The lower cut: a context holding the kind of answer asked (a value of the kind a value question asks, an item
 # of the kind an open question lists: a requirement, a cause, a symptom; see decide) counts from this probability,
-# and so do a Chinese open question's further contexts once one of them reaches RELEVANCE_THRESHOLD. A chunk
+# and so do a Chinese open question's further contexts once one of them reaches RELEVANCE_THRESHOLD (not one
+# dated to a year that gives no item of the list's kind: "布洛芬于1969年上市" is no side effect). A chunk
 # giving one more item of a list (还需提供…, "Renters need a letter…") or an answer in other words ("On the
 # night of 9 November 1989…") rarely names the question's thing, and scored alone lies at 0.42-0.55. An untyped
 # chunk needs that first context in Chinese (without it a shop's parking, for 怎么退货, would pass) and gets no
@@ -149,7 +150,7 @@ _ITEMS = {  # kind: (how a question asks it, how a context gives one)
                       r"\b(?:must|need(?:s|ed)?|required?|requires|bring|provide|submit|show|present|ask(?:s|ed)? for|"
                       r"expect(?:s|ed)?|has to|have to|only if|at least|eligible|fees?|payable|pay)\b|须|需|必须|应当|要求|"
                       r"提供|提交|携带|出示|年满|具有|具备|持有|凭|缴纳|交纳|支付"),
-    "a feature": (r"\b(?:features?|functions?|include|includes|come with|comes with|offer|offers)\b|功能|作用|用途|特点|包括哪些|包含哪些",
+    "a feature": (r"\b(?:features?|functions?|include|includes|come with|comes with|offer|offers)\b|功能|(?<!副)作用|用途|特点|包括哪些|包含哪些",
                   r"\b(?:can|lets?|allows?|includes?|offers?|comes? with|gets?|provides?|supports?|features?)\b|"
                   r"可以|能|可|支持|包括|包含|提供|带有|配备|具有"),
     "a symptom": (r"\b(?:symptoms?|signs?|side effects?|adverse effects?)\b|症状|征兆|表现|副作用|不良反应",
@@ -179,6 +180,9 @@ _ITEMS = {  # kind: (how a question asks it, how a context gives one)
                   r"^[^，。]{0,6}(?:应|要|需|可以|可|不要|避免|别|尽量|最好|建议|切勿|勿|先|立即|及时|多|少)|有助于|即可"),
 }
 ASKED_ITEMS = {kind: (re.compile(ask, re.I), re.compile(item, re.I)) for kind, (ask, item) in _ITEMS.items()}
+
+
+_DATED = re.compile(r"(?<!\d)(?:1[5-9]|20)\d{2}\s*年(?!龄|费|薪|息)|\b(?:in|since|from|until)\s+(?:1[5-9]|20)\d{2}\b", re.I)
 
 
 def asked_item(question: str):
@@ -281,6 +285,7 @@ def as_read(case: EvalCase, features: np.ndarray) -> np.ndarray:
 def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE_THRESHOLD,
            open_threshold: float = LOWER_THRESHOLD) -> list[tuple[bool, str]]:
     """Per context: relevant or not, and why."""
+    full = threshold
     if is_open(case.question) and is_chinese(case.question) and (probability >= threshold).any():
         threshold = min(threshold, open_threshold)
     # A context that names most of what the question asks about is about it, however its
@@ -300,7 +305,10 @@ def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE
             out.append((p >= min(threshold, open_threshold) or named >= QUESTION_WORDS_NAMED,
                         f"{why}; it holds {typed[0]}, the kind asked"))
         else:
-            out.append((p >= threshold or named >= QUESTION_WORDS_NAMED, why))
+            # A context dated to a year that gives no item of a typed list tells the thing's history, not one
+            # more item: no lower cut ("布洛芬于1969年在英国首次上市" for 布洛芬有哪些副作用). A cause may be an event.
+            history = item and item[0] != "a cause" and _DATED.search(context)
+            out.append((p >= (full if history else threshold) or named >= QUESTION_WORDS_NAMED, why))
     return out
 
 
@@ -336,7 +344,8 @@ METRIC = Metric(
                 "context holding the kind of answer asked (a value of the asked kind; an item of the kind an open "
                 "question lists: a requirement, a feature, a symptom, a benefit, a cause, in Chinese an action) counts from "
                 f"{LOWER_THRESHOLD:.2f}, and so do a Chinese open question's other contexts once one reaches "
-                f"{RELEVANCE_THRESHOLD} (further items of the list)."),
+                f"{RELEVANCE_THRESHOLD} (further items of the list; not a context dated to a year that gives no item "
+                "of the kind listed, the thing's history)."),
     reads=("question", "retrieved_contexts"),
     higher_is_better=True,
     nan_when="no retrieved contexts, or the bot failed",
