@@ -24,7 +24,10 @@ def claim_agreement(kit: Toolkit, case: EvalCase) -> dict:
     answer_claims = _claims(kit, case.answer, case.question)
     reference_claims = _claims(kit, case.ground_truth_answer, case.question, items=True)
     verdicts = kit.verify(answer_claims, [reference], question)
-    recalled = kit.verify(reference_claims, [answer], question)
+    # A bare reference's claim is read with its question ("When did World War II end: 1945"), and so is
+    # the answer that replies to it ("It ended in 1945."): the question's words are given, not missing.
+    bare = kit.llm is None and elliptical(case.ground_truth_answer)
+    recalled = kit.verify(reference_claims, [f"{question}\n{answer}" if bare and answer == case.answer else answer], question)
     # Offline only: the judge's prefetch asks the two lists above, and the judge reads detail as detail.
     right = [v.supported or (kit.llm is None and any(r.supported for r in kit.verify(reference_claims, [v.statement],
                                                                                       question)))
