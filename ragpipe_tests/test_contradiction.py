@@ -257,6 +257,12 @@ def test_a_chinese_numeral_before_a_things_measure_word_is_a_number():
     assert lone_one("他养了一只猫。", "他家有猫。") and not lone_one("他养了一只猫。", "他家有2只猫。")  # "a cat"
 
 
+def test_the_one_of_which_or_a_certain_is_no_number():
+    """"哪一年" asks "which year" and "某一天" is "a certain day": neither counts one; "一年" still does."""
+    assert facts("第二次世界大战哪一年结束？").numbers == {2.0} and not facts("某一天他来了。").numbers
+    assert facts("一年有十二个月。").numbers == {1.0, 12.0}
+
+
 def test_a_lone_one_says_each_where_the_evidence_does():
     """"一次吃两粒" says what "每次两粒" says, though the evidence counts 次 elsewhere ("每日三次")."""
     assert lone_one("一次吃两粒。", "每日三次，每次两粒。") and not lone_one("一次吃两粒。", "每日三次，两次之间隔4小时。")

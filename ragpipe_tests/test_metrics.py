@@ -315,6 +315,37 @@ def test_factual_correctness_reads_a_led_in_reply_as_the_reply(kit, question, an
     assert plain >= 0.5 and abs(plain - led) <= 0.1, (plain, led)
 
 
+@pytest.mark.parametrize("question, answer, reference, correct", [
+    # a bare date: the answer replies to the question ("It ended…"), whose words are given, not missing
+    ("When did World War II end?", "It ended in 1945.", "1945", True),
+    ("When did World War II end?", "It ended in 1946.", "1945", False),
+    ("When did World War II end?", "It ended when Germany and Japan surrendered.", "1945", False),
+    ("Who wrote Pride and Prejudice?", "It was written by Jane Smith.", "Jane Austen", False),
+    # 哪一年 asks "which year": its 一 is no number the answer must state
+    ("第二次世界大战哪一年结束？", "二战于1945年结束。", "1945年", True),
+    ("第二次世界大战哪一年结束？", "二战于1944年结束。", "1945年", False),
+    # a one-character reference written with the kind the question asks for ("铁元素" to "哪种元素")
+    ("化学符号Fe代表哪种元素？", "Fe是铁元素的化学符号。", "铁", True),
+    ("化学符号Fe代表哪种元素？", "Fe是钛元素的化学符号。", "铁", False),
+    ("化学符号Fe代表哪种元素？", "Fe是铁路的化学符号。", "铁", False),
+])
+def test_answer_and_factual_correctness_read_a_bare_date_and_a_one_character_reference(kit, question, answer, reference,
+                                                                                       correct):
+    for metric in ("answer_correctness", "factual_correctness"):
+        value = score(kit, metric, question=question, answer=answer, ground_truth_answer=reference).value
+        assert (value >= 0.5) == correct, (metric, answer, value)
+
+
+@pytest.mark.parametrize("question, answer, reference", [
+    ("When did World War II end?", "It did not end in 1945.", "1945"),
+    ("In which city is the Eiffel Tower?", "It is not in Paris.", "Paris"),
+])
+def test_factual_correctness_a_pronoun_reply_read_with_its_question_is_not_read_past_a_negation(kit, question, answer,
+                                                                                               reference):
+    """(answer_correctness still scores these above 0.5: a gap.)"""
+    assert score(kit, "factual_correctness", question=question, answer=answer, ground_truth_answer=reference).value < 0.5
+
+
 def test_answer_relevancy_prefers_direct_answer(kit):
     direct = score(kit, "answer_relevancy", answer="FHA 贷款允许最低 3.5% 的首付")
     rambling = score(kit, "answer_relevancy", answer="FHA 贷款有很多优势，包括较低的首付要求、灵活的信用分数标准...")

@@ -329,9 +329,13 @@ def agreement(answer: str, reference: str, question: str = "") -> Agreement:
     # A key term is stated alone, as part of a word the answer writes as one with its neighbour, or
     # as two words.
     split = {t for a, b in zip(key, key[1:]) if a.isalpha() and b.isalpha() and found_in(a + b, answer_terms) for t in (a, b)}
-    matched = [t for t in key if t in split or found_in(t, answer_joined) or t == unread and t in fold(answer)]
+    # A Chinese key term may also be written with the kind of thing the question asks for ("铁元素" to
+    # "…哪种元素？": 铁), and that word is then no term of the answer's own.
+    classed = {a: t for t in key if is_chinese(t) for a in answer_terms if a.startswith(t) and a[len(t):] in given}
+    matched = [t for t in key if t in split or found_in(t, answer_joined) or t in classed.values()
+               or t == unread and t in fold(answer)]
     all_reference = _joined(list(dict.fromkeys([*worded(reference), *fact_terms(facts(reference))])))
-    new = [t for t in answer_terms if not found_in(t, given)]
+    new = [t for t in answer_terms if not found_in(t, given) and not any(t in a and t.startswith(classed[a]) for a in classed)]
     extra = [t for t in new if not found_in(t, all_reference)]
     recall = len(matched) / len(key) if key else 1.0
     # Where a reference of one clause states some numbers, another of the same unit in the answer

@@ -52,9 +52,9 @@ _ZH_BIG = {"万": 1e4, "亿": 1e8}
 # Measure words that count things ("两颗卫星", "三座桥").
 _ZH_THINGS = "颗只本张台辆艘架棵座所间层枚粒"
 # A Chinese numeral counts only before a measure word or unit ("三年", "两千元", "百分之二十", "一百GB"),
-# so 一般, 统一 and 万一 stay words. 千 after 万 or 亿 and before a unit is part of the unit ("三十万千米" is
+# so 一般, 统一 and 万一 stay words; nor does the 一 of 哪一 / 某一 ("which", "a certain": 哪一年). 千 after 万 or 亿 and before a unit is part of the unit ("三十万千米" is
 # 300,000 km; "三千米" stays 3,000 m).
-_ZH_NUMBER = re.compile(rf"百分之(?P<pct>[{_ZH_NUMERAL}]+)|(?<![\d.{_ZH_NUMERAL}])(?P<num>[零〇一二三四五六七八九十两百千]"
+_ZH_NUMBER = re.compile(rf"百分之(?P<pct>[{_ZH_NUMERAL}]+)|(?<![\d.{_ZH_NUMERAL}])(?!(?<=[哪某])一)(?P<num>[零〇一二三四五六七八九十两百千]"
                         rf"(?:(?![万亿]千[米克瓦卡焦])[{_ZH_NUMERAL}])*[万亿]?)(?=(?<=[万亿])千[米克瓦卡焦]|[个位项年月日天岁次倍元块角成人家名周小时分钟秒公里米斤吨克升瓦毫厘亩条款章节季度期批届]|[{_ZH_THINGS}]|(?:[GMKT]B|[kcm]m|kg|mAh|kW|Hz|[WVG%％])(?![A-Za-z]))"
                         r"(?!次性)")  # 一次性 "one-off" counts nothing
 

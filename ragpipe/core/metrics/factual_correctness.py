@@ -1,8 +1,15 @@
+import re
+
 from ragpipe.core.evidence.agreement import agreement, elliptical, found_in, in_context, terms
+from ragpipe.core.evidence.facts import negated
 from ragpipe.core.evidence.support import claims
 from ragpipe.core.metrics.answer_correctness import asserted, by_rule, conflicts, list_items, listed, one_spelling, polarity
 from ragpipe.core.metrics.base import STATEMENT_JUDGE, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
+
+
+# An answer whose subject is a pronoun for the question's ("It ended in 1945.", "他出生于1879年。").
+_PRONOUN_SUBJECT = re.compile(r"\W*(?:(?:it|he|she|they)\b|[它他她])", re.I)
 
 
 def _claims(kit: Toolkit, text: str, question: str, items: bool = False) -> list[str]:
@@ -38,6 +45,11 @@ def claim_agreement(kit: Toolkit, case: EvalCase) -> dict:
         # damages the kidneys" restates most of "Which organ does hepatitis mainly damage: The liver".
         found = agreement(case.answer, case.ground_truth_answer, case.question)
         named = [bool(found.matched) or not found.key_terms] * len(recalled)
+        if found.key_terms and len(found.matched) == len(found.key_terms) and _PRONOUN_SUBJECT.match(case.answer) \
+                and not negated(case.answer):
+            # It states all of them and names the question's subject by a pronoun ("It ended in 1945." to "When
+            # did World War II end?"): read with its question, whose words it refers to, not misses.
+            recalled = kit.verify(reference_claims, [f"{question}\n{case.answer}"], question)
     named = named or [True] * len(recalled)
     recalled_ok = [v.supported and ok for v, ok in zip(recalled, named)]
     tp = sum(right)
@@ -74,7 +86,9 @@ METRIC = Metric(
                 "recall: the share of reference claims the answer supports; each claim judged by the statement "
                 "verifier. Offline, a reply that is only a value or a name is read as the answer to its question "
                 "(\"capital of France: Paris\"), and such a bare reference is recalled only where the answer states "
-                "one of its key terms (\"Hepatitis mainly damages the kidneys\" recalls nothing of \"The liver\"); an "
+                "one of its key terms (\"Hepatitis mainly damages the kidneys\" recalls nothing of \"The liver\"; an answer that "
+                "names the question's subject by a pronoun is read with the question: \"It ended in 1945.\" recalls "
+                "\"1945\" to \"When did World War II end?\"); an "
                 "answer that puts another number, date or name in the "
                 "reference's place, that mirrors a bare reference read with its question with another word in its "
                 "place (\"大熊猫主要以鱼类为食\" for \"竹子\"), that takes the "
