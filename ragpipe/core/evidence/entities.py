@@ -64,7 +64,7 @@ _EN_TITLES = {"mayor", "governor", "senator", "president", "secretary", "directo
               "chairman", "chairwoman", "chair", "judge", "dr", "mr", "mrs", "ms", "prof", "professor", "ceo",
               "representative", "speaker", "sheriff", "deputy"}
 # Nationality and demonym adjectives (and languages): "Chinese companies", "Many Europeans".
-_EN_DEMONYMS = set("""afghan african albanian algerian american arab argentine argentinian armenian asian australian
+EN_DEMONYMS = set("""afghan african albanian algerian american arab argentine argentinian armenian asian australian
     austrian bangladeshi belgian bolivian brazilian british bulgarian burmese cambodian canadian caribbean chilean
     chinese colombian croatian cuban czech danish dutch ecuadorian egyptian english estonian ethiopian european filipino
     finnish french georgian german ghanaian greek guatemalan haitian hispanic honduran hungarian icelandic indian
@@ -235,7 +235,7 @@ def _en_name(words: list[str]) -> bool:
     """Not an adjective (Chinese, Many Europeans), and not a bare head word or common
     abbreviation (the City, the FAQ)."""
     last = words[-1].lower()
-    if last in _EN_DEMONYMS or (last.endswith("s") and last[:-1] in _EN_DEMONYMS):
+    if last in EN_DEMONYMS or (last.endswith("s") and last[:-1] in EN_DEMONYMS):
         return False
     return len(words) > 1 or not (last in _EN_NOT_NAMES or _en_head(last))
 

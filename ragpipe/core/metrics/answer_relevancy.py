@@ -96,7 +96,8 @@ _ZH_DONE = re.compile(r"(?:即可|就行|就可以|就好|便可)[了啦]?\W*$")
 _LIST_SEPARATOR = re.compile(r"\s*(?:[、，,;；]|\band\b|\bor\b|以及|和|及|或者?)\s*", re.I)
 
 
-def _places(text: str) -> list[str]:
+def named_places(text: str) -> list[str]:
+    """The places a text names in a place slot ("in Paris", "位于北京"), folded."""
     return [fold(m.group(1) or m.group(2)) for m in _PLACE_SLOT.finditer(text)]
 
 
@@ -169,7 +170,7 @@ def gives(kind: str, answer: str, question: str = "") -> bool:
     asked_names = facts(question).names
     new_names = [n for n in said.names if not any(n.removesuffix("'s").startswith(q) or q.startswith(n)
                                                   for q in asked_names)]
-    places = _places(answer)
+    places = named_places(answer)
     return {"duration": lambda: bool(DURATION.search(answer)),
             "quantity": lambda: counted or bool(_NUMBER.search(answer)),
             "time": lambda: bool(said.years or said.months or DURATION.search(answer) or CLOCK_TIME.search(answer)

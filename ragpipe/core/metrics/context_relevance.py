@@ -7,8 +7,8 @@ from ragpipe.core.evidence.facts import facts
 from ragpipe.core.evidence.features import MAX_EMBED_CHARS, shortlist
 from ragpipe.core.evidence.sentences import evidence_sentences
 from ragpipe.core.judged.prompts import CONTEXT_RELEVANCE
-from ragpipe.core.evidence.entities import _EN_DEMONYMS as DEMONYMS
-from ragpipe.core.metrics.answer_relevancy import CLOCK_TIME, DURATION, _places
+from ragpipe.core.evidence.entities import EN_DEMONYMS
+from ragpipe.core.metrics.answer_relevancy import CLOCK_TIME, DURATION, named_places
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 from ragpipe.core.text import content_tokens, is_chinese
@@ -246,9 +246,9 @@ def names_someone(context: str, question: str) -> bool:
 
         return any((flag == "nr" and len(word) >= 2 and word not in _ZH_TITLES or flag == "nt") and word not in question
                    for word, flag in jieba.posseg.cut(context))
-    asked, places = facts(question).names, _places(context)
+    asked, places = facts(question).names, named_places(context)
     return any(not any(n.startswith(q) or q.startswith(n) for q in asked) and not any(n in p for p in places)
-               and not set(n.split()) <= DEMONYMS for n in facts(context).names)
+               and not set(n.split()) <= EN_DEMONYMS for n in facts(context).names)
 
 
 def relevance_features(case: EvalCase, kit: Toolkit) -> np.ndarray:
