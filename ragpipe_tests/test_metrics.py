@@ -217,6 +217,17 @@ def test_answer_and_factual_correctness_read_names_items_and_replies(kit, questi
         assert (value >= 0.5) == correct, (metric, answer, value)
 
 
+def test_factual_correctness_reads_a_name_of_a_longer_reference_as_part_of_it_not_a_swap(kit):
+    """An answer that states one of a long reference's names ("the Heritage Commission") is no other name for
+    another that shares a word with it ("the Old Town Heritage Building Grant"): it gives half the reference."""
+    result = score(kit, "factual_correctness", question="What's the most the heritage programme will pay, and who issues "
+                   "the certificate I need?", answer="Before any work starts, the applicant needs a Certificate of "
+                   "Appropriateness from the Heritage Commission.", ground_truth_answer="The Old Town Heritage Building "
+                   "Grant covers 50% of restoration costs up to $40,000, and the Certificate of Appropriateness comes "
+                   "from the Heritage Commission.")
+    assert not result.details.get("conflicts") and result.value >= 0.3, (result.value, result.details)
+
+
 @pytest.mark.parametrize("question, answer, reference", [
     # a comma adds a qualifier to a bare reference: another city before the kept qualifier is another city
     ("Which city hosted the 2004 Summer Olympics?", "They were held in Thessaloniki, Greece.", "Athens, Greece"),

@@ -221,9 +221,11 @@ def _conflicts(answer: Facts, reference: Facts, question: Facts, answer_terms, r
         if other:
             found.append(f"name {', '.join(other[:3])} for {', '.join(wanted_names[:3])}")
     # A name that keeps a word of a reference name the answer does not state and puts another in the
-    # place of the rest is another name ("Davis Cup" for "Rider cup", "Beach Handball" for "Beach Football").
+    # place of the rest is another name ("Davis Cup" for "Rider cup", "Beach Handball" for "Beach Football"),
+    # unless the answer states another of the reference's names: then it gives part of a longer reference
+    # ("…from the Heritage Commission" for "The Old Town Heritage Building Grant covers…, and … the Heritage Commission").
     near = [(n, w) for n in answer_names for w in wanted_names if not asked(n) and not stated(w) and _another(n, w)]
-    if recall <= 0.5 and near and not found:
+    if recall <= 0.5 and near and not found and not any(stated(n) for n in wanted_names):
         found.append(f"name {near[0][0]} for {near[0][1]}")
     return found
 
