@@ -1,9 +1,11 @@
 """Endpoint limits across runs: two runs at once, each evaluating a version of a bot behind
 one loopback endpoint whose config allows it 2 requests at a time, never send it more than
-2 together (the bot_endpoints pool of dagster.yaml)."""
+2 together (the bot_endpoints pool of dagster.yaml); steps claiming a pool's one slot at
+the same moment get it one at a time (SQLite here, PostgreSQL in test_postgres.py)."""
 
 import json
 import multiprocessing
+import os
 import shutil
 from pathlib import Path
 
@@ -52,6 +54,43 @@ def evaluate(project: str, version: str) -> str:
         return build_defs(Path(project)).resolve_job_def("evaluate_bot_version").execute_in_process(
             instance=instance, asset_selection=[dg.AssetKey("rag_responses")], raise_on_error=False,
             partition_key=dg.MultiPartitionKey({"dataset": DATASET, "bot": f"httpbot@{version}"})).run_id
+
+
+def test_steps_claiming_a_one_slot_pool_at_the_same_moment_get_it_one_at_a_time(project):
+    """Dagster's own claim let two of them through in 8 of 20 tries (instance_storage.py)."""
+    prepare_dagster_home(project)
+    assert_one_claim_at_a_time(os.environ["DAGSTER_HOME"])
+
+
+def assert_one_claim_at_a_time(home: str, tries: int = 10, claimants: int = 4) -> None:
+    """``claimants`` processes claim the one-slot bot pool at once, ``tries`` times: each time
+    exactly one holds it, and when it lets go, exactly one of the others gets it."""
+    from ragpipe.defs.evaluation.assets import BOT_POOL
+
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Manager() as manager, ctx.Pool(claimants) as pool, dg.DagsterInstance.get() as instance:
+        storage = instance.event_log_storage
+        for attempt in range(tries):
+            barrier = manager.Barrier(claimants)
+            runs = [f"try{attempt}-{n}" for n in range(claimants)]
+            claimed = pool.starmap(claim_slot, [(home, barrier, BOT_POOL, run) for run in runs])
+            assert claimed.count(True) == 1
+            storage.free_concurrency_slots_for_run(runs[claimed.index(True)])
+            waiting = [run for run, won in zip(runs, claimed) if not won]
+            assert [storage.claim_concurrency_slot(BOT_POOL, run, STEP).is_claimed for run in waiting].count(True) == 1
+            for run in waiting:
+                storage.free_concurrency_slots_for_run(run)
+
+
+STEP = "rag_responses"
+
+
+def claim_slot(home: str, barrier, pool: str, run_id: str) -> bool:
+    os.environ["DAGSTER_HOME"] = home
+    with dg.DagsterInstance.get() as instance:
+        storage = instance.event_log_storage
+        barrier.wait()
+        return storage.claim_concurrency_slot(pool, run_id, STEP).is_claimed
 
 
 def test_the_endpoint_pools_have_their_slots_before_any_run_and_keep_a_limit_set_by_hand(project):

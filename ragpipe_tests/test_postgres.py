@@ -8,6 +8,7 @@ from ragpipe.defs.definitions import build_defs
 from ragpipe.defs.instance import prepare_dagster_home
 from ragpipe.defs.runner import materialize_all
 from ragpipe_tests.pg_server import postgres_cluster
+from ragpipe_tests.test_cluster_pools import assert_one_claim_at_a_time
 
 
 @pytest.fixture
@@ -37,3 +38,11 @@ def test_runs_and_materializations_land_in_postgres(project, pg):
     assert ('["scores", "faithfulness"]', "refbot@v2|product_en") in materializations
     assert ('["diagnosis_report"]', "refbot@v2|product_en") in materializations
     assert ('["leaderboard"]', "product_en") in materializations
+
+
+def test_steps_claiming_a_one_slot_pool_at_the_same_moment_get_it_one_at_a_time(project, pg):
+    """Dagster's own claim let two of them through in 7 of 20 tries (instance_storage.py)."""
+    home = prepare_dagster_home(project)
+    with dg.DagsterInstance.get() as instance:
+        assert type(instance.event_log_storage).__name__ == "_PostgresEventLogStorage"
+    assert_one_claim_at_a_time(str(home))

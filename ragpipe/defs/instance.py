@@ -1,6 +1,7 @@
 """The Dagster instance of a project: $DAGSTER_HOME/dagster.yaml, written from the project's
-dagster.yaml. Storage follows the environment: SQLite under $DAGSTER_HOME/storage
-(Dagster's default), or PostgreSQL (postgres_storage.yaml) when DAGSTER_PG_HOST is set."""
+dagster.yaml. Storage follows the environment: SQLite under $DAGSTER_HOME (sqlite_storage.yaml:
+Dagster's files, its pool claims made safe across processes), or PostgreSQL
+(postgres_storage.yaml) when DAGSTER_PG_HOST is set."""
 
 from __future__ import annotations
 
@@ -9,15 +10,17 @@ from pathlib import Path
 
 import yaml
 
+SQLITE_STORAGE = Path(__file__).with_name("sqlite_storage.yaml")
 POSTGRES_STORAGE = Path(__file__).with_name("postgres_storage.yaml")
 
 
 def instance_config(project_dir: Path) -> dict:
     """The project's dagster.yaml, with PostgreSQL storage when DAGSTER_PG_HOST is set and
-    the file names no storage itself."""
+    SQLite storage otherwise, unless the file names a storage itself."""
     config = yaml.safe_load((project_dir / "dagster.yaml").read_text(encoding="utf-8")) or {}
-    if os.environ.get("DAGSTER_PG_HOST") and "storage" not in config:
-        config |= yaml.safe_load(POSTGRES_STORAGE.read_text(encoding="utf-8"))
+    if "storage" not in config:
+        storage = POSTGRES_STORAGE if os.environ.get("DAGSTER_PG_HOST") else SQLITE_STORAGE
+        config |= yaml.safe_load(storage.read_text(encoding="utf-8"))
     return config
 
 

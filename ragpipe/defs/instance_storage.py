@@ -1,6 +1,13 @@
 """The only places ragpipe calls the Dagster instance's storage directly, gathered so that
 the reasons stand in one place: Dagster 1.13 has no public API for any of them.
 
+- ``SqliteStorage`` and ``PostgresStorage``: Dagster's storages, except that a pool slot is
+  taken only if it is still free when written. Dagster reads a free slot, then writes its
+  claim over whatever is there, so two steps claiming at the same moment both got a
+  one-slot pool: two runs sent an endpoint twice its concurrency (the pools test failed
+  this way in CI; four processes claiming at once did it in 8 of 20 tries on SQLite and
+  7 of 20 on PostgreSQL). sqlite_storage.yaml and postgres_storage.yaml name them.
+
 - ``initialize_pool``: a pool's slots at dagster.yaml's default limit, before any run
   claims one. Dagster creates them on the first claim, and two runs claiming at once both
   count no slots (see ``instance.give_pools_their_slots``); `dagster instance concurrency
@@ -16,6 +23,52 @@ the reasons stand in one place: Dagster 1.13 has no public API for any of them.
 from __future__ import annotations
 
 import dagster as dg
+import sqlalchemy as db
+from dagster._core.storage.event_log import SqliteEventLogStorage
+from dagster._core.storage.event_log.schema import ConcurrencySlotsTable
+from dagster._core.storage.sqlite_storage import DagsterSqliteStorage
+from dagster._utils.concurrency import ConcurrencySlotStatus
+from dagster_postgres import DagsterPostgresStorage
+from dagster_postgres.event_log import PostgresEventLogStorage
+
+
+def claim_free_slot(storage, concurrency_key: str, run_id: str, step_key: str) -> ConcurrencySlotStatus:
+    """A slot claim in one compare-and-set: the claim's write names the slot as free, so of two
+    claims on one slot, the second writes nothing and waits (Dagster polls a blocked claim)."""
+    slots = ConcurrencySlotsTable.c
+    free = db.and_(slots.concurrency_key == concurrency_key, slots.step_key.is_(None), slots.deleted.is_(False))
+    with storage.index_connection() as conn:
+        for (slot_id,) in conn.execute(db.select(slots.id).where(free)).fetchall():
+            claim = ConcurrencySlotsTable.update().values(run_id=run_id, step_key=step_key)
+            if conn.execute(claim.where(db.and_(slots.id == slot_id, slots.step_key.is_(None)))).rowcount:
+                return ConcurrencySlotStatus.CLAIMED
+    return ConcurrencySlotStatus.BLOCKED
+
+
+class _SqliteEventLogStorage(SqliteEventLogStorage):
+    _claim_concurrency_slot = claim_free_slot
+
+
+class _PostgresEventLogStorage(PostgresEventLogStorage):
+    _claim_concurrency_slot = claim_free_slot
+
+
+# Dagster builds each storage's event log itself; it is given the safe claim afterwards (the
+# subclass adds no state, so changing its class is enough).
+class SqliteStorage(DagsterSqliteStorage):
+    @classmethod
+    def from_config_value(cls, inst_data, config_value):
+        storage = super().from_config_value(inst_data, config_value)
+        storage.event_log_storage.__class__ = _SqliteEventLogStorage
+        return storage
+
+
+class PostgresStorage(DagsterPostgresStorage):
+    @classmethod
+    def from_config_value(cls, inst_data, config_value):
+        storage = super().from_config_value(inst_data, config_value)
+        storage.event_log_storage.__class__ = _PostgresEventLogStorage
+        return storage
 
 
 def initialize_pool(instance: dg.DagsterInstance, pool: str) -> None:
