@@ -348,6 +348,42 @@ def test_factual_correctness_a_pronoun_reply_read_with_its_question_is_not_read_
     assert score(kit, "factual_correctness", question=question, answer=answer, ground_truth_answer=reference).value < 0.5
 
 
+@pytest.mark.parametrize("question, answer, reference", [
+    ("Where is the Colosseum?", "The Colosseum is not in Rome.", "Rome"),
+    ("Who painted the Mona Lisa?", "It wasn't Leonardo da Vinci.", "Leonardo da Vinci"),
+    ("大熊猫主要生活在哪个国家？", "大熊猫不是生活在中国的。", "中国"),
+    ("水在标准大气压下的沸点是多少？", "并非100摄氏度。", "100摄氏度"),
+])
+def test_answer_and_factual_correctness_a_reply_that_denies_a_bare_reference_is_wrong(kit, question, answer, reference):
+    """Naming the reference only to deny it ("not in Rome", "不是…中国", "并非…") is no correct answer."""
+    fields = dict(question=question, answer=answer, ground_truth_answer=reference)
+    assert score(kit, "answer_correctness", **fields).value < 0.5
+    assert score(kit, "factual_correctness", **fields).value < 0.5
+
+
+@pytest.mark.parametrize("question, answer, reference", [
+    ("What is the capital of Australia?", "Canberra, not Sydney.", "Canberra"),
+    ("Who had a 70s No 1 hit with Let's Do It Again?", "The Staple Singers had a 70s No. 1 hit with it.", "The Staple Singers"),
+    ("Who wrote Hamlet?", "None other than William Shakespeare.", "William Shakespeare"),
+    ("狮子主要生活在哪个大洲？", "狮子生活在非洲，不在亚洲。", "非洲"),
+    ("这道菜需要放什么？", "不得不放盐。", "盐"),
+])
+def test_answer_correctness_a_negation_of_something_else_denies_no_reference(kit, question, answer, reference):
+    """A negation that denies another candidate, a number sign, emphasis, or a negator inside a word
+    (非洲, 不得不) is no denial of the reference."""
+    result = score(kit, "answer_correctness", question=question, answer=answer, ground_truth_answer=reference)
+    assert not any(c.startswith("denies") for c in result.details["conflicts"]), result.details
+
+
+@pytest.mark.parametrize("question, answer, reference", [
+    ("Who was the first person to reach the South Pole?", "Roald Amundsen, leading a Norwegian expedition in 1911.",
+     "Roald Amundsen"),
+])
+def test_factual_correctness_a_reply_that_opens_with_the_reference_and_adds_detail_is_right(kit, question, answer, reference):
+    """"Neil Armstrong, during the Apollo 11 mission in 1969." is the reply with true detail, read with its question."""
+    assert score(kit, "factual_correctness", question=question, answer=answer, ground_truth_answer=reference).value >= 0.5
+
+
 def test_answer_relevancy_prefers_direct_answer(kit):
     direct = score(kit, "answer_relevancy", answer="FHA 贷款允许最低 3.5% 的首付")
     rambling = score(kit, "answer_relevancy", answer="FHA 贷款有很多优势，包括较低的首付要求、灵活的信用分数标准...")

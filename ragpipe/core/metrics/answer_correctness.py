@@ -9,7 +9,7 @@ import numpy as np
 from ragpipe.core.evidence.agreement import (BARE_REPLY, agreement, found_in, in_context, opening_reply,
                                              spelled_out, terms, worded)
 from ragpipe.core.evidence.calibration import Trees
-from ragpipe.core.evidence.correctness_row import CORRECTNESS_FEATURES, correctness_row
+from ragpipe.core.evidence.correctness_row import CORRECTNESS_FEATURES, correctness_row, denied
 from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.quantities import as_written_in
 from ragpipe.core.evidence.contradiction import contradiction
@@ -166,8 +166,10 @@ def conflicts(case: EvalCase, kit: Toolkit, found) -> list[str]:
     opposite = [f"{'yes' if given else 'no'} for {'yes' if expected else 'no'}"] \
         if None not in (given, expected) and given != expected else []
     swapped = replaced_item(case)
+    denial = denied(said, case.ground_truth_answer, case.question, found)
     return (found_conflicts + ([chose] if chose else []) + ([swapped] if swapped else []) + opposite
-            + hedged(said, case.ground_truth_answer, found))
+            + hedged(said, case.ground_truth_answer, found) + ([denial] if denial else []))
+
 
 
 # What joins the two alternatives of a choice question ("饭前还是饭后服用？", "Rent or buy?").
@@ -361,7 +363,9 @@ METRIC = Metric(
                 "\"Barcelona, Spain\"), that puts another item in one item's place of a listing reference, "
                 "that hedges between the reference and another candidate (\"maybe Argentina or Germany\"), that "
                 "takes the other alternative of a choice question (\"饭前服用\" for \"饭后服用\"), that opens with the "
-                "opposite yes or no (\"可以，…\" for \"不可以，…\"), or that the "
+                "opposite yes or no (\"可以，…\" for \"不可以，…\"), that names a bare reference only in clauses that "
+                "deny it (\"The Colosseum is not in Rome.\" for \"Rome\", \"并非曹雪芹\"; \"Canberra, not Sydney\" denies "
+                "Sydney), or that the "
                 "reference plainly contradicts (negation, antonym, swapped roles), scores 0; so does "
                 "an answer that only declines where the reference answers, and an answer that asserts where the "
                 "reference says the question cannot be answered. Both declining scores 1. Where the question asks "
