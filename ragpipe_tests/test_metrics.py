@@ -384,6 +384,17 @@ def test_factual_correctness_a_reply_that_opens_with_the_reference_and_adds_deta
     assert score(kit, "factual_correctness", question=question, answer=answer, ground_truth_answer=reference).value >= 0.5
 
 
+@pytest.mark.parametrize("question, answer, reference, low", [
+    ("What is the capital of Canada?", "Ottawa, which is in the province of Ontario.", "Ottawa", 0.7),
+    ("中国最大的淡水湖是哪个？", "鄱阳湖，位于江西省北部。", "鄱阳湖", 0.7),
+    ("What is the capital of Canada?", "Toronto, which is in the province of Ontario.", "Ottawa", None),
+])
+def test_answer_correctness_detail_after_the_reply_costs_little(kit, question, answer, reference, low):
+    """The reply first, then true detail, scores as the reply does; another name with the same detail stays wrong."""
+    value = score(kit, "answer_correctness", question=question, answer=answer, ground_truth_answer=reference).value
+    assert value >= low if low else value < 0.5, value
+
+
 def test_answer_relevancy_prefers_direct_answer(kit):
     direct = score(kit, "answer_relevancy", answer="FHA 贷款允许最低 3.5% 的首付")
     rambling = score(kit, "answer_relevancy", answer="FHA 贷款有很多优势，包括较低的首付要求、灵活的信用分数标准...")
