@@ -351,6 +351,8 @@ def test_factual_correctness_a_pronoun_reply_read_with_its_question_is_not_read_
 @pytest.mark.parametrize("question, answer, reference", [
     ("Where is the Colosseum?", "The Colosseum is not in Rome.", "Rome"),
     ("Who painted the Mona Lisa?", "It wasn't Leonardo da Vinci.", "Leonardo da Vinci"),
+    ("Who composed the Moonlight Sonata?", "The Moonlight Sonata was not composed by Ludwig van Beethoven.",
+     "Ludwig van Beethoven"),
     ("大熊猫主要生活在哪个国家？", "大熊猫不是生活在中国的。", "中国"),
     ("水在标准大气压下的沸点是多少？", "并非100摄氏度。", "100摄氏度"),
 ])

@@ -91,6 +91,10 @@ _NO_DENIAL = re.compile(r"\bnot (?:only|just|merely|all|every)\b|\bno doubt\b|\b
                         r"|不得不|不小心|不禁|不由得|不免|不料", re.I)
 
 
+# A reference that is one English name of a few words ("Alexander Graham Bell", "Miguel de Cervantes").
+_NAME = re.compile(r"^\W*[A-Z][\w'’.-]*(?:\s+(?:(?:of|de|da|van|von|the|and|la|le|du|del)\s+)*[A-Z][\w'’.-]*){0,5}\W*$")
+
+
 def _denies(clause: str) -> bool:
     """The clause negates; in Chinese by a negator word of its own (不, 不是, 没有, 并非), not by one
     inside another word (不小心 "by accident", 非常 "very")."""
@@ -103,10 +107,11 @@ def _denies(clause: str) -> bool:
 def denied(answer: str, reference: str, question: str, found) -> str | None:
     """The answer names the reference's key terms only in clauses that deny them ("The Colosseum is not
     in Rome." for "Rome", "长城不在中国。" for "中国", "并非曹雪芹" for "曹雪芹"): stating the reference's
-    words is no credit when the answer says they are not the answer. Only a bare reference (a name, a
-    value) is read so: a sentence's negation is compared clause to clause (contradiction.py). A reference
-    or question that negates itself is left to the other rules ("Which planet has no rings?")."""
-    if not found.matched or not elliptical(reference) or _negates(reference) or _negates(question or ""):
+    words is no credit when the answer says they are not the answer. Only a bare reference (a value, a
+    name of a few words) is read so: a sentence's negation is compared clause to clause (contradiction.py).
+    A reference or question that negates itself is left to the other rules ("Which planet has no rings?")."""
+    if not found.matched or not (elliptical(reference) or _NAME.match(reference)) or _negates(reference) \
+            or _negates(question or ""):
         return None
     stating = []
     for clause in _CLAUSE_END.split(_NUMBER_SIGN.sub(" ", answer)):  # "No. 1" is no sentence end
