@@ -344,8 +344,9 @@ def test_factual_correctness_reads_a_led_in_reply_as_the_reply(kit, question, an
 ])
 def test_factual_correctness_a_pronoun_reply_read_with_its_question_is_not_read_past_a_negation(kit, question, answer,
                                                                                                reference):
-    """(answer_correctness still scores these above 0.5: a gap.)"""
+    """Both metrics: the reply names the reference only to deny it."""
     assert score(kit, "factual_correctness", question=question, answer=answer, ground_truth_answer=reference).value < 0.5
+    assert score(kit, "answer_correctness", question=question, answer=answer, ground_truth_answer=reference).value < 0.5
 
 
 @pytest.mark.parametrize("question, answer, reference", [
