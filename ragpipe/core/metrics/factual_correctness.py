@@ -1,7 +1,6 @@
 import re
 
 from ragpipe.core.evidence.agreement import agreement, elliptical, found_in, in_context, terms
-from ragpipe.core.evidence.correctness_row import opens_with
 from ragpipe.core.evidence.facts import negated
 from ragpipe.core.evidence.support import claims
 from ragpipe.core.metrics.answer_correctness import asserted, by_rule, conflicts, list_items, listed, one_spelling, polarity
@@ -46,15 +45,11 @@ def claim_agreement(kit: Toolkit, case: EvalCase) -> dict:
         # damages the kidneys" restates most of "Which organ does hepatitis mainly damage: The liver".
         found = agreement(case.answer, case.ground_truth_answer, case.question)
         named = [bool(found.matched) or not found.key_terms] * len(recalled)
-        if found.key_terms and len(found.matched) == len(found.key_terms) and not negated(case.answer) \
-                and (_PRONOUN_SUBJECT.match(case.answer) or opens_with(case.answer, found.key_terms)):
+        if found.key_terms and len(found.matched) == len(found.key_terms) and _PRONOUN_SUBJECT.match(case.answer) \
+                and not negated(case.answer):
             # It states all of them and names the question's subject by a pronoun ("It ended in 1945." to "When
-            # did World War II end?"), or replies with them first and adds detail ("Neil Armstrong, during the
-            # Apollo 11 mission in 1969."): read with its question, whose words it refers to, not misses.
-            with_question = f"{question}\n{case.answer}"
-            recalled = kit.verify(reference_claims, [with_question], question)
-            right = [ok or any(r.supported for r in kit.verify(reference_claims, [f"{question}\n{v.statement}"], question))
-                     for v, ok in zip(verdicts, right)]
+            # did World War II end?"): read with its question, whose words it refers to, not misses.
+            recalled = kit.verify(reference_claims, [f"{question}\n{case.answer}"], question)
     named = named or [True] * len(recalled)
     recalled_ok = [v.supported and ok for v, ok in zip(recalled, named)]
     tp = sum(right)
@@ -92,9 +87,8 @@ METRIC = Metric(
                 "verifier. Offline, a reply that is only a value or a name is read as the answer to its question "
                 "(\"capital of France: Paris\"), and such a bare reference is recalled only where the answer states "
                 "one of its key terms (\"Hepatitis mainly damages the kidneys\" recalls nothing of \"The liver\"; an answer that "
-                "names the question's subject by a pronoun, or replies with the reference first and adds detail, is "
-                "read with the question: \"It ended in 1945.\" recalls \"1945\" to \"When did World War II end?\", "
-                "\"Neil Armstrong, during the Apollo 11 mission\" states \"Neil Armstrong\"); an "
+                "names the question's subject by a pronoun is read with the question: \"It ended in 1945.\" recalls "
+                "\"1945\" to \"When did World War II end?\"); an "
                 "answer that puts another number, date or name in the "
                 "reference's place, that mirrors a bare reference read with its question with another word in its "
                 "place (\"大熊猫主要以鱼类为食\" for \"竹子\"), that takes the "
