@@ -344,8 +344,49 @@ def test_factual_correctness_reads_a_led_in_reply_as_the_reply(kit, question, an
 ])
 def test_factual_correctness_a_pronoun_reply_read_with_its_question_is_not_read_past_a_negation(kit, question, answer,
                                                                                                reference):
-    """(answer_correctness still scores these above 0.5: a gap.)"""
+    """Both metrics: the reply names the reference only to deny it."""
     assert score(kit, "factual_correctness", question=question, answer=answer, ground_truth_answer=reference).value < 0.5
+    assert score(kit, "answer_correctness", question=question, answer=answer, ground_truth_answer=reference).value < 0.5
+
+
+@pytest.mark.parametrize("question, answer, reference", [
+    ("Where is the Colosseum?", "The Colosseum is not in Rome.", "Rome"),
+    ("Who painted the Mona Lisa?", "It wasn't Leonardo da Vinci.", "Leonardo da Vinci"),
+    ("Who composed the Moonlight Sonata?", "The Moonlight Sonata was not composed by Ludwig van Beethoven.",
+     "Ludwig van Beethoven"),
+    ("大熊猫主要生活在哪个国家？", "大熊猫不是生活在中国的。", "中国"),
+    ("水在标准大气压下的沸点是多少？", "并非100摄氏度。", "100摄氏度"),
+])
+def test_answer_and_factual_correctness_a_reply_that_denies_a_bare_reference_is_wrong(kit, question, answer, reference):
+    """Naming the reference only to deny it ("not in Rome", "不是…中国", "并非…") is no correct answer."""
+    fields = dict(question=question, answer=answer, ground_truth_answer=reference)
+    assert score(kit, "answer_correctness", **fields).value < 0.5
+    assert score(kit, "factual_correctness", **fields).value < 0.5
+
+
+@pytest.mark.parametrize("question, answer, reference", [
+    ("What is the capital of Australia?", "Canberra, not Sydney.", "Canberra"),
+    ("Who had a 70s No 1 hit with Let's Do It Again?", "The Staple Singers had a 70s No. 1 hit with it.", "The Staple Singers"),
+    ("Who wrote Hamlet?", "None other than William Shakespeare.", "William Shakespeare"),
+    ("狮子主要生活在哪个大洲？", "狮子生活在非洲，不在亚洲。", "非洲"),
+    ("这道菜需要放什么？", "不得不放盐。", "盐"),
+])
+def test_answer_correctness_a_negation_of_something_else_denies_no_reference(kit, question, answer, reference):
+    """A negation that denies another candidate, a number sign, emphasis, or a negator inside a word
+    (非洲, 不得不) is no denial of the reference."""
+    result = score(kit, "answer_correctness", question=question, answer=answer, ground_truth_answer=reference)
+    assert not any(c.startswith("denies") for c in result.details["conflicts"]), result.details
+
+
+@pytest.mark.parametrize("question, answer, reference, low", [
+    ("What is the capital of Canada?", "Ottawa, which is in the province of Ontario.", "Ottawa", 0.7),
+    ("中国最大的淡水湖是哪个？", "鄱阳湖，位于江西省北部。", "鄱阳湖", 0.7),
+    ("What is the capital of Canada?", "Toronto, which is in the province of Ontario.", "Ottawa", None),
+])
+def test_answer_correctness_detail_after_the_reply_costs_little(kit, question, answer, reference, low):
+    """The reply first, then true detail, scores as the reply does; another name with the same detail stays wrong."""
+    value = score(kit, "answer_correctness", question=question, answer=answer, ground_truth_answer=reference).value
+    assert value >= low if low else value < 0.5, value
 
 
 def test_answer_relevancy_prefers_direct_answer(kit):

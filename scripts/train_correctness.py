@@ -36,7 +36,7 @@ from ragpipe.core.evidence.calibration import Trees  # noqa: E402
 from ragpipe.core.evidence.embeddings import Embedder  # noqa: E402
 from ragpipe.core.metrics import Toolkit  # noqa: E402
 from ragpipe.core.metrics.answer_correctness import (MODEL_PATH, PARTIAL_CAP, _unpunctuated, asserted, by_rule, conflicts,  # noqa: E402
-                                                     features, incomplete)
+                                                     features, incomplete, leading_reply)
 from ragpipe.core.metrics.scoring import case_from_row  # noqa: E402
 
 FILES = {"evouna_tq_dev.jsonl": 2.0, "halluqa_zh_dev.jsonl": 1.0, "halueval_qa_dev.jsonl": 1.0}
@@ -61,8 +61,10 @@ def build(bench_dir: Path, kit: Toolkit) -> list[dict]:
         for row, case in zip(rows, cases):
             decided = by_rule(case, kit)
             x, found = (None, None) if decided is not None else features(case, kit)
+            lead = leading_reply(case, found) if found else None  # scored as the metric scores it: the better of the two rows
             out.append({"file": name, "group": question_group(name, row), "y": bool(row["human_label"]["answer_correct"]),
-                        "x": x, "rule": None if decided is None else decided.value,
+                        "x": x, "x_lead": features(lead, kit)[0] if lead else None,
+                        "rule": None if decided is None else decided.value,
                         "conflict": bool(found and conflicts(case, kit, found)),
                         "partial": bool(found and incomplete(case, found)),
                         "sentence": len(case.answer.split()) >= 5})
@@ -125,6 +127,9 @@ def main(argv: list[str] | None = None) -> int:
     for train, test in GroupKFold(FOLDS).split(modelled, groups=groups):
         model = fit([modelled[i] for i in train])
         oof[test] = model.predict_proba(np.array([modelled[i]["x"] for i in test]))[:, 1]
+        for i in test:  # a reply followed by detail: its first clause alone, where that reads better
+            if modelled[i]["x_lead"] is not None:
+                oof[i] = max(oof[i], model.predict_proba(np.array([modelled[i]["x_lead"]]))[0, 1])
     probability = np.zeros(len(rows))
     probability[[i for i, r in enumerate(rows) if r["x"] is not None]] = oof
     report = figures(rows, values(rows, probability))

@@ -7,9 +7,10 @@ from __future__ import annotations
 import math
 import re
 
-from ragpipe.core.evidence.agreement import _PARENTHESIS, _POSTMODIFIER, Agreement, _given, _joined, found_in, name_in, terms, worded
+from ragpipe.core.evidence.agreement import (_PARENTHESIS, _POSTMODIFIER, Agreement, _given, _joined, elliptical, fact_terms,
+                                             found_in, name_in, terms, worded)
 from ragpipe.core.evidence.facts import _BOUND_BEFORE, common_word, facts, negated
-from ragpipe.core.text import is_chinese
+from ragpipe.core.text import _jieba, is_chinese
 
 # "No. 1" and "No 3" are numbers, not negations.
 _NUMBER_SIGN = re.compile(r"\bno\.?\s*(?=\d)", re.I)
@@ -81,3 +82,51 @@ def rare_stated(answer: str, reference: str, question: str) -> float:
     return sum(found_in(t, stated) for t in rare) / len(rare) if rare else 1.0
 
 
+# Where a negation's reach ends: a clause, or a contrast ("not in Paris but in Rome", "不是巴黎而是罗马").
+_CLAUSE_END = re.compile(r"[,，;；:：。!！?？]|(?<!\d)\.(?!\d)|\b(?:but|whereas|instead|rather)\b|而是|但是|但|却", re.I)
+# Negators that deny nothing here: emphasis ("not only", "none other than", 无疑, 不得不 "must"), a partial
+# quantifier ("not all"), a manner ("survived without a parachute", 不小心 "by accident").
+_NO_DENIAL = re.compile(r"\bnot (?:only|just|merely|all|every)\b|\bno doubt\b|\b(?:none|nothing|nobody|no one) (?:other than|but|else)\b"
+                        r"|\bwithout\b|\bno (?:longer|sooner)\b|不只|不光|无疑|毫无疑问|莫过于|无非|不外乎"
+                        r"|不得不|不小心|不禁|不由得|不免|不料", re.I)
+
+
+# A reference that is one English name of a few words ("Alexander Graham Bell", "Miguel de Cervantes").
+_NAME = re.compile(r"^\W*[A-Z][\w'’.-]*(?:\s+(?:(?:of|de|da|van|von|the|and|la|le|du|del)\s+)*[A-Z][\w'’.-]*){0,5}\W*$")
+
+
+def _denies(clause: str) -> bool:
+    """The clause negates; in Chinese by a negator word of its own (不, 不是, 没有, 并非), not by one
+    inside another word (不小心 "by accident", 非常 "very")."""
+    rest = _NO_DENIAL.sub(" ", clause)
+    if is_chinese(rest):
+        return any(len(w) <= 2 and _negates(w) or w in ("并没有", "并不是") for w in _jieba().lcut(rest))
+    return _negates(rest)
+
+
+def denied(answer: str, reference: str, question: str, found) -> str | None:
+    """The answer names the reference's key terms only in clauses that deny them ("The Colosseum is not
+    in Rome." for "Rome", "长城不在中国。" for "中国", "并非曹雪芹" for "曹雪芹"): stating the reference's
+    words is no credit when the answer says they are not the answer. Only a bare reference (a value, a
+    name of a few words) is read so: a sentence's negation is compared clause to clause (contradiction.py).
+    A reference or question that negates itself is left to the other rules ("Which planet has no rings?")."""
+    if not found.matched or not (elliptical(reference) or _NAME.match(reference)) or _negates(reference) \
+            or _negates(question or ""):
+        return None
+    stating = []
+    for clause in _CLAUSE_END.split(_NUMBER_SIGN.sub(" ", answer)):  # "No. 1" is no sentence end
+        said = [*worded(clause), *fact_terms(facts(clause))]
+        here = [t for t in found.matched if found_in(t, said)]
+        if here:  # its negation, less the key terms' own characters (非洲, 无锡 are no negations)
+            for t in here:
+                clause = clause.replace(t, " ") if is_chinese(t) else clause
+            stating.append(_denies(clause))
+    return f"denies {', '.join(found.matched[:3])}" if stating and all(stating) else None
+
+
+def opens_with(answer: str, key_terms: list[str]) -> bool:
+    """The answer's first clause states every key term: it replies with the reference and what
+    follows adds to it ("Neil Armstrong, during the Apollo 11 mission in 1969.")."""
+    first = _CLAUSE_END.split(answer.strip(), maxsplit=1)[0]
+    said = _joined([*worded(first), *fact_terms(facts(first))])
+    return bool(key_terms) and all(found_in(t, said) for t in key_terms)

@@ -9,7 +9,8 @@ import numpy as np
 from ragpipe.core.evidence.agreement import (BARE_REPLY, agreement, found_in, in_context, opening_reply,
                                              spelled_out, terms, worded)
 from ragpipe.core.evidence.calibration import Trees
-from ragpipe.core.evidence.correctness_row import CORRECTNESS_FEATURES, correctness_row
+from ragpipe.core.evidence.correctness_row import (_CLAUSE_END, CORRECTNESS_FEATURES, _negates, correctness_row, denied,
+                                                   opens_with)
 from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.quantities import as_written_in
 from ragpipe.core.evidence.contradiction import contradiction
@@ -166,8 +167,10 @@ def conflicts(case: EvalCase, kit: Toolkit, found) -> list[str]:
     opposite = [f"{'yes' if given else 'no'} for {'yes' if expected else 'no'}"] \
         if None not in (given, expected) and given != expected else []
     swapped = replaced_item(case)
+    denial = denied(said, case.ground_truth_answer, case.question, found)
     return (found_conflicts + ([chose] if chose else []) + ([swapped] if swapped else []) + opposite
-            + hedged(said, case.ground_truth_answer, found))
+            + hedged(said, case.ground_truth_answer, found) + ([denial] if denial else []))
+
 
 
 # What joins the two alternatives of a choice question ("饭前还是饭后服用？", "Rent or buy?").
@@ -299,6 +302,17 @@ def incomplete(case: EvalCase, found) -> str | None:
     return None
 
 
+def leading_reply(case: EvalCase, found) -> EvalCase | None:
+    """The case with the answer cut to its first clause, where that clause states every key term of the
+    reference without a negation and more follows ("Ottawa, which is in the province of Ontario." for
+    "Ottawa"); None otherwise. What follows is detail, judged by the conflict rules only."""
+    said = asserted(one_spelling(case).answer).strip()
+    first = _CLAUSE_END.split(said, maxsplit=1)[0].strip()
+    if not first or len(first) >= len(said.rstrip(".。!！")) or _negates(first) or not opens_with(said, found.key_terms):
+        return None
+    return case.model_copy(update={"answer": first})
+
+
 def _unpunctuated(text: str) -> str:
     """The text as its cosine reads it: no closing punctuation, and every number as "N" (the
     typed facts compare numbers; "10万元" and "100000元" must not move the cosine)."""
@@ -327,7 +341,11 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     if kit.llm is not None:
         return _llm(case, kit)
     row, found = features(case, kit)
-    probability = float(load_model(kit.embedder.backend).probability(np.array([row]))[0])
+    model = load_model(kit.embedder.backend)
+    probability = float(model.probability(np.array([row]))[0])
+    lead = leading_reply(case, found)
+    if lead is not None:  # the reply first, then detail: the detail costs nothing unless a rule below finds it wrong
+        probability = max(probability, float(model.probability(np.array([features(lead, kit)[0]]))[0]))
     conflicting = conflicts(case, kit, found)
     partial = incomplete(case, found)
     details = {"key_terms": found.key_terms, "stated": found.matched,
@@ -351,7 +369,8 @@ METRIC = Metric(
                 "units (\"四个半小时\" / \"4.5小时\", \"two years\" / \"24 months\"); the terms "
                 "and names the answer adds; embedding similarity. Words the answer repeats from the question are "
                 "neither credit nor blame, nor is an opening clause that only points at the sources (\"According to "
-                "the documents, …\"); added detail is no error, and a bound (\"不超过5克\", \"no more than 5 g\") is no "
+                "the documents, …\"); added detail is no error (a reply whose first clause states the reference scores at "
+                "least as that clause alone: \"Ottawa, which is in the province of Ontario.\"), and a bound (\"不超过5克\", \"no more than 5 g\") is no "
                 "negation; an acronym is the name the other text spells out (\"UK\", \"United Kingdom\"), so is a Chinese "
                 "short form (\"国际乒联\", \"国际乒乓球联合会\"), a Chinese term written with the kind the question asks "
                 "for is the term (\"铁元素\" to \"…哪种元素？\": 铁), and \"£50m\" is £50 million. An answer that puts another number, date or name in the reference's place (and states "
@@ -361,7 +380,9 @@ METRIC = Metric(
                 "\"Barcelona, Spain\"), that puts another item in one item's place of a listing reference, "
                 "that hedges between the reference and another candidate (\"maybe Argentina or Germany\"), that "
                 "takes the other alternative of a choice question (\"饭前服用\" for \"饭后服用\"), that opens with the "
-                "opposite yes or no (\"可以，…\" for \"不可以，…\"), or that the "
+                "opposite yes or no (\"可以，…\" for \"不可以，…\"), that names a bare reference only in clauses that "
+                "deny it (\"The Colosseum is not in Rome.\" for \"Rome\", \"并非曹雪芹\"; \"Canberra, not Sydney\" denies "
+                "Sydney), or that the "
                 "reference plainly contradicts (negation, antonym, swapped roles), scores 0; so does "
                 "an answer that only declines where the reference answers, and an answer that asserts where the "
                 "reference says the question cannot be answered. Both declining scores 1. Where the question asks "
