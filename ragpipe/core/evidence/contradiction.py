@@ -18,7 +18,8 @@ from functools import lru_cache
 from ragpipe.core.evidence.agreement import (asked_as_said, fact_terms, found_in, in_context, name_in, opening_reply, shares_word,
                                              words)
 from ragpipe.core.evidence.facts import PLACE_TITLE, VALUE_CLAUSE, common_word, counted, facts, fold, lone_one, negated
-from ragpipe.core.evidence.polarity import aligned_with, bound_conflict, clauses_of, overlap, polarity_conflict, pronoun
+from ragpipe.core.evidence.limits import bound_conflict
+from ragpipe.core.evidence.polarity import aligned_with, clauses_of, overlap, polarity_conflict, pronoun
 from ragpipe.core.evidence.roles import names_role, swapped_roles
 from ragpipe.core.text import is_chinese, number_mentions, numbers
 
