@@ -523,6 +523,10 @@ def test_a_day_off_against_a_schedule_held_every_day(statement, evidence, oppose
     ("书店晚上9点关门。", "书店营业时间9:00-21:00。"),
     ("征文活动9月30日结束。", "征文活动时间为8月1日到9月30日。"),
     ("报名12月15日截止。", "报名时间截至12月15日。"),
+    ("书法展3月2日开幕。", "书法展从3月2日开始，截止到3月20日。"),  # one end in each clause
+    ("便利店晚上11点关门。", "便利店营业时间为早上7:00-晚上11:00。"),
+    ("The pool opens at 6 a.m.", "The pool is closed until 6 a.m. for cleaning."),  # a closure: its end is the opening
+    ("图书馆中午12点关闭。", "图书馆每天12:00-13:00闭馆午休。"),
 ])
 def test_a_start_or_an_end_that_is_the_ranges_own_end_is_no_contradiction(statement, evidence):
     assert contradiction(statement, [evidence]) is None
@@ -536,6 +540,9 @@ def test_a_start_or_an_end_that_is_the_ranges_own_end_is_no_contradiction(statem
     ("博物馆上午10点闭馆。", "博物馆开放时间为上午10点至下午5点。"),
     ("书店晚上9点开门。", "书店营业时间9:00-21:00。"),
     ("书店晚上8点关门。", "书店营业时间9:00-21:00。"),  # neither end, and the evidence states it nowhere
+    ("书法展3月20日开幕。", "书法展从3月2日开始，截止到3月20日。"),
+    ("The pool opens at 7 a.m.", "The pool is open from 6 a.m. on weekdays."),
+    ("The pool closes at 6 a.m.", "The pool is closed until 6 a.m. for cleaning."),
 ])
 def test_a_start_or_an_end_at_the_ranges_other_end_or_neither_is_a_contradiction(statement, evidence):
     found = contradiction(statement, [evidence])

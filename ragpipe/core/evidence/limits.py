@@ -69,6 +69,8 @@ _STARTS = re.compile(r"\b(?:open(?:s|ed|ing)|begin(?:s|ning)?|began|start(?:s|ed
                      r"|\b(?:will|to|doors)\s+(?:open|begin|start)\b|开门|开放|开馆|开园|开始|开业|开幕|开课|开市|营业", re.I)
 _ENDS = re.compile(r"\b(?:clos(?:es|ed|ing)|end(?:s|ed)|finish(?:es|ed)?|conclude[sd]?|shuts?)\b|\b(?:will|to|doors)\s+(?:close|end)\b"
                    r"|关门|闭馆|关闭|结束|截止|打烊|闭园|闭幕|停止|下班|收市", re.I)
+# What a closure says: "closed until 6 a.m.", "每天12:00-13:00闭馆午休".
+_CLOSED = re.compile(r"\bclosed\b|闭馆|闭园|关闭|休息|午休|停业|暂停", re.I)
 # A word right before a time that makes it one end: "from 10 a.m.", "open until 5 p.m.", "营业到晚上10点", "截至6月30日".
 _FROM = re.compile(r"(?:\b(?:from|since)|从|自)\s*$", re.I)
 _UNTIL = re.compile(r"(?:\b(?:until|till|through|to)|截至|截止(?:到|至)?|直到|到|至)\s*$", re.I)
@@ -85,14 +87,24 @@ def _points(text: str) -> list[tuple[int, int, tuple]]:
 
 
 def _ranges(sentence: str) -> list[tuple[tuple | None, tuple | None, str]]:
-    """The ranges the sentence states: (first, last, as written), both ends of one kind ("until 5 p.m.": no first)."""
+    """The ranges the sentence states: (first, last, as written), both ends of one kind ("until 5 p.m.": no first,
+    "from 6 a.m.": no last)."""
     points, found, paired = _points(sentence), [], set()
     for (a, b, first), (c, d, last) in zip(points, points[1:]):
         between = _TO.match(sentence[b:c])
         if first[0] == last[0] and between and (between.group(0).strip() != "and" or re.search(r"\bbetween\s*$", sentence[:a])):
             found.append((first, last, sentence[a:d]))
             paired.update((a, c))
-    return found + [(None, value, sentence[a:b]) for a, b, value in points if a not in paired and _UNTIL.search(sentence[:a])]
+    # One end in each clause: "从12月1日开始，截止到12月31日", "open from 6 a.m."
+    found += [(value, None, sentence[a:b]) if _FROM.search(sentence[:a]) else (None, value, sentence[a:b])
+              for a, b, value in points if a not in paired and (_FROM.search(sentence[:a]) or _UNTIL.search(sentence[:a]))]
+    # A closure's range is the opening's turned round: "closed until 6 a.m." opens at 6, "12:00-13:00闭馆" closes at 12.
+    return [(last, first, written) if _closure(sentence, written) else (first, last, written) for first, last, written in found]
+
+
+def _closure(sentence: str, written: str) -> bool:
+    clause = next((c for c in re.split(r"[,;，；。]", sentence) if written in c), sentence)
+    return bool(_CLOSED.search(clause)) and not _STARTS.search(clause)
 
 
 def range_ends(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | tuple[()] | None:
@@ -114,7 +126,7 @@ def range_ends(statement: str, sentences: list[str]) -> tuple[str, str, str, str
         return None
     frame = [t for t in dict.fromkeys(words(_ENDS.sub(" ", _STARTS.sub(" ", statement[:at] + " " + statement[until:]))))
              if not pronoun(t)]
-    held = [(s, r) for s in sentences for r in _ranges(s) if r[1][0] == value[0]]
+    held = [(s, r) for s in sentences for r in _ranges(s) if (r[0] or r[1])[0] == value[0]]
     if frame:
         aligned = aligned_with(frame, [s for s, _ in held], [words(s) for s, _ in held])
         held = [held[i] for i in aligned]
