@@ -511,3 +511,50 @@ def test_asked_who_a_person_named_in_the_roles_other_word(statement, evidence, o
 def test_a_day_off_against_a_schedule_held_every_day(statement, evidence, opposed):
     found = contradiction(statement, [evidence])
     assert (found is not None and found.kind == "bound") is opposed
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The museum closes at 5 p.m.", "The museum is open from 10 a.m. to 5 p.m."),
+    ("The gym opens at 6 a.m. on weekdays.", "On weekdays the gym is open 6 a.m.–11 p.m."),
+    ("The hotline closes at 8 p.m.", "The hotline is staffed between 9 a.m. and 8 p.m. and is open until 8 p.m."),
+    ("The fair ends on May 12.", "The book fair runs from May 3 to May 12 in the old town."),
+    ("The bakery is open until 7 p.m.", "The bakery is open 7 a.m. - 7 p.m."),
+    ("博物馆下午5点闭馆。", "博物馆开放时间为上午10点至下午5点。"),
+    ("书店晚上9点关门。", "书店营业时间9:00-21:00。"),
+    ("征文活动9月30日结束。", "征文活动时间为8月1日到9月30日。"),
+    ("报名12月15日截止。", "报名时间截至12月15日。"),
+    ("书法展3月2日开幕。", "书法展从3月2日开始，截止到3月20日。"),  # one end in each clause
+    ("便利店晚上11点关门。", "便利店营业时间为早上7:00-晚上11:00。"),
+    ("The pool opens at 6 a.m.", "The pool is closed until 6 a.m. for cleaning."),  # a closure: its end is the opening
+    ("图书馆中午12点关闭。", "图书馆每天12:00-13:00闭馆午休。"),
+])
+def test_a_start_or_an_end_that_is_the_ranges_own_end_is_no_contradiction(statement, evidence):
+    assert contradiction(statement, [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The museum closes at 10 a.m.", "The museum is open from 10 a.m. to 5 p.m."),
+    ("The bakery opens at 7 p.m.", "The bakery is open 7 a.m. - 7 p.m."),
+    ("The fair starts on May 12.", "The book fair runs from May 3 to May 12 in the old town."),
+    ("Check-in opens at 3:30 p.m.", "Check-in runs between 2:15 p.m. and 3:30 p.m."),
+    ("博物馆上午10点闭馆。", "博物馆开放时间为上午10点至下午5点。"),
+    ("书店晚上9点开门。", "书店营业时间9:00-21:00。"),
+    ("书店晚上8点关门。", "书店营业时间9:00-21:00。"),  # neither end, and the evidence states it nowhere
+    ("书法展3月20日开幕。", "书法展从3月2日开始，截止到3月20日。"),
+    ("The pool opens at 7 a.m.", "The pool is open from 6 a.m. on weekdays."),
+    ("The pool closes at 6 a.m.", "The pool is closed until 6 a.m. for cleaning."),
+])
+def test_a_start_or_an_end_at_the_ranges_other_end_or_neither_is_a_contradiction(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind in ("range", "number", "date")
+
+
+def test_the_range_reads_only_a_statement_that_starts_or_ends_something():
+    from ragpipe.core.evidence.limits import range_ends
+
+    assert range_ends("The museum closes at 5 p.m.", ["The museum is open from 10 a.m. to 5 p.m."]) == ()
+    assert range_ends("The museum closes at 10 a.m.", ["The museum is open from 10 a.m. to 5 p.m."])[0] == "range"
+    assert range_ends("The museum is busiest at 5 p.m.", ["The museum is open from 10 a.m. to 5 p.m."]) is None
+    assert range_ends("The museum does not close at 5 p.m.", ["The museum is open from 10 a.m. to 5 p.m."]) is None
+    assert range_ends("The museum closes before 6 p.m.", ["The museum is open from 10 a.m. to 5 p.m."]) is None
+    assert range_ends("The museum opens at 9 a.m.", ["The museum is open until 5 p.m."]) is None  # that end is not told

@@ -165,6 +165,14 @@ def test_opening_hours_in_12_hour_words_match_the_24_hour_timetable(verifier):
     assert wrong.score == 0.0 and "18" in wrong.reason
 
 
+
+def test_a_clock_time_with_minutes_is_read_with_its_half_of_the_day():
+    from ragpipe.core.evidence.quantities import quantities
+
+    read = [(q.amount, q.dimension) for q in quantities("Boarding is between 10:15 a.m. and 5:30 p.m., or 17:30 on Fridays.")]
+    assert read == [(615.0, "clock"), (1050.0, "clock"), (1050.0, "clock")]
+    assert [q.amount for q in quantities("营业时间为早上7:00-晚上11:00，中午12:30午休")] == [420.0, 1380.0, 750.0]
+
 TIED_SHORTLIST = """
 from ragpipe.core.evidence.features import shortlist
 import random

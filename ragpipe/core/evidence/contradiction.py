@@ -18,7 +18,8 @@ from functools import lru_cache
 from ragpipe.core.evidence.agreement import (asked_as_said, fact_terms, found_in, in_context, name_in, opening_reply, shares_word,
                                              words)
 from ragpipe.core.evidence.facts import PLACE_TITLE, VALUE_CLAUSE, common_word, counted, facts, fold, lone_one, negated
-from ragpipe.core.evidence.polarity import aligned_with, bound_conflict, clauses_of, overlap, polarity_conflict, pronoun
+from ragpipe.core.evidence.limits import bound_conflict, range_ends
+from ragpipe.core.evidence.polarity import aligned_with, clauses_of, overlap, polarity_conflict, pronoun
 from ragpipe.core.evidence.roles import names_role, swapped_roles
 from ragpipe.core.text import is_chinese, number_mentions, numbers
 
@@ -28,7 +29,6 @@ ECHO = 0.3
 _UNNUMBERED = re.compile(r"^\s*\d{1,2}[.)]?\s+|\b(?:steps?|passages?|documents?|methods?|options?|parts?|sections?)\s*#?"
                          r"\d{1,2}\b|(?:步骤|第)\s*\d{1,2}\s*步?", re.I)
 
-
 _NO_FACTS = facts("")
 # A title two names share says nothing of whether they are one: "Dr Chen" and "Dr Alvarez" are two
 # (and so are "Mount Fuji" and "Mount Aso": facts.PLACE_TITLE).
@@ -37,7 +37,7 @@ _TITLE = re.compile(r"^(?:dr|mr|mrs|ms|prof|sir|st)\.?\s+")
 
 @dataclass(frozen=True)
 class Contradiction:
-    kind: str        # "name", "number", "date", "negation", "antonym", "modality", "roles", "bound"
+    kind: str        # "name", "number", "date", "negation", "antonym", "modality", "roles", "bound", "range"
     stated: str      # what the statement says
     evidence: str    # what the evidence says in its place
     sentence: str    # the evidence sentence
@@ -390,11 +390,10 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
     found = slots and _slot_conflicts(statement, sentences, [words(s) for s in sentences])
     if found:
         return found
-    opposite = polarity_conflict(statement, sentences)
-    if opposite:
-        return Contradiction(*opposite)
-    swapped = swapped_roles(statement, sentences)
-    if swapped:
-        return Contradiction("roles", *swapped)
-    bounded = bound_conflict(statement, sentences)
-    return Contradiction(*bounded) if bounded else None
+    ends = range_ends(statement, sentences)  # the end of a range decides, either way: not "open" against "closes"
+    if ends is not None:
+        return Contradiction(*ends) if ends else None
+    found = polarity_conflict(statement, sentences)
+    swapped = not found and swapped_roles(statement, sentences)
+    found = found or (("roles", *swapped) if swapped else bound_conflict(statement, sentences))
+    return Contradiction(*found) if found else None

@@ -169,28 +169,42 @@ def _day(token: str | None) -> int | None:
     return int(value) if value and 1 <= value <= 31 else None
 
 
+def _read_date(match: re.Match) -> tuple[int | None, int | None, int | None] | None:
+    """A date match's year, month and day (None where not written), or None: no date."""
+    group = match.groupdict()
+    month_token = group.get("iso_m") or group.get("m1") or group.get("m2") or group.get("m")
+    month = _month(month_token) if month_token else None
+    if month_token and month is None:
+        return None
+    if group.get("m1") and group["m1"].lower() == "may" and not (group.get("d1") or group.get("y1")):
+        return None  # the verb "may"
+    year = group.get("iso_y") or group.get("y1") or group.get("y2") or group.get("y") or group.get("y_only")
+    value = (int(year) if year.isdigit() else _zh_value(year)) if year else None
+    day = _day(group.get("iso_d") or group.get("d1") or group.get("d2") or group.get("d")) if month else None
+    return int(value) if value else None, month, day
+
+
+def days_at(text: str) -> list[tuple[int, int, tuple[int, int]]]:
+    """Where the text states a day of a month, in order: (start, end, (month, day))."""
+    return sorted((m.start(), m.end(), (read[1], read[2])) for pattern in (_EN_DATE, _ZH_DATE)
+                  for m in pattern.finditer(text) if (read := _read_date(m)) and read[2])
+
+
 @lru_cache(maxsize=16384)
 def facts(text: str) -> Facts:
     text = unicodedata.normalize("NFKC", text or "")
     years, months, days, spans = set(), set(), set(), []
     for match in [*_EN_DATE.finditer(text), *_ZH_DATE.finditer(text)]:
-        group = match.groupdict()
-        month_token = group.get("iso_m") or group.get("m1") or group.get("m2") or group.get("m")
-        month = _month(month_token) if month_token else None
-        if month_token and month is None:
+        read = _read_date(match)
+        if read is None:
             continue
-        if group.get("m1") and group["m1"].lower() == "may" and not (group.get("d1") or group.get("y1")):
-            continue  # the verb "may"
-        year = group.get("iso_y") or group.get("y1") or group.get("y2") or group.get("y") or group.get("y_only")
+        year, month, day = read
         if year:
-            value = int(year) if year.isdigit() else _zh_value(year)
-            if value:
-                years.add(int(value))
+            years.add(year)
         if month:
             months.add(month)
-            day = _day(group.get("iso_d") or group.get("d1") or group.get("d2") or group.get("d"))
-            if day:
-                days.add((month, day))
+        if day:
+            days.add((month, day))
         spans.append(match.span())
     undated = list(text)
     for start, end in spans:

@@ -78,9 +78,10 @@ _QUANTITY = re.compile(rf"(?P<first>{_NUM}|\ban?(?=\s+[a-z]+{_AND_A_HALF}))(?:\s
 # Amounts of one dimension in falling units, side by side, add up: "2 hours and 15 minutes" is 135
 # minutes, "一年零三个月" 15 months, "1小时30分钟" 90 minutes.
 _COMPOUND_JOIN = re.compile(r"\s*(?:,?\s*and|,|零|又)?\s*$", re.I)
-# A time of day: "17:00", "5 pm", "noon", "下午五点", "晚上7点半" (an hour with no part of the day is as written).
+# A time of day: "17:00", "5 pm", "noon", "下午五点", "晚上7点半" (an hour with no part of the day is as written);
+# "5:30 p.m." and "晚上11:00" are read with their part of the day (17:30, 23:00), not as the bare "5:30".
 _ZH_HOUR = "[零一二两三四五六七八九十]{1,3}|\\d{1,2}"
-_CLOCK = re.compile(rf"(?<![\d:.])(?P<h>\d{{1,2}}):(?P<m>\d{{2}})(?![:\d])|(?<![\d:.]){EN_CLOCK}"
+_CLOCK = re.compile(rf"(?:(?P<hpart>{DAY_PART})\s*)?(?<![\d:.])(?P<h>\d{{1,2}}):(?P<m>\d{{2}})(?![:\d])(?!\s*[ap]\.?m\b)|(?<![\d:.]){EN_CLOCK}"
                     rf"|\b(?P<noon>noon|midnight)\b|(?P<part>{DAY_PART})?(?P<zh>{_ZH_HOUR})点"
                     rf"(?:(?P<zhalf>半)|(?P<zm>{_ZH_HOUR})分)?钟?", re.I)
 # A ceiling a Chinese duration carries after it: "7天之内", "七日内", "两周以内" say one thing.
@@ -180,7 +181,7 @@ def _minutes(match: re.Match) -> float | None:
     if group["noon"]:
         return 720.0 if group["noon"].lower() == "noon" else 0.0
     if group["h"]:
-        hour, minute = int(group["h"]), int(group["m"])
+        hour, minute = clock_hour(int(group["h"]), group["hpart"]), int(group["m"])
     elif group["eh"]:
         hour, minute = clock_hour(int(group["eh"]), half=group["half"]), int(group["em"] or 0)
     else:

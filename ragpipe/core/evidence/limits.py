@@ -1,0 +1,141 @@
+"""Limits the evidence sets on a value, against a statement that sets others: a floor for a ceiling
+("at least 3.5%" / "caps … at 3.5%"), no bound for a ceiling ("unlimited" / "最多一次"), a day off for
+every day ("周一店休" / "每天营业"), and the ends of a range ("open from 10 a.m. to 5 p.m." / "closes at 5 p.m.")."""
+
+from __future__ import annotations
+
+import re
+
+from ragpipe.core.evidence.agreement import found_in, words
+from ragpipe.core.evidence.facts import bounds, capped, day_off, days_at, every_day, facts, negated
+from ragpipe.core.evidence.polarity import aligned_with, overlap, pronoun
+from ragpipe.core.evidence.quantities import quantities
+
+
+def bound_conflict(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
+    """A bound the evidence opposes: a floor for a ceiling, none for a ceiling, a day off for every day: the
+    kind ("bound"), what the statement says, what the evidence says, the sentence."""
+    return _floor_for_ceiling(statement, sentences) or _unbounded(statement, sentences) or _off_every_day(statement, sentences)
+
+
+def _floor_for_ceiling(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
+    """A value the statement makes a floor where every evidence sentence that states it and
+    shares a word with the statement makes it a ceiling, or the other way round: "The federal
+    government caps down payments at 3.5%" against "a down payment as low as 3.5%"."""
+    stated = bounds(statement)
+    statement_terms = [t for t in words(statement) if not facts(t).numbers]
+    for value, kinds in stated.items():
+        if len(kinds) != 1:
+            continue
+        theirs = [(bounds(s).get(value, set()), s) for s in sentences
+                  if value in facts(s).numbers and any(found_in(t, words(s)) for t in statement_terms)]
+        if theirs and all(other and other != kinds for other, _ in theirs):
+            shown = f"{value:g}"
+            return "bound", f"{next(iter(kinds))} {shown}", f"{next(iter(theirs[0][0]))} {shown}", theirs[0][1]
+    return None
+
+
+# No bound at all: "unlimited", "no limit", "无限次", "不设上限".
+_UNBOUNDED = re.compile(r"\b(?:an\s+)?unlimited(?:\s+number\s+of)?\b|\bno (?:upper )?limits?\b"
+                        r"|\bwithout (?:any )?limits?\b|\bany number of\b|无限|不限|(?:没有|无|不设)(?:任何)?(?:上限|限制)|不受限制", re.I)
+
+
+def _unbounded(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
+    """A statement that sets no bound ("can be retaken unlimited times", "图书可以无限次续借") against
+    the sentence that speaks of the same thing with a ceiling ("no more than twice", "最多只能续借一次")."""
+    found = _UNBOUNDED.search(statement)
+    if not found:
+        return None
+    frame = [t for t in dict.fromkeys(words(_UNBOUNDED.sub(" ", statement))) if not facts(t).numbers]
+    for i in aligned_with(frame, sentences, [words(s) for s in sentences]):
+        ceiling = capped(sentences[i])
+        if ceiling and not _UNBOUNDED.search(sentences[i]):
+            return "bound", found.group(0).strip(), ceiling, sentences[i]
+    return None
+
+
+def _off_every_day(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
+    """A day off ("周一店休") against a sentence on the same schedule held every day, no exception named ("每天…营业")."""
+    off = day_off(statement)
+    frame = [t for t in dict.fromkeys(words(statement.replace(off, " "))) if not pronoun(t)] if off else []
+    for s in sentences:  # its subject and another word at least: a schedule is worded many ways (早上 / 上午, 开门 / 营业)
+        if overlap(frame, words(s)) >= 2 and every_day(s) and not day_off(s) and not re.search(r"除|except|but|closed|休", s):
+            return "bound", off, every_day(s), s
+    return None
+
+
+# What a statement says starts or ends at a time or on a day: "opens at 10 a.m.", "ends on April 30", "下午5点闭馆".
+_STARTS = re.compile(r"\b(?:open(?:s|ed|ing)|begin(?:s|ning)?|began|start(?:s|ed|ing)?|commence[sd]?)\b"
+                     r"|\b(?:will|to|doors)\s+(?:open|begin|start)\b|开门|开放|开馆|开园|开始|开业|开幕|开课|开市|营业", re.I)
+_ENDS = re.compile(r"\b(?:clos(?:es|ed|ing)|end(?:s|ed)|finish(?:es|ed)?|conclude[sd]?|shuts?)\b|\b(?:will|to|doors)\s+(?:close|end)\b"
+                   r"|关门|闭馆|关闭|结束|截止|打烊|闭园|闭幕|停止|下班|收市", re.I)
+# What a closure says: "closed until 6 a.m.", "每天12:00-13:00闭馆午休".
+_CLOSED = re.compile(r"\bclosed\b|闭馆|闭园|关闭|休息|午休|停业|暂停", re.I)
+# A word right before a time that makes it one end: "from 10 a.m.", "open until 5 p.m.", "营业到晚上10点", "截至6月30日".
+_FROM = re.compile(r"(?:\b(?:from|since)|从|自)\s*$", re.I)
+_UNTIL = re.compile(r"(?:\b(?:until|till|through|to)|截至|截止(?:到|至)?|直到|到|至)\s*$", re.I)
+# What stands between the two ends of a range: "10 a.m. to 5 p.m.", "8:30–19:00", "上午9点至下午5点", "between … and …".
+_TO = re.compile(r"\s*(?:to|until|till|through|thru|-|–|—|~|～|至|到)\s*$|\s*and\s*$", re.I)
+# A time the statement puts before or after it is no end: "closes before 6 p.m.", "下午5点以后关门".
+_AROUND = re.compile(r"\b(?:before|after|by|around|about)\s*$|^\s*(?:以前|之前|以后|之后|前|后|左右)")
+
+
+def _points(text: str) -> list[tuple[int, int, tuple]]:
+    """The times of day and the days of a month the text states, in order: (start, end, value)."""
+    clock = [(q.start, q.end, ("clock", q.amount)) for q in quantities(text) if q.dimension == "clock"]
+    return sorted(clock + [(a, b, ("day", day)) for a, b, day in days_at(text)])
+
+
+def _ranges(sentence: str) -> list[tuple[tuple | None, tuple | None, str]]:
+    """The ranges the sentence states: (first, last, as written), both ends of one kind ("until 5 p.m.": no first,
+    "from 6 a.m.": no last)."""
+    points, found, paired = _points(sentence), [], set()
+    for (a, b, first), (c, d, last) in zip(points, points[1:]):
+        between = _TO.match(sentence[b:c])
+        if first[0] == last[0] and between and (between.group(0).strip() != "and" or re.search(r"\bbetween\s*$", sentence[:a])):
+            found.append((first, last, sentence[a:d]))
+            paired.update((a, c))
+    # One end in each clause: "从12月1日开始，截止到12月31日", "open from 6 a.m."
+    found += [(value, None, sentence[a:b]) if _FROM.search(sentence[:a]) else (None, value, sentence[a:b])
+              for a, b, value in points if a not in paired and (_FROM.search(sentence[:a]) or _UNTIL.search(sentence[:a]))]
+    # A closure's range is the opening's turned round: "closed until 6 a.m." opens at 6, "12:00-13:00闭馆" closes at 12.
+    return [(last, first, written) if _closure(sentence, written) else (first, last, written) for first, last, written in found]
+
+
+def _closure(sentence: str, written: str) -> bool:
+    clause = next((c for c in re.split(r"[,;，；。]", sentence) if written in c), sentence)
+    return bool(_CLOSED.search(clause)) and not _STARTS.search(clause)
+
+
+def range_ends(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | tuple[()] | None:
+    """A statement that says when something starts or ends, against the range that the evidence sentence speaking of
+    it sets: () where the time is the range's end of that kind ("closes at 5 p.m." / "open 10 a.m. to 5 p.m."); a
+    contradiction ("range", what it says, the range, the sentence) where it is the other end ("closes at 10 a.m."), or
+    neither and the evidence states it nowhere; None where the statement says no such thing or no range speaks of it."""
+    points = _points(statement)
+    if len(points) != 1 or negated(statement):
+        return None
+    at, until, value = points[0]
+    if _AROUND.search(statement[:at]) or _AROUND.match(statement[until:]):
+        return None
+    starts, ends = _STARTS.search(statement), _ENDS.search(statement)
+    end = 0 if _FROM.search(statement[:at]) else 1 if _UNTIL.search(statement[:at]) else None
+    if end is None and bool(starts) != bool(ends):
+        end = 0 if starts else 1
+    if end is None:
+        return None
+    frame = [t for t in dict.fromkeys(words(_ENDS.sub(" ", _STARTS.sub(" ", statement[:at] + " " + statement[until:]))))
+             if not pronoun(t)]
+    held = [(s, r) for s in sentences for r in _ranges(s) if (r[0] or r[1])[0] == value[0]]
+    if frame:
+        aligned = aligned_with(frame, [s for s, _ in held], [words(s) for s, _ in held])
+        held = [held[i] for i in aligned]
+    if not held or any(r[end] == value for _, r in held):
+        return () if held else None
+    wrong = [(s, r) for s, r in held if r[1 - end] == value]
+    told = [(s, r) for s, r in held if r[end] is not None]
+    if not wrong and (not told or any(value in [p for *_, p in _points(s)] for s in sentences)):
+        return None  # the evidence states the time elsewhere, or not the end the statement names
+    sentence, (_, _, written) = (wrong or told)[0]
+    said = (starts or ends).group(0) if (starts or ends) else ""
+    return "range", f"{said} {statement[at:until]}".strip(), written, sentence
