@@ -511,3 +511,39 @@ def test_asked_who_a_person_named_in_the_roles_other_word(statement, evidence, o
 def test_a_day_off_against_a_schedule_held_every_day(statement, evidence, opposed):
     found = contradiction(statement, [evidence])
     assert (found is not None and found.kind == "bound") is opposed
+
+
+@pytest.mark.parametrize("statement, evidence, faithful", [
+    # Light-verb, phrasal and converse wordings of one relation, with its direction.
+    ("Fabrikam sued Litware over the trademark.", "Litware filed a lawsuit against Fabrikam, citing the trademark.",
+     "Litware sued Fabrikam over the trademark."),
+    ("Kestrel Motors sued Orbis Parts.", "Orbis Parts brought a suit against Kestrel Motors in May.",
+     "Kestrel Motors was sued by Orbis Parts."),
+    ("The Falcons defeated the Rangers.", "The Falcons lost 3-2 to the Rangers in overtime.",
+     "The Rangers beat the Falcons."),
+    ("Leeds won against Norwich on Saturday.", "Norwich beat Leeds on Saturday.", "Leeds lost to Norwich on Saturday."),
+    ("Tarrow Bank acquired Quillon Finance.", "Tarrow Bank was taken over by Quillon Finance in 2021.",
+     "Quillon Finance bought Tarrow Bank."),
+    ("Nimbus Labs bought Corvid Systems.", "Corvid Systems completed its acquisition of Nimbus Labs last year.",
+     "Corvid Systems took over Nimbus Labs."),
+    # Chinese: converses (输给, 负于), 被 passives, adverbials between a side and its verb, 将…告上法庭.
+    ("星火队战胜了雷霆队。", "星火队在客场以0比2输给雷霆队。", "雷霆队击败了星火队。"),
+    ("丙公司起诉了丁公司。", "丁公司于2023年向法院起诉丙公司，索赔500万元。", "丁公司将丙公司告上法庭。"),
+    ("江城队打败了海港队。", "海港队再次击败江城队，晋级决赛。", "江城队负于海港队。"),
+    ("赵敏输给了孙丽。", "孙丽在第二轮被赵敏击败。", "孙丽输给了赵敏。"),
+    ("金桥银行并购了恒远证券。", "恒远证券去年完成了对金桥银行的收购。", "恒远证券收购了金桥银行。"),
+])
+def test_one_relation_however_worded_keeps_its_direction(statement, evidence, faithful):
+    """"Filed a lawsuit against" is "sued", "lost to" is "was defeated by", 输给 is 被击败; what stands
+    between a side and its verb (于2023年, 在客场, 再次, 以0比2) says nothing of who acts."""
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "roles"
+    assert contradiction(faithful, [evidence]) is None
+
+
+def test_a_name_the_statement_opens_with_counts_when_the_evidence_names_it():
+    """A capitalised first word need not read as a name on its own ("Acme sued…"); the evidence's names
+    that the statement holds are its sides too."""
+    evidence = "Zentrix filed a lawsuit against Pallas over the patent."
+    assert contradiction("Pallas sued Zentrix over the patent.", [evidence]).kind == "roles"
+    assert contradiction("Zentrix sued Pallas over the patent.", [evidence]) is None
