@@ -547,3 +547,16 @@ def test_a_name_the_statement_opens_with_counts_when_the_evidence_names_it():
     evidence = "Zentrix filed a lawsuit against Pallas over the patent."
     assert contradiction("Pallas sued Zentrix over the patent.", [evidence]).kind == "roles"
     assert contradiction("Zentrix sued Pallas over the patent.", [evidence]) is None
+
+
+def test_lose_to_words_that_hold_a_negator_negate_nothing():
+    """不敌 "lost to" holds 不 but denies nothing: the winner named either way agrees."""
+    evidence = "青龙队在主场以2比3不敌白虎队。"
+    assert contradiction("白虎队战胜了青龙队。", [evidence]) is None
+    assert contradiction("青龙队击败了白虎队。", [evidence]).kind == "roles"
+
+
+def test_the_court_a_side_sues_before_says_nothing_of_who_sues():
+    evidence = "乙公司于今年5月向上海市浦东新区人民法院起诉甲公司。"
+    assert contradiction("甲公司起诉了乙公司。", [evidence]).kind == "roles"
+    assert contradiction("乙公司起诉了甲公司。", [evidence]) is None
