@@ -547,6 +547,9 @@ def test_a_name_the_statement_opens_with_counts_when_the_evidence_names_it():
     evidence = "Zentrix filed a lawsuit against Pallas over the patent."
     assert contradiction("Pallas sued Zentrix over the patent.", [evidence]).kind == "roles"
     assert contradiction("Zentrix sued Pallas over the patent.", [evidence]) is None
+    # Only the name it opens with: a heading's word ("New Uses.") is no side in the statement's middle
+    # (RAGTruth dev: "Soybeans have a number of uses" against "Uses of Soybeans.").
+    assert contradiction("Lentils have a number of uses.", ["New Uses.", "Uses of Lentils."]) is None
 
 
 def test_lose_to_words_that_hold_a_negator_negate_nothing():

@@ -231,10 +231,9 @@ def swapped_roles(statement: str, sentences: list[str]) -> tuple[str, str, str] 
     original = dict(zip((_canonical(s) for s in sentences), sentences))
     statement, sentences = _canonical(statement), list(original)
     lowered = fold(statement)
-    # A name the statement opens with may not read as one ("Acme sued Globex"): the sentences'
-    # names that it holds as whole words count too.
-    named = {n for s in sentences for n in facts(s).names
-             if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", lowered)}
+    # A name the statement opens with may not read as one ("Acme sued Globex"): a name of the
+    # sentences that it opens with counts too.
+    named = {n for s in sentences for n in facts(s).names if re.match(rf"{re.escape(n)}(?!\w)", lowered)}
     said = sorted({n for n in named.union(facts(statement).names, _zh_sides(statement)) if lowered.find(n) >= 0},
                   key=lambda n: (lowered.find(n), -len(n), n))[:5]
     for k, first in enumerate(said):
