@@ -563,3 +563,19 @@ def test_the_court_a_side_sues_before_says_nothing_of_who_sues():
     evidence = "乙公司于今年5月向上海市浦东新区人民法院起诉甲公司。"
     assert contradiction("甲公司起诉了乙公司。", [evidence]).kind == "roles"
     assert contradiction("乙公司起诉了甲公司。", [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence, faithful", [
+    ("Orla Finch took Brandt Media to court.", "Brandt Media sued Orla Finch for libel.", "Brandt Media took Orla Finch to court."),
+    ("Rita Moss employs Leo Park.", "Rita Moss works for Leo Park at his bakery.", "Leo Park employs Rita Moss."),
+    ("Polaris Group acquired Vesta Retail.", "Vesta Retail's acquisition of Polaris Group closed in May.",
+     "Vesta Retail bought Polaris Group."),
+    ("东风队以1比0险胜北辰队。", "北辰队以1比0险胜东风队。", "东风队以0比1惜败于北辰队。"),
+    ("韩梅起诉了林涛。", "林涛把韩梅告上了法庭。", "林涛起诉了韩梅。"),
+])
+def test_more_wordings_of_a_relation_keep_their_direction(statement, evidence, faithful):
+    """"Took X to court" is "sued X", "works for" the converse of "employs", "X's acquisition of Y" is
+    "X acquired Y"; 险胜 is 击败, 惜败于 its converse, 把…告上了法庭 is 起诉."""
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "roles"
+    assert contradiction(faithful, [evidence]) is None

@@ -31,14 +31,17 @@ _EN_LEXICON = [(re.compile(p, re.I), r) for p, r in (
     (r"\b(?:was|were)\s+(?:beaten|overcome|bested)\s+by\b|\b(?:lost|fell)(?:\s+[\d–-]+)?\s+to\b", "was defeated by"),
     (r"\b(?:was|were)\s+(?:taken\s+over|bought|purchased)\s+by\b", "was acquired by"),
     (r"\b(?:filed|brought|lodged|launched)\s+(?:a\s+)?(?:lawsuit|suit|legal\s+action|complaint)\s+against\b", "sued"),
+    (r"\b(?:took|takes|take)\s+((?:\S+\s+){0,3}?\S+)\s+to\s+court\b", r"sued \1"),
+    (r"\b(?:works?|worked|working)\s+for\b", "was employed by"),
     (r"\b(?:won|prevailed|triumphed)\s+(?:against|over)\b|\b(?:beat|overcame|bested)\b", "defeated"),
     (r"\b(?:took\s+over|bought|purchased|(?:completed|announced|finalized)\s+(?:its|their|the)\s+"
-     r"(?:acquisition|purchase|takeover)\s+of)\b", "acquired"))]
+     r"(?:acquisition|purchase|takeover)\s+of)\b", "acquired"),
+    (r"['’]s\s+(?:acquisition|purchase|takeover)\s+of\b", " acquired"))]  # "Vandelay's acquisition of Initech"
 _ZH_VERBS = "击败|起诉|收购"  # the canonical verbs of _ZH_LEXICON
 _ZH_LEXICON = [(re.compile(p), r) for p, r in (
-    (r"(?:输给|负于|败给|败于|不敌)了?", "被击败"),
-    (r"(?:战胜|打败|打赢|击溃|力克)", "击败"),
-    (r"将([^，。；,;]{1,12}?)(?:告上法庭|诉至法院|起诉)", r"起诉\1"),
+    (r"(?:输给|负于|败给|败于|不敌|惜败(?:于|给))了?", "被击败"),
+    (r"(?:战胜|打败|打赢|击溃|力克|险胜|大胜|完胜)", "击败"),
+    (r"[将把]([^，。；,;]{1,12}?)(?:告上了?法庭|诉至法院|起诉)", r"起诉\1"),
     (r"(?:状告|控告)", "起诉"),
     (r"(?:完成了?)?对([^，。；,;]{1,12}?)的(?:收购|并购|兼并)", r"收购\1"),
     (r"(?:并购|兼并|买下)", "收购"),
