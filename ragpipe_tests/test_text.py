@@ -115,10 +115,3 @@ def test_after_a_comma_a_hyphenated_word_counts_toward_a_clause_of_its_own(sente
     assert split_statements(sentence)[1:] == [second]
     # Without a comma "and" before a hyphenated word joins two names of one thing.
     assert len(split_statements("The main difference between essential and non-essential amino acids is their source.")) == 1
-
-
-def test_a_chinese_clause_that_only_sets_the_scene_belongs_to_the_next():
-    """"在半决赛中，" states nothing on its own; as a statement of its own it would count as supported."""
-    assert split_statements("在半决赛中，湖南队击败了广东队。") == ["在半决赛中，湖南队击败了广东队"]
-    assert split_statements("于2023年全年，公司营收增长了20%，利润下降了5%。") == [
-        "于2023年全年，公司营收增长了20%", "利润下降了5%"]

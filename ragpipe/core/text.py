@@ -19,9 +19,6 @@ _ZH_CLAUSE = re.compile(r"[，,](?=(?:且|并且|而且|同时|但|但是|另外
 _ZH_COMMA = re.compile(r"[，,]")
 _MIN_CLAUSE_TOKENS = 3
 # A clause that names who says or rules ("市场监管总局规定，…", "专家指出，…") introduces the next one: no claim alone.
-# A clause that only sets the scene ("在半决赛中，", "于去年年底，") states nothing on its own: it belongs
-# to the clause it introduces.
-_ZH_SETTING = re.compile(r"^(?:在|于|当)[^，,]{1,12}(?:中|上|里|内|时|期间|之后|以后|之前|以前|后|前|年|月|日|底|初|末)$")
 _ZH_SAYS = re.compile(r"(?:规定|表示|指出|认为|强调|称|说|提到|显示|宣布|介绍|报道|写道)$")
 # A consequence after a comma (", which is why it is used in radiators", ", which means …") is a claim of
 # its own; a describing "which" clause (", which is an autonomous region of Portugal") is not split.
@@ -113,8 +110,7 @@ def _merge_short(pieces: list[str]) -> list[str]:
     merged: list[str] = []
     for piece in pieces:
         if merged and (len(content_tokens(piece)) < _MIN_CLAUSE_TOKENS
-                       or len(content_tokens(merged[-1])) < _MIN_CLAUSE_TOKENS or _ZH_SAYS.search(merged[-1].strip())
-                       or _ZH_SETTING.search(merged[-1].strip())):
+                       or len(content_tokens(merged[-1])) < _MIN_CLAUSE_TOKENS or _ZH_SAYS.search(merged[-1].strip())):
             merged[-1] = f"{merged[-1]}，{piece}"
         else:
             merged.append(piece)
