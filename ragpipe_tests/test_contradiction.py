@@ -558,3 +558,70 @@ def test_the_range_reads_only_a_statement_that_starts_or_ends_something():
     assert range_ends("The museum does not close at 5 p.m.", ["The museum is open from 10 a.m. to 5 p.m."]) is None
     assert range_ends("The museum closes before 6 p.m.", ["The museum is open from 10 a.m. to 5 p.m."]) is None
     assert range_ends("The museum opens at 9 a.m.", ["The museum is open until 5 p.m."]) is None  # that end is not told
+
+@pytest.mark.parametrize("statement, evidence, faithful", [
+    # Light-verb, phrasal and converse wordings of one relation, with its direction.
+    ("Fabrikam sued Litware over the trademark.", "Litware filed a lawsuit against Fabrikam, citing the trademark.",
+     "Litware sued Fabrikam over the trademark."),
+    ("Kestrel Motors sued Orbis Parts.", "Orbis Parts brought a suit against Kestrel Motors in May.",
+     "Kestrel Motors was sued by Orbis Parts."),
+    ("The Falcons defeated the Rangers.", "The Falcons lost 3-2 to the Rangers in overtime.",
+     "The Rangers beat the Falcons."),
+    ("Leeds won against Norwich on Saturday.", "Norwich beat Leeds on Saturday.", "Leeds lost to Norwich on Saturday."),
+    ("Tarrow Bank acquired Quillon Finance.", "Tarrow Bank was taken over by Quillon Finance in 2021.",
+     "Quillon Finance bought Tarrow Bank."),
+    ("Nimbus Labs bought Corvid Systems.", "Corvid Systems completed its acquisition of Nimbus Labs last year.",
+     "Corvid Systems took over Nimbus Labs."),
+    # Chinese: converses (输给, 负于), 被 passives, adverbials between a side and its verb, 将…告上法庭.
+    ("星火队战胜了雷霆队。", "星火队在客场以0比2输给雷霆队。", "雷霆队击败了星火队。"),
+    ("丙公司起诉了丁公司。", "丁公司于2023年向法院起诉丙公司，索赔500万元。", "丁公司将丙公司告上法庭。"),
+    ("江城队打败了海港队。", "海港队再次击败江城队，晋级决赛。", "江城队负于海港队。"),
+    ("赵敏输给了孙丽。", "孙丽在第二轮被赵敏击败。", "孙丽输给了赵敏。"),
+    ("金桥银行并购了恒远证券。", "恒远证券去年完成了对金桥银行的收购。", "恒远证券收购了金桥银行。"),
+])
+def test_one_relation_however_worded_keeps_its_direction(statement, evidence, faithful):
+    """"Filed a lawsuit against" is "sued", "lost to" is "was defeated by", 输给 is 被击败; what stands
+    between a side and its verb (于2023年, 在客场, 再次, 以0比2) says nothing of who acts."""
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "roles"
+    assert contradiction(faithful, [evidence]) is None
+
+
+def test_a_name_the_statement_opens_with_counts_when_the_evidence_names_it():
+    """A capitalised first word need not read as a name on its own ("Acme sued…"); the evidence's names
+    that the statement holds are its sides too."""
+    evidence = "Zentrix filed a lawsuit against Pallas over the patent."
+    assert contradiction("Pallas sued Zentrix over the patent.", [evidence]).kind == "roles"
+    assert contradiction("Zentrix sued Pallas over the patent.", [evidence]) is None
+    # Only the name it opens with: a heading's word ("New Uses.") is no side in the statement's middle
+    # (RAGTruth dev: "Soybeans have a number of uses" against "Uses of Soybeans.").
+    assert contradiction("Lentils have a number of uses.", ["New Uses.", "Uses of Lentils."]) is None
+
+
+def test_lose_to_words_that_hold_a_negator_negate_nothing():
+    """不敌 "lost to" holds 不 but denies nothing: the winner named either way agrees."""
+    evidence = "青龙队在主场以2比3不敌白虎队。"
+    assert contradiction("白虎队战胜了青龙队。", [evidence]) is None
+    assert contradiction("青龙队击败了白虎队。", [evidence]).kind == "roles"
+
+
+def test_the_court_a_side_sues_before_says_nothing_of_who_sues():
+    evidence = "乙公司于今年5月向上海市浦东新区人民法院起诉甲公司。"
+    assert contradiction("甲公司起诉了乙公司。", [evidence]).kind == "roles"
+    assert contradiction("乙公司起诉了甲公司。", [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence, faithful", [
+    ("Orla Finch took Brandt Media to court.", "Brandt Media sued Orla Finch for libel.", "Brandt Media took Orla Finch to court."),
+    ("Rita Moss employs Leo Park.", "Rita Moss works for Leo Park at his bakery.", "Leo Park employs Rita Moss."),
+    ("Polaris Group acquired Vesta Retail.", "Vesta Retail's acquisition of Polaris Group closed in May.",
+     "Vesta Retail bought Polaris Group."),
+    ("东风队以1比0险胜北辰队。", "北辰队以1比0险胜东风队。", "东风队以0比1惜败于北辰队。"),
+    ("韩梅起诉了林涛。", "林涛把韩梅告上了法庭。", "林涛起诉了韩梅。"),
+])
+def test_more_wordings_of_a_relation_keep_their_direction(statement, evidence, faithful):
+    """"Took X to court" is "sued X", "works for" the converse of "employs", "X's acquisition of Y" is
+    "X acquired Y"; 险胜 is 击败, 惜败于 its converse, 把…告上了法庭 is 起诉."""
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "roles"
+    assert contradiction(faithful, [evidence]) is None

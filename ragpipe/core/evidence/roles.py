@@ -23,6 +23,47 @@ _ZH_GROUNDS = re.compile(r"以[^，。；,;]{1,15}?(?:为由|为理由|为借口
 _ZH_MANNER = re.compile(r"以\s*[\d.零〇一二两三四五六七八九十百千万亿]+\s*(?:比\s*[\d零〇一二两三四五六七八九十]+|[亿万千百]?元|分|票)?")
 _COPULA = re.compile(r"\b(?:is|are|was|were)\b|是")
 
+# One wording for each relation of a small lexicon, keeping its direction: light-verb and phrasal
+# forms ("filed a lawsuit against" = sued), synonyms ("beat", "won against" = defeated) and
+# converses written as the passive ("lost to" = was defeated by; 输给 = 被击败; "对乙的收购" = 收购乙).
+# Passives and converses first, so that the actives below do not rewrite them again.
+_EN_LEXICON = [(re.compile(p, re.I), r) for p, r in (
+    (r"\b(?:was|were)\s+(?:beaten|overcome|bested)\s+by\b|\b(?:lost|fell)(?:\s+[\d–-]+)?\s+to\b", "was defeated by"),
+    (r"\b(?:was|were)\s+(?:taken\s+over|bought|purchased)\s+by\b", "was acquired by"),
+    (r"\b(?:filed|brought|lodged|launched)\s+(?:a\s+)?(?:lawsuit|suit|legal\s+action|complaint)\s+against\b", "sued"),
+    (r"\b(?:took|takes|take)\s+((?:\S+\s+){0,3}?\S+)\s+to\s+court\b", r"sued \1"),
+    (r"\b(?:works?|worked|working)\s+for\b", "was employed by"),
+    (r"\b(?:won|prevailed|triumphed)\s+(?:against|over)\b|\b(?:beat|overcame|bested)\b", "defeated"),
+    (r"\b(?:took\s+over|bought|purchased|(?:completed|announced|finalized)\s+(?:its|their|the)\s+"
+     r"(?:acquisition|purchase|takeover)\s+of)\b", "acquired"),
+    (r"['’]s\s+(?:acquisition|purchase|takeover)\s+of\b", " acquired"))]  # "Vandelay's acquisition of Initech"
+_ZH_VERBS = "击败|起诉|收购"  # the canonical verbs of _ZH_LEXICON
+_ZH_LEXICON = [(re.compile(p), r) for p, r in (
+    (r"(?:输给|负于|败给|败于|不敌|惜败(?:于|给))了?", "被击败"),
+    (r"(?:战胜|打败|打赢|击溃|力克|险胜|大胜|完胜)", "击败"),
+    (r"[将把]([^，。；,;]{1,12}?)(?:告上了?法庭|诉至法院|起诉)", r"起诉\1"),
+    (r"(?:状告|控告)", "起诉"),
+    (r"(?:完成了?)?对([^，。；,;]{1,12}?)的(?:收购|并购|兼并)", r"收购\1"),
+    (r"(?:并购|兼并|买下)", "收购"),
+    # What stands between a side and its verb says when, where, how or before whom, not who:
+    # "乙公司于2021年向法院起诉", "上海队在主场再次击败", "以3比1击败".
+    (r"向[^，。；,;]{0,15}?(?:法院|仲裁委员会|仲裁庭)(?=起诉)", ""),
+    (r"(?:再次|再度|又一次|终于|成功|已经|曾经|正式)(?=被|以|" + _ZH_VERBS + ")", ""),
+    (r"(?:于|在)[^，。；,;、被由向给对以]{1,8}?(?=被|以|" + _ZH_VERBS + ")", ""))]
+
+
+def _canonical(text: str) -> str:
+    """The text with the relations of the lexicons in one wording (and, in Chinese, the score or
+    price a side acts by left out), for comparing who does what to whom."""
+    if not is_chinese(text):
+        for pattern, wording in _EN_LEXICON:
+            text = pattern.sub(wording, text)
+        return text
+    text = _ZH_MANNER.sub("", text)
+    for pattern, wording in _ZH_LEXICON:
+        text = pattern.sub(wording, text)
+    return text
+
 
 def _roles(text: str, first: str, second: str) -> tuple[bool, str] | None:
     """Whether ``first`` holds the first role of the relation written between the two names
@@ -190,21 +231,54 @@ def swapped_roles(statement: str, sentences: list[str]) -> tuple[str, str, str] 
     relation ("A acquired B" against "B acquired A" or "A was acquired by B"), or, names or
     not, a sentence that mirrors the statement around its relation (``_mirrored``): what the
     statement says, what the sentence says, and the sentence; None when none does."""
+    original = dict(zip((_canonical(s) for s in sentences), sentences))
+    statement, sentences = _canonical(statement), list(original)
     lowered = fold(statement)
-    said = sorted((n for n in facts(statement).names if lowered.find(n) >= 0), key=lowered.find)[:4]
+    # A name the statement opens with may not read as one ("Acme sued Globex"): a name of the
+    # sentences that it opens with counts too.
+    named = {n for s in sentences for n in facts(s).names if re.match(rf"{re.escape(n)}(?!\w)", lowered)}
+    said = sorted({n for n in named.union(facts(statement).names, _zh_sides(statement)) if lowered.find(n) >= 0},
+                  key=lambda n: (lowered.find(n), -len(n), n))[:5]
     for k, first in enumerate(said):
         for second in said[k + 1:]:
+            # A passive whose agent is a third side relates the first to it, not to the second: "Leeds
+            # was defeated by Norwich on Saturday" says nothing of who acts on Saturday.
+            third = lambda between: any(  # noqa: E731
+                n in between[by.end():] for by in (_ZH_PASSIVE if is_chinese(statement) else _EN_PASSIVE).finditer(between)
+                for n in said if n not in first and n not in second)
             ours = _roles(statement, first, second)
-            for sentence in sentences if ours is not None else []:
+            for sentence in sentences if ours is not None and not third(ours[1]) else []:
                 theirs = _roles(sentence, first, second)
-                if (theirs is not None and theirs[0] != ours[0] and not _SYMMETRIC.search(ours[1])
+                if (theirs is not None and not third(theirs[1]) and theirs[0] != ours[0] and not _SYMMETRIC.search(ours[1])
                         and _same_relation(ours[1], theirs[1], sentence)):
-                    return f"{first} → {second}", f"{second} → {first}", sentence
+                    return f"{first} → {second}", f"{second} → {first}", original[sentence]
     for sentence in sentences:
         if sides := (_mirrored(statement, sentence) or _transposed(statement, sentence)
                      or (is_chinese(statement) and _toward(statement, sentence))):
-            return f"{sides[0]} → {sides[1]}", f"{sides[1]} → {sides[0]}", sentence
+            return f"{sides[0]} → {sides[1]}", f"{sides[1]} → {sides[0]}", original[sentence]
     return None
+
+
+def _zh_sides(statement: str) -> tuple[str, ...]:
+    """In Chinese, the two sides of a verb of _ZH_LEXICON, names or not ("甲队", "远航物流"): the
+    words next to it up to a preposition, particle, locative or punctuation, at most three."""
+    import jieba.posseg
+
+    if not is_chinese(statement):
+        return ()
+    tokens = list(jieba.posseg.dt.cut(statement))
+    part = lambda t: t.flag[:1] not in ("x", "p", "f", "u", "d", "c", "m", "y") and t.word not in "被了的"  # noqa: E731
+    sides = []
+    for k, token in enumerate(tokens):
+        if re.fullmatch(_ZH_VERBS, token.word):
+            i, j = k, k + 1 + (k + 1 < len(tokens) and tokens[k + 1].word == "了")
+            while i > 0 and k - i < 3 and part(tokens[i - 1]):
+                i -= 1
+            end = j
+            while end < len(tokens) and end - j < 3 and part(tokens[end]):
+                end += 1
+            sides += [fold("".join(t.word for t in tokens[i:k])), fold("".join(t.word for t in tokens[j:end]))]
+    return tuple(side for side in sides if len(side) >= 2)
 
 
 def names_role(question: str, frame: list[str], sentence: str) -> bool:
