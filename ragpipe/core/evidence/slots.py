@@ -10,7 +10,7 @@ import re
 from ragpipe.core.evidence.agreement import found_in, name_in, shares_word, words
 from ragpipe.core.evidence.facts import PLACE_TITLE, VALUE_CLAUSE, common_word, counted, facts, fold, lone_one, negated
 from ragpipe.core.evidence.polarity import aligned_with, clauses_of, overlap, pronoun
-from ragpipe.core.text import is_chinese, number_mentions, numbers
+from ragpipe.core.text import interchangeable, is_chinese, number_mentions, numbers
 
 # A statement echoes an evidence clause that holds this share of its words besides names and numbers.
 ECHO = 0.3
@@ -32,6 +32,9 @@ def slot_conflict(statement: str, sentences: list[str], sentence_terms) -> tuple
     said = facts(statement)
     # A Chinese pronoun ("这家公司" / "该公司") points at what the evidence names: no word to align.
     statement_terms = [t for t in dict.fromkeys(words(statement)) if not pronoun(t)]
+    # A name's slot is held by the same verb or its synonym ("acquired by" / "bought by"); a number's
+    # is not: "3.2版新增了深色模式" does not speak of the 40% of "新版本加入深色模式，启动时间缩短约40%".
+    read_terms = _read_as_evidence(statement_terms, sentence_terms)
     # English number words are too often no number ("one of", "three horizontal lines" beside "2"):
     # only digits, Chinese numerals and a number word that counts a unit ("five-year") are slots.
     stated_numbers = said.numbers if is_chinese(statement) else said.numbers & (numbers(statement) | counted(statement))
@@ -46,7 +49,7 @@ def slot_conflict(statement: str, sentences: list[str], sentence_terms) -> tuple
     slots += [("number", v, set()) for v in stated_numbers] + [("year", y, set()) for y in said.years]
     slots += [("month", m, set(_month_words(statement))) for m in said.months]
     for kind, value, own_terms in slots:
-        frame = [t for t in statement_terms if t not in own_terms]
+        frame = [t for t in (read_terms if kind == "name" else statement_terms) if t not in own_terms]
         # A month the evidence states nowhere needs no echoed predicate: "starts on May 1" against
         # "lasts 6 months from March 1" says another date of the same subject, whatever the verb.
         # (A year the evidence lacks is a number it lacks already.)
@@ -55,6 +58,8 @@ def slot_conflict(statement: str, sentences: list[str], sentence_terms) -> tuple
         aligned = [i for i in aligned_with(frame, sentences, sentence_terms) if unstated_month or _echoes(sentences[i], frame)
                    or (kind == "name" and (_name_in_its_place(value, statement, said, sentences[i])
                                            or _slot_name(value, statement, said, sentences[i], sentences)))]
+        if unstated_month and not aligned:
+            aligned = _dated_alike(frame, sentences, sentence_terms)
         if aligned and _stated_close_by(kind, value, frame, sentences, sentence_terms, aligned):
             continue
         for i in aligned if kind == "name" else []:
@@ -78,6 +83,23 @@ def slot_conflict(statement: str, sentences: list[str], sentence_terms) -> tuple
                 return ("date" if kind in ("year", "month") else kind, as_written(show(kind, value), statement),
                         as_written(other, sentences[i]), sentences[i])
     return None
+
+
+def _read_as_evidence(terms: list[str], sentence_terms) -> list[str]:
+    """The statement's words, each the evidence lacks read as the interchangeable word it has
+    ("acquired" / "bought", text._INTERCHANGEABLE): a synonym verb keeps a swap aligned."""
+    held = {t for ts in sentence_terms for t in ts}
+    return [t if t in held else next((w for w in sorted(interchangeable(t)) if w in held), t) for t in terms]
+
+
+def _dated_alike(frame: list[str], sentences: list[str], sentence_terms) -> list[int]:
+    """For a month the evidence states nowhere, the sentences stating a month that hold the most of the
+    statement's other words, one at least: "Applications close on 15 June" speaks of the date of "The
+    deadline for applications is 15 July", though its verb is another. The date the statement gives is
+    unsupported anyway; the sentence says which date the evidence gives instead."""
+    dated = {i: overlap(frame, sentence_terms[i]) for i, s in enumerate(sentences) if facts(s).months}
+    best = max(dated.values(), default=0)
+    return [i for i, held in dated.items() if best and held == best]
 
 
 def _frames_name(value: str, other: str, said, frame: list[str], sentence: str) -> str:
@@ -127,24 +149,33 @@ def _slot_name(value: str, statement: str, said, sentence: str, sentences: list[
     slot = (mine.group(2), before[-1])
     if any(_names_in_place(value, slot, statement, fold(s)) for s in sentences):
         return ""
-    return next((n for n in facts(sentence).names if proper(n) and not _one_name(n, value)
+    # The agent of a passive ("acquired by", "written by") is whoever did it: a capitalised word there names
+    # them, though it is a dictionary word ("Oracle", "Apple"); after another preposition it may name a button.
+    return next((n for n in facts(sentence).names if (proper(n) or slot[0] == "by") and not _one_name(n, value)
                  and _in_slot(n, slot, fold(sentence))), "")
 
 
 def _in_slot(name: str, slot: tuple[str, str], text: str) -> bool:
     """A clause of the folded text that does not deny it puts the name after the slot's preposition,
     with the slot's word before it."""
-    return any(m.group(2) == slot[0] and found_in(slot[1], words(m.group(1))) and not negated(c)
+    return any(m.group(2) == slot[0] and any(found_in(w, words(m.group(1))) for w in interchangeable(slot[1]))
+               and not negated(c)
                for c in VALUE_CLAUSE.split(text) if c
                for m in re.finditer(rf"(.*?){_SLOT}{re.escape(name)}{_FILLED}", c))
 
 
 def _names_in_place(value: str, slot: tuple[str, str], statement: str, text: str) -> bool:
     """The folded text names the value in the statement's slot, or in a clause that gives it no role
-    of its own (no word the statement lacks before it)."""
+    of its own (no word the statement lacks before it), or as another name of someone ("…by Mark Twain,
+    the pen name of Samuel Clemens": one person)."""
     return value in text and (_in_slot(value, slot, text) or any(
-        value in c and not set(words(c.split(value)[0])) - set(words(statement))
+        value in c and (not set(words(c.split(value)[0])) - set(words(statement)) or _ALIAS.search(c))
         for c in VALUE_CLAUSE.split(text) if c))
+
+
+# Words that give a person's other name: the two names are one person.
+_ALIAS = re.compile(r"\b(?:pen|real|birth|stage|given|maiden) name\b|\b(?:born|nee|also known as|better known as|aka|"
+                    r"a\.k\.a\.|alias|pseudonym)\b")
 
 
 def _one_name(a: str, b: str) -> bool:
