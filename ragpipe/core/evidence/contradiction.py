@@ -19,7 +19,7 @@ from ragpipe.core.evidence.agreement import asked_as_said, fact_terms, found_in,
 from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.polarity import aligned_with, bound_conflict, polarity_conflict
 from ragpipe.core.evidence.roles import names_role, swapped_roles
-from ragpipe.core.evidence.slots import alternative, as_written, proper, show, slot_conflict
+from ragpipe.core.evidence.slots import alternative, as_written, one_person, proper, show, slot_conflict
 from ragpipe.core.text import is_chinese
 
 
@@ -64,7 +64,7 @@ def answers_otherwise(statement: str, question: str, sentences: Sequence[str]) -
         if any(other is None for other, _ in found):
             continue  # an aligned sentence states it
         for other, i in found:
-            if other:
+            if other and not (kind == "name" and one_person(value, other, sentences)):
                 return Contradiction("date" if kind == "year" else kind, as_written(show(kind, value), statement),
                                      as_written(other, sentences[i]), sentences[i])
     return None

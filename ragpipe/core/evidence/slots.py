@@ -64,7 +64,7 @@ def slot_conflict(statement: str, sentences: list[str], sentence_terms) -> tuple
             continue
         for i in aligned if kind == "name" else []:
             other = _slot_name(value, statement, said, sentences[i], sentences)
-            if other:
+            if other and not one_person(value, other, sentences):
                 shown = as_written(other, sentences[i])
                 return "name", as_written(value, statement), shown, sentences[i]
         found = [(alternative(kind, value, said, facts(sentences[i]), sentences[i]), i) for i in aligned]
@@ -79,7 +79,7 @@ def slot_conflict(statement: str, sentences: list[str], sentence_terms) -> tuple
         if kind == "name" and not proper(value):
             found = [(other, i) for other, i in found if not other or _in_its_place(value, statement, other, sentences[i])]
         for other, i in found:
-            if other:
+            if other and not (kind == "name" and one_person(value, other, sentences)):
                 return ("date" if kind in ("year", "month") else kind, as_written(show(kind, value), statement),
                         as_written(other, sentences[i]), sentences[i])
     return None
@@ -166,16 +166,27 @@ def _in_slot(name: str, slot: tuple[str, str], text: str) -> bool:
 
 def _names_in_place(value: str, slot: tuple[str, str], statement: str, text: str) -> bool:
     """The folded text names the value in the statement's slot, or in a clause that gives it no role
-    of its own (no word the statement lacks before it), or as another name of someone ("…by Mark Twain,
-    the pen name of Samuel Clemens": one person)."""
+    of its own (no word the statement lacks before it)."""
     return value in text and (_in_slot(value, slot, text) or any(
-        value in c and (not set(words(c.split(value)[0])) - set(words(statement)) or _ALIAS.search(c))
+        value in c and not set(words(c.split(value)[0])) - set(words(statement))
         for c in VALUE_CLAUSE.split(text) if c))
 
 
-# Words that give a person's other name: the two names are one person.
+# Words between two names that make one the other's other name: one person, no swap.
 _ALIAS = re.compile(r"\b(?:pen|real|birth|stage|given|maiden) name\b|\b(?:born|nee|also known as|better known as|aka|"
-                    r"a\.k\.a\.|alias|pseudonym)\b")
+                    r"a\.k\.a\.|alias|pseudonym)\b|原名|本名|笔名|又名|别名|真名|化名|艺名")
+
+
+def one_person(a: str, b: str, sentences: list[str]) -> bool:
+    """An evidence sentence gives one name as the other's other name: "老舍原名舒庆春", "Mark Twain, the pen
+    name of Samuel Clemens", "Bob Dylan (born Robert Zimmerman)"."""
+    a, b = fold(a), fold(b)
+    for text in map(fold, sentences):
+        if a in text and b in text:
+            first, second = sorted([(text.index(a), a), (text.index(b), b)])
+            if _ALIAS.search(text[first[0] + len(first[1]):second[0]]):
+                return True
+    return False
 
 
 def _one_name(a: str, b: str) -> bool:
