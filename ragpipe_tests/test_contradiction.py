@@ -591,3 +591,14 @@ def test_a_person_named_as_a_works_maker_is_read_as_a_name(text, makers):
 def test_another_author_where_the_evidence_names_one(question, statement, evidence, other):
     found = contradicted(statement, question, [s + "。" for s in evidence.split("。") if s])  # as the metric splits
     assert (found.evidence if found else None) == other
+
+
+@pytest.mark.parametrize("statement, other", [
+    ("世界上最高的山峰是乔戈里峰。", "珠穆朗玛峰"),
+    ("世界上最高的山峰是珠穆朗玛峰。", None),
+])
+def test_a_name_whose_sentence_holds_the_questions_words_as_longer_words(statement, other):
+    """"最高峰" holds "最高": the sentence speaks of what the question asks, and names another peak
+    (text.as_evidence_words reads the statement's words as the evidence's, for a name's slot only)."""
+    found = answers_otherwise(statement, "世界上最高的山峰是哪座？", ["珠穆朗玛峰海拔8848.86米，是世界最高峰。"])
+    assert (found.evidence if found else None) == other

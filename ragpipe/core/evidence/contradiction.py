@@ -19,7 +19,7 @@ from ragpipe.core.evidence.agreement import asked_as_said, fact_terms, found_in,
 from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.polarity import aligned_with, bound_conflict, polarity_conflict
 from ragpipe.core.evidence.roles import names_role, swapped_roles
-from ragpipe.core.evidence.slots import alternative, as_written, one_person, proper, show, slot_conflict
+from ragpipe.core.evidence.slots import alternative, as_written, one_person, proper, read_as_evidence, show, slot_conflict
 from ragpipe.core.text import is_chinese
 
 
@@ -51,7 +51,11 @@ def answers_otherwise(statement: str, question: str, sentences: Sequence[str]) -
     sentences = [s for s in sentences if s and s.strip()]
     if not values or not frame or not sentences or not all(found_in(t, words(question)) for t in frame):
         return None
-    aligned = aligned_with(frame, sentences, [words(s) for s in sentences])
+    sentence_terms = [words(s) for s in sentences]
+    aligned = aligned_with(frame, sentences, sentence_terms)
+    # A name's sentence may hold the question's words as words a reader takes for them ("最高峰" for "最高",
+    # slots.read_as_evidence); a number's is held to the words themselves ("一天" is no "每日" of a count).
+    named = aligned or aligned_with(read_as_evidence(frame, sentence_terms), sentences, sentence_terms)
     # Without one, a sentence holding every name the question asks of speaks of it too, whatever its verb ("《夜巡》由
     # 伦勃朗创作" for "《夜巡》是谁画的？"), for a value no evidence sentence states; or, asked who, one naming the role's holder.
     naming = [] if aligned else [i for i, s in enumerate(sentences) if (
@@ -60,7 +64,7 @@ def answers_otherwise(statement: str, question: str, sentences: Sequence[str]) -
         unstated = (not any(alternative(kind, value, said, facts(s), s) is None for s in sentences)
                     and not (kind == "name" and any(value in fold(s) for s in sentences)))
         found = [(alternative(kind, value, said, facts(sentences[i]), sentences[i]), i)
-                 for i in aligned or (naming if unstated else [])]
+                 for i in (named if kind == "name" else aligned) or (naming if unstated else [])]
         if any(other is None for other, _ in found):
             continue  # an aligned sentence states it
         for other, i in found:

@@ -10,7 +10,7 @@ import re
 from ragpipe.core.evidence.agreement import found_in, name_in, shares_word, words
 from ragpipe.core.evidence.facts import PLACE_TITLE, VALUE_CLAUSE, common_word, counted, facts, fold, lone_one, negated
 from ragpipe.core.evidence.polarity import aligned_with, clauses_of, overlap, pronoun
-from ragpipe.core.text import interchangeable, is_chinese, number_mentions, numbers
+from ragpipe.core.text import as_evidence_words, interchangeable, is_chinese, number_mentions, numbers
 
 # A statement echoes an evidence clause that holds this share of its words besides names and numbers.
 ECHO = 0.3
@@ -34,7 +34,7 @@ def slot_conflict(statement: str, sentences: list[str], sentence_terms) -> tuple
     statement_terms = [t for t in dict.fromkeys(words(statement)) if not pronoun(t)]
     # A name's slot is held by the same verb or its synonym ("acquired by" / "bought by"); a number's
     # is not: "3.2版新增了深色模式" does not speak of the 40% of "新版本加入深色模式，启动时间缩短约40%".
-    read_terms = _read_as_evidence(statement_terms, sentence_terms)
+    read_terms = read_as_evidence(statement_terms, sentence_terms)
     # English number words are too often no number ("one of", "three horizontal lines" beside "2"):
     # only digits, Chinese numerals and a number word that counts a unit ("five-year") are slots.
     stated_numbers = said.numbers if is_chinese(statement) else said.numbers & (numbers(statement) | counted(statement))
@@ -85,11 +85,11 @@ def slot_conflict(statement: str, sentences: list[str], sentence_terms) -> tuple
     return None
 
 
-def _read_as_evidence(terms: list[str], sentence_terms) -> list[str]:
-    """The statement's words, each the evidence lacks read as the interchangeable word it has
-    ("acquired" / "bought", text._INTERCHANGEABLE): a synonym verb keeps a swap aligned."""
+def read_as_evidence(terms: list[str], sentence_terms) -> list[str]:
+    """The statement's words, each the evidence lacks read as the word it has that a reader takes it for
+    (text.as_evidence_words: "acquired" / "bought", 最高 / 最高峰): a synonym keeps a name's slot aligned."""
     held = {t for ts in sentence_terms for t in ts}
-    return [t if t in held else next((w for w in sorted(interchangeable(t)) if w in held), t) for t in terms]
+    return list(as_evidence_words(tuple(terms), held, [t for t in held if len(t) >= 2 and not t.isascii()]))
 
 
 def _dated_alike(frame: list[str], sentences: list[str], sentence_terms) -> list[int]:
