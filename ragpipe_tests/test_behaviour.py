@@ -22,8 +22,8 @@ MIN_PER_METRIC = 10
 REQUIRED_PASS_RATE = 0.95
 # Named gaps: a metric below the target, the pass rate it must not fall under, and why.
 KNOWN_GAPS = {
-    # faithfulness (98.5 % en, 95.9 % zh) and hallucination_rate (98 % each) meet the target since 2026-11-27
-    # round nine: no gap.
+    # faithfulness (98.6 % en, 95.8 % zh) and hallucination_rate (98 % en, 100 % zh) meet the target since
+    # 2026-11-27 round nine (figures of round ten, with helper i48-swap's batches): no gap.
     # 92.7 % en (115/124), 94.4 % zh (117/124) with round nine's held-out and blind batches (docs/benchmarks.md).
     "context_relevance": (0.92, "issues 19 and 33 (open): an English how-to question's steps (\"Hold it down with a "
                                 "paperclip…\", \"Closing apps…\") lie at 0.48-0.55 and an instruction is no typed item "

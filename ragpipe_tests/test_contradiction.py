@@ -5,6 +5,7 @@ import pytest
 
 from ragpipe.core.evidence.contradiction import answers_otherwise, confirms, contradicted, contradiction
 from ragpipe.core.evidence.facts import facts, lone_one
+from ragpipe.core.evidence.zh_names import zh_makers
 
 
 @pytest.mark.parametrize("statement, evidence", [
@@ -625,3 +626,92 @@ def test_more_wordings_of_a_relation_keep_their_direction(statement, evidence, f
     found = contradiction(statement, [evidence])
     assert found is not None and found.kind == "roles"
     assert contradiction(faithful, [evidence]) is None
+
+@pytest.mark.parametrize("text, day", [
+    ("Applications close on 15 June.", (6, 15)),
+    ("It opened on the 15th of June 2024.", (6, 15)),
+    ("The deadline is June 15th.", (6, 15)),
+    ("Submit it by 30 September.", (9, 30)),
+])
+def test_day_first_english_dates_are_read_as_dates(text, day):
+    assert day in facts(text).days
+
+
+@pytest.mark.parametrize("question, statement, evidence, other", [
+    ("When is the application deadline?", "Applications close on 15 June.", "The deadline for applications is 15 July.", "July"),
+    ("When is the report due?", "The report is due on April 30th.", "Please submit the annual report by 30 September.",
+     "September"),
+    ("When is the application deadline?", "Applications close on 15 July.", "The deadline for applications is 15 July.", None),
+    # A month the evidence states in another sentence of the subject is left to the verifier's weighing.
+    ("When is the application deadline?", "Applications close on 15 June.",
+     "The deadline for applications is 15 July. Interviews take place in June.", None),
+])
+def test_a_date_the_evidence_states_nowhere_against_the_date_of_its_subject(question, statement, evidence, other):
+    """The other verb ("close" / "deadline is") does not hide the swap: the evidence states that month nowhere,
+    and its dated sentence that shares the statement's subject gives another."""
+    found = contradicted(statement, question, [evidence])
+    assert (found.evidence if found else None) == other
+
+
+@pytest.mark.parametrize("statement, evidence, other", [
+    ("The startup was acquired by Microsoft.", "In 2021 the startup was bought by Oracle for $300 million.", "Oracle"),
+    ("The brewery was purchased by Carlsberg.", "Heineken acquired the brewery in 2017. It was bought by Heineken.",
+     "Heineken"),
+    ("The startup was acquired by Oracle.", "In 2021 the startup was bought by Oracle for $300 million.", None),
+])
+def test_another_name_in_the_agent_slot_of_a_synonym_verb(statement, evidence, other):
+    """"acquired by" and "bought by" are one slot (text._INTERCHANGEABLE); its agent is a name though it is a
+    dictionary word ("Oracle")."""
+    found = contradicted(statement, "Which company acquired the startup?", [evidence])
+    assert (found.evidence if found else None) == other
+
+
+@pytest.mark.parametrize("evidence, swapped", [
+    ("The novel was written by Mark Twain, the pen name of Samuel Clemens.", False),
+    ("The novel was written by Mark Twain (born Samuel Clemens).", False),
+    ("The novel was written by Mark Twain, who met Samuel Clemens in 1870.", True),
+])
+def test_two_names_of_one_person_are_no_swap(evidence, swapped):
+    found = contradicted("The novel was written by Samuel Clemens.", "Who wrote the novel?", [evidence])
+    assert (found is not None and found.kind == "name") is swapped
+
+
+@pytest.mark.parametrize("text, makers", [
+    ("这本小说由老舍创作，1936年发表。", ("老舍",)),
+    ("这篇文章的作者是冰心。", ("冰心",)),
+    ("这本书是巴金著，1931年出版。", ("巴金",)),
+    ("这首诗为李白所作。", ("李白",)),
+    ("这本书由专家撰写。", ()),
+    ("这份报告由财务部门编写。", ()),
+    ("作者是一位记者。", ()),
+])
+def test_a_person_named_as_a_works_maker_is_read_as_a_name(text, makers):
+    """jieba tags pen names as common nouns (老舍, 冰心); in the maker's slot they are names, and so
+    facts() reads them. Words of a kind of people or a body (专家, 部门) are no one's name."""
+    assert zh_makers(text) == makers
+    assert all(m in facts(text).names for m in makers)
+
+
+@pytest.mark.parametrize("question, statement, evidence, other", [
+    ("这本小说的作者是谁？", "这本小说的作者是鲁迅。", "这本小说由老舍创作，1936年发表。", "老舍"),
+    ("这篇文章的作者是谁？", "这篇文章的作者是冰心。", "这篇文章由朱自清写于1925年。", "朱自清"),
+    ("这本书的作者是谁？", "这本书是茅盾写的。", "这本书是巴金著，1931年出版。", "巴金"),
+    ("这本小说的作者是谁？", "这本小说的作者是老舍。", "这本小说由老舍创作，1936年发表。", None),
+    ("《呐喊》的作者是谁？", "《呐喊》的作者是周树人。", "《呐喊》是鲁迅的小说集，鲁迅原名周树人。", None),
+    # the other name given in a sentence of its own: one person still
+    ("这部作品的作者是谁？", "这部作品的作者是舒庆春。", "这部作品由老舍创作。老舍原名舒庆春。", None),
+])
+def test_another_author_where_the_evidence_names_one(question, statement, evidence, other):
+    found = contradicted(statement, question, [s + "。" for s in evidence.split("。") if s])  # as the metric splits
+    assert (found.evidence if found else None) == other
+
+
+@pytest.mark.parametrize("statement, other", [
+    ("世界上最高的山峰是乔戈里峰。", "珠穆朗玛峰"),
+    ("世界上最高的山峰是珠穆朗玛峰。", None),
+])
+def test_a_name_whose_sentence_holds_the_questions_words_as_longer_words(statement, other):
+    """"最高峰" holds "最高": the sentence speaks of what the question asks, and names another peak
+    (text.as_evidence_words reads the statement's words as the evidence's, for a name's slot only)."""
+    found = answers_otherwise(statement, "世界上最高的山峰是哪座？", ["珠穆朗玛峰海拔8848.86米，是世界最高峰。"])
+    assert (found.evidence if found else None) == other

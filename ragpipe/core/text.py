@@ -200,6 +200,10 @@ removed dropped
 added introduced
 allowed permitted
 integrated built-in
+acquired bought purchased
+wrote written authored penned
+写 著 撰写 所著 写作
+founded established
 """
 
 

@@ -15,6 +15,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ragpipe.core.evidence.zh_names import zh_makers
 from ragpipe.core.text import EN_STOPWORDS, _jieba, is_chinese, normalize, number_mentions, number_spans
 
 _EN_MONTHS = {m: i + 1 for i, m in enumerate(
@@ -257,7 +258,7 @@ def common_word(word: str) -> bool:
 @lru_cache(maxsize=16384)
 def names(text: str) -> tuple[str, ...]:
     """Folded proper names: capitalised spans in English (a sentence's first word only when
-    it is no common word, month or weekday), jieba's proper nouns and 《titles》 in Chinese."""
+    it is no common word, month or weekday), jieba's proper nouns, a work's maker and 《titles》 in Chinese."""
     found: list[str] = []
     if is_chinese(text):
         import jieba.posseg
@@ -266,6 +267,7 @@ def names(text: str) -> tuple[str, ...]:
         found += [m.group(1) for m in re.finditer(r"《([^》]{1,40})》", text)]
         found += [w for w, flag in jieba.posseg.cut(text) if flag in _ZH_NAME_FLAGS and len(w) >= 2
                   and w not in _ZH_COMMON_PLACES]
+        found += zh_makers(text)  # 老舍 of "由老舍创作": a person named as a work's maker
         found += [m.group(0) for m in re.finditer(r"[A-Za-z][A-Za-z0-9.&'-]+", text)]  # Latin names in zh text
     else:
         for match in _EN_NAME.finditer(text):

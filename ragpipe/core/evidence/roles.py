@@ -10,7 +10,7 @@ import re
 from ragpipe.core.evidence.agreement import words
 from ragpipe.core.evidence.facts import facts, fold
 from ragpipe.core.evidence.polarity import pronoun
-from ragpipe.core.evidence.zh_names import zh_person
+from ragpipe.core.evidence.zh_names import zh_makers, zh_person
 from ragpipe.core.text import is_chinese
 
 _EN_PASSIVE = re.compile(r"\b\w+(?:ed|en|wn|ld|ght|ne|de|id)\s+by\b", re.I)  # "was acquired by", ", signed by"
@@ -283,7 +283,10 @@ def _zh_sides(statement: str) -> tuple[str, ...]:
 
 def names_role(question: str, frame: list[str], sentence: str) -> bool:
     """The Chinese question asks who, and the sentence names a person and has, in a word other than
-    the question's, a character of one of the question's words ("执导" for "导演"): it says who holds the role."""
+    the question's, a character of one of the question's words ("执导" for "导演"): it says who holds the
+    role. Asked for the author (作者), a sentence naming who wrote the work says it whatever its verb
+    ("由朱自清写于1925年")."""
     said = [w for w in words(sentence) if w not in frame and not zh_person(w)]
-    return ("谁" in question and any(zh_person(n) for n in facts(sentence).names)
-            and any(ch in w for t in frame if len(t) >= 2 and not pronoun(t) for ch in t for w in said))
+    return "谁" in question and (bool("作者" in question and zh_makers(sentence, authors=True)) or (
+        any(zh_person(n) for n in facts(sentence).names)
+        and any(ch in w for t in frame if len(t) >= 2 and not pronoun(t) for ch in t for w in said)))

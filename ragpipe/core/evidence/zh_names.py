@@ -208,3 +208,36 @@ def zh_person(name: str) -> bool:
 
     tagged = jieba.posseg.lcut(name)
     return bool(tagged) and all(w.flag.startswith("nr") for w in tagged)
+
+
+# Verbs of making a work, whose agent is a person ("由老舍创作", "巴金著", "李白所作", "茅盾写的"), and the
+# nouns of the maker's role ("作者是冰心"). jieba tags pen names and short names as common nouns (老舍,
+# 冰心, 三毛): in these slots a short word is read as the name it is. The authoring verbs answer "作者是谁"
+# whatever their characters; directing, composing and performing answer their own roles only.
+_ZH_AUTHORING = ("创作", "所作", "所著", "著", "写", "写于", "撰写", "编著", "主编", "编写", "绘制", "所绘", "翻译", "译")
+_ZH_MAKING = _ZH_AUTHORING + ("执导", "导演", "编剧", "作曲", "作词", "演唱", "主演")
+_ZH_MAKER = ("作者", "导演", "编剧", "作曲", "作词", "译者", "主编", "执导")
+# Words ending so name a kind of people or a body, not one person: 专家撰写, 由政府主编, 作者是一位记者.
+_ZH_NOT_A_PERSON = re.compile(r"(?:家|者|人|员|师|们|生|士|方|组|团|队|部|门|局|处|科|室|府|院|社|会|司|厂|校|馆)$")
+
+
+@lru_cache(maxsize=8192)
+def zh_makers(text: str, authors: bool = False) -> tuple[str, ...]:
+    """Words of two to four characters in the agent slot of a work: between 由/为/是 and a verb of
+    making (所 between them too), or after a maker's role (作者是, 导演为) at the clause's end;
+    ``authors``: only those a verb of authoring or the role 作者 names."""
+    verbs, roles = (_ZH_AUTHORING, ("作者",)) if authors else (_ZH_MAKING, _ZH_MAKER)
+    tokens = _zh_tokens(text) + [("", "x")]
+    found = []
+    for i, (word, flag) in enumerate(tokens[:-1]):
+        if not (2 <= len(word) <= 4 and re.fullmatch(r"[\u4e00-\u9fff]+", word) and flag[:1] == "n"
+                and not _ZH_NOT_A_PERSON.search(word) and word not in _ZH_MAKER + _ZH_MAKING):
+            continue
+        before = "".join(w for w, _ in tokens[max(0, i - 2):i])
+        after = tokens[i + 1][0] + (tokens[i + 2][0] if tokens[i + 1][0] == "所" else "")
+        made = after.startswith(verbs) and (before.endswith(("由", "为", "是")) or i == 0 or tokens[i - 1][1] == "x")
+        role = before.endswith(tuple(r + v for r in roles for v in ("是", "为", ""))) and (
+            tokens[i + 1][1] == "x" or tokens[i + 1][0] == "的")
+        if made or role:
+            found.append(word)
+    return tuple(found)
