@@ -715,3 +715,15 @@ def test_a_name_whose_sentence_holds_the_questions_words_as_longer_words(stateme
     (text.as_evidence_words reads the statement's words as the evidence's, for a name's slot only)."""
     found = answers_otherwise(statement, "世界上最高的山峰是哪座？", ["珠穆朗玛峰海拔8848.86米，是世界最高峰。"])
     assert (found.evidence if found else None) == other
+
+
+@pytest.mark.parametrize("statement, evidence, kind", [
+    # "lost to" and "won against" word one relation: opposite words, the same direction.
+    ("Brazil lost to Germany in the semi-final.", "In the semi-final, Germany won against Brazil 7-1.", None),
+    ("Germany lost to Brazil in the semi-final.", "In the semi-final, Germany won against Brazil 7-1.", "roles"),
+    ("Brazil won against Germany.", "In the semi-final, Germany won against Brazil 7-1.", "roles"),
+    ("Brazil lost the semi-final.", "Brazil won the semi-final against Germany.", "antonym"),  # no second side
+])
+def test_a_relation_worded_by_its_converse_is_no_antonym(statement, evidence, kind):
+    found = contradiction(statement, [evidence])
+    assert (found and found.kind) == kind

@@ -19,7 +19,7 @@ from ragpipe.core.evidence.agreement import asked_as_said, fact_terms, found_in,
 from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.limits import bound_conflict, range_ends
 from ragpipe.core.evidence.polarity import aligned_with, polarity_conflict
-from ragpipe.core.evidence.roles import names_role, swapped_roles
+from ragpipe.core.evidence.roles import names_role, one_relation, swapped_roles
 from ragpipe.core.evidence.slots import alternative, as_written, one_person, proper, read_as_evidence, show, slot_conflict
 from ragpipe.core.text import is_chinese
 
@@ -138,6 +138,8 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
     if ends is not None:
         return Contradiction(*ends) if ends else None
     found = polarity_conflict(statement, sentences)
+    if found and found[0] == "antonym" and one_relation(statement, found[3]):
+        found = None  # a converse ("lost to" / "won against"): the roles decide
     swapped = not found and swapped_roles(statement, sentences)
     found = found or (("roles", *swapped) if swapped else bound_conflict(statement, sentences))
     return Contradiction(*found) if found else None

@@ -65,6 +65,17 @@ def _canonical(text: str) -> str:
     return text
 
 
+_RELATIONS = re.compile(r"\b(?:defeated|acquired|sued)\b|" + _ZH_VERBS)
+
+
+def one_relation(statement: str, clause: str) -> bool:
+    """Both word the same relation of the lexicons ("lost to" and "won against" are both
+    "defeated"): words that oppose each other there ("lost" / "won") are its converse, and who did
+    what to whom is for swapped_roles to read."""
+    ours, theirs = (set(_RELATIONS.findall(_canonical(text))) for text in (statement, clause))
+    return bool(ours & theirs)
+
+
 def _roles(text: str, first: str, second: str) -> tuple[bool, str] | None:
     """Whether ``first`` holds the first role of the relation written between the two names
     ("A acquired B": A; "B was acquired by A", "B 被 A 收购", "B's parent is A": A), and that
