@@ -53,22 +53,25 @@ class _PostgresEventLogStorage(PostgresEventLogStorage):
     _claim_concurrency_slot = claim_free_slot
 
 
-# Dagster builds each storage's event log itself; it is given the safe claim afterwards (the
-# subclass adds no state, so changing its class is enough).
-class SqliteStorage(DagsterSqliteStorage):
+class _FreeSlotClaims:
+    """Dagster builds a storage's event log itself; it is given the safe claim afterwards (its
+    subclass adds no state, so changing its class is enough)."""
+
+    event_log_class: type
+
     @classmethod
     def from_config_value(cls, inst_data, config_value):
         storage = super().from_config_value(inst_data, config_value)
-        storage.event_log_storage.__class__ = _SqliteEventLogStorage
+        storage.event_log_storage.__class__ = cls.event_log_class
         return storage
 
 
-class PostgresStorage(DagsterPostgresStorage):
-    @classmethod
-    def from_config_value(cls, inst_data, config_value):
-        storage = super().from_config_value(inst_data, config_value)
-        storage.event_log_storage.__class__ = _PostgresEventLogStorage
-        return storage
+class SqliteStorage(_FreeSlotClaims, DagsterSqliteStorage):
+    event_log_class = _SqliteEventLogStorage
+
+
+class PostgresStorage(_FreeSlotClaims, DagsterPostgresStorage):
+    event_log_class = _PostgresEventLogStorage
 
 
 def initialize_pool(instance: dg.DagsterInstance, pool: str) -> None:
