@@ -155,8 +155,10 @@ _ITEMS = {  # kind: (how a question asks it, how a context gives one)
                       r"expect(?:s|ed)?|has to|have to|only if|at least|eligible|fees?|payable|pay)\b|须|需|必须|应当|要求|"
                       r"提供|提交|携带|出示|年满|具有|具备|持有|凭|缴纳|交纳|支付"),
     "a feature": (r"\b(?:features?|functions?|include|includes|come with|comes with|offer|offers)\b|功能|(?<!副)作用|用途|特点|包括哪些|包含哪些",
-                  r"\b(?:can|lets?|allows?|includes?|offers?|comes? with|gets?|provides?|supports?|features?)\b|"
-                  r"可以|能|可|支持|包括|包含|提供|带有|配备|具有"),
+                  r"\b(?:can|lets?|allows?|includes?|offers?|comes? with|gets?|provides?|supports?|features?|"
+                  # what a device does or holds: "tracks heart rate", "built-in GPS"
+                  r"built[- ]in|tracks?|monitors?|measures?|records?|detects?|displays?|plays?)\b|"
+                  r"可以|能|可|支持|包括|包含|提供|带有|配备|具有|内置|自带|配有|还有"),
     "a symptom": (r"\b(?:symptoms?|signs?|side effects?|adverse effects?)\b|症状|征兆|表现|副作用|不良反应",
                   r"\b(?:pain\w*|aches?|rash\w*|fever\w*|chills|numb\w*|itch\w*|swell\w*|nausea|vomit\w*|dizz\w*|"
                   r"headaches?|cough\w*|fatigue|tired\w*|skin|bleed\w*|heartburn|blister\w*|sore\w*|cramps?|"
@@ -178,7 +180,8 @@ _ITEMS = {  # kind: (how a question asks it, how a context gives one)
                 r"emit\w*|emission\w*|releas\w*|discharg\w*|hard to|unable to|cannot|can't|"  # a release; a hindrance
                 r"too (?:few|little|low|high|much|many))\b|"
                 r"导致|造成|引起|引发|因为|由于|使得|致使|加剧|恶化|严重|过度|过多|不足|缺乏|失败|崩溃|下降|减少|增加|上升|"
-                r"爆发|破坏|衰落|动荡|战争|入侵|灾|排放|释放|不易|难以|无法|壮大|扩张|膨胀|上涨|攀升|升高|推高|下跌|降低"),
+                r"爆发|破坏|衰落|动荡|战争|入侵|灾|排放|释放|不易|难以|无法|壮大|扩张|膨胀|上涨|攀升|升高|推高|下跌|降低|"
+                r"偏少|稀少|较少|干旱|干燥|大风|暴雨|台风|寒潮|地震"),  # a lack; a force of nature
     # Advice: an instruction, what to do or avoid, or what a way does for the goal. In English only a further item (see
     # decide): the off-topic how-to passages of RAGTruth ("STEP 2: Select uTorrent…" for "how to install a nuc of
     # bees") are instructions too.
@@ -325,11 +328,12 @@ def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE
             out.append((p >= (lower if typed is item else min(threshold, open_threshold)) or named >= QUESTION_WORDS_NAMED,
                         f"{why}; it holds {typed[0]}, the kind asked"))
         else:
-            # A context dated to a year that gives no item of a typed list tells the thing's history, not one
-            # more item: no lower cut ("布洛芬于1969年在英国首次上市" for 布洛芬有哪些副作用). A cause may be an event.
+            # A context that gives no item of a typed list and tells the thing's history or origin is not one more
+            # item ("布洛芬于1969年在英国首次上市" for 布洛芬有哪些副作用, "made in Shenzhen" for its features), however
+            # many of the question's words it names. A cause may be an event.
             history = item and item[0] != "a cause" and _HISTORY.search(context)
             out.append(((p >= (full if history else threshold) or named >= QUESTION_WORDS_NAMED)
-                        and not (history and listed), why))
+                        and not history, why))
     return out
 
 
@@ -365,11 +369,10 @@ METRIC = Metric(
                 "context holding the kind of answer asked (a value of the asked kind; an item of the kind an open "
                 "question lists: a requirement, a feature, a symptom, a benefit, a cause, in Chinese an action) counts from "
                 f"{LOWER_THRESHOLD:.2f}, and so do a Chinese open question's other contexts once one reaches "
-                f"{RELEVANCE_THRESHOLD} (further items of the list; not a context dated to a year that gives no item "
-                "of the kind listed, the thing's history). Once one context gives an item of the kind listed (in "
-                f"English a step of a how-to question, from {RELEVANCE_THRESHOLD}), further items count from "
-                f"{FURTHER_ITEM_THRESHOLD:.2f}, and a context giving none that tells the thing's history or origin "
-                "(a year, its maker, where it is made) is not relevant."),
+                f"{RELEVANCE_THRESHOLD} (further items of the list). Once one context gives an item of the kind listed "
+                f"(in English a step of a how-to question, from {RELEVANCE_THRESHOLD}), further items count from "
+                f"{FURTHER_ITEM_THRESHOLD:.2f}. A context giving no item of a typed list (not causes) that tells the "
+                "thing's history or origin (a year, its maker, where it is made) is not relevant."),
     reads=("question", "retrieved_contexts"),
     higher_is_better=True,
     nan_when="no retrieved contexts, or the bot failed",
