@@ -719,6 +719,41 @@ def test_context_relevance_a_cause_in_other_words_is_an_item_of_a_why_question(k
         "Heavy taxes and inflation weakened the economy in the third century."]) == [True]
 
 
+@pytest.mark.parametrize("question, contexts", [
+    # A release (排放, emit) and a hindrance (难以, unable to) are causes; so is a rise or a growth (上涨, 扩张).
+    ("为什么河水会变臭？", ["工厂向河里排放未经处理的废水。", "河道水流缓慢，污染物难以被冲走。"]),
+    ("为什么会发生通货膨胀？", ["货币供应量快速扩张。", "原材料价格上涨推高了生产成本。"]),
+    ("Why do so many bees die in winter?", ["A weak colony is unable to keep the cluster warm."]),
+    # A lack (干旱, 干燥) and a force of nature (大风).
+    ("为什么会发生山火？", ["夏季持续干旱，草木非常干燥。", "大风使火势迅速蔓延。"]),
+])
+def test_context_relevance_a_release_a_hindrance_or_a_rise_is_a_cause(kit, question, contexts):
+    assert _relevant(kit, question, contexts) == [True] * len(contexts)
+
+
+@pytest.mark.parametrize("question, contexts, relevant", [
+    # Once one context gives an item of the kind listed, another item counts from 0.33 (不要用手挤压伤口 at 0.33,
+    # 支持手机远程控制 at 0.37); an English step counts once a first step reached the full threshold ("Insert the
+    # new tube…" at 0.50). Where the thing is made is no item of the list, though it names the thing.
+    ("被蜜蜂蜇了怎么办？", ["被蜜蜂蜇伤后应先用镊子拔出毒刺。", "不要用手挤压伤口。"], [True, True]),
+    ("这款吸尘器有哪些功能？", ["这款吸尘器可以吸尘和拖地。", "它还支持手机远程控制。", "这款吸尘器由苏州的工厂生产。"],
+     [True, True, False]),
+    ("How do I change a flat tyre on my bike?", ["To change a flat bike tyre, first remove the wheel from the frame.",
+                                                 "Use tyre levers to pry the tyre off the rim.",
+                                                 "Insert the new tube and pump it up."], [True, True, True]),
+    ("What features does the Orca smartwatch have?", ["The Orca smartwatch can track your heart rate and sleep.",
+                                                      "The Orca smartwatch is made in Vietnam."], [True, False]),
+    # Alone too, its origin is no feature; what a device does (records, detects) is one.
+    ("这款空调有哪些功能？", ["这款空调由珠海的工厂生产。"], [False]),
+    ("What features does the Pulse fitness band have?", ["The Pulse fitness band was designed in Helsinki in 2018."], [False]),
+    ("What features does the Pulse fitness band have?", ["The Pulse fitness band records your sleep every night.",
+                                                         "It detects irregular heart rhythms."], [True, True]),
+])
+def test_context_relevance_a_further_item_of_a_list_counts_from_a_lower_cut_and_its_origin_does_not(
+        kit, question, contexts, relevant):
+    assert _relevant(kit, question, contexts) == relevant
+
+
 @pytest.mark.parametrize("question, context, relevant", [
     # A value of the kind asked, for another attribute of the same thing: its opening time for a cancellation
     # deadline, its car park free of charge for a ticket's price.

@@ -42,6 +42,10 @@ RELEVANCE_THRESHOLD = 0.56
 # falls from 0.887 to 0.847 at 0.40), and for that reason an instruction is a typed item in Chinese only. Set
 # from the behaviour suite's items (the dev sets hold almost no such lists); the script prints what it costs.
 LOWER_THRESHOLD = 0.40
+# Once one context gives an item of the kind an open question lists, a further context giving another item of that kind
+# counts from this probability: the second and third step, cause or paper ("不要涂牙膏", "家庭人均收入须低于规定标准")
+# name the question's thing less than the first and scored alone lie at 0.33-0.40. Set from the behaviour suite's lists.
+FURTHER_ITEM_THRESHOLD = 0.33
 # Or from this share of the question's content words (whole words, not character pairs) in the context.
 QUESTION_WORDS_NAMED = 0.6
 
@@ -151,8 +155,10 @@ _ITEMS = {  # kind: (how a question asks it, how a context gives one)
                       r"expect(?:s|ed)?|has to|have to|only if|at least|eligible|fees?|payable|pay)\b|须|需|必须|应当|要求|"
                       r"提供|提交|携带|出示|年满|具有|具备|持有|凭|缴纳|交纳|支付"),
     "a feature": (r"\b(?:features?|functions?|include|includes|come with|comes with|offer|offers)\b|功能|(?<!副)作用|用途|特点|包括哪些|包含哪些",
-                  r"\b(?:can|lets?|allows?|includes?|offers?|comes? with|gets?|provides?|supports?|features?)\b|"
-                  r"可以|能|可|支持|包括|包含|提供|带有|配备|具有"),
+                  r"\b(?:can|lets?|allows?|includes?|offers?|comes? with|gets?|provides?|supports?|features?|"
+                  # what a device does or holds: "tracks heart rate", "built-in GPS"
+                  r"built[- ]in|tracks?|monitors?|measures?|records?|detects?|displays?|plays?)\b|"
+                  r"可以|能|可|支持|包括|包含|提供|带有|配备|具有|内置|自带|配有|还有"),
     "a symptom": (r"\b(?:symptoms?|signs?|side effects?|adverse effects?)\b|症状|征兆|表现|副作用|不良反应",
                   r"\b(?:pain\w*|aches?|rash\w*|fever\w*|chills|numb\w*|itch\w*|swell\w*|nausea|vomit\w*|dizz\w*|"
                   r"headaches?|cough\w*|fatigue|tired\w*|skin|bleed\w*|heartburn|blister\w*|sore\w*|cramps?|"
@@ -171,18 +177,29 @@ _ITEMS = {  # kind: (how a question asks it, how a context gives one)
                 r"crash\w*|fail\w*|collaps\w*|struck|strikes?|hit|impact\w*|opened|tore|spill\w*|flood\w*|"
                 r"erupt\w*|chang\w*|shr[ai]nk\w*|grew|grow\w*|ris(?:e|es|ing)|rose|wiped out|destroy\w*|weaken\w*|"
                 r"declin\w*|drop\w*|fell|fall\w*|broke|break\w*|burst|damag\w*|los[te]|lack\w*|shortage|"
+                r"emit\w*|emission\w*|releas\w*|discharg\w*|hard to|unable to|cannot|can't|"  # a release; a hindrance
                 r"too (?:few|little|low|high|much|many))\b|"
                 r"导致|造成|引起|引发|因为|由于|使得|致使|加剧|恶化|严重|过度|过多|不足|缺乏|失败|崩溃|下降|减少|增加|上升|"
-                r"爆发|破坏|衰落|动荡|战争|入侵|灾"),
-    # Advice: an instruction, or what to do or avoid. Chinese only: in English the off-topic how-to passages of
-    # RAGTruth ("STEP 2: Select uTorrent…" for "how to install a nuc of bees") are instructions too.
-    "an action": (r"怎么办|如何|怎样|怎么(?!样)|注意什么|应该",
-                  r"^[^，。]{0,6}(?:应|要|需|可以|可|不要|避免|别|尽量|最好|建议|切勿|勿|先|立即|及时|多|少)|有助于|即可"),
+                r"爆发|破坏|衰落|动荡|战争|入侵|灾|排放|释放|不易|难以|无法|壮大|扩张|膨胀|上涨|攀升|升高|推高|下跌|降低|"
+                r"偏少|稀少|较少|干旱|干燥|大风|暴雨|台风|寒潮|地震"),  # a lack; a force of nature
+    # Advice: an instruction, what to do or avoid, or what a way does for the goal. In English only a further item (see
+    # decide): the off-topic how-to passages of RAGTruth ("STEP 2: Select uTorrent…" for "how to install a nuc of
+    # bees") are instructions too.
+    "an action": (r"怎么办|如何|怎样|怎么(?!样)|注意什么|应该|\bhow (?:do|can|should|would|could) (?:i|you|we|one)\b|"
+                  r"\bhow to\b|\bwhat should (?:i|you|we)\b",
+                  r"^[^，。]{0,6}(?:应|要|需|可以|可|不要|避免|别|尽量|最好|建议|切勿|勿|先|立即|及时|多|少)|有助于|即可|"
+                  r"^\s*(?:(?:first|then|next|finally|now),?\s+)?(?:open|tap|click|press|hold|enter|select|choose|go|find|"
+                  r"turn|set|use|bring|pack|wear|take|keep|avoid|don't|do not|never|try|make sure|remove|insert|install|"
+                  r"restart|close|lower|add|put|check|wait|call|visit|sign|log|scan|type|unplug|plug|switch|drink|eat|"
+                  r"apply|rinse|wash|cover|store)\b|\b(?:helps?|saves?|reduces?|lowers?|improves?|prevents?)\b"),
 }
 ASKED_ITEMS = {kind: (re.compile(ask, re.I), re.compile(item, re.I)) for kind, (ask, item) in _ITEMS.items()}
 
 
-_DATED = re.compile(r"(?<!\d)(?:1[5-9]|20)\d{2}\s*年(?!龄|费|薪|息)|\b(?:in|since|from|until)\s+(?:1[5-9]|20)\d{2}\b", re.I)
+# A thing's history or origin: a year it happened, who makes it and where ("由顺德的工厂生产", "headquartered in Oslo").
+_HISTORY = re.compile(r"(?<!\d)(?:1[5-9]|20)\d{2}\s*年(?!龄|费|薪|息)|\b(?:in|since|from|until)\s+(?:1[5-9]|20)\d{2}\b|"
+                      r"由[^，。]{1,12}(?:生产|制造|研发|推出)|总部(?:位于|设在)|成立于|产自|"
+                      r"\b(?:made in|manufactured (?:in|by)|headquartered|founded)\b", re.I)
 
 
 def asked_item(question: str):
@@ -190,7 +207,7 @@ def asked_item(question: str):
     if not is_open(question):
         return None
     for kind, (ask, item) in ASKED_ITEMS.items():
-        if ask.search(question) and (kind != "an action" or is_chinese(question)):
+        if ask.search(question):
             return kind, lambda c, item=item: bool(item.search(c))
     return None
 
@@ -292,6 +309,12 @@ def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE
     # cosine compares with a closer context's.
     asked = set(words(case.question))
     value, item = asked_value(case.question), asked_item(case.question)
+    lower = min(threshold, open_threshold)
+    # An English step counts only as a further item, once a step reached the full threshold (see the lexicon).
+    english_step = item and item[0] == "an action" and not is_chinese(case.question)
+    first = full if english_step else lower
+    listed = item and any(p >= first and item[1](c) for p, c in zip(probability, case.retrieved_contexts))
+    lower = min(lower, FURTHER_ITEM_THRESHOLD) if listed else first
     out = []
     for p, context in zip(probability, case.retrieved_contexts):
         named = len(asked & set(words(context))) / len(asked) if asked else 0.0
@@ -302,13 +325,15 @@ def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE
             out.append((False, f"{why}; it holds {value[0]} but not of the attribute asked"))
         elif (typed := value or item) and typed[1](context) and typed[0] != "a person":
             # The context holds the kind of answer asked: on the question's topic (the lower cut) it answers it.
-            out.append((p >= min(threshold, open_threshold) or named >= QUESTION_WORDS_NAMED,
+            out.append((p >= (lower if typed is item else min(threshold, open_threshold)) or named >= QUESTION_WORDS_NAMED,
                         f"{why}; it holds {typed[0]}, the kind asked"))
         else:
-            # A context dated to a year that gives no item of a typed list tells the thing's history, not one
-            # more item: no lower cut ("布洛芬于1969年在英国首次上市" for 布洛芬有哪些副作用). A cause may be an event.
-            history = item and item[0] != "a cause" and _DATED.search(context)
-            out.append((p >= (full if history else threshold) or named >= QUESTION_WORDS_NAMED, why))
+            # A context that gives no item of a typed list and tells the thing's history or origin is not one more
+            # item ("布洛芬于1969年在英国首次上市" for 布洛芬有哪些副作用, "made in Shenzhen" for its features), however
+            # many of the question's words it names. A cause may be an event.
+            history = item and item[0] != "a cause" and _HISTORY.search(context)
+            out.append(((p >= (full if history else threshold) or named >= QUESTION_WORDS_NAMED)
+                        and not history, why))
     return out
 
 
@@ -344,8 +369,10 @@ METRIC = Metric(
                 "context holding the kind of answer asked (a value of the asked kind; an item of the kind an open "
                 "question lists: a requirement, a feature, a symptom, a benefit, a cause, in Chinese an action) counts from "
                 f"{LOWER_THRESHOLD:.2f}, and so do a Chinese open question's other contexts once one reaches "
-                f"{RELEVANCE_THRESHOLD} (further items of the list; not a context dated to a year that gives no item "
-                "of the kind listed, the thing's history)."),
+                f"{RELEVANCE_THRESHOLD} (further items of the list). Once one context gives an item of the kind listed "
+                f"(in English a step of a how-to question, from {RELEVANCE_THRESHOLD}), further items count from "
+                f"{FURTHER_ITEM_THRESHOLD:.2f}. A context giving no item of a typed list (not causes) that tells the "
+                "thing's history or origin (a year, its maker, where it is made) is not relevant."),
     reads=("question", "retrieved_contexts"),
     higher_is_better=True,
     nan_when="no retrieved contexts, or the bot failed",
