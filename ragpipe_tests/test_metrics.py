@@ -477,6 +477,10 @@ def test_answer_relevancy_a_shared_name_does_not_make_an_answer_on_topic(kit, qu
     ("药店周六几点关门？", "布洛芬应在饭后服用。", "药店周六晚上八点关门。"),
     ("银行几点下班？", "存款利率下调了。", "银行下午五点下班。"),
     ("When is the dentist open?", "Brush your teeth twice a day.", "The dentist is open from 9 a.m. to 5 p.m."),
+    # a name in a sentence that puts nothing anywhere is no place given to "Where …?"
+    ("Where is the nearest pharmacy?", "Ibuprofen should be taken with food.",
+     "The nearest pharmacy is on Main Street, next to the bank."),
+    ("最近的药店在哪里？", "布洛芬应该饭后服用。", "最近的药店在中山路，银行旁边。"),
 ])
 def test_answer_relevancy_a_shared_domain_alone_is_not_the_question(kit, question, same_domain, direct):
     """An answer that takes up no word of the question and gives nothing it asks is off topic however

@@ -96,6 +96,16 @@ _ZH_DONE = re.compile(r"(?:即可|就行|就可以|就好|便可)[了啦]?\W*$")
 _LIST_SEPARATOR = re.compile(r"\s*(?:[、，,;；]|\band\b|\bor\b|以及|和|及|或者?)\s*", re.I)
 
 
+# Words that put a thing somewhere ("is on Baker Street", "houses", "next to", "位于", "旁边"): a name
+# given to "Where …?" in a sentence answers it only with one of them, or in the question's own words
+# ("The capital of Australia is Canberra."); a bare name replies to it. A name in any other sentence
+# may be anything: "Ibuprofen should be taken with food."
+_LOCATIVE = re.compile(r"\b(?:in|at|on|near|by|beside|behind|opposite|across|inside|outside|within|between|next to|"
+                       r"located|situated|lies|sits|stands|houses|housed|hosts|held|found|based|headquartered|from|"
+                       r"north|south|east|west|downtown|street|road|avenue)\b|在|位于|坐落|地处|于|附近|旁边|对面|"
+                       r"[路街道巷号楼层区市省县镇村]", re.I)
+
+
 def named_places(text: str) -> list[str]:
     """The places a text names in a place slot ("in Paris", "位于北京"), folded."""
     return [fold(m.group(1) or m.group(2)) for m in _PLACE_SLOT.finditer(text)]
@@ -175,11 +185,19 @@ def gives(kind: str, answer: str, question: str = "") -> bool:
             "quantity": lambda: counted or bool(_NUMBER.search(answer)),
             "time": lambda: bool(said.years or said.months or DURATION.search(answer) or CLOCK_TIME.search(answer)
                                  or re.search(r"每年|每月|每周|今年|明年|\b(?:every|each)\s+(?:year|month|week)\b", answer, re.I)),
-            "place": lambda: bool(new_names) or any(p not in fold(question) for p in places),  # "在人民路"
+            "place": lambda: bool(new_names) and bool(elliptical(answer) or _LOCATIVE.search(answer)
+                                                      or _takes_up(answer, question))
+            or any(p not in fold(question) for p in places),  # "在人民路"
             "person": lambda: any(not any(n in p for p in places) for n in new_names),
             "name": lambda: bool(new_names),
             "yes/no": lambda: polarity(answer) is not None or bool(_ADVICE.match(answer)) or _restates(answer, question),
             "procedure": lambda: _instructs(answer)}[kind]()
+
+
+def _takes_up(answer: str, question: str) -> bool:
+    """The answer holds a word of the question besides its names."""
+    asked_words = content_tokens(_without_names(question, facts(question).names))
+    return bool(set(asked_words) & set(content_tokens(answer)))
 
 
 def _reply(text: str) -> str:
@@ -301,7 +319,9 @@ METRIC = Metric(
                 "of the question and gives nothing it asks reaches 0.4 at most from closeness, a shared domain: "
                 "\"布洛芬应在饭后服用\" to \"药店周六几点关门？\"), times 0.8 + 0.2 × the share of its statements on topic, times 0.6 when the question asks for a "
                 "quantity, duration, time, place, person or yes/no and the answer gives none (a name the question "
-                "already holds is none given, a name in a place's slot (\"in London\", \"位于…\") gives no person; advice "
+                "already holds is none given, a name in a place's slot (\"in London\", \"位于…\") gives no person, and a name in a sentence that "
+                "neither takes up the question's words nor puts anything somewhere gives no place: \"Ibuprofen should be "
+                "taken with food.\" to \"Where is the nearest pharmacy?\"; advice "
                 "such as \"Better not to\" / \"最好不要\" replies to a yes/no question, and so does "
                 "a first clause that says or denies its predicate in its words, \"周一不营业\"). An answer on topic that gives what "
                 "was asked (also a named thing for \"which river\", \"哪支球队\") is direct; so is an instruction (\"Run "
