@@ -653,16 +653,21 @@ def test_a_date_the_evidence_states_nowhere_against_the_date_of_its_subject(ques
     assert (found.evidence if found else None) == other
 
 
-@pytest.mark.parametrize("statement, evidence, other", [
-    ("The startup was acquired by Microsoft.", "In 2021 the startup was bought by Oracle for $300 million.", "Oracle"),
-    ("The brewery was purchased by Carlsberg.", "Heineken acquired the brewery in 2017. It was bought by Heineken.",
-     "Heineken"),
-    ("The startup was acquired by Oracle.", "In 2021 the startup was bought by Oracle for $300 million.", None),
+@pytest.mark.parametrize("question, statement, evidence, other", [
+    ("Which company acquired the startup?", "The startup was acquired by Microsoft.",
+     "In 2021 the startup was bought by Oracle for $300 million.", "Oracle"),
+    ("Which company acquired the startup?", "The brewery was purchased by Carlsberg.",
+     "Heineken acquired the brewery in 2017. It was bought by Heineken.", "Heineken"),
+    ("Which company acquired the startup?", "The startup was acquired by Oracle.",
+     "In 2021 the startup was bought by Oracle for $300 million.", None),
+    # a work "written by" a composer is "composed by" him (lead's blind batch 4)
+    ("Who composed the opera?", "The opera was composed by Verdi.",
+     "The opera was written by Giacomo Puccini and first performed in 1896.", "Giacomo Puccini"),
 ])
-def test_another_name_in_the_agent_slot_of_a_synonym_verb(statement, evidence, other):
+def test_another_name_in_the_agent_slot_of_a_synonym_verb(question, statement, evidence, other):
     """"acquired by" and "bought by" are one slot (text._INTERCHANGEABLE); its agent is a name though it is a
     dictionary word ("Oracle")."""
-    found = contradicted(statement, "Which company acquired the startup?", [evidence])
+    found = contradicted(statement, question, [evidence])
     assert (found.evidence if found else None) == other
 
 

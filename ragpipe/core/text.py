@@ -201,7 +201,7 @@ added introduced
 allowed permitted
 integrated built-in
 acquired bought purchased
-wrote written authored penned
+wrote written authored penned composed
 写 著 撰写 所著 写作
 founded established
 """
