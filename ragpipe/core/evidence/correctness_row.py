@@ -45,12 +45,12 @@ def correctness_row(found: Agreement, answer: str, reference: str, question: str
             math.log1p(len(found.key_terms)), float(bool(found.key_terms) and all(found_in(t, given) for t in found.key_terms)),
             rare_stated(answer, reference, question), found.precision, math.log1p(len(found.answer_new)),
             math.log1p(len(found.answer_extra)), restated, float(bool(found.conflicts)),
-            float(_negates(answer) != _negates(reference)),
+            float(negates(answer) != negates(reference)),
             math.log1p(sum(not name_in(n, facts(question).names + facts(reference).names) for n in facts(answer).names)),
             cosine, float(is_chinese(answer + reference))]
 
 
-def _negates(text: str) -> bool:
+def negates(text: str) -> bool:
     """The text negates; "No. 3" and "No 1" are numbers, and "不超过5克" or "no more than 5 g"
     a bound, not negations."""
     return negated(_BOUND_BEFORE.sub(" ", _NUMBER_SIGN.sub(" ", text)))
@@ -83,7 +83,7 @@ def rare_stated(answer: str, reference: str, question: str) -> float:
 
 
 # Where a negation's reach ends: a clause, or a contrast ("not in Paris but in Rome", "不是巴黎而是罗马").
-_CLAUSE_END = re.compile(r"[,，;；:：。!！?？]|(?<!\d)\.(?!\d)|\b(?:but|whereas|instead|rather)\b|而是|但是|但|却", re.I)
+CLAUSE_END = re.compile(r"[,，;；:：。!！?？]|(?<!\d)\.(?!\d)|\b(?:but|whereas|instead|rather)\b|而是|但是|但|却", re.I)
 # Negators that deny nothing here: emphasis ("not only", "none other than", 无疑, 不得不 "must"), a partial
 # quantifier ("not all"), a manner ("survived without a parachute", 不小心 "by accident").
 _NO_DENIAL = re.compile(r"\bnot (?:only|just|merely|all|every)\b|\bno doubt\b|\b(?:none|nothing|nobody|no one) (?:other than|but|else)\b"
@@ -100,8 +100,8 @@ def _denies(clause: str) -> bool:
     inside another word (不小心 "by accident", 非常 "very")."""
     rest = _NO_DENIAL.sub(" ", clause)
     if is_chinese(rest):
-        return any(len(w) <= 2 and _negates(w) or w in ("并没有", "并不是") for w in _jieba().lcut(rest))
-    return _negates(rest)
+        return any(len(w) <= 2 and negates(w) or w in ("并没有", "并不是") for w in _jieba().lcut(rest))
+    return negates(rest)
 
 
 def denied(answer: str, reference: str, question: str, found) -> str | None:
@@ -110,11 +110,11 @@ def denied(answer: str, reference: str, question: str, found) -> str | None:
     words is no credit when the answer says they are not the answer. Only a bare reference (a value, a
     name of a few words) is read so: a sentence's negation is compared clause to clause (contradiction.py).
     A reference or question that negates itself is left to the other rules ("Which planet has no rings?")."""
-    if not found.matched or not (elliptical(reference) or _NAME.match(reference)) or _negates(reference) \
-            or _negates(question or ""):
+    if not found.matched or not (elliptical(reference) or _NAME.match(reference)) or negates(reference) \
+            or negates(question or ""):
         return None
     stating = []
-    for clause in _CLAUSE_END.split(_NUMBER_SIGN.sub(" ", answer)):  # "No. 1" is no sentence end
+    for clause in CLAUSE_END.split(_NUMBER_SIGN.sub(" ", answer)):  # "No. 1" is no sentence end
         said = [*worded(clause), *fact_terms(facts(clause))]
         here = [t for t in found.matched if found_in(t, said)]
         if here:  # its negation, less the key terms' own characters (非洲, 无锡 are no negations)
@@ -127,6 +127,6 @@ def denied(answer: str, reference: str, question: str, found) -> str | None:
 def opens_with(answer: str, key_terms: list[str]) -> bool:
     """The answer's first clause states every key term: it replies with the reference and what
     follows adds to it ("Neil Armstrong, during the Apollo 11 mission in 1969.")."""
-    first = _CLAUSE_END.split(answer.strip(), maxsplit=1)[0]
+    first = CLAUSE_END.split(answer.strip(), maxsplit=1)[0]
     said = _joined([*worded(first), *fact_terms(facts(first))])
     return bool(key_terms) and all(found_in(t, said) for t in key_terms)

@@ -9,7 +9,7 @@ import numpy as np
 from ragpipe.core.evidence.agreement import (BARE_REPLY, agreement, found_in, in_context, opening_reply,
                                              spelled_out, terms, worded)
 from ragpipe.core.evidence.calibration import Trees
-from ragpipe.core.evidence.correctness_row import (_CLAUSE_END, CORRECTNESS_FEATURES, _negates, correctness_row, denied,
+from ragpipe.core.evidence.correctness_row import (CLAUSE_END, CORRECTNESS_FEATURES, correctness_row, denied, negates,
                                                    opens_with)
 from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.quantities import as_written_in
@@ -307,8 +307,8 @@ def leading_reply(case: EvalCase, found) -> EvalCase | None:
     reference without a negation and more follows ("Ottawa, which is in the province of Ontario." for
     "Ottawa"); None otherwise. What follows is detail, judged by the conflict rules only."""
     said = asserted(one_spelling(case).answer).strip()
-    first = _CLAUSE_END.split(said, maxsplit=1)[0].strip()
-    if not first or len(first) >= len(said.rstrip(".。!！")) or _negates(first) or not opens_with(said, found.key_terms):
+    first = CLAUSE_END.split(said, maxsplit=1)[0].strip()
+    if not first or len(first) >= len(said.rstrip(".。!！")) or negates(first) or not opens_with(said, found.key_terms):
         return None
     return case.model_copy(update={"answer": first})
 

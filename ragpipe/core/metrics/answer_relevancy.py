@@ -194,10 +194,13 @@ def gives(kind: str, answer: str, question: str = "") -> bool:
             "procedure": lambda: _instructs(answer)}[kind]()
 
 
+def _asked_words(question: str) -> set[str]:
+    """The question's content words besides its names: what it asks, not its topic."""
+    return set(content_tokens(_without_names(question, facts(question).names)))
+
+
 def _takes_up(answer: str, question: str) -> bool:
-    """The answer holds a word of the question besides its names."""
-    asked_words = content_tokens(_without_names(question, facts(question).names))
-    return bool(set(asked_words) & set(content_tokens(answer)))
+    return bool(_asked_words(question) & set(content_tokens(answer)))
 
 
 def _reply(text: str) -> str:
@@ -267,7 +270,7 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     question_terms = set(content_tokens(case.question))
     # The question's names are its topic, not what it asks: a text that shares no other word with it
     # ("Kenya's currency…" to "Which vaccines … Kenya?") takes up none of its words.
-    asked_terms = set(content_tokens(_without_names(case.question, facts(case.question).names))) or question_terms
+    asked_terms = _asked_words(case.question) or question_terms
 
     def taken_up(text: str) -> float:
         words = set(content_tokens(text))
