@@ -547,6 +547,24 @@ def test_answer_relevancy_a_place_is_no_person_given(kit):
     assert gives("Is the museum open on Mondays?", "The museum opened in 1998.") is False  # not what was asked
 
 
+@pytest.mark.parametrize("question, answer, direct", [
+    ("这款手机支持无线充电吗？", "支持。", True),  # the question's predicate alone says yes, as 不支持 says no
+    ("这家餐厅周一营业吗？", "营业。", True),
+    ("酒店提供早餐吗？", "提供，每天7点到10点。", True),
+    ("Does this phone support wireless charging?", "It does.", True),  # subject and auxiliary alone
+    ("Does this phone support wireless charging?", "They do, with the Qi standard.", True),
+    ("Is the museum free?", "It is not.", True),
+    ("这款手机支持无线充电吗？", "手机。", False),  # the question's subject is no reply
+    ("这家餐厅周一营业吗？", "周一。", False),
+    ("Is the museum free?", "It is a museum.", False),
+])
+def test_answer_relevancy_a_short_form_reply_answers_a_yes_no_question(kit, question, answer, direct):
+    """"支持。" scored 0.2 and "It does." 0 (it holds no claim, which read as all claims hedging)."""
+    result = REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=question, answer=answer), kit)
+    assert result.details["gives_asked"] is direct, result.details
+    assert (result.value >= 0.7) is direct, (result.value, result.details)
+
+
 def test_answer_relevancy_an_evasion_is_noncommittal(kit):
     """An answer that only says the asked value varies or cannot be told evades the question; one that
     names what it depends on, or hedges and then gives the value, answers it."""

@@ -171,6 +171,35 @@ def _restates(answer: str, question: str) -> bool:
             and not _HEDGE.search(clause))
 
 
+# A short-form reply: "It does.", "They can't.", "There is." say yes or no to "Does …?", as "支持。" / "不提供" /
+# "营业的" (the question's own predicate, maybe negated) do to "…支持…吗？".
+_EN_SHORT_REPLY = re.compile(r"^\W*(?:yes|no)?\W*(?:it|they|he|she|we|you|i|this|that|these|those|there)\s+(?:is|are|was|"
+                             r"were|do|does|did|can|could|will|would|has|have|had|should|may|might|must)(?:n't|\s+not)?\W*$", re.I)
+_ZH_ECHO = re.compile(r"^(?:并?不|没有?|也|都|还|是)?(?P<predicate>[\u4e00-\u9fff]{1,4}?)(?:的|了|呢|啊|哦)?$")
+
+
+def _first_clause(text: str) -> str:
+    return re.split(r"[,，;；:：。.!！?？]", text.strip(), maxsplit=1)[0].strip()
+
+
+def _short_reply(answer: str, question: str) -> bool:
+    """The answer's first clause is a short-form yes or no: an English subject and auxiliary alone, or a
+    word of the Chinese question alone, save a name, time or number, and a noun unless it ends the question
+    ("营业。" to "周一营业吗？"; "手机。" to "这款手机支持无线充电吗？" is no reply). jieba tags a lone
+    predicate unreliably ("营业" n, "经过" p), so its place in the question decides for a noun."""
+    import jieba.posseg
+
+    clause = _first_clause(answer)
+    if _EN_SHORT_REPLY.match(clause):
+        return True
+    echo = _ZH_ECHO.match(clause)
+    if not echo or echo["predicate"] not in question:
+        return False
+    flags = {flag for _, flag in jieba.posseg.cut(echo["predicate"])}
+    ends_question = re.search(rf"{echo['predicate']}(?:吗|么|不|没有)?\W*$", question)
+    return not flags & {"nr", "ns", "nt", "nz", "r", "m", "t", "q"} and ("n" not in flags or bool(ends_question))
+
+
 def gives(kind: str, answer: str, question: str = "") -> bool:
     said = facts(answer)
     # A numeral before the measure word the question counts with ("两颗" to "几颗"/"多少颗").
@@ -190,7 +219,8 @@ def gives(kind: str, answer: str, question: str = "") -> bool:
             or any(p not in fold(question) for p in places),  # "在人民路"
             "person": lambda: any(not any(n in p for p in places) for n in new_names),
             "name": lambda: bool(new_names),
-            "yes/no": lambda: polarity(answer) is not None or bool(_ADVICE.match(answer)) or _restates(answer, question),
+            "yes/no": lambda: (polarity(answer) is not None or bool(_ADVICE.match(answer)) or _restates(answer, question)
+                               or _short_reply(answer, question)),
             "procedure": lambda: _instructs(answer)}[kind]()
 
 
@@ -203,15 +233,15 @@ def _takes_up(answer: str, question: str) -> bool:
     return bool(_asked_words(question) & set(content_tokens(answer)))
 
 
-def _reply(text: str) -> str:
+def _reply(text: str, question: str = "") -> str:
     """The text less a lead-in that only points at the sources ("According to the documents, …",
-    "根据资料，…"); an opening yes or no ("No, …", "可以，…") is the reply itself and stays. Text
+    "根据资料，…"); an opening yes or no ("No, …", "可以，…", "It does, …") is the reply itself and stays. Text
     written in capitals is read in lower case: the embedding model reads "USE LS" as other words."""
     text = text.strip()
     letters = [c for c in text if c.isalpha() and c.isascii()]
     if len(letters) >= 12 and sum(c.isupper() for c in letters) >= 0.8 * len(letters):
         text = text.lower()
-    return text if polarity(text) is not None else without_lead_in(text)
+    return text if polarity(text) is not None or _short_reply(text, question) else without_lead_in(text)
 
 
 def _without_names(text: str, names) -> str:
@@ -257,10 +287,11 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     said = kit.statements(case.answer)
     if declines(said) or says_unanswerable(said) and not context_claims(said):
         return MetricResult(0.0, {"noncommittal": True})
-    answer = _reply(case.answer)
+    answer = _reply(case.answer, case.question)
     kind = asked(case.question)
     details = {"asks": kind, "gives_asked": None if kind is None else gives(kind, answer, case.question)}
-    if details["gives_asked"] is False and all(_HEDGE.search(c) for c in claims(said)):
+    hedges = [_HEDGE.search(c) for c in claims(said)]
+    if details["gives_asked"] is False and hedges and all(hedges):  # no claim at all ("It does.") is no hedge
         return MetricResult(0.0, {**details, "noncommittal": True, "evasive": True})
     if elliptical(answer) or _bare_list(answer):
         # A bare value, name or list replies to the question itself: direct when it is what was asked (a way
