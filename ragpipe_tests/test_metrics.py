@@ -438,6 +438,7 @@ def test_answer_relevancy_reads_the_reply_as_a_person_does(kit, question, answer
     ("What time does the pharmacy close on Saturdays?", "At 6 pm.", "time"),
     ("When does the last ferry leave?", "The last ferry leaves at 21:30.", "time"),
     ("药店周六几点关门？", "晚上九点。", "time"),
+    ("When does the pool close?", "It closes at 9 in the evening.", "time"),
     ("最近的药店在哪里？", "最近的药店在人民路，往北走两个路口就到。", "place"),  # a place slot jieba tags no name in
     # a yes or a no in the question's own words
     ("这家餐厅周一营业吗？", "周一不营业，周二到周日正常营业。", "yes/no"),

@@ -43,9 +43,9 @@ _NUMBER = re.compile(r"\d|百分之|[零〇一二三四五六七八九十两百�
 DURATION = re.compile(r"(?:\d|[零一二三四五六七八九十两半几])\s*(?:个)?(?:工作日|年|月|天|日|周|星期|小时|分钟|秒)|"
                        r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|several|a few)[\s-]+"
                        r"(?:[a-z]+\s+)?(?:years?|months?|weeks?|days?|hours?|minutes?|seconds?)\b", re.I)  # "15 business days"
-# A time of day ("At 6 pm.", "10:30", "noon", "晚上九点") answers "What time…?" / "几点…？".
-CLOCK_TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s*[ap]\.?m\b|\b\d{1,2}:\d{2}\b|\b(?:noon|midnight)\b|"
-                         r"(?:\d|[一二两三四五六七八九十])\s*点(?!心|赞|击)", re.I)
+# A time of day ("At 6 pm.", "10:30", "9 in the evening", "noon", "晚上九点") answers "What time…?" / "几点…？".
+CLOCK_TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\b|o['’]clock\b|in the (?:morning|afternoon|evening)\b|at night\b)|"
+                        r"\b\d{1,2}:\d{2}\b|\b(?:noon|midnight)\b|(?:\d|[一二两三四五六七八九十])\s*点(?!心|赞|击)", re.I)
 # Semantic closeness of question and answer, as a language-normalised e5 cosine: about 0 for
 # unrelated texts; from this much on an answer is fully on the question's topic.
 ON_TOPIC = 0.3
