@@ -121,6 +121,17 @@ def test_answer_correctness_same_fact_and_wrong_number(kit):
     # hedging between the reference and another candidate is not giving the answer
     ("Which element has the symbol Fe?", "I think it's iron, or maybe tin.", "Iron", False),
     ("哪座山是世界第二高峰？", "可能是乔戈里峰，也可能是干城章嘉峰。", "乔戈里峰", False),
+    # "either … or" is a hedge; in Chinese "A或B" offers two candidates by itself; numbers and letters are candidates too
+    ("Which planet is known as the Red Planet?", "It is either Mars or Venus.", "Mars", False),
+    ("哪颗行星被称为红色星球？", "火星或金星", "火星", False),
+    ("哪颗行星被称为红色星球？", "要么是火星，要么是金星。", "火星", False),
+    ("How many strings does a standard violin have?", "Either 4 or 5 strings.", "4", False),
+    # a second name of the answer is no candidate, and an "or" that offers no alternative to it is no hedge
+    ("Which planet is known as the Red Planet?", "Mars, also called the Red Planet.", "Mars", True),
+    ("哪颗行星被称为红色星球？", "火星，或称“红色星球”。", "火星", True),
+    ("Name two planets closer to the Sun than Earth.", "Mercury and Venus.", "Mercury and Venus", True),
+    ("What is art that shows lifeless objects called?", "Art showing objects, either natural or man-made, is called still life.",
+     "Still life", True),
     # one quantity in another unit, scale or numeral is the reference's value; another value is not
     ("这台空调的制冷功率是多少？", "制冷功率为2.6千瓦。", "2600W", True),
     ("这趟航班要飞多久？", "大约两个半小时。", "约2.5小时", True),

@@ -9,8 +9,8 @@ import numpy as np
 from ragpipe.core.evidence.agreement import (BARE_REPLY, agreement, found_in, in_context, opening_reply,
                                              spelled_out, terms, worded)
 from ragpipe.core.evidence.calibration import Trees
-from ragpipe.core.evidence.correctness_row import (CLAUSE_END, CORRECTNESS_FEATURES, correctness_row, denied, negates,
-                                                   opens_with)
+from ragpipe.core.evidence.correctness_row import (CLAUSE_END, CORRECTNESS_FEATURES, correctness_row, denied, hedged,
+                                                   negates, opens_with)
 from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.quantities import as_written_in
 from ragpipe.core.evidence.contradiction import contradiction
@@ -203,30 +203,6 @@ def other_choice(question: str, reference: str, answer: str) -> str | None:
         if says(reference, wanted) and not says(reference, other) and says(answer, other) and not says(answer, wanted):
             return f"{other} for {wanted}"
     return None
-
-
-# A hedge ("maybe", "I'm not sure", 可能, 应该…吧), and what parts candidates in one
-# ("A or B", "A或者B", "可能是A，也可能是B"; 或许 and 或多或少 are no "or").
-_HEDGE = re.compile(r"\b(?:maybe|perhaps|possibly|probably|might|may be|could be|not sure|unsure|i think|i believe)\b"
-                    r"|可能|也许|或许|大概|应该|不确定|吧\W*$", re.I)
-_OR = re.compile(r"\bor\b|或者|或是|还是|也可能|(?<!或)或(?![许多])", re.I)
-
-
-def hedged(answer: str, reference: str, found) -> list[str]:
-    """The answer hedges between the reference and another candidate ("It was either Argentina or
-    Germany, I'm not sure which." for "Germany"): naming a set that holds the answer is not giving
-    it. A reference that itself offers alternatives is left to the other rules."""
-    if _OR.search(reference):
-        return []
-    for sentence in re.split(r"(?<=[.!?。！？])\s*", answer):  # the hedge and its candidates in one sentence
-        if not _HEDGE.search(sentence):
-            continue
-        parts = [set(terms(part)) for part in _OR.split(sentence)]
-        names_it = [any(found_in(t, part) for t in found.matched) for part in parts]
-        other = [any(found_in(t, part) for t in found.answer_extra) and not names_it[i] for i, part in enumerate(parts)]
-        if any(names_it) and any(other):
-            return [f"hedges between {', '.join(found.matched[:2])} and {', '.join(found.answer_extra[:2])}"]
-    return []
 
 
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|‘([^’]+)’|(?<!\w)'([^']+)'(?!\w)|「([^」]+)」|《([^》]+)》")
