@@ -188,6 +188,18 @@ def test_answer_and_factual_correctness_read_bounds_units_ranges_and_pairs(kit, 
 
 
 @pytest.mark.parametrize("question, answer, reference, correct", [
+    # the reply first, then detail the reference does not state: the reply is a claim of its own (F1 2/3 at least)
+    ("Which river flows through Cairo?", "The Nile, which Herodotus described around 440 BC.", "Nile", True),
+    ("Which planet is known as the Red Planet?", "Mars, whose reddish colour comes from iron oxide on its surface.", "Mars", True),
+    # another name as the reply is wrong whatever follows
+    ("Which river flows through Cairo?", "The Congo, which Stanley explored in 1877.", "Nile", False),
+])
+def test_factual_correctness_reads_a_reply_and_its_detail_as_two_claims(kit, question, answer, reference, correct):
+    value = score(kit, "factual_correctness", question=question, answer=answer, ground_truth_answer=reference).value
+    assert (value >= 0.5) == correct, (answer, value)
+
+
+@pytest.mark.parametrize("question, answer, reference, correct", [
     # a bare reference is the answer to its question: another common noun in its place is wrong
     ("大熊猫主要吃什么？", "大熊猫主要以鱼类为食。", "竹子", False),
     ("What do giant pandas mainly eat?", "Giant pandas mainly eat fish.", "Bamboo", False),
