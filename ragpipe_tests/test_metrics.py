@@ -200,6 +200,22 @@ def test_factual_correctness_reads_a_reply_and_its_detail_as_two_claims(kit, que
 
 
 @pytest.mark.parametrize("question, answer, reference, correct", [
+    # a short phrase of common words: its qualifier kept and another word in its head's place is another thing
+    ("What is the Rialto in Venice?", "The Rialto is a stone tower.", "A stone bridge", False),
+    ("What was the extra weapon in the anniversary edition?", "It was a poison pen.", "Bottle of poison", False),
+    ("What kind of gun was a falconet?", "A falconet was a light musket.", "Light cannon", False),
+    # the head stated, or the qualifier also written as the reply itself, is no replacement
+    ("What is the Rialto in Venice?", "The Rialto is a stone bridge over the Grand Canal.", "A stone bridge", True),
+    ("What was the extra weapon in the anniversary edition?", "A bottle of poison.", "Bottle of poison", True),
+])
+def test_answer_and_factual_correctness_catch_another_head_after_the_references_qualifier(kit, question, answer, reference,
+                                                                                         correct):
+    for metric in ("answer_correctness", "factual_correctness"):
+        value = score(kit, metric, question=question, answer=answer, ground_truth_answer=reference).value
+        assert (value >= 0.5) == correct, (metric, answer, value)
+
+
+@pytest.mark.parametrize("question, answer, reference, correct", [
     # a bare reference is the answer to its question: another common noun in its place is wrong
     ("大熊猫主要吃什么？", "大熊猫主要以鱼类为食。", "竹子", False),
     ("What do giant pandas mainly eat?", "Giant pandas mainly eat fish.", "Bamboo", False),

@@ -10,7 +10,7 @@ import re
 from ragpipe.core.evidence.agreement import (_PARENTHESIS, _POSTMODIFIER, Agreement, _given, _joined, elliptical, fact_terms,
                                              found_in, name_in, terms, worded)
 from ragpipe.core.evidence.facts import _BOUND_BEFORE, common_word, facts, negated
-from ragpipe.core.text import _jieba, is_chinese
+from ragpipe.core.text import EN_STOPWORDS, _jieba, is_chinese
 
 # "No. 1" and "No 3" are numbers, not negations.
 _NUMBER_SIGN = re.compile(r"\bno\.?\s*(?=\d)", re.I)
@@ -172,3 +172,39 @@ def hedged(answer: str, reference: str, found) -> list[str]:
         if any(names_it) and any(other):
             return [f"hedges between {', '.join(found.matched[:2])} and {', '.join(found.answer_extra[:2])}"]
     return []
+
+
+_OF = re.compile(r"\s+of\s+", re.I)
+# The small words a noun phrase holds ("a bottle of the poison"); any other makes the reference a sentence.
+_PHRASE_WORDS = {"a", "an", "the", "of", "in", "for", "from", "on", "at", "with", "by"}
+# What follows a noun phrase's head other than "of" ("Hollywood Park in L.A."): no qualifier of it.
+_OTHER_POSTMODIFIER = re.compile(r"\s+(?:in|for|from|on|at|with|by)\s.*$", re.I | re.S)
+
+
+def head_replaced(answer: str, reference: str, question: str) -> str | None:
+    """The answer keeps a qualifier of a reference that is a short phrase of common words and, wherever
+    it writes it, puts another word right after it where the head belongs ("a poison pen" for "Bottle
+    of poison", "a small curved lever" for "Small cannon", "a stone tower" for "A stone bridge"): another
+    thing of the same sort. Names ("Harry Connick Jnr"), listings, sentences and Chinese are left to the
+    other rules."""
+    core = _PARENTHESIS.sub(" ", reference).strip()
+    words = re.findall(r"[^\W\d_]+", core)
+    content = [w for w in words if w.lower() not in EN_STOPWORDS]
+    if is_chinese(core) or not 2 <= len(content) <= 4 or any(w.lower() not in _PHRASE_WORDS for w in words if w not in content) \
+            or not all(w.islower() or common_word(w) for w in content):
+        return None
+    given = _given(question)
+    before, *after = _OF.split(_OTHER_POSTMODIFIER.sub("", core), maxsplit=1)
+    heads = [t for t in worded(before) if not found_in(t, given)]
+    qualifiers = [t for t in heads[:-1] + worded(" ".join(after)) if not found_in(t, given)]
+    if not heads or not qualifiers or found_in(heads[-1], worded(answer)):
+        return None
+    replaced = []
+    for clause in CLAUSE_END.split(answer):
+        said = re.findall(r"[^\W\d_]+(?:['’-][^\W\d_]+)*", clause)
+        for word, following in zip(said, [*said[1:], ""]):
+            if worded(word) and found_in(worded(word)[0], qualifiers):
+                put = worded(following)
+                replaced.append(f"{word} {following}" if put and following.lower() not in EN_STOPWORDS
+                                and not found_in(put[0], given) and not found_in(put[0], worded(core)) else None)
+    return f"{replaced[0]} for {heads[-1]}" if replaced and all(replaced) else None

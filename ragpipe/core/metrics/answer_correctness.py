@@ -9,8 +9,8 @@ import numpy as np
 from ragpipe.core.evidence.agreement import (BARE_REPLY, agreement, found_in, in_context, opening_reply,
                                              spelled_out, terms, worded)
 from ragpipe.core.evidence.calibration import Trees
-from ragpipe.core.evidence.correctness_row import (CLAUSE_END, CORRECTNESS_FEATURES, correctness_row, denied, hedged,
-                                                   negates, opens_with)
+from ragpipe.core.evidence.correctness_row import (CLAUSE_END, CORRECTNESS_FEATURES, correctness_row, denied, head_replaced,
+                                                   hedged, negates, opens_with)
 from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.quantities import as_written_in
 from ragpipe.core.evidence.contradiction import contradiction
@@ -168,8 +168,9 @@ def conflicts(case: EvalCase, kit: Toolkit, found) -> list[str]:
         if None not in (given, expected) and given != expected else []
     swapped = replaced_item(case)
     denial = denied(said, case.ground_truth_answer, case.question, found)
+    head = head_replaced(said, case.ground_truth_answer, case.question)
     return (found_conflicts + ([chose] if chose else []) + ([swapped] if swapped else []) + opposite
-            + hedged(said, case.ground_truth_answer, found) + ([denial] if denial else []))
+            + hedged(said, case.ground_truth_answer, found) + ([denial] if denial else []) + ([head] if head else []))
 
 
 
