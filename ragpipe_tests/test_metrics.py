@@ -204,6 +204,8 @@ def test_factual_correctness_reads_a_reply_and_its_detail_as_two_claims(kit, que
     ("What is the Rialto in Venice?", "The Rialto is a stone tower.", "A stone bridge", False),
     ("What was the extra weapon in the anniversary edition?", "It was a poison pen.", "Bottle of poison", False),
     ("What kind of gun was a falconet?", "A falconet was a light musket.", "Light cannon", False),
+    # several qualifiers in a row: the word after the last is the one in the head's place
+    ("What is the Rialto in Venice?", "The Rialto is an old stone tower.", "An old stone bridge", False),
     # the head stated, or the qualifier also written as the reply itself, is no replacement
     ("What is the Rialto in Venice?", "The Rialto is a stone bridge over the Grand Canal.", "A stone bridge", True),
     ("What was the extra weapon in the anniversary edition?", "A bottle of poison.", "Bottle of poison", True),

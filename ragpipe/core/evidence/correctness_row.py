@@ -203,8 +203,8 @@ def head_replaced(answer: str, reference: str, question: str) -> str | None:
     for clause in CLAUSE_END.split(answer):
         said = re.findall(r"[^\W\d_]+(?:['’-][^\W\d_]+)*", clause)
         for word, following in zip(said, [*said[1:], ""]):
-            if worded(word) and found_in(worded(word)[0], qualifiers):
-                put = worded(following)
+            put = worded(following)
+            if worded(word) and found_in(worded(word)[0], qualifiers) and not (put and found_in(put[0], qualifiers)):
                 replaced.append(f"{word} {following}" if put and following.lower() not in EN_STOPWORDS
                                 and not found_in(put[0], given) and not found_in(put[0], worded(core)) else None)
     return f"{replaced[0]} for {heads[-1]}" if replaced and all(replaced) else None
