@@ -105,6 +105,8 @@ METRIC = Metric(
                 "place (\"大熊猫主要以鱼类为食\" for \"竹子\"), that takes the "
                 "other alternative of a choice question (\"饭前\" for \"饭后\"), that opens with the opposite yes or no, "
                 "that hedges between a bare reference and another candidate (\"either Mars or Venus\"), "
+                "that keeps the qualifier of a short reference phrase and puts another word in its head's place "
+                "(\"a poison pen\" for \"Bottle of poison\"), "
                 "that names a bare reference only to deny "
                 "it (\"It is not in Paris.\" for \"Paris\"), or that "
                 "the reference plainly contradicts, scores 0; a short listing reference to a question that asks for "
