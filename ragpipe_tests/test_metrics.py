@@ -121,6 +121,17 @@ def test_answer_correctness_same_fact_and_wrong_number(kit):
     # hedging between the reference and another candidate is not giving the answer
     ("Which element has the symbol Fe?", "I think it's iron, or maybe tin.", "Iron", False),
     ("哪座山是世界第二高峰？", "可能是乔戈里峰，也可能是干城章嘉峰。", "乔戈里峰", False),
+    # "either … or" is a hedge; in Chinese "A或B" offers two candidates by itself; numbers and letters are candidates too
+    ("Which planet is known as the Red Planet?", "It is either Mars or Venus.", "Mars", False),
+    ("哪颗行星被称为红色星球？", "火星或金星", "火星", False),
+    ("哪颗行星被称为红色星球？", "要么是火星，要么是金星。", "火星", False),
+    ("How many strings does a standard violin have?", "Either 4 or 5 strings.", "4", False),
+    # a second name of the answer is no candidate, and an "or" that offers no alternative to it is no hedge
+    ("Which planet is known as the Red Planet?", "Mars, also called the Red Planet.", "Mars", True),
+    ("哪颗行星被称为红色星球？", "火星，或称“红色星球”。", "火星", True),
+    ("Name two planets closer to the Sun than Earth.", "Mercury and Venus.", "Mercury and Venus", True),
+    ("What is art that shows lifeless objects called?", "Art showing objects, either natural or man-made, is called still life.",
+     "Still life", True),
     # one quantity in another unit, scale or numeral is the reference's value; another value is not
     ("这台空调的制冷功率是多少？", "制冷功率为2.6千瓦。", "2600W", True),
     ("这趟航班要飞多久？", "大约两个半小时。", "约2.5小时", True),
@@ -171,6 +182,36 @@ def test_answer_correctness_matches_spellings_and_catches_a_partly_different_num
     ("Which two teams played in the 2022 World Cup final?", "Argentina and Croatia", "Argentina and France", False),
 ])
 def test_answer_and_factual_correctness_read_bounds_units_ranges_and_pairs(kit, question, answer, reference, correct):
+    for metric in ("answer_correctness", "factual_correctness"):
+        value = score(kit, metric, question=question, answer=answer, ground_truth_answer=reference).value
+        assert (value >= 0.5) == correct, (metric, answer, value)
+
+
+@pytest.mark.parametrize("question, answer, reference, correct", [
+    # the reply first, then detail the reference does not state: the reply is a claim of its own (F1 2/3 at least)
+    ("Which river flows through Cairo?", "The Nile, which Herodotus described around 440 BC.", "Nile", True),
+    ("Which planet is known as the Red Planet?", "Mars, whose reddish colour comes from iron oxide on its surface.", "Mars", True),
+    # another name as the reply is wrong whatever follows
+    ("Which river flows through Cairo?", "The Congo, which Stanley explored in 1877.", "Nile", False),
+])
+def test_factual_correctness_reads_a_reply_and_its_detail_as_two_claims(kit, question, answer, reference, correct):
+    value = score(kit, "factual_correctness", question=question, answer=answer, ground_truth_answer=reference).value
+    assert (value >= 0.5) == correct, (answer, value)
+
+
+@pytest.mark.parametrize("question, answer, reference, correct", [
+    # a short phrase of common words: its qualifier kept and another word in its head's place is another thing
+    ("What is the Rialto in Venice?", "The Rialto is a stone tower.", "A stone bridge", False),
+    ("What was the extra weapon in the anniversary edition?", "It was a poison pen.", "Bottle of poison", False),
+    ("What kind of gun was a falconet?", "A falconet was a light musket.", "Light cannon", False),
+    # several qualifiers in a row: the word after the last is the one in the head's place
+    ("What is the Rialto in Venice?", "The Rialto is an old stone tower.", "An old stone bridge", False),
+    # the head stated, or the qualifier also written as the reply itself, is no replacement
+    ("What is the Rialto in Venice?", "The Rialto is a stone bridge over the Grand Canal.", "A stone bridge", True),
+    ("What was the extra weapon in the anniversary edition?", "A bottle of poison.", "Bottle of poison", True),
+])
+def test_answer_and_factual_correctness_catch_another_head_after_the_references_qualifier(kit, question, answer, reference,
+                                                                                         correct):
     for metric in ("answer_correctness", "factual_correctness"):
         value = score(kit, metric, question=question, answer=answer, ground_truth_answer=reference).value
         assert (value >= 0.5) == correct, (metric, answer, value)

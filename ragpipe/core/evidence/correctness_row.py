@@ -10,7 +10,7 @@ import re
 from ragpipe.core.evidence.agreement import (_PARENTHESIS, _POSTMODIFIER, Agreement, _given, _joined, elliptical, fact_terms,
                                              found_in, name_in, terms, worded)
 from ragpipe.core.evidence.facts import _BOUND_BEFORE, common_word, facts, negated
-from ragpipe.core.text import _jieba, is_chinese
+from ragpipe.core.text import EN_STOPWORDS, _jieba, is_chinese
 
 # "No. 1" and "No 3" are numbers, not negations.
 _NUMBER_SIGN = re.compile(r"\bno\.?\s*(?=\d)", re.I)
@@ -130,3 +130,81 @@ def opens_with(answer: str, key_terms: list[str]) -> bool:
     first = CLAUSE_END.split(answer.strip(), maxsplit=1)[0]
     said = _joined([*worded(first), *fact_terms(facts(first))])
     return bool(key_terms) and all(found_in(t, said) for t in key_terms)
+
+
+# A hedge ("maybe", "I'm not sure", "either … or", 可能, 要么…要么, 记不清, 应该…吧), and what parts candidates
+# in one ("A or B", "A或者B", "可能是A，也可能是B"; 或许, 或多或少 are no "or", 或称 and 或者说 gloss one name).
+_HEDGE = re.compile(r"\b(?:maybe|perhaps|possibly|probably|might|may be|could be|not sure|unsure|i think|i believe|either"
+                    r"|(?:can't|cannot|don't) (?:remember|recall))\b|可能|也许|或许|大概|应该|不确定|记不清|要么|吧\W*$", re.I)
+_OR = re.compile(r"\bor\b|或者(?!说)|或是|还是|也可能|要么|(?<!或)或(?![许多称者])", re.I)
+# In Chinese "A或B" offers two candidates by itself (a second name of one thing is written 又称, 即, （…）);
+# in English "A or B" as often glosses one name ("The Potteries or Stoke-on-Trent"), so a hedge must say so.
+_LETTER = re.compile(r"(?<![\w.])[A-Z](?![\w.])")
+_ZH_OR = re.compile(r"或者(?!说)|或是|要么|(?<!或)或(?![许多称者])")
+
+
+def hedged(answer: str, reference: str, found) -> list[str]:
+    """The answer hedges between a bare reference (a value, a name) and another candidate ("It was either
+    Argentina or Germany." for "Germany", "10 or 11" for "11", "火星或金星" for "火星"): naming a set that
+    holds the answer is not giving it. The candidates are the words either side of the "or" within their
+    clauses ("either natural or man-made, … is still life" offers no alternative to "still life"). A
+    reference that itself offers alternatives, or is a sentence, is left to the other rules."""
+    if _OR.search(reference) or not (elliptical(reference) or _NAME.match(reference)):
+        return []
+    for sentence in re.split(r"(?<=[.!?。！？])\s*", answer):  # the hedge and its candidates in one sentence
+        if not (_HEDGE.search(sentence) or is_chinese(sentence) and _ZH_OR.search(sentence)):
+            continue
+        parts = _OR.split(sentence)
+        if len(parts) < 2:
+            continue
+        said, letters = [], []
+        for i, part in enumerate(parts):
+            part = part.strip(" ,，、")
+            part = CLAUSE_END.split(part, maxsplit=1)[0] if i > 0 else part
+            part = CLAUSE_END.split(part)[-1] if i < len(parts) - 1 else part
+            part = _HEDGE.sub(" ", part)  # "either", 可能: no candidate's words
+            said.append({*worded(part), *fact_terms(facts(part))})
+            # a letter that names a kind ("vitamin A" against "Vitamin D") is a candidate word too
+            letters.append({c.lower() for c in _LETTER.findall(part)} - {c.lower() for c in _LETTER.findall(reference)})
+        names_it = [any(found_in(t, part) for t in found.matched) for part in said]
+        other = [(letters[i] or any(found_in(t, part) for t in found.answer_extra)) and not names_it[i]
+                 for i, part in enumerate(said)]
+        if any(names_it) and any(other):
+            return [f"hedges between {', '.join(found.matched[:2])} and {', '.join(found.answer_extra[:2])}"]
+    return []
+
+
+_OF = re.compile(r"\s+of\s+", re.I)
+# The small words a noun phrase holds ("a bottle of the poison"); any other makes the reference a sentence.
+_PHRASE_WORDS = {"a", "an", "the", "of", "in", "for", "from", "on", "at", "with", "by"}
+# What follows a noun phrase's head other than "of" ("Hollywood Park in L.A."): no qualifier of it.
+_OTHER_POSTMODIFIER = re.compile(r"\s+(?:in|for|from|on|at|with|by)\s.*$", re.I | re.S)
+
+
+def head_replaced(answer: str, reference: str, question: str) -> str | None:
+    """The answer keeps a qualifier of a reference that is a short phrase of common words and, wherever
+    it writes it, puts another word right after it where the head belongs ("a poison pen" for "Bottle
+    of poison", "a small curved lever" for "Small cannon", "a stone tower" for "A stone bridge"): another
+    thing of the same sort. Names ("Harry Connick Jnr"), listings, sentences and Chinese are left to the
+    other rules."""
+    core = _PARENTHESIS.sub(" ", reference).strip()
+    words = re.findall(r"[^\W\d_]+", core)
+    content = [w for w in words if w.lower() not in EN_STOPWORDS]
+    if is_chinese(core) or not 2 <= len(content) <= 4 or any(w.lower() not in _PHRASE_WORDS for w in words if w not in content) \
+            or not all(w.islower() or common_word(w) for w in content):
+        return None
+    given = _given(question)
+    before, *after = _OF.split(_OTHER_POSTMODIFIER.sub("", core), maxsplit=1)
+    heads = [t for t in worded(before) if not found_in(t, given)]
+    qualifiers = [t for t in heads[:-1] + worded(" ".join(after)) if not found_in(t, given)]
+    if not heads or not qualifiers or found_in(heads[-1], worded(answer)):
+        return None
+    replaced = []
+    for clause in CLAUSE_END.split(answer):
+        said = re.findall(r"[^\W\d_]+(?:['’-][^\W\d_]+)*", clause)
+        for word, following in zip(said, [*said[1:], ""]):
+            put = worded(following)
+            if worded(word) and found_in(worded(word)[0], qualifiers) and not (put and found_in(put[0], qualifiers)):
+                replaced.append(f"{word} {following}" if put and following.lower() not in EN_STOPWORDS
+                                and not found_in(put[0], given) and not found_in(put[0], worded(core)) else None)
+    return f"{replaced[0]} for {heads[-1]}" if replaced and all(replaced) else None

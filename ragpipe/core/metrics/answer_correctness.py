@@ -9,8 +9,8 @@ import numpy as np
 from ragpipe.core.evidence.agreement import (BARE_REPLY, agreement, found_in, in_context, opening_reply,
                                              spelled_out, terms, worded)
 from ragpipe.core.evidence.calibration import Trees
-from ragpipe.core.evidence.correctness_row import (CLAUSE_END, CORRECTNESS_FEATURES, correctness_row, denied, negates,
-                                                   opens_with)
+from ragpipe.core.evidence.correctness_row import (CLAUSE_END, CORRECTNESS_FEATURES, correctness_row, denied, head_replaced,
+                                                   hedged, negates, opens_with)
 from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.quantities import as_written_in
 from ragpipe.core.evidence.contradiction import contradiction
@@ -168,8 +168,9 @@ def conflicts(case: EvalCase, kit: Toolkit, found) -> list[str]:
         if None not in (given, expected) and given != expected else []
     swapped = replaced_item(case)
     denial = denied(said, case.ground_truth_answer, case.question, found)
+    head = head_replaced(said, case.ground_truth_answer, case.question)
     return (found_conflicts + ([chose] if chose else []) + ([swapped] if swapped else []) + opposite
-            + hedged(said, case.ground_truth_answer, found) + ([denial] if denial else []))
+            + hedged(said, case.ground_truth_answer, found) + ([denial] if denial else []) + ([head] if head else []))
 
 
 
@@ -203,30 +204,6 @@ def other_choice(question: str, reference: str, answer: str) -> str | None:
         if says(reference, wanted) and not says(reference, other) and says(answer, other) and not says(answer, wanted):
             return f"{other} for {wanted}"
     return None
-
-
-# A hedge ("maybe", "I'm not sure", 可能, 应该…吧), and what parts candidates in one
-# ("A or B", "A或者B", "可能是A，也可能是B"; 或许 and 或多或少 are no "or").
-_HEDGE = re.compile(r"\b(?:maybe|perhaps|possibly|probably|might|may be|could be|not sure|unsure|i think|i believe)\b"
-                    r"|可能|也许|或许|大概|应该|不确定|吧\W*$", re.I)
-_OR = re.compile(r"\bor\b|或者|或是|还是|也可能|(?<!或)或(?![许多])", re.I)
-
-
-def hedged(answer: str, reference: str, found) -> list[str]:
-    """The answer hedges between the reference and another candidate ("It was either Argentina or
-    Germany, I'm not sure which." for "Germany"): naming a set that holds the answer is not giving
-    it. A reference that itself offers alternatives is left to the other rules."""
-    if _OR.search(reference):
-        return []
-    for sentence in re.split(r"(?<=[.!?。！？])\s*", answer):  # the hedge and its candidates in one sentence
-        if not _HEDGE.search(sentence):
-            continue
-        parts = [set(terms(part)) for part in _OR.split(sentence)]
-        names_it = [any(found_in(t, part) for t in found.matched) for part in parts]
-        other = [any(found_in(t, part) for t in found.answer_extra) and not names_it[i] for i, part in enumerate(parts)]
-        if any(names_it) and any(other):
-            return [f"hedges between {', '.join(found.matched[:2])} and {', '.join(found.answer_extra[:2])}"]
-    return []
 
 
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|‘([^’]+)’|(?<!\w)'([^']+)'(?!\w)|「([^」]+)」|《([^》]+)》")
@@ -378,7 +355,9 @@ METRIC = Metric(
                 "keeps a word of the reference's name and replaces the rest: \"Davis Cup\" for \"Ryder Cup\"; a bare "
                 "reference's first name is its answer, what a comma adds qualifies it: \"Madrid, Spain\" for "
                 "\"Barcelona, Spain\"), that puts another item in one item's place of a listing reference, "
-                "that hedges between the reference and another candidate (\"maybe Argentina or Germany\"), that "
+                "that hedges between a bare reference and another candidate (\"maybe Argentina or Germany\", "
+                "\"either Mars or Venus\", \"火星或金星\"), that keeps the qualifier of a short reference phrase and puts another "
+                "word in its head's place (\"a poison pen\" for \"Bottle of poison\"), that "
                 "takes the other alternative of a choice question (\"饭前服用\" for \"饭后服用\"), that opens with the "
                 "opposite yes or no (\"可以，…\" for \"不可以，…\"), that names a bare reference only in clauses that "
                 "deny it (\"The Colosseum is not in Rome.\" for \"Rome\", \"并非曹雪芹\"; \"Canberra, not Sydney\" denies "

@@ -3,7 +3,8 @@ import re
 from ragpipe.core.evidence.agreement import agreement, elliptical, found_in, in_context, terms
 from ragpipe.core.evidence.facts import negated
 from ragpipe.core.evidence.support import claims
-from ragpipe.core.metrics.answer_correctness import asserted, by_rule, conflicts, list_items, listed, one_spelling, polarity
+from ragpipe.core.metrics.answer_correctness import (asserted, by_rule, conflicts, leading_reply, list_items, listed, one_spelling,
+                                                     polarity)
 from ragpipe.core.metrics.base import STATEMENT_JUDGE, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 
@@ -71,11 +72,21 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     if not _claims(kit, case.ground_truth_answer, case.question):
         return MetricResult.unmeasured("the ground-truth answer makes no statement")
     found = claim_agreement(kit, case)
+    lead = leading_reply(case, agreement(case.answer, case.ground_truth_answer, case.question)) if kit.llm is None else None
+    if lead is not None:  # "Neil Armstrong, during the Apollo 11 mission in 1969.": the reply is a claim of its own,
+        led = claim_agreement(kit, lead)  # and its detail one more that the reference does not state
+        led = {**led, "fp": led["fp"] + 1, "detail": case.answer[len(lead.answer):].strip(" ,，")}
+        found = max(found, led, key=lambda f: _f1(f)[2])
+    precision, recall, f1 = _f1(found)
+    return MetricResult(f1, {"precision": precision, "recall": recall, **found})
+
+
+def _f1(found: dict) -> tuple[float, float, float]:
+    """Precision, recall and F1 of a claim agreement."""
     tp, fp, fn = found["tp"], found["fp"], found["fn"]
     precision = tp / (tp + fp) if tp + fp else 0.0
     recall = (len(found["reference"]) - fn) / len(found["reference"]) if found["reference"] else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return MetricResult(f1, {"precision": precision, "recall": recall, **found})
+    return precision, recall, 2 * precision * recall / (precision + recall) if precision + recall else 0.0
 
 
 METRIC = Metric(
@@ -93,10 +104,16 @@ METRIC = Metric(
                 "reference's place, that mirrors a bare reference read with its question with another word in its "
                 "place (\"大熊猫主要以鱼类为食\" for \"竹子\"), that takes the "
                 "other alternative of a choice question (\"饭前\" for \"饭后\"), that opens with the opposite yes or no, "
-                "that hedges between the reference and another candidate, that names a bare reference only to deny "
+                "that hedges between a bare reference and another candidate (\"either Mars or Venus\"), "
+                "that keeps the qualifier of a short reference phrase and puts another word in its head's place "
+                "(\"a poison pen\" for \"Bottle of poison\"), "
+                "that names a bare reference only to deny "
                 "it (\"It is not in Paris.\" for \"Paris\"), or that "
                 "the reference plainly contradicts, scores 0; a short listing reference to a question that asks for "
-                "several things is one claim per item (\"Sodium\" recalls half of \"Sodium and chlorine\"); acronyms "
+                "several things is one claim per item (\"Sodium\" recalls half of \"Sodium and chlorine\"); a reply whose "
+                "first clause states the reference and adds detail the reference does not state counts as two claims, the "
+                "reply and its detail, where that reads better (\"Neil Armstrong, during the Apollo 11 mission in 1969.\": "
+                "2/3); acronyms "
                 "are read as the other text spells them out; refusals and bare yes/no "
                 "references are decided as answer_correctness decides them."),
     reads=("answer", "ground_truth_answer"),
