@@ -123,3 +123,12 @@ def test_after_a_comma_a_hyphenated_word_counts_toward_a_clause_of_its_own(sente
     assert split_statements(sentence)[1:] == [second]
     # Without a comma "and" before a hyphenated word joins two names of one thing.
     assert len(split_statements("The main difference between essential and non-essential amino acids is their source.")) == 1
+
+
+def test_a_lower_case_opening_is_no_added_clause():
+    from ragpipe.core.text import added_clause
+
+    # Short answers often open in lower case; only a kept connective or one within marks an added clause.
+    assert added_clause("the band formed in the 1990s") == ""
+    assert added_clause("which can be carried over") == "can be carried over"
+    assert added_clause("并赠送一本教材") == "赠送一本教材"

@@ -116,12 +116,13 @@ def split_statements(text: str) -> list[str]:
     return [s for s in statements if len(content_tokens(s)) > 0]
 
 
-# What a statement adds after its first clause: a clause the splitter cut from its sentence (it opens
-# with an additive connective, or in English without a capital), or the part after one within it; a
-# Chinese clause whose "also" (还/也 before a modal or verb: "学生还可免费多带一件") adds it, whole.
+# What a statement adds after its first clause: a clause the splitter cut from its sentence at an additive
+# connective it keeps ("并赠送…", "which can…"), or the part after one within it; a Chinese clause whose
+# "also" (还/也 before a modal or verb: "学生还可免费多带一件") adds it, whole. (A lower-case opening is no
+# sign of one: short English answers often start so, and read as added clauses they cost HaluEval 0.005 AUROC.)
 _ZH_ADDED = re.compile(r"(?:^|[，,])(?:并且|而且|并|且|还|另外|此外|同时|以及|另)")
 _ZH_ALSO = re.compile(r"^[^，,]{1,8}?(?:还|也)(?=[可能会有要需将])")
-_EN_ADDED = re.compile(r"^(?=[a-z])|,\s+(?:and also|and|plus|with|including|which)\s")
+_EN_ADDED = re.compile(r"^which\s|,\s+(?:and also|and|plus|with|including|which)\s", re.I)
 
 
 def added_clause(statement: str) -> str:
