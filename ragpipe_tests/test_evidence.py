@@ -403,6 +403,32 @@ def test_a_source_lead_in_is_no_claim():
     from ragpipe.core.evidence.support import without_lead_in
 
     assert without_lead_in("据检索到的资料显示，图书馆9点开门。") == "图书馆9点开门。"
+    # Any source named after 根据/据/按照 or "according to", "as stated in", "as the … says" (a class, no list of nouns).
+    assert without_lead_in("按照租赁合同，押金为两个月房租。") == "押金为两个月房租。"
+    assert without_lead_in("据物业通知，周六停水。") == "周六停水。"
+    assert without_lead_in("As the warranty card says, repairs are free.") == "repairs are free."
+    assert without_lead_in("As stated in the lease, pets are not allowed.") == "pets are not allowed."
+    assert without_lead_in("According to the city website, the pool opens in June.") == "the pool opens in June."
+    # A citation of an article or a titled work is a claim that can be wrong, and an opening that is no source stays.
+    assert without_lead_in("根据《劳动法》第36条，每日工作不超过8小时。") == "根据《劳动法》第36条，每日工作不超过8小时。"
+    assert without_lead_in("As expected, prices rose in May.") == "As expected, prices rose in May."
+
+
+def test_an_added_clause_that_reuses_a_word_of_the_evidence_is_invented(verifier):
+    # Most of what the clause adds is missing from the evidence; a word or two it shares do not make it held.
+    evidence = ["每位会员每月可免费参加两节瑜伽课。"]
+    added, = verifier.verify(["并可免费携带家属入场"], evidence, question="会员有什么福利？")
+    also, = verifier.verify(["会员还可免费停车三小时"], evidence, question="会员有什么福利？")
+    held, = verifier.verify(["并可免费参加两节瑜伽课"], evidence, question="会员有什么福利？")
+    assert added.score <= 0.3 and also.score <= 0.3 and held.score >= 0.5
+    en = ["Each member can take two free yoga classes per month."]
+    added, = verifier.verify(["which can be shared with a family member"], en, question="What do members get?")
+    tail, = verifier.verify(["Members take two free yoga classes a month, with free parking for guests"], en,
+                            question="What do members get?")
+    assert added.score <= 0.3 and tail.score <= 0.3
+    # A claim that is not added to another keeps the stricter rule: a paraphrase sharing a word is not invented.
+    rows, _ = verifier.features(["乘客不得在地铁车厢内进食"], ["地铁车厢内不允许饮食。"], question="地铁上能吃东西吗？")
+    assert rows[0][FEATURES.index("invented")] == 0
 
 
 def test_a_claim_in_words_the_lexicon_takes_for_the_evidence_s_invents_nothing(verifier):

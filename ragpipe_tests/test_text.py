@@ -9,6 +9,14 @@ def test_chinese_statements_split_at_connective_and_full_clauses():
     assert split_statements("FHA 贷款最低首付 3.5%，信用分数至少 580") == ["FHA 贷款最低首付 3.5%", "信用分数至少 580"]
     # A short lead-in clause is not a statement of its own.
     assert split_statements("根据规定，企业可以享受所得税减免。") == ["根据规定，企业可以享受所得税减免"]
+    # So is one that names any source ("根据宣传册", "据市政府公告"), however many words it has.
+    assert split_statements("据市政府公告，地铁末班车延长到午夜。") == ["据市政府公告，地铁末班车延长到午夜"]
+
+
+def test_what_a_thing_can_do_after_which_is_a_statement_of_its_own():
+    assert split_statements("Members earn 2 points per dollar, which can be redeemed for flights.") == [
+        "Members earn 2 points per dollar", "which can be redeemed for flights"]
+    assert split_statements("Porto is in Portugal, which is in Europe.") == ["Porto is in Portugal, which is in Europe"]
 
 
 def test_english_statements_split_at_sentences_and_clauses():
@@ -115,3 +123,12 @@ def test_after_a_comma_a_hyphenated_word_counts_toward_a_clause_of_its_own(sente
     assert split_statements(sentence)[1:] == [second]
     # Without a comma "and" before a hyphenated word joins two names of one thing.
     assert len(split_statements("The main difference between essential and non-essential amino acids is their source.")) == 1
+
+
+def test_a_lower_case_opening_is_no_added_clause():
+    from ragpipe.core.text import added_clause
+
+    # Short answers often open in lower case; only a kept connective or one within marks an added clause.
+    assert added_clause("the band formed in the 1990s") == ""
+    assert added_clause("which can be carried over") == "can be carried over"
+    assert added_clause("并赠送一本教材") == "赠送一本教材"

@@ -21,13 +21,24 @@ _ZH_COMMA = re.compile(r"[，,]")
 _MIN_CLAUSE_TOKENS = 3
 # A clause that names who says or rules ("市场监管总局规定，…", "专家指出，…") introduces the next one: no claim alone.
 _ZH_SAYS = re.compile(r"(?:规定|表示|指出|认为|强调|称|说|提到|显示|宣布|介绍|报道|写道)$")
-# A consequence after a comma (", which is why it is used in radiators", ", which means …") is a claim of
-# its own; a describing "which" clause (", which is an autonomous region of Portugal") is not split.
+# A lead-in that only names where the words come from: a preposition of source and any noun phrase
+# before a comma ("根据宣传册", "据官网介绍", "按照说明书", "According to the brochure", "As stated in the
+# policy", "As the handbook says"). It says nothing about the world. One that cites a number or a
+# titled work ("根据《税法》第十条") is no mere pointer: a wrong citation is a wrong claim.
+SOURCE_LEAD_IN = re.compile(
+    r"^(?:根据|依据|依照|按照|参照|参考|基于|据)[^，,。；;：:！？!?\d《》“”\"]{1,24}$"
+    r"|^(?:according to|based on|as per|per|as (?:stated|noted|described|explained|shown|specified|mentioned|"
+    r"outlined|listed|written|indicated|set out|reported) (?:in|by|on))\s[^,;:\d\"“”]{1,60}$"
+    r"|^as (?:the |this |that |our |your |its |their )?[^,;:\d\"“”]{1,50}? (?:says|states|notes|explains|shows|"
+    r"puts it|describes|indicates|mentions|specifies|reports)$", re.I)
+# A consequence after a comma (", which is why it is used in radiators", ", which means …") or what the
+# thing can or must do (", which can be carried over") is a claim of its own; a describing "which"
+# clause (", which is an autonomous region of Portugal") is not split.
 # After a comma, a hyphenated word ("check-in", "self-guided") is one word of the three that make
 # a clause; without one it would part "essential and non-essential amino acids".
 _EN_CLAUSE = re.compile(r",\s+(?:and also|and|but|while|whereas|although)\s+(?=[\w-]+\s+[\w-]+\s+[\w-]+)"
                         r"|\s+(?:and also|and|but|while|whereas|although)\s+(?=\w+\s+\w+\s+\w+)"
-                        r"|,\s+(?=which (?:is why|means|explains why)\b)", re.I)
+                        r"|,\s+(?=which (?:is why|means|explains why|can|could|will|would|may|might|must|should)\b)", re.I)
 # 千 before a unit is part of it, no multiplier: "1956千米" is 1956 km, as "1956公里" (千克 kg, 千瓦 kW, 千卡 kcal).
 # A comma groups digits only in threes: "17:00，16:10" (NFKC makes the full-width comma ",") is 17 and 16.
 _NUMBER = re.compile(
@@ -106,12 +117,31 @@ def split_statements(text: str) -> list[str]:
     return [s for s in statements if len(content_tokens(s)) > 0]
 
 
+# What a statement adds after its first clause: a clause the splitter cut from its sentence at an additive
+# connective it keeps ("并赠送…", "which can…"), or the part after one within it; a Chinese clause whose
+# "also" (还/也 before a modal or verb: "学生还可免费多带一件") adds it, whole. (A lower-case opening is no
+# sign of one: short English answers often start so, and read as added clauses they cost HaluEval 0.005 AUROC.)
+_ZH_ADDED = re.compile(r"(?:^|[，,])(?:并且|而且|并|且|还|另外|此外|同时|以及|另)")
+_ZH_ALSO = re.compile(r"^[^，,]{1,8}?(?:还|也)(?=[可能会有要需将])")
+_EN_ADDED = re.compile(r"^which\s|,\s+(?:and also|and|plus|with|including|which)\s", re.I)
+
+
+def added_clause(statement: str) -> str:
+    """What the statement adds to the clause before it, or "" when it adds to none."""
+    statement = statement.strip()
+    if is_chinese(statement) and _ZH_ALSO.match(statement):
+        return statement
+    found = next((_ZH_ADDED if is_chinese(statement) else _EN_ADDED).finditer(statement), None)
+    return statement[found.end():] if found else ""
+
+
 def _merge_short(pieces: list[str]) -> list[str]:
     """Comma-separated Chinese clauses stand alone only when each carries enough content."""
     merged: list[str] = []
     for piece in pieces:
         if merged and (len(content_tokens(piece)) < _MIN_CLAUSE_TOKENS
-                       or len(content_tokens(merged[-1])) < _MIN_CLAUSE_TOKENS or _ZH_SAYS.search(merged[-1].strip())):
+                       or len(content_tokens(merged[-1])) < _MIN_CLAUSE_TOKENS or _ZH_SAYS.search(merged[-1].strip())
+                       or SOURCE_LEAD_IN.match(merged[-1].strip())):
             merged[-1] = f"{merged[-1]}，{piece}"
         else:
             merged.append(piece)

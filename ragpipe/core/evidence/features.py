@@ -24,7 +24,7 @@ from ragpipe.core.evidence.contradiction import confirms, contradicted
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.facts import counted, facts, lone_one
 from ragpipe.core.evidence.sentences import CAMEL, evidence_sentences
-from ragpipe.core.text import as_evidence_words, content_tokens, interchangeable, is_chinese, normalize, number_mentions, numbers, shortened
+from ragpipe.core.text import added_clause, as_evidence_words, content_tokens, interchangeable, is_chinese, normalize, number_mentions, numbers, shortened
 
 # The cosine of unrelated same-domain sentences, per backend and language: the zero of
 # the language-normalized cosine features.
@@ -338,7 +338,9 @@ def _invented(statement: str, question: str, prepared: _Prepared) -> bool:
     said = facts(statement)
     said_words = [w for w in dict.fromkeys(words(statement)) if not fact_terms(facts(w)) and not w.isdigit()]
     own = [w for w in said_words if len(w) > 1]
-    if len(said_words) < 3:  # a Chinese claim's single characters make it a claim (煮/前/浸泡/让/米饭/发/黏), not evidence of one
+    # A Chinese claim's single characters make it a claim (煮/前/浸泡/让/米饭/发/黏), not evidence of one; an
+    # added clause ("，并赠送一本教材") has its subject in the clause before it, and two words are a claim.
+    if len(said_words) < (2 if added_clause(statement) else 3):
         return False
     asked = words(question)
     # A name the evidence names too says what the claim is about, not what it claims: "All Harbor Line
@@ -348,13 +350,22 @@ def _invented(statement: str, question: str, prepared: _Prepared) -> bool:
     informative = [w for w in own if not found_in(w, asked) and not (zh and w in question) and w not in named]
     if len(informative) < 2:
         return False
-    if any(interchangeable(w) & prepared.all_tokens or (zh and w in prepared.lowered) for w in informative):
-        return False
     shared = set(fact_terms(said)) & set(fact_terms(facts(prepared.lowered)))
     if any(t.startswith(("#y", "#m", "#d")) for t in shared) or _counted_units(statement) & _counted_units(prepared.lowered):
         return False
     held = words(prepared.lowered)
-    return not any(found_in(w, held) for w in informative)
+
+    def missing(terms: list[str]) -> list[str]:
+        return [w for w in terms if not (interchangeable(w) & prepared.all_tokens or (zh and w in prepared.lowered)
+                                         or found_in(w, held))]
+
+    if len(missing(informative)) == len(informative):
+        return True
+    # An added clause ("，并赠送一本教材", "and includes a free textbook", ", with free roadside assistance")
+    # that reuses a word of the evidence still invents the rest: half its new words or more missing, two
+    # at least, is a claim of its own as much as none held ("学生还可免费多带一件" beside "每位乘客可免费托运一件").
+    added = [w for w in informative if found_in(w, words(added_clause(statement)))]
+    return len(missing(added)) >= 2 and 2 * len(missing(added)) >= len(added)
 
 
 _VALUE_UNIT = re.compile(r"(\d+(?:[.,]\d+)*|[零〇一二两三四五六七八九十百千万亿]+)\s*-?\s*([a-z%]+|[^\W\d_])", re.I)

@@ -20,6 +20,7 @@ from ragpipe.core.evidence.features import POINTER, WINDOW, language_of, stateme
 from ragpipe.core.evidence.quantities import as_written_in
 from ragpipe.core.evidence.refusals import is_refusal, only_lead_in
 from ragpipe.core.schemas import Verdict
+from ragpipe.core.text import SOURCE_LEAD_IN
 
 # Relatedness for callers that want one similarity scale (answer_relevancy): cosine of
 # unrelated texts is far from 0 for e5, so it is rescaled so that unrelated ≈ 0 and
@@ -54,9 +55,12 @@ def context_claims(statements: Sequence[str]) -> list[str]:
 
 def without_lead_in(statement: str) -> str:
     """A statement less an opening clause that only points at the sources ("According to the
-    documents, …", "根据资料，…"): that clause is no claim, and its words are not checked."""
+    documents, …", "根据资料，…", "据官网介绍，…", "As the handbook says, …"): that clause is no
+    claim, and its words are not checked."""
     parts = re.split(r"[,，:：]", statement, maxsplit=1)
-    return parts[1].strip() if len(parts) == 2 and parts[1].strip() and only_lead_in(parts[0]) else statement
+    opening = parts[0].strip()
+    lead_in = only_lead_in(opening) or bool(SOURCE_LEAD_IN.match(opening))
+    return parts[1].strip() if len(parts) == 2 and parts[1].strip() and lead_in else statement
 
 
 def declines(statements: Sequence[str]) -> bool:
