@@ -732,3 +732,57 @@ def test_a_name_whose_sentence_holds_the_questions_words_as_longer_words(stateme
 def test_a_relation_worded_by_its_converse_is_no_antonym(statement, evidence, kind):
     found = contradiction(statement, [evidence])
     assert (found and found.kind) == kind
+
+
+@pytest.mark.parametrize("statement, evidence, converse", [
+    # the antonym with the same sides, or the same comparative with the sides swapped, says the opposite;
+    # the antonym with the sides swapped says the same
+    ("The Danube is shorter than the Volga.", "The Danube is longer than the Volga, at about 2,850 km.",
+     "The Volga is shorter than the Danube."),
+    ("Tokyo Tower is taller than the Tokyo Skytree.", "The Tokyo Skytree is taller than Tokyo Tower.",
+     "Tokyo Tower is shorter than the Tokyo Skytree."),
+    ("The tablet is more expensive than the laptop.", "The tablet is cheaper than the laptop.",
+     "The laptop is more expensive than the tablet."),
+    ("Line 2 has fewer stations than Line 1.", "Line 2 has more stations than Line 1.", "Line 1 has fewer stations than Line 2."),
+    ("泰山比华山高。", "华山比泰山高，海拔2154.9米。", "泰山比华山低。"),
+    ("乙车比甲车快。", "甲车比乙车快得多。", "乙车比甲车慢。"),
+    ("二号楼的租金低于一号楼。", "二号楼的租金高于一号楼。", "一号楼的租金低于二号楼。"),
+    ("姐姐比妹妹小三岁。", "姐姐比妹妹大三岁。", "妹妹比姐姐小三岁。"),
+])
+def test_a_comparison_has_a_direction(statement, evidence, converse):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "comparison"
+    assert contradiction(converse, [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The Danube is longer than 2,000 km.", "The Danube is shorter than 3,000 km."),  # bounds on a value, not sides
+    ("The Danube is not shorter than the Volga.", "The Danube is longer than the Volga."),  # negated: left to the negation rule
+    ("今年的比赛比去年更激烈。", "去年的比赛比今年更激烈。"),  # an adjective of no scale the reader knows
+    ("The Danube is longer than the Rhine.", "The Volga is longer than the Danube."),  # the evidence compares another pair
+])
+def test_what_reads_as_no_comparison_of_the_same_sides(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is None or found.kind != "comparison"
+
+
+@pytest.mark.parametrize("statement, evidence, faithful", [
+    ("Halden Foods was sold to Brightwater.", "Halden Foods bought Brightwater last year.", "Brightwater was sold to Halden Foods."),
+    ("Dr Okafor succeeded Dr Lind as dean.", "Dr Okafor was replaced by Dr Lind as dean in 2022.",
+     "Dr Lind succeeded Dr Okafor as dean."),
+    ("绿队输给了白队。", "绿队在客场以3比0战胜白队。", "白队输给了绿队。"),  # 被 (of 输给) between a side and the verb
+])
+def test_converse_wordings_sold_to_succeeded_and_a_passive_side(statement, evidence, faithful):
+    """"Was sold to" is "was acquired by", "succeeded" is "replaced" (not "succeeded in"); 输给 reads as
+    被击败, whose 被 stands between its side and the verb."""
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "roles"
+    assert contradiction(faithful, [evidence]) is None
+    assert contradiction("The plan succeeded in cutting costs.", ["The plan failed to cut costs."]) is None
+
+
+def test_another_name_in_the_slot_of_a_phrasal_synonym():
+    """"Was taken over by" and "was bought by" are one slot (roles.relation_wording)."""
+    found = contradiction("The brewery was bought by Carlsberg.", ["The brewery was taken over by Heineken in 2008."])
+    assert found is not None and (found.kind, found.evidence) == ("name", "Heineken")
+    assert contradiction("The brewery was bought by Heineken.", ["The brewery was taken over by Heineken in 2008."]) is None

@@ -29,7 +29,9 @@ _COPULA = re.compile(r"\b(?:is|are|was|were)\b|是")
 # Passives and converses first, so that the actives below do not rewrite them again.
 _EN_LEXICON = [(re.compile(p, re.I), r) for p, r in (
     (r"\b(?:was|were)\s+(?:beaten|overcome|bested)\s+by\b|\b(?:lost|fell)(?:\s+[\d–-]+)?\s+to\b", "was defeated by"),
-    (r"\b(?:was|were)\s+(?:taken\s+over|bought|purchased)\s+by\b", "was acquired by"),
+    (r"\b(?:was|were)\s+(?:taken\s+over|bought|purchased)\s+by\b|\b(?:was|were)\s+sold\s+to\b", "was acquired by"),
+    # "A succeeded B" = "A replaced B" = "B was succeeded by A"; not "the plan succeeded (in)".
+    (r"\b(?:succeeded|took\s+over\s+from)\b(?!\s+in\b)(?=\s+\w)", "replaced"),
     (r"\b(?:filed|brought|lodged|launched)\s+(?:a\s+)?(?:lawsuit|suit|legal\s+action|complaint)\s+against\b", "sued"),
     (r"\b(?:took|takes|take)\s+((?:\S+\s+){0,3}?\S+)\s+to\s+court\b", r"sued \1"),
     (r"\b(?:works?|worked|working)\s+for\b", "was employed by"),
@@ -44,7 +46,8 @@ _ZH_LEXICON = [(re.compile(p), r) for p, r in (
     (r"[将把]([^，。；,;]{1,12}?)(?:告上了?法庭|诉至法院|起诉)", r"起诉\1"),
     (r"(?:状告|控告)", "起诉"),
     (r"(?:完成了?)?对([^，。；,;]{1,12}?)的(?:收购|并购|兼并)", r"收购\1"),
-    (r"(?:并购|兼并|买下)", "收购"),
+    (r"(?:并购|兼并|买下)", "收购"))]
+_ZH_BETWEEN = [(re.compile(p), r) for p, r in (
     # What stands between a side and its verb says when, where, how or before whom, not who:
     # "乙公司于2021年向法院起诉", "上海队在主场再次击败", "以3比1击败".
     (r"向[^，。；,;]{0,15}?(?:法院|仲裁委员会|仲裁庭)(?=起诉)", ""),
@@ -52,15 +55,21 @@ _ZH_LEXICON = [(re.compile(p), r) for p, r in (
     (r"(?:于|在)[^，。；,;、被由向给对以]{1,8}?(?=被|以|" + _ZH_VERBS + ")", ""))]
 
 
+def relation_wording(text: str) -> str:
+    """The text with the relations of the lexicons in one wording: "was taken over by" and "was bought
+    by" both "was acquired by", so that a name's slot aligns across them."""
+    for pattern, wording in _ZH_LEXICON if is_chinese(text) else _EN_LEXICON:
+        text = pattern.sub(wording, text)
+    return text
+
+
 def _canonical(text: str) -> str:
-    """The text with the relations of the lexicons in one wording (and, in Chinese, the score or
-    price a side acts by left out), for comparing who does what to whom."""
+    """``relation_wording``, and in Chinese the score or price a side acts by and the time, place or
+    manner between a side and its verb left out, for comparing who does what to whom."""
     if not is_chinese(text):
-        for pattern, wording in _EN_LEXICON:
-            text = pattern.sub(wording, text)
-        return text
-    text = _ZH_MANNER.sub("", text)
-    for pattern, wording in _ZH_LEXICON:
+        return relation_wording(text)
+    text = relation_wording(_ZH_MANNER.sub("", text))
+    for pattern, wording in _ZH_BETWEEN:
         text = pattern.sub(wording, text)
     return text
 
@@ -282,13 +291,15 @@ def _zh_sides(statement: str) -> tuple[str, ...]:
     sides = []
     for k, token in enumerate(tokens):
         if re.fullmatch(_ZH_VERBS, token.word):
-            i, j = k, k + 1 + (k + 1 < len(tokens) and tokens[k + 1].word == "了")
-            while i > 0 and k - i < 3 and part(tokens[i - 1]):
+            # The passive's 被 stands between its side and the verb: "蓝队被击败红队" (of "蓝队输给了红队").
+            stop = k - (k > 0 and tokens[k - 1].word == "被")
+            i, j = stop, k + 1 + (k + 1 < len(tokens) and tokens[k + 1].word == "了")
+            while i > 0 and stop - i < 3 and part(tokens[i - 1]):
                 i -= 1
             end = j
             while end < len(tokens) and end - j < 3 and part(tokens[end]):
                 end += 1
-            sides += [fold("".join(t.word for t in tokens[i:k])), fold("".join(t.word for t in tokens[j:end]))]
+            sides += [fold("".join(t.word for t in tokens[i:stop])), fold("".join(t.word for t in tokens[j:end]))]
     return tuple(side for side in sides if len(side) >= 2)
 
 
