@@ -786,3 +786,24 @@ def test_another_name_in_the_slot_of_a_phrasal_synonym():
     found = contradiction("The brewery was bought by Carlsberg.", ["The brewery was taken over by Heineken in 2008."])
     assert found is not None and (found.kind, found.evidence) == ("name", "Heineken")
     assert contradiction("The brewery was bought by Heineken.", ["The brewery was taken over by Heineken in 2008."]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The Rhine is the shortest river in the region.", "The Rhine is the longest river in the region."),
+    ("K2 is the lowest peak of the range.", "K2 is the highest peak of the range."),
+    ("这是全国最短的跨海大桥。", "这是全国最长的跨海大桥。"),
+    ("这条线路是全市最慢的地铁线。", "这条线路是全市最快的地铁线。"),
+])
+def test_a_superlative_against_its_opposite(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "antonym"
+    assert contradiction(evidence, [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("贷款利率最高为5%。", "贷款利率最低为1%，最高为5%。"),
+    ("The cheapest ticket costs $20.", "The most expensive ticket costs $90, the cheapest $20."),
+])
+def test_a_sentence_naming_both_extremes_gives_a_range_not_an_antonym(statement, evidence):
+    assert contradiction(statement, [evidence]) is None
+    assert contradiction("贷款利率最高为5%。", ["贷款利率最低为5%。"]).kind == "antonym"

@@ -49,15 +49,18 @@ _ZH_WORD = "|".join(sorted(_ZH_COMPARATIVES, key=len, reverse=True))
 # What may follow a Chinese comparative: the clause's end, a degree ("得多", "一些", "二十元", "三岁",
 # "出"), 的 of a relative clause; not the rest of a word ("比大多数人高": 多 of 大多数 is none).
 _ZH_AFTER = r"(?=$|[\W_]|[得了些点出的倍]|[\d零〇一二两三四五六七八九十百千万几])"
-# "A比B(更)长", not 比 of a word (比赛, 对比, 相比, 比例, 比如) nor of a score ("以3比1").
-_ZH_BI = re.compile(rf"(?<![对相无类好评占正反排日可\d零〇一二两三四五六七八九十])比(?![赛例较如分重率方喻值拟特利亚基\d零〇一二两三四五六七八九十])"
-                    rf"(?P<right>.+?)(?:更加|还要|更|还|要|稍微|稍|略)?(?P<word>{_ZH_WORD}){_ZH_AFTER}")
+# "A比B(更)长", not 比 of a word (比赛, 对比, 相比, 比例, 比如, 比尔), of a score ("以3比1") nor "不比" (not
+# more than); nor the adjective of a verb ("比上年增长10%": 增长 grows, it compares no lengths).
+_ZH_BI = re.compile(rf"(?<![对相无类好评占正反排日可不\d零〇一二两三四五六七八九十])比"
+                    rf"(?![赛例较如分重率方喻值拟特利亚基尔萨邻武肩拼对照起\d零〇一二两三四五六七八九十])"
+                    rf"(?P<right>.+?)(?:更加|还要|更|还|要|稍微|稍|略)?(?<![增减成延生拉加缩提降扩变放])(?P<word>{_ZH_WORD}){_ZH_AFTER}")
 # "A高于B"; "不低于" bounds a value (limits.py), it compares nothing.
 _ZH_YU = re.compile(r"(?<!不)(?P<word>[长短高低矮大小多少早晚迟贵快慢重轻宽窄深浅强弱优劣])于(?!等于)")
 # Single capitals and numbers name sides that words() drops: "Branch A", "A区", "Line 2".
 _LABEL = re.compile(r"(?<![A-Za-z0-9])(?:[A-Z]|\d+)(?![A-Za-z0-9])")
 # A side that opens with a number is a value: "longer than 5 hours" bounds it (limits.py).
-_VALUE = re.compile(r"\W*(?:about|around|almost|nearly|over|under|roughly|约|大约)?\s*\d", re.I)
+_VALUE = re.compile(r"\W*(?:about|around|almost|nearly|over|under|roughly|约|大约)?\s*(?:\d|(?:one|two|three|four|five|six|seven|"
+                    r"eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|hundred)\b)", re.I)
 
 
 @dataclass(frozen=True)
