@@ -807,3 +807,24 @@ def test_a_superlative_against_its_opposite(statement, evidence):
 def test_a_sentence_naming_both_extremes_gives_a_range_not_an_antonym(statement, evidence):
     assert contradiction(statement, [evidence]) is None
     assert contradiction("贷款利率最高为5%。", ["贷款利率最低为5%。"]).kind == "antonym"
+
+
+@pytest.mark.parametrize("statement, evidence, converse", [
+    ("Leeds has a smaller population than York.", "Leeds has a larger population than York.", "York has a smaller population than Leeds."),
+    ("The old printer costs less than the new one.", "The old printer is more expensive than the new one.",
+     "The new printer costs less than the old one."),  # "one" stands for the other side's noun
+])
+def test_a_comparative_before_a_noun_or_a_verb_that_compares(statement, evidence, converse):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "comparison"
+    assert contradiction(converse, [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence, faithful", [
+    ("Vireo bought the bakery from Larkspur.", "Vireo sold the bakery to Larkspur in 2019.", "Larkspur bought the bakery from Vireo."),
+    ("丙公司被丁公司收购。", "丙公司于2020年收购了丁公司。", "丁公司被丙公司收购。"),  # 被 between the two sides
+])
+def test_a_sale_is_a_purchase_the_other_way_and_a_passive_before_both_sides(statement, evidence, faithful):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "roles"
+    assert contradiction(faithful, [evidence]) is None

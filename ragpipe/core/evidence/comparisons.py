@@ -34,7 +34,11 @@ _EN_COMPARATIVES = {
 # "more/less X than": the scale of X ("more expensive" = "pricier"), or X itself ("more employees",
 # "fewer employees", "less popular").
 _EN_MORE_OF = {"expensive": {"cost": 1}, "costly": {"cost": 1}}
-_EN_COMPARISON = re.compile(r"\b(?:(?P<more>more|less|fewer)\s+(?P<of>[a-z]+)|(?P<word>[a-z]+))\s+than\b", re.I)
+# And verbs that compare by "more/less than": "costs less than" = "is cheaper than".
+_EN_VERBS = {"cost": "cost", "costs": "cost", "weigh": "weight", "weighs": "weight", "weighed": "weight"}
+# "larger than", "a larger population than", "more employees than", "costs less than".
+_EN_COMPARISON = re.compile(rf"\b(?:(?P<verb>{'|'.join(_EN_VERBS)})\s+(?P<by>more|less)|(?P<more>more|less|fewer)\s+(?P<of>[a-z]+)"
+                            rf"|(?P<word>{'|'.join(_EN_COMPARATIVES)})(?:\s+[a-z]+)?)\s+than\b", re.I)
 _ZH_COMPARATIVES = {
     "长": {"length": 1}, "短": {"length": -1}, "高": {"height": 1}, "低": {"height": -1}, "矮": {"height": -1},
     "大": {"size": 1}, "小": {"size": -1}, "多": {"amount": 1}, "少": {"amount": -1}, "早": {"time": -1},
@@ -81,19 +85,24 @@ def _comparisons(clause: str) -> list[_Comparison]:
             found.append(_Comparison(clause[:m.start()], clause[m.end():], _ZH_COMPARATIVES[m.group("word")], clause))
         return found
     for m in _EN_COMPARISON.finditer(clause):
-        more, of, word = (g and g.lower() for g in m.group("more", "of", "word"))
-        if more:
+        verb, by, more, of, word = (g and g.lower() for g in m.group("verb", "by", "more", "of", "word"))
+        if verb:
+            scales = {_EN_VERBS[verb]: 1 if by == "more" else -1}
+        elif more:
             sign = 1 if more == "more" else -1
             scales = {s: sign * d for s, d in _EN_MORE_OF.get(of, {of: 1}).items()}
         else:
-            scales = _EN_COMPARATIVES.get(word)
-        if scales:
-            found.append(_Comparison(clause[:m.start()], clause[m.end():], scales, clause))
+            scales = _EN_COMPARATIVES[word]
+        found.append(_Comparison(clause[:m.start()], clause[m.end():], scales, clause))
     return found
 
 
+# Words that stand for the other side's noun: "the new model" / "the old one", "that of Osaka".
+_PROFORMS = frozenset({"one", "ones", "that", "those"})
+
+
 def _side_words(text: str) -> set[str]:
-    return set(words(text)) | {f"#{c}" for c in _LABEL.findall(text)}
+    return (set(words(text)) - _PROFORMS) | {f"#{c}" for c in _LABEL.findall(text)}
 
 
 def _placed(own: set[str], left: set[str], right: set[str]) -> str | None:

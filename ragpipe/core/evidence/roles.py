@@ -27,7 +27,10 @@ _COPULA = re.compile(r"\b(?:is|are|was|were)\b|是")
 # forms ("filed a lawsuit against" = sued), synonyms ("beat", "won against" = defeated) and
 # converses written as the passive ("lost to" = was defeated by; 输给 = 被击败; "对乙的收购" = 收购乙).
 # Passives and converses first, so that the actives below do not rewrite them again.
+_NAMED = r"[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)*"  # a capitalised name, of one word or more
 _EN_LEXICON = [(re.compile(p, re.I), r) for p, r in (
+    # "A sold X to B" is "B bought X from A": the buyer first, as "bought" and "acquired" have it.
+    (rf"(?-i:\b({_NAMED})\s+sold\s+(\S+(?:\s+\S+){{0,4}}?)\s+to\s+({_NAMED}))", r"\3 bought \2 from \1"),
     (r"\b(?:was|were)\s+(?:beaten|overcome|bested)\s+by\b|\b(?:lost|fell)(?:\s+[\d–-]+)?\s+to\b", "was defeated by"),
     (r"\b(?:was|were)\s+(?:taken\s+over|bought|purchased)\s+by\b|\b(?:was|were)\s+sold\s+to\b", "was acquired by"),
     # "A succeeded B" = "A replaced B" = "B was succeeded by A"; not "the plan succeeded (in)".
@@ -102,11 +105,11 @@ def _roles(text: str, first: str, second: str) -> tuple[bool, str] | None:
     return (i < j) != flipped, between
 
 
-def _same_relation(ours: str, theirs: str, sentence: str) -> bool:
+def _same_relation(ours: str, theirs: str, sentence: str, statement: str) -> bool:
     """Two texts put the same relation between the names: one's words, less passive and
     possessive markers, hold the other's ("从" / "汽车从"), or they share a content word; a
     Chinese passive puts the verb after both names ("李四被张三起诉"), so there the sentence
-    must hold the statement's relation."""
+    must hold the statement's relation (or, the statement's passive, the statement the sentence's)."""
     strip = lambda text: re.sub(r"['’]s\b|\bby\b|被|由|了|[\W_]+", "", text)  # noqa: E731
     # Where both are passive, what follows "by" describes the agent, not the relation: "was trained by
     # the sprinter" / "was trained by coach".
@@ -116,6 +119,8 @@ def _same_relation(ours: str, theirs: str, sentence: str) -> bool:
     a, b = strip(ours), strip(theirs)
     if not b and a:
         return a in strip(fold(sentence))
+    if not a and b:
+        return b in strip(fold(statement))
     passive = _EN_PASSIVE.search(ours) or _EN_PASSIVE.search(theirs)
     if not passive and (_COPULA.search(ours) or _COPULA.search(theirs)):  # "X is the capital of Y" / "the capital of Y is X"
         return a == b
@@ -270,7 +275,7 @@ def swapped_roles(statement: str, sentences: list[str]) -> tuple[str, str, str] 
             for sentence in sentences if ours is not None and not third(ours[1]) else []:
                 theirs = _roles(sentence, first, second)
                 if (theirs is not None and not third(theirs[1]) and theirs[0] != ours[0] and not _SYMMETRIC.search(ours[1])
-                        and _same_relation(ours[1], theirs[1], sentence)):
+                        and _same_relation(ours[1], theirs[1], sentence, statement)):
                     return f"{first} → {second}", f"{second} → {first}", original[sentence]
     for sentence in sentences:
         if sides := (_mirrored(statement, sentence) or _transposed(statement, sentence)
@@ -288,18 +293,25 @@ def _zh_sides(statement: str) -> tuple[str, ...]:
         return ()
     tokens = list(jieba.posseg.dt.cut(statement))
     part = lambda t: t.flag[:1] not in ("x", "p", "f", "u", "d", "c", "m", "y") and t.word not in "被了的"  # noqa: E731
+    def before(stop: int) -> tuple[int, str]:  # the side that ends at ``stop``, and where it starts
+        i = stop
+        while i > 0 and stop - i < 3 and part(tokens[i - 1]):
+            i -= 1
+        return i, fold("".join(t.word for t in tokens[i:stop]))
+
     sides = []
     for k, token in enumerate(tokens):
         if re.fullmatch(_ZH_VERBS, token.word):
-            # The passive's 被 stands between its side and the verb: "蓝队被击败红队" (of "蓝队输给了红队").
-            stop = k - (k > 0 and tokens[k - 1].word == "被")
-            i, j = stop, k + 1 + (k + 1 < len(tokens) and tokens[k + 1].word == "了")
-            while i > 0 and stop - i < 3 and part(tokens[i - 1]):
-                i -= 1
+            # The passive's 被 stands between its side and the verb ("蓝队被击败红队", of "蓝队输给了红队"),
+            # or between the two sides before it ("甲公司被乙公司收购").
+            i, side = before(k - (k > 0 and tokens[k - 1].word == "被"))
+            j = k + 1 + (k + 1 < len(tokens) and tokens[k + 1].word == "了")
             end = j
             while end < len(tokens) and end - j < 3 and part(tokens[end]):
                 end += 1
-            sides += [fold("".join(t.word for t in tokens[i:stop])), fold("".join(t.word for t in tokens[j:end]))]
+            sides += [side, fold("".join(t.word for t in tokens[j:end]))]
+            if i > 0 and tokens[i - 1].word == "被":
+                sides.append(before(i - 1)[1])
     return tuple(side for side in sides if len(side) >= 2)
 
 
