@@ -57,7 +57,7 @@ _ZH_AFTER = r"(?=$|[\W_]|[得了些点出的倍]|[\d零〇一二两三四五六�
 # more than); nor the adjective of a verb ("比上年增长10%": 增长 grows, it compares no lengths).
 _ZH_BI = re.compile(rf"(?<![对相无类好评占正反排日可不\d零〇一二两三四五六七八九十])比"
                     rf"(?![赛例较如分重率方喻值拟特利亚基尔萨邻武肩拼对照起\d零〇一二两三四五六七八九十])"
-                    rf"(?P<right>.+?)(?:更加|还要|更|还|要|稍微|稍|略)?(?<![增减成延生拉加缩提降扩变放])(?P<word>{_ZH_WORD}){_ZH_AFTER}")
+                    rf"(?P<right>[^，。；,;！？!?]+?)(?:更加|还要|更|还|要|稍微|稍|略)?(?<![增减成延生拉加缩提降扩变放])(?P<word>{_ZH_WORD}){_ZH_AFTER}")
 # "A高于B"; "不低于" bounds a value (limits.py), it compares nothing.
 _ZH_YU = re.compile(r"(?<!不)(?P<word>[长短高低矮大小多少早晚迟贵快慢重轻宽窄深浅强弱优劣])于(?!等于)")
 # Single capitals and numbers name sides that words() drops: "Branch A", "A区", "Line 2".
