@@ -828,3 +828,11 @@ def test_a_sale_is_a_purchase_the_other_way_and_a_passive_before_both_sides(stat
     found = contradiction(statement, [evidence])
     assert found is not None and found.kind == "roles"
     assert contradiction(faithful, [evidence]) is None
+
+
+def test_the_other_extreme_of_another_subject_is_no_antonym():
+    """RAGTruth dev: "Southwest … the highest percentage of award tickets" against "JetBlue … offered the lowest
+    percentage of award seats": the other end of the ranking, not its opposite."""
+    evidence = "At the bottom of the list was JetBlue, which offered the lowest percentage of award seats."
+    assert contradiction("Southwest offered the highest percentage of award seats.", [evidence]) is None
+    assert contradiction("JetBlue offered the highest percentage of award seats.", [evidence]).kind == "antonym"

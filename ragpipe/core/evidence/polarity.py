@@ -202,9 +202,10 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
         found = _stems_in(clause) | (_stems_in(sentence) & _SENTENCE_WIDE)
         # A negated antonym agrees: "not open" says what "closed" says, "周一不开放" what "周一闭馆" says.
         # A sentence that names both extremes gives a range ("最低1%，最高5%", "the most expensive ticket costs
-        # $90, the cheapest $20"): the values, not the words, say which is the statement's.
+        # $90, the cheapest $20"): the values, not the words, say which is the statement's; and one that names
+        # another subject gives the other end ("Southwest has the highest share" / "JetBlue, the lowest share").
         opposed = [(ours, theirs) for ours, theirs in pairs if theirs in found and ours not in found
-                   and not (_extreme(ours) and ours in _stems_in(sentence))]
+                   and not (_extreme(ours) and (ours in _stems_in(sentence) or _names_another(statement, sentence)))]
         agreeing = [pair for pair in opposed if _negates(fold(statement).replace(pair[0], " "))
                     != _negates(fold(clause).replace(pair[1], " "))]
         if (single and (len(statement_terms) >= 3 or _same_words(clause, sentence, statement_terms)) and _negates(clause) != denies
@@ -341,6 +342,11 @@ def _antonym_on_the_object(statement: str, statement_terms: list[str], sentences
 
 
 _STEMS = sorted({w for pair in _ANTONYMS for w in pair})
+
+
+def _names_another(statement: str, sentence: str) -> bool:
+    """The sentence names something the statement does not."""
+    return any(fold(name) not in fold(statement) for name in facts(sentence).names)
 
 
 def _extreme(stem: str) -> bool:
