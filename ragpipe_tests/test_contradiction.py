@@ -836,3 +836,18 @@ def test_the_other_extreme_of_another_subject_is_no_antonym():
     evidence = "At the bottom of the list was JetBlue, which offered the lowest percentage of award seats."
     assert contradiction("Southwest offered the highest percentage of award seats.", [evidence]) is None
     assert contradiction("JetBlue offered the highest percentage of award seats.", [evidence]).kind == "antonym"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("这是该区最便宜的民宿。", "这是该区最贵的民宿，每晚房价超过800元。"),  # jieba cuts 最便宜 into 最 / 便宜
+    ("Lake Baikal is the shallowest lake in the world.", "Lake Baikal is the deepest lake in the world."),
+])
+def test_a_superlative_cut_in_two_or_of_depth(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "antonym"
+
+
+def test_succeeding_words_are_one_word_for_a_reader():
+    from ragpipe.core.text import interchangeable
+
+    assert "接任" in interchangeable("接替")

@@ -26,7 +26,7 @@ _ANTONYMS = [("increas", "decreas"), ("increas", "reduc"), ("rais", "lower"), ("
              ("maximum", "minimum"), ("allow", "prohibit"), ("allow", "forbid"), ("permit", "prohibit"),
              ("accept", "reject"), ("approv", "reject"), ("win", "los"), ("won", "lost"), ("open", "clos"),
              ("largest", "smallest"), ("biggest", "smallest"), ("earliest", "latest"), ("longest", "shortest"),
-             ("tallest", "shortest"), ("highest", "lowest"), ("oldest", "youngest"), ("fastest", "slowest"),
+             ("tallest", "shortest"), ("highest", "lowest"), ("deepest", "shallowest"), ("oldest", "youngest"), ("fastest", "slowest"),
              ("heaviest", "lightest"), ("cheapest", "most expensive"), ("north", "south"), ("east", "west"),
              ("public", "private"), ("mandatory", "optional"), ("required", "optional"), ("legal", "illegal"),
              ("增加", "减少"), ("提高", "降低"), ("上调", "下调"), ("上升", "下降"), ("增长", "下降"), ("高于", "低于"),
@@ -145,7 +145,8 @@ def _antonyms_held(statement_terms: list[str], text: str, sentence: str,
     found, whole = _stems_in(text), _stems_in(sentence)
     return tuple(t for t in statement_terms for ours, theirs in pairs
                  if theirs in found and ours not in whole
-                 and (ours in t if not ours.isascii() else t.startswith(ours)))[:1]
+                 # a Chinese stem jieba cuts in two ("最便宜": 最 / 便宜) is held by its longer part
+                 and (ours in t or len(t) >= 2 and t in ours if not ours.isascii() else t.startswith(ours)))[:1]
 
 
 def _restates(clause: str, statement: str) -> bool:
