@@ -732,3 +732,122 @@ def test_a_name_whose_sentence_holds_the_questions_words_as_longer_words(stateme
 def test_a_relation_worded_by_its_converse_is_no_antonym(statement, evidence, kind):
     found = contradiction(statement, [evidence])
     assert (found and found.kind) == kind
+
+
+@pytest.mark.parametrize("statement, evidence, converse", [
+    # the antonym with the same sides, or the same comparative with the sides swapped, says the opposite;
+    # the antonym with the sides swapped says the same
+    ("The Danube is shorter than the Volga.", "The Danube is longer than the Volga, at about 2,850 km.",
+     "The Volga is shorter than the Danube."),
+    ("Tokyo Tower is taller than the Tokyo Skytree.", "The Tokyo Skytree is taller than Tokyo Tower.",
+     "Tokyo Tower is shorter than the Tokyo Skytree."),
+    ("The tablet is more expensive than the laptop.", "The tablet is cheaper than the laptop.",
+     "The laptop is more expensive than the tablet."),
+    ("Line 2 has fewer stations than Line 1.", "Line 2 has more stations than Line 1.", "Line 1 has fewer stations than Line 2."),
+    ("泰山比华山高。", "华山比泰山高，海拔2154.9米。", "泰山比华山低。"),
+    ("乙车比甲车快。", "甲车比乙车快得多。", "乙车比甲车慢。"),
+    ("二号楼的租金低于一号楼。", "二号楼的租金高于一号楼。", "一号楼的租金低于二号楼。"),
+    ("姐姐比妹妹小三岁。", "姐姐比妹妹大三岁。", "妹妹比姐姐小三岁。"),
+])
+def test_a_comparison_has_a_direction(statement, evidence, converse):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "comparison"
+    assert contradiction(converse, [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The Danube is longer than 2,000 km.", "The Danube is shorter than 3,000 km."),  # bounds on a value, not sides
+    ("The Danube is not shorter than the Volga.", "The Danube is longer than the Volga."),  # negated: left to the negation rule
+    ("今年的比赛比去年更激烈。", "去年的比赛比今年更激烈。"),  # an adjective of no scale the reader knows
+    ("The Danube is longer than the Rhine.", "The Volga is longer than the Danube."),  # the evidence compares another pair
+])
+def test_what_reads_as_no_comparison_of_the_same_sides(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is None or found.kind != "comparison"
+
+
+@pytest.mark.parametrize("statement, evidence, faithful", [
+    ("Halden Foods was sold to Brightwater.", "Halden Foods bought Brightwater last year.", "Brightwater was sold to Halden Foods."),
+    ("Dr Okafor succeeded Dr Lind as dean.", "Dr Okafor was replaced by Dr Lind as dean in 2022.",
+     "Dr Lind succeeded Dr Okafor as dean."),
+    ("绿队输给了白队。", "绿队在客场以3比0战胜白队。", "白队输给了绿队。"),  # 被 (of 输给) between a side and the verb
+])
+def test_converse_wordings_sold_to_succeeded_and_a_passive_side(statement, evidence, faithful):
+    """"Was sold to" is "was acquired by", "succeeded" is "replaced" (not "succeeded in"); 输给 reads as
+    被击败, whose 被 stands between its side and the verb."""
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "roles"
+    assert contradiction(faithful, [evidence]) is None
+    assert contradiction("The plan succeeded in cutting costs.", ["The plan failed to cut costs."]) is None
+
+
+def test_another_name_in_the_slot_of_a_phrasal_synonym():
+    """"Was taken over by" and "was bought by" are one slot (roles.relation_wording)."""
+    found = contradiction("The brewery was bought by Carlsberg.", ["The brewery was taken over by Heineken in 2008."])
+    assert found is not None and (found.kind, found.evidence) == ("name", "Heineken")
+    assert contradiction("The brewery was bought by Heineken.", ["The brewery was taken over by Heineken in 2008."]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The Rhine is the shortest river in the region.", "The Rhine is the longest river in the region."),
+    ("K2 is the lowest peak of the range.", "K2 is the highest peak of the range."),
+    ("这是全国最短的跨海大桥。", "这是全国最长的跨海大桥。"),
+    ("这条线路是全市最慢的地铁线。", "这条线路是全市最快的地铁线。"),
+])
+def test_a_superlative_against_its_opposite(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "antonym"
+    assert contradiction(evidence, [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("贷款利率最高为5%。", "贷款利率最低为1%，最高为5%。"),
+    ("The cheapest ticket costs $20.", "The most expensive ticket costs $90, the cheapest $20."),
+])
+def test_a_sentence_naming_both_extremes_gives_a_range_not_an_antonym(statement, evidence):
+    assert contradiction(statement, [evidence]) is None
+    assert contradiction("贷款利率最高为5%。", ["贷款利率最低为5%。"]).kind == "antonym"
+
+
+@pytest.mark.parametrize("statement, evidence, converse", [
+    ("Leeds has a smaller population than York.", "Leeds has a larger population than York.", "York has a smaller population than Leeds."),
+    ("The old printer costs less than the new one.", "The old printer is more expensive than the new one.",
+     "The new printer costs less than the old one."),  # "one" stands for the other side's noun
+])
+def test_a_comparative_before_a_noun_or_a_verb_that_compares(statement, evidence, converse):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "comparison"
+    assert contradiction(converse, [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence, faithful", [
+    ("Vireo bought the bakery from Larkspur.", "Vireo sold the bakery to Larkspur in 2019.", "Larkspur bought the bakery from Vireo."),
+    ("丙公司被丁公司收购。", "丙公司于2020年收购了丁公司。", "丁公司被丙公司收购。"),  # 被 between the two sides
+])
+def test_a_sale_is_a_purchase_the_other_way_and_a_passive_before_both_sides(statement, evidence, faithful):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "roles"
+    assert contradiction(faithful, [evidence]) is None
+
+
+def test_the_other_extreme_of_another_subject_is_no_antonym():
+    """RAGTruth dev: "Southwest … the highest percentage of award tickets" against "JetBlue … offered the lowest
+    percentage of award seats": the other end of the ranking, not its opposite."""
+    evidence = "At the bottom of the list was JetBlue, which offered the lowest percentage of award seats."
+    assert contradiction("Southwest offered the highest percentage of award seats.", [evidence]) is None
+    assert contradiction("JetBlue offered the highest percentage of award seats.", [evidence]).kind == "antonym"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("这是该区最便宜的民宿。", "这是该区最贵的民宿，每晚房价超过800元。"),  # jieba cuts 最便宜 into 最 / 便宜
+    ("Lake Baikal is the shallowest lake in the world.", "Lake Baikal is the deepest lake in the world."),
+])
+def test_a_superlative_cut_in_two_or_of_depth(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "antonym"
+
+
+def test_succeeding_words_are_one_word_for_a_reader():
+    from ragpipe.core.text import interchangeable
+
+    assert "接任" in interchangeable("接替")

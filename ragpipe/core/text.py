@@ -223,6 +223,7 @@ _INTERCHANGEABLE = """
 新增 加入 增加 添加
 独自 单独 独立
 持续 历时 为期 时长
+接替 接任 继任
 twice two
 daily day
 annual annually yearly year

@@ -16,17 +16,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ragpipe.core.evidence.agreement import asked_as_said, fact_terms, found_in, in_context, name_in, opening_reply, words
+from ragpipe.core.evidence.comparisons import compared
 from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.limits import bound_conflict, range_ends
 from ragpipe.core.evidence.polarity import aligned_with, polarity_conflict
-from ragpipe.core.evidence.roles import names_role, one_relation, swapped_roles
+from ragpipe.core.evidence.roles import names_role, one_relation, relation_wording, swapped_roles
 from ragpipe.core.evidence.slots import alternative, as_written, one_person, proper, read_as_evidence, show, slot_conflict
 from ragpipe.core.text import is_chinese
 
 
 @dataclass(frozen=True)
 class Contradiction:
-    kind: str        # "name", "number", "date", "negation", "antonym", "modality", "roles", "bound", "range"
+    kind: str        # "name", "number", "date", "negation", "antonym", "modality", "roles", "comparison", "bound", "range"
     stated: str      # what the statement says
     evidence: str    # what the evidence says in its place
     sentence: str    # the evidence sentence
@@ -131,15 +132,34 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
     sentences = [s for s in sentences if s and s.strip()]
     if not sentences:
         return None
-    found = slots and slot_conflict(statement, sentences, [words(s) for s in sentences])
+    found = slots and (slot_conflict(statement, sentences, [words(s) for s in sentences])
+                       or _reworded_slot_conflict(statement, sentences))
     if found:
         return Contradiction(*found)
     ends = range_ends(statement, sentences)  # the end of a range decides, either way: not "open" against "closes"
     if ends is not None:
         return Contradiction(*ends) if ends else None
+    # A comparison the evidence states too decides, either way: "B is shorter than A" has the antonym of
+    # "A is longer than B" and its sides swapped, and says the same (no antonym, no swap in that sentence).
+    order = compared(statement, sentences)
+    if order and not order[0]:
+        return Contradiction("comparison", *order[1:])
     found = polarity_conflict(statement, sentences)
-    if found and found[0] == "antonym" and one_relation(statement, found[3]):
-        found = None  # a converse ("lost to" / "won against"): the roles decide
+    if found and found[0] == "antonym" and (one_relation(statement, found[3]) or order and found[3] in order[3]):
+        found = None  # a converse ("lost to" / "won against", "shorter" / "longer"): the roles decide
     swapped = not found and swapped_roles(statement, sentences)
+    if swapped and order and swapped[2] == order[3]:
+        swapped = None  # "B is shorter than A" swaps the sides of "A is longer than B" around its antonym
     found = found or (("roles", *swapped) if swapped else bound_conflict(statement, sentences))
     return Contradiction(*found) if found else None
+
+
+def _reworded_slot_conflict(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
+    """A slot whose relation the evidence words otherwise: "was bought by Barclays" speaks of what "was
+    taken over by HSBC" speaks of (roles.relation_wording gives both one wording)."""
+    reworded = {relation_wording(s): s for s in sentences}
+    ours = relation_wording(statement)
+    if ours == statement and all(r == s for r, s in reworded.items()):
+        return None
+    found = slot_conflict(ours, list(reworded), [words(s) for s in reworded])
+    return found and (*found[:3], next((s for r, s in reworded.items() if found[3] in (r, s)), found[3]))

@@ -25,10 +25,12 @@ _ANTONYMS = [("increas", "decreas"), ("increas", "reduc"), ("rais", "lower"), ("
              ("higher", "lower"), ("more", "less"), ("more", "fewer"), ("above", "below"),
              ("maximum", "minimum"), ("allow", "prohibit"), ("allow", "forbid"), ("permit", "prohibit"),
              ("accept", "reject"), ("approv", "reject"), ("win", "los"), ("won", "lost"), ("open", "clos"),
-             ("largest", "smallest"), ("earliest", "latest"), ("north", "south"), ("east", "west"),
+             ("largest", "smallest"), ("biggest", "smallest"), ("earliest", "latest"), ("longest", "shortest"),
+             ("tallest", "shortest"), ("highest", "lowest"), ("deepest", "shallowest"), ("oldest", "youngest"), ("fastest", "slowest"),
+             ("heaviest", "lightest"), ("cheapest", "most expensive"), ("north", "south"), ("east", "west"),
              ("public", "private"), ("mandatory", "optional"), ("required", "optional"), ("legal", "illegal"),
              ("增加", "减少"), ("提高", "降低"), ("上调", "下调"), ("上升", "下降"), ("增长", "下降"), ("高于", "低于"),
-             ("之前", "之后"), ("以前", "以后"), ("以上", "以下"), ("最高", "最低"), ("允许", "禁止"), ("可以", "不得"),
+             ("之前", "之后"), ("以前", "以后"), ("以上", "以下"), ("最高", "最低"), ("最长", "最短"), ("最快", "最慢"), ("最贵", "最便宜"), ("允许", "禁止"), ("可以", "不得"),
              ("批准", "拒绝"), ("必须", "无需"), ("强制", "自愿"), ("最大", "最小"), ("公立", "私立"), ("合法", "违法"),
              ("缴纳", "免征"), ("征收", "免征"), ("需要", "无需"), ("收费", "免费"), ("仅限", "不限"),
              ("still", "no longer"), ("仍", "不再"), ("开放", "关闭"), ("开放", "闭馆"), ("营业", "停业"), ("营业", "歇业"),
@@ -143,7 +145,8 @@ def _antonyms_held(statement_terms: list[str], text: str, sentence: str,
     found, whole = _stems_in(text), _stems_in(sentence)
     return tuple(t for t in statement_terms for ours, theirs in pairs
                  if theirs in found and ours not in whole
-                 and (ours in t if not ours.isascii() else t.startswith(ours)))[:1]
+                 # a Chinese stem jieba cuts in two ("最便宜": 最 / 便宜) is held by its longer part
+                 and (ours in t or len(t) >= 2 and t in ours if not ours.isascii() else t.startswith(ours)))[:1]
 
 
 def _restates(clause: str, statement: str) -> bool:
@@ -199,7 +202,11 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
         sentence = next((s for s in sentences if clause in s), clause)
         found = _stems_in(clause) | (_stems_in(sentence) & _SENTENCE_WIDE)
         # A negated antonym agrees: "not open" says what "closed" says, "周一不开放" what "周一闭馆" says.
-        opposed = [(ours, theirs) for ours, theirs in pairs if theirs in found and ours not in found]
+        # A sentence that names both extremes gives a range ("最低1%，最高5%", "the most expensive ticket costs
+        # $90, the cheapest $20"): the values, not the words, say which is the statement's; and one that names
+        # another subject gives the other end ("Southwest has the highest share" / "JetBlue, the lowest share").
+        opposed = [(ours, theirs) for ours, theirs in pairs if theirs in found and ours not in found
+                   and not (_extreme(ours) and (ours in _stems_in(sentence) or _names_another(statement, sentence)))]
         agreeing = [pair for pair in opposed if _negates(fold(statement).replace(pair[0], " "))
                     != _negates(fold(clause).replace(pair[1], " "))]
         if (single and (len(statement_terms) >= 3 or _same_words(clause, sentence, statement_terms)) and _negates(clause) != denies
@@ -336,6 +343,16 @@ def _antonym_on_the_object(statement: str, statement_terms: list[str], sentences
 
 
 _STEMS = sorted({w for pair in _ANTONYMS for w in pair})
+
+
+def _names_another(statement: str, sentence: str) -> bool:
+    """The sentence names something the statement does not."""
+    return any(fold(name) not in fold(statement) for name in facts(sentence).names)
+
+
+def _extreme(stem: str) -> bool:
+    """A superlative or a bound's word: one end of a scale ("highest", "最低", "maximum")."""
+    return stem.endswith("est") or stem.startswith("最") or stem in ("maximum", "minimum", "most expensive")
 
 
 @lru_cache(maxsize=65536)

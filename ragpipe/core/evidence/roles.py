@@ -27,9 +27,14 @@ _COPULA = re.compile(r"\b(?:is|are|was|were)\b|是")
 # forms ("filed a lawsuit against" = sued), synonyms ("beat", "won against" = defeated) and
 # converses written as the passive ("lost to" = was defeated by; 输给 = 被击败; "对乙的收购" = 收购乙).
 # Passives and converses first, so that the actives below do not rewrite them again.
+_NAMED = r"[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)*"  # a capitalised name, of one word or more
 _EN_LEXICON = [(re.compile(p, re.I), r) for p, r in (
+    # "A sold X to B" is "B bought X from A": the buyer first, as "bought" and "acquired" have it.
+    (rf"(?-i:\b({_NAMED})\s+sold\s+(\S+(?:\s+\S+){{0,4}}?)\s+to\s+({_NAMED}))", r"\3 bought \2 from \1"),
     (r"\b(?:was|were)\s+(?:beaten|overcome|bested)\s+by\b|\b(?:lost|fell)(?:\s+[\d–-]+)?\s+to\b", "was defeated by"),
-    (r"\b(?:was|were)\s+(?:taken\s+over|bought|purchased)\s+by\b", "was acquired by"),
+    (r"\b(?:was|were)\s+(?:taken\s+over|bought|purchased)\s+by\b|\b(?:was|were)\s+sold\s+to\b", "was acquired by"),
+    # "A succeeded B" = "A replaced B" = "B was succeeded by A"; not "the plan succeeded (in)".
+    (r"\b(?:succeeded|took\s+over\s+from)\b(?!\s+in\b)(?=\s+\w)", "replaced"),
     (r"\b(?:filed|brought|lodged|launched)\s+(?:a\s+)?(?:lawsuit|suit|legal\s+action|complaint)\s+against\b", "sued"),
     (r"\b(?:took|takes|take)\s+((?:\S+\s+){0,3}?\S+)\s+to\s+court\b", r"sued \1"),
     (r"\b(?:works?|worked|working)\s+for\b", "was employed by"),
@@ -44,7 +49,8 @@ _ZH_LEXICON = [(re.compile(p), r) for p, r in (
     (r"[将把]([^，。；,;]{1,12}?)(?:告上了?法庭|诉至法院|起诉)", r"起诉\1"),
     (r"(?:状告|控告)", "起诉"),
     (r"(?:完成了?)?对([^，。；,;]{1,12}?)的(?:收购|并购|兼并)", r"收购\1"),
-    (r"(?:并购|兼并|买下)", "收购"),
+    (r"(?:并购|兼并|买下)", "收购"))]
+_ZH_BETWEEN = [(re.compile(p), r) for p, r in (
     # What stands between a side and its verb says when, where, how or before whom, not who:
     # "乙公司于2021年向法院起诉", "上海队在主场再次击败", "以3比1击败".
     (r"向[^，。；,;]{0,15}?(?:法院|仲裁委员会|仲裁庭)(?=起诉)", ""),
@@ -52,15 +58,21 @@ _ZH_LEXICON = [(re.compile(p), r) for p, r in (
     (r"(?:于|在)[^，。；,;、被由向给对以]{1,8}?(?=被|以|" + _ZH_VERBS + ")", ""))]
 
 
+def relation_wording(text: str) -> str:
+    """The text with the relations of the lexicons in one wording: "was taken over by" and "was bought
+    by" both "was acquired by", so that a name's slot aligns across them."""
+    for pattern, wording in _ZH_LEXICON if is_chinese(text) else _EN_LEXICON:
+        text = pattern.sub(wording, text)
+    return text
+
+
 def _canonical(text: str) -> str:
-    """The text with the relations of the lexicons in one wording (and, in Chinese, the score or
-    price a side acts by left out), for comparing who does what to whom."""
+    """``relation_wording``, and in Chinese the score or price a side acts by and the time, place or
+    manner between a side and its verb left out, for comparing who does what to whom."""
     if not is_chinese(text):
-        for pattern, wording in _EN_LEXICON:
-            text = pattern.sub(wording, text)
-        return text
-    text = _ZH_MANNER.sub("", text)
-    for pattern, wording in _ZH_LEXICON:
+        return relation_wording(text)
+    text = relation_wording(_ZH_MANNER.sub("", text))
+    for pattern, wording in _ZH_BETWEEN:
         text = pattern.sub(wording, text)
     return text
 
@@ -93,11 +105,11 @@ def _roles(text: str, first: str, second: str) -> tuple[bool, str] | None:
     return (i < j) != flipped, between
 
 
-def _same_relation(ours: str, theirs: str, sentence: str) -> bool:
+def _same_relation(ours: str, theirs: str, sentence: str, statement: str) -> bool:
     """Two texts put the same relation between the names: one's words, less passive and
     possessive markers, hold the other's ("从" / "汽车从"), or they share a content word; a
     Chinese passive puts the verb after both names ("李四被张三起诉"), so there the sentence
-    must hold the statement's relation."""
+    must hold the statement's relation (or, the statement's passive, the statement the sentence's)."""
     strip = lambda text: re.sub(r"['’]s\b|\bby\b|被|由|了|[\W_]+", "", text)  # noqa: E731
     # Where both are passive, what follows "by" describes the agent, not the relation: "was trained by
     # the sprinter" / "was trained by coach".
@@ -107,6 +119,8 @@ def _same_relation(ours: str, theirs: str, sentence: str) -> bool:
     a, b = strip(ours), strip(theirs)
     if not b and a:
         return a in strip(fold(sentence))
+    if not a and b:
+        return b in strip(fold(statement))
     passive = _EN_PASSIVE.search(ours) or _EN_PASSIVE.search(theirs)
     if not passive and (_COPULA.search(ours) or _COPULA.search(theirs)):  # "X is the capital of Y" / "the capital of Y is X"
         return a == b
@@ -261,7 +275,7 @@ def swapped_roles(statement: str, sentences: list[str]) -> tuple[str, str, str] 
             for sentence in sentences if ours is not None and not third(ours[1]) else []:
                 theirs = _roles(sentence, first, second)
                 if (theirs is not None and not third(theirs[1]) and theirs[0] != ours[0] and not _SYMMETRIC.search(ours[1])
-                        and _same_relation(ours[1], theirs[1], sentence)):
+                        and _same_relation(ours[1], theirs[1], sentence, statement)):
                     return f"{first} → {second}", f"{second} → {first}", original[sentence]
     for sentence in sentences:
         if sides := (_mirrored(statement, sentence) or _transposed(statement, sentence)
@@ -279,16 +293,25 @@ def _zh_sides(statement: str) -> tuple[str, ...]:
         return ()
     tokens = list(jieba.posseg.dt.cut(statement))
     part = lambda t: t.flag[:1] not in ("x", "p", "f", "u", "d", "c", "m", "y") and t.word not in "被了的"  # noqa: E731
+    def before(stop: int) -> tuple[int, str]:  # the side that ends at ``stop``, and where it starts
+        i = stop
+        while i > 0 and stop - i < 3 and part(tokens[i - 1]):
+            i -= 1
+        return i, fold("".join(t.word for t in tokens[i:stop]))
+
     sides = []
     for k, token in enumerate(tokens):
         if re.fullmatch(_ZH_VERBS, token.word):
-            i, j = k, k + 1 + (k + 1 < len(tokens) and tokens[k + 1].word == "了")
-            while i > 0 and k - i < 3 and part(tokens[i - 1]):
-                i -= 1
+            # The passive's 被 stands between its side and the verb ("蓝队被击败红队", of "蓝队输给了红队"),
+            # or between the two sides before it ("甲公司被乙公司收购").
+            i, side = before(k - (k > 0 and tokens[k - 1].word == "被"))
+            j = k + 1 + (k + 1 < len(tokens) and tokens[k + 1].word == "了")
             end = j
             while end < len(tokens) and end - j < 3 and part(tokens[end]):
                 end += 1
-            sides += [fold("".join(t.word for t in tokens[i:k])), fold("".join(t.word for t in tokens[j:end]))]
+            sides += [side, fold("".join(t.word for t in tokens[j:end]))]
+            if i > 0 and tokens[i - 1].word == "被":
+                sides.append(before(i - 1)[1])
     return tuple(side for side in sides if len(side) >= 2)
 
 

@@ -143,7 +143,7 @@ def features(case: EvalCase, kit: Toolkit):
 def conflicts(case: EvalCase, kit: Toolkit, found) -> list[str]:
     """Where the answer says something else than the reference: another number, date or name
     in its place (the agreement's typed facts), a statement the reference plainly contradicts
-    (negation, antonym, swapped roles; contradiction.py), or a sentence that mirrors the
+    (negation, antonym, swapped roles, a comparison the other way round; contradiction.py), or a sentence that mirrors the
     reference (a bare one read as the answer to its question) with other words where the
     reference's key terms stand."""
     case = one_spelling(case)
@@ -362,7 +362,8 @@ METRIC = Metric(
                 "opposite yes or no (\"可以，…\" for \"不可以，…\"), that names a bare reference only in clauses that "
                 "deny it (\"The Colosseum is not in Rome.\" for \"Rome\", \"并非曹雪芹\"; \"Canberra, not Sydney\" denies "
                 "Sydney), or that the "
-                "reference plainly contradicts (negation, antonym, swapped roles), scores 0; so does "
+                "reference plainly contradicts (negation, antonym, swapped roles, a comparison the other way "
+                "round), scores 0; so does "
                 "an answer that only declines where the reference answers, and an answer that asserts where the "
                 "reference says the question cannot be answered. Both declining scores 1. Where the question asks "
                 f"for several things (\"which two\", \"哪3个\") and the answer states only some items of the reference's "

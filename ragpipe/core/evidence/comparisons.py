@@ -1,0 +1,157 @@
+"""Comparisons: a relation with a direction. "The Nile is longer than the Amazon" says what "The
+Amazon is shorter than the Nile" says (the converse: the antonym with the sides swapped), and the
+opposite of "The Nile is shorter than the Amazon" or "The Amazon is longer than the Nile"; in
+Chinese the same of "长江比黄河长" / "黄河比长江短" / "黄河短于长江". ``contradiction`` reads a
+comparison the evidence states the other way round as one of its plain contradictions, and one it
+states the same way, in either wording, as no antonym and no swap of roles."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ragpipe.core.evidence.agreement import found_in, words
+from ragpipe.core.evidence.facts import negated
+from ragpipe.core.evidence.polarity import clauses_of
+from ragpipe.core.text import is_chinese
+
+# Comparative words and the scales they measure on, with the direction of each: "shorter" is the
+# converse of "longer" and of "taller". A word that measures on two scales compares with either.
+_EN_COMPARATIVES = {
+    "longer": {"length": 1}, "shorter": {"length": -1, "height": -1}, "taller": {"height": 1},
+    "higher": {"height": 1}, "lower": {"height": -1}, "larger": {"size": 1}, "bigger": {"size": 1},
+    "greater": {"size": 1}, "smaller": {"size": -1}, "older": {"age": 1}, "elder": {"age": 1},
+    "younger": {"age": -1}, "newer": {"age": -1}, "earlier": {"time": -1}, "sooner": {"time": -1},
+    "later": {"time": 1}, "cheaper": {"cost": -1}, "pricier": {"cost": 1}, "costlier": {"cost": 1},
+    "faster": {"speed": 1}, "quicker": {"speed": 1}, "slower": {"speed": -1}, "heavier": {"weight": 1},
+    "lighter": {"weight": -1}, "wider": {"width": 1}, "broader": {"width": 1}, "narrower": {"width": -1},
+    "deeper": {"depth": 1}, "shallower": {"depth": -1}, "hotter": {"heat": 1}, "warmer": {"heat": 1},
+    "colder": {"heat": -1}, "cooler": {"heat": -1}, "stronger": {"strength": 1}, "weaker": {"strength": -1},
+    "better": {"quality": 1}, "worse": {"quality": -1}, "richer": {"wealth": 1}, "poorer": {"wealth": -1},
+    "farther": {"distance": 1}, "further": {"distance": 1}, "closer": {"distance": -1}, "nearer": {"distance": -1},
+    "thicker": {"thickness": 1}, "thinner": {"thickness": -1},
+}
+# "more/less X than": the scale of X ("more expensive" = "pricier"), or X itself ("more employees",
+# "fewer employees", "less popular").
+_EN_MORE_OF = {"expensive": {"cost": 1}, "costly": {"cost": 1}}
+# And verbs that compare by "more/less than": "costs less than" = "is cheaper than".
+_EN_VERBS = {"cost": "cost", "costs": "cost", "weigh": "weight", "weighs": "weight", "weighed": "weight"}
+# "larger than", "a larger population than", "more employees than", "costs less than".
+_EN_COMPARISON = re.compile(rf"\b(?:(?P<verb>{'|'.join(_EN_VERBS)})\s+(?P<by>more|less)|(?P<more>more|less|fewer)\s+(?P<of>[a-z]+)"
+                            rf"|(?P<word>{'|'.join(_EN_COMPARATIVES)})(?:\s+[a-z]+)?)\s+than\b", re.I)
+_ZH_COMPARATIVES = {
+    "长": {"length": 1}, "短": {"length": -1}, "高": {"height": 1}, "低": {"height": -1}, "矮": {"height": -1},
+    "大": {"size": 1}, "小": {"size": -1}, "多": {"amount": 1}, "少": {"amount": -1}, "早": {"time": -1},
+    "晚": {"time": 1}, "迟": {"time": 1}, "贵": {"cost": 1}, "便宜": {"cost": -1}, "快": {"speed": 1},
+    "慢": {"speed": -1}, "重": {"weight": 1}, "轻": {"weight": -1}, "宽": {"width": 1}, "窄": {"width": -1},
+    "深": {"depth": 1}, "浅": {"depth": -1}, "热": {"heat": 1}, "冷": {"heat": -1}, "强": {"strength": 1},
+    "弱": {"strength": -1}, "好": {"quality": 1}, "差": {"quality": -1}, "优": {"quality": 1}, "劣": {"quality": -1},
+    "远": {"distance": 1}, "近": {"distance": -1}, "老": {"age": 1}, "年长": {"age": 1}, "年轻": {"age": -1},
+    "厚": {"thickness": 1}, "薄": {"thickness": -1},
+}
+_ZH_WORD = "|".join(sorted(_ZH_COMPARATIVES, key=len, reverse=True))
+# What may follow a Chinese comparative: the clause's end, a degree ("得多", "一些", "二十元", "三岁",
+# "出"), 的 of a relative clause; not the rest of a word ("比大多数人高": 多 of 大多数 is none).
+_ZH_AFTER = r"(?=$|[\W_]|[得了些点出的倍]|[\d零〇一二两三四五六七八九十百千万几])"
+# "A比B(更)长", not 比 of a word (比赛, 对比, 相比, 比例, 比如, 比尔), of a score ("以3比1") nor "不比" (not
+# more than); nor the adjective of a verb ("比上年增长10%": 增长 grows, it compares no lengths).
+_ZH_BI = re.compile(rf"(?<![对相无类好评占正反排日可不\d零〇一二两三四五六七八九十])比"
+                    rf"(?![赛例较如分重率方喻值拟特利亚基尔萨邻武肩拼对照起\d零〇一二两三四五六七八九十])"
+                    rf"(?P<right>[^，。；,;！？!?]+?)(?:更加|还要|更|还|要|稍微|稍|略)?(?<![增减成延生拉加缩提降扩变放])(?P<word>{_ZH_WORD}){_ZH_AFTER}")
+# "A高于B"; "不低于" bounds a value (limits.py), it compares nothing.
+_ZH_YU = re.compile(r"(?<!不)(?P<word>[长短高低矮大小多少早晚迟贵快慢重轻宽窄深浅强弱优劣])于(?!等于)")
+# Single capitals and numbers name sides that words() drops: "Branch A", "A区", "Line 2".
+_LABEL = re.compile(r"(?<![A-Za-z0-9])(?:[A-Z]|\d+)(?![A-Za-z0-9])")
+# A side that opens with a number is a value: "longer than 5 hours" bounds it (limits.py).
+_VALUE = re.compile(r"\W*(?:about|around|almost|nearly|over|under|roughly|约|大约)?\s*(?:\d|(?:one|two|three|four|five|six|seven|"
+                    r"eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|hundred)\b)", re.I)
+
+
+@dataclass(frozen=True)
+class _Comparison:
+    left: str
+    right: str
+    scales: dict[str, int]
+    clause: str
+
+
+def _comparisons(clause: str) -> list[_Comparison]:
+    """The comparisons a clause states, each with its two sides as written around the comparative."""
+    found = []
+    if is_chinese(clause):
+        for m in _ZH_BI.finditer(clause):
+            found.append(_Comparison(clause[:m.start()], m.group("right"), _ZH_COMPARATIVES[m.group("word")], clause))
+        for m in _ZH_YU.finditer(clause):
+            found.append(_Comparison(clause[:m.start()], clause[m.end():], _ZH_COMPARATIVES[m.group("word")], clause))
+        return found
+    for m in _EN_COMPARISON.finditer(clause):
+        verb, by, more, of, word = (g and g.lower() for g in m.group("verb", "by", "more", "of", "word"))
+        if verb:
+            scales = {_EN_VERBS[verb]: 1 if by == "more" else -1}
+        elif more:
+            sign = 1 if more == "more" else -1
+            scales = {s: sign * d for s, d in _EN_MORE_OF.get(of, {of: 1}).items()}
+        else:
+            scales = _EN_COMPARATIVES[word]
+        found.append(_Comparison(clause[:m.start()], clause[m.end():], scales, clause))
+    return found
+
+
+# Words that stand for the other side's noun: "the new model" / "the old one", "that of Osaka".
+_PROFORMS = frozenset({"one", "ones", "that", "those"})
+
+
+def _side_words(text: str) -> set[str]:
+    return (set(words(text)) - _PROFORMS) | {f"#{c}" for c in _LABEL.findall(text)}
+
+
+def _placed(own: set[str], left: set[str], right: set[str]) -> str | None:
+    """Which side of the evidence's comparison holds a side's own words: "left", "right", or None where
+    both or neither do (a shared attribute: "上海的常住人口比北京多", the right side leaves it out)."""
+    held = lambda side: any(found_in(t, side) for t in own)  # noqa: E731
+    return "left" if held(left) and not held(right) else "right" if held(right) and not held(left) else None
+
+
+def _order(ours: _Comparison, theirs: _Comparison) -> bool | None:
+    """True where the evidence's comparison states ours (in either wording), False where it states the
+    opposite, None where it compares other things or on another scale."""
+    scale = next((s for s in ours.scales if s in theirs.scales), None)
+    if scale is None:
+        return None
+    left, right = _side_words(ours.left), _side_words(ours.right)
+    if ours.scales[scale] != theirs.scales[scale]:  # the converse: "A shorter than B" is "B longer than A"
+        left, right = right, left
+    own_left, own_right = left - right, right - left
+    e_left, e_right = _side_words(theirs.left), _side_words(theirs.right)
+    if not own_left or not own_right or any(_VALUE.match(side) for side in (ours.right, theirs.right)):
+        return None  # no two sides told apart, or a bound on a value ("longer than 5 hours")
+    if not all(any(found_in(t, e_left | e_right) for t in own) for own in (own_left, own_right)):
+        return None  # the evidence compares something else
+    votes = {_placed(own_left, e_left, e_right), {"left": "right", "right": "left"}.get(_placed(own_right, e_left, e_right))}
+    votes.discard(None)
+    return votes == {"left"} if len(votes) == 1 else None
+
+
+def compared(statement: str, sentences: list[str]) -> tuple[bool, str, str, str] | None:
+    """The first comparison of the statement that an evidence clause states too: whether it states it the
+    same way (True) or the other way round (False), the statement's clause, the evidence's clause and its
+    sentence. A sentence stating it the same way wins over one stating it otherwise; None where none
+    compares the same two sides on the same scale, or the statement negates its comparison."""
+    for clause in clauses_of(statement):
+        ours = _comparisons(clause)
+        if not ours or negated(clause):
+            continue
+        conflict = None
+        for sentence in sentences:
+            for evidence in clauses_of(sentence):
+                if negated(evidence):
+                    continue
+                for theirs in _comparisons(evidence):
+                    order = _order(ours[0], theirs)
+                    if order:
+                        return True, clause.strip(), evidence.strip(), sentence
+                    if order is False and conflict is None:
+                        conflict = (False, clause.strip(), evidence.strip(), sentence)
+        if conflict:
+            return conflict
+    return None
