@@ -4,7 +4,7 @@ and stays quiet on the faithful rewording beside it."""
 import pytest
 
 from ragpipe.core.evidence.contradiction import answers_otherwise, confirms, contradicted, contradiction
-from ragpipe.core.evidence.facts import facts, lone_one
+from ragpipe.core.evidence.facts import counted, facts, lone_one
 from ragpipe.core.evidence.zh_names import zh_makers
 
 
@@ -732,3 +732,37 @@ def test_a_name_whose_sentence_holds_the_questions_words_as_longer_words(stateme
 def test_a_relation_worded_by_its_converse_is_no_antonym(statement, evidence, kind):
     found = contradiction(statement, [evidence])
     assert (found and found.kind) == kind
+
+
+def test_counts_written_in_words_and_digits_read_alike():
+    assert facts("The team meets twice a week.").numbers == {2.0}
+    assert facts("每日服用两片").numbers == facts("该疫苗需接种两剂").numbers == {2.0}  # 片, 剂 are measure words
+    assert counted("The vaccine requires three doses.") == {3.0}
+    assert counted("The hotel has one hundred and twenty rooms.") == {120.0}
+    assert counted("Click the three horizontal lines.") == set()  # an icon's look, no count
+    assert counted("Once approved, the permit is mailed.") == set()  # "once" counts only in a rate
+    # "once a week" says "weekly", unless the evidence counts times: then it is a 1 against "twice".
+    assert lone_one("The newsletter goes out once a week.", "the newsletter goes out weekly.")
+    assert not lone_one("The team meets once a week.", "the team meets twice a week.")
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The vaccine requires four doses.", "The vaccine is given in two doses, four weeks apart."),  # the four counts weeks
+    ("该疫苗需要接种四剂。", "该疫苗需接种两剂，间隔四周。"),
+    ("The team meets once a week.", "The team meets twice a week, on Mondays and Thursdays."),
+    ("The apartment has four bedrooms.", "The apartment has two bedrooms and one bathroom."),
+])
+def test_a_count_of_things_the_evidence_counts_otherwise(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "number"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("Doses are given four weeks apart.", "The vaccine is given in two doses, four weeks apart."),
+    ("The vaccine is given in 2 doses.", "The vaccine is given in two doses, four weeks apart."),
+    ("需要接种2剂。", "该疫苗需接种两剂，间隔四周。"),
+    ("每次吃一片，每天两次。", "每日服用两片，分两次服用。"),  # per dose against per day: another rate
+    ("这种眼药水一天最多滴3次", "这种眼药水每日最多滴3次，两次之间间隔4小时。"),
+])
+def test_counts_of_other_things_periods_or_bounds_are_no_conflict(statement, evidence):
+    assert contradiction(statement, [evidence]) is None

@@ -115,3 +115,9 @@ def test_after_a_comma_a_hyphenated_word_counts_toward_a_clause_of_its_own(sente
     assert split_statements(sentence)[1:] == [second]
     # Without a comma "and" before a hyphenated word joins two names of one thing.
     assert len(split_statements("The main difference between essential and non-essential amino acids is their source.")) == 1
+
+
+def test_a_numbers_own_and_joins_no_clauses():
+    assert split_statements("The course lasts one and a half years.") == ["The course lasts one and a half years"]
+    assert split_statements("The hotel has one hundred and twenty rooms and three large restaurants.") == [
+        "The hotel has one hundred and twenty rooms", "three large restaurants"]

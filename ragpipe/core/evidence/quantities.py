@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ragpipe.core.evidence.facts import _EN_SCALES, _EN_UNITS, _ZH_NUMBER, _en_value, _zh_value, facts
-from ragpipe.core.text import DAY_PART, EN_CLOCK, clock_hour
+from ragpipe.core.text import DAY_PART, EN_CLOCK, EN_STOPWORDS, clock_hour
 
 # dimension, factor to its base unit, spellings (latin ones end at a word boundary). Months and
 # years are one dimension, days and hours another: "two years" is 24 months, not 730 days.
@@ -267,12 +267,18 @@ def _counts_as_written_in(statement: str, evidence: str, question: str) -> str:
     return "".join(out) + statement[last:] if out else statement
 
 
+# A number in English words before what it counts ("two bedrooms", "one hundred and twenty rooms"; not "one of").
+_EN_NUMBER = re.compile(rf"\b(?:{_EN_WORD})(?:[\s-]+(?:and\s+)?(?:{_EN_WORD}))*\b", re.I)
+
+
 def _counts(text: str) -> list[tuple[float, float, int, int]]:
-    """Each number of a text (digits with their scale word, a Chinese numeral before a measure word) with
+    """Each number of a text (digits with their scale word, a Chinese numeral before a measure word, English number words) with
     the place of its last digit and where it stands."""
     found = [(*value, m.start(), m.end()) for m in _BARE.finditer(text) if (value := _number(m.group(0)))]
     found += [(*value, m.start("num"), m.end("num")) for m in _ZH_NUMBER.finditer(text)
               if m.group("num") and (value := _number(m.group("num")))]
+    found += [(*value, m.start(), m.end()) for m in _EN_NUMBER.finditer(text) if (value := _number(m.group(0)))
+              and (after := re.match(r"[\s-]+([a-z]+)", text[m.end():], re.I)) and after.group(1).lower() not in EN_STOPWORDS]
     # A number before 年, 月, 日 or 号 is a date's or a quantity's, which ``quantities`` reads.
     return sorted((c for c in found if text[c[3]:c[3] + 1] not in ("年", "月", "日", "号")),
                   key=lambda c: c[2])
@@ -330,3 +336,4 @@ def _plain(value: float) -> str:
 def _in_other_unit(mine: Quantity) -> str:
     unit, factor = next((u, f) for u, f in _REWRITE_UNITS[mine.dimension] if not math.isclose(mine.amount / f, mine.number))
     return _plain(mine.amount / factor) + unit
+
