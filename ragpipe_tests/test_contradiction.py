@@ -766,3 +766,11 @@ def test_a_count_of_things_the_evidence_counts_otherwise(statement, evidence):
 ])
 def test_counts_of_other_things_periods_or_bounds_are_no_conflict(statement, evidence):
     assert contradiction(statement, [evidence]) is None
+
+
+def test_an_ordinal_of_what_the_evidence_counts_is_no_number_it_lacks():
+    from ragpipe.core.evidence.counts import ordinals_counted
+
+    assert ordinals_counted("第一剂和第二剂间隔4周。", "该疫苗需接种两剂，间隔四周。") == {1.0, 2.0}
+    assert ordinals_counted("第三剂在半年后接种。", "该疫苗需接种两剂，间隔四周。") == set()  # a third of two
+    assert contradiction("第一剂和第二剂间隔4周。", ["该疫苗需接种两剂，间隔四周。"]) is None

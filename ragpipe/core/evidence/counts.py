@@ -71,3 +71,15 @@ def same_thing(a: Count, b: Count) -> bool:
     """Two counts of one kind of thing in one period: "doses" / "dose", "classes" / "class", "两剂" / "三剂"."""
     short, long = sorted((a.thing, b.thing), key=len)
     return a.period == b.period and long.startswith(short) and len(long) - len(short) <= 2 and len(short) >= (1 if not short.isascii() else 3)
+
+
+# An ordinal of a thing: "第二剂" (the second dose), "第3次".
+_ZH_ORDINAL = re.compile(rf"第(?P<num>\d+|[一二两三四五六七八九十]+)(?P<measure>[次{_ZH_THINGS}])")
+
+
+def ordinals_counted(statement: str, evidence: str) -> set[float]:
+    """The statement's ordinals of a thing that the evidence counts at least so many of: "第一剂和第二剂" says
+    which of "两剂" it means, and the evidence need not state 1 or 2 (as facts.lone_one, for the "a" of "一天")."""
+    theirs = [c for c in counts(evidence) if not c.period]
+    return {value for m in _ZH_ORDINAL.finditer(statement) if (value := (_number(m.group("num")) or (0,))[0])
+            and any(c.thing == m.group("measure") and c.value >= value for c in theirs)}

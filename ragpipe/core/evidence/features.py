@@ -21,6 +21,7 @@ import numpy as np
 
 from ragpipe.core.evidence.agreement import elliptical, fact_terms, found_in, name_in, words
 from ragpipe.core.evidence.contradiction import confirms, contradicted
+from ragpipe.core.evidence.counts import ordinals_counted
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.facts import counted, facts, lone_one
 from ragpipe.core.evidence.limits import range_confirms
@@ -272,7 +273,8 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
                              and not (w.endswith("s") and w[:-1] in prepared.lowered)
                              and not (zh and w not in facts(statement).names
                                       and (shortened(w, prepared.lowered) or w[:-1] in prepared.lowered)))
-        stated_numbers = _statement_numbers(statement) - ({1.0} if lone_one(statement, prepared.lowered) else set())
+        stated_numbers = (_statement_numbers(statement) - ({1.0} if lone_one(statement, prepared.lowered) else set())
+                          - ordinals_counted(statement, prepared.lowered))
         novel_numbers = sorted(stated_numbers - prepared.numbers)
         # Names and numbers that the evidence has, but never in one sentence, are
         # often facts from different places stitched into one claim.

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from ragpipe.core.evidence.agreement import found_in, name_in, shares_word, words
+from ragpipe.core.evidence.counts import ordinals_counted
 from ragpipe.core.evidence.facts import PLACE_TITLE, VALUE_CLAUSE, common_word, counted, facts, fold, lone_one, negated
 from ragpipe.core.evidence.polarity import aligned_with, clauses_of, overlap, pronoun
 from ragpipe.core.text import as_evidence_words, interchangeable, is_chinese, number_mentions, numbers
@@ -40,6 +41,7 @@ def slot_conflict(statement: str, sentences: list[str], sentence_terms) -> tuple
     stated_numbers = said.numbers if is_chinese(statement) else said.numbers & (numbers(statement) | counted(statement))
     if lone_one(statement, " ".join(sentences)):
         stated_numbers = stated_numbers - {1.0}
+    stated_numbers = stated_numbers - ordinals_counted(statement, " ".join(sentences))
     sentences = [_UNNUMBERED.sub(" ", s) for s in sentences]
     # A name of dictionary words ("Brazil", "Berlin Philharmonic") is a slot too, but only a proper name
     # between the same words takes its place (_in_its_place): "Open Control Panel" names a button.
