@@ -426,3 +426,9 @@ def test_a_time_at_the_end_of_the_evidences_range_is_what_the_range_says(verifie
     zh = verifier.verify(["博物馆上午9点开门"], ["开放时间：9:00-17:00。"], question="博物馆什么时候开放？")[0]
     assert en[0].score >= 0.8 and zh.score >= 0.8
     assert en[1].score <= 0.3  # the range's other end
+
+
+def test_a_month_is_one_month_but_a_rates_period_is_no_amount():
+    assert as_written_in("You have a month to return items.", "Items may be returned within 14 days.") == "You have 30 days to return items."
+    assert as_written_in("The team meets twice a week.", "The team meets every 7 days.") == "The team meets twice a week."
+    assert as_written_in("Take two tablets a day.", "Take two tablets every 24 hours.") == "Take two tablets a day."

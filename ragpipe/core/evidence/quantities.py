@@ -73,7 +73,7 @@ _NUM = (rf"{_DIGITS}"
 # "个" or "个半" between number and unit ("18个月", "四个半小时"), then the unit.
 # "and a half" before or after the unit ("one and a half hours", "an hour and a half") as 个半.
 _AND_A_HALF = r"\s+and\s+a\s+half\b"
-_QUANTITY = re.compile(rf"(?P<first>{_NUM}|\ban?(?=\s+[a-z]+{_AND_A_HALF}))(?:\s*(?:-|–|~|～|to|至|到)\s*(?P<second>{_NUM}))?"
+_QUANTITY = re.compile(rf"(?P<first>{_NUM}|\ban?(?=\s+[a-z]+{_AND_A_HALF})|\b(?P<one>an?)(?=\s+(?:month|year|week|day|hour|fortnight)\b))(?:\s*(?:-|–|~|～|to|至|到)\s*(?P<second>{_NUM}))?"
                        rf"(?P<half>个半|{_AND_A_HALF})?\s*-?\s*(?:个(?=小时|星期))?(?P<unit>{_UNIT})(?P<half_after>{_AND_A_HALF})?", re.I)
 # Amounts of one dimension in falling units, side by side, add up: "2 hours and 15 minutes" is 135
 # minutes, "一年零三个月" 15 months, "1小时30分钟" 90 minutes.
@@ -84,6 +84,8 @@ _ZH_HOUR = "[零一二两三四五六七八九十]{1,3}|\\d{1,2}"
 _CLOCK = re.compile(rf"(?:(?P<hpart>{DAY_PART})\s*)?(?<![\d:.])(?P<h>\d{{1,2}}):(?P<m>\d{{2}})(?![:\d])(?!\s*[ap]\.?m\b)|(?<![\d:.]){EN_CLOCK}"
                     rf"|\b(?P<noon>noon|midnight)\b|(?P<part>{DAY_PART})?(?P<zh>{_ZH_HOUR})点"
                     rf"(?:(?P<zhalf>半)|(?P<zm>{_ZH_HOUR})分)?钟?", re.I)
+# What makes "a week" a rate's period: a count or an amount right before it ("twice", "3 times", "two tablets").
+_RATE_BEFORE = re.compile(rf"(?:\d\S*|%|\b(?:once|twice|thrice|times|per)|(?:\d|\b(?:{_EN_WORD}))\s+(?:\S+\s+)?\S+)\s*$", re.I)
 # A ceiling a Chinese duration carries after it: "7天之内", "七日内", "两周以内" say one thing.
 _WITHIN = re.compile(r"之内|以内|内")
 _APPROXIMATE = re.compile(r"(?:约为?|大约|大概|approximately|about|around|roughly|nearly|some|~)\s*$", re.I)
@@ -136,6 +138,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             continue  # a lone letter is a unit only as written right after digits ("330 m", "65W"; "$3m" is money)
         if text.startswith("半", match.end()):
             continue  # "一年半" is a year and a half
+        if match.group("one") and (_RATE_BEFORE.search(text[:match.start()]) or re.match(r"\s+or\b", text[match.end():])):
+            continue  # "a month" is one month, but "twice a week", "seven days a week", "$5 a month" are rates
         if unit in ("年", "日") and (re.search(r"[月号]\s*$", text[:match.start()])
                                     or (_number(match.group("first")) or (0,))[0] >= 1000):
             continue  # a date: "2020年", "3月5日", "每月15日"
