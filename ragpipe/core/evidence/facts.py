@@ -152,10 +152,10 @@ _COUNTED = re.compile(r"\b(%s)[\s-]+(?:years?|months?|weeks?|days?|hours?|minute
 # A number word right before a plural noun counts things ("three doses", "two bedrooms", "four meeting rooms"):
 # no adjective between, so "three horizontal lines" (an icon's look) stays a word.
 _COUNTED_THINGS = re.compile(r"\b(%s)\s+(?:[a-z]+ing\s+)?([a-z]{3,}(?<![siu])s)\b" % _EN_PHRASE, re.I)
-_NOT_PLURAL = frozenset("does goes always perhaps whereas besides sometimes towards afterwards his hers ours yours "
-                        "theirs this thus".split())
-# How many times: "twice", "thrice", and "once" of a rate ("once a week", "once daily"; not "once approved").
-_TIMES = re.compile(r"\b(?:twice|thrice|once(?=\s+(?:a|an|per|every|each|daily|weekly|monthly|yearly|annually)\b))\b", re.I)
+_NOT_PLURAL = frozenset("does goes always perhaps whereas besides sometimes towards afterwards hers ours yours theirs".split())
+# How many times: "twice", "thrice", and "once" of a rate ("once a week", "once daily"; not "once approved", "once a student…").
+_TIMES = re.compile(r"\b(?:twice|thrice|once(?=\s+(?:(?:a|an|per|every|each)\s+(?:day|week|month|year|fortnight|quarter|night)"
+                    r"|daily|weekly|monthly|yearly|annually|nightly)\b))\b", re.I)
 _TIMES_VALUE = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
 
 
