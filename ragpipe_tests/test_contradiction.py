@@ -774,3 +774,12 @@ def test_an_ordinal_of_what_the_evidence_counts_is_no_number_it_lacks():
     assert ordinals_counted("第一剂和第二剂间隔4周。", "该疫苗需接种两剂，间隔四周。") == {1.0, 2.0}
     assert ordinals_counted("第三剂在半年后接种。", "该疫苗需接种两剂，间隔四周。") == set()  # a third of two
     assert contradiction("第一剂和第二剂间隔4周。", ["该疫苗需接种两剂，间隔四周。"]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("这门课程共有十二讲。", "这门课程共有十讲，每讲45分钟。"),  # 讲, like 场, 集, 页, is a measure word
+    ("The ferry runs six times a day in winter.", "The ferry runs twice a day in winter and six times a day in summer."),
+])
+def test_a_count_in_words_set_against_another_in_its_clause(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "number"

@@ -432,3 +432,7 @@ def test_a_month_is_one_month_but_a_rates_period_is_no_amount():
     assert as_written_in("You have a month to return items.", "Items may be returned within 14 days.") == "You have 30 days to return items."
     assert as_written_in("The team meets twice a week.", "The team meets every 7 days.") == "The team meets twice a week."
     assert as_written_in("Take two tablets a day.", "Take two tablets every 24 hours.") == "Take two tablets a day."
+
+
+def test_a_bounded_hour_is_not_written_as_the_evidences_rounding():
+    assert as_written_in("The trip takes less than an hour.", "The trip takes about 90 minutes.") == "The trip takes less than an hour."

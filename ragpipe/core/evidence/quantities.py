@@ -85,7 +85,9 @@ _CLOCK = re.compile(rf"(?:(?P<hpart>{DAY_PART})\s*)?(?<![\d:.])(?P<h>\d{{1,2}}):
                     rf"|\b(?P<noon>noon|midnight)\b|(?P<part>{DAY_PART})?(?P<zh>{_ZH_HOUR})点"
                     rf"(?:(?P<zhalf>半)|(?P<zm>{_ZH_HOUR})分)?钟?", re.I)
 # What makes "a week" a rate's period: a count or an amount right before it ("twice", "3 times", "two tablets").
-_RATE_BEFORE = re.compile(rf"(?:\d\S*|%|\b(?:once|twice|thrice|times|per)|(?:\d|\b(?:{_EN_WORD}))\s+(?:\S+\s+)?\S+)\s*$", re.I)
+# A bound before it is left as before, unread: "less than an hour" is no hour to write as "about 90 minutes".
+_RATE_BEFORE = re.compile(rf"(?:\d\S*|%|\b(?:once|twice|thrice|times|per)|(?:\d|\b(?:{_EN_WORD}))\s+(?:\S+\s+)?\S+"
+                          rf"|\b(?:(?:less|more|fewer|longer|shorter) than|over|under|at (?:least|most)|up to))\s*$", re.I)
 # A ceiling a Chinese duration carries after it: "7天之内", "七日内", "两周以内" say one thing.
 _WITHIN = re.compile(r"之内|以内|内")
 _APPROXIMATE = re.compile(r"(?:约为?|大约|大概|approximately|about|around|roughly|nearly|some|~)\s*$", re.I)
@@ -254,9 +256,9 @@ def _counts_as_written_in(statement: str, evidence: str, question: str) -> str:
     """A number with no unit written as the evidence writes the same one: "1,200,000" as "1.2 million",
     "7个工作日" as "七个工作日", "about 2.4 million" as "2,412,000" (a rounding that agrees to its last
     written digit, as ``same``)."""
-    theirs, asked = _counts(evidence), {v for v, *_ in _counts(question)}
+    theirs, asked = written_numbers(evidence), {v for v, *_ in written_numbers(question)}
     out, last = [], 0
-    for value, place, start, end in _counts(statement):
+    for value, place, start, end in written_numbers(statement):
         if start < last:
             continue
         hedge = _APPROXIMATE.search(statement[max(last, start - 14):start])
@@ -275,7 +277,7 @@ def _counts_as_written_in(statement: str, evidence: str, question: str) -> str:
 _EN_NUMBER = re.compile(rf"\b(?:{_EN_WORD})(?:[\s-]+(?:and\s+)?(?:{_EN_WORD}))*\b", re.I)
 
 
-def _counts(text: str) -> list[tuple[float, float, int, int]]:
+def written_numbers(text: str) -> list[tuple[float, float, int, int]]:
     """Each number of a text (digits with their scale word, a Chinese numeral before a measure word, English number words) with
     the place of its last digit and where it stands."""
     found = [(*value, m.start(), m.end()) for m in _BARE.finditer(text) if (value := _number(m.group(0)))]
