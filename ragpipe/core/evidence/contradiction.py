@@ -156,8 +156,9 @@ def count_conflict(statement: str, sentences: list[str]) -> tuple[str, str, str,
     counted ties the two, whatever the verbs; a bound, a hedge, a range or another rate's period unties them."""
     if negated(statement):
         return None
-    for mine in counts(statement):
+    for mine in (c for c in counts(statement) if c.plain):
         theirs = [(other, s) for s in sentences for other in counts(s) if same_thing(mine, other)]
-        if theirs and all(other.value != mine.value for other, _ in theirs):
+        # Only plain counts, all of them another: "nearly 100 passengers" may be the statement's 100.
+        if theirs and all(other.plain and other.value != mine.value for other, _ in theirs):
             return "number", mine.written, theirs[0][0].written, theirs[0][1]
     return None

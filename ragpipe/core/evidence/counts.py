@@ -26,6 +26,8 @@ _RANGE_OR_HEDGE = re.compile(r"(?:-|–|~|\bto|\bor|至|到|或|\babout|\baround
 _PERIOD_ZH = re.compile(r"(?:每|(?<![\d零〇一二两三四五六七八九十])一)(次|天|日|周|星期|月|年|人)")
 _CLAUSE_END = re.compile(r"[,;:，；：。]")
 _PERIOD_EN = re.compile(r"\b(?:a|an|per|every|each)\s+(day|week|month|year|time|dose|person)\b|\b(daily|weekly|monthly|yearly)\b", re.I)
+# Plural nouns after a number that measure rather than count: "350 degrees", "four stars" (a rating), "20 points".
+_MEASURES = frozenset("degree star point percent dollar cent euro pound ounce inch feet foot yard calorie mph".split())
 _PERIODS = {"天": "day", "日": "day", "daily": "day", "周": "week", "星期": "week", "weekly": "week", "月": "month",
             "monthly": "month", "年": "year", "yearly": "year", "次": "time", "人": "person"}
 
@@ -36,6 +38,7 @@ class Count:
     thing: str   # what it counts: an English noun's stem, "time", or a Chinese measure word with its noun
     period: str  # the rate's period in its clause ("day" of "twice a day", "日" of "每日两片"), or ""
     written: str
+    plain: bool = True  # no bound, hedge or range: "at least two doses", "about 100 passengers" are not
 
 
 @lru_cache(maxsize=16384)
@@ -45,8 +48,9 @@ def counts(text: str) -> tuple[Count, ...]:
     for match in _EN_COUNT.finditer(text):
         noun = match.group("noun").lower()
         value = (_number(match.group("num")) or (None,))[0]
-        if value is None or noun in EN_STOPWORDS or re.fullmatch(_UNIT, noun, re.I) or (value == 1) == noun.endswith("s") and noun != "times":
-            continue  # "one of", "three weeks" (a quantity), "2 things" but not "2 thing"
+        if (value is None or noun in EN_STOPWORDS or re.fullmatch(_UNIT, noun, re.I) or noun.rstrip("s") in _MEASURES
+                or (value == 1) == noun.endswith("s") and noun != "times"):
+            continue  # "one of", "three weeks" (a quantity), "350 degrees" (a measure), "2 things" but not "2 thing"
         found.append((value, "time" if noun == "times" else noun.rstrip("s"), match))
     found += [(_TIMES_VALUE[m.group(0).lower()], "time", m) for m in _TIMES.finditer(text)]
     for match in _ZH_COUNT.finditer(text):
@@ -57,13 +61,12 @@ def counts(text: str) -> tuple[Count, ...]:
     out = []
     for value, thing, match in found:
         before, after = _CLAUSE_END.split(text[:match.start()])[-1], _CLAUSE_END.split(text[match.end():])[0]
-        if _RANGE_OR_HEDGE.search(before) or _BOUND_BEFORE.search(before):
-            continue
+        plain = not (_RANGE_OR_HEDGE.search(before) or _BOUND_BEFORE.search(before))
         clause = before + match.group(0) + after
         period = _PERIOD_ZH.search(clause) or _PERIOD_EN.search(clause)
         written = (period.group(1) or period.group(2) or "").lower() if period else ""
         shown = match.group(0) if thing[0].isascii() or thing[0] in _GENERIC else match.group("num") + thing
-        out.append(Count(value, thing, _PERIODS.get(written, written), shown))
+        out.append(Count(value, thing, _PERIODS.get(written, written), shown, plain))
     return tuple(out)
 
 
@@ -80,6 +83,6 @@ _ZH_ORDINAL = re.compile(rf"第(?P<num>\d+|[一二两三四五六七八九十]+)
 def ordinals_counted(statement: str, evidence: str) -> set[float]:
     """The statement's ordinals of a thing that the evidence counts at least so many of: "第一剂和第二剂" says
     which of "两剂" it means, and the evidence need not state 1 or 2 (as facts.lone_one, for the "a" of "一天")."""
-    theirs = [c for c in counts(evidence) if not c.period]
+    theirs = [c for c in counts(evidence) if not c.period and c.plain]
     return {value for m in _ZH_ORDINAL.finditer(statement) if (value := (_number(m.group("num")) or (0,))[0])
             and any(c.thing == m.group("measure") and c.value >= value for c in theirs)}

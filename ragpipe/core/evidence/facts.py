@@ -152,7 +152,9 @@ _COUNTED = re.compile(r"\b(%s)[\s-]+(?:years?|months?|weeks?|days?|hours?|minute
                       r"dollars|miles|people|members|employees|pages)\b" % _EN_PHRASE, re.I)
 # A number word right before a plural noun counts things ("three doses", "two bedrooms", "four meeting rooms"):
 # no adjective between, so "three horizontal lines" (an icon's look) stays a word.
-_COUNTED_THINGS = re.compile(r"\b(%s)\s+(?:[a-z]+ing\s+)?([a-z]{3,}(?<![siu])s)\b" % _EN_PHRASE, re.I)
+# Nor after "the", "these", "its", …: "the two brothers" points at what the evidence names, it counts nothing new.
+_COUNTED_THINGS = re.compile(r"(?<!\bthe )(?<!\bthese )(?<!\bthose )(?<!\bboth )(?<!\bits )(?<!\bhis )(?<!\bher )(?<!\btheir )"
+                             r"\b(%s)\s+(?:[a-z]+ing\s+)?([a-z]{3,}(?<![siu])s)\b" % _EN_PHRASE, re.I)
 _NOT_PLURAL = frozenset("does goes always perhaps whereas besides sometimes towards afterwards hers ours yours theirs".split())
 # How many times: "twice", "thrice", and "once" of a rate ("once a week", "once daily"; not "once approved", "once a student…").
 _TIMES = re.compile(r"\b(?:twice|thrice|once(?=\s+(?:(?:a|an|per|every|each)\s+(?:day|week|month|year|fortnight|quarter|night)"
