@@ -783,3 +783,18 @@ def test_an_ordinal_of_what_the_evidence_counts_is_no_number_it_lacks():
 def test_a_count_in_words_set_against_another_in_its_clause(statement, evidence):
     found = contradiction(statement, [evidence])
     assert found is not None and found.kind == "number"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("100 passengers fell ill on the cruise.", "About 100 passengers fell ill; the ship carries 2,000 passengers."),  # hedged
+    ("Bake at 325 degrees.", "Bake at 350 degrees for 40 minutes."),  # a measure, no count (the number decides)
+])
+def test_a_hedged_evidence_count_or_a_measure_sets_no_count_conflict(statement, evidence):
+    from ragpipe.core.evidence.contradiction import count_conflict
+
+    assert count_conflict(statement, [evidence]) is None
+
+
+def test_a_number_after_the_points_and_counts_nothing():
+    assert counted("Sally is torn between the two brothers.") == set()
+    assert counted("Sally has two brothers.") == {2.0}

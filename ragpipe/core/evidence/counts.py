@@ -22,7 +22,7 @@ _GENERIC = "个种位名家项条"
 _ZH_COUNT = re.compile(rf"(?<![\d.第])(?P<num>\d+|[零〇一二两三四五六七八九十百千万]+)(?P<measure>[{_GENERIC}次{_ZH_THINGS}])(?P<noun>[\u4e00-\u9fff]{{0,2}})")
 # What makes a count no plain one: a bound or a hedge before it ("at least two doses", "最多三次", "约两个"), a range
 # ("two to three doses", "2-3剂"), or a rate's period ("每次一片" counts per dose, "每日两片" per day).
-_RANGE_OR_HEDGE = re.compile(r"(?:-|–|~|\bto|\bor|至|到|或|\babout|\baround|约|大约|多达)\s*$", re.I)
+_RANGE_OR_HEDGE = re.compile(r"(?:-|–|~|\bto|\bor|至|到|或|\b(?:about|around|nearly|almost|roughly|approximately)|约|大约|近|多达)\s*$", re.I)
 _PERIOD_ZH = re.compile(r"(?:每|(?<![\d零〇一二两三四五六七八九十])一)(次|天|日|周|星期|月|年|人)")
 _CLAUSE_END = re.compile(r"[,;:，；：。]")
 _PERIOD_EN = re.compile(r"\b(?:a|an|per|every|each)\s+(day|week|month|year|time|dose|person)\b|\b(daily|weekly|monthly|yearly)\b", re.I)
