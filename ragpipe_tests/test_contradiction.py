@@ -4,7 +4,7 @@ and stays quiet on the faithful rewording beside it."""
 import pytest
 
 from ragpipe.core.evidence.contradiction import answers_otherwise, confirms, contradicted, contradiction
-from ragpipe.core.evidence.facts import facts, lone_one
+from ragpipe.core.evidence.facts import counted, facts, lone_one
 from ragpipe.core.evidence.zh_names import zh_makers
 
 
@@ -851,3 +851,68 @@ def test_succeeding_words_are_one_word_for_a_reader():
     from ragpipe.core.text import interchangeable
 
     assert "接任" in interchangeable("接替")
+
+def test_counts_written_in_words_and_digits_read_alike():
+    assert facts("The team meets twice a week.").numbers == {2.0}
+    assert facts("每日服用两片").numbers == facts("该疫苗需接种两剂").numbers == {2.0}  # 片, 剂 are measure words
+    assert counted("The vaccine requires three doses.") == {3.0}
+    assert counted("The hotel has one hundred and twenty rooms.") == {120.0}
+    assert counted("Click the three horizontal lines.") == set()  # an icon's look, no count
+    assert counted("Once approved, the permit is mailed.") == set()  # "once" counts only in a rate
+    # "once a week" says "weekly", unless the evidence counts times: then it is a 1 against "twice".
+    assert lone_one("The newsletter goes out once a week.", "the newsletter goes out weekly.")
+    assert not lone_one("The team meets once a week.", "the team meets twice a week.")
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The vaccine requires four doses.", "The vaccine is given in two doses, four weeks apart."),  # the four counts weeks
+    ("该疫苗需要接种四剂。", "该疫苗需接种两剂，间隔四周。"),
+    ("The team meets once a week.", "The team meets twice a week, on Mondays and Thursdays."),
+    ("The apartment has four bedrooms.", "The apartment has two bedrooms and one bathroom."),
+])
+def test_a_count_of_things_the_evidence_counts_otherwise(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "number"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("Doses are given four weeks apart.", "The vaccine is given in two doses, four weeks apart."),
+    ("The vaccine is given in 2 doses.", "The vaccine is given in two doses, four weeks apart."),
+    ("需要接种2剂。", "该疫苗需接种两剂，间隔四周。"),
+    ("每次吃一片，每天两次。", "每日服用两片，分两次服用。"),  # per dose against per day: another rate
+    ("这种眼药水一天最多滴3次", "这种眼药水每日最多滴3次，两次之间间隔4小时。"),
+])
+def test_counts_of_other_things_periods_or_bounds_are_no_conflict(statement, evidence):
+    assert contradiction(statement, [evidence]) is None
+
+
+def test_an_ordinal_of_what_the_evidence_counts_is_no_number_it_lacks():
+    from ragpipe.core.evidence.counts import ordinals_counted
+
+    assert ordinals_counted("第一剂和第二剂间隔4周。", "该疫苗需接种两剂，间隔四周。") == {1.0, 2.0}
+    assert ordinals_counted("第三剂在半年后接种。", "该疫苗需接种两剂，间隔四周。") == set()  # a third of two
+    assert contradiction("第一剂和第二剂间隔4周。", ["该疫苗需接种两剂，间隔四周。"]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("这门课程共有十二讲。", "这门课程共有十讲，每讲45分钟。"),  # 讲, like 场, 集, 页, is a measure word
+    ("The ferry runs six times a day in winter.", "The ferry runs twice a day in winter and six times a day in summer."),
+])
+def test_a_count_in_words_set_against_another_in_its_clause(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "number"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("100 passengers fell ill on the cruise.", "About 100 passengers fell ill; the ship carries 2,000 passengers."),  # hedged
+    ("Bake at 325 degrees.", "Bake at 350 degrees for 40 minutes."),  # a measure, no count (the number decides)
+])
+def test_a_hedged_evidence_count_or_a_measure_sets_no_count_conflict(statement, evidence):
+    from ragpipe.core.evidence.contradiction import count_conflict
+
+    assert count_conflict(statement, [evidence]) is None
+
+
+def test_a_number_after_the_points_and_counts_nothing():
+    assert counted("Sally is torn between the two brothers.") == set()
+    assert counted("Sally has two brothers.") == {2.0}

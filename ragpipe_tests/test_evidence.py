@@ -437,3 +437,28 @@ def test_a_claim_in_words_the_lexicon_takes_for_the_evidence_s_invents_nothing(v
                                     question="这家店能刷信用卡吗？")
     assert rows[0][FEATURES.index("invented")] == 0
     assert notes[1]["novel_names"] == []
+
+
+def test_counts_in_words_and_digits_are_one_value(verifier):
+    words = verifier.verify(["There are 2 bedrooms and 1 bathroom"], ["The apartment has two bedrooms and one bathroom."])[0]
+    zh = verifier.verify(["每天服用2片"], ["每日服用两片，饭后服用。"])[0]
+    swapped = verifier.verify(["The vaccine requires three doses"], ["The vaccine is given in two doses, four weeks apart."])[0]
+    assert words.score >= 0.8 and zh.score >= 0.7 and swapped.score <= 0.3
+    assert as_written_in("There are 2 bedrooms", "It has two bedrooms.") == "There are two bedrooms"
+
+
+def test_a_time_at_the_end_of_the_evidences_range_is_what_the_range_says(verifier):
+    en = verifier.verify(["closes at 5 p.m", "closes at 9 a.m"], ["Opening hours: 9:00-17:00."], question="When is the museum open?")
+    zh = verifier.verify(["博物馆上午9点开门"], ["开放时间：9:00-17:00。"], question="博物馆什么时候开放？")[0]
+    assert en[0].score >= 0.8 and zh.score >= 0.8
+    assert en[1].score <= 0.3  # the range's other end
+
+
+def test_a_month_is_one_month_but_a_rates_period_is_no_amount():
+    assert as_written_in("You have a month to return items.", "Items may be returned within 14 days.") == "You have 30 days to return items."
+    assert as_written_in("The team meets twice a week.", "The team meets every 7 days.") == "The team meets twice a week."
+    assert as_written_in("Take two tablets a day.", "Take two tablets every 24 hours.") == "Take two tablets a day."
+
+
+def test_a_bounded_hour_is_not_written_as_the_evidences_rounding():
+    assert as_written_in("The trip takes less than an hour.", "The trip takes about 90 minutes.") == "The trip takes less than an hour."

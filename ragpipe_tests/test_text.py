@@ -132,3 +132,8 @@ def test_a_lower_case_opening_is_no_added_clause():
     assert added_clause("the band formed in the 1990s") == ""
     assert added_clause("which can be carried over") == "can be carried over"
     assert added_clause("并赠送一本教材") == "赠送一本教材"
+
+def test_a_numbers_own_and_joins_no_clauses():
+    assert split_statements("The course lasts one and a half years.") == ["The course lasts one and a half years"]
+    assert split_statements("The hotel has one hundred and twenty rooms and three large restaurants.") == [
+        "The hotel has one hundred and twenty rooms", "three large restaurants"]

@@ -20,6 +20,7 @@ from ragpipe.core.evidence.comparisons import compared
 from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.limits import bound_conflict, range_ends
 from ragpipe.core.evidence.polarity import aligned_with, polarity_conflict
+from ragpipe.core.evidence.counts import counts, same_thing
 from ragpipe.core.evidence.roles import names_role, one_relation, relation_wording, swapped_roles
 from ragpipe.core.evidence.slots import alternative, as_written, one_person, proper, read_as_evidence, show, slot_conflict
 from ragpipe.core.text import is_chinese
@@ -115,6 +116,10 @@ def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Con
         whole = contradiction(claim, sentences)
         found = whole if whole and (is_chinese(claim) or whole.kind == "negation") else None
     found = found or answers_otherwise(statement, question, sentences)
+    # A time set against a timetable that names no subject: the question's words are its topic ("closes at 9 a.m." to
+    # "When is the museum open?" against "Opening hours: 9:00-17:00."), as for limits.range_confirms.
+    ends = None if found else range_ends(claim, [s for s in sentences if s and s.strip()], given=words(question))
+    found = found or (Contradiction(*ends) if ends else None)
     # An opening yes asserts the question too: "可以，…" to "这个药可以和酒一起吃吗？" against "…期间禁止饮酒".
     asserted = found is None and reply and not negated(reply[0]) and asked_as_said(question)
     return contradiction(asserted, sentences, slots=False) if asserted else found
@@ -133,7 +138,7 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
     if not sentences:
         return None
     found = slots and (slot_conflict(statement, sentences, [words(s) for s in sentences])
-                       or _reworded_slot_conflict(statement, sentences))
+                       or _reworded_slot_conflict(statement, sentences) or count_conflict(statement, sentences))
     if found:
         return Contradiction(*found)
     ends = range_ends(statement, sentences)  # the end of a range decides, either way: not "open" against "closes"
@@ -163,3 +168,17 @@ def _reworded_slot_conflict(statement: str, sentences: list[str]) -> tuple[str, 
         return None
     found = slot_conflict(ours, list(reworded), [words(s) for s in reworded])
     return found and (*found[:3], next((s for r, s in reworded.items() if found[3] in (r, s)), found[3]))
+
+
+def count_conflict(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
+    """A count of things the evidence counts otherwise, and never so: "four doses" against "two doses, four weeks
+    apart" (the four there counts weeks), "三剂" against "两剂", "once a week" against "twice a week". The thing
+    counted ties the two, whatever the verbs; a bound, a hedge, a range or another rate's period unties them."""
+    if negated(statement):
+        return None
+    for mine in (c for c in counts(statement) if c.plain):
+        theirs = [(other, s) for s in sentences for other in counts(s) if same_thing(mine, other)]
+        # Only plain counts, all of them another: "nearly 100 passengers" may be the statement's 100.
+        if theirs and all(other.plain and other.value != mine.value for other, _ in theirs):
+            return "number", mine.written, theirs[0][0].written, theirs[0][1]
+    return None

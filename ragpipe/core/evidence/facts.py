@@ -50,8 +50,9 @@ _MONEY_SCALES = {"k": 1e3, "m": 1e6, "mn": 1e6, "bn": 1e9}
 _ZH_DIGIT = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _ZH_SMALL = {"十": 10, "百": 100, "千": 1000}
 _ZH_BIG = {"万": 1e4, "亿": 1e8}
-# Measure words that count things ("两颗卫星", "三座桥").
-_ZH_THINGS = "颗只本张台辆艘架棵座所间层枚粒"
+# Measure words that count things ("两颗卫星", "三座桥", "两剂疫苗", "每日两片", "三套房", "十讲", "三场比赛"); not those
+# that make words with a numeral (一部分, 一段时间, 三门峡, 一把手, 一口气).
+_ZH_THINGS = "颗只本张台辆艘架棵座所间层枚粒剂片份套件支瓶盒袋杯碗篇首针栋户讲集场轮版册页题道班趟站句幅卷处顿匹根朵盏扇"
 # A Chinese numeral counts only before a measure word or unit ("三年", "两千元", "百分之二十", "一百GB"),
 # so 一般, 统一 and 万一 stay words; nor does the 一 of 哪一 / 某一 ("which", "a certain": 哪一年). 千 after 万 or 亿 and before a unit is part of the unit ("三十万千米" is
 # 300,000 km; "三千米" stays 3,000 m).
@@ -145,13 +146,31 @@ def _en_value(words: str) -> float | None:
     return total + current
 
 
-_COUNTED = re.compile(r"\b((?:%s)(?:-(?:%s))?)[\s-]+(?:years?|months?|weeks?|days?|hours?|minutes?|percent|times|"
-                      r"dollars|miles|people|members|employees|pages)\b" % ("|".join(_EN_UNITS), "|".join(_EN_UNITS)), re.I)
+# A number in words, whole: "one hundred and twenty", "twenty-four" (a scale word only after a number word).
+_EN_PHRASE = r"(?:%s)(?:[\s-]+(?:and\s+)?(?:%s))*" % ("|".join(_EN_UNITS), "|".join([*_EN_UNITS, *_EN_SCALES]))
+_COUNTED = re.compile(r"\b(%s)[\s-]+(?:years?|months?|weeks?|days?|hours?|minutes?|percent|times|"
+                      r"dollars|miles|people|members|employees|pages)\b" % _EN_PHRASE, re.I)
+# A number word right before a plural noun counts things ("three doses", "two bedrooms", "four meeting rooms"):
+# no adjective between, so "three horizontal lines" (an icon's look) stays a word.
+# Nor after "the", "these", "its", …: "the two brothers" points at what the evidence names, it counts nothing new.
+_COUNTED_THINGS = re.compile(r"(?<!\bthe )(?<!\bthese )(?<!\bthose )(?<!\bboth )(?<!\bits )(?<!\bhis )(?<!\bher )(?<!\btheir )"
+                             r"\b(%s)\s+(?:[a-z]+ing\s+)?([a-z]{3,}(?<![siu])s)\b" % _EN_PHRASE, re.I)
+_NOT_PLURAL = frozenset("does goes always perhaps whereas besides sometimes towards afterwards hers ours yours theirs".split())
+# How many times: "twice", "thrice", and "once" of a rate ("once a week", "once daily"; not "once approved", "once a student…").
+_TIMES = re.compile(r"\b(?:twice|thrice|once(?=\s+(?:(?:a|an|per|every|each)\s+(?:day|week|month|year|fortnight|quarter|night)"
+                    r"|daily|weekly|monthly|yearly|annually|nightly)\b))\b", re.I)
+_TIMES_VALUE = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
+
+
+def _times(text: str) -> set[float]:
+    return {_TIMES_VALUE[m.group(0).lower()] for m in _TIMES.finditer(text)}
 
 
 def counted(text: str) -> set[float]:
-    """Number words that count a unit ("a five-year warranty", "two weeks"): numbers for sure."""
-    return {float(_en_value(m.group(1))) for m in _COUNTED.finditer(text)}
+    """Number words that count a unit or things ("a five-year warranty", "two weeks", "three doses", "twice a
+    week"): numbers for sure."""
+    things = [m.group(1) for m in _COUNTED_THINGS.finditer(text) if m.group(2).lower() not in _NOT_PLURAL]
+    return {float(_en_value(w)) for w in [m.group(1) for m in _COUNTED.finditer(text)] + things} | _times(text)
 
 
 def _month(token: str) -> int | None:
@@ -224,6 +243,7 @@ def facts(text: str) -> Facts:
         value = _en_value(match.group(0))
         if value is not None:
             values.add(round(value, 6))
+    values |= _times(rest)
     for match in _ZH_NUMBER.finditer(rest):
         value = _zh_value(match.group("pct") or match.group("num"))
         if value is not None:
@@ -331,10 +351,18 @@ _LONE_ONE = re.compile(rf"(?<![零〇一二两三四五六七八九十百千万�
 _ZH_COUNT = r"[\d零〇一二两三四五六七八九十百千万]+\s*"
 
 
+# What counts times in English evidence: "twice", "3 times", "once" (a rate's 1 then stands against it).
+_EN_COUNTS_TIMES = re.compile(r"\b(?:once|twice|thrice|(?:\d+|%s)\s+times)\b" % "|".join(_EN_UNITS), re.I)
+
+
 def lone_one(statement: str, evidence: str) -> bool:
     """Every 1 of a Chinese statement is a lone 一 before a unit ("一天", "一次") that the evidence
     counts with no number, or says "each" of ("每次两粒" / "一次吃两粒"): then it says "a", not "one",
-    and the evidence need not state 1."""
+    and the evidence need not state 1. So is the "once" of an English rate where the evidence counts no
+    times ("once a week" / "weekly"); against "twice a week" it is a count."""
+    if not is_chinese(statement):
+        return (bool(_TIMES.search(statement)) and not re.search(r"(?<![\d.])1(?![\d.])|\bone\b", statement, re.I)
+                and 1.0 in _times(statement) and not _EN_COUNTS_TIMES.search(evidence))
     units = [m.group(1) for m in _LONE_ONE.finditer(statement)]
     return (bool(units) and not re.search(r"(?<![\d.])1(?![\d.])", statement)
             and not any(re.search(_ZH_COUNT + re.escape(u), evidence) and "每" + u not in evidence for u in units))

@@ -21,8 +21,10 @@ import numpy as np
 
 from ragpipe.core.evidence.agreement import elliptical, fact_terms, found_in, name_in, words
 from ragpipe.core.evidence.contradiction import confirms, contradicted
+from ragpipe.core.evidence.counts import ordinals_counted
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.facts import counted, facts, lone_one
+from ragpipe.core.evidence.limits import range_confirms
 from ragpipe.core.evidence.sentences import CAMEL, evidence_sentences
 from ragpipe.core.text import added_clause, as_evidence_words, content_tokens, interchangeable, is_chinese, normalize, number_mentions, numbers, shortened
 
@@ -66,7 +68,8 @@ FEATURES = (
     "names_together",  # best share of its names and numbers found together in one sentence (-1: fewer than two)
     "contradicted",    # a plain contradiction (contradiction.py): another name, number or date, negation, roles
     "informative_coverage",  # share of its content words the question does not give that the evidence has
-    "confirmed",       # a bare reply ("20%。") whose values stand where the question points (contradiction.confirms)
+    "confirmed",       # a bare reply ("20%。") whose values stand where the question points (contradiction.confirms),
+                       # or a time that is the end it names of the evidence's range (limits.range_confirms)
     "invented",        # a claim whose words beyond the question's are none in the evidence, nor its values (_invented)
 )
 
@@ -270,7 +273,8 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
                              and not (w.endswith("s") and w[:-1] in prepared.lowered)
                              and not (zh and w not in facts(statement).names
                                       and (shortened(w, prepared.lowered) or w[:-1] in prepared.lowered)))
-        stated_numbers = _statement_numbers(statement) - ({1.0} if zh and lone_one(statement, prepared.lowered) else set())
+        stated_numbers = (_statement_numbers(statement) - ({1.0} if lone_one(statement, prepared.lowered) else set())
+                          - ordinals_counted(statement, prepared.lowered))
         novel_numbers = sorted(stated_numbers - prepared.numbers)
         # Names and numbers that the evidence has, but never in one sentence, are
         # often facts from different places stitched into one claim.
@@ -307,7 +311,8 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
             0.0 if zh else cos_sentence, cos_sentence if zh else 0.0,
             float(chatter), margin, len(denied), sentence_coverage, names_together,
             float(found is not None), informative_coverage,
-            float(elliptical(statement) and bool(question) and found is None and confirms(statement, question, sentences)),
+            float(found is None and (elliptical(statement) and bool(question) and confirms(statement, question, sentences)
+                                     or range_confirms(statement, question, sentences))),
             float(not reference and sentences != [] and not (chatter or meta)
                   and _invented(statement, question, prepared)),
         )

@@ -107,7 +107,13 @@ def _closure(sentence: str, written: str) -> bool:
     return bool(_CLOSED.search(clause)) and not _STARTS.search(clause)
 
 
-def range_ends(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | tuple[()] | None:
+def range_confirms(statement: str, question: str, sentences: list[str]) -> bool:
+    """The statement's time is the end it names of the range the evidence sets: "closes at 5 p.m." and "博物馆上午9点开门"
+    say what "Opening hours: 9:00-17:00" says. The question's words are the topic, which a timetable need not repeat."""
+    return range_ends(statement, sentences, given=words(question)) == ()
+
+
+def range_ends(statement: str, sentences: list[str], given: tuple[str, ...] = ()) -> tuple[str, str, str, str] | tuple[()] | None:
     """A statement that says when something starts or ends, against the range that the evidence sentence speaking of
     it sets: () where the time is the range's end of that kind ("closes at 5 p.m." / "open 10 a.m. to 5 p.m."); a
     contradiction ("range", what it says, the range, the sentence) where it is the other end ("closes at 10 a.m."), or
@@ -124,8 +130,10 @@ def range_ends(statement: str, sentences: list[str]) -> tuple[str, str, str, str
         end = 0 if starts else 1
     if end is None:
         return None
-    frame = [t for t in dict.fromkeys(words(_ENDS.sub(" ", _STARTS.sub(" ", statement[:at] + " " + statement[until:]))))
-             if not pronoun(t)]
+    # "until", "from" mark the end: no word of what the statement speaks of.
+    before = _FROM.sub(" ", _UNTIL.sub(" ", statement[:at]))
+    frame = [t for t in dict.fromkeys(words(_ENDS.sub(" ", _STARTS.sub(" ", before + " " + statement[until:]))))
+             if not pronoun(t) and not found_in(t, given)]
     held = [(s, r) for s in sentences for r in _ranges(s) if (r[0] or r[1])[0] == value[0]]
     if frame:
         aligned = aligned_with(frame, [s for s, _ in held], [words(s) for s, _ in held])

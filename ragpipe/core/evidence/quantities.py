@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ragpipe.core.evidence.facts import _EN_SCALES, _EN_UNITS, _ZH_NUMBER, _en_value, _zh_value, facts
-from ragpipe.core.text import DAY_PART, EN_CLOCK, clock_hour
+from ragpipe.core.text import DAY_PART, EN_CLOCK, EN_STOPWORDS, clock_hour
 
 # dimension, factor to its base unit, spellings (latin ones end at a word boundary). Months and
 # years are one dimension, days and hours another: "two years" is 24 months, not 730 days.
@@ -73,7 +73,7 @@ _NUM = (rf"{_DIGITS}"
 # "个" or "个半" between number and unit ("18个月", "四个半小时"), then the unit.
 # "and a half" before or after the unit ("one and a half hours", "an hour and a half") as 个半.
 _AND_A_HALF = r"\s+and\s+a\s+half\b"
-_QUANTITY = re.compile(rf"(?P<first>{_NUM}|\ban?(?=\s+[a-z]+{_AND_A_HALF}))(?:\s*(?:-|–|~|～|to|至|到)\s*(?P<second>{_NUM}))?"
+_QUANTITY = re.compile(rf"(?P<first>{_NUM}|\ban?(?=\s+[a-z]+{_AND_A_HALF})|\b(?P<one>an?)(?=\s+(?:month|year|week|day|hour|fortnight)\b))(?:\s*(?:-|–|~|～|to|至|到)\s*(?P<second>{_NUM}))?"
                        rf"(?P<half>个半|{_AND_A_HALF})?\s*-?\s*(?:个(?=小时|星期))?(?P<unit>{_UNIT})(?P<half_after>{_AND_A_HALF})?", re.I)
 # Amounts of one dimension in falling units, side by side, add up: "2 hours and 15 minutes" is 135
 # minutes, "一年零三个月" 15 months, "1小时30分钟" 90 minutes.
@@ -84,6 +84,10 @@ _ZH_HOUR = "[零一二两三四五六七八九十]{1,3}|\\d{1,2}"
 _CLOCK = re.compile(rf"(?:(?P<hpart>{DAY_PART})\s*)?(?<![\d:.])(?P<h>\d{{1,2}}):(?P<m>\d{{2}})(?![:\d])(?!\s*[ap]\.?m\b)|(?<![\d:.]){EN_CLOCK}"
                     rf"|\b(?P<noon>noon|midnight)\b|(?P<part>{DAY_PART})?(?P<zh>{_ZH_HOUR})点"
                     rf"(?:(?P<zhalf>半)|(?P<zm>{_ZH_HOUR})分)?钟?", re.I)
+# What makes "a week" a rate's period: a count or an amount right before it ("twice", "3 times", "two tablets").
+# A bound before it is left as before, unread: "less than an hour" is no hour to write as "about 90 minutes".
+_RATE_BEFORE = re.compile(rf"(?:\d\S*|%|\b(?:once|twice|thrice|times|per)|(?:\d|\b(?:{_EN_WORD}))\s+(?:\S+\s+)?\S+"
+                          rf"|\b(?:(?:less|more|fewer|longer|shorter) than|over|under|at (?:least|most)|up to))\s*$", re.I)
 # A ceiling a Chinese duration carries after it: "7天之内", "七日内", "两周以内" say one thing.
 _WITHIN = re.compile(r"之内|以内|内")
 _APPROXIMATE = re.compile(r"(?:约为?|大约|大概|approximately|about|around|roughly|nearly|some|~)\s*$", re.I)
@@ -136,6 +140,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             continue  # a lone letter is a unit only as written right after digits ("330 m", "65W"; "$3m" is money)
         if text.startswith("半", match.end()):
             continue  # "一年半" is a year and a half
+        if match.group("one") and (_RATE_BEFORE.search(text[:match.start()]) or re.match(r"\s+or\b", text[match.end():])):
+            continue  # "a month" is one month, but "twice a week", "seven days a week", "$5 a month" are rates
         if unit in ("年", "日") and (re.search(r"[月号]\s*$", text[:match.start()])
                                     or (_number(match.group("first")) or (0,))[0] >= 1000):
             continue  # a date: "2020年", "3月5日", "每月15日"
@@ -250,9 +256,9 @@ def _counts_as_written_in(statement: str, evidence: str, question: str) -> str:
     """A number with no unit written as the evidence writes the same one: "1,200,000" as "1.2 million",
     "7个工作日" as "七个工作日", "about 2.4 million" as "2,412,000" (a rounding that agrees to its last
     written digit, as ``same``)."""
-    theirs, asked = _counts(evidence), {v for v, *_ in _counts(question)}
+    theirs, asked = written_numbers(evidence), {v for v, *_ in written_numbers(question)}
     out, last = [], 0
-    for value, place, start, end in _counts(statement):
+    for value, place, start, end in written_numbers(statement):
         if start < last:
             continue
         hedge = _APPROXIMATE.search(statement[max(last, start - 14):start])
@@ -267,12 +273,18 @@ def _counts_as_written_in(statement: str, evidence: str, question: str) -> str:
     return "".join(out) + statement[last:] if out else statement
 
 
-def _counts(text: str) -> list[tuple[float, float, int, int]]:
-    """Each number of a text (digits with their scale word, a Chinese numeral before a measure word) with
+# A number in English words before what it counts ("two bedrooms", "one hundred and twenty rooms"; not "one of").
+_EN_NUMBER = re.compile(rf"\b(?:{_EN_WORD})(?:[\s-]+(?:and\s+)?(?:{_EN_WORD}))*\b", re.I)
+
+
+def written_numbers(text: str) -> list[tuple[float, float, int, int]]:
+    """Each number of a text (digits with their scale word, a Chinese numeral before a measure word, English number words) with
     the place of its last digit and where it stands."""
     found = [(*value, m.start(), m.end()) for m in _BARE.finditer(text) if (value := _number(m.group(0)))]
     found += [(*value, m.start("num"), m.end("num")) for m in _ZH_NUMBER.finditer(text)
               if m.group("num") and (value := _number(m.group("num")))]
+    found += [(*value, m.start(), m.end()) for m in _EN_NUMBER.finditer(text) if (value := _number(m.group(0)))
+              and (after := re.match(r"[\s-]+([a-z]+)", text[m.end():], re.I)) and after.group(1).lower() not in EN_STOPWORDS]
     # A number before 年, 月, 日 or 号 is a date's or a quantity's, which ``quantities`` reads.
     return sorted((c for c in found if text[c[3]:c[3] + 1] not in ("年", "月", "日", "号")),
                   key=lambda c: c[2])
@@ -330,3 +342,4 @@ def _plain(value: float) -> str:
 def _in_other_unit(mine: Quantity) -> str:
     unit, factor = next((u, f) for u, f in _REWRITE_UNITS[mine.dimension] if not math.isclose(mine.amount / f, mine.number))
     return _plain(mine.amount / factor) + unit
+

@@ -8,8 +8,11 @@ from __future__ import annotations
 import re
 
 from ragpipe.core.evidence.agreement import found_in, name_in, shares_word, words
-from ragpipe.core.evidence.facts import PLACE_TITLE, VALUE_CLAUSE, common_word, counted, facts, fold, lone_one, negated
+from ragpipe.core.evidence.counts import ordinals_counted
+from ragpipe.core.evidence.facts import (_TIMES, _TIMES_VALUE, PLACE_TITLE, VALUE_CLAUSE, common_word, counted, facts, fold,
+                                         lone_one, negated)
 from ragpipe.core.evidence.polarity import aligned_with, clauses_of, overlap, pronoun
+from ragpipe.core.evidence.quantities import written_numbers
 from ragpipe.core.text import as_evidence_words, interchangeable, is_chinese, number_mentions, numbers
 
 # A statement echoes an evidence clause that holds this share of its words besides names and numbers.
@@ -40,6 +43,7 @@ def slot_conflict(statement: str, sentences: list[str], sentence_terms) -> tuple
     stated_numbers = said.numbers if is_chinese(statement) else said.numbers & (numbers(statement) | counted(statement))
     if lone_one(statement, " ".join(sentences)):
         stated_numbers = stated_numbers - {1.0}
+    stated_numbers = stated_numbers - ordinals_counted(statement, " ".join(sentences))
     sentences = [_UNNUMBERED.sub(" ", s) for s in sentences]
     # A name of dictionary words ("Brazil", "Berlin Philharmonic") is a slot too, but only a proper name
     # between the same words takes its place (_in_its_place): "Open Control Panel" names a button.
@@ -278,11 +282,16 @@ def _closer_alternative(kind: str, value, said, frame: list[str], sentence: str)
     text = fold(sentence)
     found = facts(sentence)
     # A negation is no word of the topic: "不" of "缴存比例不低于5%" must not tie it to "原则上不高于12%".
-    frame = [t for t in frame if not facts(t).negated]
+    # Nor is a number: the value is the slot, and "six" of "six times" must not tie it to its own clause.
+    frame = [t for t in frame if not facts(t).negated and not facts(t).numbers]
     pool = {"name": found.names, "number": found.numbers, "year": found.years, "month": found.months}[kind]
     mine = {"name": said.names, "number": said.numbers, "year": said.years, "month": said.months}[kind]
     others = [v for v in pool if v not in mine and not (kind == "name" and (name_in(v, mine) or shares_word(v, [value])))]
-    spots = sorted((m.start(), v) for v in [value, *others] for m in re.finditer(_surface(kind, v, sentence), text))
+    spots = {(m.start(), v) for v in [value, *others] for m in re.finditer(_surface(kind, v, sentence), text)}
+    if kind == "number":  # a number in words: "six times", "十讲", "twice"
+        spots |= {(at, v) for v, _, at, _ in written_numbers(text) if v in [value, *others]}
+        spots |= {(m.start(), v) for m in _TIMES.finditer(text) if (v := _TIMES_VALUE[m.group(0)]) in [value, *others]}
+    spots = sorted(spots)
     if not others or value not in {v for _, v in spots}:
         return None  # a value written in a way this cannot place ("30万" for 300000) is taken as stated
     topic = set(words(text[:spots[0][0]]))

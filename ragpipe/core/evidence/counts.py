@@ -1,0 +1,88 @@
+"""Counts of things: "three doses", "2 bedrooms", "twice a week", "两剂", "三个校区", "每周两次", each with what it counts
+and the period of its rate, so that a count compares with the evidence's count of the same thing, and with no other
+number: "four doses" against "two doses, four weeks apart" counts doses otherwise, whatever the four there counts.
+Numbers are read as ``quantities`` reads them (digits, Chinese numerals, English number words)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ragpipe.core.evidence.facts import _BOUND_BEFORE, _TIMES, _TIMES_VALUE, _ZH_THINGS
+from ragpipe.core.evidence.quantities import _EN_WORD, _UNIT, _number
+from ragpipe.core.text import EN_STOPWORDS
+
+# A count of things: a number right before what it counts ("three doses", "2 bedrooms", "两剂", "三个校区"), or how many
+# times ("twice", "3 times", "两次"). A generic measure word (个, 种, …) counts the noun after it; a specific one (剂, 间)
+# counts what it measures. An amount of a unit ("four weeks", "两周") is a quantity, not a count.
+_EN_COUNT = re.compile(rf"(?<![\d.,])(?P<num>\d+(?:,\d{{3}})*|\b(?:{_EN_WORD})(?:[\s-]+(?:and\s+)?(?:{_EN_WORD}))*)\s+"
+                       rf"(?:[a-z]+ing\s+)?(?P<noun>[a-z]{{3,}})\b", re.I)
+_GENERIC = "个种位名家项条"
+_ZH_COUNT = re.compile(rf"(?<![\d.第])(?P<num>\d+|[零〇一二两三四五六七八九十百千万]+)(?P<measure>[{_GENERIC}次{_ZH_THINGS}])(?P<noun>[\u4e00-\u9fff]{{0,2}})")
+# What makes a count no plain one: a bound or a hedge before it ("at least two doses", "最多三次", "约两个"), a range
+# ("two to three doses", "2-3剂"), or a rate's period ("每次一片" counts per dose, "每日两片" per day).
+_RANGE_OR_HEDGE = re.compile(r"(?:-|–|~|\bto|\bor|至|到|或|\b(?:about|around|nearly|almost|roughly|approximately)|约|大约|近|多达)\s*$", re.I)
+_PERIOD_ZH = re.compile(r"(?:每|(?<![\d零〇一二两三四五六七八九十])一)(次|天|日|周|星期|月|年|人)")
+_CLAUSE_END = re.compile(r"[,;:，；：。]")
+_PERIOD_EN = re.compile(r"\b(?:a|an|per|every|each)\s+(day|week|month|year|time|dose|person)\b|\b(daily|weekly|monthly|yearly)\b", re.I)
+# Plural nouns after a number that measure rather than count: "350 degrees", "four stars" (a rating), "20 points".
+_MEASURES = frozenset("degree star point percent dollar cent euro pound ounce inch feet foot yard calorie mph".split())
+_PERIODS = {"天": "day", "日": "day", "daily": "day", "周": "week", "星期": "week", "weekly": "week", "月": "month",
+            "monthly": "month", "年": "year", "yearly": "year", "次": "time", "人": "person"}
+
+
+@dataclass(frozen=True)
+class Count:
+    value: float
+    thing: str   # what it counts: an English noun's stem, "time", or a Chinese measure word with its noun
+    period: str  # the rate's period in its clause ("day" of "twice a day", "日" of "每日两片"), or ""
+    written: str
+    plain: bool = True  # no bound, hedge or range: "at least two doses", "about 100 passengers" are not
+
+
+@lru_cache(maxsize=16384)
+def counts(text: str) -> tuple[Count, ...]:
+    """The plain counts of things a text states, with what each counts."""
+    found = []
+    for match in _EN_COUNT.finditer(text):
+        noun = match.group("noun").lower()
+        value = (_number(match.group("num")) or (None,))[0]
+        if (value is None or noun in EN_STOPWORDS or re.fullmatch(_UNIT, noun, re.I) or noun.rstrip("s") in _MEASURES
+                or (value == 1) == noun.endswith("s") and noun != "times"):
+            continue  # "one of", "three weeks" (a quantity), "350 degrees" (a measure), "2 things" but not "2 thing"
+        found.append((value, "time" if noun == "times" else noun.rstrip("s"), match))
+    found += [(_TIMES_VALUE[m.group(0).lower()], "time", m) for m in _TIMES.finditer(text)]
+    for match in _ZH_COUNT.finditer(text):
+        measure, noun = match.group("measure"), match.group("noun")
+        value = (_number(match.group("num")) or (None,))[0]
+        if value is not None and (noun or measure not in _GENERIC):
+            found.append((value, measure + (noun if measure in _GENERIC else ""), match))  # written: its number and measure
+    out = []
+    for value, thing, match in found:
+        before, after = _CLAUSE_END.split(text[:match.start()])[-1], _CLAUSE_END.split(text[match.end():])[0]
+        plain = not (_RANGE_OR_HEDGE.search(before) or _BOUND_BEFORE.search(before))
+        clause = before + match.group(0) + after
+        period = _PERIOD_ZH.search(clause) or _PERIOD_EN.search(clause)
+        written = (period.group(1) or period.group(2) or "").lower() if period else ""
+        shown = match.group(0) if thing[0].isascii() or thing[0] in _GENERIC else match.group("num") + thing
+        out.append(Count(value, thing, _PERIODS.get(written, written), shown, plain))
+    return tuple(out)
+
+
+def same_thing(a: Count, b: Count) -> bool:
+    """Two counts of one kind of thing in one period: "doses" / "dose", "classes" / "class", "两剂" / "三剂"."""
+    short, long = sorted((a.thing, b.thing), key=len)
+    return a.period == b.period and long.startswith(short) and len(long) - len(short) <= 2 and len(short) >= (1 if not short.isascii() else 3)
+
+
+# An ordinal of a thing: "第二剂" (the second dose), "第3次".
+_ZH_ORDINAL = re.compile(rf"第(?P<num>\d+|[一二两三四五六七八九十]+)(?P<measure>[次{_ZH_THINGS}])")
+
+
+def ordinals_counted(statement: str, evidence: str) -> set[float]:
+    """The statement's ordinals of a thing that the evidence counts at least so many of: "第一剂和第二剂" says
+    which of "两剂" it means, and the evidence need not state 1 or 2 (as facts.lone_one, for the "a" of "一天")."""
+    theirs = [c for c in counts(evidence) if not c.period and c.plain]
+    return {value for m in _ZH_ORDINAL.finditer(statement) if (value := (_number(m.group("num")) or (0,))[0])
+            and any(c.thing == m.group("measure") and c.value >= value for c in theirs)}
