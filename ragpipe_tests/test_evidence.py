@@ -429,6 +429,12 @@ def test_an_added_clause_that_reuses_a_word_of_the_evidence_is_invented(verifier
     # A claim that is not added to another keeps the stricter rule: a paraphrase sharing a word is not invented.
     rows, _ = verifier.features(["乘客不得在地铁车厢内进食"], ["地铁车厢内不允许饮食。"], question="地铁上能吃东西吗？")
     assert rows[0][FEATURES.index("invented")] == 0
+    # A count of one names a thing ("一件"): shared with the evidence it ties no added clause to it, but a count
+    # of one in a claim of its own still does ("充满一次电…" rewords "充电一次…").
+    one, = verifier.verify(["学生还可免费多带一件"], ["每位乘客可免费托运一件不超过23公斤的行李。"], question="行李额度是多少？")
+    assert one.score <= 0.3
+    rows, _ = verifier.features(["充满一次电大约可以用30天"], ["本产品充电一次可续航约一个月。"], question="充一次电能用多久？")
+    assert rows[0][FEATURES.index("invented")] == 0
 
 
 def test_a_claim_in_words_the_lexicon_takes_for_the_evidence_s_invents_nothing(verifier):

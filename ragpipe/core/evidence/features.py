@@ -273,8 +273,9 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
                              and not (w.endswith("s") and w[:-1] in prepared.lowered)
                              and not (zh and w not in facts(statement).names
                                       and (shortened(w, prepared.lowered) or w[:-1] in prepared.lowered)))
+        # A count the question makes ("Which two metals …?") is the question's, not a claim a posed reply must prove.
         stated_numbers = (_statement_numbers(statement) - ({1.0} if lone_one(statement, prepared.lowered) else set())
-                          - ordinals_counted(statement, prepared.lowered))
+                          - ordinals_counted(statement, prepared.lowered) - counted(question))
         novel_numbers = sorted(stated_numbers - prepared.numbers)
         # Names and numbers that the evidence has, but never in one sentence, are
         # often facts from different places stitched into one claim.
@@ -356,7 +357,10 @@ def _invented(statement: str, question: str, prepared: _Prepared) -> bool:
     if len(informative) < 2:
         return False
     shared = set(fact_terms(said)) & set(fact_terms(facts(prepared.lowered)))
-    if any(t.startswith(("#y", "#m", "#d")) for t in shared) or _counted_units(statement) & _counted_units(prepared.lowered):
+    # In an added clause a count of one ("，学生还可免费多带一件") names a thing, it states no value: it ties nothing.
+    tied = {unit for unit in _counted_units(statement) & _counted_units(prepared.lowered)
+            if unit[0] != "#1" or not added_clause(statement)}
+    if any(t.startswith(("#y", "#m", "#d")) for t in shared) or tied:
         return False
     held = words(prepared.lowered)
 
