@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ragpipe.core.evidence.zh_names import zh_makers
-from ragpipe.core.text import EN_STOPWORDS, _jieba, is_chinese, normalize, number_mentions, number_spans
+from ragpipe.core.text import EN_STOPWORDS, _jieba, is_chinese, normalize, number_mentions, number_spans, pos_tags
 
 _EN_MONTHS = {m: i + 1 for i, m in enumerate(
     "january february march april may june july august september october november december".split())}
@@ -281,11 +281,9 @@ def names(text: str) -> tuple[str, ...]:
     it is no common word, month or weekday), jieba's proper nouns, a work's maker and 《titles》 in Chinese."""
     found: list[str] = []
     if is_chinese(text):
-        import jieba.posseg
-
         _jieba()
         found += [m.group(1) for m in re.finditer(r"《([^》]{1,40})》", text)]
-        found += [w for w, flag in jieba.posseg.cut(text) if flag in _ZH_NAME_FLAGS and len(w) >= 2
+        found += [w for w, flag in pos_tags(text) if flag in _ZH_NAME_FLAGS and len(w) >= 2
                   and w not in _ZH_COMMON_PLACES]
         found += zh_makers(text)  # 老舍 of "由老舍创作": a person named as a work's maker
         found += [m.group(0) for m in re.finditer(r"[A-Za-z][A-Za-z0-9.&'-]+", text)]  # Latin names in zh text

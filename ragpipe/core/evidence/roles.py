@@ -11,7 +11,7 @@ from ragpipe.core.evidence.agreement import words
 from ragpipe.core.evidence.facts import facts, fold
 from ragpipe.core.evidence.polarity import pronoun
 from ragpipe.core.evidence.zh_names import zh_makers, zh_person
-from ragpipe.core.text import is_chinese
+from ragpipe.core.text import is_chinese, pos_tags
 
 _EN_PASSIVE = re.compile(r"\b\w+(?:ed|en|wn|ld|ght|ne|de|id)\s+by\b", re.I)  # "was acquired by", ", signed by"
 # 被 in a noun says no passive: 被告 "defendant", 被保险人 "the insured".
@@ -204,12 +204,10 @@ def _toward(statement: str, sentence: str) -> tuple[str, str] | None:
     """In Chinese, the sides around 向/给/对/替 trade places before the same verb: "乙公司向甲公司支付了
     违约金" against "甲公司向乙公司支付了违约金" (words() drops the preposition, so ``_mirrored``
     cannot see it). Gives the two sides as the statement has them."""
-    import jieba.posseg
-
     def side(token) -> bool:  # nouns, names, pronouns
         return token.flag[:1] in ("n", "r")
 
-    tokens = list(jieba.posseg.dt.cut(statement))
+    tokens = pos_tags(statement)
     for k, token in enumerate(tokens):
         if token.word not in _TOWARD or token.flag != "p":
             continue
@@ -287,11 +285,9 @@ def swapped_roles(statement: str, sentences: list[str]) -> tuple[str, str, str] 
 def _zh_sides(statement: str) -> tuple[str, ...]:
     """In Chinese, the two sides of a verb of _ZH_LEXICON, names or not ("甲队", "远航物流"): the
     words next to it up to a preposition, particle, locative or punctuation, at most three."""
-    import jieba.posseg
-
     if not is_chinese(statement):
         return ()
-    tokens = list(jieba.posseg.dt.cut(statement))
+    tokens = pos_tags(statement)
     part = lambda t: t.flag[:1] not in ("x", "p", "f", "u", "d", "c", "m", "y") and t.word not in "被了的"  # noqa: E731
     def before(stop: int) -> tuple[int, str]:  # the side that ends at ``stop``, and where it starts
         i = stop

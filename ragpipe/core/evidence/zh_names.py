@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ragpipe.core.text import _jieba
+from ragpipe.core.text import _jieba, pos_tags
 
 # Chinese names end in a head word of the five entity types; a run of name-like words ending in
 # one is a candidate (深圳市 科技 创新局, 企业 所得税, 批发 和 零售业). Bare common nouns and verbs
@@ -109,10 +109,8 @@ def _zh_is_place(word: str) -> bool:
 def _zh_tokens(text: str) -> list[tuple[str, str]]:
     """jieba's (word, flag) pairs, corrected where its dictionary misleads the name rules:
     verbs it tags as places, a city and district in one token, a head split in two (加计 扣除)."""
-    import jieba.posseg
-
     tokens: list[tuple[str, str]] = []
-    for word, flag in jieba.posseg.cut(text):
+    for word, flag in pos_tags(text):
         if word in _ZH_NAME_VERBS:
             flag = "vn"
         elif word in _ZH_VERBS:

@@ -11,7 +11,7 @@ from ragpipe.core.judged.prompts import ANSWER_ANALYSIS, ANSWER_RELEVANCY
 from ragpipe.core.metrics.answer_correctness import polarity
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
-from ragpipe.core.text import EN_STOPWORDS, _jieba, content_tokens, is_chinese
+from ragpipe.core.text import EN_STOPWORDS, _jieba, content_tokens, is_chinese, pos_tags
 
 # "几" before a measure word asks how many ("几颗", "几本", "几辆"): any character but those that make
 # it another word (几乎, 几何) or ask a time (几月, 几号, 几点, 几时).
@@ -115,12 +115,10 @@ def _instructs(text: str) -> bool:
     """Whether the text opens with an instruction: a verb in its base form ("Run git reset…", "Hold the
     button…", "打开设置…", "点击“插入”…"), not a subject ("Water boils…", "Eggs are…")."""
     if is_chinese(text):
-        import jieba.posseg
-
         _jieba()
         text = re.sub(rf"^\W*(?:{'|'.join(_ZH_OPENERS)})+", "", text.strip())
         clause = re.split(r"[，,。；;！!？?]", text, maxsplit=1)[0]
-        flags = [flag for word, flag in jieba.posseg.cut(clause) if re.search(r"\w", word)]
+        flags = [flag for word, flag in pos_tags(clause) if re.search(r"\w", word)]
         while flags and flags[0] in _ZH_LEADING:
             flags = flags[1:]
         first = flags[0] if flags else ""
@@ -152,9 +150,7 @@ def _bare_list(text: str) -> bool:
 def _predicate(item: str) -> bool:
     """A Chinese verb that ends the item or is followed by other than a noun ("成立于…", "去了…"); one
     before a noun names it ("抹/v 茶/n 布丁"; "清蒸/vn 鲈鱼")."""
-    import jieba.posseg
-
-    tagged = [flag for word, flag in jieba.posseg.cut(item) if re.search(r"\w", word)]
+    tagged = [flag for word, flag in pos_tags(item) if re.search(r"\w", word)]
     return any(flag == "v" and (i + 1 == len(tagged) or not tagged[i + 1].startswith("n"))
                for i, flag in enumerate(tagged))
 
@@ -187,15 +183,13 @@ def _short_reply(answer: str, question: str) -> bool:
     word of the Chinese question alone, save a name, time or number, and a noun unless it ends the question
     ("营业。" to "周一营业吗？"; "手机。" to "这款手机支持无线充电吗？" is no reply). jieba tags a lone
     predicate unreliably ("营业" n, "经过" p), so its place in the question decides for a noun."""
-    import jieba.posseg
-
     clause = _first_clause(answer)
     if _EN_SHORT_REPLY.match(clause):
         return True
     echo = _ZH_ECHO.match(clause)
     if not echo or echo["predicate"] not in question:
         return False
-    flags = {flag for _, flag in jieba.posseg.cut(echo["predicate"])}
+    flags = {flag for _, flag in pos_tags(echo["predicate"])}
     ends_question = re.search(rf"{echo['predicate']}(?:吗|么|不|没有)?\W*$", question)
     return not flags & {"nr", "ns", "nt", "nz", "r", "m", "t", "q"} and ("n" not in flags or bool(ends_question))
 

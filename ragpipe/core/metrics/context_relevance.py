@@ -11,7 +11,7 @@ from ragpipe.core.evidence.entities import EN_DEMONYMS
 from ragpipe.core.metrics.answer_relevancy import CLOCK_TIME, DURATION, named_places
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
-from ragpipe.core.text import content_tokens, is_chinese
+from ragpipe.core.text import content_tokens, is_chinese, pos_tags
 
 # A context is embedded whole up to this many characters (the gist of a chunk): embedding
 # is nearly all the offline cost, and one 2,000-character context took as long as all of
@@ -259,10 +259,8 @@ def names_someone(context: str, question: str) -> bool:
     """Whether the context names a person, a team or a body the question does not: who answers "who". A place
     ("held in South Africa"), a nationality ("the African continent") or a lone surname (贾、史、王) is not one."""
     if is_chinese(question):
-        import jieba.posseg
-
         return any((flag == "nr" and len(word) >= 2 and word not in _ZH_TITLES or flag == "nt") and word not in question
-                   for word, flag in jieba.posseg.cut(context))
+                   for word, flag in pos_tags(context))
     asked, places = facts(question).names, named_places(context)
     return any(not any(n.startswith(q) or q.startswith(n) for q in asked) and not any(n in p for p in places)
                and not set(n.split()) <= EN_DEMONYMS for n in facts(context).names)
