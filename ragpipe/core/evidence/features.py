@@ -68,8 +68,7 @@ FEATURES = (
     "names_together",  # best share of its names and numbers found together in one sentence (-1: fewer than two)
     "contradicted",    # a plain contradiction (contradiction.py): another name, number or date, negation, roles
     "informative_coverage",  # share of its content words the question does not give that the evidence has
-    "confirmed",       # a bare reply ("20%。") whose values stand where the question points (contradiction.confirms),
-                       # or a time that is the end it names of the evidence's range (limits.range_confirms)
+    "confirmed",       # a bare reply ("20%。") whose values stand where the question points, or a range end it names
     "invented",        # a claim whose words beyond the question's are none in the evidence, nor its values (_invented)
 )
 
@@ -277,8 +276,7 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
         stated_numbers = (_statement_numbers(statement) - ({1.0} if lone_one(statement, prepared.lowered) else set())
                           - ordinals_counted(statement, prepared.lowered) - counted(question))
         novel_numbers = sorted(stated_numbers - prepared.numbers)
-        # Names and numbers that the evidence has, but never in one sentence, are
-        # often facts from different places stitched into one claim.
+        # Names and numbers the evidence has, but never in one sentence, are often facts stitched into one claim.
         named = len(names) + len(stated_numbers)
         names_together = -1.0 if named < 2 else max(
             ((sum(w in low for w in names) + len(stated_numbers & found)) / named
@@ -308,14 +306,12 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
         rows[i] = (
             float(reference), float(zh), math.log1p(n), coverage, window_coverage, pair_coverage, math.log1p(len(novel)),
             len(novel_names), len(novel_numbers), float(bool(stated_numbers)),
-            negation_mismatch, float(meta),
-            0.0 if zh else cos_sentence, cos_sentence if zh else 0.0,
+            negation_mismatch, float(meta), 0.0 if zh else cos_sentence, cos_sentence if zh else 0.0,
             float(chatter), margin, len(denied), sentence_coverage, names_together,
             float(found is not None), informative_coverage,
             float(found is None and (elliptical(statement) and bool(question) and confirms(statement, question, sentences)
                                      or range_confirms(statement, question, sentences))),
-            float(not reference and sentences != [] and not (chatter or meta)
-                  and _invented(statement, question, prepared)),
+            float(not reference and sentences != [] and not (chatter or meta) and _invented(statement, question, prepared)),
         )
         mentions = number_mentions(statement)
         notes.append({"evidence": found.sentence if found else sentences[shown] if sentences else "", "coverage": coverage,
