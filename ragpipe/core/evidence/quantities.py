@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ragpipe.core.evidence.facts import _EN_SCALES, _EN_UNITS, _ZH_NUMBER, _en_value, _zh_value, facts
+from ragpipe.core.evidence.facts import _EN_SCALES, _EN_UNITS, _ZH_NUMBER, _en_value, _zh_value, dates_at, facts
 from ragpipe.core.text import DAY_PART, EN_CLOCK, EN_STOPWORDS, clock_hour
 
 # dimension, factor to its base unit, spellings (latin ones end at a word boundary). Months and
@@ -216,6 +216,7 @@ def as_written_in(statement: str, evidence: str, question: str = "") -> str:
     "65瓦" for "65W", "约8849米" for "8848.86米") written as the evidence writes it. A quantity the
     question states is its topic and stays as written: "一年有十个月" to "一年有多少个月？" must not
     read "12个月有十个月" against "12个月"."""
+    statement = _dates_as_written_in(statement, evidence)
     theirs = quantities(evidence)
     if not theirs:
         return _counts_as_written_in(statement, evidence, question)
@@ -247,6 +248,20 @@ def as_written_in(statement: str, evidence: str, question: str = "") -> str:
         out += [before, evidence[best.start:best.end] + (best.within if within else "")]
         last = end
     return _counts_as_written_in("".join(out) + statement[last:] if out else statement, evidence, question)
+
+
+def _dates_as_written_in(statement: str, evidence: str) -> str:
+    """Each date the evidence states in another form written as the evidence writes it: "二〇二三年七月一日"
+    as "2023年7月1日", "the fifteenth of March" as "March 15" (the same year, month and day, as written)."""
+    theirs: dict = {}
+    for start, end, read in dates_at(evidence):
+        theirs.setdefault(read, evidence[start:end].rstrip("."))  # the dot of "Feb." may end the sentence
+    out, last = [], 0
+    for start, end, read in dates_at(statement):
+        if read in theirs and start >= last:
+            out += [statement[last:start], theirs[read]]
+            last = end - statement[start:end].endswith(".")
+    return "".join(out) + statement[last:]
 
 
 _BARE = re.compile(rf"(?<![\d.,:])(?:{_DIGITS})(?![\d:])", re.I)
