@@ -216,7 +216,9 @@ def as_written_in(statement: str, evidence: str, question: str = "") -> str:
     "65瓦" for "65W", "约8849米" for "8848.86米") written as the evidence writes it. A quantity the
     question states is its topic and stays as written: "一年有十个月" to "一年有多少个月？" must not
     read "12个月有十个月" against "12个月"."""
-    statement = _dates_as_written_in(statement, evidence)
+    from ragpipe.core.evidence.counts import ordinals_as_counted  # counts reads numbers with this module's readers
+
+    statement = ordinals_as_counted(_dates_as_written_in(statement, evidence), evidence)
     theirs = quantities(evidence)
     if not theirs:
         return _counts_as_written_in(statement, evidence, question)
@@ -296,8 +298,8 @@ def written_numbers(text: str) -> list[tuple[float, float, int, int]]:
     """Each number of a text (digits with their scale word, a Chinese numeral before a measure word, English number words) with
     the place of its last digit and where it stands."""
     found = [(*value, m.start(), m.end()) for m in _BARE.finditer(text) if (value := _number(m.group(0)))]
-    found += [(*value, m.start("num"), m.end("num")) for m in _ZH_NUMBER.finditer(text)
-              if m.group("num") and (value := _number(m.group("num")))]
+    found += [(*value, m.start("num"), m.end("num")) for m in _ZH_NUMBER.finditer(text)  # not an ordinal's: 第二剂
+              if m.group("num") and not text.endswith("第", 0, m.start("num")) and (value := _number(m.group("num")))]
     found += [(*value, m.start(), m.end()) for m in _EN_NUMBER.finditer(text) if (value := _number(m.group(0)))
               and (after := re.match(r"[\s-]+([a-z]+)", text[m.end():], re.I)) and after.group(1).lower() not in EN_STOPWORDS]
     # A number before 年, 月, 日 or 号 is a date's or a quantity's, which ``quantities`` reads.
