@@ -476,6 +476,8 @@ def test_a_bounded_hour_is_not_written_as_the_evidences_rounding():
     ("Applications close on the fifteenth of March.", "The deadline is March 15.", "Applications close on March 15."),
     ("It opens on February third.", "It opens on 3rd Feb.", "It opens on 3rd Feb."),
     ("报名截止到十二月十五号。", "报名截止日期为12月25日。", "报名截止到十二月十五号。"),  # another day stays as written
+    ("报名截止到十二月二十五号。", "报名截止日期为2024年12月25日。", "报名截止到12月25日。"),  # no year: in digits
+    ("Applications close on the fifteenth of March.", "It closes on March 15, 2025.", "Applications close on March 15."),
 ])
 def test_a_date_in_numerals_or_words_is_written_as_the_evidence_writes_it(statement, evidence, written):
     assert as_written_in(statement, evidence) == written
@@ -484,6 +486,7 @@ def test_a_date_in_numerals_or_words_is_written_as_the_evidence_writes_it(statem
 def test_a_date_in_words_supports_and_conflicts_as_its_digits_do(verifier):
     same = verifier.verify(["合同自二〇二三年七月一日起生效", "Applications close on the fifteenth of March"],
                            ["本合同自2023年7月1日起生效。", "The application deadline is March 15."])
+    same += verifier.verify(["报名截止到十二月二十五号"], ["报名截止日期为2024年12月25日。"])
     swapped = verifier.verify(["The office reopens on January fourth", "报名截止到十二月十五号"],
                               ["The office will reopen on January 6.", "报名截止日期为12月25日。"])
     assert all(v.score >= 0.8 for v in same) and all(v.score <= 0.3 for v in swapped), [v.score for v in same + swapped]

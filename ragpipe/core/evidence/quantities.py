@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ragpipe.core.evidence.facts import _EN_SCALES, _EN_UNITS, _ZH_NUMBER, _en_value, _zh_value, dates_at, facts
+from ragpipe.core.evidence.facts import _EN_MONTHS, _EN_SCALES, _EN_UNITS, _ZH_NUMBER, _en_value, _zh_value, dates_at, facts
 from ragpipe.core.text import DAY_PART, EN_CLOCK, EN_STOPWORDS, clock_hour
 
 # dimension, factor to its base unit, spellings (latin ones end at a word boundary). Months and
@@ -254,16 +254,26 @@ def as_written_in(statement: str, evidence: str, question: str = "") -> str:
 
 def _dates_as_written_in(statement: str, evidence: str) -> str:
     """Each date the evidence states in another form written as the evidence writes it: "二〇二三年七月一日"
-    as "2023年7月1日", "the fifteenth of March" as "March 15" (the same year, month and day, as written)."""
+    as "2023年7月1日", "the fifteenth of March" as "March 15" (the same year, month and day, as written); one
+    that leaves out what the evidence's adds (its year) in digits: "十二月二十五号" as "12月25日"."""
     theirs: dict = {}
     for start, end, read in dates_at(evidence):
         theirs.setdefault(read, evidence[start:end].rstrip("."))  # the dot of "Feb." may end the sentence
     out, last = [], 0
     for start, end, read in dates_at(statement):
-        if read in theirs and start >= last:
-            out += [statement[last:start], theirs[read]]
+        written = theirs.get(read) or (read[1] and any(all(m in (None, t) for m, t in zip(read, r)) for r in theirs)
+                                       and _in_digits(read, statement[start:end]))
+        if written and start >= last:
+            out += [statement[last:start], written]
             last = end - statement[start:end].endswith(".")
     return "".join(out) + statement[last:]
+
+
+def _in_digits(read: tuple, written: str) -> str:
+    year, month, day = read
+    if not written.isascii():
+        return (f"{year}年" if year else "") + f"{month}月" + (f"{day}日" if day else "")
+    return list(_EN_MONTHS)[month - 1].title() + (f" {day}" if day else "") + (f", {year}" if year else "")
 
 
 _BARE = re.compile(rf"(?<![\d.,:])(?:{_DIGITS})(?![\d:])", re.I)
