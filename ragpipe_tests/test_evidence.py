@@ -468,3 +468,46 @@ def test_a_month_is_one_month_but_a_rates_period_is_no_amount():
 
 def test_a_bounded_hour_is_not_written_as_the_evidences_rounding():
     assert as_written_in("The trip takes less than an hour.", "The trip takes about 90 minutes.") == "The trip takes less than an hour."
+
+
+@pytest.mark.parametrize("statement, evidence, written", [
+    ("合同自二〇二三年七月一日起生效。", "本合同自2023年7月1日起生效。", "合同自2023年7月1日起生效。"),
+    ("报名截止到十二月二十五号。", "报名截止日期为12月25日。", "报名截止到12月25日。"),
+    ("Applications close on the fifteenth of March.", "The deadline is March 15.", "Applications close on March 15."),
+    ("It opens on February third.", "It opens on 3rd Feb.", "It opens on 3rd Feb."),
+    ("报名截止到十二月十五号。", "报名截止日期为12月25日。", "报名截止到十二月十五号。"),  # another day stays as written
+    ("报名截止到十二月二十五号。", "报名截止日期为2024年12月25日。", "报名截止到12月25日。"),  # no year: in digits
+    ("Applications close on the fifteenth of March.", "It closes on March 15, 2025.", "Applications close on March 15."),
+])
+def test_a_date_in_numerals_or_words_is_written_as_the_evidence_writes_it(statement, evidence, written):
+    assert as_written_in(statement, evidence) == written
+
+
+def test_a_date_in_words_supports_and_conflicts_as_its_digits_do(verifier):
+    same = verifier.verify(["合同自二〇二三年七月一日起生效", "Applications close on the fifteenth of March"],
+                           ["本合同自2023年7月1日起生效。", "The application deadline is March 15."])
+    same += verifier.verify(["报名截止到十二月二十五号"], ["报名截止日期为2024年12月25日。"])
+    swapped = verifier.verify(["The office reopens on January fourth", "报名截止到十二月十五号"],
+                              ["The office will reopen on January 6.", "报名截止日期为12月25日。"])
+    assert all(v.score >= 0.8 for v in same) and all(v.score <= 0.3 for v in swapped), [v.score for v in same + swapped]
+
+
+@pytest.mark.parametrize("text, day", [
+    ("On the third of February.", (2, 3)), ("February third", (2, 3)), ("3rd Feb", (2, 3)),
+    ("the twenty-first of June, 2024", (6, 21)), ("二〇二四年十二月二十五号", (12, 25)),
+])
+def test_a_day_of_the_month_in_words_is_read(text, day):
+    from ragpipe.core.evidence.facts import facts
+
+    assert facts(text).days == {day}
+    # A day word names its month with a capital, and is no date before a hyphen.
+    assert not facts("You may first apply online.").days and not facts("March second-hand sales").days
+
+
+def test_ordinals_that_list_all_the_evidence_counts_are_its_count(verifier):
+    # "第一剂和第二剂" names the two doses of "两剂"; an ordinal's 二 is no count to copy ("两剂" was read as "二剂").
+    assert as_written_in("第一剂和第二剂间隔4周。", "该疫苗需接种两剂，间隔四周。") == "两剂间隔四周。"
+    assert as_written_in("一共要打两剂。", "第一剂和第二剂需间隔21天，完成两剂即完成全程接种。") == "一共要打两剂。"
+    assert as_written_in("第一剂和第二剂间隔4周。", "该疫苗需接种三剂。") == "第一剂和第二剂间隔4周。"  # not all three
+    found = verifier.verify(["第一剂和第二剂间隔4周"], ["该疫苗需接种两剂，间隔四周。"])[0]
+    assert found.score >= 0.8, found.reason

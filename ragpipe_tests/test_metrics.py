@@ -968,3 +968,17 @@ def test_answer_relevancy_reuses_the_statement_vectors_the_verifier_embedded(kit
 def test_faithfulness_reads_a_quantity_in_any_unit_and_catches_another_value(kit, answer, context, faithful):
     result = score(kit, "faithfulness", answer=answer, retrieved_contexts=[context])
     assert (result.value >= 0.8 and not result.details["hallucinated"]) if faithful else result.value <= 0.3, result.details
+
+
+@pytest.mark.parametrize("question, answer, direct", [
+    ("When does the spring semester start?", "On the third of February.", True),  # a date in words is a bare reply
+    ("期末考试是什么时候？", "六月十二号。", True),
+    ("How long is the trail?", "About 12 miles.", True),  # "how long is" asks a length too
+    ("停车费多少钱？", "每小时五块钱。", True),
+    ("长城大约有多长？", "两万多公里。", True),
+    ("这条步道多长？", "礼品店五点关门。", False),  # a clock time is no length
+    ("How tall is the tower?", "At 6 p.m.", False),
+])
+def test_answer_relevancy_a_measure_date_or_clock_time_answers_its_own_kind(kit, question, answer, direct):
+    value = REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=question, answer=answer), kit).value
+    assert value >= 0.7 if direct else value <= 0.3, value

@@ -137,3 +137,9 @@ def test_a_numbers_own_and_joins_no_clauses():
     assert split_statements("The course lasts one and a half years.") == ["The course lasts one and a half years"]
     assert split_statements("The hotel has one hundred and twenty rooms and three large restaurants.") == [
         "The hotel has one hundred and twenty rooms", "three large restaurants"]
+
+
+def test_a_number_hyphenated_to_its_unit_is_two_words():
+    assert content_tokens("a 15-dollar fee") == content_tokens("a 15 dollar fee")
+    assert set(content_tokens("A $200 deposit")) <= set(content_tokens("a 200-dollar deposit"))
+    assert content_tokens("COVID-19 cases") == ("covid-19", "case")  # letters before the hyphen: one word

@@ -66,6 +66,8 @@ _ZH_DIGITS = "零一二三四五六七八九"
 _DIGIT_GROUP = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 _CURRENCY = re.compile(r"([$€£])\s*(?=\d)")
 _CURRENCY_WORD = {"$": "dollar ", "€": "euro ", "£": "pound "}
+# A number and its unit joined by a hyphen are two words: "a 15-dollar fee" / "$15", "a 2-year warranty" / "2 years".
+_NUMBER_COMPOUND = re.compile(r"(?<=\d)-(?=[a-z])")
 _UNIT_SCALE = {"万亿": 1e12, "亿": 1e8, "万": 1e4, "千": 1e3, "百": 1e2,
                "million": 1e6, "billion": 1e9, "thousand": 1e3}
 
@@ -207,6 +209,7 @@ def content_tokens(text: str) -> tuple[str, ...]:
                 tokens.extend(word[i : i + 2] for i in range(len(word) - 1))
     else:
         text = _CURRENCY.sub(lambda m: _CURRENCY_WORD[m.group(1)], text)
+        text = _NUMBER_COMPOUND.sub(" ", text)
         for word in re.findall(r"[a-z0-9]+(?:[.'-][a-z0-9]+)*", text):
             word = re.sub(r"'s$", "", word)  # a possessive is its noun: "the library's" / "the library"
             if word not in EN_STOPWORDS:

@@ -86,3 +86,19 @@ def ordinals_counted(statement: str, evidence: str) -> set[float]:
     theirs = [c for c in counts(evidence) if not c.period and c.plain]
     return {value for m in _ZH_ORDINAL.finditer(statement) if (value := (_number(m.group("num")) or (0,))[0])
             and any(c.thing == m.group("measure") and c.value >= value for c in theirs)}
+
+
+_ZH_ORDINALS = re.compile(rf"第(?:\d+|[一二两三四五六七八九十]+)(?P<measure>[次{_ZH_THINGS}])(?:(?:和|与|及|、)第(?:\d+|[一二两三四五六七八九十]+)(?P=measure))+")
+
+
+def ordinals_as_counted(statement: str, evidence: str) -> str:
+    """Ordinals that list all of a thing the evidence counts, written as the evidence's count: "第一剂和第二剂" as
+    "两剂" where the evidence gives "两剂" (they name the same two doses)."""
+    theirs = [c for c in counts(evidence) if not c.period and c.plain]
+
+    def counted(match: re.Match) -> str:
+        values = sorted(_number(m.group("num"))[0] for m in _ZH_ORDINAL.finditer(match.group(0)))
+        count = next((c for c in theirs if c.thing == match.group("measure") and values == list(range(1, int(c.value) + 1))), None)
+        return count.written if count else match.group(0)
+
+    return _ZH_ORDINALS.sub(counted, statement)

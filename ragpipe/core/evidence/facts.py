@@ -25,11 +25,21 @@ _MONTH_WORD = r"(?:January|February|March|April|May|June|July|August|September|O
               r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)(?![a-z])\.?"
 _WEEKDAYS = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
 _YEAR = r"(?:1[0-9]{3}|20[0-9]{2})"
-# "March 5, 2020", "March 5", "March 2020", "5 March 2020", "5th of March", "2020-03-05", ISO first.
+# A day of the month as an ordinal word: "third", "twenty-first", "thirtieth".
+_ORDINALS = {w: i + 1 for i, w in enumerate(
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
+    "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split())} | {"thirtieth": 30}
+_ORDINALS |= {f"{tens}-{w}": base + _ORDINALS[w] for tens, base in (("twenty", 20), ("thirty", 30))
+              for w in ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+              if base + _ORDINALS[w] <= 31}
+_DAY_WORD = "|".join(sorted((w.replace("-", "[\\s-]?") for w in _ORDINALS), key=len, reverse=True))
+_DAY = rf"(?:\d{{1,2}}(?:st|nd|rd|th)?\b|(?:{_DAY_WORD})(?![\w-]))"
+# "March 5, 2020", "March 5", "March 2020", "5 March 2020", "5th of March", "2020-03-05", ISO first; a day
+# in words too ("the third of February", "February third").
 _EN_DATE = re.compile(
     rf"\b(?P<iso_y>{_YEAR})-(?P<iso_m>\d{{1,2}})-(?P<iso_d>\d{{1,2}})\b"
-    rf"|\b(?P<m1>{_MONTH_WORD})(?:\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\b)?(?:,?\s+(?P<y1>{_YEAR})\b)?"
-    rf"|\b(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<m2>{_MONTH_WORD})(?:,?\s+(?P<y2>{_YEAR})\b)?",
+    rf"|\b(?P<m1>{_MONTH_WORD})(?:\s+(?P<d1>{_DAY}))?(?:,?\s+(?P<y1>{_YEAR})\b)?"
+    rf"|(?:\bthe\s+)?\b(?P<d2>{_DAY})(?:\s+of)?\s+(?P<m2>{_MONTH_WORD})(?:,?\s+(?P<y2>{_YEAR})\b)?",
     re.I)
 _ZH_NUMERAL = "零〇一二三四五六七八九十百千万亿两"
 _ZH_DATE = re.compile(rf"(?:(?P<y>\d{{4}}|[{_ZH_NUMERAL}]{{4}})年)?(?:(?P<m>\d{{1,2}}|[{_ZH_NUMERAL}]{{1,3}})月)"
@@ -185,7 +195,8 @@ def _month(token: str) -> int | None:
 def _day(token: str | None) -> int | None:
     if not token:
         return None
-    value = int(token) if token.isdigit() else _zh_value(token)
+    token = re.sub(r"(?<=\d)(?:st|nd|rd|th)$|[\s-]+", lambda m: "" if m.group(0)[0].isalpha() else "-", token.lower())
+    value = int(token) if token.isdigit() else _ORDINALS.get(token) or _zh_value(token)
     return int(value) if value and 1 <= value <= 31 else None
 
 
@@ -198,16 +209,23 @@ def _read_date(match: re.Match) -> tuple[int | None, int | None, int | None] | N
         return None
     if group.get("m1") and group["m1"].lower() == "may" and not (group.get("d1") or group.get("y1")):
         return None  # the verb "may"
+    if any(group.get(k) and group[k][0].isalpha() for k in ("d1", "d2")) and not month_token[0].isupper():
+        return None  # a day in words names its month with a capital: "you may first apply" is no date
     year = group.get("iso_y") or group.get("y1") or group.get("y2") or group.get("y") or group.get("y_only")
     value = (int(year) if year.isdigit() else _zh_value(year)) if year else None
     day = _day(group.get("iso_d") or group.get("d1") or group.get("d2") or group.get("d")) if month else None
     return int(value) if value else None, month, day
 
 
+def dates_at(text: str) -> list[tuple[int, int, tuple[int | None, int | None, int | None]]]:
+    """Where the text states a date, in order: (start, end, (year, month, day)), None where not written."""
+    return sorted((m.start(), m.end(), read) for pattern in (_EN_DATE, _ZH_DATE)
+                  for m in pattern.finditer(text) if (read := _read_date(m)))
+
+
 def days_at(text: str) -> list[tuple[int, int, tuple[int, int]]]:
     """Where the text states a day of a month, in order: (start, end, (month, day))."""
-    return sorted((m.start(), m.end(), (read[1], read[2])) for pattern in (_EN_DATE, _ZH_DATE)
-                  for m in pattern.finditer(text) if (read := _read_date(m)) and read[2])
+    return [(start, end, (read[1], read[2])) for start, end, read in dates_at(text) if read[2]]
 
 
 @lru_cache(maxsize=16384)

@@ -111,10 +111,10 @@ def _statement_numbers(statement: str) -> set[float]:
     """Numbers the statement asserts: a leading enumeration label and a POINTER
     ("(Passage 2)", "Step 6:", "文档2", "in 42 words") are not claims."""
     text = POINTER.sub(" ", re.sub(r"^\s*\d{1,2}[.)]\s+", "", statement))
-    # Digits, and Chinese numerals before a unit ("六万元"); English number words are too often
-    # no number at all ("one of the", "no one") to demand them of the evidence, but for those
-    # that count a unit ("lasts eight hours", as contradiction's slots read them).
-    return set(numbers(text)) | (set(facts(text).numbers) if is_chinese(text) else counted(text))
+    # Digits, and Chinese numerals before a unit ("六万元"); English number words are too often no number at all
+    # ("one of the", "no one") to demand them of the evidence, but for those that count a unit ("lasts eight
+    # hours", as contradiction's slots read them), and a date's day however written ("十二月十五号", "May third").
+    return set(numbers(text)) | (set(facts(text).numbers) if is_chinese(text) else counted(text)) | {float(d) for _, d in facts(text).days}
 
 
 def _negated(text: str) -> bool:

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ragpipe.core.evidence.facts import _EN_SCALES, _EN_UNITS, _ZH_NUMBER, _en_value, _zh_value, facts
+from ragpipe.core.evidence.facts import _EN_MONTHS, _EN_SCALES, _EN_UNITS, _ZH_NUMBER, _en_value, _zh_value, dates_at, facts
 from ragpipe.core.text import DAY_PART, EN_CLOCK, EN_STOPWORDS, clock_hour
 
 # dimension, factor to its base unit, spellings (latin ones end at a word boundary). Months and
@@ -216,6 +216,9 @@ def as_written_in(statement: str, evidence: str, question: str = "") -> str:
     "65瓦" for "65W", "约8849米" for "8848.86米") written as the evidence writes it. A quantity the
     question states is its topic and stays as written: "一年有十个月" to "一年有多少个月？" must not
     read "12个月有十个月" against "12个月"."""
+    from ragpipe.core.evidence.counts import ordinals_as_counted  # counts reads numbers with this module's readers
+
+    statement = ordinals_as_counted(_dates_as_written_in(statement, evidence), evidence)
     theirs = quantities(evidence)
     if not theirs:
         return _counts_as_written_in(statement, evidence, question)
@@ -247,6 +250,30 @@ def as_written_in(statement: str, evidence: str, question: str = "") -> str:
         out += [before, evidence[best.start:best.end] + (best.within if within else "")]
         last = end
     return _counts_as_written_in("".join(out) + statement[last:] if out else statement, evidence, question)
+
+
+def _dates_as_written_in(statement: str, evidence: str) -> str:
+    """Each date the evidence states in another form written as the evidence writes it: "二〇二三年七月一日"
+    as "2023年7月1日", "the fifteenth of March" as "March 15" (the same year, month and day, as written); one
+    that leaves out what the evidence's adds (its year) in digits: "十二月二十五号" as "12月25日"."""
+    theirs: dict = {}
+    for start, end, read in dates_at(evidence):
+        theirs.setdefault(read, evidence[start:end].rstrip("."))  # the dot of "Feb." may end the sentence
+    out, last = [], 0
+    for start, end, read in dates_at(statement):
+        written = theirs.get(read) or (read[1] and any(all(m in (None, t) for m, t in zip(read, r)) for r in theirs)
+                                       and _in_digits(read, statement[start:end]))
+        if written and start >= last:
+            out += [statement[last:start], written]
+            last = end - statement[start:end].endswith(".")
+    return "".join(out) + statement[last:]
+
+
+def _in_digits(read: tuple, written: str) -> str:
+    year, month, day = read
+    if not written.isascii():
+        return (f"{year}年" if year else "") + f"{month}月" + (f"{day}日" if day else "")
+    return list(_EN_MONTHS)[month - 1].title() + (f" {day}" if day else "") + (f", {year}" if year else "")
 
 
 _BARE = re.compile(rf"(?<![\d.,:])(?:{_DIGITS})(?![\d:])", re.I)
@@ -281,8 +308,8 @@ def written_numbers(text: str) -> list[tuple[float, float, int, int]]:
     """Each number of a text (digits with their scale word, a Chinese numeral before a measure word, English number words) with
     the place of its last digit and where it stands."""
     found = [(*value, m.start(), m.end()) for m in _BARE.finditer(text) if (value := _number(m.group(0)))]
-    found += [(*value, m.start("num"), m.end("num")) for m in _ZH_NUMBER.finditer(text)
-              if m.group("num") and (value := _number(m.group("num")))]
+    found += [(*value, m.start("num"), m.end("num")) for m in _ZH_NUMBER.finditer(text)  # not an ordinal's: 第二剂
+              if m.group("num") and not text.endswith("第", 0, m.start("num")) and (value := _number(m.group("num")))]
     found += [(*value, m.start(), m.end()) for m in _EN_NUMBER.finditer(text) if (value := _number(m.group(0)))
               and (after := re.match(r"[\s-]+([a-z]+)", text[m.end():], re.I)) and after.group(1).lower() not in EN_STOPWORDS]
     # A number before 年, 月, 日 or 号 is a date's or a quantity's, which ``quantities`` reads.

@@ -2,7 +2,8 @@ import re
 
 import numpy as np
 
-from ragpipe.core.evidence.facts import common_word, facts, fold
+from ragpipe.core.evidence.facts import common_word, dates_at, facts, fold
+from ragpipe.core.evidence.quantities import quantities
 from ragpipe.core.evidence.features import MAX_EMBED_CHARS, language_of, normalized_cosine
 from ragpipe.core.evidence.refusals import says_unanswerable
 from ragpipe.core.evidence.agreement import elliptical
@@ -22,7 +23,7 @@ _ZH_NUMERAL = "零〇一二三四五六七八九十两百千万亿半"
 ASKS = {
     "duration": re.compile(r"多久|多长时间|几年|几个月|几天|几周|几小时|\bhow long\b", re.I),
     "quantity": re.compile(
-        rf"多少|{_HOW_MANY}|多大|多高|多远|百分之几|最低|最高|上限|下限|比例|金额|额度|税率|利率|费率|"
+        rf"多少|{_HOW_MANY}|多大|多高|多远|多长|百分之几|最低|最高|上限|下限|比例|金额|额度|税率|利率|费率|"
         r"\bhow (?:much|many|old|large|big|high|tall|far|often)\b|\b(?:minimum|maximum|lowest|highest|"
         r"percentage|percent|proportion|amount|number of|rate|cost|price|fee|limit)\b", re.I),
     "time": re.compile(r"什么时候|何时|哪一?年|几月|几号|几点|哪一?天|日期|截止|\bwhen\b|\bwhat (?:year|date|day|time)\b|"
@@ -37,7 +38,7 @@ ASKS = {
     "procedure": re.compile(r"\bhow (?:do|can|should|would|could) (?:i|you|we|one)\b|\bhow to\b|"
                             r"\b(?:best|easiest|quickest|fastest|right) way to\b|怎么(?!样|回事)|怎样(?!的)|如何", re.I),
 }
-_NUMBER = re.compile(r"\d|百分之|[零〇一二三四五六七八九十两百千万亿半]\s*[个位项年月日天岁次倍元成人家名周小时分钟公里米]|"
+_NUMBER = re.compile(r"\d|百分之|[零〇一二三四五六七八九十两百千万亿半][多余]?\s*[个位项年月日天岁次倍元成人家名周小时分钟公里米]|"
                      r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
                      r"sixty|seventy|eighty|ninety|hundred|thousand|million|billion|half|dozen)\b", re.I)
 DURATION = re.compile(r"(?:\d|[零一二三四五六七八九十两半几])\s*(?:个)?(?:工作日|年|月|天|日|周|星期|小时|分钟|秒)|"
@@ -51,6 +52,24 @@ CLOCK_TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\b|o['’]clock\b|in
 ON_TOPIC = 0.3
 OFF_TOPIC = -0.05
 DOMAIN_ONLY = 0.4  # the most an answer's topic reaches from closeness alone, below on topic (0.5)
+
+
+# "How long is the trail?" asks a length as well as a time: "About 12 miles." gives it (多长 asks a quantity).
+_LENGTH_ASKED = re.compile(r"\bhow long (?:is|are|was|were)\b", re.I)
+
+
+def _when_left_out(text: str) -> str:
+    """The text less its dates and clock times: what is left to give a quantity ("At 6 p.m." gives none)."""
+    chars = list(CLOCK_TIME.sub(lambda m: " " * len(m.group(0)), text))
+    for start, end, _ in dates_at(text):
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)
+
+
+def _bare_date(text: str) -> bool:
+    """Only a date or a clock time, with its preposition ("On the third of February.", "六月十二号。")."""
+    rest = content_tokens(_when_left_out(text))
+    return len(rest) < len(content_tokens(text)) and not rest
 
 
 def asked(question: str) -> str | None:
@@ -204,8 +223,10 @@ def gives(kind: str, answer: str, question: str = "") -> bool:
     new_names = [n for n in said.names if not any(n.removesuffix("'s").startswith(q) or q.startswith(n)
                                                   for q in asked_names)]
     places = named_places(answer)
-    return {"duration": lambda: bool(DURATION.search(answer)),
-            "quantity": lambda: counted or bool(_NUMBER.search(answer)),
+    amount = _when_left_out(answer)  # a date or a clock time is no amount: "At 6 p.m." to "How tall…?"
+    return {"duration": lambda: bool(DURATION.search(answer)) or bool(_LENGTH_ASKED.search(question)) and any(
+                q.dimension == "length" for q in quantities(answer)),
+            "quantity": lambda: counted or bool(_NUMBER.search(amount) or facts(amount).numbers),
             "time": lambda: bool(said.years or said.months or DURATION.search(answer) or CLOCK_TIME.search(answer)
                                  or re.search(r"每年|每月|每周|今年|明年|\b(?:every|each)\s+(?:year|month|week)\b", answer, re.I)),
             "place": lambda: bool(new_names) and bool(elliptical(answer) or _LOCATIVE.search(answer)
@@ -287,7 +308,7 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     hedges = [_HEDGE.search(c) for c in claims(said)]
     if details["gives_asked"] is False and hedges and all(hedges):  # no claim at all ("It does.") is no hedge
         return MetricResult(0.0, {**details, "noncommittal": True, "evasive": True})
-    if elliptical(answer) or _bare_list(answer):
+    if elliptical(answer) or _bare_list(answer) or _bare_date(answer):
         # A bare value, name or list replies to the question itself: direct when it is what was asked (a way
         # asked may be a bare phrase too: "By train.", "坐地铁。").
         details["elliptical"] = True
@@ -357,7 +378,9 @@ METRIC = Metric(
                 "git checkout…\", \"点击…\") to a how-to question (\"How do I…\", \"怎么…\") when it acts on a thing the "
                 "question names or is on topic already (a Chinese one may open with an adverb or a preposition's phrase, "
                 "\"轻轻按住…\", \"把…恢复…\", or close with \"即可\"). A bare value, name or list "
-                "(\"20%。\", \"Canberra.\", \"黑色、白色、天蓝色。\") replies to the question itself: 1 when it is what was asked, else 0.2; so "
+                "(\"20%。\", \"Canberra.\", \"黑色、白色、天蓝色。\", a date alone: \"On the third of February.\") replies to the question itself: 1 when it is "
+                "what was asked (a date or clock time is no quantity: \"At 6 p.m.\" to \"How tall…?\"; \"How long is the trail?\" takes a "
+                "length, \"About 12 miles.\"), else 0.2; so "
                 "does an opening yes or no (\"可以，但要随身携带。\") or value (\"Two: Phobos and Deimos.\"; \"几颗\" asks a "
                 "count with any measure word, \"两颗\" gives it): fully on topic, and the statements after it on "
                 "topic when they touch it. A lead-in that only points at the sources (\"According to the documents, "
