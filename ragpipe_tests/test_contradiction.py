@@ -916,3 +916,29 @@ def test_a_hedged_evidence_count_or_a_measure_sets_no_count_conflict(statement, 
 def test_a_number_after_the_points_and_counts_nothing():
     assert counted("Sally is torn between the two brothers.") == set()
     assert counted("Sally has two brothers.") == {2.0}
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The warranty covers water damage.", "Water damage is excluded from the warranty."),
+    ("The fare includes airport transfers.", "Airport transfers are not part of the fare and must be booked separately."),
+    ("The policy covers flood damage.", "Flood damage falls outside the scope of this policy."),
+    ("The scholarship covers living costs.", "The scholarship pays tuition only; living costs are excluded."),
+    ("Cosmetic surgery is excluded from the plan.", "The plan covers cosmetic surgery."),
+    ("该保险保障地震造成的损失。", "地震造成的损失属于本保险的免责范围。"),
+    ("这份合同包括售后维修服务。", "售后维修服务不在本合同范围内。"),
+    ("该保险包括牙科治疗。", "牙科治疗不在该保险的保障范围内。"),
+])
+def test_what_the_evidence_leaves_out_said_by_a_word(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "negation"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The plan does not cover cosmetic surgery.", "Cosmetic surgery is excluded from the plan."),
+    ("Insurance is not included in the rental price.", "The rental price excludes insurance."),
+    ("Dental care is included in the plan.", "The plan covers dental care and vision checks."),
+    ("会员费不含停车费。", "停车费不包括在会员费中。"),
+    ("该保险不保障既往病症。", "既往病症不在本保险的保障范围之内。"),
+])
+def test_an_exclusion_restated_or_an_inclusion_reworded_is_no_conflict(statement, evidence):
+    assert contradiction(statement, [evidence]) is None
