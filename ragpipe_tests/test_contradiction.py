@@ -942,3 +942,21 @@ def test_what_the_evidence_leaves_out_said_by_a_word(statement, evidence):
 ])
 def test_an_exclusion_restated_or_an_inclusion_reworded_is_no_conflict(statement, evidence):
     assert contradiction(statement, [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("公司总部位于杭州。", "公司总部位于苏州，在杭州设有分公司。"),
+    ("该品牌的生产基地位于东莞。", "该品牌的生产基地设在惠州，在东莞设有研发中心。"),  # 设在 / 位于: one verb
+])
+def test_a_chinese_name_the_evidence_puts_in_another_slot(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "name"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("公司在北京设有办事处。", "公司在北京、上海设有办事处。"),              # a list: one slot
+    ("公司在杭州设有分公司。", "公司总部位于苏州，在杭州设有分公司。"),      # the value in its own slot
+    ("该品牌的研发中心位于东莞。", "该品牌的生产基地设在惠州，在东莞设有研发中心。"),
+])
+def test_a_chinese_name_in_its_own_slot_or_a_list_is_no_swap(statement, evidence):
+    assert contradiction(statement, [evidence]) is None

@@ -247,6 +247,7 @@ acquired bought purchased
 wrote written authored penned composed
 写 著 撰写 所著 写作
 founded established
+位于 设在 设于 坐落 地处
 """
 
 
