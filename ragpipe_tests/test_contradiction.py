@@ -960,3 +960,9 @@ def test_a_chinese_name_the_evidence_puts_in_another_slot(statement, evidence):
 ])
 def test_a_chinese_name_in_its_own_slot_or_a_list_is_no_swap(statement, evidence):
     assert contradiction(statement, [evidence]) is None
+
+
+def test_a_chinese_prohibition_whose_subject_stands_in_the_other_clause():
+    found = contradiction("该会员卡允许转借他人使用。", ["会员卡仅限本人使用，不得转借。"])
+    assert found is not None and found.kind == "modality"
+    assert contradiction("会员可以免费停车。", ["会员可以免费停车，非会员不得停车。"]) is None

@@ -257,8 +257,12 @@ def _modality_conflict(statement: str, stance: str, sentences: list[str],
     frame = [w for w in dict.fromkeys(words(_without_modality(statement, lexicon))) if not pronoun(w) and w not in _DUTY_WORDS]
     if not frame or len(frame) < 2 and not _beside_modal(frame[0], statement, lexicon) or _ASKS.search(statement):
         return None
-    clauses = [c for s in sentences for c in clauses_of(s)]
-    held = [_held(frame, c, lexicon) if len(frame) > 1 or _beside_modal(frame[0], c, lexicon) else 0 for c in clauses]
+    of = [(c, s) for s in sentences for c in clauses_of(s)]
+    clauses = [c for c, _ in of]
+    # A Chinese modal clause may leave its subject to the sentence's other clause ("会员卡仅限本人使用，不得转借"):
+    # where the clause's modal word governs a word of the statement, the sentence holds the rest.
+    held = [max(_held(frame, c, lexicon), is_chinese(c) and _governed(c, lexicon) in frame and _held(frame, s, lexicon))
+            if len(frame) > 1 or _beside_modal(frame[0], c, lexicon) else 0 for c, s in of]
     best = max(held, default=0)
     enough = max(min(2, len(frame)), ALIGNED_SHARE * len(frame))
     if best < enough or any(n >= enough and modality(c, lexicon) == stance for c, n in zip(clauses, held)):
