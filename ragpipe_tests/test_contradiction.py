@@ -966,3 +966,13 @@ def test_a_chinese_prohibition_whose_subject_stands_in_the_other_clause():
     found = contradiction("该会员卡允许转借他人使用。", ["会员卡仅限本人使用，不得转借。"])
     assert found is not None and found.kind == "modality"
     assert contradiction("会员可以免费停车。", ["会员可以免费停车，非会员不得停车。"]) is None
+
+
+@pytest.mark.parametrize("statement, evidence, opposed", [
+    ("并支持无线充电。", "这款手机搭载5000毫安时电池，支持65瓦有线快充。", True),
+    ("The speaker supports wireless charging.", "The speaker supports wired charging only.", True),
+    ("这款手机支持无线充电。", "这款手机支持无线充电和有线快充。", False),
+])
+def test_wired_and_wireless_are_antonyms(statement, evidence, opposed):
+    found = contradiction(statement, [evidence])
+    assert (found is not None and found.kind == "antonym") is opposed

@@ -28,7 +28,7 @@ _ANTONYMS = [("increas", "decreas"), ("increas", "reduc"), ("rais", "lower"), ("
              ("largest", "smallest"), ("biggest", "smallest"), ("earliest", "latest"), ("longest", "shortest"),
              ("tallest", "shortest"), ("highest", "lowest"), ("deepest", "shallowest"), ("oldest", "youngest"), ("fastest", "slowest"),
              ("heaviest", "lightest"), ("cheapest", "most expensive"), ("north", "south"), ("east", "west"),
-             ("public", "private"), ("mandatory", "optional"), ("required", "optional"), ("legal", "illegal"),
+             ("public", "private"), ("wired", "wireless"), ("有线", "无线"), ("mandatory", "optional"), ("required", "optional"), ("legal", "illegal"),
              ("增加", "减少"), ("提高", "降低"), ("上调", "下调"), ("上升", "下降"), ("增长", "下降"), ("高于", "低于"),
              ("之前", "之后"), ("以前", "以后"), ("以上", "以下"), ("最高", "最低"), ("最长", "最短"), ("最快", "最慢"), ("最贵", "最便宜"), ("允许", "禁止"), ("可以", "不得"),
              ("批准", "拒绝"), ("必须", "无需"), ("强制", "自愿"), ("最大", "最小"), ("公立", "私立"), ("合法", "违法"),
