@@ -428,6 +428,9 @@ def test_an_added_clause_that_reuses_a_word_of_the_evidence_is_invented(verifier
     tail, = verifier.verify(["Members take two free yoga classes a month, with free parking for guests"], en,
                             question="What do members get?")
     assert added.score <= 0.3 and tail.score <= 0.3
+    item, = verifier.verify(["Membership includes access to the pool and free parking"], ["Membership includes unlimited access to the pool."],
+                            question="What does membership include?")  # an item joined by a bare "and"
+    assert item.score <= 0.3
     # A claim that is not added to another keeps the stricter rule: a paraphrase sharing a word is not invented.
     rows, _ = verifier.features(["乘客不得在地铁车厢内进食"], ["地铁车厢内不允许饮食。"], question="地铁上能吃东西吗？")
     assert rows[0][FEATURES.index("invented")] == 0

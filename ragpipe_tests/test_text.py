@@ -137,3 +137,10 @@ def test_a_numbers_own_and_joins_no_clauses():
     assert split_statements("The course lasts one and a half years.") == ["The course lasts one and a half years"]
     assert split_statements("The hotel has one hundred and twenty rooms and three large restaurants.") == [
         "The hotel has one hundred and twenty rooms", "three large restaurants"]
+
+
+def test_a_short_item_joined_by_a_bare_and_at_the_end_is_added():
+    from ragpipe.core.text import added_clause
+
+    assert added_clause("Membership includes access to the pool and free parking.") == "free parking."
+    assert added_clause("The shop sells bread and cakes made on site every morning.") == ""  # a longer tail: no item

@@ -125,7 +125,8 @@ def split_statements(text: str) -> list[str]:
 # sign of one: short English answers often start so, and read as added clauses they cost HaluEval 0.005 AUROC.)
 _ZH_ADDED = re.compile(r"(?:^|[，,])(?:并且|而且|并|且|还|另外|此外|同时|以及|另)")
 _ZH_ALSO = re.compile(r"^[^，,]{1,8}?(?:还|也)(?=[可能会有要需将])")
-_EN_ADDED = re.compile(r"^which\s|,\s+(?:and also|and|plus|with|including|which)\s", re.I)
+# An item of one to three words joined by a bare "and" at the end is added too ("…access to the pool and free parking").
+_EN_ADDED = re.compile(r"^which\s|,\s+(?:and also|and|plus|with|including|which)\s|\sand\s(?=(?:[\w-]+\s){0,2}[\w-]+\W*$)", re.I)
 
 
 def added_clause(statement: str) -> str:
