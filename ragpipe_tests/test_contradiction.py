@@ -279,6 +279,7 @@ def test_a_lone_one_says_each_where_the_evidence_does():
     ("During the trial period, users may export their data.", "Users are not allowed to export their data during the trial period."),
     ("Groups of four must book a table.", "Booking a table is optional for groups of four."),
     ("Pets are welcome in the cabins.", "Pets are not permitted in the cabins."),
+    ("Children under five are allowed in the spa.", "The spa is off-limits to children under five."),
 ])
 def test_a_permission_against_a_prohibition_or_a_duty_against_an_exemption(statement, evidence):
     found = contradiction(statement, [evidence])
@@ -939,6 +940,7 @@ def test_what_the_evidence_leaves_out_said_by_a_word(statement, evidence):
     ("Dental care is included in the plan.", "The plan covers dental care and vision checks."),
     ("会员费不含停车费。", "停车费不包括在会员费中。"),
     ("该保险不保障既往病症。", "既往病症不在本保险的保障范围之内。"),
+    ("The warranty does not cover accidental damage.", "Accidental damage falls outside the warranty's coverage."),
 ])
 def test_an_exclusion_restated_or_an_inclusion_reworded_is_no_conflict(statement, evidence):
     assert contradiction(statement, [evidence]) is None

@@ -54,7 +54,8 @@ _CONDITION = re.compile(r"\b(?:if|unless|when|whether)\b|如果|若|除非|假�
 _MODALITY = [
     ("forbid", re.compile(r"^\s*(?:please\s+)?(?:do\s+not|don['’]t|never)\b"
                           r"|\b(?:must|may|shall|should|can|could)\s+not\b|\b(?:mustn|shan|can|couldn)['’]?t\b|\bcannot\b"
-                          r"|(?:\b(?:not|never)|n['’]t)\s+(?:\w+\s+){0,2}(?:allowed|permitted|safe)\b|\b(?:prohibit\w*|forbid\w*|ban(?:s|ned|ning)?\b)",
+                          r"|(?:\b(?:not|never)|n['’]t)\s+(?:\w+\s+){0,2}(?:allowed|permitted|safe)\b|\b(?:prohibit\w*|forbid\w*|ban(?:s|ned|ning)?\b)"
+                          r"|\boff[\s-]limits\b",
                           re.I)),
     ("exempt", re.compile(r"\b(?:optional|voluntary)\b|(?:\bnot|n['’]t)\s+(?:required|mandatory|necessary|needed)\b|\bno\s+need\b"
                           r"|\b(?:do|does|did)(?:\s+not|n['’]t)\s+(?:need|have)\s+to\b|\bneed(?:\s+not|n['’]t)\b"
@@ -74,7 +75,7 @@ _MODALITY = [
 # What a text holds in or leaves out, however worded: "is excluded from", "is not part of", "falls outside the scope
 # of", "不含", "不在…范围内", "免责" leave out what "covers", "includes", "包含", "保障" hold in (negated forms first).
 _INCLUSION = [
-    ("exclude", re.compile(r"\bexclu(?:de|ded|des|ding|sion)\b|\boutside\s+(?:the\s+)?(?:scope|coverage)\b"
+    ("exclude", re.compile(r"\bexclu(?:de|ded|des|ding|sion)\b|\boutside\s+(?:[\w'’]+\s+){0,2}(?:scope|coverage)\b"
                            r"|(?:\bnot|n['’]t)\s+(?:\w+\s+){0,2}(?:includ|cover|contain|part\s+of)", re.I)),
     ("include", re.compile(r"\b(?:includ(?:e|es|ed|ing)|cover(?:s|ed)?|contain(?:s|ed)?|part\s+of)\b", re.I)),
     ("exclude", re.compile(r"不(?:包括|包含|含|涵盖|覆盖|保障|承保)|不在[^，。；]{0,12}(?:范围|目录|之列)|除外|免责|未(?:包括|包含|纳入|列入)")),
