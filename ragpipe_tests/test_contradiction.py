@@ -279,6 +279,7 @@ def test_a_lone_one_says_each_where_the_evidence_does():
     ("During the trial period, users may export their data.", "Users are not allowed to export their data during the trial period."),
     ("Groups of four must book a table.", "Booking a table is optional for groups of four."),
     ("Pets are welcome in the cabins.", "Pets are not permitted in the cabins."),
+    ("Children under five are allowed in the spa.", "The spa is off-limits to children under five."),
 ])
 def test_a_permission_against_a_prohibition_or_a_duty_against_an_exemption(statement, evidence):
     found = contradiction(statement, [evidence])
@@ -916,3 +917,64 @@ def test_a_hedged_evidence_count_or_a_measure_sets_no_count_conflict(statement, 
 def test_a_number_after_the_points_and_counts_nothing():
     assert counted("Sally is torn between the two brothers.") == set()
     assert counted("Sally has two brothers.") == {2.0}
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The warranty covers water damage.", "Water damage is excluded from the warranty."),
+    ("The fare includes airport transfers.", "Airport transfers are not part of the fare and must be booked separately."),
+    ("The policy covers flood damage.", "Flood damage falls outside the scope of this policy."),
+    ("The scholarship covers living costs.", "The scholarship pays tuition only; living costs are excluded."),
+    ("Cosmetic surgery is excluded from the plan.", "The plan covers cosmetic surgery."),
+    ("该保险保障地震造成的损失。", "地震造成的损失属于本保险的免责范围。"),
+    ("这份合同包括售后维修服务。", "售后维修服务不在本合同范围内。"),
+    ("该保险包括牙科治疗。", "牙科治疗不在该保险的保障范围内。"),
+])
+def test_what_the_evidence_leaves_out_said_by_a_word(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "negation"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The plan does not cover cosmetic surgery.", "Cosmetic surgery is excluded from the plan."),
+    ("Insurance is not included in the rental price.", "The rental price excludes insurance."),
+    ("Dental care is included in the plan.", "The plan covers dental care and vision checks."),
+    ("会员费不含停车费。", "停车费不包括在会员费中。"),
+    ("该保险不保障既往病症。", "既往病症不在本保险的保障范围之内。"),
+    ("The warranty does not cover accidental damage.", "Accidental damage falls outside the warranty's coverage."),
+])
+def test_an_exclusion_restated_or_an_inclusion_reworded_is_no_conflict(statement, evidence):
+    assert contradiction(statement, [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("公司总部位于杭州。", "公司总部位于苏州，在杭州设有分公司。"),
+    ("该品牌的生产基地位于东莞。", "该品牌的生产基地设在惠州，在东莞设有研发中心。"),  # 设在 / 位于: one verb
+])
+def test_a_chinese_name_the_evidence_puts_in_another_slot(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "name"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("公司在北京设有办事处。", "公司在北京、上海设有办事处。"),              # a list: one slot
+    ("公司在杭州设有分公司。", "公司总部位于苏州，在杭州设有分公司。"),      # the value in its own slot
+    ("该品牌的研发中心位于东莞。", "该品牌的生产基地设在惠州，在东莞设有研发中心。"),
+])
+def test_a_chinese_name_in_its_own_slot_or_a_list_is_no_swap(statement, evidence):
+    assert contradiction(statement, [evidence]) is None
+
+
+def test_a_chinese_prohibition_whose_subject_stands_in_the_other_clause():
+    found = contradiction("该会员卡允许转借他人使用。", ["会员卡仅限本人使用，不得转借。"])
+    assert found is not None and found.kind == "modality"
+    assert contradiction("会员可以免费停车。", ["会员可以免费停车，非会员不得停车。"]) is None
+
+
+@pytest.mark.parametrize("statement, evidence, opposed", [
+    ("并支持无线充电。", "这款手机搭载5000毫安时电池，支持65瓦有线快充。", True),
+    ("The speaker supports wireless charging.", "The speaker supports wired charging only.", True),
+    ("这款手机支持无线充电。", "这款手机支持无线充电和有线快充。", False),
+])
+def test_wired_and_wireless_are_antonyms(statement, evidence, opposed):
+    found = contradiction(statement, [evidence])
+    assert (found is not None and found.kind == "antonym") is opposed

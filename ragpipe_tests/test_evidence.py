@@ -384,12 +384,14 @@ def test_negation_is_read_in_the_clause_that_says_what_the_statement_says(verifi
     """A prohibition denies as "not" does; a negation in another clause of the evidence sentence (非会员,
     全年无休) is not the statement's, unless that clause holds a word of the statement the others lack."""
     statements = ["You cannot smoke on campus.", "会员购物满200元即可免运费", "景区每天开放至22:00",
-                  "有胃溃疡的人不宜服用", "The museum is open on Mondays."]
+                  "有胃溃疡的人不宜服用", "The museum is open on Mondays.", "The plan does not cover cosmetic surgery.",
+                  "该保险不赔偿战争造成的损失。"]
     evidence = [["Smoking is forbidden on campus."], ["会员在本店购物满200元可免运费，非会员需满300元。"],
                 ["景区开放时间：9:00-22:00，全年无休。"], ["胃溃疡患者应避免服用布洛芬。"],
-                ["The museum is open daily, but not on Mondays."]]
+                ["The museum is open daily, but not on Mondays."], ["Cosmetic surgery is excluded from the plan."],
+                ["战争造成的损失属于该保险的免责范围。"]]  # an exclusion denies as "not" does
     mismatch = [verifier.features([s], e)[0][0][FEATURES.index("negation_mismatch")] for s, e in zip(statements, evidence)]
-    assert mismatch == [0, 0, 0, 0, 1]
+    assert mismatch == [0, 0, 0, 0, 1, 0, 0]
 
 
 def test_a_value_shared_with_its_hyphenated_unit_ties_a_claim_to_the_evidence(verifier):
@@ -426,6 +428,9 @@ def test_an_added_clause_that_reuses_a_word_of_the_evidence_is_invented(verifier
     tail, = verifier.verify(["Members take two free yoga classes a month, with free parking for guests"], en,
                             question="What do members get?")
     assert added.score <= 0.3 and tail.score <= 0.3
+    item, = verifier.verify(["Membership includes access to the pool and free parking"], ["Membership includes unlimited access to the pool."],
+                            question="What does membership include?")  # an item joined by a bare "and"
+    assert item.score <= 0.3
     # A claim that is not added to another keeps the stricter rule: a paraphrase sharing a word is not invented.
     rows, _ = verifier.features(["乘客不得在地铁车厢内进食"], ["地铁车厢内不允许饮食。"], question="地铁上能吃东西吗？")
     assert rows[0][FEATURES.index("invented")] == 0

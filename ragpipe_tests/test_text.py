@@ -143,3 +143,12 @@ def test_a_number_hyphenated_to_its_unit_is_two_words():
     assert content_tokens("a 15-dollar fee") == content_tokens("a 15 dollar fee")
     assert set(content_tokens("A $200 deposit")) <= set(content_tokens("a 200-dollar deposit"))
     assert content_tokens("COVID-19 cases") == ("covid-19", "case")  # letters before the hyphen: one word
+
+
+def test_a_short_item_joined_by_a_bare_and_at_the_end_is_added():
+    from ragpipe.core.text import added_clause
+
+    assert added_clause("Membership includes access to the pool and free parking.") == "free parking."
+    assert added_clause("The shop sells bread and cakes made on site every morning.") == ""  # a longer tail: no item
+    assert added_clause("Bob Scucci used to work at the Mirage Hotel and Casino") == ""  # a name
+    assert added_clause("supernatural powers and alien encounters") == ""  # a short answer's list

@@ -127,7 +127,10 @@ def split_statements(text: str) -> list[str]:
 # sign of one: short English answers often start so, and read as added clauses they cost HaluEval 0.005 AUROC.)
 _ZH_ADDED = re.compile(r"(?:^|[，,])(?:并且|而且|并|且|还|另外|此外|同时|以及|另)")
 _ZH_ALSO = re.compile(r"^[^，,]{1,8}?(?:还|也)(?=[可能会有要需将])")
-_EN_ADDED = re.compile(r"^which\s|,\s+(?:and also|and|plus|with|including|which)\s", re.I)
+# A lower-case item of one to three words joined by a bare "and" to a claim of four words or more is added too
+# ("…access to the pool and free parking"; not a name, "Stardust Resort and Casino", nor a short answer's list).
+_EN_ADDED = re.compile(r"^which\s|,\s+(?:and also|and|plus|with|including|which)\s"
+                       r"|^(?:\S+\s+){4,}and\s(?=(?-i:[a-z])[\w-]*(?:\s[\w-]+){0,2}\W*$)", re.I)
 
 
 def added_clause(statement: str) -> str:
@@ -250,6 +253,7 @@ acquired bought purchased
 wrote written authored penned composed
 写 著 撰写 所著 写作
 founded established
+位于 设在 设于 坐落 地处
 """
 
 

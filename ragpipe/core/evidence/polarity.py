@@ -28,7 +28,7 @@ _ANTONYMS = [("increas", "decreas"), ("increas", "reduc"), ("rais", "lower"), ("
              ("largest", "smallest"), ("biggest", "smallest"), ("earliest", "latest"), ("longest", "shortest"),
              ("tallest", "shortest"), ("highest", "lowest"), ("deepest", "shallowest"), ("oldest", "youngest"), ("fastest", "slowest"),
              ("heaviest", "lightest"), ("cheapest", "most expensive"), ("north", "south"), ("east", "west"),
-             ("public", "private"), ("mandatory", "optional"), ("required", "optional"), ("legal", "illegal"),
+             ("public", "private"), ("wired", "wireless"), ("有线", "无线"), ("mandatory", "optional"), ("required", "optional"), ("legal", "illegal"),
              ("增加", "减少"), ("提高", "降低"), ("上调", "下调"), ("上升", "下降"), ("增长", "下降"), ("高于", "低于"),
              ("之前", "之后"), ("以前", "以后"), ("以上", "以下"), ("最高", "最低"), ("最长", "最短"), ("最快", "最慢"), ("最贵", "最便宜"), ("允许", "禁止"), ("可以", "不得"),
              ("批准", "拒绝"), ("必须", "无需"), ("强制", "自愿"), ("最大", "最小"), ("公立", "私立"), ("合法", "违法"),
@@ -54,7 +54,8 @@ _CONDITION = re.compile(r"\b(?:if|unless|when|whether)\b|如果|若|除非|假�
 _MODALITY = [
     ("forbid", re.compile(r"^\s*(?:please\s+)?(?:do\s+not|don['’]t|never)\b"
                           r"|\b(?:must|may|shall|should|can|could)\s+not\b|\b(?:mustn|shan|can|couldn)['’]?t\b|\bcannot\b"
-                          r"|(?:\b(?:not|never)|n['’]t)\s+(?:\w+\s+){0,2}(?:allowed|permitted|safe)\b|\b(?:prohibit\w*|forbid\w*|ban(?:s|ned|ning)?\b)",
+                          r"|(?:\b(?:not|never)|n['’]t)\s+(?:\w+\s+){0,2}(?:allowed|permitted|safe)\b|\b(?:prohibit\w*|forbid\w*|ban(?:s|ned|ning)?\b)"
+                          r"|\boff[\s-]limits\b",
                           re.I)),
     ("exempt", re.compile(r"\b(?:optional|voluntary)\b|(?:\bnot|n['’]t)\s+(?:required|mandatory|necessary|needed)\b|\bno\s+need\b"
                           r"|\b(?:do|does|did)(?:\s+not|n['’]t)\s+(?:need|have)\s+to\b|\bneed(?:\s+not|n['’]t)\b"
@@ -71,7 +72,17 @@ _MODALITY = [
     ("require", re.compile(r"必须|务必|应当|需要|须")),
     ("permit", re.compile(r"可以|允许|准许|能够|放心|(?:没有|无)(?:任何)?影响|不影响|无妨|无碍")),
 ]
-_OPPOSITE = {"forbid": "permit", "permit": "forbid", "require": "exempt", "exempt": "require"}
+# What a text holds in or leaves out, however worded: "is excluded from", "is not part of", "falls outside the scope
+# of", "不含", "不在…范围内", "免责" leave out what "covers", "includes", "包含", "保障" hold in (negated forms first).
+_INCLUSION = [
+    ("exclude", re.compile(r"\bexclu(?:de|ded|des|ding|sion)\b|\boutside\s+(?:[\w'’]+\s+){0,2}(?:scope|coverage)\b"
+                           r"|(?:\bnot|n['’]t)\s+(?:\w+\s+){0,2}(?:includ|cover|contain|part\s+of)", re.I)),
+    ("include", re.compile(r"\b(?:includ(?:e|es|ed|ing)|cover(?:s|ed)?|contain(?:s|ed)?|part\s+of)\b", re.I)),
+    ("exclude", re.compile(r"不(?:包括|包含|含|涵盖|覆盖|保障|承保)|不在[^，。；]{0,12}(?:范围|目录|之列)|除外|免责|未(?:包括|包含|纳入|列入)")),
+    ("include", re.compile(r"包括|包含|含(?![义量糊])|涵盖|覆盖|保障|承保|纳入|列入|在[^，。；]{0,12}范围")),
+]
+_OPPOSITE = {"forbid": "permit", "permit": "forbid", "require": "exempt", "exempt": "require",
+             "include": "exclude", "exclude": "include"}
 # "can" and "cannot" say what is possible as often as what is allowed ("the latter can be made by
 # the body" / "essential amino acids cannot be made by the body"): they agree with a modal word, but
 # oppose only an explicit one ("Children under 12 can use it" / "must not be used by children"). So does
@@ -195,7 +206,7 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
     stated = _stems_in(statement)
     pairs = [(ours, theirs) for ours, theirs in [*_ANTONYMS, *((y, x) for x, y in _ANTONYMS)]
              if ours in stated and theirs not in stated]
-    stance = modality(statement)
+    stance, held_in = modality(statement), modality(statement, _INCLUSION)
     # An affirmative statement's predicate only is sought in the next clause: a negated one's negation may stand in a
     # part the evidence cuts otherwise ("students who have not found employment … should have their debts forgiven").
     for clause in _predicate_clauses(statement_terms, sentences, pairs, rest=not denies):
@@ -211,6 +222,7 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
                     != _negates(fold(clause).replace(pair[1], " "))]
         if (single and (len(statement_terms) >= 3 or _same_words(clause, sentence, statement_terms)) and _negates(clause) != denies
                 and not (stance and modality(clause) == stance)  # "禁止带宠物进入" / "宠物不得进入": both forbid
+                and not (held_in and modality(clause, _INCLUSION) == held_in)  # "does not cover" / "is excluded"
                 and not _CONDITION.search(clause) and not agreeing
                 and (_restates(clause, statement) or denies and _contained(clause, statement))):
             return "negation", statement.strip(), clause.strip(), clause
@@ -218,47 +230,55 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
             if (ours, theirs) not in agreeing:
                 return "antonym", ours, theirs, clause
     return ((stance and _modality_conflict(statement, stance, sentences))
+            or (held_in and _modality_conflict(statement, held_in, sentences, _INCLUSION))
             or _antonym_on_the_object(statement, statement_terms, sentences, pairs))
 
 
-def modality(text: str) -> str | None:
-    """"permit", "forbid", "require" or "exempt" when every clause of the text that says one
-    says the same (the first form found in a clause is its word), else None."""
+def modality(text: str, lexicon=_MODALITY) -> str | None:
+    """"permit", "forbid", "require" or "exempt" (of ``_INCLUSION``: "include", "exclude") when every clause of
+    the text that says one says the same (the first form found in a clause is its word), else None."""
     said = set()
     for clause in clauses_of(text):
         rest = _MODAL_BOUND.sub(" ", _BOUND.sub(" ", clause))
-        for kind, pattern in _MODALITY:
+        for kind, pattern in lexicon:
             if pattern.search(rest):
                 said.add(kind)
                 break
     return said.pop() if len(said) == 1 else None
 
 
-def _modality_conflict(statement: str, stance: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
+def _modality_conflict(statement: str, stance: str, sentences: list[str],
+                       lexicon=_MODALITY) -> tuple[str, str, str, str] | None:
     """The evidence clause that speaks of what the statement speaks of forbids what it permits,
     or exempts from what it requires, or the other way round: "本品孕妇禁用" / "孕妇可以放心服用".
     The modal words are left out of the words that align the two: they are the difference. One word
     left aligns where both put it beside their modal words ("No reservation is needed." / "Reservations
-    are required for all tables…")."""
-    frame = [w for w in dict.fromkeys(words(_without_modality(statement))) if not pronoun(w) and w not in _DUTY_WORDS]
-    if not frame or len(frame) < 2 and not _beside_modal(frame[0], statement) or _ASKS.search(statement):
+    are required for all tables…"). Of ``_INCLUSION``: leaves out what it holds in ("The plan covers dental
+    care." / "Dental care is excluded from the plan."), a negation said by a word."""
+    frame = [w for w in dict.fromkeys(words(_without_modality(statement, lexicon))) if not pronoun(w) and w not in _DUTY_WORDS]
+    if not frame or len(frame) < 2 and not _beside_modal(frame[0], statement, lexicon) or _ASKS.search(statement):
         return None
-    clauses = [c for s in sentences for c in clauses_of(s)]
-    held = [_held(frame, c) if len(frame) > 1 or _beside_modal(frame[0], c) else 0 for c in clauses]
+    of = [(c, s) for s in sentences for c in clauses_of(s)]
+    clauses = [c for c, _ in of]
+    # A Chinese modal clause may leave its subject to the sentence's other clause ("会员卡仅限本人使用，不得转借"):
+    # where the clause's modal word governs a word of the statement, the sentence holds the rest.
+    held = [max(_held(frame, c, lexicon), is_chinese(c) and _governed(c, lexicon) in frame and _held(frame, s, lexicon))
+            if len(frame) > 1 or _beside_modal(frame[0], c, lexicon) else 0 for c, s in of]
     best = max(held, default=0)
     enough = max(min(2, len(frame)), ALIGNED_SHARE * len(frame))
-    if best < enough or any(n >= enough and modality(c) == stance for c, n in zip(clauses, held)):
+    if best < enough or any(n >= enough and modality(c, lexicon) == stance for c, n in zip(clauses, held)):
         return None  # no clause speaks of it, or one says the same
     for clause, count in zip(clauses, held):
-        if (count == best and modality(clause) == _OPPOSITE[stance] and not _CONDITION.search(clause)
-                and (_explicit(statement) or _explicit(clause))):
-            return "modality", _said(statement, stance), _said(clause, _OPPOSITE[stance]), clause
+        if (count == best and modality(clause, lexicon) == _OPPOSITE[stance] and not _CONDITION.search(clause)
+                and (_explicit(statement, lexicon) or _explicit(clause, lexicon))):
+            return ("modality" if lexicon is _MODALITY else "negation", _said(statement, stance, lexicon),
+                    _said(clause, _OPPOSITE[stance], lexicon), clause)
     return None
 
 
-def _beside_modal(word: str, text: str) -> bool:
+def _beside_modal(word: str, text: str, lexicon=_MODALITY) -> bool:
     """The text has the word among the two before its modal words or as the first after them."""
-    found = next(filter(None, (pattern.search(text) for _, pattern in _MODALITY)), None)
+    found = next(filter(None, (pattern.search(text) for _, pattern in lexicon)), None)
     return bool(found) and found_in(word, words(text[:found.start()])[-2:] + words(text[found.end():])[:1])
 
 
@@ -269,26 +289,26 @@ def pronoun(word: str) -> bool:
     return (jieba.posseg.dt.word_tag_tab.get(word) or "").startswith("r")
 
 
-def _explicit(text: str) -> bool:
+def _explicit(text: str, lexicon=_MODALITY) -> bool:
     """The text says its modality with a word other than "can" / "cannot"."""
-    return modality(_ABILITY.sub(" ", text)) is not None
+    return modality(_ABILITY.sub(" ", text), lexicon) is not None
 
 
-def _held(frame: list[str], clause: str) -> int:
+def _held(frame: list[str], clause: str, lexicon=_MODALITY) -> int:
     """How many of ``frame`` the clause holds. Chinese: as written anywhere in it, whichever
     way jieba cut it ("门店里" is cut 门 / 店里, "严禁吸烟" is one word; "骑" is in "骑行"), or as
     the verb a prohibition holds ("服用" in "孕妇禁用", "吸烟" in "禁烟"), or by the head character
     of what the modal word governs ("生火" / "禁止明火": fire, however made)."""
     if is_chinese(clause):
-        governed = _governed(clause)
+        governed = _governed(clause, lexicon)
         return sum(t in clause or any("禁" + ch in clause for ch in t) or len(t) == 2 and governed[-1:] == t[-1]
                    for t in frame)
     return overlap(frame, words(clause))
 
 
-def _governed(clause: str) -> str:
+def _governed(clause: str, lexicon=_MODALITY) -> str:
     """The first word after a Chinese clause's modal word ("明火" of "全年禁止明火"), or ""."""
-    for _, pattern in _MODALITY:
+    for _, pattern in lexicon:
         found = pattern.search(clause)
         after = found and words(clause[found.end():])
         if after:
@@ -296,15 +316,15 @@ def _governed(clause: str) -> str:
     return ""
 
 
-def _without_modality(text: str) -> str:
-    for _, pattern in _MODALITY:
+def _without_modality(text: str, lexicon=_MODALITY) -> str:
+    for _, pattern in lexicon:
         text = pattern.sub(" ", text)
     return text
 
 
-def _said(text: str, kind: str) -> str:
+def _said(text: str, kind: str, lexicon=_MODALITY) -> str:
     """The words that say ``kind`` in ``text``, as written (with those a lookahead reads: "No … is needed")."""
-    for name, pattern in _MODALITY:
+    for name, pattern in lexicon:
         found = name == kind and pattern.search(text)
         if found:
             return found.group(0) + "".join(g for g in found.groups() if g)

@@ -75,6 +75,9 @@ def slot_conflict(statement: str, sentences: list[str], sentence_terms) -> tuple
         if kind != "name":  # names in one sentence are mostly a list ("by Jobs, Wozniak and Wayne")
             found = [(_closer_alternative(kind, value, said, frame, sentences[i]) if other is None else other, i)
                      for other, i in found]
+        elif is_chinese(statement):  # but not where their clauses differ (English: _slot_name)
+            found = [(_attached_elsewhere(value, said, frame, sentences[i]) if other is None else other, i)
+                     for other, i in found]
         if any(other is None for other, _ in found):
             continue  # an aligned sentence states it
         if kind == "name":
@@ -112,6 +115,23 @@ def _frames_name(value: str, other: str, said, frame: list[str], sentence: str) 
     names = [n for n in facts(sentence).names if proper(n) and not name_in(n, said.names) and not _one_name(n, value)]
     held = {n: max((overlap(frame, words(c)) for c in clauses_of(sentence) if n in fold(c)), default=-1) for n in names}
     return max(names, key=lambda n: held[n]) if names else other
+
+
+def _attached_elsewhere(value: str, said, frame: list[str], sentence: str) -> str | None:
+    """The other proper name of a Chinese sentence's clause that holds the statement's words (enough to speak of
+    it, and more than the clause naming the value does): "公司总部位于苏州，在杭州设有分公司" puts 杭州 in the
+    slot of a branch, 苏州 in that of the headquarters. None where there is none: the sentence states the value."""
+    parts = clauses_of(sentence)
+    mine = max((overlap(frame, words(c)) for c in parts if value in fold(c)), default=None)
+    if mine is None:
+        return None
+    for clause in parts:
+        held = overlap(frame, words(clause))
+        if value not in fold(clause) and held > mine and held >= max(2, 0.6 * len(frame)):
+            others = [n for n in facts(clause).names if proper(n) and not name_in(n, said.names) and not _one_name(n, value)]
+            if others:
+                return others[0]
+    return None
 
 
 def proper(name: str) -> bool:
