@@ -9,8 +9,8 @@ import numpy as np
 from ragpipe.core.evidence.agreement import (BARE_REPLY, agreement, found_in, in_context, opening_reply,
                                              spelled_out, terms, worded)
 from ragpipe.core.evidence.calibration import Trees
-from ragpipe.core.evidence.correctness_row import (CLAUSE_END, CORRECTNESS_FEATURES, correctness_row, denied, head_replaced,
-                                                   hedged, negates, opens_with)
+from ragpipe.core.evidence.correctness_row import (CLAUSE_END, CORRECTNESS_FEATURES, correctness_row, denied, full_name, head_replaced,
+                                                   hedged, negates, opens_with, other_person, same_kind)
 from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.quantities import as_written_in
 from ragpipe.core.evidence.contradiction import contradiction
@@ -121,6 +121,7 @@ def one_spelling(case: EvalCase) -> EvalCase:
     where the reference writes that, "WHO" in the question as the answer's "World Health
     Organization"): one name, which must neither miss the reference's words nor conflict with them."""
     answer, reference, question = case.answer or "", case.ground_truth_answer or "", case.question or ""
+    answer = same_kind(full_name(answer, reference, question), reference)  # "Einstein" for "Albert Einstein" to "Who …?"
     return case.model_copy(update={"answer": spelled_out(answer, f"{reference} {question}"),
                                    "ground_truth_answer": spelled_out(reference, f"{answer} {question}"),
                                    "question": spelled_out(question, f"{answer} {reference}")})
@@ -168,7 +169,7 @@ def conflicts(case: EvalCase, kit: Toolkit, found) -> list[str]:
         if None not in (given, expected) and given != expected else []
     swapped = replaced_item(case)
     denial = denied(said, case.ground_truth_answer, case.question, found)
-    head = head_replaced(said, case.ground_truth_answer, case.question)
+    head = head_replaced(said, case.ground_truth_answer, case.question) or other_person(said, case.ground_truth_answer, case.question)
     return (found_conflicts + ([chose] if chose else []) + ([swapped] if swapped else []) + opposite
             + hedged(said, case.ground_truth_answer, found) + ([denial] if denial else []) + ([head] if head else []))
 
