@@ -245,6 +245,8 @@ def test_answer_and_factual_correctness_read_a_head_of_the_same_kind_as_the_head
     ("Who launched the New Deal?", "Theodore Roosevelt launched it.", "Franklin D. Roosevelt", False),
     ("谁发现了镭？", "玛丽·安托瓦内特。", "玛丽·居里", False),
     ("谁写了《悲惨世界》？", "是维克多·佩列文写的。", "维克多·雨果", False),
+    ("谁第一个登上月球？", "路易斯·阿姆斯特朗。", "尼尔·阿姆斯特朗", False),
+    ("《蒙娜丽莎》是谁画的？", "达·芬奇。", "列奥纳多·达·芬奇", True),
 ])
 def test_answer_and_factual_correctness_read_a_surname_as_the_person(kit, question, answer, reference, correct):
     for metric in ("answer_correctness", "factual_correctness"):

@@ -275,9 +275,15 @@ def full_name(answer: str, reference: str, question: str) -> str:
 
 def other_person(answer: str, reference: str, question: str) -> str | None:
     """The answer names another person with the reference's surname ("Theodore Roosevelt" for "Franklin D.
-    Roosevelt" to "Who launched the New Deal?"): another given name is another person."""
-    found = _surname_said(answer, reference.strip(" .。"), question)
-    return f"{found[0].group(0)} for {reference.strip(' .')}" if found and found[1] == "other" else None
+    Roosevelt" to "Who launched the New Deal?", 路易斯·阿姆斯特朗 for 尼尔·阿姆斯特朗): another given name is another person."""
+    core = reference.strip(" .。")
+    if is_chinese(core):  # 路易斯·阿姆斯特朗 for 尼尔·阿姆斯特朗 (达·芬奇 is part of 列奥纳多·达·芬奇)
+        parts = core.split("·")
+        other = [n for n in zh_dotted(answer) if zh_dotted(core) == (core,) and _WHO.search(question or "")
+                 and n.split("·")[-1] == parts[-1] and not n.split("·")[0].endswith(tuple(parts[:-1]))]
+        return f"{other[0]} for {core}" if other else None
+    found = _surname_said(answer, core, question)
+    return f"{found[0].group(0)} for {core}" if found and found[1] == "other" else None
 
 
 # Everyday nouns that name one kind of thing ("skin condition" for "skin disease", "baby stroller" for "baby

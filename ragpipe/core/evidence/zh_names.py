@@ -256,8 +256,7 @@ def zh_dotted(text: str) -> tuple[str, ...]:
     for match in _ZH_DOTTED.finditer(text):
         parts = re.split(r"\s*[·•・]\s*", match.group(0))
         first = list(pos_tags(parts[0]))
-        while len(first) > 1 and first[0].flag[:1] in _NO_NAME_TAGS:
-            first.pop(0)
+        first = first[max([i + 1 for i, w in enumerate(first[:-1]) if w.flag[:1] in _NO_NAME_TAGS or not w.word.isalnum()] or [0]):]
         last = list(pos_tags(parts[-1]))
         kept = next((i for i, w in enumerate(last) if i and w.flag[:1] in _NO_NAME_TAGS), len(last))
         found.append("·".join(["".join(w.word for w in first), *parts[1:-1], "".join(w.word for w in last[:kept])]))
