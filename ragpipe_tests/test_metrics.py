@@ -239,6 +239,8 @@ def test_answer_and_factual_correctness_read_a_head_of_the_same_kind_as_the_head
     ("Who developed the theory of relativity?", "Einstein developed it.", "Albert Einstein", True),
     ("Who wrote Hamlet?", "Shakespeare wrote it around 1600.", "William Shakespeare", True),
     ("Who composed the Moonlight Sonata?", "Beethoven composed it in 1801.", "Ludwig van Beethoven", True),
+    # a middle name the reference leaves out is still his name
+    ("Who was the US president with the middle name Rudolph?", "It was Gerald Rudolph Ford.", "President Gerald Ford", True),
     ("谁写了《悲惨世界》？", "雨果。", "维克多·雨果", True),
     # another person with the same given name, or the same surname after another given name, is another person
     ("Who developed the theory of relativity?", "Albert Camus developed it.", "Albert Einstein", False),
