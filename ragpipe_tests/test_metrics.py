@@ -218,6 +218,58 @@ def test_answer_and_factual_correctness_catch_another_head_after_the_references_
 
 
 @pytest.mark.parametrize("question, answer, reference, correct", [
+    # a head written as another word of its kind is the head (a small lexicon class of everyday nouns)
+    ("What kind of illness is eczema?", "It is a skin condition.", "Skin disease", True),
+    ("What did the nanny push through the park?", "A baby stroller.", "Baby Buggy", True),
+    ("What is a dinghy?", "A small vessel.", "A small boat", True),
+    ("谁给病人做了手术？", "一位外科医师。", "外科医生", True),
+    # another thing stays another thing; in Chinese too (石塔 for 石桥)
+    ("What is a dinghy?", "A small car.", "A small boat", False),
+    ("卢沟桥是什么建筑？", "一座石塔。", "一座石桥", False),
+    ("卢沟桥是什么建筑？", "一座石拱桥。", "一座石桥", True),
+])
+def test_answer_and_factual_correctness_read_a_head_of_the_same_kind_as_the_head(kit, question, answer, reference, correct):
+    for metric in ("answer_correctness", "factual_correctness"):
+        value = score(kit, metric, question=question, answer=answer, ground_truth_answer=reference).value
+        assert (value >= 0.5) == correct, (metric, answer, value)
+
+
+@pytest.mark.parametrize("question, answer, reference, correct", [
+    # a person is named by the surname alone, or the part of the name people use
+    ("Who developed the theory of relativity?", "Einstein developed it.", "Albert Einstein", True),
+    ("Who wrote Hamlet?", "Shakespeare wrote it around 1600.", "William Shakespeare", True),
+    ("Who composed the Moonlight Sonata?", "Beethoven composed it in 1801.", "Ludwig van Beethoven", True),
+    # a middle name the reference leaves out is still his name
+    ("Who was the US president with the middle name Rudolph?", "It was Gerald Rudolph Ford.", "President Gerald Ford", True),
+    ("谁写了《悲惨世界》？", "雨果。", "维克多·雨果", True),
+    # another person with the same given name, or the same surname after another given name, is another person
+    ("Who developed the theory of relativity?", "Albert Camus developed it.", "Albert Einstein", False),
+    ("Who launched the New Deal?", "Theodore Roosevelt launched it.", "Franklin D. Roosevelt", False),
+    ("谁发现了镭？", "玛丽·安托瓦内特。", "玛丽·居里", False),
+    ("谁写了《悲惨世界》？", "是维克多·佩列文写的。", "维克多·雨果", False),
+    ("谁第一个登上月球？", "路易斯·阿姆斯特朗。", "尼尔·阿姆斯特朗", False),
+    ("《蒙娜丽莎》是谁画的？", "达·芬奇。", "列奥纳多·达·芬奇", True),
+])
+def test_answer_and_factual_correctness_read_a_surname_as_the_person(kit, question, answer, reference, correct):
+    for metric in ("answer_correctness", "factual_correctness"):
+        value = score(kit, metric, question=question, answer=answer, ground_truth_answer=reference).value
+        assert (value >= 0.5) == correct, (metric, answer, value)
+
+
+@pytest.mark.parametrize("question, answer, reference, correct", [
+    # a bare "A or B" offers two candidates; a gloss set off by a comma or framed in a sentence does not
+    ("Which gas do plants absorb for photosynthesis?", "Carbon dioxide or oxygen.", "Carbon dioxide", False),
+    ("What is the capital of Australia?", "Sydney or Canberra.", "Canberra", False),
+    ("Which country is home to the kiwi bird?", "New Zealand, or Aotearoa.", "New Zealand", True),
+    ("Eosophobia is the fear of which part of the day?", "Eosophobia: dawn or daylight.", "Dawn", True),
+])
+def test_answer_and_factual_correctness_read_a_bare_pair_of_candidates_as_a_hedge(kit, question, answer, reference, correct):
+    for metric in ("answer_correctness", "factual_correctness"):
+        value = score(kit, metric, question=question, answer=answer, ground_truth_answer=reference).value
+        assert (value >= 0.5) == correct, (metric, answer, value)
+
+
+@pytest.mark.parametrize("question, answer, reference, correct", [
     # a bare reference is the answer to its question: another common noun in its place is wrong
     ("大熊猫主要吃什么？", "大熊猫主要以鱼类为食。", "竹子", False),
     ("What do giant pandas mainly eat?", "Giant pandas mainly eat fish.", "Bamboo", False),

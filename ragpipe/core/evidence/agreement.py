@@ -18,6 +18,7 @@ from rapidfuzz.fuzz import ratio
 
 from ragpipe.core.evidence.facts import _EN_SCALES, _EN_UNITS, VALUE_CLAUSE, Facts, common_word, facts, fold, negated
 from ragpipe.core.evidence.quantities import as_written_in
+from ragpipe.core.evidence.zh_names import zh_dotted
 from ragpipe.core.text import EN_STOPWORDS, _jieba, _stem, content_tokens, is_chinese
 
 _VOWELS = set("aeiouy")
@@ -356,6 +357,14 @@ def agreement(answer: str, reference: str, question: str = "") -> Agreement:
         named_recall = sum(t in matched for t in named_key) / len(named_key) if named_key else recall
         # (all of it one name too: "Rider cup", whose "cup" is no capital)
         reference_facts = replace(reference_facts, names=tuple(dict.fromkeys([*facts(f"It is {named}").names, fold(named)])))
+    # A dotted name is one person (玛丽·居里), not its parts, and its surname names him: 玛丽·安托瓦内特 is another.
+    dotted = zh_dotted(answer) + zh_dotted(core)
+    if dotted:
+        reference_facts, answer_facts = (replace(f, names=(*zh_dotted(text), *(n for n in f.names if not any(n in d for d in dotted))))
+                                         for f, text in ((reference_facts, core), (answer_facts, answer)))
+    if zh_dotted(core) == (core,):
+        surname = terms(core.split("·")[-1])
+        named_recall = sum(found_in(t, matched) for t in surname) / len(surname) if surname else named_recall
     return Agreement(key, matched, new, extra, _conflicts(answer_facts, reference_facts, question_facts, answer_terms,
                                                           min(recall, named_recall), units))
 

@@ -10,6 +10,7 @@ import re
 from ragpipe.core.evidence.agreement import (_PARENTHESIS, _POSTMODIFIER, Agreement, _given, _joined, elliptical, fact_terms,
                                              found_in, name_in, terms, worded)
 from ragpipe.core.evidence.facts import _BOUND_BEFORE, common_word, facts, negated
+from ragpipe.core.evidence.zh_names import zh_dotted
 from ragpipe.core.text import EN_STOPWORDS, _jieba, is_chinese
 
 # "No. 1" and "No 3" are numbers, not negations.
@@ -143,6 +144,14 @@ _LETTER = re.compile(r"(?<![\w.])[A-Z](?![\w.])")
 _ZH_OR = re.compile(r"或者(?!说)|或是|要么|(?<!或)或(?![许多称者])")
 
 
+def bare_pair(answer: str) -> bool:
+    """The whole reply is two short candidates joined by "or" ("Sydney or Canberra.", "Carbon dioxide or
+    oxygen."): it offers both. A gloss is set off by a comma ("New Zealand, or Aotearoa") or framed
+    ("Eosophobia: Dawn or daylight.", 'means "Stop" or "Pause"')."""
+    parts = re.split(r"\s+or\s+", answer.strip(" .!?\n"), flags=re.I)
+    return len(parts) == 2 and all(p and not re.search(r"[,;:\"“”]", p) and elliptical(p) for p in parts)
+
+
 def hedged(answer: str, reference: str, found) -> list[str]:
     """The answer hedges between a bare reference (a value, a name) and another candidate ("It was either
     Argentina or Germany." for "Germany", "10 or 11" for "11", "火星或金星" for "火星"): naming a set that
@@ -152,7 +161,7 @@ def hedged(answer: str, reference: str, found) -> list[str]:
     if _OR.search(reference) or not (elliptical(reference) or _NAME.match(reference)):
         return []
     for sentence in re.split(r"(?<=[.!?。！？])\s*", answer):  # the hedge and its candidates in one sentence
-        if not (_HEDGE.search(sentence) or is_chinese(sentence) and _ZH_OR.search(sentence)):
+        if not (_HEDGE.search(sentence) or is_chinese(sentence) and _ZH_OR.search(sentence) or bare_pair(answer)):
             continue
         parts = _OR.split(sentence)
         if len(parts) < 2:
@@ -185,9 +194,17 @@ def head_replaced(answer: str, reference: str, question: str) -> str | None:
     """The answer keeps a qualifier of a reference that is a short phrase of common words and, wherever
     it writes it, puts another word right after it where the head belongs ("a poison pen" for "Bottle
     of poison", "a small curved lever" for "Small cannon", "a stone tower" for "A stone bridge"): another
-    thing of the same sort. Names ("Harry Connick Jnr"), listings, sentences and Chinese are left to the
-    other rules."""
+    thing of the same sort; in Chinese, a word that keeps the reference head's first characters and ends in
+    another (石塔 for 石桥, its head 桥 nowhere). Names ("Harry Connick Jnr"), listings and sentences are left
+    to the other rules."""
     core = _PARENTHESIS.sub(" ", reference).strip()
+    if is_chinese(core):
+        said = [w for w in _jieba().lcut(core) if re.search(r"\w", w)]
+        head = said[-1] if said and elliptical(core) else ""
+        if len(head) < 2 or head[-1] in answer or head in (question or ""):
+            return None
+        other = [w for w in _jieba().lcut(answer) if len(w) == len(head) and w[:-1] == head[:-1] and w not in (question or "")]
+        return f"{other[0]} for {head}" if other else None
     words = re.findall(r"[^\W\d_]+", core)
     content = [w for w in words if w.lower() not in EN_STOPWORDS]
     if is_chinese(core) or not 2 <= len(content) <= 4 or any(w.lower() not in _PHRASE_WORDS for w in words if w not in content) \
@@ -208,3 +225,91 @@ def head_replaced(answer: str, reference: str, question: str) -> str | None:
                 replaced.append(f"{word} {following}" if put and following.lower() not in EN_STOPWORDS
                                 and not found_in(put[0], given) and not found_in(put[0], worded(core)) else None)
     return f"{replaced[0]} for {heads[-1]}" if replaced and all(replaced) else None
+
+
+# A question that asks for a person ("Who wrote …?", "In 1905, who …", 谁, 哪位); not a relative "who" ("the
+# athlete who was …"). ("Which physicist …" is left out: it moved a HaluEval answer wrong in its detail to 0.99.)
+_WHO = re.compile(r"^\W*(?:[^,?]*,\s*)?who(?:m|se|'s)?\b|谁|哪一?位", re.I)
+# The small words a surname may open with ("van Gogh", "da Vinci"; "Gogh", "Beethoven" alone name them too).
+_PARTICLE = r"(?:van|von|de|da|di|del|der|du|la|le)\s+"
+# Titles and sentence openers before a surname, which name no other person ("Sir Newton", "The Newton laws").
+_TITLES = {"sir", "lord", "lady", "dame", "dr", "mr", "mrs", "ms", "miss", "saint", "st", "king", "queen", "president",
+           "general", "captain", "professor", "prof", "pope", "emperor", "prince", "princess",
+           "the", "a", "an", "and", "but", "so", "then", "only", "by", "yes", "no", "it", "this", "that"}
+
+
+def _surname_said(answer: str, core: str, question: str):
+    """Where an English answer says the surname of the person a reference to a who-question names (one the
+    question does not name), and whose name the capitalised words before it give: (match, "") for none,
+    "his" for a given name or initial of the reference's ("Ludwig Beethoven", "J G Ballard"), "other" else."""
+    person = re.fullmatch(rf"[A-Z][\w'’.-]*(?:\s+(?:{_PARTICLE})*[A-Z][\w'’.-]*){{1,3}}", core)  # not "Napoleon I of the French"
+    last = core.split()[-1] if person else ""
+    if not re.fullmatch(r"[^\W\d_]{2,}", last) or not _WHO.search(question or "") or found_in(last.lower(), worded(question)) \
+            or core.lower() in answer.lower():
+        return None
+    said = re.search(rf"((?:[A-Z][\w'’.-]*\s+)*)(?<![\w'’-])(?i:(?:{_PARTICLE})*{re.escape(last)})(?![\w'’-])", answer)
+    # the capitalised words before it, less titles, openers and a surname's particles ("Sir", "The", "Van")
+    given = [w for w in said.group(1).split() if w.lower() not in _TITLES and not re.fullmatch(_PARTICLE, w + " ", re.I)] \
+        if said else []
+    if not said or not given:
+        return (said, "") if said else None
+    initials = {w[0].lower() for w in core.split()[:-1]}
+    his = any(found_in(t, worded(core)) for w in given for t in worded(w)) or any(len(w.strip(".")) == 1
+                                                                                   and w[0].lower() in initials for w in given)
+    return said, "his" if his else "other"  # "Gerald Rudolph Ford", "J G Ballard"; "Theodore Roosevelt"
+
+
+def full_name(answer: str, reference: str, question: str) -> str:
+    """The answer with the surname of the person the reference names written as the whole name, as people
+    name a person by the surname alone: "Einstein developed it." for "Albert Einstein" reads "Albert
+    Einstein developed it.", 爱因斯坦 for 阿尔伯特·爱因斯坦 likewise. Not where a given name of its own
+    comes before it ("Theodore Roosevelt", 赫尔曼·爱因斯坦: another person), and only where the question asks who."""
+    core = reference.strip(" .。")
+    if is_chinese(core) and _WHO.search(question or "") and zh_dotted(core) == (core,) and core not in answer:
+        last = core.split("·")[-1]
+        return answer if re.search(rf"[·•・]\s*{last}", answer) else re.sub(rf"(?<![·•・\s]){re.escape(last)}", core, answer, count=1)
+    found = _surname_said(answer, core, question)
+    if not found or found[1]:  # another person's name, or his own given name written: nothing to rewrite
+        return answer
+    said = found[0]  # "Sir Newton", "The Newton laws": the words before it kept, a particle not ("Van Gogh")
+    return answer[:said.start()] + re.sub(rf"(?:{_PARTICLE})+$", "", said.group(1), flags=re.I) + core + answer[said.end():]
+
+
+def other_person(answer: str, reference: str, question: str) -> str | None:
+    """The answer names another person with the reference's surname ("Theodore Roosevelt" for "Franklin D.
+    Roosevelt" to "Who launched the New Deal?", 路易斯·阿姆斯特朗 for 尼尔·阿姆斯特朗): another given name is another person."""
+    core = reference.strip(" .。")
+    if is_chinese(core):  # 路易斯·阿姆斯特朗 for 尼尔·阿姆斯特朗 (达·芬奇 is part of 列奥纳多·达·芬奇)
+        parts = core.split("·")
+        other = [n for n in zh_dotted(answer) if zh_dotted(core) == (core,) and _WHO.search(question or "")
+                 and n.split("·")[-1] == parts[-1] and not n.split("·")[0].endswith(tuple(parts[:-1]))]
+        return f"{other[0]} for {core}" if other else None
+    found = _surname_said(answer, core, question)
+    return f"{found[0].group(0)} for {core}" if found and found[1] == "other" else None
+
+
+# Everyday nouns that name one kind of thing ("skin condition" for "skin disease", "baby stroller" for "baby
+# buggy", "a small vessel" for "a small boat", 医师 for 医生): the same word, written another way.
+_SAME_KIND = [group.split() for group in (
+    "boat vessel craft", "ship vessel", "house home dwelling residence", "disease condition disorder illness ailment sickness",
+    "stroller buggy pushchair pram perambulator", "car automobile motorcar", "doctor physician", "film movie",
+    "aircraft aeroplane airplane plane", "shop store", "prison jail gaol", "cemetery graveyard", "lawyer attorney",
+    "sofa couch settee", "trousers pants", "lorry truck", "flat apartment", "rubbish garbage trash", "tap faucet",
+    "toilet lavatory restroom", "pharmacy chemist drugstore", "医生 医师 大夫", "房子 房屋 住宅", "汽车 轿车", "电影 影片")]
+
+
+def same_kind(answer: str, reference: str) -> str:
+    """The answer with each noun of a _SAME_KIND set that the reference writes as another of the set written
+    as the reference writes it: one thing, one word, for the key terms and the head rules to compare."""
+    for group in _SAME_KIND:
+        ours = [w for w in group if _word(w).search(reference)]
+        if len(ours) == 1:
+            for w in group:
+                if w != ours[0] and not _word(ours[0]).search(answer):
+                    answer = _word(w).sub(ours[0], answer)
+    return answer
+
+
+def _word(word: str) -> re.Pattern:
+    """A word as written, in any case and with a plural ending (Chinese: anywhere)."""
+    return re.compile(re.escape(word) if is_chinese(word) else rf"\b{re.escape(word)}(?:s|es)?\b", re.I)

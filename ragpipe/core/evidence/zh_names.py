@@ -239,3 +239,25 @@ def zh_makers(text: str, authors: bool = False) -> tuple[str, ...]:
         if made or role:
             found.append(word)
     return tuple(found)
+
+
+# A transliterated name, its parts joined by a middle dot (阿尔伯特·爱因斯坦, 玛丽·居里): one person.
+_ZH_DOTTED = re.compile(r"[\u4e00-\u9fff]+(?:\s*[·•・]\s*[\u4e00-\u9fff]+)+")
+
+
+# jieba's tags of words that are no part of a name: verbs, prepositions, particles, conjunctions, adverbs, numbers.
+_NO_NAME_TAGS = set("vpucdmyx")
+
+
+def zh_dotted(text: str) -> tuple[str, ...]:
+    """The dotted names of a text, their ends cut where a word that is no name's begins (a verb, a
+    particle, a preposition): 玛丽·安托瓦内特 of "是玛丽·安托瓦内特。", 查尔斯·狄更斯 of "查尔斯·狄更斯提出的"."""
+    found = []
+    for match in _ZH_DOTTED.finditer(text):
+        parts = re.split(r"\s*[·•・]\s*", match.group(0))
+        first = list(pos_tags(parts[0]))
+        first = first[max([i + 1 for i, w in enumerate(first[:-1]) if w.flag[:1] in _NO_NAME_TAGS or not w.word.isalnum()] or [0]):]
+        last = list(pos_tags(parts[-1]))
+        kept = next((i for i, w in enumerate(last) if i and w.flag[:1] in _NO_NAME_TAGS), len(last))
+        found.append("·".join(["".join(w.word for w in first), *parts[1:-1], "".join(w.word for w in last[:kept])]))
+    return tuple(found)

@@ -9,8 +9,8 @@ import numpy as np
 from ragpipe.core.evidence.agreement import (BARE_REPLY, agreement, found_in, in_context, opening_reply,
                                              spelled_out, terms, worded)
 from ragpipe.core.evidence.calibration import Trees
-from ragpipe.core.evidence.correctness_row import (CLAUSE_END, CORRECTNESS_FEATURES, correctness_row, denied, head_replaced,
-                                                   hedged, negates, opens_with)
+from ragpipe.core.evidence.correctness_row import (CLAUSE_END, CORRECTNESS_FEATURES, correctness_row, denied, full_name, head_replaced,
+                                                   hedged, negates, opens_with, other_person, same_kind)
 from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.quantities import as_written_in
 from ragpipe.core.evidence.contradiction import contradiction
@@ -121,6 +121,7 @@ def one_spelling(case: EvalCase) -> EvalCase:
     where the reference writes that, "WHO" in the question as the answer's "World Health
     Organization"): one name, which must neither miss the reference's words nor conflict with them."""
     answer, reference, question = case.answer or "", case.ground_truth_answer or "", case.question or ""
+    answer = same_kind(full_name(answer, reference, question), reference)  # "Einstein" for "Albert Einstein" to "Who …?"
     return case.model_copy(update={"answer": spelled_out(answer, f"{reference} {question}"),
                                    "ground_truth_answer": spelled_out(reference, f"{answer} {question}"),
                                    "question": spelled_out(question, f"{answer} {reference}")})
@@ -168,7 +169,7 @@ def conflicts(case: EvalCase, kit: Toolkit, found) -> list[str]:
         if None not in (given, expected) and given != expected else []
     swapped = replaced_item(case)
     denial = denied(said, case.ground_truth_answer, case.question, found)
-    head = head_replaced(said, case.ground_truth_answer, case.question)
+    head = head_replaced(said, case.ground_truth_answer, case.question) or other_person(said, case.ground_truth_answer, case.question)
     return (found_conflicts + ([chose] if chose else []) + ([swapped] if swapped else []) + opposite
             + hedged(said, case.ground_truth_answer, found) + ([denial] if denial else []) + ([head] if head else []))
 
@@ -350,14 +351,18 @@ METRIC = Metric(
                 "least as that clause alone: \"Ottawa, which is in the province of Ontario.\"), and a bound (\"不超过5克\", \"no more than 5 g\") is no "
                 "negation; an acronym is the name the other text spells out (\"UK\", \"United Kingdom\"), so is a Chinese "
                 "short form (\"国际乒联\", \"国际乒乓球联合会\"), a Chinese term written with the kind the question asks "
-                "for is the term (\"铁元素\" to \"…哪种元素？\": 铁), and \"£50m\" is £50 million. An answer that puts another number, date or name in the reference's place (and states "
+                "for is the term (\"铁元素\" to \"…哪种元素？\": 铁), \"£50m\" is £50 million, a surname names the person a "
+                "who-question asks for (\"Einstein\" for \"Albert Einstein\", 雨果 for 维克多·雨果), and an everyday noun of "
+                "one kind is its synonym (\"skin condition\" for \"skin disease\"). An answer that puts another number, date or name in the reference's place (and states "
                 "less than half of its key terms, or half with one name of a pair the reference lists replaced, or "
                 "keeps a word of the reference's name and replaces the rest: \"Davis Cup\" for \"Ryder Cup\"; a bare "
                 "reference's first name is its answer, what a comma adds qualifies it: \"Madrid, Spain\" for "
                 "\"Barcelona, Spain\"), that puts another item in one item's place of a listing reference, "
                 "that hedges between a bare reference and another candidate (\"maybe Argentina or Germany\", "
-                "\"either Mars or Venus\", \"火星或金星\"), that keeps the qualifier of a short reference phrase and puts another "
-                "word in its head's place (\"a poison pen\" for \"Bottle of poison\"), that "
+                "\"either Mars or Venus\", \"火星或金星\", a bare \"Sydney or Canberra.\"), that names another person with the "
+                "reference's surname or given name (\"Theodore Roosevelt\" for \"Franklin D. Roosevelt\", 玛丽·安托瓦内特 for "
+                "玛丽·居里), that keeps the qualifier of a short reference phrase and puts another "
+                "word in its head's place (\"a poison pen\" for \"Bottle of poison\", 石塔 for 石桥), that "
                 "takes the other alternative of a choice question (\"饭前服用\" for \"饭后服用\"), that opens with the "
                 "opposite yes or no (\"可以，…\" for \"不可以，…\"), that names a bare reference only in clauses that "
                 "deny it (\"The Colosseum is not in Rome.\" for \"Rome\", \"并非曹雪芹\"; \"Canberra, not Sydney\" denies "

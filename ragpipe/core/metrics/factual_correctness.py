@@ -104,7 +104,8 @@ METRIC = Metric(
                 "reference's place, that mirrors a bare reference read with its question with another word in its "
                 "place (\"大熊猫主要以鱼类为食\" for \"竹子\"), that takes the "
                 "other alternative of a choice question (\"饭前\" for \"饭后\"), that opens with the opposite yes or no, "
-                "that hedges between a bare reference and another candidate (\"either Mars or Venus\"), "
+                "that hedges between a bare reference and another candidate (\"either Mars or Venus\", \"Sydney or Canberra.\"), "
+                "that names another person with the reference's surname (\"Theodore Roosevelt\" for \"Franklin D. Roosevelt\"), "
                 "that keeps the qualifier of a short reference phrase and puts another word in its head's place "
                 "(\"a poison pen\" for \"Bottle of poison\"), "
                 "that names a bare reference only to deny "
@@ -114,7 +115,8 @@ METRIC = Metric(
                 "first clause states the reference and adds detail the reference does not state counts as two claims, the "
                 "reply and its detail, where that reads better (\"Neil Armstrong, during the Apollo 11 mission in 1969.\": "
                 "2/3); acronyms "
-                "are read as the other text spells them out; refusals and bare yes/no "
+                "are read as the other text spells them out, a surname as the person a who-question asks for, an everyday "
+                "noun as its synonym of the reference; refusals and bare yes/no "
                 "references are decided as answer_correctness decides them."),
     reads=("answer", "ground_truth_answer"),
     higher_is_better=True,
