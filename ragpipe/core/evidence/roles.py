@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from ragpipe.core.evidence.agreement import words
+from ragpipe.core.evidence.converses import reversed_relation
 from ragpipe.core.evidence.facts import facts, fold
 from ragpipe.core.evidence.polarity import pronoun
 from ragpipe.core.evidence.zh_names import zh_makers, zh_person
@@ -254,7 +255,7 @@ def swapped_roles(statement: str, sentences: list[str]) -> tuple[str, str, str] 
     relation ("A acquired B" against "B acquired A" or "A was acquired by B"), or, names or
     not, a sentence that mirrors the statement around its relation (``_mirrored``): what the
     statement says, what the sentence says, and the sentence; None when none does."""
-    original = dict(zip((_canonical(s) for s in sentences), sentences))
+    original, given = dict(zip((_canonical(s) for s in sentences), sentences)), statement
     statement, sentences = _canonical(statement), list(original)
     lowered = fold(statement)
     # A name the statement opens with may not read as one ("Acme sued Globex"): a name of the
@@ -279,7 +280,8 @@ def swapped_roles(statement: str, sentences: list[str]) -> tuple[str, str, str] 
         if sides := (_mirrored(statement, sentence) or _transposed(statement, sentence)
                      or (is_chinese(statement) and _toward(statement, sentence))):
             return f"{sides[0]} → {sides[1]}", f"{sides[1]} → {sides[0]}", original[sentence]
-    return None
+    # Sides of any words around a converse verb ("borrowed from" / "lent to", "向…借" / "借给").
+    return reversed_relation(given, list(original.values()))
 
 
 def _zh_sides(statement: str) -> tuple[str, ...]:

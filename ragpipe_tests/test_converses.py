@@ -1,0 +1,38 @@
+"""Relations with a direction (converses.py, comparisons.py): converse verbs with sides of any words,
+passives with words before "by", and order read from two stated values."""
+
+import pytest
+
+from ragpipe.core.evidence.contradiction import contradiction
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The bank borrowed money from the city.", "The bank lent money to the city."),
+    ("The charity received the paintings from the library.", "The charity gave the paintings to the library in 1998."),
+    ("Maria learned painting from her nephew.", "Maria taught her nephew painting when he was a boy."),
+    ("The visitors lost to the home side in the final.", "The visitors beat the home side 2-1 in the final."),
+    ("The reform followed the strike.", "The reform preceded the strike by two years."),
+    ("Smith replaced Jones as chair.", "Smith was succeeded as chair by Jones."),
+    ("Patel was replaced as chair of the board by Okafor.", "Patel replaced Okafor as chair of the board in 2015."),
+    ("The supplier bought the laptops from the school.", "The supplier sold the laptops to the school."),
+    ("慈善会向市医院借了一笔钱。", "慈善会借给市医院一笔钱，用于冬季开支。"),
+    ("市政府把这栋楼卖给了卡特公司。", "市政府从卡特公司手中买下了这栋楼。"),
+    ("张教授师从李明。", "张教授曾教过李明，李明是他的学生。"),
+])
+def test_a_converse_relation_with_its_sides_swapped_is_caught(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "roles"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The city borrowed money from the bank.", "The bank lent money to the city."),
+    ("The museum received the collection from the family.", "The family gave the collection to the museum in 1998."),
+    ("Lee was succeeded as director by Gomez.", "Gomez replaced Lee as director in 2019."),
+    ("The new model replaced the old one.", "The old model was replaced by the new one in May."),
+    ("The home side lost to the visitors.", "The visitors beat the home side 2-1."),
+    ("市医院向慈善会借了一笔钱。", "慈善会借给市医院一笔钱。"),
+    ("学校从本地一家供应商买下了这批电脑。", "本地一家供应商把这批电脑卖给了学校。"),
+    ("李明跟着张教授学书法。", "张教授教李明书法。"),
+])
+def test_a_converse_wording_of_the_same_relation_is_no_contradiction(statement, evidence):
+    assert contradiction(statement, [evidence]) is None
