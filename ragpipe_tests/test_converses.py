@@ -36,3 +36,29 @@ def test_a_converse_relation_with_its_sides_swapped_is_caught(statement, evidenc
 ])
 def test_a_converse_wording_of_the_same_relation_is_no_contradiction(statement, evidence):
     assert contradiction(statement, [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The tunnel was built before the bridge.", "The bridge was completed in 1932, and the tunnel followed in 1950."),
+    ("隧道比大桥先建成。", "大桥于1932年建成，隧道于1950年建成。"),
+    ("The ferry ticket is cheaper than the bus ticket.", "A bus ticket costs 12 dollars, while the ferry ticket costs 18 dollars."),
+    ("轮渡票比大巴票便宜。", "大巴票价为12元，轮渡票价为18元。"),
+    ("Aldrin walked on the Moon before Armstrong.", "Armstrong stepped onto the Moon first, and Aldrin followed minutes later."),
+    ("王部长在李部长之后发言。", "会议上，王部长先发言，李部长随后发言。"),
+    ("小王不如小李高。", "小王比小李高五厘米。"),
+])
+def test_an_order_the_evidence_states_otherwise_or_its_values_contradict(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "comparison"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The tunnel was built after the bridge.", "The bridge was completed in 1932, and the tunnel followed in 1950."),
+    ("大桥比隧道早建成。", "大桥于1932年建成，隧道于1950年建成。"),
+    ("The bus ticket is cheaper than the ferry ticket.", "A bus ticket costs 12 dollars, while the ferry ticket costs 18 dollars."),
+    ("Armstrong walked on the Moon before Aldrin.", "Armstrong stepped onto the Moon first, and Aldrin followed minutes later."),
+    ("王部长在李部长之前发言。", "会议上，王部长先发言，李部长随后发言。"),
+    ("小李不如小王高。", "小王比小李高五厘米。"),
+])
+def test_an_order_the_evidence_bears_out_is_no_contradiction(statement, evidence):
+    assert contradiction(statement, [evidence]) is None
