@@ -3,7 +3,7 @@ passives with words before "by", and order read from two stated values."""
 
 import pytest
 
-from ragpipe.core.evidence.contradiction import contradiction
+from ragpipe.core.evidence.contradiction import borne_out, contradiction
 
 
 @pytest.mark.parametrize("statement, evidence", [
@@ -62,3 +62,15 @@ def test_an_order_the_evidence_states_otherwise_or_its_values_contradict(stateme
 ])
 def test_an_order_the_evidence_bears_out_is_no_contradiction(statement, evidence):
     assert contradiction(statement, [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence, expected", [
+    ("火车比大巴贵。", "大巴比火车便宜。", True),
+    ("The bridge is older than the tunnel.", "The tunnel is younger than the bridge by twenty years.", True),
+    ("The tunnel was built after the bridge.", "The bridge was completed in 1932, and the tunnel followed in 1950.", True),
+    ("火车比大巴便宜。", "大巴比火车便宜。", False),
+    # a second claim the comparison does not bear out
+    ("The bridge is older than the tunnel, and it has four lanes.", "The tunnel is younger than the bridge.", False),
+])
+def test_a_comparison_in_the_converse_wording_or_by_its_values_is_borne_out(statement, evidence, expected):
+    assert borne_out(statement, "", [evidence]) is expected
