@@ -31,6 +31,11 @@ _EN_COMPARATIVES = {
     "farther": {"distance": 1}, "further": {"distance": 1}, "closer": {"distance": -1}, "nearer": {"distance": -1},
     "thicker": {"thickness": 1}, "thinner": {"thickness": -1},
 }
+# The adjectives of the comparatives ("long" of "longer", "big" of "bigger", "early" of "earlier", "large"), for
+# "as … as": the stem, with -e and with -y (a candidate that is no word matches nothing).
+_EN_BASES = {base: d for w, d in _EN_COMPARATIVES.items() if w.endswith("er")
+             for stem in (re.sub(r"(?<=([bdgnt]))\1$", "", w[:-2]),) for base in (stem, stem + "e", re.sub(r"i$", "y", stem))}
+_EN_BASES |= {"good": {"quality": 1}, "bad": {"quality": -1}, "far": {"distance": 1}, "expensive": {"cost": 1}, "costly": {"cost": 1}}
 # "more/less X than": the scale of X ("more expensive" = "pricier"), or X itself ("more employees",
 # "fewer employees", "less popular").
 _EN_MORE_OF = {"expensive": {"cost": 1}, "costly": {"cost": 1}}
@@ -63,6 +68,9 @@ _ZH_YU = re.compile(r"(?<!不)(?P<word>[长短高低矮大小多少早晚迟先�
 # "A不如B高": A is lower than B; "A在B之前": A is earlier than B.
 _ZH_BURU = re.compile(rf"不如(?P<right>[^，。；,;！？!?]+?)(?:那么|这么|那样|这样)?(?P<word>{_ZH_WORD}){_ZH_AFTER}")
 _ZH_BEFORE = re.compile(r"在(?P<right>[^，。；,;！？!?在]+?)之(?P<word>前|后)(?![来面天年])")
+# "A is as long as B" (0: the same), "twice as long as" (more), "half as long as" (less); "A和B一样长".
+_EN_AS = re.compile(r"\b(?:(?P<times>twice|three\s+times|four\s+times|\d+(?:\.\d+)?\s+times|half)\s+)?as\s+(?P<word>[a-z]+)\s+as\b", re.I)
+_ZH_SAME = re.compile(rf"(?:和|跟|与|同)(?P<right>[^，。；,;！？!?]+?)(?:一样|同样|相同地?)(?P<word>{_ZH_WORD}){_ZH_AFTER}")
 # "A was built before B", "A came after B": an order in time.
 _EN_ORDER = re.compile(r"\b(?P<word>before|after|prior\s+to|ahead\s+of)\b", re.I)
 # Single capitals and numbers name sides that words() drops: "Branch A", "A区", "Line 2".
@@ -91,9 +99,16 @@ def _comparisons(clause: str) -> list[_Comparison]:
         for m in _ZH_BURU.finditer(clause):
             scales = {s: -d for s, d in _ZH_COMPARATIVES[m.group("word")].items()}
             found.append(_Comparison(clause[:m.start()], m.group("right"), scales, clause))
+        for m in _ZH_SAME.finditer(clause):
+            found.append(_Comparison(clause[:m.start()], m.group("right"), dict.fromkeys(_ZH_COMPARATIVES[m.group("word")], 0), clause))
         for m in _ZH_BEFORE.finditer(clause):
             found.append(_Comparison(clause[:m.start()], m.group("right"), {"time": -1 if m.group("word") == "前" else 1}, clause))
         return found
+    for m in _EN_AS.finditer(clause):
+        times, scales = (m.group("times") or "").lower(), _EN_BASES.get(m.group("word").lower())
+        sign = 0 if not times else -1 if times == "half" else 1
+        if scales:
+            found.append(_Comparison(clause[:m.start()], clause[m.end():], {s: d * sign for s, d in scales.items()}, clause))
     for m in _EN_ORDER.finditer(clause):
         sign = 1 if m.group("word").lower() == "after" else -1
         found.append(_Comparison(clause[:m.start()], clause[m.end():], {"time": sign}, clause))
@@ -132,6 +147,10 @@ def _order(ours: _Comparison, theirs: _Comparison) -> bool | None:
     if scale is None:
         return None
     left, right = _side_words(ours.left), _side_words(ours.right)
+    if 0 in (ours.scales[scale], theirs.scales[scale]):  # "as long as": the same, whichever side comes first
+        own = (left - right, right - left)
+        held = all(own) and all(any(found_in(t, _side_words(theirs.left) | _side_words(theirs.right)) for t in o) for o in own)
+        return ours.scales[scale] == theirs.scales[scale] if held else None
     if ours.scales[scale] != theirs.scales[scale]:  # the converse: "A shorter than B" is "B longer than A"
         left, right = right, left
     own_left, own_right = left - right, right - left
@@ -165,6 +184,8 @@ def _valued(ours: _Comparison, sentences: list[str]) -> tuple[bool, str, str, st
     for an order in time, other numbers for the rest). Whether they bear it out, the statement's clause,
     the evidence's clauses and the first sentence; None where a side has no one value."""
     scale = "time" if "time" in ours.scales else next(iter(ours.scales))
+    if ours.scales[scale] == 0:  # "as long as" may join two clauses ("as long as you pay"): no values read
+        return None
     left, right = words(ours.left), words(ours.right)
     own = {"left": [t for t in left if t not in right], "right": [t for t in right if t not in left]}
     if not all(own.values()) or _VALUE.match(ours.right):
