@@ -18,6 +18,8 @@ from ragpipe.core.evidence.contradiction import borne_out, contradiction
     ("慈善会向市医院借了一笔钱。", "慈善会借给市医院一笔钱，用于冬季开支。"),
     ("市政府把这栋楼卖给了卡特公司。", "市政府从卡特公司手中买下了这栋楼。"),
     ("张教授师从李明。", "张教授曾教过李明，李明是他的学生。"),
+    ("乙方向甲方支付违约金。", "甲方应向乙方支付违约金。"),  # jieba: 乙 / 方向 / 甲方
+    ("卖方向买方支付货款。", "买方须向卖方支付货款。"),
 ])
 def test_a_converse_relation_with_its_sides_swapped_is_caught(statement, evidence):
     found = contradiction(statement, [evidence])
@@ -33,6 +35,7 @@ def test_a_converse_relation_with_its_sides_swapped_is_caught(statement, evidenc
     ("市医院向慈善会借了一笔钱。", "慈善会借给市医院一笔钱。"),
     ("学校从本地一家供应商买下了这批电脑。", "本地一家供应商把这批电脑卖给了学校。"),
     ("李明跟着张教授学书法。", "张教授教李明书法。"),
+    ("买方向卖方支付货款。", "买方应当向卖方支付货款。"),
 ])
 def test_a_converse_wording_of_the_same_relation_is_no_contradiction(statement, evidence):
     assert contradiction(statement, [evidence]) is None

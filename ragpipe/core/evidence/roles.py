@@ -6,6 +6,7 @@ acquired by Google"; in Chinese also sides that are no names, "优酷土豆收�
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
 from ragpipe.core.evidence.agreement import words
 from ragpipe.core.evidence.converses import reversed_relation
@@ -201,6 +202,20 @@ def _sides_around(ours: list[str], theirs: list[str], i: int, j: int, k: int) ->
 _TOWARD = frozenset("向给对替")
 
 
+def _parties(tokens: list) -> list:
+    """jieba's tokens with a party of a contract (甲方, 买方, 出租方) cut back out of 方向: "乙方向甲方支付" is
+    乙 / 方向 / 甲方 to jieba, 乙方 / 向 / 甲方 to a reader."""
+    out = []
+    for k, token in enumerate(tokens):
+        party = out and (len(out[-1].word) == 1 and out[-1].flag != "x" or out[-1].flag[:1] in ("n", "r"))
+        if token.word == "方向" and party and k + 1 < len(tokens) and tokens[k + 1].flag[:1] in ("n", "r"):
+            out[-1] = SimpleNamespace(word=out[-1].word + "方", flag="n")
+            out.append(SimpleNamespace(word="向", flag="p"))
+        else:
+            out.append(token)
+    return out
+
+
 def _toward(statement: str, sentence: str) -> tuple[str, str] | None:
     """In Chinese, the sides around 向/给/对/替 trade places before the same verb: "乙公司向甲公司支付了
     违约金" against "甲公司向乙公司支付了违约金" (words() drops the preposition, so ``_mirrored``
@@ -208,7 +223,7 @@ def _toward(statement: str, sentence: str) -> tuple[str, str] | None:
     def side(token) -> bool:  # nouns, names, pronouns
         return token.flag[:1] in ("n", "r")
 
-    tokens = pos_tags(statement)
+    tokens = _parties(pos_tags(statement))
     for k, token in enumerate(tokens):
         if token.word not in _TOWARD or token.flag != "p":
             continue
@@ -219,10 +234,10 @@ def _toward(statement: str, sentence: str) -> tuple[str, str] | None:
             j += 1
         left, right = "".join(t.word for t in tokens[i:k]), "".join(t.word for t in tokens[k + 1:j])
         verb = tokens[j].word if j < len(tokens) and tokens[j].flag.startswith("v") else ""
-        swapped = f"{right}{token.word}{left}"
-        at = sentence.find(swapped)
-        if (left and right and verb and left != right and at >= 0 and f"{left}{token.word}{right}" not in sentence
-                and sentence.startswith(verb, at + len(swapped))):
+        # A modal may stand before the preposition: "甲方应向乙方支付".
+        written = lambda a, b, after="": re.search(rf"{re.escape(a)}[应须需要将已会可必当]{{0,2}}{token.word}{re.escape(b)}{after}", sentence)  # noqa: E731
+        if (left and right and verb and left != right and not written(left, right)
+                and written(right, left, re.escape(verb))):
             return left, right
     return None
 
