@@ -36,6 +36,9 @@ def test_a_converse_relation_with_its_sides_swapped_is_caught(statement, evidenc
     ("学校从本地一家供应商买下了这批电脑。", "本地一家供应商把这批电脑卖给了学校。"),
     ("李明跟着张教授学书法。", "张教授教李明书法。"),
     ("买方向卖方支付货款。", "买方应当向卖方支付货款。"),
+    # a passive of "sold" has the thing for its subject, and is no active "are sold to"
+    ("Tickets are sold to patrons during the event by roving staff.",
+     "Tickets are sold to patrons throughout the stadium during the event by roaming staff with handheld devices."),
 ])
 def test_a_converse_wording_of_the_same_relation_is_no_contradiction(statement, evidence):
     assert contradiction(statement, [evidence]) is None

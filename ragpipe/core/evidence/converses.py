@@ -35,10 +35,12 @@ _EN = [(re.compile(rf"\b(?:{verb})\b", re.I), relation, prep, converse) for verb
 )]
 # The passive of those verbs ("was succeeded as chair by Jones", words between the verb and "by"):
 # the side after "by" acts on the subject.
-_EN_PASSIVE = re.compile(r"\b(?:is|are|was|were|been|be)\s+(?:\w+ly\s+)?(?P<verb>lent|loaned|sold|given|donated|taught|trained|"
+# Not "sold", "lent", "given": their passive's subject is the thing ("Tickets are sold to patrons by staff").
+_EN_PASSIVE = re.compile(r"\b(?:is|are|was|were|been|be)\s+(?:\w+ly\s+)?(?P<verb>taught|trained|"
                          r"mentored|defeated|beaten|overcome|preceded|followed|replaced|succeeded)\b"
                          r"(?P<mid>(?:\s+(?!by\b)[\w'-]+){0,6}?)\s+by\b", re.I)
-_EN_PARTICIPLE = {"given": "gave", "beaten": "beat", "overcome": "overcame"}
+_EN_PARTICIPLE = {"beaten": "beat", "overcome": "overcame"}
+_BE = re.compile(r"\b(?:is|are|was|were|been|be|being)\s+(?:\w+ly\s+)?$", re.I)  # a passive read as no active
 # Chinese: (pattern, relation, converse). The agent (A) and the patient (P) are groups; a converse
 # wording puts the patient first ("乙向甲借": 甲 lends).
 _ZH_SIDE = r"[^，。；,;！？!?、]{1,16}?"
@@ -75,7 +77,7 @@ def _en_relations(clause: str) -> list[_Relation]:
         return found
     for pattern, relation, prep, converse in _EN:
         m = pattern.search(clause)
-        if not m:
+        if not m or _BE.search(clause[:m.start()]):
             continue
         left, right = clause[:m.start()], clause[m.end():]
         if prep:  # the side after the preposition, a few words on ("lent the city money" has none)
