@@ -54,6 +54,8 @@ def test_a_converse_wording_of_the_same_relation_is_no_contradiction(statement, 
     ("小王不如小李高。", "小王比小李高五厘米。"),
     ("The Rhine is as long as the Danube.", "The Danube is more than twice as long as the Rhine."),
     ("长江和黄河一样长。", "长江比黄河长。"),
+    ("The talk starts after the dinner.", "The dinner starts at 7:30 pm and the talk at 6 pm."),
+    ("开幕式在招待会之后举行。", "开幕式于上午九点举行，招待会于中午十二点举行。"),
 ])
 def test_an_order_the_evidence_states_otherwise_or_its_values_contradict(statement, evidence):
     found = contradiction(statement, [evidence])
@@ -67,6 +69,7 @@ def test_an_order_the_evidence_states_otherwise_or_its_values_contradict(stateme
     ("Armstrong walked on the Moon before Aldrin.", "Armstrong stepped onto the Moon first, and Aldrin followed minutes later."),
     ("王部长在李部长之前发言。", "会议上，王部长先发言，李部长随后发言。"),
     ("小李不如小王高。", "小王比小李高五厘米。"),
+    ("The talk starts before the dinner.", "The dinner starts at 7:30 pm and the talk at 6 pm."),
     ("The old bridge is as long as the new one.", "The new bridge is as long as the old one."),
     ("You may stay as long as you pay 5 dollars.", "Guests pay 5 dollars a night and stay 3 nights."),
 ])

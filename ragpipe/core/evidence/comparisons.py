@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ragpipe.core.evidence.agreement import found_in, words
 from ragpipe.core.evidence.facts import facts, negated
+from ragpipe.core.evidence.quantities import quantities
 from ragpipe.core.evidence.polarity import clauses_of
 from ragpipe.core.text import is_chinese
 
@@ -168,10 +169,19 @@ def _denies(clause: str) -> bool:
     return negated(_ZH_BURU.sub("", clause))  # "不如" compares, it denies nothing
 
 
-# Without dates, an order in time told by the evidence's sequence words: "Armstrong stepped out first, and
+# Without dates or times, an order in time told by the evidence's sequence words: "Armstrong stepped out first, and
 # Aldrin followed", "王部长先发言，李部长随后发言".
 _FIRST = re.compile(r"\b(?:first|initially)\b|首先|最先|率先|先", re.I)
 _THEN = re.compile(r"\b(?:followed|then|later|afterwards|next)\b|随后|然后|之后|接着|后来|其后", re.I)
+
+
+# What a clause's values are read as, in turn: an order in time by its years, by its times of day ("下午三点"),
+# by its sequence words; any other scale by its numbers (not years).
+_READINGS = {
+    "time": (lambda c: facts(c).years, lambda c: {q.amount for q in quantities(c) if q.dimension == "clock"},
+             lambda c: {0.0} if _FIRST.search(c) else {1.0} if _THEN.search(c) else set()),
+    "other": (lambda c: set() if facts(c).years else facts(c).numbers,),
+}
 
 
 def _value_clauses(text: str) -> list[str]:
@@ -190,8 +200,8 @@ def _valued(ours: _Comparison, sentences: list[str]) -> tuple[bool, str, str, st
     own = {"left": [t for t in left if t not in right], "right": [t for t in right if t not in left]}
     if not all(own.values()) or _VALUE.match(ours.right):
         return None
-    for sequence in (False, True) if scale == "time" else (False,):
-        values, said = _side_values(own, sentences, scale, sequence)
+    for reading in _READINGS["time" if scale == "time" else "other"]:
+        values, said = _side_values(own, sentences, reading)
         if all(len(v) == 1 for v in values.values()) and values["left"] != values["right"]:
             break
     else:
@@ -200,19 +210,14 @@ def _valued(ours: _Comparison, sentences: list[str]) -> tuple[bool, str, str, st
     return larger == (ours.scales[scale] > 0), ours.clause.strip(), "; ".join(c for c, _ in said), said[0][1]
 
 
-def _side_values(own: dict[str, list[str]], sentences: list[str], scale: str, sequence: bool):
+def _side_values(own: dict[str, list[str]], sentences: list[str], reading):
     """The values the evidence's clauses state of each side: a clause holding the side's first own word (its
-    head: "tunnel" of "The tunnel was built") and not the other side's. ``sequence``: 0 for a clause
-    saying first, 1 for one saying then."""
+    head: "tunnel" of "The tunnel was built") and not the other side's, read by ``reading``."""
     values: dict[str, set[float]] = {"left": set(), "right": set()}
     said = []
     for sentence in sentences:
         for clause in _value_clauses(sentence):
-            read = facts(clause)
-            if sequence:
-                found = {0.0} if _FIRST.search(clause) else {1.0} if _THEN.search(clause) else set()
-            else:
-                found = read.years if scale == "time" else (read.numbers if not read.years else set())
+            found = reading(clause)
             if len(found) != 1:
                 continue
             clause_words = set(words(clause))
