@@ -70,6 +70,11 @@ def test_an_order_the_evidence_states_otherwise_or_its_values_contradict(stateme
     ("王部长在李部长之前发言。", "会议上，王部长先发言，李部长随后发言。"),
     ("小李不如小王高。", "小王比小李高五厘米。"),
     ("The talk starts before the dinner.", "The dinner starts at 7:30 pm and the talk at 6 pm."),
+    # an order word before a clause or a step, and values that count something else (RAGTruth)
+    ("She worked as a public defender before being appointed to the court in 1977.", "Wahl was appointed to the court in 1977."),
+    ("The detective apologized after a video of him berating a driver went viral.",
+     "The video, filmed in 2015, picks up seconds after the detective began yelling; he apologized in 2016."),
+    ("Tendons have more collagen than ligaments.", "There is one tendon for each muscle, and there are 3 ligaments at a joint."),
     ("The old bridge is as long as the new one.", "The new bridge is as long as the old one."),
     ("You may stay as long as you pay 5 dollars.", "Guests pay 5 dollars a night and stay 3 nights."),
 ])
@@ -80,7 +85,10 @@ def test_an_order_the_evidence_bears_out_is_no_contradiction(statement, evidence
 @pytest.mark.parametrize("statement, evidence, expected", [
     ("火车比大巴贵。", "大巴比火车便宜。", True),
     ("The bridge is older than the tunnel.", "The tunnel is younger than the bridge by twenty years.", True),
-    ("The tunnel was built after the bridge.", "The bridge was completed in 1932, and the tunnel followed in 1950.", True),
+    # "before" / "after" also join steps ("remain awake before entering sleep mode"): an order is never confirmed
+    ("The tunnel was built after the bridge.", "The bridge was completed in 1932, and the tunnel followed in 1950.", False),
+    ("Set how long the computer stays awake before entering sleep mode.",
+     "Set how long the computer stays awake before entering sleep mode.", False),
     ("火车比大巴便宜。", "大巴比火车便宜。", False),
     # a second claim the comparison does not bear out
     ("The bridge is older than the tunnel, and it has four lanes.", "The tunnel is younger than the bridge.", False),

@@ -73,6 +73,9 @@ _ZH_BEFORE = re.compile(r"在(?P<right>[^，。；,;！？!?在]+?)之(?P<word>�
 _EN_AS = re.compile(r"\b(?:(?P<times>twice|three\s+times|four\s+times|\d+(?:\.\d+)?\s+times|half)\s+)?as\s+(?P<word>[a-z]+)\s+as\b", re.I)
 _ZH_SAME = re.compile(rf"(?:和|跟|与|同)(?P<right>[^，。；,;！？!?]+?)(?:一样|同样|相同地?)(?P<word>{_ZH_WORD}){_ZH_AFTER}")
 # "A was built before B", "A came after B": an order in time.
+# "before" and "after" mostly join a step or a clause ("before entering sleep mode", "after a video went viral"):
+# an order of two things only before a short noun phrase ("before the bridge", "after Armstrong").
+_EN_THING = re.compile(r"\s*(?!\w+ing\b|(?:which|that|who|it|he|she|they|we|you|i|a\s+few|several|many)\b)[\w'-]+(?:\s+[\w'-]+){0,3}[.!?]?\s*$", re.I)
 _EN_ORDER = re.compile(r"\b(?P<word>before|after|prior\s+to|ahead\s+of)\b", re.I)
 # Single capitals and numbers name sides that words() drops: "Branch A", "A区", "Line 2".
 _LABEL = re.compile(r"(?<![A-Za-z0-9])(?:[A-Z]|\d+)(?![A-Za-z0-9])")
@@ -87,6 +90,8 @@ class _Comparison:
     right: str
     scales: dict[str, int]
     clause: str
+    kind: str = ""       # "order": an English order word ("before"), read against stated values only
+    attribute: str = ""  # what "more/less X than" counts ("collagen"): a value clause must name it
 
 
 def _comparisons(clause: str) -> list[_Comparison]:
@@ -112,17 +117,20 @@ def _comparisons(clause: str) -> list[_Comparison]:
             found.append(_Comparison(clause[:m.start()], clause[m.end():], {s: d * sign for s, d in scales.items()}, clause))
     for m in _EN_ORDER.finditer(clause):
         sign = 1 if m.group("word").lower() == "after" else -1
-        found.append(_Comparison(clause[:m.start()], clause[m.end():], {"time": sign}, clause))
+        if _EN_THING.match(clause[m.end():]):
+            found.append(_Comparison(clause[:m.start()], clause[m.end():], {"time": sign}, clause, "order"))
     for m in _EN_COMPARISON.finditer(clause):
         verb, by, more, of, word = (g and g.lower() for g in m.group("verb", "by", "more", "of", "word"))
+        attribute = ""
         if verb:
             scales = {_EN_VERBS[verb]: 1 if by == "more" else -1}
         elif more:
             sign = 1 if more == "more" else -1
             scales = {s: sign * d for s, d in _EN_MORE_OF.get(of, {of: 1}).items()}
+            attribute = "" if of in _EN_MORE_OF else of
         else:
             scales = _EN_COMPARATIVES[word]
-        found.append(_Comparison(clause[:m.start()], clause[m.end():], scales, clause))
+        found.append(_Comparison(clause[:m.start()], clause[m.end():], scales, clause, attribute=attribute))
     return found
 
 
@@ -145,7 +153,7 @@ def _order(ours: _Comparison, theirs: _Comparison) -> bool | None:
     """True where the evidence's comparison states ours (in either wording), False where it states the
     opposite, None where it compares other things or on another scale."""
     scale = next((s for s in ours.scales if s in theirs.scales), None)
-    if scale is None:
+    if scale is None or "order" in (ours.kind, theirs.kind):
         return None
     left, right = _side_words(ours.left), _side_words(ours.right)
     if 0 in (ours.scales[scale], theirs.scales[scale]):  # "as long as": the same, whichever side comes first
@@ -201,7 +209,7 @@ def _valued(ours: _Comparison, sentences: list[str]) -> tuple[bool, str, str, st
     if not all(own.values()) or _VALUE.match(ours.right):
         return None
     for reading in _READINGS["time" if scale == "time" else "other"]:
-        values, said = _side_values(own, sentences, reading)
+        values, said = _side_values(own, sentences, reading, ours.attribute)
         if all(len(v) == 1 for v in values.values()) and values["left"] != values["right"]:
             break
     else:
@@ -210,17 +218,18 @@ def _valued(ours: _Comparison, sentences: list[str]) -> tuple[bool, str, str, st
     return larger == (ours.scales[scale] > 0), ours.clause.strip(), "; ".join(c for c, _ in said), said[0][1]
 
 
-def _side_values(own: dict[str, list[str]], sentences: list[str], reading):
+def _side_values(own: dict[str, list[str]], sentences: list[str], reading, attribute: str = ""):
     """The values the evidence's clauses state of each side: a clause holding the side's first own word (its
-    head: "tunnel" of "The tunnel was built") and not the other side's, read by ``reading``."""
+    head: "tunnel" of "The tunnel was built") and not the other side's, and the attribute counted if any (not
+    "one tendon" for "more collagen"), read by ``reading``."""
     values: dict[str, set[float]] = {"left": set(), "right": set()}
     said = []
     for sentence in sentences:
         for clause in _value_clauses(sentence):
             found = reading(clause)
-            if len(found) != 1:
-                continue
             clause_words = set(words(clause))
+            if len(found) != 1 or attribute and not any(found_in(t, clause_words) for t in words(attribute)):
+                continue
             for side, other in (("left", "right"), ("right", "left")):
                 if found_in(own[side][0], clause_words) and not found_in(own[other][0], clause_words):
                     values[side] |= set(found)
@@ -253,3 +262,12 @@ def compared(statement: str, sentences: list[str]) -> tuple[bool, str, str, str]
         if conflict:
             return conflict
     return None
+
+
+def bears_out(statement: str, sentences: list[str]) -> bool:
+    """A statement of one clause whose comparison (a comparative, not an order word: "before" also joins steps)
+    the evidence states in either wording or bears out with its values."""
+    clauses = clauses_of(statement)
+    ours = _comparisons(clauses[0]) if len(clauses) == 1 else []
+    order = ours and ours[0].kind != "order" and compared(statement, sentences)
+    return bool(order and order[0])

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ragpipe.core.evidence.agreement import asked_as_said, fact_terms, found_in, in_context, name_in, opening_reply, words
-from ragpipe.core.evidence.comparisons import compared
+from ragpipe.core.evidence.comparisons import bears_out, compared
 from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.limits import bound_conflict, range_confirms, range_ends
-from ragpipe.core.evidence.polarity import aligned_with, clauses_of, polarity_conflict
+from ragpipe.core.evidence.polarity import aligned_with, polarity_conflict
 from ragpipe.core.evidence.counts import counts, same_thing
 from ragpipe.core.evidence.roles import names_role, one_relation, relation_wording, swapped_roles
 from ragpipe.core.evidence.slots import alternative, as_written, one_person, proper, read_as_evidence, show, slot_conflict
@@ -104,8 +104,7 @@ def borne_out(statement: str, question: str, sentences: Sequence[str]) -> bool:
     evidence's range names (limits.range_confirms), or a comparison it states, in either wording ("火车比大巴贵"
     / "大巴比火车便宜"), or bears out with its values."""
     sentences = [s for s in sentences if s and s.strip()]
-    order = len(clauses_of(statement)) == 1 and compared(statement, sentences)
-    return bool(order and order[0]) or range_confirms(statement, question, sentences)
+    return bears_out(statement, sentences) or range_confirms(statement, question, sentences)
 
 
 def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Contradiction | None:
