@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass
 
 from ragpipe.core.evidence.agreement import found_in, words
-from ragpipe.core.evidence.facts import negated
+from ragpipe.core.evidence.facts import facts, negated
+from ragpipe.core.evidence.quantities import quantities
 from ragpipe.core.evidence.polarity import clauses_of
 from ragpipe.core.text import is_chinese
 
@@ -31,6 +32,11 @@ _EN_COMPARATIVES = {
     "farther": {"distance": 1}, "further": {"distance": 1}, "closer": {"distance": -1}, "nearer": {"distance": -1},
     "thicker": {"thickness": 1}, "thinner": {"thickness": -1},
 }
+# The adjectives of the comparatives ("long" of "longer", "big" of "bigger", "early" of "earlier", "large"), for
+# "as … as": the stem, with -e and with -y (a candidate that is no word matches nothing).
+_EN_BASES = {base: d for w, d in _EN_COMPARATIVES.items() if w.endswith("er")
+             for stem in (re.sub(r"(?<=([bdgnt]))\1$", "", w[:-2]),) for base in (stem, stem + "e", re.sub(r"i$", "y", stem))}
+_EN_BASES |= {"good": {"quality": 1}, "bad": {"quality": -1}, "far": {"distance": 1}, "expensive": {"cost": 1}, "costly": {"cost": 1}}
 # "more/less X than": the scale of X ("more expensive" = "pricier"), or X itself ("more employees",
 # "fewer employees", "less popular").
 _EN_MORE_OF = {"expensive": {"cost": 1}, "costly": {"cost": 1}}
@@ -47,19 +53,30 @@ _ZH_COMPARATIVES = {
     "深": {"depth": 1}, "浅": {"depth": -1}, "热": {"heat": 1}, "冷": {"heat": -1}, "强": {"strength": 1},
     "弱": {"strength": -1}, "好": {"quality": 1}, "差": {"quality": -1}, "优": {"quality": 1}, "劣": {"quality": -1},
     "远": {"distance": 1}, "近": {"distance": -1}, "老": {"age": 1}, "年长": {"age": 1}, "年轻": {"age": -1},
-    "厚": {"thickness": 1}, "薄": {"thickness": -1},
+    "厚": {"thickness": 1}, "薄": {"thickness": -1}, "先": {"time": -1}, "后": {"time": 1},
 }
 _ZH_WORD = "|".join(sorted(_ZH_COMPARATIVES, key=len, reverse=True))
 # What may follow a Chinese comparative: the clause's end, a degree ("得多", "一些", "二十元", "三岁",
 # "出"), 的 of a relative clause; not the rest of a word ("比大多数人高": 多 of 大多数 is none).
-_ZH_AFTER = r"(?=$|[\W_]|[得了些点出的倍]|[\d零〇一二两三四五六七八九十百千万几])"
+_ZH_AFTER = r"(?=$|[\W_]|[得了些点出的倍]|[\d零〇一二两三四五六七八九十百千万几]|(?<=[先后早晚])[\u4e00-\u9fff])"
 # "A比B(更)长", not 比 of a word (比赛, 对比, 相比, 比例, 比如, 比尔), of a score ("以3比1") nor "不比" (not
 # more than); nor the adjective of a verb ("比上年增长10%": 增长 grows, it compares no lengths).
 _ZH_BI = re.compile(rf"(?<![对相无类好评占正反排日可不\d零〇一二两三四五六七八九十])比"
                     rf"(?![赛例较如分重率方喻值拟特利亚基尔萨邻武肩拼对照起\d零〇一二两三四五六七八九十])"
                     rf"(?P<right>[^，。；,;！？!?]+?)(?:更加|还要|更|还|要|稍微|稍|略)?(?<![增减成延生拉加缩提降扩变放])(?P<word>{_ZH_WORD}){_ZH_AFTER}")
 # "A高于B"; "不低于" bounds a value (limits.py), it compares nothing.
-_ZH_YU = re.compile(r"(?<!不)(?P<word>[长短高低矮大小多少早晚迟贵快慢重轻宽窄深浅强弱优劣])于(?!等于)")
+_ZH_YU = re.compile(r"(?<!不)(?P<word>[长短高低矮大小多少早晚迟先贵快慢重轻宽窄深浅强弱优劣])于(?!等于)")
+# "A不如B高": A is lower than B; "A在B之前": A is earlier than B.
+_ZH_BURU = re.compile(rf"不如(?P<right>[^，。；,;！？!?]+?)(?:那么|这么|那样|这样)?(?P<word>{_ZH_WORD}){_ZH_AFTER}")
+_ZH_BEFORE = re.compile(r"在(?P<right>[^，。；,;！？!?在]+?)之(?P<word>前|后)(?![来面天年])")
+# "A is as long as B" (0: the same), "twice as long as" (more), "half as long as" (less); "A和B一样长".
+_EN_AS = re.compile(r"\b(?:(?P<times>twice|three\s+times|four\s+times|\d+(?:\.\d+)?\s+times|half)\s+)?as\s+(?P<word>[a-z]+)\s+as\b", re.I)
+_ZH_SAME = re.compile(rf"(?:和|跟|与|同)(?P<right>[^，。；,;！？!?]+?)(?:一样|同样|相同地?)(?P<word>{_ZH_WORD}){_ZH_AFTER}")
+# "A was built before B", "A came after B": an order in time.
+# "before" and "after" mostly join a step or a clause ("before entering sleep mode", "after a video went viral"):
+# an order of two things only before a short noun phrase ("before the bridge", "after Armstrong").
+_EN_THING = re.compile(r"\s*(?!\w+ing\b|(?:which|that|who|it|he|she|they|we|you|i|a\s+few|several|many)\b)[\w'-]+(?:\s+[\w'-]+){0,3}[.!?]?\s*$", re.I)
+_EN_ORDER = re.compile(r"\b(?P<word>before|after|prior\s+to|ahead\s+of)\b", re.I)
 # Single capitals and numbers name sides that words() drops: "Branch A", "A区", "Line 2".
 _LABEL = re.compile(r"(?<![A-Za-z0-9])(?:[A-Z]|\d+)(?![A-Za-z0-9])")
 # A side that opens with a number is a value: "longer than 5 hours" bounds it (limits.py).
@@ -73,6 +90,8 @@ class _Comparison:
     right: str
     scales: dict[str, int]
     clause: str
+    kind: str = ""       # "order": an English order word ("before"), read against stated values only
+    attribute: str = ""  # what "more/less X than" counts ("collagen"): a value clause must name it
 
 
 def _comparisons(clause: str) -> list[_Comparison]:
@@ -83,17 +102,35 @@ def _comparisons(clause: str) -> list[_Comparison]:
             found.append(_Comparison(clause[:m.start()], m.group("right"), _ZH_COMPARATIVES[m.group("word")], clause))
         for m in _ZH_YU.finditer(clause):
             found.append(_Comparison(clause[:m.start()], clause[m.end():], _ZH_COMPARATIVES[m.group("word")], clause))
+        for m in _ZH_BURU.finditer(clause):
+            scales = {s: -d for s, d in _ZH_COMPARATIVES[m.group("word")].items()}
+            found.append(_Comparison(clause[:m.start()], m.group("right"), scales, clause))
+        for m in _ZH_SAME.finditer(clause):
+            found.append(_Comparison(clause[:m.start()], m.group("right"), dict.fromkeys(_ZH_COMPARATIVES[m.group("word")], 0), clause))
+        for m in _ZH_BEFORE.finditer(clause):
+            found.append(_Comparison(clause[:m.start()], m.group("right"), {"time": -1 if m.group("word") == "前" else 1}, clause))
         return found
+    for m in _EN_AS.finditer(clause):
+        times, scales = (m.group("times") or "").lower(), _EN_BASES.get(m.group("word").lower())
+        sign = 0 if not times else -1 if times == "half" else 1
+        if scales:
+            found.append(_Comparison(clause[:m.start()], clause[m.end():], {s: d * sign for s, d in scales.items()}, clause))
+    for m in _EN_ORDER.finditer(clause):
+        sign = 1 if m.group("word").lower() == "after" else -1
+        if _EN_THING.match(clause[m.end():]):
+            found.append(_Comparison(clause[:m.start()], clause[m.end():], {"time": sign}, clause, "order"))
     for m in _EN_COMPARISON.finditer(clause):
         verb, by, more, of, word = (g and g.lower() for g in m.group("verb", "by", "more", "of", "word"))
+        attribute = ""
         if verb:
             scales = {_EN_VERBS[verb]: 1 if by == "more" else -1}
         elif more:
             sign = 1 if more == "more" else -1
             scales = {s: sign * d for s, d in _EN_MORE_OF.get(of, {of: 1}).items()}
+            attribute = "" if of in _EN_MORE_OF else of
         else:
             scales = _EN_COMPARATIVES[word]
-        found.append(_Comparison(clause[:m.start()], clause[m.end():], scales, clause))
+        found.append(_Comparison(clause[:m.start()], clause[m.end():], scales, clause, attribute=attribute))
     return found
 
 
@@ -116,9 +153,13 @@ def _order(ours: _Comparison, theirs: _Comparison) -> bool | None:
     """True where the evidence's comparison states ours (in either wording), False where it states the
     opposite, None where it compares other things or on another scale."""
     scale = next((s for s in ours.scales if s in theirs.scales), None)
-    if scale is None:
+    if scale is None or "order" in (ours.kind, theirs.kind):
         return None
     left, right = _side_words(ours.left), _side_words(ours.right)
+    if 0 in (ours.scales[scale], theirs.scales[scale]):  # "as long as": the same, whichever side comes first
+        own = (left - right, right - left)
+        held = all(own) and all(any(found_in(t, _side_words(theirs.left) | _side_words(theirs.right)) for t in o) for o in own)
+        return ours.scales[scale] == theirs.scales[scale] if held else None
     if ours.scales[scale] != theirs.scales[scale]:  # the converse: "A shorter than B" is "B longer than A"
         left, right = right, left
     own_left, own_right = left - right, right - left
@@ -132,19 +173,84 @@ def _order(ours: _Comparison, theirs: _Comparison) -> bool | None:
     return votes == {"left"} if len(votes) == 1 else None
 
 
+def _denies(clause: str) -> bool:
+    return negated(_ZH_BURU.sub("", clause))  # "不如" compares, it denies nothing
+
+
+# Without dates or times, an order in time told by the evidence's sequence words: "Armstrong stepped out first, and
+# Aldrin followed", "王部长先发言，李部长随后发言".
+_FIRST = re.compile(r"\b(?:first|initially)\b|首先|最先|率先|先", re.I)
+_THEN = re.compile(r"\b(?:followed|then|later|afterwards|next)\b|随后|然后|之后|接着|后来|其后", re.I)
+
+
+# What a clause's values are read as, in turn: an order in time by its years, by its times of day ("下午三点"),
+# by its sequence words; any other scale by its numbers (not years).
+_READINGS = {
+    "time": (lambda c: facts(c).years, lambda c: {q.amount for q in quantities(c) if q.dimension == "clock"},
+             lambda c: {0.0} if _FIRST.search(c) else {1.0} if _THEN.search(c) else set()),
+    "other": (lambda c: set() if facts(c).years else facts(c).numbers,),
+}
+
+
+def _value_clauses(text: str) -> list[str]:
+    return [c for c in re.split(r"[，,；;。！？!?]|\.(?!\d)|\b(?:and|while|whereas|but)\b|而", text) if c.strip()]
+
+
+def _valued(ours: _Comparison, sentences: list[str]) -> tuple[bool, str, str, str] | None:
+    """A comparison read from the two values the evidence states, one for each side: "The tunnel was built
+    before the bridge" against "The bridge was completed in 1932, and the tunnel followed in 1950" (years
+    for an order in time, other numbers for the rest). Whether they bear it out, the statement's clause,
+    the evidence's clauses and the first sentence; None where a side has no one value."""
+    scale = "time" if "time" in ours.scales else next(iter(ours.scales))
+    if ours.scales[scale] == 0:  # "as long as" may join two clauses ("as long as you pay"): no values read
+        return None
+    left, right = words(ours.left), words(ours.right)
+    own = {"left": [t for t in left if t not in right], "right": [t for t in right if t not in left]}
+    if not all(own.values()) or _VALUE.match(ours.right):
+        return None
+    for reading in _READINGS["time" if scale == "time" else "other"]:
+        values, said = _side_values(own, sentences, reading, ours.attribute)
+        if all(len(v) == 1 for v in values.values()) and values["left"] != values["right"]:
+            break
+    else:
+        return None
+    larger = next(iter(values["left"])) > next(iter(values["right"]))
+    return larger == (ours.scales[scale] > 0), ours.clause.strip(), "; ".join(c for c, _ in said), said[0][1]
+
+
+def _side_values(own: dict[str, list[str]], sentences: list[str], reading, attribute: str = ""):
+    """The values the evidence's clauses state of each side: a clause holding the side's first own word (its
+    head: "tunnel" of "The tunnel was built") and not the other side's, and the attribute counted if any (not
+    "one tendon" for "more collagen"), read by ``reading``."""
+    values: dict[str, set[float]] = {"left": set(), "right": set()}
+    said = []
+    for sentence in sentences:
+        for clause in _value_clauses(sentence):
+            found = reading(clause)
+            clause_words = set(words(clause))
+            if len(found) != 1 or attribute and not any(found_in(t, clause_words) for t in words(attribute)):
+                continue
+            for side, other in (("left", "right"), ("right", "left")):
+                if found_in(own[side][0], clause_words) and not found_in(own[other][0], clause_words):
+                    values[side] |= set(found)
+                    said.append((clause.strip(), sentence))
+    return values, said
+
+
 def compared(statement: str, sentences: list[str]) -> tuple[bool, str, str, str] | None:
     """The first comparison of the statement that an evidence clause states too: whether it states it the
     same way (True) or the other way round (False), the statement's clause, the evidence's clause and its
-    sentence. A sentence stating it the same way wins over one stating it otherwise; None where none
-    compares the same two sides on the same scale, or the statement negates its comparison."""
+    sentence. A sentence stating it the same way wins over one stating it otherwise; where none compares the
+    two sides, the values the evidence states for each (``_valued``). None where none compares the same two
+    sides on the same scale, or the statement negates its comparison."""
     for clause in clauses_of(statement):
         ours = _comparisons(clause)
-        if not ours or negated(clause):
+        if not ours or _denies(clause):
             continue
         conflict = None
         for sentence in sentences:
             for evidence in clauses_of(sentence):
-                if negated(evidence):
+                if _denies(evidence):
                     continue
                 for theirs in _comparisons(evidence):
                     order = _order(ours[0], theirs)
@@ -152,6 +258,16 @@ def compared(statement: str, sentences: list[str]) -> tuple[bool, str, str, str]
                         return True, clause.strip(), evidence.strip(), sentence
                     if order is False and conflict is None:
                         conflict = (False, clause.strip(), evidence.strip(), sentence)
+        conflict = conflict or _valued(ours[0], sentences)
         if conflict:
             return conflict
     return None
+
+
+def bears_out(statement: str, sentences: list[str]) -> bool:
+    """A statement of one clause whose comparison (a comparative, not an order word: "before" also joins steps)
+    the evidence states in either wording or bears out with its values."""
+    clauses = clauses_of(statement)
+    ours = _comparisons(clauses[0]) if len(clauses) == 1 else []
+    order = ours and ours[0].kind != "order" and compared(statement, sentences)
+    return bool(order and order[0])

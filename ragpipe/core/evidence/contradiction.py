@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ragpipe.core.evidence.agreement import asked_as_said, fact_terms, found_in, in_context, name_in, opening_reply, words
-from ragpipe.core.evidence.comparisons import compared
+from ragpipe.core.evidence.comparisons import bears_out, compared
 from ragpipe.core.evidence.facts import facts, fold, negated
-from ragpipe.core.evidence.limits import bound_conflict, range_ends
+from ragpipe.core.evidence.limits import bound_conflict, range_confirms, range_ends
 from ragpipe.core.evidence.polarity import aligned_with, polarity_conflict
 from ragpipe.core.evidence.counts import counts, same_thing
 from ragpipe.core.evidence.roles import names_role, one_relation, relation_wording, swapped_roles
@@ -97,6 +97,14 @@ def confirms(reply: str, question: str, sentences: Sequence[str]) -> bool:
     aligned = aligned_with(frame, sentences, [words(s) for s in sentences])
     return any(all(alternative(kind, value, said, facts(sentences[i]), sentences[i]) is None for kind, value in values)
                for i in aligned)
+
+
+def borne_out(statement: str, question: str, sentences: Sequence[str]) -> bool:
+    """The statement's one claim is what the evidence says in other words: a time that is the end the
+    evidence's range names (limits.range_confirms), or a comparison it states, in either wording ("火车比大巴贵"
+    / "大巴比火车便宜"), or bears out with its values."""
+    sentences = [s for s in sentences if s and s.strip()]
+    return bears_out(statement, sentences) or range_confirms(statement, question, sentences)
 
 
 def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Contradiction | None:

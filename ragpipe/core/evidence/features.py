@@ -20,11 +20,10 @@ from functools import lru_cache
 import numpy as np
 
 from ragpipe.core.evidence.agreement import elliptical, fact_terms, found_in, name_in, words
-from ragpipe.core.evidence.contradiction import confirms, contradicted
+from ragpipe.core.evidence.contradiction import borne_out, confirms, contradicted
 from ragpipe.core.evidence.counts import ordinals_counted
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.facts import counted, facts, lone_one
-from ragpipe.core.evidence.limits import range_confirms
 from ragpipe.core.evidence.sentences import CAMEL, evidence_sentences
 from ragpipe.core.text import added_clause, as_evidence_words, content_tokens, interchangeable, is_chinese, normalize, number_mentions, numbers, shortened
 
@@ -68,7 +67,7 @@ FEATURES = (
     "names_together",  # best share of its names and numbers found together in one sentence (-1: fewer than two)
     "contradicted",    # a plain contradiction (contradiction.py): another name, number or date, negation, roles
     "informative_coverage",  # share of its content words the question does not give that the evidence has
-    "confirmed",       # a bare reply ("20%。") whose values stand where the question points, or a range end it names
+    "confirmed",       # a bare reply ("20%。") whose values stand where the question points, a range end or a comparison it bears out
     "invented",        # a claim whose words beyond the question's are none in the evidence, nor its values (_invented)
 )
 
@@ -310,7 +309,7 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
             float(chatter), margin, len(denied), sentence_coverage, names_together,
             float(found is not None), informative_coverage,
             float(found is None and (elliptical(statement) and bool(question) and confirms(statement, question, sentences)
-                                     or range_confirms(statement, question, sentences))),
+                                     or borne_out(statement, question, sentences))),
             float(not reference and sentences != [] and not (chatter or meta) and _invented(statement, question, prepared)),
         )
         mentions = number_mentions(statement)

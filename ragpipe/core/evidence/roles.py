@@ -6,8 +6,10 @@ acquired by Google"; in Chinese also sides that are no names, "优酷土豆收�
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
 from ragpipe.core.evidence.agreement import words
+from ragpipe.core.evidence.converses import reversed_relation
 from ragpipe.core.evidence.facts import facts, fold
 from ragpipe.core.evidence.polarity import pronoun
 from ragpipe.core.evidence.zh_names import zh_makers, zh_person
@@ -200,6 +202,20 @@ def _sides_around(ours: list[str], theirs: list[str], i: int, j: int, k: int) ->
 _TOWARD = frozenset("向给对替")
 
 
+def _parties(tokens: list) -> list:
+    """jieba's tokens with a party of a contract (甲方, 买方, 出租方) cut back out of 方向: "乙方向甲方支付" is
+    乙 / 方向 / 甲方 to jieba, 乙方 / 向 / 甲方 to a reader."""
+    out = []
+    for k, token in enumerate(tokens):
+        party = out and (len(out[-1].word) == 1 and out[-1].flag != "x" or out[-1].flag[:1] in ("n", "r"))
+        if token.word == "方向" and party and k + 1 < len(tokens) and tokens[k + 1].flag[:1] in ("n", "r"):
+            out[-1] = SimpleNamespace(word=out[-1].word + "方", flag="n")
+            out.append(SimpleNamespace(word="向", flag="p"))
+        else:
+            out.append(token)
+    return out
+
+
 def _toward(statement: str, sentence: str) -> tuple[str, str] | None:
     """In Chinese, the sides around 向/给/对/替 trade places before the same verb: "乙公司向甲公司支付了
     违约金" against "甲公司向乙公司支付了违约金" (words() drops the preposition, so ``_mirrored``
@@ -207,7 +223,7 @@ def _toward(statement: str, sentence: str) -> tuple[str, str] | None:
     def side(token) -> bool:  # nouns, names, pronouns
         return token.flag[:1] in ("n", "r")
 
-    tokens = pos_tags(statement)
+    tokens = _parties(pos_tags(statement))
     for k, token in enumerate(tokens):
         if token.word not in _TOWARD or token.flag != "p":
             continue
@@ -218,10 +234,10 @@ def _toward(statement: str, sentence: str) -> tuple[str, str] | None:
             j += 1
         left, right = "".join(t.word for t in tokens[i:k]), "".join(t.word for t in tokens[k + 1:j])
         verb = tokens[j].word if j < len(tokens) and tokens[j].flag.startswith("v") else ""
-        swapped = f"{right}{token.word}{left}"
-        at = sentence.find(swapped)
-        if (left and right and verb and left != right and at >= 0 and f"{left}{token.word}{right}" not in sentence
-                and sentence.startswith(verb, at + len(swapped))):
+        # A modal may stand before the preposition: "甲方应向乙方支付".
+        written = lambda a, b, after="": re.search(rf"{re.escape(a)}[应须需要将已会可必当]{{0,2}}{token.word}{re.escape(b)}{after}", sentence)  # noqa: E731
+        if (left and right and verb and left != right and not written(left, right)
+                and written(right, left, re.escape(verb))):
             return left, right
     return None
 
@@ -254,7 +270,7 @@ def swapped_roles(statement: str, sentences: list[str]) -> tuple[str, str, str] 
     relation ("A acquired B" against "B acquired A" or "A was acquired by B"), or, names or
     not, a sentence that mirrors the statement around its relation (``_mirrored``): what the
     statement says, what the sentence says, and the sentence; None when none does."""
-    original = dict(zip((_canonical(s) for s in sentences), sentences))
+    original, given = dict(zip((_canonical(s) for s in sentences), sentences)), statement
     statement, sentences = _canonical(statement), list(original)
     lowered = fold(statement)
     # A name the statement opens with may not read as one ("Acme sued Globex"): a name of the
@@ -279,7 +295,8 @@ def swapped_roles(statement: str, sentences: list[str]) -> tuple[str, str, str] 
         if sides := (_mirrored(statement, sentence) or _transposed(statement, sentence)
                      or (is_chinese(statement) and _toward(statement, sentence))):
             return f"{sides[0]} → {sides[1]}", f"{sides[1]} → {sides[0]}", original[sentence]
-    return None
+    # Sides of any words around a converse verb ("borrowed from" / "lent to", "向…借" / "借给").
+    return reversed_relation(given, list(original.values()))
 
 
 def _zh_sides(statement: str) -> tuple[str, ...]:
