@@ -510,9 +510,11 @@ def test_a_day_of_the_month_in_words_is_read(text, day):
 
 
 def test_ordinals_that_list_all_the_evidence_counts_are_its_count(verifier):
+    from ragpipe.core.evidence.counts import in_evidence_terms
+
     # "第一剂和第二剂" names the two doses of "两剂"; an ordinal's 二 is no count to copy ("两剂" was read as "二剂").
-    assert as_written_in("第一剂和第二剂间隔4周。", "该疫苗需接种两剂，间隔四周。") == "两剂间隔四周。"
-    assert as_written_in("一共要打两剂。", "第一剂和第二剂需间隔21天，完成两剂即完成全程接种。") == "一共要打两剂。"
-    assert as_written_in("第一剂和第二剂间隔4周。", "该疫苗需接种三剂。") == "第一剂和第二剂间隔4周。"  # not all three
+    assert in_evidence_terms("第一剂和第二剂间隔4周。", "该疫苗需接种两剂，间隔四周。") == "两剂间隔四周。"
+    assert in_evidence_terms("一共要打两剂。", "第一剂和第二剂需间隔21天，完成两剂即完成全程接种。") == "一共要打两剂。"
+    assert in_evidence_terms("第一剂和第二剂间隔4周。", "该疫苗需接种三剂。") == "第一剂和第二剂间隔4周。"  # not all three
     found = verifier.verify(["第一剂和第二剂间隔4周"], ["该疫苗需接种两剂，间隔四周。"])[0]
     assert found.score >= 0.8, found.reason

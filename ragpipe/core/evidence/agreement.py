@@ -17,7 +17,7 @@ from functools import lru_cache
 from rapidfuzz.fuzz import ratio
 
 from ragpipe.core.evidence.facts import _EN_SCALES, _EN_UNITS, VALUE_CLAUSE, Facts, common_word, facts, fold, negated
-from ragpipe.core.evidence.quantities import as_written_in
+from ragpipe.core.evidence.counts import in_evidence_terms
 from ragpipe.core.evidence.zh_names import zh_dotted
 from ragpipe.core.text import EN_STOPWORDS, _jieba, _stem, content_tokens, is_chinese
 
@@ -316,7 +316,7 @@ def _joined(found: list[str]) -> list[str]:
 def agreement(answer: str, reference: str, question: str = "") -> Agreement:
     """The answer against the reference, with the question's words taken as given, and its
     quantities as the reference writes them ("4.5小时" for "四个半小时")."""
-    answer = as_written_in(answer, reference, question)
+    answer = in_evidence_terms(answer, reference, question)
     question_facts = facts(question)
     given = _given(question)
     # A parenthesis in a reference qualifies it ("Elephant (disambiguation)", "Belshazzar (Daniel 5)"):

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ragpipe.core.evidence.facts import _BOUND_BEFORE, _TIMES, _TIMES_VALUE, _ZH_THINGS
-from ragpipe.core.evidence.quantities import _EN_WORD, _UNIT, _number
+from ragpipe.core.evidence.quantities import _EN_WORD, _UNIT, _number, as_written_in
 from ragpipe.core.text import EN_STOPWORDS
 
 # A count of things: a number right before what it counts ("three doses", "2 bedrooms", "两剂", "三个校区"), or how many
@@ -102,3 +102,9 @@ def ordinals_as_counted(statement: str, evidence: str) -> str:
         return count.written if count else match.group(0)
 
     return _ZH_ORDINALS.sub(counted, statement)
+
+
+def in_evidence_terms(statement: str, evidence: str, question: str = "") -> str:
+    """The statement written as its evidence writes the same things: ordinals that list a count as that count
+    ("第一剂和第二剂" as "两剂"), then quantities and dates as ``quantities.as_written_in`` rewrites them."""
+    return as_written_in(ordinals_as_counted(statement, evidence), evidence, question)

@@ -216,9 +216,7 @@ def as_written_in(statement: str, evidence: str, question: str = "") -> str:
     "65瓦" for "65W", "约8849米" for "8848.86米") written as the evidence writes it. A quantity the
     question states is its topic and stays as written: "一年有十个月" to "一年有多少个月？" must not
     read "12个月有十个月" against "12个月"."""
-    from ragpipe.core.evidence.counts import ordinals_as_counted  # counts reads numbers with this module's readers
-
-    statement = ordinals_as_counted(_dates_as_written_in(statement, evidence), evidence)
+    statement = _dates_as_written_in(statement, evidence)
     theirs = quantities(evidence)
     if not theirs:
         return _counts_as_written_in(statement, evidence, question)

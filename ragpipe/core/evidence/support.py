@@ -17,7 +17,7 @@ from ragpipe.core.evidence.agreement import BARE_REPLY
 from ragpipe.core.evidence.calibration import Calibration, load_calibration
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.features import POINTER, WINDOW, language_of, statement_features
-from ragpipe.core.evidence.quantities import as_written_in
+from ragpipe.core.evidence.counts import in_evidence_terms
 from ragpipe.core.evidence.refusals import is_refusal, only_lead_in
 from ragpipe.core.schemas import Verdict
 from ragpipe.core.text import SOURCE_LEAD_IN
@@ -107,7 +107,7 @@ class OfflineVerifier:
             return [Verdict(s, False, 0.0, "", REASONS[language_of(s)]["no_evidence"]) for s in statements]
         # A quantity the evidence writes in another unit or form ("14天" for "两周") is read as the evidence writes it.
         joined = "\n".join(e for e in evidence if e)
-        rows, notes = self.features([as_written_in(without_lead_in(s), joined, question) for s in statements], evidence,
+        rows, notes = self.features([in_evidence_terms(without_lead_in(s), joined, question) for s in statements], evidence,
                                     reference, question)
         probabilities = self.calibration.probability(rows)
         return [Verdict(statement, bool(p >= SUPPORT_THRESHOLD), float(p), note["evidence"], reason(p, note))

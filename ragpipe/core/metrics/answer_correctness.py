@@ -12,7 +12,7 @@ from ragpipe.core.evidence.calibration import Trees
 from ragpipe.core.evidence.correctness_row import (CLAUSE_END, CORRECTNESS_FEATURES, correctness_row, denied, full_name, head_replaced,
                                                    hedged, negates, opens_with, other_person, same_kind)
 from ragpipe.core.evidence.facts import facts, fold, negated
-from ragpipe.core.evidence.quantities import as_written_in
+from ragpipe.core.evidence.counts import in_evidence_terms
 from ragpipe.core.evidence.contradiction import contradiction
 from ragpipe.core.evidence.features import language_of, normalized_cosine
 from ragpipe.core.evidence.sentences import evidence_sentences
@@ -135,7 +135,7 @@ def features(case: EvalCase, kit: Toolkit):
     # A closing "!" or "。" moves e5's cosine by as much as a paraphrase does: compared without.
     # (Numbers too: the typed facts compare them.)
     # (Quantities as the reference writes them: "4.5小时" for "四个半小时", as the agreement reads them.)
-    cosine = float(kit.embedder.similarity([_unpunctuated(as_written_in(answer, case.ground_truth_answer, case.question))],
+    cosine = float(kit.embedder.similarity([_unpunctuated(in_evidence_terms(answer, case.ground_truth_answer, case.question))],
                                            [_unpunctuated(case.ground_truth_answer)])[0, 0])
     cosine = float(normalized_cosine(kit.embedder.backend, cosine, language_of(case.ground_truth_answer)))
     return correctness_row(found, answer, case.ground_truth_answer, case.question, cosine), found
