@@ -152,3 +152,6 @@ def test_a_short_item_joined_by_a_bare_and_at_the_end_is_added():
     assert added_clause("The shop sells bread and cakes made on site every morning.") == ""  # a longer tail: no item
     assert added_clause("Bob Scucci used to work at the Mirage Hotel and Casino") == ""  # a name
     assert added_clause("supernatural powers and alien encounters") == ""  # a short answer's list
+    # A comma's connective comes first: the bare "and" of a list after it adds no item of its own.
+    assert added_clause("The system produces hormones that regulate functions, including growth and development, "
+                        "metabolism, and reproductive processes") == "growth and development, metabolism, and reproductive processes"

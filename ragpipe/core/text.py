@@ -129,8 +129,10 @@ _ZH_ADDED = re.compile(r"(?:^|[，,])(?:并且|而且|并|且|还|另外|此外|
 _ZH_ALSO = re.compile(r"^[^，,]{1,8}?(?:还|也)(?=[可能会有要需将])")
 # A lower-case item of one to three words joined by a bare "and" to a claim of four words or more is added too
 # ("…access to the pool and free parking"; not a name, "Stardust Resort and Casino", nor a short answer's list).
-_EN_ADDED = re.compile(r"^which\s|,\s+(?:and also|and|plus|with|including|which)\s"
-                       r"|^(?:\S+\s+){4,}and\s(?=(?-i:[a-z])[\w-]*(?:\s[\w-]+){0,2}\W*$)", re.I)
+# That one is sought only where no other sign is: it would cut "…functions, including growth and development,
+# metabolism, and reproductive processes" after its last "and".
+_EN_ADDED = re.compile(r"^which\s|,\s+(?:and also|and|plus|with|including|which)\s", re.I)
+_EN_ADDED_ITEM = re.compile(r"^(?:\S+\s+){4,}and\s(?=[a-z][\w-]*(?:\s[\w-]+){0,2}\W*$)")
 
 
 def added_clause(statement: str) -> str:
@@ -138,7 +140,8 @@ def added_clause(statement: str) -> str:
     statement = statement.strip()
     if is_chinese(statement) and _ZH_ALSO.match(statement):
         return statement
-    found = next((_ZH_ADDED if is_chinese(statement) else _EN_ADDED).finditer(statement), None)
+    found = (_ZH_ADDED.search(statement) if is_chinese(statement)
+             else _EN_ADDED.search(statement) or _EN_ADDED_ITEM.search(statement))
     return statement[found.end():] if found else ""
 
 
