@@ -358,6 +358,22 @@ def test_a_quantity_the_evidence_writes_otherwise_is_read_as_it_writes_it(statem
     assert as_written_in(statement, evidence) == written
 
 
+@pytest.mark.parametrize("statement, evidence, written", [
+    # a hedged round number rounds to its last non-zero digit, by at most a fifth of it
+    ("About 300 people attended.", "A total of 298 people attended the event.", "298 people attended."),
+    ("大约三百人参加。", "共有298人参加了活动。", "298人参加。"), ("约五百家企业参展", "共有503家企业参展", "503家企业参展"),
+    ("大坝高将近一百八十米", "大坝高178米", "大坝高178米"), ("It takes close to 2 hours.", "It takes 1.9 hours.", "It takes 1.9 hours."),
+    ("三百人上下", "共298人", "298人"),
+    # a plain number, or a hedged one its rounding does not reach, stays as written
+    ("300 people attended.", "298 people attended.", "300 people attended."),
+    ("About 300 people attended.", "250 people attended.", "About 300 people attended."),
+    ("About 300 people attended.", "340 people attended.", "About 300 people attended."),
+    ("最近三百人参加", "共有298人参加", "最近三百人参加"),
+])
+def test_a_hedged_round_number_holds_the_value_it_rounds(statement, evidence, written):
+    assert as_written_in(statement, evidence) == written
+
+
 def test_one_quantity_in_another_unit_is_support_and_another_value_is_not(verifier):
     same = probabilities(verifier, ["The battery has a two-year warranty.", "充电器为65瓦。"],
                          ["The battery is covered for 24 months.", "随机附赠的充电器为65W。"])
