@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ragpipe.core.evidence.fractions import as_percent_in
 from ragpipe.core.evidence.facts import _EN_MONTHS, _EN_SCALES, _EN_UNITS, _ZH_NUMBER, _en_value, _zh_value, dates_at, facts
 from ragpipe.core.text import DAY_PART, EN_CLOCK, EN_STOPWORDS, clock_hour
 
@@ -232,7 +233,7 @@ def as_written_in(statement: str, evidence: str, question: str = "") -> str:
     read "12个月有十个月" against "12个月"."""
     from ragpipe.core.evidence.counts import ordinals_as_counted  # counts reads numbers with this module's readers
 
-    statement = ordinals_as_counted(_dates_as_written_in(statement, evidence), evidence)
+    statement = ordinals_as_counted(_dates_as_written_in(as_percent_in(statement, evidence), evidence), evidence)
     theirs = quantities(evidence)
     if not theirs:
         return _counts_as_written_in(statement, evidence, question)
