@@ -47,7 +47,7 @@ def as_percent_in(statement: str, evidence: str) -> str:
     out, last = [], 0
     for match in sorted([*_EN_FRACTION.finditer(statement), *_ZH_FRACTION.finditer(statement)], key=lambda m: m.start()):
         value = _fraction(match)
-        slack = 3.0 if _HEDGE.search(statement[max(0, match.start() - 14):match.start()]) else 0.5
+        slack = 2.5 if _HEDGE.search(statement[max(0, match.start() - 14):match.start()]) else 0.5
         written = value and match.start() >= last and next((w for p, w in theirs if abs(p - 100 * value) <= slack), None)
         if written:
             out += [statement[last:match.start()], written]
