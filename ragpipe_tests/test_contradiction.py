@@ -895,6 +895,8 @@ def test_counts_of_other_things_periods_or_bounds_are_no_conflict(statement, evi
     ("It is the second largest city in the country.", "It is the second-largest city in the country.", False),
     ("它是全国第二大城市。", "该市人口居全国第三，是全国第二大城市。", False),
     ("It is the third largest city.", "It has the second highest rainfall in the country.", False),  # ranked by another
+    ("It is the largest airport in the country.", "It is the third largest airport in the country.", True),  # the first
+    ("它是中国最大的城市。", "它是中国第二大城市。", True), ("It is the largest airport.", "It is the largest airport.", False),
 ])
 def test_a_rank_is_a_number_the_evidence_holds_for_the_same_superlative(statement, evidence, conflict):
     found = contradiction(statement, [evidence])
