@@ -887,6 +887,22 @@ def test_counts_of_other_things_periods_or_bounds_are_no_conflict(statement, evi
     assert contradiction(statement, [evidence]) is None
 
 
+@pytest.mark.parametrize("statement, evidence, conflict", [
+    ("It is the third largest city in the country.", "It is the second largest city in the country by population.", True),
+    ("它是全国第三大城市。", "按人口计算，它是全国第二大城市。", True),
+    ("The school is ranked fifth in the region.", "The school is ranked second in the region for mathematics.", True),
+    ("该队在联赛中排名第四。", "本赛季该队在联赛中排名第二。", True),
+    ("It is the second largest city in the country.", "It is the second-largest city in the country.", False),
+    ("它是全国第二大城市。", "该市人口居全国第三，是全国第二大城市。", False),
+    ("It is the third largest city.", "It has the second highest rainfall in the country.", False),  # ranked by another
+    ("It is the largest airport in the country.", "It is the third largest airport in the country.", True),  # the first
+    ("它是中国最大的城市。", "它是中国第二大城市。", True), ("It is the largest airport.", "It is the largest airport.", False),
+])
+def test_a_rank_is_a_number_the_evidence_holds_for_the_same_superlative(statement, evidence, conflict):
+    found = contradiction(statement, [evidence])
+    assert (found is not None and found.kind == "number") is conflict
+
+
 def test_an_ordinal_of_what_the_evidence_counts_is_no_number_it_lacks():
     from ragpipe.core.evidence.counts import ordinals_counted
 

@@ -358,6 +358,37 @@ def test_a_quantity_the_evidence_writes_otherwise_is_read_as_it_writes_it(statem
     assert as_written_in(statement, evidence) == written
 
 
+@pytest.mark.parametrize("statement, evidence, written", [
+    # a hedged round number rounds to its last non-zero digit, by at most a fifth of it
+    ("About 300 people attended.", "A total of 298 people attended the event.", "298 people attended."),
+    ("大约三百人参加。", "共有298人参加了活动。", "298人参加。"), ("约五百家企业参展", "共有503家企业参展", "503家企业参展"),
+    ("大坝高将近一百八十米", "大坝高178米", "大坝高178米"), ("It takes close to 2 hours.", "It takes 1.9 hours.", "It takes 1.9 hours."),
+    ("三百人上下", "共298人", "298人"),
+    # a plain number, or a hedged one its rounding does not reach, stays as written
+    ("300 people attended.", "298 people attended.", "300 people attended."),
+    ("About 300 people attended.", "250 people attended.", "About 300 people attended."),
+    ("About 300 people attended.", "340 people attended.", "About 300 people attended."),
+    ("最近三百人参加", "共有298人参加", "最近三百人参加"),
+])
+def test_a_hedged_round_number_holds_the_value_it_rounds(statement, evidence, written):
+    assert as_written_in(statement, evidence) == written
+
+
+@pytest.mark.parametrize("statement, evidence, written", [
+    ("一半用户使用移动端。", "50%的用户通过移动设备访问该服务。", "50%用户使用移动端。"),
+    ("四分之一的学生住校。", "该校25%的学生住在校内宿舍。", "25%的学生住校。"),
+    ("三成员工参加了培训。", "公司百分之三十的员工参加了培训。", "百分之三十员工参加了培训。"),
+    ("Two thirds of them agreed.", "67 percent agreed.", "67 percent of them agreed."),
+    ("About a third of voters cast a ballot.", "Turnout was 35% of voters.", "About 35% of voters cast a ballot."),
+    # another share, an hour's half, a third not hedged against 35%: as written
+    ("A quarter of staff agreed.", "40% of staff agreed.", "A quarter of staff agreed."),
+    ("It takes half an hour.", "50% of trips are late.", "It takes half an hour."),
+    ("A third of voters cast a ballot.", "Turnout was 35% of voters.", "A third of voters cast a ballot."),
+])
+def test_a_fraction_in_words_is_the_percentage_the_evidence_states(statement, evidence, written):
+    assert as_written_in(statement, evidence) == written
+
+
 def test_one_quantity_in_another_unit_is_support_and_another_value_is_not(verifier):
     same = probabilities(verifier, ["The battery has a two-year warranty.", "充电器为65瓦。"],
                          ["The battery is covered for 24 months.", "随机附赠的充电器为65W。"])

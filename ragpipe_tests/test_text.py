@@ -145,6 +145,18 @@ def test_a_number_hyphenated_to_its_unit_is_two_words():
     assert content_tokens("COVID-19 cases") == ("covid-19", "case")  # letters before the hyphen: one word
 
 
+def test_a_number_word_hyphenated_to_its_unit_and_a_light_verb_before_a_value():
+    from ragpipe.core.evidence.agreement import terms
+
+    # "a two-year warranty" holds every word of "the warranty lasts two years", for both readers of words
+    for read in (content_tokens, terms):
+        assert set(read("The warranty lasts two years.")) <= set(read("The product comes with a two-year warranty."))
+        assert set(read("It takes 90 minutes.")) <= set(read("The flight time is 90 minutes."))
+        assert set(read("The ticket costs $5.")) <= set(read("A ticket is $5."))
+        assert "twenty-one" in read("twenty-one days")  # a number's own hyphen stays
+        assert "take" in read("It takes a village.")  # no value after it: a word
+
+
 def test_a_short_item_joined_by_a_bare_and_at_the_end_is_added():
     from ragpipe.core.text import added_clause
 

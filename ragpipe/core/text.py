@@ -66,8 +66,14 @@ _ZH_DIGITS = "零一二三四五六七八九"
 _DIGIT_GROUP = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 _CURRENCY = re.compile(r"([$€£])\s*(?=\d)")
 _CURRENCY_WORD = {"$": "dollar ", "€": "euro ", "£": "pound "}
-# A number and its unit joined by a hyphen are two words: "a 15-dollar fee" / "$15", "a 2-year warranty" / "2 years".
-_NUMBER_COMPOUND = re.compile(r"(?<=\d)-(?=[a-z])")
+# A number and its unit joined by a hyphen are two words: "a 15-dollar fee" / "$15", "a 2-year warranty" / "2 years",
+# "a two-year warranty" / "lasts two years" (not "twenty-one"); a light verb that only carries the value after it
+# ("takes 90 minutes", "costs $5", "lasts two years") is no word: the evidence states the value with its own verb.
+_EN_NUMBER_WORD = (r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|"
+                   r"sixty|seventy|eighty|ninety|hundred)")
+_NUMBER_COMPOUND = re.compile(rf"(\d|\b{_EN_NUMBER_WORD})-(?!{_EN_NUMBER_WORD}\b)(?=[a-z])")
+_LIGHT_VERB = re.compile(rf"\b(?:takes?|took|lasts?|lasted|costs?|weighs?|weighed)\s+(?=(?:(?:about|around|roughly|nearly|almost|"
+                         rf"just|only|over|under|up to|less than|more than)\s+)?(?:[$€£]?\d|{_EN_NUMBER_WORD}\b))")
 _UNIT_SCALE = {"万亿": 1e12, "亿": 1e8, "万": 1e4, "千": 1e3, "百": 1e2,
                "million": 1e6, "billion": 1e9, "thousand": 1e3}
 
@@ -191,6 +197,11 @@ def _stem(word: str) -> str:
 
 
 @lru_cache(maxsize=65536)
+def en_value_words(text: str) -> str:
+    """Lower-cased English text with a number's compound split and a light verb before a value left out."""
+    return _NUMBER_COMPOUND.sub(r"\1 ", _LIGHT_VERB.sub("", text))
+
+
 def content_tokens(text: str) -> tuple[str, ...]:
     """Content words (no stopwords or punctuation), lower-cased, light English stemming.
 
@@ -214,8 +225,7 @@ def content_tokens(text: str) -> tuple[str, ...]:
             if len(word) > 2:
                 tokens.extend(word[i : i + 2] for i in range(len(word) - 1))
     else:
-        text = _CURRENCY.sub(lambda m: _CURRENCY_WORD[m.group(1)], text)
-        text = _NUMBER_COMPOUND.sub(" ", text)
+        text = _CURRENCY.sub(lambda m: _CURRENCY_WORD[m.group(1)], en_value_words(text))
         for word in re.findall(r"[a-z0-9]+(?:[.'-][a-z0-9]+)*", text):
             word = re.sub(r"'s$", "", word)  # a possessive is its noun: "the library's" / "the library"
             if word not in EN_STOPWORDS:

@@ -19,7 +19,7 @@ from rapidfuzz.fuzz import ratio
 from ragpipe.core.evidence.facts import _EN_SCALES, _EN_UNITS, VALUE_CLAUSE, Facts, common_word, facts, fold, negated
 from ragpipe.core.evidence.counts import in_evidence_terms
 from ragpipe.core.evidence.zh_names import zh_dotted
-from ragpipe.core.text import EN_STOPWORDS, _jieba, _stem, content_tokens, is_chinese
+from ragpipe.core.text import EN_STOPWORDS, _jieba, _stem, content_tokens, en_value_words, is_chinese
 
 _VOWELS = set("aeiouy")
 _PARENTHESIS = re.compile(r"\([^()]*\)|（[^（）]*）")
@@ -38,9 +38,10 @@ _POSTMODIFIER = re.compile(r"\s+(?:of|in|for|from|on|at|with|by)\s.*$", re.I | r
 @lru_cache(maxsize=65536)
 def terms(text: str) -> tuple[str, ...]:
     """Content words, folded and lightly stemmed (Chinese: jieba words and their bigrams).
-    Numbers are no words here: ``fact_terms`` gives them by value."""
+    Numbers are no words here: ``fact_terms`` gives them by value; "a two-year warranty" holds the words of
+    "lasts two years" (``en_value_words``)."""
     words = content_tokens(text) if is_chinese(text) else (
-        _stem(w) for w in re.findall(r"[a-z0-9]+(?:['-][a-z0-9]+)*", fold(text).replace("’", "'"))
+        _stem(w) for w in re.findall(r"[a-z0-9]+(?:['-][a-z0-9]+)*", en_value_words(fold(text).replace("’", "'")))
         if w not in EN_STOPWORDS)
     return tuple(w for w in words if not re.search(r"\d", w))
 

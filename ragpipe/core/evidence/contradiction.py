@@ -20,7 +20,7 @@ from ragpipe.core.evidence.comparisons import bears_out, compared
 from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.limits import bound_conflict, range_confirms, range_ends
 from ragpipe.core.evidence.polarity import aligned_with, polarity_conflict
-from ragpipe.core.evidence.counts import counts, same_thing
+from ragpipe.core.evidence.counts import counts, rank_conflict, same_thing
 from ragpipe.core.evidence.roles import names_role, one_relation, relation_wording, swapped_roles
 from ragpipe.core.evidence.slots import alternative, as_written, one_person, proper, read_as_evidence, show, slot_conflict
 from ragpipe.core.text import is_chinese
@@ -181,7 +181,8 @@ def _reworded_slot_conflict(statement: str, sentences: list[str]) -> tuple[str, 
 def count_conflict(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
     """A count of things the evidence counts otherwise, and never so: "four doses" against "two doses, four weeks
     apart" (the four there counts weeks), "三剂" against "两剂", "once a week" against "twice a week". The thing
-    counted ties the two, whatever the verbs; a bound, a hedge, a range or another rate's period unties them."""
+    counted ties the two, whatever the verbs; a bound, a hedge, a range or another rate's period unties them. A rank
+    is a count of its kind: "third largest" against "second largest"."""
     if negated(statement):
         return None
     for mine in (c for c in counts(statement) if c.plain):
@@ -189,4 +190,4 @@ def count_conflict(statement: str, sentences: list[str]) -> tuple[str, str, str,
         # Only plain counts, all of them another: "nearly 100 passengers" may be the statement's 100.
         if theirs and all(other.plain and other.value != mine.value for other, _ in theirs):
             return "number", mine.written, theirs[0][0].written, theirs[0][1]
-    return None
+    return rank_conflict(statement, sentences)

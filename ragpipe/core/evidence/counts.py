@@ -108,3 +108,40 @@ def in_evidence_terms(statement: str, evidence: str, question: str = "") -> str:
     """The statement written as its evidence writes the same things: ordinals that list a count as that count
     ("第一剂和第二剂" as "两剂"), then quantities and dates as ``quantities.as_written_in`` rewrites them."""
     return as_written_in(ordinals_as_counted(statement, evidence), evidence, question)
+
+
+# A rank: an ordinal before a superlative ("second largest", "third most visited", "第二大", "第三高") ranks by that
+# superlative; one after a verb of ranking ("ranked fifth", "排名第四", "位列第二") is a plain rank; a bare superlative
+# of size or standing ("the largest airport", "最大的城市") is the first by it.
+_EN_ORDINAL = "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\\d+(?:st|nd|rd|th)"
+_EN_RANK = re.compile(rf"\b(?P<num>{_EN_ORDINAL})[\s-]+(?P<by>(?:most|least)\s+[a-z]+|[a-z]+est)\b|"
+                      rf"\b(?:rank(?:s|ed)?|placed|finished)\s+(?:no\.?\s*)?(?P<num2>{_EN_ORDINAL})\b|"
+                      r"\bthe\s+(?P<top>(?:most|least)\s+[a-z]+|(?:larg|bigg|high|long|small|deep|tall|old|busi|rich)est)\b", re.I)
+_ZH_RANK = re.compile(r"第(?P<num>\d+|[一二三四五六七八九十]+)(?P<by>大|高|长|多|小|深|富)|(?<!之)最(?P<top>大|高|长|深|富)(?=的?[城市港口机场河山湖国家公司])|"
+                      r"(?:排名|排行|排位|位列|位居|名列|排在?)第(?P<num2>\d+|[一二三四五六七八九十]+)(?![次个])")
+_ORDINAL_VALUE = {w: i + 1 for i, w in enumerate(_EN_ORDINAL.split("|")[:10])}
+
+
+def ranks(text: str) -> list[tuple[float, str, str]]:
+    """The ranks a text states: (the place, what it ranks by, as written)."""
+    found = []
+    for match in [*_EN_RANK.finditer(text), *_ZH_RANK.finditer(text)]:
+        if match.group("top"):  # a bare superlative is the first: "the largest airport", "最大城市"
+            found.append((1.0, match.group("top").lower(), match.group(0)))
+            continue
+        num = (match.group("num") or match.group("num2")).lower()
+        value = _ORDINAL_VALUE.get(num) or (float(num[:-2]) if num[:1].isdigit() and not num.isdigit() else
+                                            (_number(num) or (None,))[0])
+        if value:
+            found.append((float(value), (match.group("by") or "rank").lower(), match.group(0)))
+    return found
+
+
+def rank_conflict(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
+    """A rank by what the evidence ranks by too, at another place and never this one: "third largest" against
+    "second largest", "排名第四" against "排名第二"."""
+    for value, by, written in ranks(statement):
+        theirs = [(v, w, s) for s in sentences for v, b, w in ranks(s) if b == by]
+        if theirs and all(v != value for v, _, _ in theirs):
+            return "number", written, theirs[0][1], theirs[0][2]
+    return None

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ragpipe.core.evidence.fractions import as_percent_in
 from ragpipe.core.evidence.facts import _EN_MONTHS, _EN_SCALES, _EN_UNITS, _ZH_NUMBER, _en_value, _zh_value, dates_at, facts
 from ragpipe.core.text import DAY_PART, EN_CLOCK, EN_STOPWORDS, clock_hour
 
@@ -90,8 +91,10 @@ _RATE_BEFORE = re.compile(rf"(?:\d\S*|%|\b(?:once|twice|thrice|times|per)|(?:\d|
                           rf"|\b(?:(?:less|more|fewer|longer|shorter) than|over|under|at (?:least|most)|up to))\s*$", re.I)
 # A ceiling a Chinese duration carries after it: "7天之内", "七日内", "两周以内" say one thing.
 _WITHIN = re.compile(r"之内|以内|内")
-_APPROXIMATE = re.compile(r"(?:约为?|大约|大概|approximately|about|around|roughly|nearly|some|~)\s*$", re.I)
-_APPROXIMATE_AFTER = re.compile(r"\s*左右")
+_APPROXIMATE = re.compile(r"(?:约为?|大约|大概|将近|接近|(?<![最附临靠亲])近|差不多|approximately|about|around|roughly|nearly|almost|"
+                          r"close to|some|~)\s*$", re.I)
+_APPROXIMATE_AFTER = re.compile(r"\s*(?:左右|上下)")
+_COUNT_HEDGE_AFTER = re.compile(r"\s*([\u4e00-\u9fff]?)(?:左右|上下)")  # after a count's measure word
 _ZH_SCALE = {"万": 1e4, "亿": 1e8}
 
 
@@ -123,10 +126,22 @@ def _number(written: str) -> tuple[float, float] | None:
     value = _zh_value(written) if not written.isascii() else _en_value(written)
     if not value:
         return None
-    # Only a scale word rounds: "约三十万" is to the 万, "约二十天" is twenty days, not 15 to 25.
+    # Only a scale word rounds here: "约三十万" is to the 万; a hedge widens a round number (``_rounded``).
     scales = [_ZH_SCALE.get(c, 1) for c in written[-1:]] if not written.isascii() else [
         _EN_SCALES[w] for w in re.findall(r"[a-z]+", written.lower()) if w in _EN_SCALES and w != "hundred"]
     return value, float(max(scales, default=1))
+
+
+def _rounded(value: float, place: float) -> float:
+    """The place an approximate number rounds to: a round number of one or two figures to its last non-zero digit
+    ("about 300" to the hundred, "将近一百八十" to the ten; "about 4,810" is to the metre), at most a fifth of it, so
+    that its half ("about 300": ±30) holds 298, not 250."""
+    if place < 1 or not value or value != int(value):
+        return place
+    zeros = 1.0
+    while value % (zeros * 10) == 0:
+        zeros *= 10
+    return max(place, min(zeros, abs(value) / 5)) if abs(value) / zeros < 100 else place
 
 
 @lru_cache(maxsize=16384)
@@ -150,7 +165,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         for group in ("first", "second"):
             if not match.group(group) or not (read := _number(match.group(group))):
                 continue
-            value, place = read
+            value, place = read[0], _rounded(*read) if approximate else read[1]
             if (match.group("half") or match.group("half_after")) and group == ("second" if match.group("second") else "first"):
                 value, place = value + 0.5, 0.1
             end = match.end("first") if group == "first" and match.group("second") else match.end()
@@ -216,7 +231,7 @@ def as_written_in(statement: str, evidence: str, question: str = "") -> str:
     "65瓦" for "65W", "约8849米" for "8848.86米") written as the evidence writes it. A quantity the
     question states is its topic and stays as written: "一年有十个月" to "一年有多少个月？" must not
     read "12个月有十个月" against "12个月"."""
-    statement = _dates_as_written_in(statement, evidence)
+    statement = _dates_as_written_in(as_percent_in(statement, evidence), evidence)
     theirs = quantities(evidence)
     if not theirs:
         return _counts_as_written_in(statement, evidence, question)
@@ -287,14 +302,16 @@ def _counts_as_written_in(statement: str, evidence: str, question: str) -> str:
         if start < last:
             continue
         hedge = _APPROXIMATE.search(statement[max(last, start - 14):start])
+        after = _COUNT_HEDGE_AFTER.match(statement, end)  # "三百人左右"
         best = next((c for c in theirs if math.isclose(c[0], value)), None) or next(
-            (c for c in theirs if hedge and abs(c[0] - value) <= place / 2 + 1e-9), None)
+            (c for c in theirs if (hedge or after) and abs(c[0] - value) <= _rounded(value, place) / 2 + 1e-9), None)
         written = best and evidence[best[2]:best[3]]
         if value in asked or not best or _plain_digits(written) == _plain_digits(statement[start:end]):
             continue
-        start -= len(hedge.group(0)) if hedge and not math.isclose(best[0], value) else 0
-        out += [statement[last:start], written]
-        last = end
+        rounded = not math.isclose(best[0], value)  # the hedge goes with the rounding
+        start -= len(hedge.group(0)) if hedge and rounded else 0
+        out += [statement[last:start], written] + ([after.group(1)] if after and rounded else [])
+        last = after.end() if after and rounded else end
     return "".join(out) + statement[last:] if out else statement
 
 

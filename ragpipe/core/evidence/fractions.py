@@ -1,0 +1,55 @@
+"""Fractions in words as the percentages they are: "half" = "一半" = "半数" = 50%, "a quarter" = "四分之一" = 25%,
+"two thirds" = 67%, "三成" = 30%. ``as_percent_in`` writes such a fraction as the percentage its evidence states,
+so that the readers of numbers downstream see one value where a person sees one; a fraction the evidence states
+otherwise stays as written."""
+
+from __future__ import annotations
+
+import re
+
+from ragpipe.core.evidence.facts import _ZH_NUMERAL, _zh_value
+
+_EN_PARTS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fifth": 5, "fifths": 5,
+             "tenth": 10, "tenths": 10}
+_EN_COUNT = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "nine": 9}
+_EN_FRACTION = re.compile(r"\b(?:(?P<count>an?|one|two|three|four|nine)[\s-]+)?(?P<part>halves|half|thirds?|quarters?|fifths?|tenths?)\b"
+                          r"(?!\s+(?:an?\s+)?(?:hour|day|week|month|year|mile|kilometre|kilometer|time|price|dozen)s?\b)", re.I)
+_ZH_FRACTION = re.compile(rf"(?P<den>[{_ZH_NUMERAL}]+)分之(?P<num>[{_ZH_NUMERAL}]+)|(?P<half>一半|半数)|"
+                          r"(?<![\d一二三四五六七八九十])(?P<tenths>[一二三四五六七八九])成(?![本功为立年绩果就熟])")
+_PERCENT = re.compile(rf"(?P<digits>\d+(?:\.\d+)?)\s*(?:%|％|\s*percent\b|\s*per cent\b)|百分之(?P<zh>[{_ZH_NUMERAL}点]+)", re.I)
+_HEDGE = re.compile(r"(?:about|around|roughly|nearly|almost|approximately|约|大约|近|将近|接近)\s*$", re.I)
+
+
+def _fraction(match: re.Match) -> float | None:
+    if match.re is _EN_FRACTION:
+        part = match.group("part").lower()
+        count = _EN_COUNT[(match.group("count") or "a").lower()]
+        return count / _EN_PARTS[part] if count < _EN_PARTS[part] and (count > 1) == part.endswith("s") else None
+    if match.group("half"):
+        return 0.5
+    if match.group("tenths"):
+        return _zh_value(match.group("tenths")) / 10
+    den, num = _zh_value(match.group("den")), _zh_value(match.group("num"))
+    return num / den if den and num and num < den else None
+
+
+def _percents(text: str) -> list[tuple[float, str]]:
+    return [(float(m.group("digits")) if m.group("digits") else _zh_value(m.group("zh")) or -1.0, m.group(0))
+            for m in _PERCENT.finditer(text)]
+
+
+def as_percent_in(statement: str, evidence: str) -> str:
+    """The statement with each fraction in words the evidence states as a percentage written as that percentage
+    ("一半用户" as "50%用户" against "50%的用户"); a hedged one ("about a third") to within 2.5 points."""
+    theirs = _percents(evidence)
+    if not theirs:
+        return statement
+    out, last = [], 0
+    for match in sorted([*_EN_FRACTION.finditer(statement), *_ZH_FRACTION.finditer(statement)], key=lambda m: m.start()):
+        value = _fraction(match)
+        slack = 2.5 if _HEDGE.search(statement[max(0, match.start() - 14):match.start()]) else 0.5
+        written = value and match.start() >= last and next((w for p, w in theirs if abs(p - 100 * value) <= slack), None)
+        if written:
+            out += [statement[last:match.start()], written]
+            last = match.end()
+    return "".join(out) + statement[last:] if out else statement
