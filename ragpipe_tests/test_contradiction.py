@@ -1006,6 +1006,8 @@ def test_a_name_in_a_list_or_in_its_own_clause_is_no_swap(statement, evidence):
     ("Yes, cancellation is free of charge.", "Can I cancel for free?", "Cancellations are non-refundable."),
     ("Parking at the hotel is free.", "", "Guests are charged 15 euros per night for parking at the hotel."),
     ("押金可以全额退还。", "", "押金一经支付概不退还。"),
+    ("The discount is valid for online orders.", "", "The discount is invalid for online orders and applies in stores only."),
+    ("The conference room is available in May.", "", "The conference room is unavailable in May due to renovation."),  # the month
 ])
 def test_negation_said_by_a_word(statement, question, evidence):
     assert contradicted(statement, question, [evidence]) is not None

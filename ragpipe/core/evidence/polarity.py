@@ -66,8 +66,9 @@ _MODALITY = [
                           r"|\bno\b(?=(\s+(?:\w+\s+){1,2}(?:is|are|was|were)\s+(?:needed|required|necessary))\b)", re.I)),
     ("require", re.compile(r"\b(?:must|shall|required|mandatory|compulsory|obligatory)\b|\b(?:have|has|need|needs)\s+to\b"
                            r"|\brequires?\b", re.I)),
-    # "may", not the month ("in May 1937", "1 May"); harmless is allowed ("has no effect on", "没有影响").
-    ("permit", re.compile(r"(?<!\d\s)\bmay\b(?!\s+\d)|\b(?:can|allowed|permitted|welcome)\b|\b(?:is|are)\s+safe\b"
+    # "may", not the month ("May 1937", "1 May", "in May"); harmless is allowed ("has no effect on", "没有影响").
+    ("permit", re.compile(r"(?<!\d\s)(?<!\bin\s)(?<!\bof\s)(?<!\bfrom\s)(?<!\bsince\s)(?<!\buntil\s)\bmay\b(?!\s+\d)"
+                          r"|\b(?:can|allowed|permitted|welcome)\b|\b(?:is|are)\s+safe\b"
                           r"|\bfree\s+to\b|\b(?:has|have|had)\s+no\s+(?:\w+\s+)?effect\b|\bdoes\s+not\s+affect\b"
                           r"|\bharmless\b", re.I)),
     ("forbid", re.compile(r"严禁|禁止|禁[用食烟售行停入]|不得|不准|不许|不能|不可|不宜|切勿|请勿|谢绝|不(?:允许|准许)")),
