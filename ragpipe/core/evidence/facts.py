@@ -79,7 +79,7 @@ _ZH_NEGATION = re.compile(r"(?<![毫])(?:不|没|无|未|非|别|勿|莫)(?!仅|
 # Proper-noun tags of jieba: person, place, organisation, other proper noun.
 _ZH_NAME_FLAGS = {"nr", "nrfg", "nrt", "ns", "nt", "nz"}
 # Where a sentence, a heading, a list item or a label's value starts.
-_SENTENCE_START = re.compile(r"(?:^\s*|[.!?:\n•*\-–—)\]\d]\s*|[.!?]\S*\s+)$")
+_SENTENCE_START = re.compile(r"(?:^\s*|[.!?:;\n•*\-–—)\]\d]\s*|[.!?]\S*\s+)$")
 # Place nouns jieba tags as place names.
 _ZH_COMMON_PLACES = frozenset("城市 国家 地区 首都 省份 城镇 农村 乡村 地方 全国 各地 本地 当地 海外 国内 国外 境内 境外 市区 郊区".split())
 # Words that open a place's name ("Mount Fuji", "Lake Baikal", "Cape Horn"): dictionary words, yet
