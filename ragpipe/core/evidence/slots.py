@@ -129,7 +129,8 @@ def _attached_elsewhere(value: str, said, frame: list[str], sentence: str) -> st
     slot of a branch, 苏州 in that of the headquarters. None where there is none: the sentence states the value."""
     parts, value = clauses_of(sentence), _TITLE.sub("", value)  # "Dr. Yang Fan" is named "Yang Fan" there
     mine = max((overlap(frame, words(c)) for c in parts if value in fold(c)), default=None)
-    if mine is None:
+    # English: only a name that is its clause's subject has a predicate of its own ("; Li Ming helped with…").
+    if mine is None or not is_chinese(sentence) and not any(re.match(rf"\W*{re.escape(value)}\b", fold(c)) for c in parts):
         return None
     for clause in parts:
         held = overlap(frame, words(clause))
