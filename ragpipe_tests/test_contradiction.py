@@ -1019,6 +1019,7 @@ def test_negation_said_by_a_word(statement, question, evidence):
     ("The deposit is refundable.", "", "The deposit is refundable within 14 days."),
     ("押金概不退还。", "", "押金一经支付概不退还。"),
     ("The plan offers unlimited data.", "", "The plan includes unlimited data and calls."),
+    ("Tenants pay less rent unless they renew early.", "", "Tenants who renew early pay less rent."),
 ])
 def test_a_word_negated_alike_or_not_at_all_is_no_conflict(statement, question, evidence):
     assert contradicted(statement, question, [evidence]) is None

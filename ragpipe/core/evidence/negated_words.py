@@ -8,8 +8,9 @@ import re
 
 from ragpipe.core.evidence.facts import fold
 
-# in-/im-/il-/ir- only before an adjective's ending: "inactive", "invalid", not "information" or "install".
-_PREFIXED = re.compile(r"\b(?:non-?|un-?)([a-z]{4,})\b|\b(?:in|im|il|ir)([a-z]{3,}(?:able|ible|ive|ent|ant|al|ate|ete|id))\b", re.I)
+# in-/im-/il-/ir- only before an adjective's ending: "inactive", "invalid", not "information" or "install";
+# "unless" is no "less" denied.
+_PREFIXED = re.compile(r"\b(?:non-?|un-?)(?!less\b)([a-z]{4,})\b|\b(?:in|im|il|ir)([a-z]{3,}(?:able|ible|ive|ent|ant|al|ate|ete|id))\b", re.I)
 
 
 def prefixed(texts: list[str]) -> set[str]:
