@@ -994,3 +994,48 @@ def test_a_chinese_prohibition_whose_subject_stands_in_the_other_clause():
 def test_wired_and_wireless_are_antonyms(statement, evidence, opposed):
     found = contradiction(statement, [evidence])
     assert (found is not None and found.kind == "antonym") is opposed
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("Professor Li Ming led the study.", "The study was led by Professor Wang Fang; Li Ming helped with the data analysis."),
+    ("Dr. Yang Fan designed the bridge.", "Chen Hui designed the bridge, while Yang Fan oversaw its construction."),
+    ("张伟主持了这次会议。", "这次会议由刘洋主持，张伟负责会议记录。"),  # 会议 though words() keeps 会议记录
+])
+def test_a_name_the_evidence_attaches_to_another_predicate(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "name"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("Professor Li Ming led the study.", "The study was led by Professor Wang Fang and Li Ming."),  # a list
+    ("Li Ming helped with the data analysis.", "The study was led by Professor Wang Fang; Li Ming helped with the data analysis."),
+    ("这次会议由刘洋主持。", "这次会议由刘洋主持，张伟负责会议记录。"),
+])
+def test_a_name_in_a_list_or_in_its_own_clause_is_no_swap(statement, evidence):
+    assert contradiction(statement, [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    ("Yes, the deposit is refundable.", "Is the deposit refundable?", "The deposit is non-refundable once the booking is confirmed."),
+    ("The support line is available on weekends.", "", "The support line is unavailable on weekends and public holidays."),
+    ("The deposit is non-refundable.", "", "The deposit is refundable within 14 days."),
+    ("Yes, cancellation is free of charge.", "Can I cancel for free?", "Cancellations are non-refundable."),
+    ("Parking at the hotel is free.", "", "Guests are charged 15 euros per night for parking at the hotel."),
+    ("押金可以全额退还。", "", "押金一经支付概不退还。"),
+    ("The discount is valid for online orders.", "", "The discount is invalid for online orders and applies in stores only."),
+    ("The conference room is available in May.", "", "The conference room is unavailable in May due to renovation."),  # the month
+])
+def test_negation_said_by_a_word(statement, question, evidence):
+    assert contradicted(statement, question, [evidence]) is not None
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    ("No, the ticket is non-refundable.", "Can I get a refund?", "Tickets are non-refundable and cannot be exchanged."),
+    ("Entry to the museum is free of charge.", "", "Admission to the museum is free for all visitors."),
+    ("The deposit is refundable.", "", "The deposit is refundable within 14 days."),
+    ("押金概不退还。", "", "押金一经支付概不退还。"),
+    ("The plan offers unlimited data.", "", "The plan includes unlimited data and calls."),
+    ("Tenants pay less rent unless they renew early.", "", "Tenants who renew early pay less rent."),
+])
+def test_a_word_negated_alike_or_not_at_all_is_no_conflict(statement, question, evidence):
+    assert contradicted(statement, question, [evidence]) is None

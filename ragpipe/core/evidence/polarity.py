@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from ragpipe.core.evidence.agreement import found_in, words
 from ragpipe.core.evidence.facts import facts, fold, negated
+from ragpipe.core.evidence.negated_words import plainly, prefixed, word_denied
 from ragpipe.core.text import is_chinese
 
 # A clause restates a statement (but for its polarity) when this share of its words are the statement's.
@@ -34,7 +35,9 @@ _ANTONYMS = [("increas", "decreas"), ("increas", "reduc"), ("rais", "lower"), ("
              ("批准", "拒绝"), ("必须", "无需"), ("强制", "自愿"), ("最大", "最小"), ("公立", "私立"), ("合法", "违法"),
              ("缴纳", "免征"), ("征收", "免征"), ("需要", "无需"), ("收费", "免费"), ("仅限", "不限"),
              ("still", "no longer"), ("仍", "不再"), ("开放", "关闭"), ("开放", "闭馆"), ("营业", "停业"), ("营业", "歇业"),
-             ("开门", "关门")]
+             ("开门", "关门"), ("free", "charg"), ("free", "non-refundable"), ("免费", "不退"), ("免费", "不予退")]
+# "free of charge" says "free": its "charge" is no charge.
+_FREE_OF_CHARGE = re.compile(r"\bfree of charges?\b", re.I)
 # Said once for a sentence's subject, whichever clause holds the predicate: "classified Pluto
 # as a dwarf planet, no longer as a planet", "…归类为矮行星，它不再属于行星".
 _SENTENCE_WIDE = frozenset({"no longer", "不再"})
@@ -63,8 +66,9 @@ _MODALITY = [
                           r"|\bno\b(?=(\s+(?:\w+\s+){1,2}(?:is|are|was|were)\s+(?:needed|required|necessary))\b)", re.I)),
     ("require", re.compile(r"\b(?:must|shall|required|mandatory|compulsory|obligatory)\b|\b(?:have|has|need|needs)\s+to\b"
                            r"|\brequires?\b", re.I)),
-    # "may", not the month ("in May 1937", "1 May"); harmless is allowed ("has no effect on", "没有影响").
-    ("permit", re.compile(r"(?<!\d\s)\bmay\b(?!\s+\d)|\b(?:can|allowed|permitted|welcome)\b|\b(?:is|are)\s+safe\b"
+    # "may", not the month ("May 1937", "1 May", "in May"); harmless is allowed ("has no effect on", "没有影响").
+    ("permit", re.compile(r"(?<!\d\s)(?<!\bin\s)(?<!\bof\s)(?<!\bfrom\s)(?<!\bsince\s)(?<!\buntil\s)\bmay\b(?!\s+\d)"
+                          r"|\b(?:can|allowed|permitted|welcome)\b|\b(?:is|are)\s+safe\b"
                           r"|\bfree\s+to\b|\b(?:has|have|had)\s+no\s+(?:\w+\s+)?effect\b|\bdoes\s+not\s+affect\b"
                           r"|\bharmless\b", re.I)),
     ("forbid", re.compile(r"严禁|禁止|禁[用食烟售行停入]|不得|不准|不许|不能|不可|不宜|切勿|请勿|谢绝|不(?:允许|准许)")),
@@ -197,6 +201,8 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
     """The evidence clause that speaks of what the statement speaks of says the opposite: one
     negates and the other does not, or one has a word the other has its antonym for: the kind
     ("negation", "antonym"), what the statement says, what the evidence says, and the clause."""
+    by_prefix = prefixed([statement, *sentences])  # "non-refundable" / "refundable": negated_words
+    statement, sentences = plainly(statement, sentences), [plainly(s, [statement]) for s in sentences]
     # A Chinese pronoun ("这家酒店" / "本酒店") points at what the evidence names: no word to align.
     statement_terms = [w for w in dict.fromkeys(words(statement)) if not pronoun(w)]
     if len(statement_terms) < 2:
@@ -220,11 +226,12 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
                    and not (_extreme(ours) and (ours in _stems_in(sentence) or _names_another(statement, sentence)))]
         agreeing = [pair for pair in opposed if _negates(fold(statement).replace(pair[0], " "))
                     != _negates(fold(clause).replace(pair[1], " "))]
-        if (single and (len(statement_terms) >= 3 or _same_words(clause, sentence, statement_terms)) and _negates(clause) != denies
+        denied = word_denied(clause, statement, statement_terms, by_prefix)
+        if (single and (len(statement_terms) >= 3 or _same_words(clause, sentence, statement_terms) or denied) and _negates(clause) != denies
                 and not (stance and modality(clause) == stance)  # "禁止带宠物进入" / "宠物不得进入": both forbid
                 and not (held_in and modality(clause, _INCLUSION) == held_in)  # "does not cover" / "is excluded"
                 and not _CONDITION.search(clause) and not agreeing
-                and (_restates(clause, statement) or denies and _contained(clause, statement))):
+                and (_restates(clause, statement) or denies and _contained(clause, statement) or denied)):
             return "negation", statement.strip(), clause.strip(), clause
         for ours, theirs in opposed:
             if (ours, theirs) not in agreeing:
@@ -378,8 +385,8 @@ def _extreme(stem: str) -> bool:
 @lru_cache(maxsize=65536)
 def _stems_in(text: str) -> frozenset[str]:
     """The antonym stems a text has: one of its words starts with it (Chinese: it contains it)."""
-    folded = fold(text)
+    folded = _FREE_OF_CHARGE.sub("free", fold(text))
     found = re.findall(r"[a-z]+", folded)
     return frozenset(stem for stem in _STEMS if (stem in text if not stem.isascii()
-                                                 else re.search(rf"\b{stem}\b", folded) if " " in stem
+                                                 else re.search(rf"\b{stem}\b", folded) if " " in stem or "-" in stem
                                                  else any(w.startswith(stem) for w in found)))

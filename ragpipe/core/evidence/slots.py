@@ -26,6 +26,8 @@ _NO_FACTS = facts("")
 # A title two names share says nothing of whether they are one: "Dr Chen" and "Dr Alvarez" are two
 # (and so are "Mount Fuji" and "Mount Aso": facts.PLACE_TITLE).
 _TITLE = re.compile(r"^(?:dr|mr|mrs|ms|prof|sir|st)\.?\s+")
+# A title before a name makes it a person's, though its words are in the dictionary ("Professor Li Ming", "Dr. Sun").
+_PERSON_TITLE = re.compile(r"\b(?:dr|mr|mrs|ms|prof|professor|dean|judge|president|director|sir)\.?\s+$")
 
 
 def slot_conflict(statement: str, sentences: list[str], sentence_terms) -> tuple[str, str, str, str] | None:
@@ -37,6 +39,10 @@ def slot_conflict(statement: str, sentences: list[str], sentence_terms) -> tuple
     statement_terms = [t for t in dict.fromkeys(words(statement)) if not pronoun(t)]
     # A name's slot is held by the same verb or its synonym ("acquired by" / "bought by"); a number's
     # is not: "3.2版新增了深色模式" does not speak of the 40% of "新版本加入深色模式，启动时间缩短约40%".
+    # A Chinese word a sentence writes as it is is the sentence's, though its words cut it into a longer one
+    # elsewhere (会议 of "这次会议由刘洋主持，张伟负责会议记录", where words() keeps 会议记录 only).
+    sentence_terms = [tuple(ts) + tuple(t for t in statement_terms if not t.isascii() and t in s and t not in ts)
+                      for ts, s in zip(sentence_terms, sentences)]
     read_terms = read_as_evidence(statement_terms, sentence_terms)
     # English number words are too often no number ("one of", "three horizontal lines" beside "2"):
     # only digits, Chinese numerals and a number word that counts a unit ("five-year") are slots.
@@ -75,7 +81,7 @@ def slot_conflict(statement: str, sentences: list[str], sentence_terms) -> tuple
         if kind != "name":  # names in one sentence are mostly a list ("by Jobs, Wozniak and Wayne")
             found = [(_closer_alternative(kind, value, said, frame, sentences[i]) if other is None else other, i)
                      for other, i in found]
-        elif is_chinese(statement):  # but not where their clauses differ (English: _slot_name)
+        else:  # but not where their clauses differ ("…led by Wang Fang; Li Ming helped with…")
             found = [(_attached_elsewhere(value, said, frame, sentences[i]) if other is None else other, i)
                      for other, i in found]
         if any(other is None for other, _ in found):
@@ -83,7 +89,7 @@ def slot_conflict(statement: str, sentences: list[str], sentence_terms) -> tuple
         if kind == "name":
             found = [(_frames_name(value, other, said, frame, sentences[i]) if other else
                       _name_in_its_place(value, statement, said, sentences[i]), i) for other, i in found]
-        if kind == "name" and not proper(value):
+        if kind == "name" and not (proper(value) or _TITLE.match(value) or _PERSON_TITLE.search(fold(statement).split(value)[0])):
             found = [(other, i) for other, i in found if not other or _in_its_place(value, statement, other, sentences[i])]
         for other, i in found:
             if other and not (kind == "name" and one_person(value, other, sentences)):
@@ -121,9 +127,10 @@ def _attached_elsewhere(value: str, said, frame: list[str], sentence: str) -> st
     """The other proper name of a Chinese sentence's clause that holds the statement's words (enough to speak of
     it, and more than the clause naming the value does): "公司总部位于苏州，在杭州设有分公司" puts 杭州 in the
     slot of a branch, 苏州 in that of the headquarters. None where there is none: the sentence states the value."""
-    parts = clauses_of(sentence)
+    parts, value = clauses_of(sentence), _TITLE.sub("", value)  # "Dr. Yang Fan" is named "Yang Fan" there
     mine = max((overlap(frame, words(c)) for c in parts if value in fold(c)), default=None)
-    if mine is None:
+    # English: only a name that is its clause's subject has a predicate of its own ("; Li Ming helped with…").
+    if mine is None or not is_chinese(sentence) and not any(re.match(rf"\W*{re.escape(value)}\b", fold(c)) for c in parts):
         return None
     for clause in parts:
         held = overlap(frame, words(clause))
