@@ -22,19 +22,13 @@ MIN_PER_METRIC = 10
 REQUIRED_PASS_RATE = 0.95
 # Named gaps: a metric below the target, the pass rate it must not fall under, and why.
 KNOWN_GAPS = {
-    # faithfulness (97.9 % en, 95.9 % zh) and hallucination_rate (98.5 % each) meet the target since
-    # 2026-11-27 round nine (figures at the end of round ten, with every batch of the round): no gap. Round
-    # eleven (helper i50-extra, both batches appended): faithfulness 98.0 % en, 95.8 % zh; hallucination_rate
-    # 98.6 % each. Round twelve (helper i51-polarity, both batches appended): faithfulness 98.2 % en, 95.9 % zh;
-    # hallucination_rate 95.7 % en, 98.9 % zh. Still failing there: an invented clause after a bare Chinese comma that
-    # shares a word with the context (会员可以免费使用游泳池 beside 会员凭卡入场); a person named by surname and title
-    # (王校长 / 李副校长: no name to swap); "photos" against "Photography is forbidden" (a derived noun aligns nothing).
-    # Helper i52-numbers (both batches appended): faithfulness 98.8 % en, 97.1 % zh; hallucination_rate 98.0 % en,
-    # 99.0 % zh; an answer split into statements at a coordinated noun ("the frame and motor for two years") averages
-    # a supported half with the invented clause after it (unsupported-extra-clause/11 at 0.73).
-    # Round twelve, second wave (helper i52-slots, both batches appended): faithfulness 98.6 % en, 96.7 % zh;
-    # hallucination_rate 98.0 % en, 98.0 % zh. Still failing there: a one-word frame (主编是何平 against 高远担任主编，
-    # 何平担任副主编), 暂停办理 against 可以办理, "No, the ticket is non-refundable" held at 0.68, and the two above.
+    # faithfulness and hallucination_rate meet the target since 2026-11-27 round nine: no gap. At the end of round
+    # twelve (every batch of the round appended, 3,123 cases): faithfulness 98.3 % en, 97.1 % zh; hallucination_rate
+    # 98.1 % en, 98.2 % zh. Still failing there: an answer split at a coordinated noun ("the frame and motor for two
+    # years") averages a supported piece with the invented clause after it (unsupported-extra-clause/11 at 0.73); an
+    # invented clause after a bare Chinese comma that shares a word with the context (会员可以免费使用游泳池 beside
+    # 会员凭卡入场); a person named by surname and title (王校长 / 李副校长); "photos" against "Photography is
+    # forbidden"; a one-word frame (主编是何平 against 高远担任主编，何平担任副主编); 暂停办理 against 可以办理.
     # context_relevance (95.7 % en, 96.4 % zh) meets it since 2026-11-27 round ten (helper i49-ctxrel): no gap. Still
     # failing (docs/benchmarks.md): a value question's second context holding the value, held against the first at
     # 0.07-0.08; another attribute of the thing at 0.56-0.64 (a marathon's finish street, a shop's parking, a
