@@ -216,6 +216,11 @@ def _parties(tokens: list) -> list:
     return out
 
 
+def _written_toward(a: str, preposition: str, b: str, sentence: str, after: str = "") -> bool:
+    """The sentence says a, the preposition, b (and what follows), a modal allowed before it: "甲方应向乙方支付"."""
+    return bool(re.search(rf"{re.escape(a)}[应须需要将已会可必当]{{0,2}}{preposition}{re.escape(b)}{after}", sentence))
+
+
 def _toward(statement: str, sentence: str) -> tuple[str, str] | None:
     """In Chinese, the sides around 向/给/对/替 trade places before the same verb: "乙公司向甲公司支付了
     违约金" against "甲公司向乙公司支付了违约金" (words() drops the preposition, so ``_mirrored``
@@ -234,10 +239,8 @@ def _toward(statement: str, sentence: str) -> tuple[str, str] | None:
             j += 1
         left, right = "".join(t.word for t in tokens[i:k]), "".join(t.word for t in tokens[k + 1:j])
         verb = tokens[j].word if j < len(tokens) and tokens[j].flag.startswith("v") else ""
-        # A modal may stand before the preposition: "甲方应向乙方支付".
-        written = lambda a, b, after="": re.search(rf"{re.escape(a)}[应须需要将已会可必当]{{0,2}}{token.word}{re.escape(b)}{after}", sentence)  # noqa: E731
-        if (left and right and verb and left != right and not written(left, right)
-                and written(right, left, re.escape(verb))):
+        if (left and right and verb and left != right and not _written_toward(left, token.word, right, sentence)
+                and _written_toward(right, token.word, left, sentence, after=re.escape(verb))):
             return left, right
     return None
 
