@@ -384,4 +384,3 @@ def _plain(value: float) -> str:
 def _in_other_unit(mine: Quantity) -> str:
     unit, factor = next((u, f) for u, f in _REWRITE_UNITS[mine.dimension] if not math.isclose(mine.amount / f, mine.number))
     return _plain(mine.amount / factor) + unit
-
