@@ -202,6 +202,7 @@ def en_value_words(text: str) -> str:
     return _NUMBER_COMPOUND.sub(r"\1 ", _LIGHT_VERB.sub("", text))
 
 
+@lru_cache(maxsize=65536)
 def content_tokens(text: str) -> tuple[str, ...]:
     """Content words (no stopwords or punctuation), lower-cased, light English stemming.
 
