@@ -24,6 +24,13 @@ def score(kit, metric, **fields):
     return REGISTRY[metric].score(EvalCase(question_id="q", **{"question": QUESTION, **fields}), kit)
 
 
+def assert_both_correctness_metrics(kit, question, answer, reference, correct):
+    """answer_correctness and factual_correctness both put the answer on the side of 0.5 that ``correct`` says."""
+    for metric in ("answer_correctness", "factual_correctness"):
+        value = score(kit, metric, question=question, answer=answer, ground_truth_answer=reference).value
+        assert (value >= 0.5) == correct, (metric, answer, value)
+
+
 def hard_share(result) -> float:
     """The seed's count: statements judged supported / all statements."""
     return result.details["supported"] / result.details["total"]
@@ -142,9 +149,7 @@ def test_answer_correctness_same_fact_and_wrong_number(kit):
     ("一年有多少个月？", "一年有十个月。", "12个月", False),  # the question's 一年 is its topic, not 12个月 stated
 ])
 def test_answer_and_factual_correctness_read_the_reference_as_a_person(kit, question, answer, reference, correct):
-    for metric in ("answer_correctness", "factual_correctness"):
-        value = score(kit, metric, question=question, answer=answer, ground_truth_answer=reference).value
-        assert (value >= 0.5) == correct, (metric, answer, value)
+    assert_both_correctness_metrics(kit, question, answer, reference, correct)
 
 
 @pytest.mark.parametrize("question, answer, reference, correct", [
@@ -182,9 +187,7 @@ def test_answer_correctness_matches_spellings_and_catches_a_partly_different_num
     ("Which two teams played in the 2022 World Cup final?", "Argentina and Croatia", "Argentina and France", False),
 ])
 def test_answer_and_factual_correctness_read_bounds_units_ranges_and_pairs(kit, question, answer, reference, correct):
-    for metric in ("answer_correctness", "factual_correctness"):
-        value = score(kit, metric, question=question, answer=answer, ground_truth_answer=reference).value
-        assert (value >= 0.5) == correct, (metric, answer, value)
+    assert_both_correctness_metrics(kit, question, answer, reference, correct)
 
 
 @pytest.mark.parametrize("question, answer, reference, correct", [
@@ -212,9 +215,7 @@ def test_factual_correctness_reads_a_reply_and_its_detail_as_two_claims(kit, que
 ])
 def test_answer_and_factual_correctness_catch_another_head_after_the_references_qualifier(kit, question, answer, reference,
                                                                                          correct):
-    for metric in ("answer_correctness", "factual_correctness"):
-        value = score(kit, metric, question=question, answer=answer, ground_truth_answer=reference).value
-        assert (value >= 0.5) == correct, (metric, answer, value)
+    assert_both_correctness_metrics(kit, question, answer, reference, correct)
 
 
 @pytest.mark.parametrize("question, answer, reference, correct", [
@@ -229,9 +230,7 @@ def test_answer_and_factual_correctness_catch_another_head_after_the_references_
     ("卢沟桥是什么建筑？", "一座石拱桥。", "一座石桥", True),
 ])
 def test_answer_and_factual_correctness_read_a_head_of_the_same_kind_as_the_head(kit, question, answer, reference, correct):
-    for metric in ("answer_correctness", "factual_correctness"):
-        value = score(kit, metric, question=question, answer=answer, ground_truth_answer=reference).value
-        assert (value >= 0.5) == correct, (metric, answer, value)
+    assert_both_correctness_metrics(kit, question, answer, reference, correct)
 
 
 @pytest.mark.parametrize("question, answer, reference, correct", [
@@ -251,9 +250,7 @@ def test_answer_and_factual_correctness_read_a_head_of_the_same_kind_as_the_head
     ("《蒙娜丽莎》是谁画的？", "达·芬奇。", "列奥纳多·达·芬奇", True),
 ])
 def test_answer_and_factual_correctness_read_a_surname_as_the_person(kit, question, answer, reference, correct):
-    for metric in ("answer_correctness", "factual_correctness"):
-        value = score(kit, metric, question=question, answer=answer, ground_truth_answer=reference).value
-        assert (value >= 0.5) == correct, (metric, answer, value)
+    assert_both_correctness_metrics(kit, question, answer, reference, correct)
 
 
 @pytest.mark.parametrize("question, answer, reference, correct", [
@@ -264,9 +261,7 @@ def test_answer_and_factual_correctness_read_a_surname_as_the_person(kit, questi
     ("Eosophobia is the fear of which part of the day?", "Eosophobia: dawn or daylight.", "Dawn", True),
 ])
 def test_answer_and_factual_correctness_read_a_bare_pair_of_candidates_as_a_hedge(kit, question, answer, reference, correct):
-    for metric in ("answer_correctness", "factual_correctness"):
-        value = score(kit, metric, question=question, answer=answer, ground_truth_answer=reference).value
-        assert (value >= 0.5) == correct, (metric, answer, value)
+    assert_both_correctness_metrics(kit, question, answer, reference, correct)
 
 
 @pytest.mark.parametrize("question, answer, reference, correct", [
@@ -305,9 +300,7 @@ def test_factual_correctness_catches_another_noun_in_a_bare_references_place(kit
     ("化学符号Fe代表哪种元素？", "Fe是铁路的化学符号。", "铁", False),
 ])
 def test_answer_and_factual_correctness_read_names_items_and_replies(kit, question, answer, reference, correct):
-    for metric in ("answer_correctness", "factual_correctness"):
-        value = score(kit, metric, question=question, answer=answer, ground_truth_answer=reference).value
-        assert (value >= 0.5) == correct, (metric, answer, value)
+    assert_both_correctness_metrics(kit, question, answer, reference, correct)
 
 
 def test_factual_correctness_reads_a_name_of_a_longer_reference_as_part_of_it_not_a_swap(kit):
