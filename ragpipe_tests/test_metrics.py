@@ -303,6 +303,21 @@ def test_answer_and_factual_correctness_read_names_items_and_replies(kit, questi
     assert_both_correctness_metrics(kit, question, answer, reference, correct)
 
 
+@pytest.mark.parametrize("question, answer, reference, correct", [
+    # a reply whose subject is the question's (a pronoun, or none in Chinese) recalls a sentence reference
+    ("《悲惨世界》的作者是谁？", "是雨果写的。", "《悲惨世界》的作者是维克多·雨果。", True),
+    ("《悲惨世界》的作者是谁？", "是狄更斯写的。", "《悲惨世界》的作者是维克多·雨果。", False),
+    ("Who wrote Les Misérables?", "It was written by Hugo.", "Les Misérables was written by Victor Hugo.", True),
+    ("Who wrote Les Misérables?", "It was written by Charles Dickens.", "Les Misérables was written by Victor Hugo.", False),
+    # the question's words alone recall nothing
+    ("Who wrote Les Misérables?", "It is a novel.", "Les Misérables was written by Victor Hugo.", False),
+    ("《悲惨世界》的作者是谁？", "是一部小说。", "《悲惨世界》的作者是维克多·雨果。", False),
+])
+def test_factual_correctness_reads_a_subjectless_reply_with_its_question(kit, question, answer, reference, correct):
+    value = score(kit, "factual_correctness", question=question, answer=answer, ground_truth_answer=reference).value
+    assert (value >= 0.5) == correct, (answer, value)
+
+
 def test_factual_correctness_reads_a_name_of_a_longer_reference_as_part_of_it_not_a_swap(kit):
     """An answer that states one of a long reference's names ("the Heritage Commission") is no other name for
     another that shares a word with it ("the Old Town Heritage Building Grant"): it gives half the reference."""

@@ -3,14 +3,16 @@ import re
 from ragpipe.core.evidence.agreement import agreement, elliptical, found_in, in_context, terms
 from ragpipe.core.evidence.facts import negated
 from ragpipe.core.evidence.support import claims
+from ragpipe.core.evidence.zh_names import zh_dotted
 from ragpipe.core.metrics.answer_correctness import (asserted, by_rule, conflicts, leading_reply, list_items, listed, one_spelling,
                                                      polarity)
 from ragpipe.core.metrics.base import STATEMENT_JUDGE, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
 
 
-# An answer whose subject is a pronoun for the question's ("It ended in 1945.", "他出生于1879年。").
-_PRONOUN_SUBJECT = re.compile(r"\W*(?:(?:it|he|she|they)\b|[它他她])", re.I)
+# An answer whose subject is a pronoun for the question's ("It ended in 1945.", "他出生于1879年。"), or a
+# Chinese reply with none ("是雨果写的。" to "《悲惨世界》的作者是谁？").
+_PRONOUN_SUBJECT = re.compile(r"\W*(?:(?:it|he|she|they)\b|[它他她]|是(?!否))", re.I)
 
 
 def _claims(kit: Toolkit, text: str, question: str, items: bool = False) -> list[str]:
@@ -51,12 +53,26 @@ def claim_agreement(kit: Toolkit, case: EvalCase) -> dict:
             # It states all of them and names the question's subject by a pronoun ("It ended in 1945." to "When
             # did World War II end?"): read with its question, whose words it refers to, not misses.
             recalled = kit.verify(reference_claims, [f"{question}\n{case.answer}"], question)
+    elif kit.llm is None and not elliptical(case.ground_truth_answer) and _PRONOUN_SUBJECT.match(case.answer) \
+            and not negated(case.answer) and _states_the_reference(case):
+        # A sentence reference, and an answer whose subject is the question's: its words may be the answer's too.
+        recalled = [max(alone, with_question, key=lambda v: v.score) for alone, with_question
+                    in zip(recalled, kit.verify(reference_claims, [f"{question}\n{case.answer}"], question))]
     named = named or [True] * len(recalled)
     recalled_ok = [v.supported and ok for v, ok in zip(recalled, named)]
     tp = sum(right)
     return {"tp": tp, "fp": len(verdicts) - tp, "fn": recalled_ok.count(False),
             "claims": [{**v.as_dict(), "right": ok} for v, ok in zip(verdicts, right)],
             "reference": [{**v.as_dict(), "supported": ok} for v, ok in zip(recalled, recalled_ok)]}
+
+
+def _states_the_reference(case: EvalCase) -> bool:
+    """The answer states most of what the reference adds to the question, or the surname of a dotted name it
+    gives (雨果 of 维克多·雨果): the question's words alone ("It is a novel.") recall nothing."""
+    if agreement(case.answer, case.ground_truth_answer, case.question).recall >= 0.5:
+        return True
+    return any(name.split("·")[-1] in case.answer for name in zh_dotted(case.ground_truth_answer)
+               if name not in case.question)
 
 
 def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
@@ -99,7 +115,8 @@ METRIC = Metric(
                 "(\"capital of France: Paris\"), and such a bare reference is recalled only where the answer states "
                 "one of its key terms (\"Hepatitis mainly damages the kidneys\" recalls nothing of \"The liver\"; an answer that "
                 "names the question's subject by a pronoun is read with the question: \"It ended in 1945.\" recalls "
-                "\"1945\" to \"When did World War II end?\"); an "
+                "\"1945\" to \"When did World War II end?\", and a subjectless Chinese reply likewise: \"是雨果写的。\" recalls "
+                "\"《悲惨世界》的作者是维克多·雨果。\"); an "
                 "answer that puts another number, date or name in the "
                 "reference's place, that mirrors a bare reference read with its question with another word in its "
                 "place (\"大熊猫主要以鱼类为食\" for \"竹子\"), that takes the "
