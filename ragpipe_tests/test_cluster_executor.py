@@ -9,7 +9,7 @@ import dagster as dg
 import distributed
 import pytest
 
-from ragpipe.defs.cluster import NoWorkersError, results_as_completed
+from ragpipe.defs.dask_executor import NoWorkersError, results_as_completed
 
 STEP_S = 8  # the first step of a run: long enough for the other run to start meanwhile
 STEPS = ["first", "second"]
