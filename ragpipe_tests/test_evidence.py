@@ -540,6 +540,17 @@ def test_a_day_of_the_month_in_words_is_read(text, day):
     assert not facts("You may first apply online.").days and not facts("March second-hand sales").days
 
 
+@pytest.mark.parametrize("text, values", [
+    ("世界上有七大洲。", {7.0}), ("中国古代四大发明", {4.0}), ("五大湖", {5.0}),
+    ("他一大早就出门了。", set()), ("一大批游客", set()), ("房间很大。", set()),
+])
+def test_a_chinese_count_before_da_is_a_count(text, values):
+    """七大洲 is seven continents, as 七个大洲; 一大早 ("early") and 一大批 ("a large batch") count nothing."""
+    from ragpipe.core.evidence.facts import facts
+
+    assert set(facts(text).numbers) == values
+
+
 def test_ordinals_that_list_all_the_evidence_counts_are_its_count(verifier):
     from ragpipe.core.evidence.counts import in_evidence_terms
 

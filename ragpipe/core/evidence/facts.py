@@ -67,8 +67,8 @@ _ZH_THINGS = "颗只本张台辆艘架棵座所间层枚粒剂片份套件支瓶
 # so 一般, 统一 and 万一 stay words; nor does the 一 of 哪一 / 某一 ("which", "a certain": 哪一年). 千 after 万 or 亿 and before a unit is part of the unit ("三十万千米" is
 # 300,000 km; "三千米" stays 3,000 m).
 _ZH_NUMBER = re.compile(rf"百分之(?P<pct>[{_ZH_NUMERAL}]+)|(?<![\d.{_ZH_NUMERAL}])(?!(?<=[哪某])一)(?P<num>[零〇一二三四五六七八九十两百千]"
-                        rf"(?:(?![万亿]千[米克瓦卡焦])[{_ZH_NUMERAL}])*[万亿]?)(?=(?<=[万亿])千[米克瓦卡焦]|[个位项年月日天岁次倍元块角成人家名周小时分钟秒公里米斤吨克升瓦毫厘亩条款章节季度期批届]|[{_ZH_THINGS}]|(?:[GMKT]B|[kcm]m|kg|mAh|kW|Hz|[WVG%％])(?![A-Za-z]))"
-                        r"(?!次性)")  # 一次性 "one-off" counts nothing
+                        rf"(?:(?![万亿]千[米克瓦卡焦])[{_ZH_NUMERAL}])*[万亿]?)(?=(?<=[万亿])千[米克瓦卡焦]|[个位项年月日天岁次倍元块角成人家名周小时分钟秒公里米斤吨克升瓦毫厘亩条款章节季度期批届]|[{_ZH_THINGS}]|(?<!一)大(?=[\u4e00-\u9fff])|(?:[GMKT]B|[kcm]m|kg|mAh|kW|Hz|[WVG%％])(?![A-Za-z]))"
+                        r"(?!次性)")  # 一次性 "one-off" counts nothing; 七大洲 counts seven (一大早, 一大批 count nothing)
 
 _EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nobody|nothing|neither|nor|cannot|without)\b|n['’]t\b", re.I)
 _NUMBER_SIGN = re.compile(r"\bNo\.?\s*(?=\d)|\bno\.\s*(?=\d)")  # "a No. 1 hit", "No 10 Downing Street" deny nothing
