@@ -16,6 +16,8 @@ from ragpipe.core.evidence.contradiction import contradicted
     ("所有门店都支持夜间配送。", "哪些门店支持夜间配送？", "部分门店支持夜间配送。"),
     ("每位会员都能使用贵宾室。", "谁能使用贵宾室？", "除普通会员外，会员均可使用贵宾室。"),
     ("超市每天都营业到晚上十点。", "超市营业到几点？", "超市仅周末营业到晚上十点。"),
+    # The whole named in the clause too: its words with the statement's align where the rest alone is cut otherwise.
+    ("全部课程都可以线上学习。", "哪些课程可以线上学习？", "除实验课以外，课程均可线上学习。"),
 ])
 def test_a_universal_claim_against_evidence_that_limits_it(statement, question, evidence):
     found = contradicted(statement, question, [evidence])

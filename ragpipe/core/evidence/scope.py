@@ -38,12 +38,14 @@ def scope_conflict(statement: str, question: str, sentences: list[str]) -> tuple
     if not universal:
         return None
     given = words(statement) + words(question)
-    # The word after "all" is the whole the evidence may name a part of in its own words ("customer" / "Premium members").
+    # The word after "all" is the whole the evidence may name a part of in its own words ("customer" / "Premium
+    # members"): the clause that speaks of the statement holds its words, or its words but that one.
     head = words(statement[universal.end():])[:1]
-    frame = [t for t in dict.fromkeys(words(_UNIVERSAL.sub(" ", statement)))
-             if not _UNIVERSAL.fullmatch(t) and t not in head]
+    frame = [t for t in dict.fromkeys(words(_UNIVERSAL.sub(" ", statement))) if not _UNIVERSAL.fullmatch(t)]
     of = [(c, s) for s in sentences for c in clauses_of(s)]
-    for i in aligned_with(frame, [c for c, _ in of], [words(c) for c, _ in of]):
+    terms = [words(c) for c, _ in of]
+    clauses = [c for c, _ in of]
+    for i in aligned_with(frame, clauses, terms) or aligned_with([t for t in frame if t not in head], clauses, terms):
         clause, sentence = of[i]
         limit = _part_of(clause, head) or _new_words(_ONLY, clause, given)
         limit = limit or next((_EXCEPT.search(c) for c in clauses_of(sentence) if _new_words(_EXCEPT, c, given)), None)
