@@ -21,6 +21,7 @@ from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.limits import bound_conflict, range_confirms, range_ends
 from ragpipe.core.evidence.polarity import aligned_with, polarity_conflict
 from ragpipe.core.evidence.counts import counts, rank_conflict, same_thing
+from ragpipe.core.evidence.scope import scope_conflict
 from ragpipe.core.evidence.roles import names_role, one_relation, relation_wording, swapped_roles
 from ragpipe.core.evidence.slots import alternative, as_written, one_person, proper, read_as_evidence, show, slot_conflict
 from ragpipe.core.text import is_chinese
@@ -28,7 +29,7 @@ from ragpipe.core.text import is_chinese
 
 @dataclass(frozen=True)
 class Contradiction:
-    kind: str        # "name", "number", "date", "negation", "antonym", "modality", "roles", "comparison", "bound", "range"
+    kind: str        # "name", "number", "date", "negation", "antonym", "modality", "roles", "comparison", "bound", "range", "scope"
     stated: str      # what the statement says
     evidence: str    # what the evidence says in its place
     sentence: str    # the evidence sentence
@@ -124,6 +125,9 @@ def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Con
         whole = contradiction(claim, sentences)
         found = whole if whole and (is_chinese(claim) or whole.kind == "negation") else None
     found = found or answers_otherwise(statement, question, sentences)
+    # A claim wider than its evidence ("All employees…" / "Only full-time employees…"); the question may carry the limit.
+    scoped = None if found else scope_conflict(claim, question, [s for s in sentences if s and s.strip()])
+    found = found or (Contradiction(*scoped) if scoped else None)
     # A time set against a timetable that names no subject: the question's words are its topic ("closes at 9 a.m." to
     # "When is the museum open?" against "Opening hours: 9:00-17:00."), as for limits.range_confirms.
     ends = None if found else range_ends(claim, [s for s in sentences if s and s.strip()], given=words(question))

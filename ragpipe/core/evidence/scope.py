@@ -1,0 +1,74 @@
+"""Claims wider than their evidence: a statement that says all, every, always ("All employees receive a bonus",
+"所有员工都有年终奖") where the evidence sentence that speaks of the same thing limits it to a part ("Only full-time
+employees…", "只有全职员工…", "most", "on weekdays", "部分") or names exceptions ("except…", "除…外")."""
+
+from __future__ import annotations
+
+import re
+
+from ragpipe.core.evidence.agreement import found_in, words
+from ragpipe.core.evidence.polarity import aligned_with, clauses_of
+
+# A universal claim: "all", "every", "always", "所有", "每个员工都". "Not all", "at all", "after all" are none, nor a
+# share per head ("each resident can bring two guests", "每个子女每月1000元"). "Any" is mostly no claim of all
+# ("you need not report any of it", "没有任何").
+_UNIVERSAL = re.compile(r"(?<!not )\b(?:all|every|everyone|everybody|always)\b(?! in all)(?<!at all)(?<!after all)"
+                        r"|\bat all times\b|\bwithout exception\b"
+                        r"|(?<![不并]是)(?<!并非)(?:所有|全部|全体|一律|总是|一直|每天|每日|天天|无一例外)"
+                        r"|(?:每(?:个|位|名|一)|任何)[^，。,；;]{0,8}?[都均]", re.I)
+# A part named by its size or how often: "most students", "部分岗位", "usually". Limits whatever it stands before.
+_PART = re.compile(r"\b(?:some|(?<!at )most|many|several|certain|few|usually|often|sometimes|typically|generally|mostly"
+                   r"|occasionally)\b"
+                   r"|部分|大多数|大部分|多数|某些|一些|少数|通常|一般|有时|经常", re.I)
+# A part named by what sets it apart: "only full-time employees", "仅金卡会员"; or by its days, which are themselves
+# the words that set it apart ("on weekdays", "工作日"). A plain "if" is left out: evidence hedges with it loosely.
+_ONLY = re.compile(r"(?<!not )\b(?:only|solely|exclusively|unless)\b|\bweekdays?\b|\bweekends?\b"
+                   r"|(?<!不)只(?:有|能|在|对|限|向|供|为|给)|(?<!不)仅|限于|工作日|周末", re.I)
+_DAYS = re.compile(r"weekdays?|weekends?|工作日|周末", re.I)
+# Exceptions: "except underwear", "other than…", "除定制商品外", "除了…" (not the 除 of 扣除, 删除).
+_EXCEPT = re.compile(r"\b(?:except(?: for)?|excluding|other than|apart from|with the exception of)\b"
+                     r"|(?<![扣删免剔切开拆清])除(?:了|(?=[^，。,；;]{1,20}?[以之]?外))", re.I)
+
+
+def scope_conflict(statement: str, question: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
+    """A universal statement against the evidence clause that speaks of it and limits it: ("scope", the universal
+    word, the limit, the sentence). A limit the statement or its question carries ("Do full-time employees get…?"
+    "Yes, all full-time employees do.") is none: the words that set the part apart must be new to both."""
+    universal = _UNIVERSAL.search(statement)
+    if not universal:
+        return None
+    given = words(statement) + words(question)
+    # The word after "all" is the whole the evidence may name a part of in its own words ("customer" / "Premium
+    # members"): the clause that speaks of the statement holds its words, or its words but that one.
+    head = words(statement[universal.end():])[:1]
+    frame = [t for t in dict.fromkeys(words(_UNIVERSAL.sub(" ", statement))) if not _UNIVERSAL.fullmatch(t)]
+    of = [(c, s) for s in sentences for c in clauses_of(s)]
+    terms = [words(c) for c, _ in of]
+    clauses = [c for c, _ in of]
+    for i in aligned_with(frame, clauses, terms) or aligned_with([t for t in frame if t not in head], clauses, terms):
+        clause, sentence = of[i]
+        limit = _part_of(clause, head) or _new_words(_ONLY, clause, given)
+        limit = limit or next((_EXCEPT.search(c) for c in clauses_of(sentence) if _new_words(_EXCEPT, c, given)), None)
+        # A statement that names a part itself ("All students usually…", "only on weekdays") is not universal.
+        if limit and not (_PART.search(statement) or (_ONLY.search(statement) and limit.re is not _EXCEPT)):
+            return "scope", universal.group(0), limit.group(0), sentence
+    return None
+
+
+def _new_words(marker: re.Pattern, clause: str, given: tuple[str, ...]) -> re.Match | None:
+    """The marker found in the clause, where the words it sets apart (the few after it, or before it where it ends the
+    clause: "on weekdays only") hold one the statement and question do not: "only permanent staff", not "provided
+    only to full-time employees" asked of full-time employees."""
+    found = marker.search(clause)
+    if not found:
+        return None
+    days = words(found.group(0)) if _DAYS.fullmatch(found.group(0)) else ()
+    near = [*days, *words(clause[found.end():])[:3]]
+    near = near or list(words(clause[:found.start()])[-3:])
+    return found if any(not found_in(t, given) for t in near) else None
+
+
+def _part_of(clause: str, head: tuple[str, ...]) -> re.Match | None:
+    """A "most", "部分", "usually" that stands before the statement's whole: "Most first-year students" against "All
+    first-year students", not "Several systems work together" against "… nervous systems all work together"."""
+    return next((m for m in _PART.finditer(clause) if head and head[0] in words(clause[m.end():])[:3]), None)
