@@ -549,3 +549,10 @@ def test_ordinals_that_list_all_the_evidence_counts_are_its_count(verifier):
     assert in_evidence_terms("第一剂和第二剂间隔4周。", "该疫苗需接种三剂。") == "第一剂和第二剂间隔4周。"  # not all three
     found = verifier.verify(["第一剂和第二剂间隔4周"], ["该疫苗需接种两剂，间隔四周。"])[0]
     assert found.score >= 0.8, found.reason
+
+
+def test_a_word_the_evidence_says_as_not_and_its_antonym_is_supported(verifier):
+    """"closed" is what "does not open" says (antonyms.as_evidence_says), and the antonym itself is no support."""
+    closed, opened = probabilities(verifier, ["The pharmacy is closed on Sundays.", "The pharmacy is open on Sundays."],
+                                   ["The pharmacy does not open on Sundays."])
+    assert closed >= 0.8 and opened < 0.5
