@@ -469,6 +469,16 @@ def test_a_word_against_its_antonym_of_the_lexicon_is_contradicted(statement, ev
     assert found is not None and found.kind == "antonym"
 
 
+@pytest.mark.parametrize("statement, evidence, opposed", [
+    ("该提案获得通过。", "该提案在表决中被否决。", True),
+    ("议案已经通过。", "议案在表决中被否决。", True),
+    ("他通过网上申请了签证。", "他的签证申请被拒绝。", False),  # 通过 "by way of": no antonym in the evidence
+])
+def test_a_chinese_stem_words_drops_is_a_word_against_its_antonym(statement, evidence, opposed):
+    found = contradiction(statement, [evidence])
+    assert (found is not None and found.kind == "antonym") is opposed
+
+
 @pytest.mark.parametrize("statement, evidence", [
     ("园区内不允许吸烟。", "园区内禁止吸烟。"),  # 不允许 says 禁止: the negation stands right before the word
     ("会议室不允许携带食物。", "会议室内禁止携带食物。"),

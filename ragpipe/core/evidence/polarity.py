@@ -188,13 +188,16 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
     statement, sentences = plainly(statement, sentences), [plainly(s, [statement]) for s in sentences]
     # A Chinese pronoun ("这家酒店" / "本酒店") points at what the evidence names: no word to align.
     statement_terms = [w for w in dict.fromkeys(words(statement)) if not pronoun(w)]
+    stated = _stems_in(statement)
+    pairs = [(ours, theirs) for ours, theirs in [*ANTONYMS, *((y, x) for x, y in ANTONYMS)]
+             if ours in stated and theirs not in stated]
+    # A Chinese stem words() drops (通过 is also "by way of") is a word where the evidence has its antonym (否决).
+    statement_terms += [ours for ours, theirs in pairs if not ours.isascii() and not any(ours in t for t in statement_terms)
+                        and any(theirs in s for s in sentences)][:1]
     if len(statement_terms) < 2:
         return None
     denies = _negates(statement)
     single = len(clauses_of(statement)) == 1
-    stated = _stems_in(statement)
-    pairs = [(ours, theirs) for ours, theirs in [*ANTONYMS, *((y, x) for x, y in ANTONYMS)]
-             if ours in stated and theirs not in stated]
     stance, held_in = modality(statement), modality(statement, _INCLUSION)
     # An affirmative statement's predicate only is sought in the next clause: a negated one's negation may stand in a
     # part the evidence cuts otherwise ("students who have not found employment … should have their debts forgiven").
