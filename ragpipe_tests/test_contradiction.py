@@ -455,6 +455,52 @@ def test_a_negated_word_against_its_antonym_is_no_contradiction(statement, evide
     assert contradiction(statement, [evidence]) is None
 
 
+@pytest.mark.parametrize("statement, evidence", [
+    ("The bill passed the senate.", "The bill failed in the senate by two votes."),
+    ("The manager was present at the hearing.", "The manager was absent from the hearing."),
+    ("The court convicted the driver.", "The court acquitted the driver."),
+    ("他的复议申请已获通过。", "他的复议申请被驳回。"),
+    ("主队赢了这场比赛。", "主队在这场比赛中输给了客队。"),
+    ("公司去年实现盈利。", "公司去年出现亏损。"),
+])
+def test_a_word_against_its_antonym_of_the_lexicon_is_contradicted(statement, evidence):
+    """antonyms.ANTONYMS: a verdict, a vote, a test, presence, a market or an account, in either language."""
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "antonym"
+
+
+@pytest.mark.parametrize("statement, evidence, opposed", [
+    ("该提案获得通过。", "该提案在表决中被否决。", True),
+    ("议案已经通过。", "议案在表决中被否决。", True),
+    ("他通过网上申请了签证。", "他的签证申请被拒绝。", False),  # 通过 "by way of": no antonym in the evidence
+])
+def test_a_chinese_stem_words_drops_is_a_word_against_its_antonym(statement, evidence, opposed):
+    found = contradiction(statement, [evidence])
+    assert (found is not None and found.kind == "antonym") is opposed
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("园区内不允许吸烟。", "园区内禁止吸烟。"),  # 不允许 says 禁止: the negation stands right before the word
+    ("会议室不允许携带食物。", "会议室内禁止携带食物。"),
+    ("The bill did not pass; it failed in the senate.", "The bill failed in the senate."),
+])
+def test_a_word_negated_where_it_stands_agrees_with_its_antonym(statement, evidence):
+    assert contradiction(statement, [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence, said", [
+    ("The museum is closed on Mondays.", "The museum does not open on Mondays.", "The museum is not open on Mondays."),
+    ("博物馆周一闭馆。", "博物馆每周一不开放。", "博物馆周一不开放。"),
+    ("The museum is closed on Mondays.", "The museum is closed on Mondays.", "The museum is closed on Mondays."),
+    ("The museum is open on Mondays.", "The museum does not close on Mondays.", "The museum is not close on Mondays."),
+    ("The museum is not closed on Mondays.", "The museum does not open on Mondays.", "The museum is not closed on Mondays."),
+])
+def test_a_word_the_evidence_says_as_not_and_its_antonym_is_read_so(statement, evidence, said):
+    from ragpipe.core.evidence.antonyms import as_evidence_says
+
+    assert as_evidence_says(statement, evidence) == said
+
+
 @pytest.mark.parametrize("statement, evidence, denied", [
     ("这款洗衣机支持烘干功能。", "这款洗衣机仅有洗涤和脱水功能，不支持烘干。", True),
     ("这款洗衣机支持烘干功能。", "这款洗衣机有洗涤和脱水功能，也支持烘干。", False),

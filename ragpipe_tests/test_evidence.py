@@ -560,3 +560,22 @@ def test_ordinals_that_list_all_the_evidence_counts_are_its_count(verifier):
     assert in_evidence_terms("第一剂和第二剂间隔4周。", "该疫苗需接种三剂。") == "第一剂和第二剂间隔4周。"  # not all three
     found = verifier.verify(["第一剂和第二剂间隔4周"], ["该疫苗需接种两剂，间隔四周。"])[0]
     assert found.score >= 0.8, found.reason
+
+
+def test_a_word_the_evidence_says_as_not_and_its_antonym_is_supported(verifier):
+    """"closed" is what "does not open" says (antonyms.as_evidence_says), and the antonym itself is no support."""
+    closed, opened = probabilities(verifier, ["The pharmacy is closed on Sundays.", "The pharmacy is open on Sundays."],
+                                   ["The pharmacy does not open on Sundays."])
+    assert closed >= 0.8 and opened < 0.5
+
+
+@pytest.mark.parametrize("statement, evidence, word", [
+    ("Rent is paid monthly.", "Rent is paid once a month.", "month"),
+    ("It costs $25 a month.", "The monthly fee is twenty-five dollars.", "monthly"),
+    ("The pool is cleaned weekly.", "The pool is cleaned every week.", "week"),
+])
+def test_a_rate_adverb_is_its_unit(statement, evidence, word):
+    """"monthly" says "a month", "per month" (text._INTERCHANGEABLE, as "daily" / "day" before)."""
+    from ragpipe.core.text import as_evidence_words, content_tokens
+
+    assert word in as_evidence_words(content_tokens(statement), set(content_tokens(evidence)), [])

@@ -257,6 +257,10 @@ _INTERCHANGEABLE = """
 接替 接任 继任
 twice two
 daily day
+weekly week
+monthly month
+hourly hour
+nightly night
 annual annually yearly year
 forbidden prohibited banned
 removed dropped

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import lru_cache
 
 from ragpipe.core.evidence.agreement import found_in, words
+from ragpipe.core.evidence.antonyms import ANTONYMS, negated_at
+from ragpipe.core.evidence.antonyms import stems_in as _stems_in
 from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.negated_words import plainly, prefixed, word_denied
 from ragpipe.core.text import is_chinese
@@ -20,24 +21,6 @@ RESTATED = 0.6
 # A sentence speaks of what a statement speaks of when it holds this share of the
 # statement's other words (at least two of them, or its only one).
 ALIGNED_SHARE = 0.6
-# Word stems that say opposite things about the same subject (a text has a stem when one of
-# its words starts with it; Chinese: when it contains it).
-_ANTONYMS = [("increas", "decreas"), ("increas", "reduc"), ("rais", "lower"), ("rise", "fall"), ("rose", "fell"),
-             ("higher", "lower"), ("more", "less"), ("more", "fewer"), ("above", "below"),
-             ("maximum", "minimum"), ("allow", "prohibit"), ("allow", "forbid"), ("permit", "prohibit"),
-             ("accept", "reject"), ("approv", "reject"), ("win", "los"), ("won", "lost"), ("open", "clos"),
-             ("largest", "smallest"), ("biggest", "smallest"), ("earliest", "latest"), ("longest", "shortest"),
-             ("tallest", "shortest"), ("highest", "lowest"), ("deepest", "shallowest"), ("oldest", "youngest"), ("fastest", "slowest"),
-             ("heaviest", "lightest"), ("cheapest", "most expensive"), ("north", "south"), ("east", "west"),
-             ("public", "private"), ("wired", "wireless"), ("有线", "无线"), ("mandatory", "optional"), ("required", "optional"), ("legal", "illegal"),
-             ("增加", "减少"), ("提高", "降低"), ("上调", "下调"), ("上升", "下降"), ("增长", "下降"), ("高于", "低于"),
-             ("之前", "之后"), ("以前", "以后"), ("以上", "以下"), ("最高", "最低"), ("最长", "最短"), ("最快", "最慢"), ("最贵", "最便宜"), ("允许", "禁止"), ("可以", "不得"),
-             ("批准", "拒绝"), ("必须", "无需"), ("强制", "自愿"), ("最大", "最小"), ("公立", "私立"), ("合法", "违法"),
-             ("缴纳", "免征"), ("征收", "免征"), ("需要", "无需"), ("收费", "免费"), ("仅限", "不限"),
-             ("still", "no longer"), ("仍", "不再"), ("开放", "关闭"), ("开放", "闭馆"), ("营业", "停业"), ("营业", "歇业"),
-             ("开门", "关门"), ("free", "charg"), ("free", "non-refundable"), ("免费", "不退"), ("免费", "不予退")]
-# "free of charge" says "free": its "charge" is no charge.
-_FREE_OF_CHARGE = re.compile(r"\bfree of charges?\b", re.I)
 # Said once for a sentence's subject, whichever clause holds the predicate: "classified Pluto
 # as a dwarf planet, no longer as a planet", "…归类为矮行星，它不再属于行星".
 _SENTENCE_WIDE = frozenset({"no longer", "不再"})
@@ -205,13 +188,16 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
     statement, sentences = plainly(statement, sentences), [plainly(s, [statement]) for s in sentences]
     # A Chinese pronoun ("这家酒店" / "本酒店") points at what the evidence names: no word to align.
     statement_terms = [w for w in dict.fromkeys(words(statement)) if not pronoun(w)]
+    stated = _stems_in(statement)
+    pairs = [(ours, theirs) for ours, theirs in [*ANTONYMS, *((y, x) for x, y in ANTONYMS)]
+             if ours in stated and theirs not in stated]
+    # A Chinese stem words() drops (通过 is also "by way of") is a word where the evidence has its antonym (否决).
+    statement_terms += [ours for ours, theirs in pairs if not ours.isascii() and not any(ours in t for t in statement_terms)
+                        and any(theirs in s for s in sentences)][:1]
     if len(statement_terms) < 2:
         return None
     denies = _negates(statement)
     single = len(clauses_of(statement)) == 1
-    stated = _stems_in(statement)
-    pairs = [(ours, theirs) for ours, theirs in [*_ANTONYMS, *((y, x) for x, y in _ANTONYMS)]
-             if ours in stated and theirs not in stated]
     stance, held_in = modality(statement), modality(statement, _INCLUSION)
     # An affirmative statement's predicate only is sought in the next clause: a negated one's negation may stand in a
     # part the evidence cuts otherwise ("students who have not found employment … should have their debts forgiven").
@@ -224,8 +210,8 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
         # another subject gives the other end ("Southwest has the highest share" / "JetBlue, the lowest share").
         opposed = [(ours, theirs) for ours, theirs in pairs if theirs in found and ours not in found
                    and not (_extreme(ours) and (ours in _stems_in(sentence) or _names_another(statement, sentence)))]
-        agreeing = [pair for pair in opposed if _negates(fold(statement).replace(pair[0], " "))
-                    != _negates(fold(clause).replace(pair[1], " "))]
+        agreeing = [pair for pair in opposed if (_negates(fold(statement).replace(pair[0], " ")) or negated_at(statement, pair[0]))
+                    != (_negates(fold(clause).replace(pair[1], " ")) or negated_at(clause, pair[1]))]
         denied = word_denied(clause, statement, statement_terms, by_prefix)
         if (single and (len(statement_terms) >= 3 or _same_words(clause, sentence, statement_terms) or denied) and _negates(clause) != denies
                 and not (stance and modality(clause) == stance)  # "禁止带宠物进入" / "宠物不得进入": both forbid
@@ -364,12 +350,10 @@ def _antonym_on_the_object(statement: str, statement_terms: list[str], sentences
         for sentence in sentences:
             for clause in clauses_of(sentence):
                 if (theirs in clause and ours not in clause and _object_of(clause, theirs) == obj
-                        and overlap(frame, words(sentence)) >= OBJECT_FRAME):
+                        and overlap(frame, words(sentence)) >= OBJECT_FRAME
+                        and negated_at(statement, ours) == negated_at(clause, theirs)):  # 不允许 says 禁止
                     return "antonym", ours, theirs, clause
     return None
-
-
-_STEMS = sorted({w for pair in _ANTONYMS for w in pair})
 
 
 def _names_another(statement: str, sentence: str) -> bool:
@@ -380,13 +364,3 @@ def _names_another(statement: str, sentence: str) -> bool:
 def _extreme(stem: str) -> bool:
     """A superlative or a bound's word: one end of a scale ("highest", "最低", "maximum")."""
     return stem.endswith("est") or stem.startswith("最") or stem in ("maximum", "minimum", "most expensive")
-
-
-@lru_cache(maxsize=65536)
-def _stems_in(text: str) -> frozenset[str]:
-    """The antonym stems a text has: one of its words starts with it (Chinese: it contains it)."""
-    folded = _FREE_OF_CHARGE.sub("free", fold(text))
-    found = re.findall(r"[a-z]+", folded)
-    return frozenset(stem for stem in _STEMS if (stem in text if not stem.isascii()
-                                                 else re.search(rf"\b{stem}\b", folded) if " " in stem or "-" in stem
-                                                 else any(w.startswith(stem) for w in found)))

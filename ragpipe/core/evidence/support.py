@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ragpipe.core.evidence.agreement import BARE_REPLY
+from ragpipe.core.evidence.antonyms import as_evidence_says
 from ragpipe.core.evidence.calibration import Calibration, load_calibration
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.features import POINTER, WINDOW, language_of, statement_features
@@ -105,9 +106,11 @@ class OfflineVerifier:
             return []
         if not any(e and e.strip() for e in evidence):
             return [Verdict(s, False, 0.0, "", REASONS[language_of(s)]["no_evidence"]) for s in statements]
-        # A quantity the evidence writes in another unit or form ("14天" for "两周") is read as the evidence writes it.
+        # A quantity the evidence writes in another unit or form ("14天" for "两周") is read as the evidence writes it,
+        # and so is a word it says as "not" and its antonym ("closed" as "does not open").
         joined = "\n".join(e for e in evidence if e)
-        rows, notes = self.features([in_evidence_terms(without_lead_in(s), joined, question) for s in statements], evidence,
+        rows, notes = self.features([as_evidence_says(in_evidence_terms(without_lead_in(s), joined, question), joined)
+                                     for s in statements], evidence,
                                     reference, question)
         probabilities = self.calibration.probability(rows)
         return [Verdict(statement, bool(p >= SUPPORT_THRESHOLD), float(p), note["evidence"], reason(p, note))

@@ -1,0 +1,84 @@
+"""Antonyms: word stems that say opposite things of the same subject ("open" / "closed", "通过" / "驳回"), and
+how a negated antonym says what the word says ("does not open" is "closed", 不对外开放 is 闭馆). polarity.py
+reads a clause with the antonym of a statement's word as opposing it; the verifier reads a statement whose word
+the evidence says as "not" and its antonym in the evidence's words (``as_evidence_says``)."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ragpipe.core.evidence.facts import fold
+
+# A text has a stem when one of its words starts with it (Chinese: when it contains it). Only stems of words
+# that oppose one another whatever the subject: not "start" / "end" (one event starts, another ends), nor
+# "succeeded" (a successor) / "failed"; not bare "pass" (passenger), "ban" (bank), nor a Chinese character that
+# sits inside other words (输 in 运输, 开 in 开发).
+ANTONYMS = [("increas", "decreas"), ("increas", "reduc"), ("rais", "lower"), ("rise", "fall"), ("rose", "fell"),
+            ("higher", "lower"), ("more", "less"), ("more", "fewer"), ("above", "below"),
+            ("maximum", "minimum"), ("allow", "prohibit"), ("allow", "forbid"), ("permit", "prohibit"),
+            ("accept", "reject"), ("approv", "reject"), ("win", "los"), ("won", "lost"), ("open", "clos"),
+            ("largest", "smallest"), ("biggest", "smallest"), ("earliest", "latest"), ("longest", "shortest"),
+            ("tallest", "shortest"), ("highest", "lowest"), ("deepest", "shallowest"), ("oldest", "youngest"),
+            ("fastest", "slowest"), ("heaviest", "lightest"), ("cheapest", "most expensive"), ("north", "south"),
+            ("east", "west"), ("public", "private"), ("wired", "wireless"), ("有线", "无线"), ("mandatory", "optional"),
+            ("required", "optional"), ("legal", "illegal"),
+            ("增加", "减少"), ("提高", "降低"), ("上调", "下调"), ("上升", "下降"), ("增长", "下降"), ("高于", "低于"),
+            ("之前", "之后"), ("以前", "以后"), ("以上", "以下"), ("最高", "最低"), ("最长", "最短"), ("最快", "最慢"),
+            ("最贵", "最便宜"), ("允许", "禁止"), ("可以", "不得"),
+            ("批准", "拒绝"), ("必须", "无需"), ("强制", "自愿"), ("最大", "最小"), ("公立", "私立"), ("合法", "违法"),
+            ("缴纳", "免征"), ("征收", "免征"), ("需要", "无需"), ("收费", "免费"), ("仅限", "不限"),
+            ("still", "no longer"), ("仍", "不再"), ("开放", "关闭"), ("开放", "闭馆"), ("营业", "停业"), ("营业", "歇业"),
+            ("开门", "关门"), ("free", "charg"), ("free", "non-refundable"), ("免费", "不退"), ("免费", "不予退"),
+            # a verdict, a vote, a test, a request; presence; a market, an account, a count
+            ("passed", "failed"), ("passes", "fails"), ("present", "absent"),
+            ("attend", "absent"), ("approv", "denied"), ("grant", "denied"), ("accept", "declin"), ("allow", "banned"),
+            ("permit", "banned"), ("convicted", "acquitted"), ("guilty", "innocent"), ("upheld", "overturned"),
+            ("support", "oppos"), ("increas", "declin"), ("rise", "declin"), ("rose", "declin"), ("grew", "shrank"),
+            ("gain", "los"), ("profit", "loss"), ("surplus", "deficit"), ("enabl", "disabl"), ("strengthen", "weaken"),
+            ("apprecia", "deprecia"), ("expand", "shrink"),
+            ("通过", "驳回"), ("通过", "否决"), ("批准", "驳回"), ("支持", "驳回"), ("同意", "拒绝"), ("接受", "拒绝"),
+            ("赞成", "反对"), ("出席", "缺席"), ("到场", "缺席"), ("有罪", "无罪"), ("胜诉", "败诉"), ("成功", "失败"),
+            ("获胜", "落败"), ("获胜", "失利"), ("赢", "输给"), ("赢", "输掉"), ("涨", "跌"), ("上涨", "下降"), ("增长", "下滑"),
+            ("上升", "下滑"), ("增加", "下降"), ("盈利", "亏损"), ("顺差", "逆差"), ("扩大", "缩小"), ("加强", "减弱"),
+            ("升值", "贬值"), ("启用", "停用"), ("开启", "关闭"), ("打开", "关闭"), ("开通", "关闭"), ("开通", "停用")]
+_STEMS = sorted({w for pair in ANTONYMS for w in pair})
+# "free of charge" says "free": its "charge" is no charge.
+_FREE_OF_CHARGE = re.compile(r"\bfree of charges?\b", re.I)
+# A negation right before a word, or before the word's auxiliary ("is not open", "does not open", "never passed";
+# 不开放, 没有通过, 未获批准, 不对外开放).
+_EN_NOT = r"\b(?:not|never|no)\s+(?:\w+\s+)?|n['’]t\s+(?:\w+\s+)?"
+_ZH_NOT = "(?:不|没有?|未|无|非)(?:再|予|能|会|获|被|对外)?"
+
+
+@lru_cache(maxsize=65536)
+def stems_in(text: str) -> frozenset[str]:
+    """The antonym stems a text has: one of its words starts with it (Chinese: it contains it)."""
+    folded = _FREE_OF_CHARGE.sub("free", fold(text))
+    found = re.findall(r"[a-z]+", folded)
+    return frozenset(stem for stem in _STEMS if (stem in text if not stem.isascii()
+                                                 else re.search(rf"\b{stem}\b", folded) if " " in stem or "-" in stem
+                                                 else any(w.startswith(stem) for w in found)))
+
+
+def negated_at(text: str, stem: str) -> bool:
+    """The text negates its word of the stem right where it stands ("does not open", "不允许", "未获通过")."""
+    if stem.isascii():
+        return bool(re.search(rf"(?:{_EN_NOT}){re.escape(stem)}", fold(text)))
+    return bool(re.search(rf"{_ZH_NOT}{re.escape(stem)}", text))
+
+
+def as_evidence_says(statement: str, evidence: str) -> str:
+    """The statement with a word the evidence says as "not" and its antonym said so ("The museum is closed on
+    Mondays" as "The museum is not open on Mondays" where the evidence says "does not open on Mondays";
+    闭馆 as 不开放), so that its words and its polarity are the evidence's. Only where the evidence never
+    has the statement's word itself and the statement does not negate it."""
+    said, held = stems_in(statement), stems_in(evidence)
+    for ours, theirs in [*ANTONYMS, *((y, x) for x, y in ANTONYMS)]:
+        if (ours in said and ours not in held and theirs in held and theirs not in said
+                and not negated_at(statement, ours) and negated_at(evidence, theirs)):
+            if not ours.isascii():
+                return statement.replace(ours, "不" + theirs, 1)
+            word = re.search(rf"\b{re.escape(theirs)}\w*", fold(evidence))
+            return re.sub(rf"\b{re.escape(ours)}\w*", f"not {word.group(0)}", statement, count=1, flags=re.I)
+    return statement
