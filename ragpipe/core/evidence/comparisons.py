@@ -59,10 +59,11 @@ _ZH_WORD = "|".join(sorted(_ZH_COMPARATIVES, key=len, reverse=True))
 # What may follow a Chinese comparative: the clause's end, a degree ("得多", "一些", "二十元", "三岁",
 # "出"), 的 of a relative clause; not the rest of a word ("比大多数人高": 多 of 大多数 is none).
 _ZH_AFTER = r"(?=$|[\W_]|[得了些点出的倍]|[\d零〇一二两三四五六七八九十百千万几]|(?<=[先后早晚])[\u4e00-\u9fff])"
-# "A比B(更)长", not 比 of a word (比赛, 对比, 相比, 比例, 比如, 比尔), of a score ("以3比1") nor "不比" (not
+_ZH_NUM = r"[\d零〇一二两三四五六七八九十]"
+# "A比B(更)长" and "一号线比二号线长", not 比 of a word (比赛, 对比, 相比, 比例, 比如, 比尔), of a score ("以3比1", a numeral naming no thing) nor "不比" (not
 # more than); nor the adjective of a verb ("比上年增长10%": 增长 grows, it compares no lengths).
 _ZH_BI = re.compile(rf"(?<![对相无类好评占正反排日可不\d零〇一二两三四五六七八九十])比"
-                    rf"(?![赛例较如分重率方喻值拟特利亚基尔萨邻武肩拼对照起\d零〇一二两三四五六七八九十])"
+                    rf"(?![赛例较如分重率方喻值拟特利亚基尔萨邻武肩拼对照起]|{_ZH_NUM}+(?!{_ZH_NUM}|[号班期线型楼层栋区座组级届代车]))"
                     rf"(?P<right>[^，。；,;！？!?]+?)(?:更加|还要|更|还|要|稍微|稍|略)?(?<![增减成延生拉加缩提降扩变放])(?P<word>{_ZH_WORD}){_ZH_AFTER}")
 # "A高于B"; "不低于" bounds a value (limits.py), it compares nothing.
 _ZH_YU = re.compile(r"(?<!不)(?P<word>[长短高低矮大小多少早晚迟先贵快慢重轻宽窄深浅强弱优劣])于(?!等于)")
@@ -78,7 +79,8 @@ _ZH_SAME = re.compile(rf"(?:和|跟|与|同)(?P<right>[^，。；,;！？!?]+?)(
 _EN_THING = re.compile(r"\s*(?!\w+ing\b|(?:which|that|who|it|he|she|they|we|you|i|a\s+few|several|many)\b)[\w'-]+(?:\s+[\w'-]+){0,3}[.!?]?\s*$", re.I)
 _EN_ORDER = re.compile(r"\b(?P<word>before|after|prior\s+to|ahead\s+of)\b", re.I)
 # Single capitals and numbers name sides that words() drops: "Branch A", "A区", "Line 2".
-_LABEL = re.compile(r"(?<![A-Za-z0-9])(?:[A-Z]|\d+)(?![A-Za-z0-9])")
+# A capital with digits is a code ("K21次", "Model T8"); the digits of a decimal ("2.1 kg") name nothing.
+_LABEL = re.compile(r"(?<![A-Za-z0-9])(?<!\d\.)(?:[A-Z]\d*|\d+)(?![A-Za-z0-9]|\.\d)")
 # A side that opens with a number is a value: "longer than 5 hours" bounds it (limits.py).
 _VALUE = re.compile(r"\W*(?:about|around|almost|nearly|over|under|roughly|约|大约)?\s*(?:\d|(?:one|two|three|four|five|six|seven|"
                     r"eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|hundred)\b)", re.I)
@@ -183,12 +185,24 @@ _FIRST = re.compile(r"\b(?:first|initially)\b|首先|最先|率先|先", re.I)
 _THEN = re.compile(r"\b(?:followed|then|later|afterwards|next)\b|随后|然后|之后|接着|后来|其后", re.I)
 
 
-# What a clause's values are read as, in turn: an order in time by its years, by its times of day ("下午三点"),
-# by its sequence words; any other scale by its numbers (not years).
+def _measured(c: str) -> set[tuple[str, float]]:  # amounts with their units, in one base unit: "2.1 kg" / "1,800 g"
+    return {(q.dimension, q.amount) for q in quantities(c) if q.dimension != "clock"}
+
+
+def _plain(c: str) -> set[tuple[str, float]]:  # numbers without a unit ("$499", "45人"), not years
+    return set() if facts(c).years or _measured(c) else {("", n) for n in facts(c).numbers}
+
+
+# What a clause's values are read as, in turn, each with its dimension (two values compare only in one): an order
+# in time by its years, by its times of day ("下午三点"), by its sequence words; speed by durations, the longer
+# the slower ("responds in 300 ms"), else as any other scale: by amounts with units, then by plain numbers.
 _READINGS = {
-    "time": (lambda c: facts(c).years, lambda c: {q.amount for q in quantities(c) if q.dimension == "clock"},
-             lambda c: {0.0} if _FIRST.search(c) else {1.0} if _THEN.search(c) else set()),
-    "other": (lambda c: set() if facts(c).years else facts(c).numbers,),
+    "time": (lambda c: {("year", y) for y in facts(c).years},
+             lambda c: {("clock", q.amount) for q in quantities(c) if q.dimension == "clock"},
+             lambda c: {("step", 0.0)} if _FIRST.search(c) else {("step", 1.0)} if _THEN.search(c) else set()),
+    "speed": (lambda c: {("pace", -a) for d, a in _measured(c) if d == "time"},
+              lambda c: {v for v in _measured(c) if v[0] != "time"}, _plain),
+    "other": (_measured, _plain),
 }
 
 
@@ -206,15 +220,21 @@ def _valued(ours: _Comparison, sentences: list[str]) -> tuple[bool, str, str, st
         return None
     left, right = words(ours.left), words(ours.right)
     own = {"left": [t for t in left if t not in right], "right": [t for t in right if t not in left]}
+    # A label names its side first ("Model A", "Route 9", "K21次"): it is the head the value clauses are found by.
+    labels = {"left": _LABEL.findall(ours.left), "right": _LABEL.findall(ours.right)}
+    for side, other in (("left", "right"), ("right", "left")):
+        own[side] = [f"#{c}" for c in labels[side] if c not in labels[other]] + own[side]
     if not all(own.values()) or _VALUE.match(ours.right):
         return None
-    for reading in _READINGS["time" if scale == "time" else "other"]:
-        values, said = _side_values(own, sentences, reading, ours.attribute)
-        if all(len(v) == 1 for v in values.values()) and values["left"] != values["right"]:
+    named = facts(ours.left).numbers | facts(ours.right).numbers  # "Route 9", "三班": a number naming a side
+    for reading in _READINGS.get(scale, _READINGS["other"]):
+        values, said = _side_values(own, sentences, lambda c: {v for v in reading(c) if v[0] or v[1] not in named}, ours.attribute)
+        (left_dim, left_value), (right_dim, right_value) = [next(iter(v), ("", 0)) for v in values.values()]
+        if all(len(v) == 1 for v in values.values()) and left_dim == right_dim and left_value != right_value:
             break
     else:
         return None
-    larger = next(iter(values["left"])) > next(iter(values["right"]))
+    larger = left_value > right_value
     return larger == (ours.scales[scale] > 0), ours.clause.strip(), "; ".join(c for c, _ in said), said[0][1]
 
 
@@ -227,7 +247,7 @@ def _side_values(own: dict[str, list[str]], sentences: list[str], reading, attri
     for sentence in sentences:
         for clause in _value_clauses(sentence):
             found = reading(clause)
-            clause_words = set(words(clause))
+            clause_words = _side_words(clause)
             if len(found) != 1 or attribute and not any(found_in(t, clause_words) for t in words(attribute)):
                 continue
             for side, other in (("left", "right"), ("right", "left")):
