@@ -134,3 +134,23 @@ def test_values_that_bear_a_labelled_comparison_out_or_settle_nothing_are_no_con
 ])
 def test_a_labelled_comparison_its_values_bear_out_is_borne_out(statement, evidence):
     assert borne_out(statement, "", [evidence]) is True
+
+
+# A difference stated with the comparison ("0.3 kg heavier", "比五班多7人") is held to the two values' difference.
+@pytest.mark.parametrize("statement, evidence, borne", [
+    ("Model A is 0.3 kg heavier than Model B.", "Model A weighs 2.1 kg and Model B weighs 1.8 kg.", True),
+    ("Model A is heavier than Model B by 300 g.", "Model A weighs 2.1 kg and Model B weighs 1.8 kg.", True),
+    ("A型比B型重0.3公斤。", "A型重2.1公斤，B型重1.8公斤。", True),
+    ("三班比五班多了七人。", "三班有学生45人，五班有学生38人。", True),
+    ("Model A is 0.5 kg heavier than Model B.", "Model A weighs 2.1 kg and Model B weighs 1.8 kg.", False),
+    ("三班比五班多9人。", "三班有学生45人，五班有学生38人。", False),
+])
+def test_a_stated_difference_is_held_to_the_difference_of_the_values(statement, evidence, borne):
+    found = contradiction(statement, [evidence])
+    assert (found is None) is borne and borne_out(statement, "", [evidence]) is borne
+    assert found is None or found.kind in ("comparison", "number")
+
+
+def test_a_label_number_before_the_comparative_is_no_difference():
+    found = contradiction("Class 3 has fewer students than Class 5.", ["Class 3 has 45 students, and Class 5 has 38 students."])
+    assert found is not None and found.kind == "comparison"

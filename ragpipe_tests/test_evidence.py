@@ -549,3 +549,11 @@ def test_ordinals_that_list_all_the_evidence_counts_are_its_count(verifier):
     assert in_evidence_terms("第一剂和第二剂间隔4周。", "该疫苗需接种三剂。") == "第一剂和第二剂间隔4周。"  # not all three
     found = verifier.verify(["第一剂和第二剂间隔4周"], ["该疫苗需接种两剂，间隔四周。"])[0]
     assert found.score >= 0.8, found.reason
+
+
+def test_a_comparison_the_values_bear_out_is_support_in_new_words_and_with_its_difference(verifier):
+    # "price" and "lower" are the evidence's nowhere, and 0.3 / 7 are no number it states: the values bear them out.
+    cheaper, heavier, more = verifier.verify(["The Pixel has a lower price than the Galaxy", "A型比B型重0.3公斤", "三班比五班多7人"],
+                                             ["The Pixel sells for $499, while the Galaxy sells for $649.",
+                                              "A型重2.1公斤，B型重1.8公斤。", "三班有学生45人，五班有学生38人。"])
+    assert min(cheaper.score, heavier.score, more.score) >= 0.8

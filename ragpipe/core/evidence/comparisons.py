@@ -7,6 +7,7 @@ states the same way, in either wording, as no antonym and no swap of roles."""
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -94,6 +95,7 @@ class _Comparison:
     clause: str
     kind: str = ""       # "order": an English order word ("before"), read against stated values only
     attribute: str = ""  # what "more/less X than" counts ("collagen"): a value clause must name it
+    degree: str = ""     # the difference stated: "0.3 kg" of "0.3 kg heavier than", "7人" of "比五班多7人"
 
 
 def _comparisons(clause: str) -> list[_Comparison]:
@@ -101,7 +103,8 @@ def _comparisons(clause: str) -> list[_Comparison]:
     found = []
     if is_chinese(clause):
         for m in _ZH_BI.finditer(clause):
-            found.append(_Comparison(clause[:m.start()], m.group("right"), _ZH_COMPARATIVES[m.group("word")], clause))
+            degree = clause[m.end():].lstrip("了得出")
+            found.append(_Comparison(clause[:m.start()], m.group("right"), _ZH_COMPARATIVES[m.group("word")], clause, degree=degree))
         for m in _ZH_YU.finditer(clause):
             found.append(_Comparison(clause[:m.start()], clause[m.end():], _ZH_COMPARATIVES[m.group("word")], clause))
         for m in _ZH_BURU.finditer(clause):
@@ -132,8 +135,18 @@ def _comparisons(clause: str) -> list[_Comparison]:
             attribute = "" if of in _EN_MORE_OF else of
         else:
             scales = _EN_COMPARATIVES[word]
-        found.append(_Comparison(clause[:m.start()], clause[m.end():], scales, clause, attribute=attribute))
+        left, right = clause[:m.start()], clause[m.end():]
+        before, after = _EN_DEGREE.search(left), re.search(r"\s+by\s+(?=\S*\d)", right)
+        before = before if before and (before.group(1)[0] in "$€£¥" or "%" in before.group(1) or quantities(before.group(1))) else None
+        degree = before.group(1) if before else right[after.end():] if after else ""
+        left, right = left[:before.start()] if before else left, right[:after.start()] if after else right
+        found.append(_Comparison(left, right, scales, clause, attribute=attribute, degree=degree))
     return found
+
+
+# A difference written before an English comparative, an amount with its unit: "0.3 kg heavier", "$150 cheaper"
+# (not the label of "Class 3 has more students than").
+_EN_DEGREE = re.compile(r"\s((?:[$€£¥]\s?)?\d[\d,]*(?:\.\d+)?(?:\s*[a-z%]+)?)\s*$", re.I)
 
 
 # Words that stand for the other side's noun: "the new model" / "the old one", "that of Osaka".
@@ -235,7 +248,31 @@ def _valued(ours: _Comparison, sentences: list[str]) -> tuple[bool, str, str, st
     else:
         return None
     larger = left_value > right_value
-    return larger == (ours.scales[scale] > 0), ours.clause.strip(), "; ".join(c for c, _ in said), said[0][1]
+    agrees = larger == (ours.scales[scale] > 0) and _difference_of(ours.degree, abs(left_value - right_value), left_dim)
+    return agrees, ours.clause.strip(), "; ".join(c for c, _ in said), said[0][1]
+
+
+def _difference_of(degree: str, difference: float, dimension: str) -> bool:
+    """Whether a stated difference is the one between the two values ("0.3公斤" for 2.1 and 1.8 kg), read in the
+    values' unit; a share or a ratio ("30% cheaper", "两倍") is not read, and no difference stated is none to check."""
+    if not degree.strip() or re.search(r"[%％倍]|percent|times|twice", degree, re.I):
+        return True
+    if dimension not in ("", "year"):  # an amount with its unit: compared in the base unit
+        stated = {q.amount for q in quantities(degree) if q.dimension == dimension}
+    else:
+        stated = set(facts(degree).numbers)
+    return not stated or any(math.isclose(abs(v), difference, rel_tol=1e-6, abs_tol=1e-9) for v in stated)
+
+
+def borne_differences(statement: str, sentences: list[str]) -> set[float]:
+    """The numbers a statement writes as a difference that the evidence's two values bear out: "A型比B型重0.3公斤"
+    against "A型重2.1公斤，B型重1.8公斤" says 0.3 where the evidence says none; it is no number invented."""
+    found: set[float] = set()
+    for clause in clauses_of(statement):
+        for ours in _comparisons(clause)[:1]:
+            valued = ours.degree and not _denies(clause) and _valued(ours, sentences)
+            found |= set(facts(ours.degree).numbers) if valued and valued[0] else set()
+    return found
 
 
 def _side_values(own: dict[str, list[str]], sentences: list[str], reading, attribute: str = ""):
