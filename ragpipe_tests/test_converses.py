@@ -144,6 +144,11 @@ def test_a_labelled_comparison_its_values_bear_out_is_borne_out(statement, evide
     ("三班比五班多了七人。", "三班有学生45人，五班有学生38人。", True),
     ("Model A is 0.5 kg heavier than Model B.", "Model A weighs 2.1 kg and Model B weighs 1.8 kg.", False),
     ("三班比五班多9人。", "三班有学生45人，五班有学生38人。", False),
+    # between "costs" and "more"; values with a thousands separator ("1,450 g")
+    ("The annual plan costs $40 more than the monthly plan.", "The annual plan is $120, whereas the monthly plan is $80.", True),
+    ("The annual plan costs $60 more than the monthly plan.", "The annual plan is $120, whereas the monthly plan is $80.", False),
+    ("Laptop Y is heavier than Laptop X.", "Laptop X weighs 1.2 kg, while Laptop Y weighs 1,450 g.", True),
+    ("Laptop X is heavier than Laptop Y.", "Laptop X weighs 1.2 kg, while Laptop Y weighs 1,450 g.", False),
 ])
 def test_a_stated_difference_is_held_to_the_difference_of_the_values(statement, evidence, borne):
     found = contradiction(statement, [evidence])

@@ -43,8 +43,8 @@ _EN_BASES |= {"good": {"quality": 1}, "bad": {"quality": -1}, "far": {"distance"
 _EN_MORE_OF = {"expensive": {"cost": 1}, "costly": {"cost": 1}}
 # And verbs that compare by "more/less than": "costs less than" = "is cheaper than".
 _EN_VERBS = {"cost": "cost", "costs": "cost", "weigh": "weight", "weighs": "weight", "weighed": "weight"}
-# "larger than", "a larger population than", "more employees than", "costs less than".
-_EN_COMPARISON = re.compile(rf"\b(?:(?P<verb>{'|'.join(_EN_VERBS)})\s+(?P<by>more|less)|(?P<more>more|less|fewer)\s+(?P<of>[a-z]+)"
+# "larger than", "a larger population than", "more employees than", "costs less than", "costs $40 more than".
+_EN_COMPARISON = re.compile(rf"\b(?:(?P<verb>{'|'.join(_EN_VERBS)})\s+(?:(?P<amount>[$€£¥]?\d[\d,.]*(?:\s*[a-z%]+)?)\s+)?(?P<by>more|less)|(?P<more>more|less|fewer)\s+(?P<of>[a-z]+)"
                             rf"|(?P<word>{'|'.join(_EN_COMPARATIVES)})(?:\s+[a-z]+)?)\s+than\b", re.I)
 _ZH_COMPARATIVES = {
     "长": {"length": 1}, "短": {"length": -1}, "高": {"height": 1}, "低": {"height": -1}, "矮": {"height": -1},
@@ -138,7 +138,7 @@ def _comparisons(clause: str) -> list[_Comparison]:
         left, right = clause[:m.start()], clause[m.end():]
         before, after = _EN_DEGREE.search(left), re.search(r"\s+by\s+(?=\S*\d)", right)
         before = before if before and (before.group(1)[0] in "$€£¥" or "%" in before.group(1) or quantities(before.group(1))) else None
-        degree = before.group(1) if before else right[after.end():] if after else ""
+        degree = m.group("amount") or (before.group(1) if before else right[after.end():] if after else "")
         left, right = left[:before.start()] if before else left, right[:after.start()] if after else right
         found.append(_Comparison(left, right, scales, clause, attribute=attribute, degree=degree))
     return found
@@ -220,7 +220,7 @@ _READINGS = {
 
 
 def _value_clauses(text: str) -> list[str]:
-    return [c for c in re.split(r"[，,；;。！？!?]|\.(?!\d)|\b(?:and|while|whereas|but)\b|而", text) if c.strip()]
+    return [c for c in re.split(r"[，；;。！？!?]|,(?!\d{3}\b)|\.(?!\d)|\b(?:and|while|whereas|but)\b|而", text) if c.strip()]
 
 
 def _valued(ours: _Comparison, sentences: list[str]) -> tuple[bool, str, str, str] | None:
