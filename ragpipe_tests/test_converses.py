@@ -149,6 +149,9 @@ def test_a_labelled_comparison_its_values_bear_out_is_borne_out(statement, evide
     ("The annual plan costs $60 more than the monthly plan.", "The annual plan is $120, whereas the monthly plan is $80.", False),
     ("Laptop Y is heavier than Laptop X.", "Laptop X weighs 1.2 kg, while Laptop Y weighs 1,450 g.", True),
     ("Laptop X is heavier than Laptop Y.", "Laptop X weighs 1.2 kg, while Laptop Y weighs 1,450 g.", False),
+    # a count before "more X" / "fewer X"
+    ("Class 3 has 7 more students than Class 5.", "Class 3 has 45 students, and Class 5 has 38 students.", True),
+    ("Class 5 has 7 fewer students than Class 3.", "Class 3 has 45 students, and Class 5 has 38 students.", True),
 ])
 def test_a_stated_difference_is_held_to_the_difference_of_the_values(statement, evidence, borne):
     found = contradiction(statement, [evidence])

@@ -137,7 +137,8 @@ def _comparisons(clause: str) -> list[_Comparison]:
             scales = _EN_COMPARATIVES[word]
         left, right = clause[:m.start()], clause[m.end():]
         before, after = _EN_DEGREE.search(left), re.search(r"\s+by\s+(?=\S*\d)", right)
-        before = before if before and (before.group(1)[0] in "$€£¥" or "%" in before.group(1) or quantities(before.group(1))) else None
+        amount = before.group(1) if before else ""
+        before = before if amount and (amount[0] in "$€£¥" or "%" in amount or quantities(amount) or more and _NUMBER.fullmatch(amount)) else None
         degree = m.group("amount") or (before.group(1) if before else right[after.end():] if after else "")
         left, right = left[:before.start()] if before else left, right[:after.start()] if after else right
         found.append(_Comparison(left, right, scales, clause, attribute=attribute, degree=degree))
@@ -145,7 +146,8 @@ def _comparisons(clause: str) -> list[_Comparison]:
 
 
 # A difference written before an English comparative, an amount with its unit: "0.3 kg heavier", "$150 cheaper"
-# (not the label of "Class 3 has more students than").
+# or a count before "more X" ("7 more students than"); not the label of "Class 3 has more students than".
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 _EN_DEGREE = re.compile(r"\s((?:[$€£¥]\s?)?\d[\d,]*(?:\.\d+)?(?:\s*[a-z%]+)?)\s*$", re.I)
 
 
