@@ -309,9 +309,9 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
             negation_mismatch, float(meta), 0.0 if zh else cos_sentence, cos_sentence if zh else 0.0,
             float(chatter), margin, len(denied), sentence_coverage, names_together,
             float(found is not None), informative_coverage,
-            float(confirmed := found is None and (elliptical(statement) and bool(question) and confirms(statement, question, sentences)
-                                                  or borne_out(statement, question, sentences))),
-            float(not reference and sentences != [] and not (chatter or meta or confirmed) and _invented(statement, question, prepared)),
+            float(found is None and (elliptical(statement) and bool(question) and confirms(statement, question, sentences)
+                                     or borne_out(statement, question, sentences))),
+            float(not reference and sentences != [] and not (chatter or meta) and _invented(statement, question, prepared) and not borne_out(statement, question, sentences)),
         )
         mentions = number_mentions(statement)
         notes.append({"evidence": found.sentence if found else sentences[shown] if sentences else "", "coverage": coverage,
