@@ -95,3 +95,70 @@ def test_an_order_the_evidence_bears_out_is_no_contradiction(statement, evidence
 ])
 def test_a_comparison_in_the_converse_wording_or_by_its_values_is_borne_out(statement, evidence, expected):
     assert borne_out(statement, "", [evidence]) is expected
+
+
+# Sides named by a label ("Model A", "Route 9", "A型", "K21次", "三班"), values in units the quantities reader
+# converts, and speed read from durations (the longer, the slower).
+@pytest.mark.parametrize("statement, evidence", [
+    ("Model A is lighter than Model B.", "Model A weighs 2.1 kg and Model B weighs 1.8 kg."),
+    ("A型比B型轻。", "A型重2.1公斤，B型重1.8公斤。"),
+    ("Route 9 is longer than Route 12.", "Route 9 runs for 42 km; Route 12 runs for 57 km."),
+    ("一号线比二号线长。", "一号线全长28公里，二号线全长41公里。"),
+    ("三班的学生比五班少。", "三班有学生45人，五班有学生38人。"),
+    ("K21次比T8次到得晚。", "K21次列车8点10分到站，T8次列车9点30分到站。"),
+    ("The old pump is heavier than the new pump.", "The old pump weighs 900 g, and the new pump weighs 1.2 kg."),
+    ("Server A is slower than Server B.", "Server A answers in 120 ms on average, and Server B answers in 340 ms."),
+])
+def test_a_comparison_of_labelled_sides_their_values_order_otherwise_is_caught(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "comparison"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("Model B is lighter than Model A.", "Model A weighs 2.1 kg and Model B weighs 1.8 kg."),
+    ("B型比A型轻。", "A型重2.1公斤，B型重1.8公斤。"),
+    ("东区服务器比西区服务器慢。", "东区服务器平均响应时间为300毫秒，西区服务器为90毫秒。"),
+    ("The new pump is heavier than the old pump.", "The old pump weighs 900 g, and the new pump weighs 1.2 kg."),
+    # a score, not two things compared; a side with no value of its own
+    ("主队以3比1获胜。", "主队以3比1战胜客队。"),
+    ("Model A is lighter than Model C.", "Model A weighs 2.1 kg and Model B weighs 1.8 kg."),
+])
+def test_values_that_bear_a_labelled_comparison_out_or_settle_nothing_are_no_contradiction(statement, evidence):
+    assert contradiction(statement, [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("B型比A型轻。", "A型重2.1公斤，B型重1.8公斤。"),
+    ("Route 12 is longer than Route 9.", "Route 9 runs for 42 km; Route 12 runs for 57 km."),
+    ("Server A is faster than Server B.", "Server A answers in 120 ms on average, and Server B answers in 340 ms."),
+])
+def test_a_labelled_comparison_its_values_bear_out_is_borne_out(statement, evidence):
+    assert borne_out(statement, "", [evidence]) is True
+
+
+# A difference stated with the comparison ("0.3 kg heavier", "比五班多7人") is held to the two values' difference.
+@pytest.mark.parametrize("statement, evidence, borne", [
+    ("Model A is 0.3 kg heavier than Model B.", "Model A weighs 2.1 kg and Model B weighs 1.8 kg.", True),
+    ("Model A is heavier than Model B by 300 g.", "Model A weighs 2.1 kg and Model B weighs 1.8 kg.", True),
+    ("A型比B型重0.3公斤。", "A型重2.1公斤，B型重1.8公斤。", True),
+    ("三班比五班多了七人。", "三班有学生45人，五班有学生38人。", True),
+    ("Model A is 0.5 kg heavier than Model B.", "Model A weighs 2.1 kg and Model B weighs 1.8 kg.", False),
+    ("三班比五班多9人。", "三班有学生45人，五班有学生38人。", False),
+    # between "costs" and "more"; values with a thousands separator ("1,450 g")
+    ("The annual plan costs $40 more than the monthly plan.", "The annual plan is $120, whereas the monthly plan is $80.", True),
+    ("The annual plan costs $60 more than the monthly plan.", "The annual plan is $120, whereas the monthly plan is $80.", False),
+    ("Laptop Y is heavier than Laptop X.", "Laptop X weighs 1.2 kg, while Laptop Y weighs 1,450 g.", True),
+    ("Laptop X is heavier than Laptop Y.", "Laptop X weighs 1.2 kg, while Laptop Y weighs 1,450 g.", False),
+    # a count before "more X" / "fewer X"
+    ("Class 3 has 7 more students than Class 5.", "Class 3 has 45 students, and Class 5 has 38 students.", True),
+    ("Class 5 has 7 fewer students than Class 3.", "Class 3 has 45 students, and Class 5 has 38 students.", True),
+])
+def test_a_stated_difference_is_held_to_the_difference_of_the_values(statement, evidence, borne):
+    found = contradiction(statement, [evidence])
+    assert (found is None) is borne and borne_out(statement, "", [evidence]) is borne
+    assert found is None or found.kind in ("comparison", "number")
+
+
+def test_a_label_number_before_the_comparative_is_no_difference():
+    found = contradiction("Class 3 has fewer students than Class 5.", ["Class 3 has 45 students, and Class 5 has 38 students."])
+    assert found is not None and found.kind == "comparison"

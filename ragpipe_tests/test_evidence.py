@@ -579,3 +579,11 @@ def test_a_rate_adverb_is_its_unit(statement, evidence, word):
     from ragpipe.core.text import as_evidence_words, content_tokens
 
     assert word in as_evidence_words(content_tokens(statement), set(content_tokens(evidence)), [])
+
+
+def test_a_comparison_the_values_bear_out_is_support_in_new_words_and_with_its_difference(verifier):
+    # "price" and "lower" are the evidence's nowhere, and 0.3 / 7 are no number it states: the values bear them out.
+    cheaper, heavier, more = verifier.verify(["The Pixel has a lower price than the Galaxy", "A型比B型重0.3公斤", "三班比五班多7人"],
+                                             ["The Pixel sells for $499, while the Galaxy sells for $649.",
+                                              "A型重2.1公斤，B型重1.8公斤。", "三班有学生45人，五班有学生38人。"])
+    assert min(cheaper.score, heavier.score, more.score) >= 0.8

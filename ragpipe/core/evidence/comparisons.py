@@ -7,6 +7,7 @@ states the same way, in either wording, as no antonym and no swap of roles."""
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -42,8 +43,8 @@ _EN_BASES |= {"good": {"quality": 1}, "bad": {"quality": -1}, "far": {"distance"
 _EN_MORE_OF = {"expensive": {"cost": 1}, "costly": {"cost": 1}}
 # And verbs that compare by "more/less than": "costs less than" = "is cheaper than".
 _EN_VERBS = {"cost": "cost", "costs": "cost", "weigh": "weight", "weighs": "weight", "weighed": "weight"}
-# "larger than", "a larger population than", "more employees than", "costs less than".
-_EN_COMPARISON = re.compile(rf"\b(?:(?P<verb>{'|'.join(_EN_VERBS)})\s+(?P<by>more|less)|(?P<more>more|less|fewer)\s+(?P<of>[a-z]+)"
+# "larger than", "a larger population than", "more employees than", "costs less than", "costs $40 more than".
+_EN_COMPARISON = re.compile(rf"\b(?:(?P<verb>{'|'.join(_EN_VERBS)})\s+(?:(?P<amount>[$€£¥]?\d[\d,.]*(?:\s*[a-z%]+)?)\s+)?(?P<by>more|less)|(?P<more>more|less|fewer)\s+(?P<of>[a-z]+)"
                             rf"|(?P<word>{'|'.join(_EN_COMPARATIVES)})(?:\s+[a-z]+)?)\s+than\b", re.I)
 _ZH_COMPARATIVES = {
     "长": {"length": 1}, "短": {"length": -1}, "高": {"height": 1}, "低": {"height": -1}, "矮": {"height": -1},
@@ -59,10 +60,11 @@ _ZH_WORD = "|".join(sorted(_ZH_COMPARATIVES, key=len, reverse=True))
 # What may follow a Chinese comparative: the clause's end, a degree ("得多", "一些", "二十元", "三岁",
 # "出"), 的 of a relative clause; not the rest of a word ("比大多数人高": 多 of 大多数 is none).
 _ZH_AFTER = r"(?=$|[\W_]|[得了些点出的倍]|[\d零〇一二两三四五六七八九十百千万几]|(?<=[先后早晚])[\u4e00-\u9fff])"
-# "A比B(更)长", not 比 of a word (比赛, 对比, 相比, 比例, 比如, 比尔), of a score ("以3比1") nor "不比" (not
+_ZH_NUM = r"[\d零〇一二两三四五六七八九十]"
+# "A比B(更)长" and "一号线比二号线长", not 比 of a word (比赛, 对比, 相比, 比例, 比如, 比尔), of a score ("以3比1", a numeral naming no thing) nor "不比" (not
 # more than); nor the adjective of a verb ("比上年增长10%": 增长 grows, it compares no lengths).
 _ZH_BI = re.compile(rf"(?<![对相无类好评占正反排日可不\d零〇一二两三四五六七八九十])比"
-                    rf"(?![赛例较如分重率方喻值拟特利亚基尔萨邻武肩拼对照起\d零〇一二两三四五六七八九十])"
+                    rf"(?![赛例较如分重率方喻值拟特利亚基尔萨邻武肩拼对照起]|{_ZH_NUM}+(?!{_ZH_NUM}|[号班期线型楼层栋区座组级届代车]))"
                     rf"(?P<right>[^，。；,;！？!?]+?)(?:更加|还要|更|还|要|稍微|稍|略)?(?<![增减成延生拉加缩提降扩变放])(?P<word>{_ZH_WORD}){_ZH_AFTER}")
 # "A高于B"; "不低于" bounds a value (limits.py), it compares nothing.
 _ZH_YU = re.compile(r"(?<!不)(?P<word>[长短高低矮大小多少早晚迟先贵快慢重轻宽窄深浅强弱优劣])于(?!等于)")
@@ -78,7 +80,8 @@ _ZH_SAME = re.compile(rf"(?:和|跟|与|同)(?P<right>[^，。；,;！？!?]+?)(
 _EN_THING = re.compile(r"\s*(?!\w+ing\b|(?:which|that|who|it|he|she|they|we|you|i|a\s+few|several|many)\b)[\w'-]+(?:\s+[\w'-]+){0,3}[.!?]?\s*$", re.I)
 _EN_ORDER = re.compile(r"\b(?P<word>before|after|prior\s+to|ahead\s+of)\b", re.I)
 # Single capitals and numbers name sides that words() drops: "Branch A", "A区", "Line 2".
-_LABEL = re.compile(r"(?<![A-Za-z0-9])(?:[A-Z]|\d+)(?![A-Za-z0-9])")
+# A capital with digits is a code ("K21次", "Model T8"); the digits of a decimal ("2.1 kg") name nothing.
+_LABEL = re.compile(r"(?<![A-Za-z0-9])(?<!\d\.)(?:[A-Z]\d*|\d+)(?![A-Za-z0-9]|\.\d)")
 # A side that opens with a number is a value: "longer than 5 hours" bounds it (limits.py).
 _VALUE = re.compile(r"\W*(?:about|around|almost|nearly|over|under|roughly|约|大约)?\s*(?:\d|(?:one|two|three|four|five|six|seven|"
                     r"eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|hundred)\b)", re.I)
@@ -92,6 +95,7 @@ class _Comparison:
     clause: str
     kind: str = ""       # "order": an English order word ("before"), read against stated values only
     attribute: str = ""  # what "more/less X than" counts ("collagen"): a value clause must name it
+    degree: str = ""     # the difference stated: "0.3 kg" of "0.3 kg heavier than", "7人" of "比五班多7人"
 
 
 def _comparisons(clause: str) -> list[_Comparison]:
@@ -99,7 +103,8 @@ def _comparisons(clause: str) -> list[_Comparison]:
     found = []
     if is_chinese(clause):
         for m in _ZH_BI.finditer(clause):
-            found.append(_Comparison(clause[:m.start()], m.group("right"), _ZH_COMPARATIVES[m.group("word")], clause))
+            degree = clause[m.end():].lstrip("了得出")
+            found.append(_Comparison(clause[:m.start()], m.group("right"), _ZH_COMPARATIVES[m.group("word")], clause, degree=degree))
         for m in _ZH_YU.finditer(clause):
             found.append(_Comparison(clause[:m.start()], clause[m.end():], _ZH_COMPARATIVES[m.group("word")], clause))
         for m in _ZH_BURU.finditer(clause):
@@ -130,8 +135,20 @@ def _comparisons(clause: str) -> list[_Comparison]:
             attribute = "" if of in _EN_MORE_OF else of
         else:
             scales = _EN_COMPARATIVES[word]
-        found.append(_Comparison(clause[:m.start()], clause[m.end():], scales, clause, attribute=attribute))
+        left, right = clause[:m.start()], clause[m.end():]
+        before, after = _EN_DEGREE.search(left), re.search(r"\s+by\s+(?=\S*\d)", right)
+        amount = before.group(1) if before else ""
+        before = before if amount and (amount[0] in "$€£¥" or "%" in amount or quantities(amount) or more and _NUMBER.fullmatch(amount)) else None
+        degree = m.group("amount") or (before.group(1) if before else right[after.end():] if after else "")
+        left, right = left[:before.start()] if before else left, right[:after.start()] if after else right
+        found.append(_Comparison(left, right, scales, clause, attribute=attribute, degree=degree))
     return found
+
+
+# A difference written before an English comparative, an amount with its unit: "0.3 kg heavier", "$150 cheaper"
+# or a count before "more X" ("7 more students than"); not the label of "Class 3 has more students than".
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+_EN_DEGREE = re.compile(r"\s((?:[$€£¥]\s?)?\d[\d,]*(?:\.\d+)?(?:\s*[a-z%]+)?)\s*$", re.I)
 
 
 # Words that stand for the other side's noun: "the new model" / "the old one", "that of Osaka".
@@ -183,17 +200,29 @@ _FIRST = re.compile(r"\b(?:first|initially)\b|首先|最先|率先|先", re.I)
 _THEN = re.compile(r"\b(?:followed|then|later|afterwards|next)\b|随后|然后|之后|接着|后来|其后", re.I)
 
 
-# What a clause's values are read as, in turn: an order in time by its years, by its times of day ("下午三点"),
-# by its sequence words; any other scale by its numbers (not years).
+def _measured(c: str) -> set[tuple[str, float]]:  # amounts with their units, in one base unit: "2.1 kg" / "1,800 g"
+    return {(q.dimension, q.amount) for q in quantities(c) if q.dimension != "clock"}
+
+
+def _plain(c: str) -> set[tuple[str, float]]:  # numbers without a unit ("$499", "45人"), not years
+    return set() if facts(c).years or _measured(c) else {("", n) for n in facts(c).numbers}
+
+
+# What a clause's values are read as, in turn, each with its dimension (two values compare only in one): an order
+# in time by its years, by its times of day ("下午三点"), by its sequence words; speed by durations, the longer
+# the slower ("responds in 300 ms"), else as any other scale: by amounts with units, then by plain numbers.
 _READINGS = {
-    "time": (lambda c: facts(c).years, lambda c: {q.amount for q in quantities(c) if q.dimension == "clock"},
-             lambda c: {0.0} if _FIRST.search(c) else {1.0} if _THEN.search(c) else set()),
-    "other": (lambda c: set() if facts(c).years else facts(c).numbers,),
+    "time": (lambda c: {("year", y) for y in facts(c).years},
+             lambda c: {("clock", q.amount) for q in quantities(c) if q.dimension == "clock"},
+             lambda c: {("step", 0.0)} if _FIRST.search(c) else {("step", 1.0)} if _THEN.search(c) else set()),
+    "speed": (lambda c: {("pace", -a) for d, a in _measured(c) if d == "time"},
+              lambda c: {v for v in _measured(c) if v[0] != "time"}, _plain),
+    "other": (_measured, _plain),
 }
 
 
 def _value_clauses(text: str) -> list[str]:
-    return [c for c in re.split(r"[，,；;。！？!?]|\.(?!\d)|\b(?:and|while|whereas|but)\b|而", text) if c.strip()]
+    return [c for c in re.split(r"[，；;。！？!?]|,(?!\d{3}\b)|\.(?!\d)|\b(?:and|while|whereas|but)\b|而", text) if c.strip()]
 
 
 def _valued(ours: _Comparison, sentences: list[str]) -> tuple[bool, str, str, str] | None:
@@ -206,16 +235,46 @@ def _valued(ours: _Comparison, sentences: list[str]) -> tuple[bool, str, str, st
         return None
     left, right = words(ours.left), words(ours.right)
     own = {"left": [t for t in left if t not in right], "right": [t for t in right if t not in left]}
+    # A label names its side first ("Model A", "Route 9", "K21次"): it is the head the value clauses are found by.
+    labels = {"left": _LABEL.findall(ours.left), "right": _LABEL.findall(ours.right)}
+    for side, other in (("left", "right"), ("right", "left")):
+        own[side] = [f"#{c}" for c in labels[side] if c not in labels[other]] + own[side]
     if not all(own.values()) or _VALUE.match(ours.right):
         return None
-    for reading in _READINGS["time" if scale == "time" else "other"]:
-        values, said = _side_values(own, sentences, reading, ours.attribute)
-        if all(len(v) == 1 for v in values.values()) and values["left"] != values["right"]:
+    named = facts(ours.left).numbers | facts(ours.right).numbers  # "Route 9", "三班": a number naming a side
+    for reading in _READINGS.get(scale, _READINGS["other"]):
+        values, said = _side_values(own, sentences, lambda c: {v for v in reading(c) if v[0] or v[1] not in named}, ours.attribute)
+        (left_dim, left_value), (right_dim, right_value) = [next(iter(v), ("", 0)) for v in values.values()]
+        if all(len(v) == 1 for v in values.values()) and left_dim == right_dim and left_value != right_value:
             break
     else:
         return None
-    larger = next(iter(values["left"])) > next(iter(values["right"]))
-    return larger == (ours.scales[scale] > 0), ours.clause.strip(), "; ".join(c for c, _ in said), said[0][1]
+    larger = left_value > right_value
+    agrees = larger == (ours.scales[scale] > 0) and _difference_of(ours.degree, abs(left_value - right_value), left_dim)
+    return agrees, ours.clause.strip(), "; ".join(c for c, _ in said), said[0][1]
+
+
+def _difference_of(degree: str, difference: float, dimension: str) -> bool:
+    """Whether a stated difference is the one between the two values ("0.3公斤" for 2.1 and 1.8 kg), read in the
+    values' unit; a share or a ratio ("30% cheaper", "两倍") is not read, and no difference stated is none to check."""
+    if not degree.strip() or re.search(r"[%％倍]|percent|times|twice", degree, re.I):
+        return True
+    if dimension not in ("", "year"):  # an amount with its unit: compared in the base unit
+        stated = {q.amount for q in quantities(degree) if q.dimension == dimension}
+    else:
+        stated = set(facts(degree).numbers)
+    return not stated or any(math.isclose(abs(v), difference, rel_tol=1e-6, abs_tol=1e-9) for v in stated)
+
+
+def borne_differences(statement: str, sentences: list[str]) -> set[float]:
+    """The numbers a statement writes as a difference that the evidence's two values bear out: "A型比B型重0.3公斤"
+    against "A型重2.1公斤，B型重1.8公斤" says 0.3 where the evidence says none; it is no number invented."""
+    found: set[float] = set()
+    for clause in clauses_of(statement):
+        for ours in _comparisons(clause)[:1]:
+            valued = ours.degree and not _denies(clause) and _valued(ours, sentences)
+            found |= set(facts(ours.degree).numbers) if valued and valued[0] else set()
+    return found
 
 
 def _side_values(own: dict[str, list[str]], sentences: list[str], reading, attribute: str = ""):
@@ -227,7 +286,7 @@ def _side_values(own: dict[str, list[str]], sentences: list[str], reading, attri
     for sentence in sentences:
         for clause in _value_clauses(sentence):
             found = reading(clause)
-            clause_words = set(words(clause))
+            clause_words = _side_words(clause)
             if len(found) != 1 or attribute and not any(found_in(t, clause_words) for t in words(attribute)):
                 continue
             for side, other in (("left", "right"), ("right", "left")):

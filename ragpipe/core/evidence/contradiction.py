@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ragpipe.core.evidence.agreement import asked_as_said, fact_terms, found_in, in_context, name_in, opening_reply, words
-from ragpipe.core.evidence.comparisons import bears_out, compared
+from ragpipe.core.evidence.comparisons import bears_out, borne_differences, compared
 from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.limits import bound_conflict, range_confirms, range_ends
 from ragpipe.core.evidence.polarity import aligned_with, polarity_conflict
@@ -151,7 +151,8 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
         return None
     found = slots and (slot_conflict(statement, sentences, [words(s) for s in sentences])
                        or _reworded_slot_conflict(statement, sentences) or count_conflict(statement, sentences))
-    if found:
+    # A difference the two values bear out ("比B型重0.3公斤" against 2.1 and 1.8 kg) is no other number.
+    if found and not (found[0] == "number" and facts(found[1]).numbers & borne_differences(statement, sentences)):
         return Contradiction(*found)
     ends = range_ends(statement, sentences)  # the end of a range decides, either way: not "open" against "closes"
     if ends is not None:

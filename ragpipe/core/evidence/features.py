@@ -20,6 +20,7 @@ from functools import lru_cache
 import numpy as np
 
 from ragpipe.core.evidence.agreement import elliptical, fact_terms, found_in, name_in, words
+from ragpipe.core.evidence.comparisons import borne_differences
 from ragpipe.core.evidence.contradiction import borne_out, confirms, contradicted
 from ragpipe.core.evidence.counts import ordinals_counted
 from ragpipe.core.evidence.embeddings import Embedder
@@ -273,7 +274,7 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
                                       and (shortened(w, prepared.lowered) or w[:-1] in prepared.lowered)))
         # A count the question makes ("Which two metals …?") is the question's, not a claim a posed reply must prove.
         stated_numbers = (_statement_numbers(statement) - ({1.0} if lone_one(statement, prepared.lowered) else set())
-                          - ordinals_counted(statement, prepared.lowered) - counted(question))
+                          - ordinals_counted(statement, prepared.lowered) - counted(question) - borne_differences(statement, sentences))
         novel_numbers = sorted(stated_numbers - prepared.numbers)
         # Names and numbers the evidence has, but never in one sentence, are often facts stitched into one claim.
         named = len(names) + len(stated_numbers)
@@ -310,7 +311,7 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
             float(found is not None), informative_coverage,
             float(found is None and (elliptical(statement) and bool(question) and confirms(statement, question, sentences)
                                      or borne_out(statement, question, sentences))),
-            float(not reference and sentences != [] and not (chatter or meta) and _invented(statement, question, prepared)),
+            float(not reference and sentences != [] and not (chatter or meta) and _invented(statement, question, prepared) and not borne_out(statement, question, sentences)),
         )
         mentions = number_mentions(statement)
         notes.append({"evidence": found.sentence if found else sentences[shown] if sentences else "", "coverage": coverage,

@@ -50,6 +50,7 @@ _UNITS = [
     ("time", 3600, ["小时", "钟头", "hours?", "hrs?", "h"]),
     ("time", 60, ["分钟", "minutes?", "mins?"]),
     ("time", 1, ["秒钟?", "seconds?", "secs?"]),
+    ("time", 0.001, ["毫秒", "ms", "milliseconds?"]),
     ("calendar", 12, ["年", "years?"]),
     ("calendar", 1, ["个月", "月龄", "months?"]),  # a bare 月 after a number is a month of the year ("5月")
 ]
