@@ -22,6 +22,7 @@ from ragpipe.core.evidence.limits import bound_conflict, range_confirms, range_e
 from ragpipe.core.evidence.polarity import aligned_with, polarity_conflict
 from ragpipe.core.evidence.counts import counts, rank_conflict, same_thing
 from ragpipe.core.evidence.scope import scope_conflict
+from ragpipe.core.evidence.weekdays import weekday_conflict, weekday_confirms
 from ragpipe.core.evidence.roles import names_role, one_relation, relation_wording, swapped_roles
 from ragpipe.core.evidence.slots import alternative, as_written, one_person, proper, read_as_evidence, show, slot_conflict
 from ragpipe.core.text import is_chinese
@@ -102,16 +103,23 @@ def confirms(reply: str, question: str, sentences: Sequence[str]) -> bool:
 
 def borne_out(statement: str, question: str, sentences: Sequence[str]) -> bool:
     """The statement's one claim is what the evidence says in other words: a time that is the end the
-    evidence's range names (limits.range_confirms), or a comparison it states, in either wording ("火车比大巴贵"
+    evidence's range names (limits.range_confirms), a day its range of weekdays leaves out or holds
+    (weekdays.weekday_confirms), or a comparison it states, in either wording ("火车比大巴贵"
     / "大巴比火车便宜"), or bears out with its values."""
     sentences = [s for s in sentences if s and s.strip()]
-    return bears_out(statement, sentences) or range_confirms(statement, question, sentences)
+    return (bears_out(statement, sentences) or range_confirms(statement, question, sentences)
+            or weekday_confirms(statement, question, sentences))
 
 
 def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Contradiction | None:
     """The plain contradiction of an answer's statement, read as the reply to its question."""
     reply = opening_reply(statement, question)  # "Yes, …", "支持，…": the clause after it is the claim
     claim = reply[1] if reply else statement
+    # A day set against the evidence's range of weekdays decides alone: "closed on Saturdays" says what "open Monday
+    # to Friday" says, though "closed" is the antonym of its "open".
+    day = weekday_conflict(claim, question, [s for s in sentences if s and s.strip()])
+    if day or weekday_confirms(claim, question, [s for s in sentences if s and s.strip()]):
+        return Contradiction(*day) if day else None
     # A bare value ("20%。") is checked where the question points: "小型微利企业税率：25%" contradicts "…20%…";
     # but a date or number only the question states ("…(1928 – June 11, 2017)…, of which country?") is no claim of it.
     posed = in_context(question, claim)

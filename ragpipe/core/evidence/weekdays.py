@@ -1,0 +1,88 @@
+"""Days a schedule is open: a range of weekdays in the evidence ("open Monday to Friday", "周二至周日开放") against a
+statement that a place is open or closed on one day. Open on a day outside the range, or closed on one inside it,
+is a contradiction; closed on a day outside it ("周一闭馆" against "周二至周日开放") or open on one inside it is what
+the range says in other words."""
+
+from __future__ import annotations
+
+import re
+
+from ragpipe.core.evidence.agreement import found_in, words
+from ragpipe.core.text import normalize
+
+_EN_DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_ZH_DAYS = "一二三四五六日"
+# One weekday: "Monday(s)", "Tue.", "周三", "星期日", "礼拜天".
+_DAY = (r"(?:\b(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|sat(?:urday)?"
+        r"|sun(?:day)?)s?\b\.?|(?:周|星期|礼拜)[一二三四五六日天])")
+_RANGE = re.compile(rf"(?P<first>{_DAY})\s*(?:to|through|thru|until|till|-|–|—|~|至|到)\s*(?P<last>{_DAY})", re.I)
+_ONE_DAY = re.compile(_DAY, re.I)
+# What says a place is open, or closed, on a day.
+_OPEN = re.compile(r"\b(?:open(?:s|ed)?|opening hours|operates|available)\b|开放|营业|开门|开馆|办公|对外开放", re.I)
+_CLOSED = re.compile(r"\b(?:closed|shut|not open|does(?: not|n't) open|do(?: not|n't) open)\b"
+                     r"|闭馆|休馆|休息|店休|关门|停业|不开放|不营业|不对外开放", re.I)
+
+
+def _day(written: str) -> int:
+    """0 for Monday … 6 for Sunday."""
+    written = written.lower().strip(".")
+    if written[-1] in "一二三四五六日天":
+        return _ZH_DAYS.index(written[-1].replace("天", "日"))
+    return _EN_DAYS.index(written[:3])
+
+
+def open_days(sentence: str) -> set[int] | None:
+    """The days a schedule sentence opens, from its range of weekdays ("Tuesday to Sunday": 1-6), or None."""
+    sentence = normalize(sentence)
+    found = _RANGE.search(sentence)
+    if not found or not _OPEN.search(sentence) or _CLOSED.search(sentence.replace(found.group(0), " ")):
+        return None
+    first, last = _day(found.group("first")), _day(found.group("last"))
+    return {(first + i) % 7 for i in range((last - first) % 7 + 1)}
+
+
+def _said(statement: str) -> tuple[set[int], bool] | None:
+    """The days a statement names and whether it says the place is open on them (no range: one day or a few)."""
+    statement = normalize(statement)
+    if _RANGE.search(statement):
+        return None
+    days = {_day(m.group(0)) for m in _ONE_DAY.finditer(statement)}
+    closed, opened = bool(_CLOSED.search(statement)), bool(_OPEN.search(statement))
+    if not days or closed == opened and not closed:
+        return None
+    return days, not closed
+
+
+def _schedule(statement: str, question: str, sentences: list[str]) -> tuple[set[int], bool, set[int], str] | None:
+    """The statement's days and state, and the open days of the evidence sentence on its subject (a word of the
+    statement or its question that is no day or schedule word)."""
+    said = _said(statement)
+    if said is None:
+        return None
+    topic = [t for t in words(f"{statement} {question}") if not any(p.fullmatch(t) for p in (_ONE_DAY, _OPEN, _CLOSED))]
+    for sentence in sentences:
+        days = open_days(sentence)
+        if days is not None and any(found_in(t, words(sentence)) for t in topic):
+            return (*said, days, sentence)
+    return None
+
+
+def weekday_conflict(statement: str, question: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
+    """Open on a day the evidence's range leaves out, or closed on one it holds: ("bound", the statement's days, the
+    range, the sentence)."""
+    found = _schedule(statement, question, sentences)
+    if found is None:
+        return None
+    days, opened, open_on, sentence = found
+    if (opened and not days <= open_on) or (not opened and days & open_on):
+        return "bound", ", ".join(m.group(0) for m in _ONE_DAY.finditer(statement)), _RANGE.search(normalize(sentence)).group(0), sentence
+    return None
+
+
+def weekday_confirms(statement: str, question: str, sentences: list[str]) -> bool:
+    """Closed on a day the evidence's range leaves out ("周一闭馆" / "周二至周日开放"), or open on one it holds."""
+    found = _schedule(statement, question, sentences)
+    if found is None:
+        return False
+    days, opened, open_on, _ = found
+    return days <= open_on if opened else not days & open_on

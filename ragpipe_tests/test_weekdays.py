@@ -1,0 +1,35 @@
+"""A day against the evidence's range of weekdays (evidence/weekdays.py, through contradiction.contradicted and
+borne_out): open on a day the range leaves out, or closed on one it holds, is a contradiction; the other two are
+what the range says."""
+
+import pytest
+
+from ragpipe.core.evidence.contradiction import borne_out, contradicted
+
+OFFICE_EN = ["The office is open Monday to Friday, 9 a.m. to 5 p.m."]
+OFFICE_ZH = ["办公室周一至周五开放，时间为上午9点至下午5点。"]
+MUSEUM_ZH = ["市博物馆周二至周日开放，开放时间为上午9点至下午5点。"]
+
+
+@pytest.mark.parametrize("statement, question, evidence, holds", [
+    ("The office is open on Saturdays.", "When is the office open?", OFFICE_EN, False),
+    ("The office is closed on Wednesdays.", "When is the office open?", OFFICE_EN, False),
+    ("The office is closed on Saturdays.", "When is the office open?", OFFICE_EN, True),
+    ("It is open on Wednesdays.", "Is the office open on Wednesdays?", OFFICE_EN, True),
+    ("办公室周六开放。", "办公室什么时候开放？", OFFICE_ZH, False),
+    ("办公室周三休息。", "办公室什么时候开放？", OFFICE_ZH, False),
+    ("办公室周六不开放。", "办公室什么时候开放？", OFFICE_ZH, True),
+    ("周一闭馆。", "博物馆周一开放吗？", MUSEUM_ZH, True),
+    ("博物馆周一开放。", "博物馆周一开放吗？", MUSEUM_ZH, False),
+])
+def test_a_day_against_a_range_of_weekdays(statement, question, evidence, holds):
+    found = contradicted(statement, question, evidence)
+    assert (found is None and borne_out(statement, question, evidence)) == holds, found
+    assert holds or found.kind == "bound"
+
+
+def test_a_range_of_another_subject_or_a_closed_range_decides_nothing():
+    # The range speaks of the office, the statement of the library; a range of closed days sets no open days.
+    assert not borne_out("The library is closed on Saturdays.", "When is the library open?", OFFICE_EN)
+    assert not borne_out("The shop is open on Saturdays.", "When is the shop open?",
+                         ["The shop is closed Monday to Friday for renovation."])
