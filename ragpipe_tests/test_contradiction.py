@@ -825,7 +825,9 @@ def test_converse_wordings_sold_to_succeeded_and_a_passive_side(statement, evide
     found = contradiction(statement, [evidence])
     assert found is not None and found.kind == "roles"
     assert contradiction(faithful, [evidence]) is None
-    assert contradiction("The plan succeeded in cutting costs.", ["The plan failed to cut costs."]) is None
+    # "succeeded in" is no successor: no roles to swap (the two say opposite outcomes: test_an_outcome_...)
+    found = contradiction("The plan succeeded in cutting costs.", ["The plan failed to cut costs."])
+    assert found is None or found.kind != "roles"
 
 
 def test_another_name_in_the_slot_of_a_phrasal_synonym():
@@ -1085,3 +1087,41 @@ def test_negation_said_by_a_word(statement, question, evidence):
 ])
 def test_a_word_negated_alike_or_not_at_all_is_no_conflict(statement, question, evidence):
     assert contradicted(statement, question, [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The product is in stock.", "The product is currently out of stock."),
+    ("The jacket in size M is available.", "The jacket is sold out in size M."),
+    ("The train arrived on time.", "The train arrived forty minutes late."),
+    ("The payment portal is online.", "The payment portal has been offline since Tuesday."),
+    ("The plan succeeded in reducing costs.", "The plan failed to reduce costs."),
+    ("该商品有货。", "该商品目前缺货。"),
+    ("这款耳机目前有货。", "这款耳机已经售罄。"),
+    ("申请于三月获批。", "申请于三月被驳回。"),
+    ("这趟航班准时起飞了。", "受天气影响，这趟航班延误了两个小时才起飞。"),
+    ("新版APP已经上线。", "新版APP因发现安全漏洞已紧急下线。"),
+])
+def test_an_antonym_of_several_words_or_inside_a_longer_chinese_word(statement, evidence):
+    """In stock / out of stock, on time / late, 有货 / 缺货, 获批 / 驳回: words that oppose whatever the subject."""
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "antonym"
+    assert contradiction(evidence, [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence, said", [
+    ("The product is in stock.", "The product is not out of stock.", "The product is not out of stock."),
+    ("该商品有货。", "该商品并不缺货。", "该商品不缺货。"),
+    ("The flight left on time.", "The flight was not delayed.", "The flight left not delayed."),
+])
+def test_a_negated_antonym_of_several_words_is_the_word(statement, evidence, said):
+    from ragpipe.core.evidence.antonyms import as_evidence_says
+
+    assert as_evidence_says(statement, evidence) == said
+    assert contradiction(statement, [evidence]) is None
+
+
+def test_words_for_out_of_stock_and_for_late_are_interchangeable():
+    from ragpipe.core.text import content_tokens, interchangeable
+
+    assert content_tokens("无货")[0] in interchangeable(content_tokens("缺货")[0])
+    assert content_tokens("延误")[0] in interchangeable(content_tokens("晚点")[0])

@@ -591,6 +591,18 @@ def test_answer_relevancy_a_shared_domain_alone_is_not_the_question(kit, questio
     assert value(same_domain) <= 0.3 and value(direct) >= 0.7, (value(same_domain), value(direct))
 
 
+@pytest.mark.parametrize("question, subject_only, direct", [
+    ("What time does the store open?", "The store sells organic produce.", "The store opens at 8 a.m."),
+    ("When does the library close on Sundays?", "The library lends e-books to members.",
+     "The library closes at 5 p.m. on Sundays."),
+])
+def test_answer_relevancy_the_question_s_subject_alone_is_not_the_question(kit, question, subject_only, direct):
+    """Taking up under half of the question's words (its subject, "store") and giving nothing it asks is a
+    shared domain too; the answer that gives the asked time stays direct."""
+    value = lambda a: REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=question, answer=a), kit).value  # noqa: E731
+    assert value(subject_only) <= 0.3 and value(direct) >= 0.7, (value(subject_only), value(direct))
+
+
 def test_answer_relevancy_a_duration_may_qualify_its_unit(kit):
     """"15 business days" answers "How long …?" as "15 days" does (the sample's product_en en-007)."""
     result = REGISTRY["answer_relevancy"].score(EvalCase(

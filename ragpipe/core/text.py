@@ -274,6 +274,8 @@ wrote written authored penned composed
 写 著 撰写 所著 写作
 founded established
 位于 设在 设于 坐落 地处
+缺货 无货 断货 售罄 脱销
+晚点 延误 延迟
 """
 
 

@@ -12,7 +12,7 @@ from ragpipe.core.evidence.facts import fold
 
 # A text has a stem when one of its words starts with it (Chinese: when it contains it). Only stems of words
 # that oppose one another whatever the subject: not "start" / "end" (one event starts, another ends), nor
-# "succeeded" (a successor) / "failed"; not bare "pass" (passenger), "ban" (bank), nor a Chinese character that
+# bare "succeeded" (a successor) / "failed"; not bare "pass" (passenger), "ban" (bank), nor a Chinese character that
 # sits inside other words (输 in 运输, 开 in 开发).
 ANTONYMS = [("increas", "decreas"), ("increas", "reduc"), ("rais", "lower"), ("rise", "fall"), ("rose", "fell"),
             ("higher", "lower"), ("more", "less"), ("more", "fewer"), ("above", "below"),
@@ -41,7 +41,16 @@ ANTONYMS = [("increas", "decreas"), ("increas", "reduc"), ("rais", "lower"), ("r
             ("赞成", "反对"), ("出席", "缺席"), ("到场", "缺席"), ("有罪", "无罪"), ("胜诉", "败诉"), ("成功", "失败"),
             ("获胜", "落败"), ("获胜", "失利"), ("赢", "输给"), ("赢", "输掉"), ("涨", "跌"), ("上涨", "下降"), ("增长", "下滑"),
             ("上升", "下滑"), ("增加", "下降"), ("盈利", "亏损"), ("顺差", "逆差"), ("扩大", "缩小"), ("加强", "减弱"),
-            ("升值", "贬值"), ("启用", "停用"), ("开启", "关闭"), ("打开", "关闭"), ("开通", "关闭"), ("开通", "停用")]
+            ("升值", "贬值"), ("启用", "停用"), ("开启", "关闭"), ("打开", "关闭"), ("开通", "关闭"), ("开通", "停用"),
+            # stock, time, place, a decision said by several words or inside a longer Chinese word (获批, 考试及格)
+            ("in stock", "out of stock"), ("in stock", "sold out"), ("available", "out of stock"),
+            ("available", "sold out"), ("available", "unavailable"), ("on time", "late"), ("on time", "delay"),
+            ("on schedule", "late"), ("on schedule", "delay"), ("online", "offline"), ("in person", "remote"),
+            ("in person", "online"), ("有货", "缺货"), ("有货", "无货"), ("有货", "售罄"), ("有货", "断货"),
+            ("准时", "晚点"), ("准时", "延误"), ("准点", "晚点"), ("准点", "延误"), ("按时", "延误"), ("上线", "下线"),
+            ("线上", "线下"), ("获批", "驳回"), ("获批", "被拒"), ("获批", "拒绝"), ("批准", "被拒"),
+            # an attempt's outcome: "succeeded in" is never the successor's "succeeded" ("succeeded Dr Lind")
+            ("succeeded in", "failed to"), ("succeeds in", "fails to"), ("succeed in", "fail to")]
 _STEMS = sorted({w for pair in ANTONYMS for w in pair})
 # "free of charge" says "free": its "charge" is no charge.
 _FREE_OF_CHARGE = re.compile(r"\bfree of charges?\b", re.I)

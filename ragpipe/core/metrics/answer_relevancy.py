@@ -327,9 +327,10 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     share = [taken_up(s) for s in statements]
     closeness = _closeness(kit, case.question, statements, [t > 0 for t in share])
     topic = np.maximum(np.clip((closeness - OFF_TOPIC) / (ON_TOPIC - OFF_TOPIC), 0.0, 1.0), share)
-    if details["gives_asked"] is False and coverage == 0 and kind not in ("name", "procedure"):
-        # No word of the question and nothing it asks: e5 closeness alone then reads a shared
-        # domain, not the question ("布洛芬应在饭后服用" to "药店周六几点关门？").
+    if details["gives_asked"] is False and coverage < 0.5 and kind not in ("name", "procedure"):
+        # Under half the question's words (its subject at most) and nothing it asks: e5 closeness then reads a
+        # shared domain, not the question ("布洛芬应在饭后服用" to "药店周六几点关门？", "The store sells organic
+        # produce." to "What time does the store open?").
         topic = np.minimum(topic, DOMAIN_ONLY)
     # An opening yes or no ("可以，但要随身携带") or bare value ("Two: Phobos and Deimos.", "两颗，分别是…")
     # replies to the question itself, as a bare value alone does, and the statements after it are its grounds.
@@ -364,8 +365,8 @@ METRIC = Metric(
                 "question's topic (the larger of the share of the question's content words it takes up and its "
                 "closest statement's e5 closeness to the question, read against the closeness of unrelated texts; the "
                 "question's names are its topic, so a statement that shares no other word with it is read without "
-                "them: \"Kenya's currency…\" is not on topic for \"Which vaccines … Kenya?\"; a statement that takes up no word "
-                "of the question and gives nothing it asks reaches 0.4 at most from closeness, a shared domain: "
+                "them: \"Kenya's currency…\" is not on topic for \"Which vaccines … Kenya?\"; an answer that takes up under half "
+                "of the question's words and gives nothing it asks reaches 0.4 at most from closeness, a shared domain: "
                 "\"布洛芬应在饭后服用\" to \"药店周六几点关门？\"), times 0.8 + 0.2 × the share of its statements on topic, times 0.6 when the question asks for a "
                 "quantity, duration, time, place, person or yes/no and the answer gives none (a name the question "
                 "already holds is none given, a name in a place's slot (\"in London\", \"位于…\") gives no person, and a name in a sentence that "
