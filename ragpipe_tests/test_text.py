@@ -134,15 +134,6 @@ def test_a_lower_case_opening_is_no_added_clause():
     assert added_clause("并赠送一本教材") == "赠送一本教材"
 
 
-def test_a_sentence_whose_also_follows_a_short_subject_is_added_whole():
-    """"It also contains a spare battery" adds a claim to the sentence before it, as 学生还可… does in Chinese."""
-    from ragpipe.core.text import added_clause
-
-    assert added_clause("It also contains a spare battery") == "It also contains a spare battery"
-    assert added_clause("The museum also has a café") == "The museum also has a café"
-    assert added_clause("Also, it is free") == "" and added_clause("They stayed in Rome") == ""
-
-
 def test_a_numbers_own_and_joins_no_clauses():
     assert split_statements("The course lasts one and a half years.") == ["The course lasts one and a half years"]
     assert split_statements("The hotel has one hundred and twenty rooms and three large restaurants.") == [

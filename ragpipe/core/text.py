@@ -128,13 +128,11 @@ def split_statements(text: str) -> list[str]:
 
 
 # What a statement adds after its first clause: a clause the splitter cut from its sentence at an additive
-# connective it keeps ("并赠送…", "which can…"), or the part after one within it; a clause whose "also"
-# (还/也 before a modal or verb: "学生还可免费多带一件"; "also" after a short subject: "It also covers water
-# damage") adds it, whole. (A lower-case opening is no sign of one: short English answers often start so, and
-# read as added clauses they cost HaluEval 0.005 AUROC.)
+# connective it keeps ("并赠送…", "which can…"), or the part after one within it; a Chinese clause whose
+# "also" (还/也 before a modal or verb: "学生还可免费多带一件") adds it, whole. (A lower-case opening is no
+# sign of one: short English answers often start so, and read as added clauses they cost HaluEval 0.005 AUROC.)
 _ZH_ADDED = re.compile(r"(?:^|[，,])(?:并且|而且|并|且|还|另外|此外|同时|以及|另)")
 _ZH_ALSO = re.compile(r"^[^，,]{1,8}?(?:还|也)(?=[可能会有要需将])")
-_EN_ALSO = re.compile(r"^(?:[\w'-]+\s+){1,3}?also\s+(?=[a-z])", re.I)
 # A lower-case item of one to three words joined by a bare "and" to a claim of four words or more is added too
 # ("…access to the pool and free parking"; not a name, "Stardust Resort and Casino", nor a short answer's list).
 # That one is sought only where no other sign is: it would cut "…functions, including growth and development,
@@ -146,7 +144,7 @@ _EN_ADDED_ITEM = re.compile(r"^(?:\S+\s+){4,}and\s(?=[a-z][\w-]*(?:\s[\w-]+){0,2
 def added_clause(statement: str) -> str:
     """What the statement adds to the clause before it, or "" when it adds to none."""
     statement = statement.strip()
-    if (_ZH_ALSO if is_chinese(statement) else _EN_ALSO).match(statement):
+    if is_chinese(statement) and _ZH_ALSO.match(statement):
         return statement
     found = (_ZH_ADDED.search(statement) if is_chinese(statement)
              else _EN_ADDED.search(statement) or _EN_ADDED_ITEM.search(statement))
