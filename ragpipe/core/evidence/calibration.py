@@ -24,7 +24,7 @@ UNKNOWN_NUMBER_CAP = 0.0
 # those cost about 0.01 more out-of-fold AUROC than at 0.3 (docs/benchmarks.md).
 CONTRADICTED_CAP = 0.3
 # Nor is a statement whose every word beyond the question's is missing from the evidence
-# (features._invented): it repeats what was asked and invents the rest.
+# (invented.py): it repeats what was asked and invents the rest.
 INVENTED_CAP = 0.3
 # A bare reply whose value stands where the question points ("20%。" to "小型微利企业税率？"
 # against "…按20%的税率…") is support, however little text the model has to go on.

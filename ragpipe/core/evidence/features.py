@@ -19,14 +19,15 @@ from functools import lru_cache
 
 import numpy as np
 
-from ragpipe.core.evidence.agreement import elliptical, fact_terms, found_in, name_in, words
+from ragpipe.core.evidence.agreement import elliptical
 from ragpipe.core.evidence.comparisons import borne_differences
 from ragpipe.core.evidence.contradiction import borne_out, confirms, contradicted
 from ragpipe.core.evidence.counts import ordinals_counted
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.facts import counted, facts, lone_one
+from ragpipe.core.evidence.invented import invented
 from ragpipe.core.evidence.sentences import CAMEL, evidence_sentences
-from ragpipe.core.text import added_clause, as_evidence_words, content_tokens, interchangeable, is_chinese, normalize, number_mentions, numbers, shortened
+from ragpipe.core.text import as_evidence_words, content_tokens, is_chinese, normalize, number_mentions, numbers, shortened
 
 # The cosine of unrelated same-domain sentences, per backend and language: the zero of
 # the language-normalized cosine features.
@@ -69,7 +70,7 @@ FEATURES = (
     "contradicted",    # a plain contradiction (contradiction.py): another name, number or date, negation, roles
     "informative_coverage",  # share of its content words the question does not give that the evidence has
     "confirmed",       # a bare reply ("20%。") whose values stand where the question points, a range end or a comparison it bears out
-    "invented",        # a claim whose words beyond the question's are none in the evidence, nor its values (_invented)
+    "invented",        # a claim whose words beyond the question's are none in the evidence, nor its values (invented.py)
 )
 
 # A pointer to a passage or step, or the answer's own length ("in 42 words"): numbers
@@ -311,7 +312,7 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
             float(found is not None), informative_coverage,
             float(found is None and (elliptical(statement) and bool(question) and confirms(statement, question, sentences)
                                      or borne_out(statement, question, sentences))),
-            float(not reference and sentences != [] and not (chatter or meta) and _invented(statement, question, prepared) and not borne_out(statement, question, sentences)),
+            float(not reference and sentences != [] and not (chatter or meta) and invented(statement, question, prepared.sentences, prepared.lowered, prepared.all_tokens) and not borne_out(statement, question, sentences)),
         )
         mentions = number_mentions(statement)
         notes.append({"evidence": found.sentence if found else sentences[shown] if sentences else "", "coverage": coverage,
@@ -321,67 +322,6 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
                       "negation_mismatch": bool(negation_mismatch), "denied": denied,
                       "contradiction": found and found.describe(language)})
     return rows, notes
-
-
-def _invented(statement: str, question: str, prepared: _Prepared) -> bool:
-    """The statement says nothing the evidence says beyond what the question asks: a claim of
-    three words or more ("It removed the distutils module"), two or more of them neither the
-    question's nor a name the evidence also names, none of those in the evidence
-    (stems and near spellings count), and no date the evidence states nor a number it counts
-    the same unit with ("Roth IRA contributions are tax deductible" against a passage on the
-    contribution limit;
-    "缴存的公积金可以随时全额提取" against one on the rates). A shared value ties it to the
-    evidence: "每年3月1日到6月30日之间办理" rewords "…时间为3月1日至6月30日". Fragments ("value for
-    money" from a list of reviews) and single characters (只, 年) are too short to tell; a
-    Chinese word counts as held where the evidence's text contains it."""
-    if statement.rstrip().endswith((":", "：")):
-        return False  # a lead-in to a list ("To sew a zipper gusset, follow these steps:") asserts nothing
-    zh = is_chinese(statement)
-    said = facts(statement)
-    said_words = [w for w in dict.fromkeys(words(statement)) if not fact_terms(facts(w)) and not w.isdigit()]
-    own = [w for w in said_words if len(w) > 1]
-    # A Chinese claim's single characters make it a claim (煮/前/浸泡/让/米饭/发/黏), not evidence of one; an
-    # added clause ("，并赠送一本教材") has its subject in the clause before it, and two words are a claim.
-    if len(said_words) < (2 if added_clause(statement) else 3):
-        return False
-    asked = words(question)
-    # A name the evidence names too says what the claim is about, not what it claims: "All Harbor Line
-    # trams have step-free boarding" claims nothing a passage on the Harbor Line's timetable says.
-    names = facts("\n".join(prepared.sentences)).names
-    named = {t for n in said.names if name_in(n, names) for t in words(n)}
-    informative = [w for w in own if not found_in(w, asked) and not (zh and w in question) and w not in named]
-    if len(informative) < 2:
-        return False
-    shared = set(fact_terms(said)) & set(fact_terms(facts(prepared.lowered)))
-    # In an added clause a count of one ("，学生还可免费多带一件") names a thing, it states no value: it ties nothing.
-    tied = {unit for unit in _counted_units(statement) & _counted_units(prepared.lowered)
-            if unit[0] != "#1" or not added_clause(statement)}
-    if any(t.startswith(("#y", "#m", "#d")) for t in shared) or tied:
-        return False
-    held = words(prepared.lowered)
-
-    def missing(terms: list[str]) -> list[str]:
-        return [w for w in terms if not (interchangeable(w) & prepared.all_tokens or (zh and w in prepared.lowered)
-                                         or found_in(w, held))]
-
-    if len(missing(informative)) == len(informative):
-        return True
-    # An added clause ("，并赠送一本教材", "and includes a free textbook", ", with free roadside assistance")
-    # that reuses a word of the evidence still invents the rest: half its new words or more missing, two
-    # at least, is a claim of its own as much as none held ("学生还可免费多带一件" beside "每位乘客可免费托运一件").
-    added = [w for w in informative if found_in(w, words(added_clause(statement)))]
-    return len(missing(added)) >= 2 and 2 * len(missing(added)) >= len(added)
-
-
-_VALUE_UNIT = re.compile(r"(\d+(?:[.,]\d+)*|[零〇一二两三四五六七八九十百千万亿]+)\s*-?\s*([a-z%]+|[^\W\d_])", re.I)
-
-
-def _counted_units(text: str) -> set[tuple[str, str]]:
-    """Each number of a text with the unit it counts (its next word, three letters of it, or next
-    character): a number ties a statement to the evidence only with its unit, "十年免费上门维修"
-    shares the 10 of "容量为10公斤" and nothing else."""
-    return {(term, match.group(2).lower()[:3]) for match in _VALUE_UNIT.finditer(normalize(text))
-            for term in fact_terms(facts(match.group(0)))}
 
 
 def _shown_evidence(prepared: _Prepared, tokens: set[str], names: set[str], stated_numbers: set[float],

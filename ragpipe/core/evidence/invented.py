@@ -1,0 +1,98 @@
+"""The `invented` feature of the verifier: a claim none of whose new words the evidence holds.
+
+features.statement_features calls `invented` with the evidence it prepared (its sentences, their
+lowered text and all their tokens); it reads words and values with the agreement, facts and text
+readers, never with readers of its own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ragpipe.core.evidence.agreement import BARE_REPLY, fact_terms, found_in, name_in, words
+from ragpipe.core.evidence.facts import facts
+from ragpipe.core.text import added_clause, interchangeable, is_chinese, normalize
+
+
+def invented(statement: str, question: str, sentences: Sequence[str], lowered: str, all_tokens: set[str]) -> bool:
+    """The statement says nothing the evidence says beyond what the question asks: a claim of
+    three words or more ("It removed the distutils module"), two or more of them neither the
+    question's nor a name the evidence also names, none of those in the evidence
+    (stems and near spellings count), and no date the evidence states nor a number it counts
+    the same unit with ("Roth IRA contributions are tax deductible" against a passage on the
+    contribution limit;
+    "缴存的公积金可以随时全额提取" against one on the rates). A shared value ties it to the
+    evidence: "每年3月1日到6月30日之间办理" rewords "…时间为3月1日至6月30日". Fragments ("value for
+    money" from a list of reviews) and single characters (只, 年) are too short to tell; a
+    Chinese word counts as held where the evidence's text contains it. A short claim of a subject
+    and a predicate ("It is free.", "Parking is free.", "门票免费。") is one too when the evidence
+    never states its predicate, nor a value of it."""
+    if statement.rstrip().endswith((":", "：")):
+        return False  # a lead-in to a list ("To sew a zipper gusset, follow these steps:") asserts nothing
+    zh = is_chinese(statement)
+    said = facts(statement)
+    said_words = [w for w in dict.fromkeys(words(statement)) if not fact_terms(facts(w)) and not w.isdigit()]
+    own = [w for w in said_words if len(w) > 1]
+    short = _short_claim(statement, said_words) and not fact_terms(said)  # "停车场22:00关闭" states a value
+    # A Chinese claim's single characters make it a claim (煮/前/浸泡/让/米饭/发/黏), not evidence of one; an
+    # added clause ("，并赠送一本教材") has its subject in the clause before it, and two words are a claim.
+    if len(said_words) < (2 if added_clause(statement) else 3) and not short:
+        return False
+    asked = words(question)
+    # A name the evidence names too says what the claim is about, not what it claims: "All Harbor Line
+    # trams have step-free boarding" claims nothing a passage on the Harbor Line's timetable says.
+    names = facts("\n".join(sentences)).names
+    named = {t for n in said.names if name_in(n, names) for t in words(n)}
+    informative = [w for w in own if not found_in(w, asked) and not (zh and w in question) and w not in named]
+    if len(informative) < (1 if short else 2):
+        return False
+    shared = set(fact_terms(said)) & set(fact_terms(facts(lowered)))
+    # In an added clause a count of one ("，学生还可免费多带一件") names a thing, it states no value: it ties nothing.
+    tied = {unit for unit in _counted_units(statement) & _counted_units(lowered)
+            if unit[0] != "#1" or not added_clause(statement)}
+    if any(t.startswith(("#y", "#m", "#d")) for t in shared) or tied:
+        return False
+    held = words(lowered)
+
+    def missing(terms: list[str]) -> list[str]:
+        return [w for w in terms if not (interchangeable(w) & all_tokens or (zh and w in lowered)
+                                         or found_in(w, held))]
+
+    if short and zh:  # jieba's compounds ("免费参观") reword the evidence's ("免费开放参观"): a character pair held counts
+        return all(not any(w[i:i + 2] in lowered for i in range(len(w) - 1)) for w in informative) and \
+            len(missing(informative)) == len(informative)
+    if len(missing(informative)) == len(informative):
+        return True
+    if short and not zh and missing(informative[-1:]):
+        return True  # its subject may be the evidence's ("The museum is free."): the predicate is what it claims
+    # An added clause ("，并赠送一本教材", "and includes a free textbook", ", with free roadside assistance")
+    # that reuses a word of the evidence still invents the rest: half its new words or more missing, two
+    # at least, is a claim of its own as much as none held ("学生还可免费多带一件" beside "每位乘客可免费托运一件").
+    added = [w for w in informative if found_in(w, words(added_clause(statement)))]
+    return len(missing(added)) >= 2 and 2 * len(missing(added)) >= len(added)
+
+
+# A subject and a stated predicate ("It is free.", "Parking is free.", "门票免费。", "它可以防水。"): a claim
+# of one or two words all the same. Headings ("The location", "In conclusion") and bare replies
+# ("Yes, it is.", "有的。") state no predicate of their own.
+_EN_PREDICATE = re.compile(r"\b(?:is|are|was|were|can|will|has|have)\b(?!\s*[.!]?\s*$)", re.I)
+
+
+def _short_claim(statement: str, said_words: list[str]) -> bool:
+    if any(BARE_REPLY.match(w) for w in said_words) or BARE_REPLY.match(statement.split(",")[0].split("，")[0]):
+        return False
+    if is_chinese(statement):  # its single characters count: "它是免费的" is 它 + 免费
+        return len(said_words) == 2
+    return 1 <= len(said_words) <= 2 and bool(_EN_PREDICATE.search(statement))
+
+
+_VALUE_UNIT = re.compile(r"(\d+(?:[.,]\d+)*|[零〇一二两三四五六七八九十百千万亿]+)\s*-?\s*([a-z%]+|[^\W\d_])", re.I)
+
+
+def _counted_units(text: str) -> set[tuple[str, str]]:
+    """Each number of a text with the unit it counts (its next word, three letters of it, or next
+    character): a number ties a statement to the evidence only with its unit, "十年免费上门维修"
+    shares the 10 of "容量为10公斤" and nothing else."""
+    return {(term, match.group(2).lower()[:3]) for match in _VALUE_UNIT.finditer(normalize(text))
+            for term in fact_terms(facts(match.group(0)))}
