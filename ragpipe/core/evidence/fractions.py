@@ -1,6 +1,6 @@
 """Fractions in words as the percentages they are: "half" = "一半" = "半数" = 50%, "a quarter" = "四分之一" = 25%,
-"two thirds" = 67%, "三成" = 30%, and shares as counts of a whole: "three out of four" = "one in four" x 3 =
-"每四名考生中有三名" = 75%. ``as_percent_in`` writes such a fraction as the percentage its evidence states,
+"two thirds" = 67%, "三成" = 30%, and shares as counts of a whole: "three out of four" = "每四名考生中有三名" =
+75%, "one in five" = 20%. ``as_percent_in`` writes such a fraction as the percentage its evidence states,
 so that the readers of numbers downstream see one value where a person sees one; a fraction the evidence states
 otherwise stays as written."""
 
