@@ -219,6 +219,9 @@ def test_one_name_or_no_proper_alternative_is_no_swap(statement, evidence):
     ("在大熊猫的食物中。", "大熊猫的主要食物是什么？", "大熊猫的主要食物是竹子。", False),  # only the question's words
     ("袋鼠。", "哪种动物出现在澳大利亚的国徽上？", "出现在澳大利亚国徽上的动物是袋鼠和鸸鹋。", True),
     ("熊猫。", "哪种动物出现在澳大利亚的国徽上？", "出现在澳大利亚国徽上的动物是袋鼠和鸸鹋。", False),
+    # "多长时间", "多久", "多高" ask as "多少" does: the evidence need not repeat them
+    ("八周。", "课程多长时间？", "该课程持续八周。", True), ("六周。", "课程多长时间？", "该课程持续八周。", False),
+    ("三米。", "这座桥多高？", "这座桥高三米。", True),
 ])
 def test_a_chinese_bare_reply_that_names_no_name_is_confirmed_by_its_words(reply, question, evidence, confirmed):
     """jieba tags few common nouns as names (竹子, 木星): the reply's own words stand where the

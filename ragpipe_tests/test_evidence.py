@@ -389,6 +389,44 @@ def test_a_fraction_in_words_is_the_percentage_the_evidence_states(statement, ev
     assert as_written_in(statement, evidence) == written
 
 
+@pytest.mark.parametrize("statement, evidence, written", [
+    # a share written as a count of a whole is the percentage the evidence states
+    ("Three out of four candidates pass.", "The pass rate is 75%.", "75% of candidates pass."),
+    ("One in five users churned.", "20% of users churned.", "20% of users churned."),
+    ("每五名员工中有四名参加了培训。", "员工培训参与率为80%。", "80%的员工参加了培训。"),
+    ("每10人中有3人报名。", "报名率为30%。", "30%的人报名。"),
+    # another share, or a count that is not a share of a whole ("3 in 10 minutes"), stays as written
+    ("One in four applicants were accepted.", "The acceptance rate was 40%.", "One in four applicants were accepted."),
+    ("It finished 3 in 10 minutes.", "30% finished.", "It finished 3 in 10 minutes."),
+])
+def test_a_share_written_as_a_count_of_a_whole_is_its_percentage(statement, evidence, written):
+    assert as_written_in(statement, evidence) == written
+
+
+@pytest.mark.parametrize("statement, evidence, written", [
+    # a date in digits as documents write it, year first or day first where the order cannot be misread
+    ("截止日期是2025年3月15日。", "申请须在2025-03-15前提交。", "截止日期是2025-03-15。"),
+    ("会议于2025年9月8日召开。", "会议定于2025/09/08召开。", "会议于2025/09/08召开。"),
+    ("It was signed on 24 November 2024.", "Signed: 24.11.2024.", "It was signed on 24.11.2024."),
+    # a weekday the calendar gives the date says nothing more; a wrong one stays
+    ("The sale ends on Sunday, 7 December 2025.", "Sale ends 2025-12-07.", "The sale ends on 2025-12-07."),
+    ("会议于2025年9月8日（星期一）召开。", "会议定于2025年9月8日召开。", "会议于2025年9月8日召开。"),
+    ("The sale ends on Monday, 7 December 2025.", "Sale ends 2025-12-07.", "The sale ends on Monday, 2025-12-07."),
+    # a day the calendar lacks is no date (nor are month and day in an order a reader cannot tell: below)
+    ("It opens on 3 February 2025.", "Opens 2025-02-30.", "It opens on 3 February 2025."),
+])
+def test_a_date_in_digits_is_the_date_it_writes(statement, evidence, written):
+    assert as_written_in(statement, evidence) == written
+
+
+def test_a_date_in_digits_is_a_typed_date():
+    from ragpipe.core.evidence.facts import dates_at, facts
+    assert [read for *_, read in dates_at("须在2025-03-15前、2025/3/16或17.03.2025提交")] == [
+        (2025, 3, 15), (2025, 3, 16), (2025, 3, 17)]
+    assert facts("申请须在2025-03-15前提交。").days == {(3, 15)} and not facts("申请须在2025-03-15前提交。").numbers
+    assert dates_at("version 1.2025.03") == [] and dates_at("03/04/2025") == []
+
+
 def test_one_quantity_in_another_unit_is_support_and_another_value_is_not(verifier):
     same = probabilities(verifier, ["The battery has a two-year warranty.", "充电器为65瓦。"],
                          ["The battery is covered for 24 months.", "随机附赠的充电器为65W。"])

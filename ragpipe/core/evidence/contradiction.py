@@ -80,7 +80,7 @@ def answers_otherwise(statement: str, question: str, sentences: Sequence[str]) -
 
 
 # The asking word of a question ("哪颗行星…", "什么") is what the reply fills in, not what the evidence repeats.
-_ASKING = re.compile(r"(?:哪|几)[个种颗位座家条只本部类]?|什么|谁|多少|怎么样?|如何|为何|为什么")
+_ASKING = re.compile(r"(?:哪|几)[个种颗位座家条只本部类]?|什么|谁|多(?:少|久|长|大|高|远|重|宽|深)(?:时间)?|怎么样?|如何|为何|为什么")
 
 
 def confirms(reply: str, question: str, sentences: Sequence[str]) -> bool:

@@ -15,6 +15,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ragpipe.core.evidence.iso_dates import numeric_dates
 from ragpipe.core.evidence.zh_names import zh_makers
 from ragpipe.core.text import EN_STOPWORDS, _jieba, is_chinese, normalize, number_mentions, number_spans, pos_tags
 
@@ -34,11 +35,10 @@ _ORDINALS |= {f"{tens}-{w}": base + _ORDINALS[w] for tens, base in (("twenty", 2
               if base + _ORDINALS[w] <= 31}
 _DAY_WORD = "|".join(sorted((w.replace("-", "[\\s-]?") for w in _ORDINALS), key=len, reverse=True))
 _DAY = rf"(?:\d{{1,2}}(?:st|nd|rd|th)?\b|(?:{_DAY_WORD})(?![\w-]))"
-# "March 5, 2020", "March 5", "March 2020", "5 March 2020", "5th of March", "2020-03-05", ISO first; a day
-# in words too ("the third of February", "February third").
+# "March 5, 2020", "March 5", "March 2020", "5 March 2020", "5th of March"; a day in words too ("the third of
+# February", "February third"). Dates in digits ("2020-03-05", "05.03.2020") are iso_dates.numeric_dates.
 _EN_DATE = re.compile(
-    rf"\b(?P<iso_y>{_YEAR})-(?P<iso_m>\d{{1,2}})-(?P<iso_d>\d{{1,2}})\b"
-    rf"|\b(?P<m1>{_MONTH_WORD})(?:\s+(?P<d1>{_DAY}))?(?:,?\s+(?P<y1>{_YEAR})\b)?"
+    rf"\b(?P<m1>{_MONTH_WORD})(?:\s+(?P<d1>{_DAY}))?(?:,?\s+(?P<y1>{_YEAR})\b)?"
     rf"|(?:\bthe\s+)?\b(?P<d2>{_DAY})(?:\s+of)?\s+(?P<m2>{_MONTH_WORD})(?:,?\s+(?P<y2>{_YEAR})\b)?",
     re.I)
 _ZH_NUMERAL = "零〇一二三四五六七八九十百千万亿两"
@@ -203,7 +203,7 @@ def _day(token: str | None) -> int | None:
 def _read_date(match: re.Match) -> tuple[int | None, int | None, int | None] | None:
     """A date match's year, month and day (None where not written), or None: no date."""
     group = match.groupdict()
-    month_token = group.get("iso_m") or group.get("m1") or group.get("m2") or group.get("m")
+    month_token = group.get("m1") or group.get("m2") or group.get("m")
     month = _month(month_token) if month_token else None
     if month_token and month is None:
         return None
@@ -211,16 +211,16 @@ def _read_date(match: re.Match) -> tuple[int | None, int | None, int | None] | N
         return None  # the verb "may"
     if any(group.get(k) and group[k][0].isalpha() for k in ("d1", "d2")) and not month_token[0].isupper():
         return None  # a day in words names its month with a capital: "you may first apply" is no date
-    year = group.get("iso_y") or group.get("y1") or group.get("y2") or group.get("y") or group.get("y_only")
+    year = group.get("y1") or group.get("y2") or group.get("y") or group.get("y_only")
     value = (int(year) if year.isdigit() else _zh_value(year)) if year else None
-    day = _day(group.get("iso_d") or group.get("d1") or group.get("d2") or group.get("d")) if month else None
+    day = _day(group.get("d1") or group.get("d2") or group.get("d")) if month else None
     return int(value) if value else None, month, day
 
 
 def dates_at(text: str) -> list[tuple[int, int, tuple[int | None, int | None, int | None]]]:
     """Where the text states a date, in order: (start, end, (year, month, day)), None where not written."""
-    return sorted((m.start(), m.end(), read) for pattern in (_EN_DATE, _ZH_DATE)
-                  for m in pattern.finditer(text) if (read := _read_date(m)))
+    return sorted([(m.start(), m.end(), read) for pattern in (_EN_DATE, _ZH_DATE)
+                   for m in pattern.finditer(text) if (read := _read_date(m))] + numeric_dates(text))
 
 
 def days_at(text: str) -> list[tuple[int, int, tuple[int, int]]]:
@@ -232,18 +232,14 @@ def days_at(text: str) -> list[tuple[int, int, tuple[int, int]]]:
 def facts(text: str) -> Facts:
     text = unicodedata.normalize("NFKC", text or "")
     years, months, days, spans = set(), set(), set(), []
-    for match in [*_EN_DATE.finditer(text), *_ZH_DATE.finditer(text)]:
-        read = _read_date(match)
-        if read is None:
-            continue
-        year, month, day = read
+    for start, end, (year, month, day) in dates_at(text):
         if year:
             years.add(year)
         if month:
             months.add(month)
         if day:
             days.add((month, day))
-        spans.append(match.span())
+        spans.append((start, end))
     undated = list(text)
     for start, end in spans:
         undated[start:end] = " " * (end - start)

@@ -1,5 +1,6 @@
 """Fractions in words as the percentages they are: "half" = "一半" = "半数" = 50%, "a quarter" = "四分之一" = 25%,
-"two thirds" = 67%, "三成" = 30%. ``as_percent_in`` writes such a fraction as the percentage its evidence states,
+"two thirds" = 67%, "三成" = 30%, and shares as counts of a whole: "three out of four" = "每四名考生中有三名" =
+75%, "one in five" = 20%. ``as_percent_in`` writes such a fraction as the percentage its evidence states,
 so that the readers of numbers downstream see one value where a person sees one; a fraction the evidence states
 otherwise stays as written."""
 
@@ -7,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ragpipe.core.evidence.facts import _ZH_NUMERAL, _zh_value
+from ragpipe.core.evidence.facts import _EN_UNITS, _ZH_NUMERAL, _en_value, _zh_value
 
 _EN_PARTS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fifth": 5, "fifths": 5,
              "tenth": 10, "tenths": 10}
@@ -16,11 +17,21 @@ _EN_FRACTION = re.compile(r"\b(?:(?P<count>an?|one|two|three|four|nine)[\s-]+)?(
                           r"(?!\s+(?:an?\s+)?(?:hour|day|week|month|year|mile|kilometre|kilometer|time|price|dozen)s?\b)", re.I)
 _ZH_FRACTION = re.compile(rf"(?P<den>[{_ZH_NUMERAL}]+)分之(?P<num>[{_ZH_NUMERAL}]+)|(?P<half>一半|半数)|"
                           r"(?<![\d一二三四五六七八九十])(?P<tenths>[一二三四五六七八九])成(?![本功为立年绩果就熟])")
+# "N out of M", "N in M", "N of every M" (not "3 in 10 minutes"); "每M名X中有N名", "M个X中有N个".
+_EN_NUMERAL = rf"\d+|(?:{'|'.join(sorted(_EN_UNITS, key=len, reverse=True))})"
+_EN_SHARE = re.compile(rf"\b(?P<n>{_EN_NUMERAL})\s+(?:out\s+of|in|of\s+every)\s+(?P<m>{_EN_NUMERAL})\b"
+                       r"(?!\s+(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b)", re.I)
+_MEASURE = "个名位人家户件只台所"
+_ZH_SHARE = re.compile(rf"每?(?P<m>\d+|[{_ZH_NUMERAL}]+)(?P<mw>[{_MEASURE}])?(?P<noun>[\u4e00-\u9fff]{{0,4}}?)中(?:就|只)?有"
+                       rf"(?P<n>\d+|[{_ZH_NUMERAL}]+)[{_MEASURE}]?")
 _PERCENT = re.compile(rf"(?P<digits>\d+(?:\.\d+)?)\s*(?:%|％|\s*percent\b|\s*per cent\b)|百分之(?P<zh>[{_ZH_NUMERAL}点]+)", re.I)
 _HEDGE = re.compile(r"(?:about|around|roughly|nearly|almost|approximately|约|大约|近|将近|接近)\s*$", re.I)
 
 
 def _fraction(match: re.Match) -> float | None:
+    if match.re in (_EN_SHARE, _ZH_SHARE):
+        n, m = (_count(match.group(k)) for k in ("n", "m"))
+        return n / m if n and m and n < m <= 1000 else None
     if match.re is _EN_FRACTION:
         part = match.group("part").lower()
         count = _EN_COUNT[(match.group("count") or "a").lower()]
@@ -31,6 +42,19 @@ def _fraction(match: re.Match) -> float | None:
         return _zh_value(match.group("tenths")) / 10
     den, num = _zh_value(match.group("den")), _zh_value(match.group("num"))
     return num / den if den and num and num < den else None
+
+
+def _count(written: str) -> float | None:
+    return float(written) if written.isdigit() else _en_value(written) if written.isascii() else _zh_value(written)
+
+
+def _as_share(match: re.Match, percent: str) -> str:
+    """The share written as that percentage of its whole: "75% of" (candidates), "75%的考生"."""
+    if match.re is _EN_SHARE:
+        return f"{percent} of"
+    if match.re is _ZH_SHARE:
+        return f"{percent}的{match.group('noun') or (match.group('mw') == '人' and '人') or ''}"
+    return percent
 
 
 def _percents(text: str) -> list[tuple[float, str]]:
@@ -45,11 +69,12 @@ def as_percent_in(statement: str, evidence: str) -> str:
     if not theirs:
         return statement
     out, last = [], 0
-    for match in sorted([*_EN_FRACTION.finditer(statement), *_ZH_FRACTION.finditer(statement)], key=lambda m: m.start()):
+    found = [m for pattern in (_EN_SHARE, _ZH_SHARE, _EN_FRACTION, _ZH_FRACTION) for m in pattern.finditer(statement)]
+    for match in sorted(found, key=lambda m: m.start()):
         value = _fraction(match)
         slack = 2.5 if _HEDGE.search(statement[max(0, match.start() - 14):match.start()]) else 0.5
         written = value and match.start() >= last and next((w for p, w in theirs if abs(p - 100 * value) <= slack), None)
         if written:
-            out += [statement[last:match.start()], written]
+            out += [statement[last:match.start()], _as_share(match, written)]
             last = match.end()
     return "".join(out) + statement[last:] if out else statement

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ragpipe.core.evidence.fractions import as_percent_in
+from ragpipe.core.evidence.iso_dates import without_calendar_weekdays
 from ragpipe.core.evidence.facts import _EN_MONTHS, _EN_SCALES, _EN_UNITS, _ZH_NUMBER, _en_value, _zh_value, dates_at, facts
 from ragpipe.core.text import DAY_PART, EN_CLOCK, EN_STOPWORDS, clock_hour
 
@@ -269,8 +270,9 @@ def as_written_in(statement: str, evidence: str, question: str = "") -> str:
 def _dates_as_written_in(statement: str, evidence: str) -> str:
     """Each date the evidence states in another form written as the evidence writes it: "二〇二三年七月一日"
     as "2023年7月1日", "the fifteenth of March" as "March 15" (the same year, month and day, as written); one
-    that leaves out what the evidence's adds (its year) in digits: "十二月二十五号" as "12月25日"."""
-    theirs: dict = {}
+    that leaves out what the evidence's adds (its year) in digits: "十二月二十五号" as "12月25日"; a weekday the
+    calendar gives its date is left out ("Sunday, 7 December 2025" is what "2025-12-07" says)."""
+    statement, theirs = without_calendar_weekdays(statement, dates_at(statement)), {}
     for start, end, read in dates_at(evidence):
         theirs.setdefault(read, evidence[start:end].rstrip("."))  # the dot of "Feb." may end the sentence
     out, last = [], 0
