@@ -82,6 +82,12 @@ def test_a_universal_claim_against_a_part_exempted_conditioned_or_counted(statem
     ("All tenants can contact the office.", "Can tenants contact the office?",
      "Tenants can contact the office if needed."),
     ("所有客房都提供免费早餐。", "客房含早餐吗？", "酒店所有客房均提供免费早餐。"),
+    # A condition or a count on the evidence's own "all" says when all hold, not which of them (RAGTruth's forms).
+    ("Remove all dead leaves in spring.", "How do I care for the plant?",
+     "If you want healthy plants, remove all dead leaves in spring."),
+    ("All four climbers reached the summit.", "Who reached the summit?",
+     "All four of the climbers reached the summit on Tuesday."),
+    ("如果下雨，所有比赛都会推迟。", "比赛会推迟吗？", "如果下雨，所有比赛都将推迟。"),
     # A negative universal the evidence says too, in a negation or an antonym.
     ("Nobody was injured in the fire.", "Was anyone injured?", "No one was injured in the fire, officials said."),
     ("没有人在事故中受伤。", "有人受伤吗？", "事故中无人受伤。"),

@@ -32,7 +32,7 @@ _EXCEPT = re.compile(r"\b(?:except(?: for)?|excluding|other than|apart from|with
 
 # A condition that sets the part apart: "…if their income is below $40,000", "员工如果入职满一年，…". Stock hedges
 # ("if any", "if needed", "even if", "as if") set nothing apart; 若干 is "several".
-_IF = re.compile(r"(?<!even )(?<!as )\b(?:if|provided(?: that)?|as long as|so long as|on condition that)\b"
+_IF = re.compile(r"(?<!even )(?<!as )\b(?:if|provided that|providing that|as long as|so long as|on condition that)\b"
                  r"(?! (?:any|needed|necessary|applicable|possible|required|so)\b)|如果|假如|若(?!干)|只要|凡是", re.I)
 # A count of the whole: "three of the city's bus lines", "其中两家分店".
 _COUNT = re.compile(rf"\b(?:\d+|{_SPELLED}|a few|a handful|half)\s+of\b"
@@ -68,9 +68,12 @@ def scope_conflict(statement: str, question: str, sentences: list[str]) -> tuple
     for i in aligned_with(frame, clauses, terms) or aligned_with([t for t in frame if t not in head], clauses, terms):
         clause, sentence = of[i]
         limit = _part_of(clause, head) or _new_words(_ONLY, clause, given)
-        limit = limit or _counted(clause, frame)
-        for marker in (_EXCEPT, _IF):
-            limit = limit or next((marker.search(c) for c in clauses_of(sentence) if _new_words(marker, c, given)), None)
+        limit = limit or next((_EXCEPT.search(c) for c in clauses_of(sentence) if _new_words(_EXCEPT, c, given)), None)
+        # A condition or a count on the evidence's own "all" ("If you choose to pray, end all your prayers", "All five
+        # of them were…") says when all hold, not which of them.
+        if not _UNIVERSAL.search(sentence):
+            limit = limit or _counted(clause, frame)
+            limit = limit or next((_IF.search(c) for c in clauses_of(sentence) if _new_words(_IF, c, given)), None)
         # A statement that names a part itself ("All students usually…", "only on weekdays", "if…") is not universal.
         own = _PART.search(statement) or _IF.search(statement) or _COUNT.search(statement)
         if limit and not (own or (_ONLY.search(statement) and limit.re is not _EXCEPT)):
