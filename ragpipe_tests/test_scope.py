@@ -59,6 +59,7 @@ def test_a_claim_no_wider_than_its_evidence(statement, question, evidence):
     ("All tenants receive a rent rebate.", "Who receives a rent rebate?",
      "Tenants receive a rent rebate if they sign a two-year lease."),
     ("所有会员都能享受九折优惠。", "会员有优惠吗？", "会员若消费满500元，可享受九折优惠。"),
+    ("All residents can use the gym.", "Who can use the gym?", "Residents can use the gym as long as they are over 16."),
     # A count with no "only".
     ("All of the school's labs are open on Saturdays.", "Are the labs open on Saturdays?",
      "Two of the school's nine labs are open on Saturdays."),
@@ -88,6 +89,7 @@ def test_a_universal_claim_against_a_part_exempted_conditioned_or_counted(statem
     ("All four climbers reached the summit.", "Who reached the summit?",
      "All four of the climbers reached the summit on Tuesday."),
     ("如果下雨，所有比赛都会推迟。", "比赛会推迟吗？", "如果下雨，所有比赛都将推迟。"),
+    ("All residents over 16 can use the gym.", "Who can use the gym?", "Residents can use the gym if they are over 16."),
     # A negative universal the evidence says too, in a negation or an antonym.
     ("Nobody was injured in the fire.", "Was anyone injured?", "No one was injured in the fire, officials said."),
     ("没有人在事故中受伤。", "有人受伤吗？", "事故中无人受伤。"),

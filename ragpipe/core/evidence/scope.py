@@ -73,7 +73,8 @@ def scope_conflict(statement: str, question: str, sentences: list[str]) -> tuple
         # of them were…") says when all hold, not which of them.
         if not _UNIVERSAL.search(sentence):
             limit = limit or _counted(clause, frame)
-            limit = limit or next((_IF.search(c) for c in clauses_of(sentence) if _new_words(_IF, c, given)), None)
+            limit = limit or next((_IF.search(c) for c in clauses_of(sentence)
+                                  if _new_words(_IF, c, given, said=f"{statement} {question}")), None)
         # A statement that names a part itself ("All students usually…", "only on weekdays", "if…") is not universal.
         own = _PART.search(statement) or _IF.search(statement) or _COUNT.search(statement)
         if limit and not (own or (_ONLY.search(statement) and limit.re is not _EXCEPT)):
@@ -122,7 +123,7 @@ def _someone_does(statement: str, sentences: list[str], given: tuple[str, ...]) 
     return None
 
 
-def _new_words(marker: re.Pattern, clause: str, given: tuple[str, ...]) -> re.Match | None:
+def _new_words(marker: re.Pattern, clause: str, given: tuple[str, ...], said: str | None = None) -> re.Match | None:
     """The marker found in the clause, where the words it sets apart (the few after it, or before it where it ends the
     clause: "on weekdays only") hold one the statement and question do not: "only permanent staff", not "provided
     only to full-time employees" asked of full-time employees."""
@@ -132,7 +133,9 @@ def _new_words(marker: re.Pattern, clause: str, given: tuple[str, ...]) -> re.Ma
     days = words(found.group(0)) if _DAYS.fullmatch(found.group(0)) else ()
     near = [*days, *words(clause[found.end():])[:3]]
     near = near or list(words(clause[:found.start()])[-3:])
-    return found if any(not found_in(t, given) for t in near) else None
+    # A condition's number sets a part apart though words() keeps none: "as long as they are over 18".
+    figure = said is not None and any(n not in said for n in re.findall(r"\d+", clause[found.end():])[:1])
+    return found if figure or any(not found_in(t, given) for t in near) else None
 
 
 def _part_of(clause: str, head: tuple[str, ...]) -> re.Match | None:
