@@ -54,7 +54,7 @@ def scope_conflict(statement: str, question: str, sentences: list[str]) -> tuple
     "Yes, all full-time employees do.") is none: the words that set the part apart must be new to both."""
     given = words(statement) + words(question)
     if _NO_ONE.search(statement):
-        return _someone_does(statement, sentences, given)
+        return _someone_does(statement, sentences)
     universal = _UNIVERSAL.search(statement)
     if not universal:
         return None
@@ -109,7 +109,7 @@ def _exempted(statement: str, head: tuple[str, ...], sentences: list[str]) -> tu
     return None
 
 
-def _someone_does(statement: str, sentences: list[str], given: tuple[str, ...]) -> tuple[str, str, str, str] | None:
+def _someone_does(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
     """"No one has won it twice" / "没有人获得过两次该奖项" against the clause that speaks of it, says it plainly and names
     some who do ("迄今已有两位科学家两次获得该奖项")."""
     denial = _NO_ONE.search(statement)
