@@ -45,3 +45,57 @@ def test_a_universal_claim_against_evidence_that_limits_it(statement, question, 
 def test_a_claim_no_wider_than_its_evidence(statement, question, evidence):
     found = contradicted(statement, question, [evidence])
     assert found is None or found.kind != "scope"
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    # Evidence that exempts a part of the whole from what the statement says all need.
+    ("A visa is required for all visitors.", "Do visitors need a visa?",
+     "Visitors from most countries can enter without a visa for up to 30 days."),
+    ("所有游客都需要签证。", "游客需要签证吗？", "大多数国家的游客可免签入境30天。"),
+    ("All residents must pay the parking fee.", "Who pays the parking fee?",
+     "Residents over 70 are exempt from the parking fee."),
+    ("所有学生都必须穿校服。", "学生要穿校服吗？", "一年级学生可免穿校服。"),
+    # A condition that sets the part apart.
+    ("All tenants receive a rent rebate.", "Who receives a rent rebate?",
+     "Tenants receive a rent rebate if they sign a two-year lease."),
+    ("所有会员都能享受九折优惠。", "会员有优惠吗？", "会员若消费满500元，可享受九折优惠。"),
+    ("All residents can use the gym.", "Who can use the gym?", "Residents can use the gym as long as they are over 16."),
+    # A count with no "only".
+    ("All of the school's labs are open on Saturdays.", "Are the labs open on Saturdays?",
+     "Two of the school's nine labs are open on Saturdays."),
+    ("所有校区都有游泳馆。", "哪些校区有游泳馆？", "学校共有五个校区，其中两个校区有游泳馆。"),
+    # A negative universal against evidence that names some who do (English "nobody" is read as a negation already).
+    ("没有人获得过两次该奖项。", "有人两次获得过该奖项吗？", "迄今已有两位科学家两次获得该奖项。"),
+])
+def test_a_universal_claim_against_a_part_exempted_conditioned_or_counted(statement, question, evidence):
+    found = contradicted(statement, question, [evidence])
+    assert found is not None and found.kind == "scope"
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    # Exemption, condition and count said by the statement itself, or denied as a whole by the evidence.
+    ("Visitors from most countries can enter without a visa.", "Do visitors need a visa?",
+     "Visitors from most countries can enter without a visa for up to 30 days."),
+    ("A visa is required for all visitors.", "Do visitors need a visa?",
+     "No visitor may enter the country without a visa."),
+    ("All tenants receive a rent rebate if they sign a two-year lease.", "Who receives a rent rebate?",
+     "Tenants receive a rent rebate if they sign a two-year lease."),
+    ("All tenants can contact the office.", "Can tenants contact the office?",
+     "Tenants can contact the office if needed."),
+    ("所有客房都提供免费早餐。", "客房含早餐吗？", "酒店所有客房均提供免费早餐。"),
+    # A condition or a count on the evidence's own "all" says when all hold, not which of them (RAGTruth's forms).
+    ("Remove all dead leaves in spring.", "How do I care for the plant?",
+     "If you want healthy plants, remove all dead leaves in spring."),
+    ("All four climbers reached the summit.", "Who reached the summit?",
+     "All four of the climbers reached the summit on Tuesday."),
+    ("如果下雨，所有比赛都会推迟。", "比赛会推迟吗？", "如果下雨，所有比赛都将推迟。"),
+    ("All residents over 16 can use the gym.", "Who can use the gym?", "Residents can use the gym if they are over 16."),
+    # A negative universal the evidence says too, in a negation or an antonym.
+    ("Nobody was injured in the fire.", "Was anyone injured?", "No one was injured in the fire, officials said."),
+    ("没有人在事故中受伤。", "有人受伤吗？", "事故中无人受伤。"),
+    ("No pets are allowed in the dormitories.", "Are pets allowed in the dormitories?",
+     "Pets of any kind are not permitted in the dormitories."),
+])
+def test_a_claim_no_wider_than_its_part_or_condition(statement, question, evidence):
+    found = contradicted(statement, question, [evidence])
+    assert found is None, found

@@ -24,9 +24,9 @@ from ragpipe.core.text import EN_STOPWORDS, _jieba, _stem, content_tokens, en_va
 _VOWELS = set("aeiouy")
 _PARENTHESIS = re.compile(r"\([^()]*\)|（[^（）]*）")
 _NUMBER_WORDS = frozenset([*_EN_UNITS, *_EN_SCALES])
-_SPELLED = "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True))
+SPELLED_NUMBERS = "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True))
 # A number, in digits or words, with the unit before it ("$", "£") or after it ("%", "pounds", "万", "处").
-_NUMBER_UNIT = re.compile(rf"([$£€¥])?\s?(?:\d[\d,.]*(?:/\d+)?|\b(?:{_SPELLED})(?:[\s-]+(?:and\s+)?(?:{_SPELLED}))*\b)"
+_NUMBER_UNIT = re.compile(rf"([$£€¥])?\s?(?:\d[\d,.]*(?:/\d+)?|\b(?:{SPELLED_NUMBERS})(?:[\s-]+(?:and\s+)?(?:{SPELLED_NUMBERS}))*\b)"
                           r"\s*(%|(?!(?:to|and|or|through)\b)[A-Za-z]+|(?![至到或])[\u4e00-\u9fff])?", re.I)
 # What joins the two ends of a range ("60 to 100 beats", "3-5天", "2至3年"): its start has its end's unit.
 _RANGE = re.compile(r"\s*(?:-|–|—|~|～|to|and|or|through|至|到|或)\s*", re.I)

@@ -30,7 +30,7 @@ _CLAUSE = re.compile(r",(?!\s*(?:including|such as)\b)|，(?!包括)|[;:；：]"
 # Words that bound a value negate no predicate: "允许携带一件不超过7公斤的行李" allows it.
 _BOUND = re.compile(r"不[得应能可宜]?(?:超过|高于|多于|低于|少于)|\bnot? (?:more|less|fewer|later|earlier) than\b", re.I)
 # A duty, however worded: "is not required to return the deposit" denies "must return the deposit".
-_DUTY = re.compile(r"\b(?:must|shall|required|obliged|obligated|ha(?:s|ve) to)\b|必须|务必|应当|需要", re.I)
+DUTY = re.compile(r"\b(?:must|shall|required|obliged|obligated|ha(?:s|ve) to)\b|必须|务必|应当|需要", re.I)
 _DUTY_WORDS = frozenset({"requir", "require", "oblig", "obligat", "need", "必须", "务必", "须"})  # as words() gives them
 # A negation under a condition asserts nothing ("if you do not report income").
 _CONDITION = re.compile(r"\b(?:if|unless|when|whether)\b|如果|若|除非|假如", re.I)
@@ -41,7 +41,7 @@ _MODALITY = [
     ("forbid", re.compile(r"^\s*(?:please\s+)?(?:do\s+not|don['’]t|never)\b"
                           r"|\b(?:must|may|shall|should|can|could)\s+not\b|\b(?:mustn|shan|can|couldn)['’]?t\b|\bcannot\b"
                           r"|(?:\b(?:not|never)|n['’]t)\s+(?:\w+\s+){0,2}(?:allowed|permitted|safe)\b|\b(?:prohibit\w*|forbid\w*|ban(?:s|ned|ning)?\b)"
-                          r"|\boff[\s-]limits\b",
+                          r"|\boff[\s-]limits\b|\bno\s+(?:\w+\s+){1,2}(?:is|are|was|were)\s+(?:allowed|permitted)\b",
                           re.I)),
     ("exempt", re.compile(r"\b(?:optional|voluntary)\b|(?:\bnot|n['’]t)\s+(?:required|mandatory|necessary|needed)\b|\bno\s+need\b"
                           r"|\b(?:do|does|did)(?:\s+not|n['’]t)\s+(?:need|have)\s+to\b|\bneed(?:\s+not|n['’]t)\b"
@@ -163,7 +163,7 @@ def _contained(clause: str, statement: str) -> bool:
     states a duty, the statement's duty words need not be its very words ("is not required to
     return" / "must return")."""
     held = [t for t in dict.fromkeys(words(statement)) if not facts(t).negated]
-    if _DUTY.search(clause):
+    if DUTY.search(clause):
         held = [t for t in held if t not in _DUTY_WORDS]
     return len(held) >= 3 and set(held) <= set(words(clause))  # the very words: a stem match ("produced" in "products") is too loose
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import re
 
-from ragpipe.core.evidence.agreement import found_in, words
-from ragpipe.core.evidence.polarity import aligned_with, clauses_of
+from ragpipe.core.evidence.agreement import SPELLED_NUMBERS, found_in, words
+from ragpipe.core.evidence.facts import negated
+from ragpipe.core.evidence.polarity import DUTY, aligned_with, clauses_of
 
 # A universal claim: "all", "every", "always", "所有", "每个员工都". "Not all", "at all", "after all" are none, nor a
 # share per head ("each resident can bring two guests", "每个子女每月1000元"). "Any" is mostly no claim of all
@@ -29,15 +30,34 @@ _DAYS = re.compile(r"weekdays?|weekends?|工作日|周末", re.I)
 _EXCEPT = re.compile(r"\b(?:except(?: for)?|excluding|other than|apart from|with the exception of)\b"
                      r"|(?<![扣删免剔切开拆清])除(?:了|(?=[^，。,；;]{1,20}?[以之]?外))", re.I)
 
+# A condition that sets the part apart: "…if their income is below $40,000", "员工如果入职满一年，…". Stock hedges
+# ("if any", "if needed", "even if", "as if") set nothing apart; 若干 is "several".
+_IF = re.compile(r"(?<!even )(?<!as )\b(?:if|provided that|providing that|as long as|so long as|on condition that)\b"
+                 r"(?! (?:any|needed|necessary|applicable|possible|required|so)\b)|如果|假如|若(?!干)|只要|凡是", re.I)
+# A count of the whole: "three of the city's bus lines", "其中两家分店".
+_COUNT = re.compile(rf"\b(?:\d+|{SPELLED_NUMBERS}|a few|a handful|half)\s+of\b"
+                    r"|其中[^，。,；;]{0,3}?(?:\d+|[一二两三四五六七八九十几]+)\s*[个家条名位所台辆种项座间只门]", re.I)
+# Evidence that exempts a part from what the statement says of all: "without a visa", "exempt from the fee", "need
+# not", "免签", "免票", "无需". The exempted thing is the statement's (its word, or in Chinese its character).
+_EXEMPT = re.compile(r"\bwithout (?:an? |the |any )?(?P<en>\w+)|\bexempt(?:ed)? from (?:the |any )?(?P<en2>\w+)"
+                     r"|\b(?:need not|no need|not required|do(?:es)? not (?:need|have to))\b"
+                     r"|免(?P<zh>[\u4e00-\u9fff])|无需|无须|不需要?|不必|不用", re.I)
+# "No one", "nobody", "none of", "没有人": a universal that denies; evidence that names some who do answers it.
+_NO_ONE = re.compile(r"\b(?:no one|no-one|nobody|none of (?:the|them|us|its|their))\b|没有人|没人|无人", re.I)
+_SOME = re.compile(rf"\d|\b(?:{SPELLED_NUMBERS}|several|some|many|a few|someone|somebody)\b|有人"
+                   r"|[一二两三四五六七八九十几数多]+\s*[位名个人]", re.I)
+
 
 def scope_conflict(statement: str, question: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
     """A universal statement against the evidence clause that speaks of it and limits it: ("scope", the universal
     word, the limit, the sentence). A limit the statement or its question carries ("Do full-time employees get…?"
     "Yes, all full-time employees do.") is none: the words that set the part apart must be new to both."""
+    given = words(statement) + words(question)
+    if _NO_ONE.search(statement):
+        return _someone_does(statement, sentences)
     universal = _UNIVERSAL.search(statement)
     if not universal:
         return None
-    given = words(statement) + words(question)
     # The word after "all" is the whole the evidence may name a part of in its own words ("customer" / "Premium
     # members"): the clause that speaks of the statement holds its words, or its words but that one.
     head = words(statement[universal.end():])[:1]
@@ -49,13 +69,61 @@ def scope_conflict(statement: str, question: str, sentences: list[str]) -> tuple
         clause, sentence = of[i]
         limit = _part_of(clause, head) or _new_words(_ONLY, clause, given)
         limit = limit or next((_EXCEPT.search(c) for c in clauses_of(sentence) if _new_words(_EXCEPT, c, given)), None)
-        # A statement that names a part itself ("All students usually…", "only on weekdays") is not universal.
-        if limit and not (_PART.search(statement) or (_ONLY.search(statement) and limit.re is not _EXCEPT)):
+        # A condition or a count on the evidence's own "all" ("If you choose to pray, end all your prayers", "All five
+        # of them were…") says when all hold, not which of them.
+        if not _UNIVERSAL.search(sentence):
+            limit = limit or _counted(clause, frame)
+            limit = limit or next((_IF.search(c) for c in clauses_of(sentence)
+                                  if _new_words(_IF, c, given, said=f"{statement} {question}")), None)
+        # A statement that names a part itself ("All students usually…", "only on weekdays", "if…") is not universal.
+        own = _PART.search(statement) or _IF.search(statement) or _COUNT.search(statement)
+        if limit and not (own or (_ONLY.search(statement) and limit.re is not _EXCEPT)):
             return "scope", universal.group(0), limit.group(0), sentence
+    return _exempted(statement, head, sentences) if head and not (_IF.search(statement) or negated(statement)) else None
+
+
+def _counted(clause: str, frame: list[str]) -> re.Match | None:
+    """A count before the statement's words: "Three of the city's twelve bus lines" against "All of the city's bus
+    lines"."""
+    return next((m for m in _COUNT.finditer(clause) if any(found_in(t, frame) for t in words(clause[m.end():])[:4])), None)
+
+
+def _exempted(statement: str, head: tuple[str, ...], sentences: list[str]) -> tuple[str, str, str, str] | None:
+    """A clause of the statement's whole that exempts it (a part of it, or all) from what the statement says it
+    needs or has: "A visa is required for all visitors." / "Visitors from most countries can enter without a visa",
+    "所有乘客都需要购票" / "儿童乘客可免票乘车". A clause that denies it as a whole ("No visitor may enter without a
+    visa") exempts nothing."""
+    said = words(statement)
+    for sentence in sentences:
+        for clause in clauses_of(sentence):
+            found = _EXEMPT.search(clause)
+            if not found or not found_in(head[0], words(clause)) or found.group(0) in statement:
+                continue
+            thing = found.group("en") or found.group("en2")
+            if thing:
+                ours = found_in(words(thing)[0], said) if words(thing) else False
+            else:
+                ours = found.group("zh") in statement if found.group("zh") else bool(DUTY.search(statement))
+            if ours and not negated(clause.replace(found.group(0), " ")):
+                return "scope", head[0], found.group(0), sentence
     return None
 
 
-def _new_words(marker: re.Pattern, clause: str, given: tuple[str, ...]) -> re.Match | None:
+def _someone_does(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
+    """"No one has won it twice" / "没有人获得过两次该奖项" against the clause that speaks of it, says it plainly and names
+    some who do ("迄今已有两位科学家两次获得该奖项")."""
+    denial = _NO_ONE.search(statement)
+    frame = list(dict.fromkeys(words(_NO_ONE.sub(" ", statement))))
+    of = [(c, s) for s in sentences for c in clauses_of(s)]
+    for i in aligned_with(frame, [c for c, _ in of], [words(c) for c, _ in of]):
+        clause, sentence = of[i]
+        some = next((m for m in _SOME.finditer(clause) if m.group(0) not in statement), None)
+        if some and not negated(clause):
+            return "scope", denial.group(0), some.group(0), sentence
+    return None
+
+
+def _new_words(marker: re.Pattern, clause: str, given: tuple[str, ...], said: str | None = None) -> re.Match | None:
     """The marker found in the clause, where the words it sets apart (the few after it, or before it where it ends the
     clause: "on weekdays only") hold one the statement and question do not: "only permanent staff", not "provided
     only to full-time employees" asked of full-time employees."""
@@ -65,7 +133,9 @@ def _new_words(marker: re.Pattern, clause: str, given: tuple[str, ...]) -> re.Ma
     days = words(found.group(0)) if _DAYS.fullmatch(found.group(0)) else ()
     near = [*days, *words(clause[found.end():])[:3]]
     near = near or list(words(clause[:found.start()])[-3:])
-    return found if any(not found_in(t, given) for t in near) else None
+    # A condition's number sets a part apart though words() keeps none: "as long as they are over 18".
+    figure = said is not None and any(n not in said for n in re.findall(r"\d+", clause[found.end():])[:1])
+    return found if figure or any(not found_in(t, given) for t in near) else None
 
 
 def _part_of(clause: str, head: tuple[str, ...]) -> re.Match | None:
