@@ -1,0 +1,40 @@
+import pytest
+
+from ragpipe.core.evidence.contradiction import contradiction
+from ragpipe.core.evidence.superlatives import ranked
+
+PLANS = "The Basic plan costs $12 a month, the Plus plan $9 and the Pro plan $20."
+ZH_PLANS = "基础版每月12元，进阶版每月9元，专业版每月20元。"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The Basic plan is the cheapest.", PLANS),
+    ("The Plus plan is the most expensive.", PLANS),
+    ("基础版最便宜。", ZH_PLANS),
+    ("The Mill Bridge is the oldest.", "The Mill Bridge opened in 1921, the Stone Bridge in 1887 and the Harbor Bridge in 1964."),
+    ("二号仓库面积最大。", "一号仓库面积为1200平方米，二号仓库面积为800平方米，三号仓库面积为1500平方米。"),
+])
+def test_a_superlative_another_side_holds_by_the_stated_values(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "comparison"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The Plus plan is the cheapest.", PLANS),
+    ("The Pro plan is the most expensive.", PLANS),
+    ("进阶版最便宜。", ZH_PLANS),
+    ("The Stone Bridge is the oldest.", "The Mill Bridge opened in 1921, the Stone Bridge in 1887 and the Harbor Bridge in 1964."),
+])
+def test_a_superlative_the_named_side_holds(statement, evidence):
+    assert ranked(statement, [evidence])[0] is True
+    assert contradiction(statement, [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The Basic plan is the cheapest.", "The Basic plan costs $12 a month and the Plus plan $9."),  # two sides: comparisons.py
+    ("The Basic plan is not the cheapest.", PLANS),
+    ("Most people choose the Basic plan.", PLANS),
+    ("The Gold plan is the cheapest.", PLANS),  # a side the evidence does not value
+])
+def test_no_ranking_without_three_valued_sides_or_the_named_one(statement, evidence):
+    assert ranked(statement, [evidence]) is None
