@@ -1085,3 +1085,19 @@ def test_negation_said_by_a_word(statement, question, evidence):
 ])
 def test_a_word_negated_alike_or_not_at_all_is_no_conflict(statement, question, evidence):
     assert contradicted(statement, question, [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence, swapped", [
+    ("Smith was sued by Jones.", "Smith sued Jones in 2021.", True),  # "Smith" opens both and is a common word too
+    ("Smith was hired by Jones.", "Smith hired Jones in 2021.", True),
+    ("Jones was sued by Smith.", "Smith sued Jones in 2021.", False),
+    ("The bill was approved by Congress.", "Congress approved the bill.", False),
+    ("王经理被刘助理解雇了。", "王经理上周解雇了刘助理。", True),  # a surname with a title, a time before the verb
+    ("陈记者被孙市长采访了。", "陈记者昨天采访了孙市长。", True),
+    ("刘助理被王经理解雇了。", "王经理上周解雇了刘助理。", False),
+    ("张三被李四解雇了。", "张三上周解雇了李四。", True),
+    ("李四被张三解雇了。", "张三上周解雇了李四。", False),
+])
+def test_a_passive_that_swaps_the_roles_of_an_ordinary_verb(statement, evidence, swapped):
+    found = contradiction(statement, [evidence])
+    assert (found is not None and found.kind == "roles") == swapped

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from types import SimpleNamespace
 
 from ragpipe.core.text import _jieba, pos_tags
 
@@ -260,4 +261,18 @@ def zh_dotted(text: str) -> tuple[str, ...]:
         last = list(pos_tags(parts[-1]))
         kept = next((i for i, w in enumerate(last) if i and w.flag[:1] in _NO_NAME_TAGS), len(last))
         found.append("·".join(["".join(w.word for w in first), *parts[1:-1], "".join(w.word for w in last[:kept])]))
+    return tuple(found)
+
+
+# Titles a surname takes to name one person (王经理, 孙市长, 赵院长): jieba splits them (刘 / 助理) or tags the whole.
+_ZH_TITLES = ("经理|助理|记者|市长|省长|县长|镇长|村长|院长|校长|局长|部长|处长|科长|厂长|社长|行长|主任|书记|主席|总裁|董事长|"
+              "教授|老师|医生|护士|律师|法官|警官|队长|教练|师傅|先生|女士|小姐|同学|总")
+
+
+def zh_titled(text: str) -> tuple[str, ...]:
+    """People named by a surname and a title: 刘助理 of "王经理被刘助理解雇了", 王经理 too."""
+    tokens = list(pos_tags(text)) + [SimpleNamespace(word="", flag="x")]
+    found = [t.word for t in tokens if t.flag == "nr" and re.fullmatch(rf"[\u4e00-\u9fff](?:{_ZH_TITLES})", t.word)]
+    found += [t.word + after.word for t, after in zip(tokens, tokens[1:])
+              if t.flag == "nr" and len(t.word) == 1 and re.fullmatch(_ZH_TITLES, after.word)]
     return tuple(found)
