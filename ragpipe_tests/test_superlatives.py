@@ -1,6 +1,6 @@
 import pytest
 
-from ragpipe.core.evidence.contradiction import contradiction
+from ragpipe.core.evidence.contradiction import borne_out, contradiction
 from ragpipe.core.evidence.superlatives import ranked
 
 PLANS = "The Basic plan costs $12 a month, the Plus plan $9 and the Pro plan $20."
@@ -38,3 +38,17 @@ def test_a_superlative_the_named_side_holds(statement, evidence):
 ])
 def test_no_ranking_without_three_valued_sides_or_the_named_one(statement, evidence):
     assert ranked(statement, [evidence]) is None
+
+
+def test_a_word_of_the_side_that_no_value_clause_holds_names_no_side():
+    found = contradiction("销售部人数最少。", ["销售部有32人，财务部有9人，技术部有57人。"])
+    assert found is not None and found.kind == "comparison"
+    assert ranked("财务部人数最少。", ["销售部有32人，财务部有9人，技术部有57人。"])[0] is True
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The Plus plan is the cheapest.", PLANS),
+    ("越野版最重。", "轿车版重1.4吨，越野版重2.1吨，旅行版重1.6吨。"),
+])
+def test_a_superlative_the_values_bear_out_is_borne_out(statement, evidence):
+    assert borne_out(statement, "", [evidence])

@@ -104,9 +104,10 @@ def confirms(reply: str, question: str, sentences: Sequence[str]) -> bool:
 def borne_out(statement: str, question: str, sentences: Sequence[str]) -> bool:
     """The statement's one claim is what the evidence says in other words: a time that is the end the
     evidence's range names (limits.range_confirms), or a comparison it states, in either wording ("火车比大巴贵"
-    / "大巴比火车便宜"), or bears out with its values."""
+    / "大巴比火车便宜"), or bears out with its values, as it may a superlative (superlatives.ranked)."""
     sentences = [s for s in sentences if s and s.strip()]
-    return bears_out(statement, sentences) or range_confirms(statement, question, sentences)
+    extreme = ranked(statement, sentences)  # "the cheapest" that the stated prices of three sides bear out
+    return bears_out(statement, sentences) or bool(extreme and extreme[0]) or range_confirms(statement, question, sentences)
 
 
 def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Contradiction | None:

@@ -76,7 +76,8 @@ def _rank(own: set[str], attribute: str, sentence: str, reading, direction: int)
             valued.append((clause.strip(), clause_words, next(iter(values))))
     if len(valued) < 3 or len({dim for _, _, (dim, _) in valued}) != 1 or len({v for _, _, (_, v) in valued}) < len(valued):
         return None
-    distinct = {t for t in own if not all(found_in(t, w) for _, w, _ in valued)}
+    # Words no clause holds name no side: 人数 of "销售部人数最少" against "销售部有32人".
+    distinct = {t for t in own if any(found_in(t, w) for _, w, _ in valued) and not all(found_in(t, w) for _, w, _ in valued)}
     named = [v for v in valued if distinct and all(found_in(t, v[1]) for t in distinct)]
     if len(named) != 1:
         return None
