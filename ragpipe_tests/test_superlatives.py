@@ -52,3 +52,14 @@ def test_a_word_of_the_side_that_no_value_clause_holds_names_no_side():
 ])
 def test_a_superlative_the_values_bear_out_is_borne_out(statement, evidence):
     assert borne_out(statement, "", [evidence])
+
+
+def test_a_superlative_of_a_measure_the_sentence_does_not_list_is_not_ranked():
+    scores = ["Southwest had the highest satisfaction score (86), followed by JetBlue (85), Delta (70) and United (62)."]
+    assert ranked("JetBlue has the lowest percentage of award seats.", scores) is None
+    assert ranked("Southwest has the highest satisfaction score.", scores)[0] is True
+
+
+def test_the_noun_after_a_superlative_of_a_kind_is_no_measure():
+    found = contradiction("The library is the newest building on campus.", ["The library was built in 1968, the gym in 2015 and the chapel in 1902."])
+    assert found is not None and found.kind == "comparison"

@@ -18,24 +18,29 @@ from ragpipe.core.text import is_chinese
 _EN_SUPERLATIVES = {w[:-2] + "est": d for w, d in _EN_COMPARATIVES.items() if w.endswith("er")}
 _EN_SUPERLATIVES |= {"best": {"quality": 1}, "worst": {"quality": -1}, "eldest": {"age": 1}}
 # "the cheapest", "the most expensive", "the most students", "the fewest seats"; after "the" only ("most people").
-_EN_SUPERLATIVE = re.compile(rf"\bthe\s+(?:(?P<word>{'|'.join(_EN_SUPERLATIVES)})|(?P<most>most|least|fewest)\s+(?P<of>[a-z]+))\b", re.I)
+_EN_SUPERLATIVE = re.compile(rf"\bthe\s+(?:(?P<word>{'|'.join(_EN_SUPERLATIVES)})(?:\s+(?!of|in|among|on|at|by|for|with|and|but)(?P<noun>[a-z]+))?"
+                             rf"|(?P<most>most|least|fewest)\s+(?P<of>[a-z]+))\b", re.I)
+# Superlatives whose noun is mostly the measure ("the highest score", "the largest share"), not the kind of the side
+# ("the newest building", "the cheapest plan").
+_OF_A_MEASURE = frozenset({"highest", "lowest", "greatest", "largest", "biggest", "smallest", "best", "worst"})
 # "基础版最便宜", "西校区的学生最多", "二号仓库面积最大": 最 before a comparative word and the clause's end or 的.
 _ZH_SUPERLATIVE = re.compile(rf"最(?P<word>{_ZH_WORD})(?=$|[\W_]|的)")
 
 
-def _superlative(clause: str) -> tuple[str, dict[str, int], str] | None:
-    """The side a clause names as holding an extreme, the scales with their directions, and the attribute
-    counted ("students" of "the most students"), or None."""
+def _superlative(clause: str) -> tuple[str, dict[str, int], str, str] | None:
+    """The side a clause names as holding an extreme, the scales with their directions, the attribute
+    counted ("students" of "the most students") and the measure named ("score" of "the highest score"), or None."""
     if is_chinese(clause):
         m = _ZH_SUPERLATIVE.search(clause)
-        return (clause[:m.start()], _ZH_COMPARATIVES[m.group("word")], "") if m else None
+        return (clause[:m.start()], _ZH_COMPARATIVES[m.group("word")], "", "") if m else None
     m = _EN_SUPERLATIVE.search(clause)
     if not m:
         return None
     if m.group("word"):
-        return clause[:m.start()], _EN_SUPERLATIVES[m.group("word").lower()], ""
+        word = m.group("word").lower()
+        return clause[:m.start()], _EN_SUPERLATIVES[word], "", (m.group("noun") or "") if word in _OF_A_MEASURE else ""
     sign, of = (1 if m.group("most").lower() == "most" else -1), m.group("of").lower()
-    return clause[:m.start()], {s: sign * d for s, d in _EN_MORE_OF.get(of, {of: 1}).items()}, "" if of in _EN_MORE_OF else of
+    return clause[:m.start()], {s: sign * d for s, d in _EN_MORE_OF.get(of, {of: 1}).items()}, "" if of in _EN_MORE_OF else of, ""
 
 
 def _readings(scale: str, sign: int):
@@ -54,9 +59,11 @@ def ranked(statement: str, sentences: list[str]) -> tuple[bool, str, str, str] |
         found = _superlative(clause)
         if not found or negated(clause):
             continue
-        side, scales, attribute = found
+        side, scales, attribute, measure = found
         own = set(words(side)) | {f"#{c}" for c in _LABEL.findall(side)}
-        for sentence in sentences:
+        # The measure a sentence lists values of is named once ("the highest satisfaction score (86), followed by
+        # JetBlue (85)"): a sentence that names it not lists another ("award seats" are no scores).
+        for sentence in [s for s in sentences if not measure or any(found_in(t, words(s)) for t in words(measure))]:
             for scale, sign in scales.items():
                 for reading, direction in _readings(scale, sign):
                     result = _rank(own, attribute, sentence, reading, direction)
