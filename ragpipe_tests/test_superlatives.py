@@ -63,3 +63,8 @@ def test_a_superlative_of_a_measure_the_sentence_does_not_list_is_not_ranked():
 def test_the_noun_after_a_superlative_of_a_kind_is_no_measure():
     found = contradiction("The library is the newest building on campus.", ["The library was built in 1968, the gym in 2015 and the chapel in 1902."])
     assert found is not None and found.kind == "comparison"
+
+
+@pytest.mark.parametrize("statement", ["The Basic plan is one of the cheapest.", "基础版是最便宜的套餐之一。"])
+def test_one_of_the_extremes_is_no_extreme(statement):
+    assert ranked(statement, [PLANS, ZH_PLANS]) is None

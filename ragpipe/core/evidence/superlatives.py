@@ -17,8 +17,9 @@ from ragpipe.core.text import is_chinese
 # "cheapest" of "cheaper", "biggest" of "bigger", "earliest" of "earlier"; "best" and "worst" have their own.
 _EN_SUPERLATIVES = {w[:-2] + "est": d for w, d in _EN_COMPARATIVES.items() if w.endswith("er")}
 _EN_SUPERLATIVES |= {"best": {"quality": 1}, "worst": {"quality": -1}, "eldest": {"age": 1}}
-# "the cheapest", "the most expensive", "the most students", "the fewest seats"; after "the" only ("most people").
-_EN_SUPERLATIVE = re.compile(rf"\bthe\s+(?:(?P<word>{'|'.join(_EN_SUPERLATIVES)})(?:\s+(?!of|in|among|on|at|by|for|with|and|but)(?P<noun>[a-z]+))?"
+# "the cheapest", "the most expensive", "the most students", "the fewest seats"; after "the" only ("most people"),
+# and not "one of the highest", "最大的城市之一": one of several holds no extreme alone.
+_EN_SUPERLATIVE = re.compile(rf"(?<!\bone\sof\s)(?<!\bamong\s)\bthe\s+(?:(?P<word>{'|'.join(_EN_SUPERLATIVES)})(?:\s+(?!of|in|among|on|at|by|for|with|and|but)(?P<noun>[a-z]+))?"
                              rf"|(?P<most>most|least|fewest)\s+(?P<of>[a-z]+))\b", re.I)
 # Superlatives whose noun is mostly the measure ("the highest score", "the largest share"), not the kind of the side
 # ("the newest building", "the cheapest plan").
@@ -31,7 +32,7 @@ def _superlative(clause: str) -> tuple[str, dict[str, int], str, str] | None:
     """The side a clause names as holding an extreme, the scales with their directions, the attribute
     counted ("students" of "the most students") and the measure named ("score" of "the highest score"), or None."""
     if is_chinese(clause):
-        m = _ZH_SUPERLATIVE.search(clause)
+        m = None if "之一" in clause else _ZH_SUPERLATIVE.search(clause)
         return (clause[:m.start()], _ZH_COMPARATIVES[m.group("word")], "", "") if m else None
     m = _EN_SUPERLATIVE.search(clause)
     if not m:
