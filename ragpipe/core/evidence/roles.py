@@ -284,7 +284,8 @@ def swapped_roles(statement: str, sentences: list[str]) -> tuple[str, str, str] 
     # So does a capitalised word that is also a common word ("Smith", "Baker") opening a passive on either side:
     # "Smith was sued by Jones" against "Smith sued Jones".
     opening = re.match(r"[A-Z][a-z'’-]+(?=\s)", given)
-    if opening and fold(opening.group(0)) not in EN_STOPWORDS and any(_EN_PASSIVE.search(t) for t in [statement, *sentences]):
+    passive = opening and re.compile(rf"\b{opening.group(0)}\s+(?:was|were|is|are|has\s+been|had\s+been)\s+\w+\s+by\b")
+    if opening and fold(opening.group(0)) not in EN_STOPWORDS and any(passive.search(t) for t in [statement, *sentences]):
         named.add(fold(opening.group(0)))
     said = sorted({n for n in named.union(facts(statement).names, _zh_sides(statement), zh_titled(statement)) if lowered.find(n) >= 0},
                   key=lambda n: (lowered.find(n), -len(n), n))[:5]
