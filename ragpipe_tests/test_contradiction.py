@@ -14,6 +14,8 @@ from ragpipe.core.evidence.zh_names import zh_makers
     ("住房公积金缴存比例最高为5%。", "住房公积金单位和职工缴存比例均不得低于5%。"),
     ("成年人每天食盐摄入量至少5克。", "建议成年人每天摄入食盐不超过5克。"),
 ])
+
+
 def test_a_floor_stated_as_a_ceiling_or_the_other_way_round(statement, evidence):
     found = contradiction(statement, [evidence])
     assert found is not None and found.kind == "bound"
@@ -26,6 +28,8 @@ def test_a_floor_stated_as_a_ceiling_or_the_other_way_round(statement, evidence)
     ("成年人每天食盐摄入量不应超过5克。", "建议成年人每天摄入食盐不超过5克。"),
     ("The fee is 3.5% of the loan.", "The fee is at least 3.5% of the loan."),  # no bound stated: not a conflict
 ])
+
+
 def test_the_same_bound_or_none_is_no_conflict(statement, evidence):
     assert contradiction(statement, [evidence]) is None
 
@@ -47,6 +51,8 @@ def test_a_negated_statement_whose_every_word_its_evidence_affirms():
      "A landlord in the state must return the security deposit within 30 days after the tenant moves out."),
     ("房东不必退还押金。", "房东必须在租客搬离后30天内退还押金。"),
 ])
+
+
 def test_a_denial_against_a_bound_or_a_duty_worded_otherwise(statement, evidence):
     found = contradiction(statement, [evidence])
     assert found is not None and found.kind == "negation"
@@ -57,6 +63,8 @@ def test_a_denial_against_a_bound_or_a_duty_worded_otherwise(statement, evidence
     ("The landlord must return the security deposit.",
      "A landlord in the state must return the security deposit within 30 days after the tenant moves out."),
 ])
+
+
 def test_a_bound_or_a_duty_restated_is_no_denial(statement, evidence):
     assert contradiction(statement, [evidence]) is None
 
@@ -66,6 +74,8 @@ def test_a_bound_or_a_duty_restated_is_no_denial(statement, evidence):
      "Since 2006 the International Astronomical Union has classified Pluto as a dwarf planet, no longer as a planet."),
     ("冥王星目前仍被归类为行星。", "2006年国际天文学联合会将冥王星重新归类为矮行星，它不再属于行星。"),
 ])
+
+
 def test_still_against_no_longer_said_once_for_the_sentence(statement, evidence):
     found = contradiction(statement, [evidence])
     assert found is not None and found.kind == "antonym"
@@ -85,6 +95,8 @@ def test_still_against_no_longer_said_once_for_the_sentence(statement, evidence)
     ("Coach Irena Bell was trained by the sprinter Malik Osei.",  # titles after "by" tell the agent, not the relation
      "The sprinter Malik Osei was trained by coach Irena Bell for six seasons."),
 ])
+
+
 def test_sides_that_trade_places_around_their_relation(statement, evidence):
     found = contradiction(statement, [evidence])
     assert found is not None and found.kind == "roles"
@@ -106,6 +118,8 @@ def test_sides_that_trade_places_around_their_relation(statement, evidence):
     ("Stir the butter with the sugar.", "Stir the sugar with the butter."),  # nothing between: a list
     ("The coach met the captain before the match.", "The captain met the coach before the match."),
 ])
+
+
 def test_reordered_but_the_same_fact_is_no_swap(statement, evidence):
     assert contradiction(statement, [evidence]) is None
 
@@ -145,6 +159,8 @@ def test_a_question_that_asks_two_things_is_checked_part_by_part():
     ("Lumora acquired Brightwave in 2019.", "Brightwave acquired the studio Lumora in 2019.", "roles"),
     ("在半决赛中，韩国女篮击败了日本女篮。", "在半决赛中，日本女篮击败了韩国女篮。", "roles"),
 ])
+
+
 def test_a_swap_whose_wording_differs_from_its_evidence(statement, evidence, kind):
     found = contradiction(statement, [evidence])
     assert found is not None and found.kind == kind
@@ -156,6 +172,8 @@ def test_a_swap_whose_wording_differs_from_its_evidence(statement, evidence, kin
     ("Brightwave acquired Lumora in 2019.", "Brightwave acquired the studio Lumora in 2019."),
     ("在半决赛中，日本女篮击败了韩国女篮。", "在半决赛中，日本女篮击败了韩国女篮。"),
 ])
+
+
 def test_the_same_fact_worded_otherwise_is_no_swap(statement, evidence):
     assert contradiction(statement, [evidence]) is None
 
@@ -165,7 +183,6 @@ def test_two_people_with_the_same_title_are_two_names():
     found = contradiction("Dr. Lindqvist does the children's check-ups on Fridays.", evidence)
     assert found is not None and found.kind == "name"
     assert contradiction("Dr. Okafor does the children's check-ups on Fridays.", evidence) is None
-
 
 
 def test_a_year_only_the_question_gives_is_no_date_conflict():
@@ -191,6 +208,8 @@ def test_a_year_only_the_question_gives_is_no_date_conflict():
     # A subject swapped in a sentence that also counts something ("two" is a slot of its own).
     ("Venus has two moons.", "Neptune has many moons."),
 ])
+
+
 def test_a_name_swapped_for_a_proper_name_of_the_evidence(statement, evidence):
     found = contradiction(statement, [evidence])
     assert found is not None and found.kind == "name"
@@ -209,6 +228,8 @@ def test_a_chinese_name_swap_where_jieba_cuts_the_verb_otherwise_shows_the_name_
     ("The concerto was first played by the Leipzig Choir.", "The concerto was first played by the Leipzig Choir "
                                                            "and its orchestra."),
 ])
+
+
 def test_one_name_or_no_proper_alternative_is_no_swap(statement, evidence):
     assert contradiction(statement, [evidence]) is None
 
@@ -223,6 +244,8 @@ def test_one_name_or_no_proper_alternative_is_no_swap(statement, evidence):
     ("八周。", "课程多长时间？", "该课程持续八周。", True), ("六周。", "课程多长时间？", "该课程持续八周。", False),
     ("三米。", "这座桥多高？", "这座桥高三米。", True),
 ])
+
+
 def test_a_chinese_bare_reply_that_names_no_name_is_confirmed_by_its_words(reply, question, evidence, confirmed):
     """jieba tags few common nouns as names (竹子, 木星): the reply's own words stand where the
     question points, and the asking word (哪种) is no word the evidence must repeat."""
@@ -235,6 +258,8 @@ def test_a_chinese_bare_reply_that_names_no_name_is_confirmed_by_its_words(reply
     ("在校学生参加勤工俭学取得的收入免征个人所得税。", "学生勤工俭学取得的收入，免征个人所得税。", False),
     ("退休人员领取的养老金需要缴纳个人所得税。", "按照国家统一规定发给职工的退休工资，免征个人所得税。", False),  # no more shared
 ])
+
+
 def test_an_exemption_against_a_duty_on_the_same_object(statement, evidence, opposed):
     """The condition reworded leaves too few shared words to align the clause; the verb's antonym
     before the same object, in a sentence that shares a few more words, still opposes it."""
@@ -284,6 +309,8 @@ def test_a_lone_one_says_each_where_the_evidence_does():
     ("Pets are welcome in the cabins.", "Pets are not permitted in the cabins."),
     ("Children under five are allowed in the spa.", "The spa is off-limits to children under five."),
 ])
+
+
 def test_a_permission_against_a_prohibition_or_a_duty_against_an_exemption(statement, evidence):
     found = contradiction(statement, [evidence])
     assert found is not None and found.kind in ("negation", "antonym", "modality")
@@ -296,6 +323,8 @@ def test_a_permission_against_a_prohibition_or_a_duty_against_an_exemption(state
     ("Some vitamins can be stored in the liver.", "Water-soluble vitamins cannot be stored in the body."),  # ability
     ("Here is how you can keep soup hot for the buffet:", "Soup must not be kept hot for longer than 4 hours."),
 ])
+
+
 def test_the_same_modality_or_an_ability_is_no_conflict(statement, evidence):
     assert contradiction(statement, [evidence]) is None
 
@@ -312,6 +341,8 @@ def test_a_month_or_a_word_that_starts_like_ban_is_no_modal_word():
     ("Dogs aren't permitted on the beach.", "Dogs are prohibited on the beach."),
     ("A visa isn't required for stays under 30 days.", "Stays under 30 days do not need a visa."),
 ])
+
+
 def test_a_contracted_negation_forbids_or_exempts_like_not(statement, evidence):
     assert contradiction(statement, [evidence]) is None
 
@@ -322,6 +353,8 @@ def test_a_contracted_negation_forbids_or_exempts_like_not(statement, evidence):
     ("支持，这款洗衣机带有烘干功能。", "这款洗衣机支持烘干吗？", "该型号洗衣机不具备烘干功能。"),
     ("Parking is free.", "Is parking free?", "Parking is not free."),  # three words, read whole
 ])
+
+
 def test_a_reply_word_before_a_denied_claim_or_a_short_claim_hides_no_negation(answer, question, evidence):
     found = contradicted(answer, question, [evidence])
     assert found is not None and found.kind == "negation"
@@ -356,6 +389,8 @@ def test_a_negation_ties_no_value_to_the_clause_it_stands_in():
     ("The tallest mountain in Japan is Mount Aso.", "Mount Fuji, at 3,776 metres, is the tallest mountain in Japan.",
      "Mount Aso", "Mount Fuji"),
 ])
+
+
 def test_a_name_swap_behind_a_pronoun_or_a_place_title(statement, evidence, stated, other):
     found = contradiction(statement, [evidence])
     assert found is not None and (found.kind, found.stated, found.evidence) == ("name", stated, other)
@@ -371,6 +406,8 @@ def test_a_name_swap_behind_a_pronoun_or_a_place_title(statement, evidence, stat
      "The bakery was founded in 1998 by Ana Torres, whose sister Maria Lopez later joined as head baker.",
      "Maria Lopez", "Ana Torres"),
 ])
+
+
 def test_another_name_in_the_statements_slot_and_its_name_only_in_another_role(statement, evidence, stated, other):
     found = contradiction(statement, [evidence])
     assert found is not None and (found.kind, found.stated, found.evidence) == ("name", stated, other)
@@ -381,6 +418,8 @@ def test_another_name_in_the_statements_slot_and_its_name_only_in_another_role(s
     ("The headquarters are in Munich.", "The company's headquarters are located in Hamburg and Munich."),  # a list
     ("The museum is in Paris.", "The museum, founded in 1850 in Lyon, moved to Paris in 1900."),  # another clause's slot
 ])
+
+
 def test_a_name_listed_in_the_slot_or_a_slot_of_another_clause_is_no_swap(statement, evidence):
     assert contradiction(statement, [evidence]) is None
 
@@ -390,6 +429,8 @@ def test_a_name_listed_in_the_slot_or_a_slot_of_another_clause_is_no_swap(statem
     ("蓝天航空收购了海鸥航空。", "2019年，海鸥航空以12亿元收购了蓝天航空。", "海鸥航空收购了蓝天航空。"),
     ("红星队击败了蓝鹰队。", "决赛中，蓝鹰队以3比1击败了红星队。", "蓝鹰队击败了红星队。"),  # a score between says no relation
 ])
+
+
 def test_chinese_sides_that_share_a_head_word_trade_places(statement, evidence, faithful):
     found = contradiction(statement, [evidence])
     assert found is not None and found.kind == "roles"
@@ -404,6 +445,8 @@ def test_chinese_sides_that_share_a_head_word_trade_places(statement, evidence, 
     ("Drinking alcohol does not affect this antibiotic.",            # an imperative "do not" forbids
      "Do not drink alcohol while taking this antibiotic and for 48 hours after the last dose."),
 ])
+
+
 def test_harmless_or_a_permission_against_a_prohibition_of_the_same_thing(statement, evidence):
     found = contradiction(statement, [evidence])
     assert found is not None and found.kind == "modality"
@@ -413,6 +456,8 @@ def test_harmless_or_a_permission_against_a_prohibition_of_the_same_thing(statem
     ("露营地可以生火做饭。", "露营地设有专门的烧烤区，允许使用明火。"),
     ("孕妇饮用这种茶没有任何影响。", "孕妇可以饮用本品。"),
 ])
+
+
 def test_harmless_or_a_permission_against_a_permission_is_no_conflict(statement, evidence):
     assert contradiction(statement, [evidence]) is None
 
@@ -425,6 +470,8 @@ def test_harmless_or_a_permission_against_a_permission_is_no_conflict(statement,
     ("The exam can be retaken unlimited times.", "Candidates may retake the exam as often as they like.", False),
     ("图书可以无限次续借。", "图书可以无限次续借，每次续借30天。", False),
 ])
+
+
 def test_no_bound_against_a_ceiling(statement, evidence, conflict):
     found = contradiction(statement, [evidence])
     assert (found is not None and found.kind in ("bound", "negation")) is conflict
@@ -442,6 +489,8 @@ def test_no_bound_against_a_ceiling(statement, evidence, conflict):
     ("Sales increased in 2020.", "Sales decreased in 2019 but increased in 2020.", False),
     ("周一不开放。", "故宫博物院周一闭馆（法定节假日除外）。", False),  # a negated antonym agrees
 ])
+
+
 def test_the_antonym_of_the_statements_verb_aligns_the_clause_that_holds_it(statement, evidence, opposed):
     """Where no clause holds enough of the statement's words, its verb's antonym counts as one
     of them ("closed" / "open"), and so it does in the choice of a sentence's clause where the sentence
@@ -454,6 +503,8 @@ def test_the_antonym_of_the_statements_verb_aligns_the_clause_that_holds_it(stat
     ("The museum is not open on Mondays.", "The museum is closed on Mondays."),
     ("博物馆周一不开放。", "博物馆周一闭馆。"),
 ])
+
+
 def test_a_negated_word_against_its_antonym_is_no_contradiction(statement, evidence):
     assert contradiction(statement, [evidence]) is None
 
@@ -466,6 +517,8 @@ def test_a_negated_word_against_its_antonym_is_no_contradiction(statement, evide
     ("主队赢了这场比赛。", "主队在这场比赛中输给了客队。"),
     ("公司去年实现盈利。", "公司去年出现亏损。"),
 ])
+
+
 def test_a_word_against_its_antonym_of_the_lexicon_is_contradicted(statement, evidence):
     """antonyms.ANTONYMS: a verdict, a vote, a test, presence, a market or an account, in either language."""
     found = contradiction(statement, [evidence])
@@ -477,6 +530,8 @@ def test_a_word_against_its_antonym_of_the_lexicon_is_contradicted(statement, ev
     ("议案已经通过。", "议案在表决中被否决。", True),
     ("他通过网上申请了签证。", "他的签证申请被拒绝。", False),  # 通过 "by way of": no antonym in the evidence
 ])
+
+
 def test_a_chinese_stem_words_drops_is_a_word_against_its_antonym(statement, evidence, opposed):
     found = contradiction(statement, [evidence])
     assert (found is not None and found.kind == "antonym") is opposed
@@ -487,6 +542,8 @@ def test_a_chinese_stem_words_drops_is_a_word_against_its_antonym(statement, evi
     ("会议室不允许携带食物。", "会议室内禁止携带食物。"),
     ("The bill did not pass; it failed in the senate.", "The bill failed in the senate."),
 ])
+
+
 def test_a_word_negated_where_it_stands_agrees_with_its_antonym(statement, evidence):
     assert contradiction(statement, [evidence]) is None
 
@@ -498,6 +555,8 @@ def test_a_word_negated_where_it_stands_agrees_with_its_antonym(statement, evide
     ("The museum is open on Mondays.", "The museum does not close on Mondays.", "The museum is not close on Mondays."),
     ("The museum is not closed on Mondays.", "The museum does not open on Mondays.", "The museum is not closed on Mondays."),
 ])
+
+
 def test_a_word_the_evidence_says_as_not_and_its_antonym_is_read_so(statement, evidence, said):
     from ragpipe.core.evidence.antonyms import as_evidence_says
 
@@ -510,6 +569,8 @@ def test_a_word_the_evidence_says_as_not_and_its_antonym_is_read_so(statement, e
     ("Students who have not found work within three years should have their debts forgiven.",
      "The plan covers students who have not found work within three years, and their debts should be forgiven.", False),
 ])
+
+
 def test_a_negated_predicate_in_the_clause_after_the_subjects(statement, evidence, denied):
     """The clause that holds the statement's subject lacks its predicate: the sentence's next clause that
     holds it is read too, and its negation counts (for an affirmative statement only: a negated one's
@@ -523,6 +584,8 @@ def test_a_negated_predicate_in_the_clause_after_the_subjects(statement, evidenc
     ("No reservation is needed.", "Reservations are not required; walk-ins are welcome.", False),
     ("No reservation is needed.", "Parking is required for all guests.", False),
 ])
+
+
 def test_no_x_is_needed_exempts_from_what_the_evidence_requires(statement, evidence, opposed):
     """"No X is needed" exempts from X; one word left beside both modal phrases aligns them. The reason
     quotes the whole exemption, not its "No"."""
@@ -535,6 +598,8 @@ def test_no_x_is_needed_exempts_from_what_the_evidence_requires(statement, evide
     ("The Loire flows through Paris.", "The Seine flows through the centre of Paris.", True),
     ("The Seine flows through Paris.", "The Seine flows through the centre of Paris.", False),
 ])
+
+
 def test_a_name_of_dictionary_words_between_the_same_two_words(statement, evidence, swapped):
     """"Seine" is a dictionary word too: in the very place of the statement's name it is another name."""
     found = contradiction(statement, [evidence])
@@ -546,6 +611,8 @@ def test_a_name_of_dictionary_words_between_the_same_two_words(statement, eviden
     ("这部电影的导演是陈凯歌。", "该片由陈凯歌执导，于1993年上映。", None),
     ("这部电影的导演是张艺谋。", "该片由陈凯歌投资，于1993年上映。", None),
 ])
+
+
 def test_asked_who_a_person_named_in_the_roles_other_word(statement, evidence, other):
     """Asked who holds a role ("导演是谁？"), a sentence naming a person with a word that shares the role's
     character ("执导") answers it, though it shares no other word with the statement."""
@@ -559,6 +626,8 @@ def test_asked_who_a_person_named_in_the_roles_other_word(statement, evidence, o
     ("这家餐厅早上10点开门，周一店休。", "这家餐厅除周一外每天上午10点开始营业。", False),
     ("这家餐厅早上10点开门。", "这家餐厅每天上午10点开始营业。", False),
 ])
+
+
 def test_a_day_off_against_a_schedule_held_every_day(statement, evidence, opposed):
     found = contradiction(statement, [evidence])
     assert (found is not None and found.kind == "bound") is opposed
@@ -579,6 +648,8 @@ def test_a_day_off_against_a_schedule_held_every_day(statement, evidence, oppose
     ("The pool opens at 6 a.m.", "The pool is closed until 6 a.m. for cleaning."),  # a closure: its end is the opening
     ("图书馆中午12点关闭。", "图书馆每天12:00-13:00闭馆午休。"),
 ])
+
+
 def test_a_start_or_an_end_that_is_the_ranges_own_end_is_no_contradiction(statement, evidence):
     assert contradiction(statement, [evidence]) is None
 
@@ -595,6 +666,8 @@ def test_a_start_or_an_end_that_is_the_ranges_own_end_is_no_contradiction(statem
     ("The pool opens at 7 a.m.", "The pool is open from 6 a.m. on weekdays."),
     ("The pool closes at 6 a.m.", "The pool is closed until 6 a.m. for cleaning."),
 ])
+
+
 def test_a_start_or_an_end_at_the_ranges_other_end_or_neither_is_a_contradiction(statement, evidence):
     found = contradiction(statement, [evidence])
     assert found is not None and found.kind in ("range", "number", "date")
@@ -630,6 +703,8 @@ def test_the_range_reads_only_a_statement_that_starts_or_ends_something():
     ("赵敏输给了孙丽。", "孙丽在第二轮被赵敏击败。", "孙丽输给了赵敏。"),
     ("金桥银行并购了恒远证券。", "恒远证券去年完成了对金桥银行的收购。", "恒远证券收购了金桥银行。"),
 ])
+
+
 def test_one_relation_however_worded_keeps_its_direction(statement, evidence, faithful):
     """"Filed a lawsuit against" is "sued", "lost to" is "was defeated by", 输给 is 被击败; what stands
     between a side and its verb (于2023年, 在客场, 再次, 以0比2) says nothing of who acts."""
@@ -670,6 +745,8 @@ def test_the_court_a_side_sues_before_says_nothing_of_who_sues():
     ("东风队以1比0险胜北辰队。", "北辰队以1比0险胜东风队。", "东风队以0比1惜败于北辰队。"),
     ("韩梅起诉了林涛。", "林涛把韩梅告上了法庭。", "林涛起诉了韩梅。"),
 ])
+
+
 def test_more_wordings_of_a_relation_keep_their_direction(statement, evidence, faithful):
     """"Took X to court" is "sued X", "works for" the converse of "employs", "X's acquisition of Y" is
     "X acquired Y"; 险胜 is 击败, 惜败于 its converse, 把…告上了法庭 is 起诉."""
@@ -683,6 +760,8 @@ def test_more_wordings_of_a_relation_keep_their_direction(statement, evidence, f
     ("The deadline is June 15th.", (6, 15)),
     ("Submit it by 30 September.", (9, 30)),
 ])
+
+
 def test_day_first_english_dates_are_read_as_dates(text, day):
     assert day in facts(text).days
 
@@ -696,6 +775,8 @@ def test_day_first_english_dates_are_read_as_dates(text, day):
     ("When is the application deadline?", "Applications close on 15 June.",
      "The deadline for applications is 15 July. Interviews take place in June.", None),
 ])
+
+
 def test_a_date_the_evidence_states_nowhere_against_the_date_of_its_subject(question, statement, evidence, other):
     """The other verb ("close" / "deadline is") does not hide the swap: the evidence states that month nowhere,
     and its dated sentence that shares the statement's subject gives another."""
@@ -714,6 +795,8 @@ def test_a_date_the_evidence_states_nowhere_against_the_date_of_its_subject(ques
     ("Who composed the opera?", "The opera was composed by Verdi.",
      "The opera was written by Giacomo Puccini and first performed in 1896.", "Giacomo Puccini"),
 ])
+
+
 def test_another_name_in_the_agent_slot_of_a_synonym_verb(question, statement, evidence, other):
     """"acquired by" and "bought by" are one slot (text._INTERCHANGEABLE); its agent is a name though it is a
     dictionary word ("Oracle")."""
@@ -726,6 +809,8 @@ def test_another_name_in_the_agent_slot_of_a_synonym_verb(question, statement, e
     ("The novel was written by Mark Twain (born Samuel Clemens).", False),
     ("The novel was written by Mark Twain, who met Samuel Clemens in 1870.", True),
 ])
+
+
 def test_two_names_of_one_person_are_no_swap(evidence, swapped):
     found = contradicted("The novel was written by Samuel Clemens.", "Who wrote the novel?", [evidence])
     assert (found is not None and found.kind == "name") is swapped
@@ -740,6 +825,8 @@ def test_two_names_of_one_person_are_no_swap(evidence, swapped):
     ("这份报告由财务部门编写。", ()),
     ("作者是一位记者。", ()),
 ])
+
+
 def test_a_person_named_as_a_works_maker_is_read_as_a_name(text, makers):
     """jieba tags pen names as common nouns (老舍, 冰心); in the maker's slot they are names, and so
     facts() reads them. Words of a kind of people or a body (专家, 部门) are no one's name."""
@@ -756,6 +843,8 @@ def test_a_person_named_as_a_works_maker_is_read_as_a_name(text, makers):
     # the other name given in a sentence of its own: one person still
     ("这部作品的作者是谁？", "这部作品的作者是舒庆春。", "这部作品由老舍创作。老舍原名舒庆春。", None),
 ])
+
+
 def test_another_author_where_the_evidence_names_one(question, statement, evidence, other):
     found = contradicted(statement, question, [s + "。" for s in evidence.split("。") if s])  # as the metric splits
     assert (found.evidence if found else None) == other
@@ -765,6 +854,8 @@ def test_another_author_where_the_evidence_names_one(question, statement, eviden
     ("世界上最高的山峰是乔戈里峰。", "珠穆朗玛峰"),
     ("世界上最高的山峰是珠穆朗玛峰。", None),
 ])
+
+
 def test_a_name_whose_sentence_holds_the_questions_words_as_longer_words(statement, other):
     """"最高峰" holds "最高": the sentence speaks of what the question asks, and names another peak
     (text.as_evidence_words reads the statement's words as the evidence's, for a name's slot only)."""
@@ -779,6 +870,8 @@ def test_a_name_whose_sentence_holds_the_questions_words_as_longer_words(stateme
     ("Brazil won against Germany.", "In the semi-final, Germany won against Brazil 7-1.", "roles"),
     ("Brazil lost the semi-final.", "Brazil won the semi-final against Germany.", "antonym"),  # no second side
 ])
+
+
 def test_a_relation_worded_by_its_converse_is_no_antonym(statement, evidence, kind):
     found = contradiction(statement, [evidence])
     assert (found and found.kind) == kind
@@ -799,6 +892,8 @@ def test_a_relation_worded_by_its_converse_is_no_antonym(statement, evidence, ki
     ("二号楼的租金低于一号楼。", "二号楼的租金高于一号楼。", "一号楼的租金低于二号楼。"),
     ("姐姐比妹妹小三岁。", "姐姐比妹妹大三岁。", "妹妹比姐姐小三岁。"),
 ])
+
+
 def test_a_comparison_has_a_direction(statement, evidence, converse):
     found = contradiction(statement, [evidence])
     assert found is not None and found.kind == "comparison"
@@ -811,6 +906,8 @@ def test_a_comparison_has_a_direction(statement, evidence, converse):
     ("今年的比赛比去年更激烈。", "去年的比赛比今年更激烈。"),  # an adjective of no scale the reader knows
     ("The Danube is longer than the Rhine.", "The Volga is longer than the Danube."),  # the evidence compares another pair
 ])
+
+
 def test_what_reads_as_no_comparison_of_the_same_sides(statement, evidence):
     found = contradiction(statement, [evidence])
     assert found is None or found.kind != "comparison"
@@ -822,6 +919,8 @@ def test_what_reads_as_no_comparison_of_the_same_sides(statement, evidence):
      "Dr Lind succeeded Dr Okafor as dean."),
     ("绿队输给了白队。", "绿队在客场以3比0战胜白队。", "白队输给了绿队。"),  # 被 (of 输给) between a side and the verb
 ])
+
+
 def test_converse_wordings_sold_to_succeeded_and_a_passive_side(statement, evidence, faithful):
     """"Was sold to" is "was acquired by", "succeeded" is "replaced" (not "succeeded in"); 输给 reads as
     被击败, whose 被 stands between its side and the verb."""
@@ -846,6 +945,8 @@ def test_another_name_in_the_slot_of_a_phrasal_synonym():
     ("这是全国最短的跨海大桥。", "这是全国最长的跨海大桥。"),
     ("这条线路是全市最慢的地铁线。", "这条线路是全市最快的地铁线。"),
 ])
+
+
 def test_a_superlative_against_its_opposite(statement, evidence):
     found = contradiction(statement, [evidence])
     assert found is not None and found.kind == "antonym"
@@ -856,6 +957,8 @@ def test_a_superlative_against_its_opposite(statement, evidence):
     ("贷款利率最高为5%。", "贷款利率最低为1%，最高为5%。"),
     ("The cheapest ticket costs $20.", "The most expensive ticket costs $90, the cheapest $20."),
 ])
+
+
 def test_a_sentence_naming_both_extremes_gives_a_range_not_an_antonym(statement, evidence):
     assert contradiction(statement, [evidence]) is None
     assert contradiction("贷款利率最高为5%。", ["贷款利率最低为5%。"]).kind == "antonym"
@@ -866,6 +969,8 @@ def test_a_sentence_naming_both_extremes_gives_a_range_not_an_antonym(statement,
     ("The old printer costs less than the new one.", "The old printer is more expensive than the new one.",
      "The new printer costs less than the old one."),  # "one" stands for the other side's noun
 ])
+
+
 def test_a_comparative_before_a_noun_or_a_verb_that_compares(statement, evidence, converse):
     found = contradiction(statement, [evidence])
     assert found is not None and found.kind == "comparison"
@@ -876,6 +981,8 @@ def test_a_comparative_before_a_noun_or_a_verb_that_compares(statement, evidence
     ("Vireo bought the bakery from Larkspur.", "Vireo sold the bakery to Larkspur in 2019.", "Larkspur bought the bakery from Vireo."),
     ("丙公司被丁公司收购。", "丙公司于2020年收购了丁公司。", "丁公司被丙公司收购。"),  # 被 between the two sides
 ])
+
+
 def test_a_sale_is_a_purchase_the_other_way_and_a_passive_before_both_sides(statement, evidence, faithful):
     found = contradiction(statement, [evidence])
     assert found is not None and found.kind == "roles"
@@ -894,6 +1001,8 @@ def test_the_other_extreme_of_another_subject_is_no_antonym():
     ("这是该区最便宜的民宿。", "这是该区最贵的民宿，每晚房价超过800元。"),  # jieba cuts 最便宜 into 最 / 便宜
     ("Lake Baikal is the shallowest lake in the world.", "Lake Baikal is the deepest lake in the world."),
 ])
+
+
 def test_a_superlative_cut_in_two_or_of_depth(statement, evidence):
     found = contradiction(statement, [evidence])
     assert found is not None and found.kind == "antonym"
@@ -922,6 +1031,8 @@ def test_counts_written_in_words_and_digits_read_alike():
     ("The team meets once a week.", "The team meets twice a week, on Mondays and Thursdays."),
     ("The apartment has four bedrooms.", "The apartment has two bedrooms and one bathroom."),
 ])
+
+
 def test_a_count_of_things_the_evidence_counts_otherwise(statement, evidence):
     found = contradiction(statement, [evidence])
     assert found is not None and found.kind == "number"
@@ -934,6 +1045,8 @@ def test_a_count_of_things_the_evidence_counts_otherwise(statement, evidence):
     ("每次吃一片，每天两次。", "每日服用两片，分两次服用。"),  # per dose against per day: another rate
     ("这种眼药水一天最多滴3次", "这种眼药水每日最多滴3次，两次之间间隔4小时。"),
 ])
+
+
 def test_counts_of_other_things_periods_or_bounds_are_no_conflict(statement, evidence):
     assert contradiction(statement, [evidence]) is None
 
@@ -949,6 +1062,8 @@ def test_counts_of_other_things_periods_or_bounds_are_no_conflict(statement, evi
     ("It is the largest airport in the country.", "It is the third largest airport in the country.", True),  # the first
     ("它是中国最大的城市。", "它是中国第二大城市。", True), ("It is the largest airport.", "It is the largest airport.", False),
 ])
+
+
 def test_a_rank_is_a_number_the_evidence_holds_for_the_same_superlative(statement, evidence, conflict):
     found = contradiction(statement, [evidence])
     assert (found is not None and found.kind == "number") is conflict
@@ -966,6 +1081,8 @@ def test_an_ordinal_of_what_the_evidence_counts_is_no_number_it_lacks():
     ("这门课程共有十二讲。", "这门课程共有十讲，每讲45分钟。"),  # 讲, like 场, 集, 页, is a measure word
     ("The ferry runs six times a day in winter.", "The ferry runs twice a day in winter and six times a day in summer."),
 ])
+
+
 def test_a_count_in_words_set_against_another_in_its_clause(statement, evidence):
     found = contradiction(statement, [evidence])
     assert found is not None and found.kind == "number"
@@ -975,6 +1092,8 @@ def test_a_count_in_words_set_against_another_in_its_clause(statement, evidence)
     ("100 passengers fell ill on the cruise.", "About 100 passengers fell ill; the ship carries 2,000 passengers."),  # hedged
     ("Bake at 325 degrees.", "Bake at 350 degrees for 40 minutes."),  # a measure, no count (the number decides)
 ])
+
+
 def test_a_hedged_evidence_count_or_a_measure_sets_no_count_conflict(statement, evidence):
     from ragpipe.core.evidence.contradiction import count_conflict
 
@@ -996,6 +1115,8 @@ def test_a_number_after_the_points_and_counts_nothing():
     ("这份合同包括售后维修服务。", "售后维修服务不在本合同范围内。"),
     ("该保险包括牙科治疗。", "牙科治疗不在该保险的保障范围内。"),
 ])
+
+
 def test_what_the_evidence_leaves_out_said_by_a_word(statement, evidence):
     found = contradiction(statement, [evidence])
     assert found is not None and found.kind == "negation"
@@ -1009,6 +1130,8 @@ def test_what_the_evidence_leaves_out_said_by_a_word(statement, evidence):
     ("该保险不保障既往病症。", "既往病症不在本保险的保障范围之内。"),
     ("The warranty does not cover accidental damage.", "Accidental damage falls outside the warranty's coverage."),
 ])
+
+
 def test_an_exclusion_restated_or_an_inclusion_reworded_is_no_conflict(statement, evidence):
     assert contradiction(statement, [evidence]) is None
 
@@ -1017,6 +1140,8 @@ def test_an_exclusion_restated_or_an_inclusion_reworded_is_no_conflict(statement
     ("公司总部位于杭州。", "公司总部位于苏州，在杭州设有分公司。"),
     ("该品牌的生产基地位于东莞。", "该品牌的生产基地设在惠州，在东莞设有研发中心。"),  # 设在 / 位于: one verb
 ])
+
+
 def test_a_chinese_name_the_evidence_puts_in_another_slot(statement, evidence):
     found = contradiction(statement, [evidence])
     assert found is not None and found.kind == "name"
@@ -1027,6 +1152,8 @@ def test_a_chinese_name_the_evidence_puts_in_another_slot(statement, evidence):
     ("公司在杭州设有分公司。", "公司总部位于苏州，在杭州设有分公司。"),      # the value in its own slot
     ("该品牌的研发中心位于东莞。", "该品牌的生产基地设在惠州，在东莞设有研发中心。"),
 ])
+
+
 def test_a_chinese_name_in_its_own_slot_or_a_list_is_no_swap(statement, evidence):
     assert contradiction(statement, [evidence]) is None
 
@@ -1042,6 +1169,8 @@ def test_a_chinese_prohibition_whose_subject_stands_in_the_other_clause():
     ("The speaker supports wireless charging.", "The speaker supports wired charging only.", True),
     ("这款手机支持无线充电。", "这款手机支持无线充电和有线快充。", False),
 ])
+
+
 def test_wired_and_wireless_are_antonyms(statement, evidence, opposed):
     found = contradiction(statement, [evidence])
     assert (found is not None and found.kind == "antonym") is opposed
@@ -1052,6 +1181,8 @@ def test_wired_and_wireless_are_antonyms(statement, evidence, opposed):
     ("Dr. Yang Fan designed the bridge.", "Chen Hui designed the bridge, while Yang Fan oversaw its construction."),
     ("张伟主持了这次会议。", "这次会议由刘洋主持，张伟负责会议记录。"),  # 会议 though words() keeps 会议记录
 ])
+
+
 def test_a_name_the_evidence_attaches_to_another_predicate(statement, evidence):
     found = contradiction(statement, [evidence])
     assert found is not None and found.kind == "name"
@@ -1062,6 +1193,8 @@ def test_a_name_the_evidence_attaches_to_another_predicate(statement, evidence):
     ("Li Ming helped with the data analysis.", "The study was led by Professor Wang Fang; Li Ming helped with the data analysis."),
     ("这次会议由刘洋主持。", "这次会议由刘洋主持，张伟负责会议记录。"),
 ])
+
+
 def test_a_name_in_a_list_or_in_its_own_clause_is_no_swap(statement, evidence):
     assert contradiction(statement, [evidence]) is None
 
@@ -1076,6 +1209,8 @@ def test_a_name_in_a_list_or_in_its_own_clause_is_no_swap(statement, evidence):
     ("The discount is valid for online orders.", "", "The discount is invalid for online orders and applies in stores only."),
     ("The conference room is available in May.", "", "The conference room is unavailable in May due to renovation."),  # the month
 ])
+
+
 def test_negation_said_by_a_word(statement, question, evidence):
     assert contradicted(statement, question, [evidence]) is not None
 
@@ -1088,6 +1223,8 @@ def test_negation_said_by_a_word(statement, question, evidence):
     ("The plan offers unlimited data.", "", "The plan includes unlimited data and calls."),
     ("Tenants pay less rent unless they renew early.", "", "Tenants who renew early pay less rent."),
 ])
+
+
 def test_a_word_negated_alike_or_not_at_all_is_no_conflict(statement, question, evidence):
     assert contradicted(statement, question, [evidence]) is None
 
@@ -1104,6 +1241,8 @@ def test_a_word_negated_alike_or_not_at_all_is_no_conflict(statement, question, 
     ("这趟航班准时起飞了。", "受天气影响，这趟航班延误了两个小时才起飞。"),
     ("新版APP已经上线。", "新版APP因发现安全漏洞已紧急下线。"),
 ])
+
+
 def test_an_antonym_of_several_words_or_inside_a_longer_chinese_word(statement, evidence):
     """In stock / out of stock, on time / late, 有货 / 缺货, 获批 / 驳回: words that oppose whatever the subject."""
     found = contradiction(statement, [evidence])
@@ -1116,6 +1255,8 @@ def test_an_antonym_of_several_words_or_inside_a_longer_chinese_word(statement, 
     ("该商品有货。", "该商品并不缺货。", "该商品不缺货。"),
     ("The flight left on time.", "The flight was not delayed.", "The flight left not delayed."),
 ])
+
+
 def test_a_negated_antonym_of_several_words_is_the_word(statement, evidence, said):
     from ragpipe.core.evidence.antonyms import as_evidence_says
 
@@ -1128,3 +1269,21 @@ def test_words_for_out_of_stock_and_for_late_are_interchangeable():
 
     assert content_tokens("无货")[0] in interchangeable(content_tokens("缺货")[0])
     assert content_tokens("延误")[0] in interchangeable(content_tokens("晚点")[0])
+
+@pytest.mark.parametrize("statement, evidence, swapped", [
+    ("Smith was sued by Jones.", "Smith sued Jones in 2021.", True),  # "Smith" opens both and is a common word too
+    ("Smith was hired by Jones.", "Smith hired Jones in 2021.", True),
+    ("Jones was sued by Smith.", "Smith sued Jones in 2021.", False),
+    ("The bill was approved by Congress.", "Congress approved the bill.", False),
+    ("王经理被刘助理解雇了。", "王经理上周解雇了刘助理。", True),  # a surname with a title, a time before the verb
+    ("陈记者被孙市长采访了。", "陈记者昨天采访了孙市长。", True),
+    ("刘助理被王经理解雇了。", "王经理上周解雇了刘助理。", False),
+    ("张三被李四解雇了。", "张三上周解雇了李四。", True),
+    ("李四被张三解雇了。", "张三上周解雇了李四。", False),
+    ("黄老师被何校长批评了。", "黄老师昨天批评了何校长。", True),  # surnames jieba tags as other words
+])
+
+
+def test_a_passive_that_swaps_the_roles_of_an_ordinary_verb(statement, evidence, swapped):
+    found = contradiction(statement, [evidence])
+    assert (found is not None and found.kind == "roles") == swapped

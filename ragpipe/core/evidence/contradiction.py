@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from ragpipe.core.evidence.agreement import asked_as_said, fact_terms, found_in, in_context, name_in, opening_reply, words
 from ragpipe.core.evidence.comparisons import bears_out, borne_differences, compared
+from ragpipe.core.evidence.superlatives import ranked
 from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.limits import bound_conflict, range_confirms, range_ends
 from ragpipe.core.evidence.polarity import aligned_with, polarity_conflict
@@ -105,9 +106,10 @@ def borne_out(statement: str, question: str, sentences: Sequence[str]) -> bool:
     """The statement's one claim is what the evidence says in other words: a time that is the end the
     evidence's range names (limits.range_confirms), a day its range of weekdays leaves out or holds
     (weekdays.weekday_confirms), or a comparison it states, in either wording ("火车比大巴贵"
-    / "大巴比火车便宜"), or bears out with its values."""
+    / "大巴比火车便宜"), or bears out with its values, as it may a superlative (superlatives.ranked)."""
     sentences = [s for s in sentences if s and s.strip()]
-    return (bears_out(statement, sentences) or range_confirms(statement, question, sentences)
+    extreme = ranked(statement, sentences)  # "the cheapest" that the stated prices of three sides bear out
+    return (bears_out(statement, sentences) or bool(extreme and extreme[0]) or range_confirms(statement, question, sentences)
             or weekday_confirms(statement, question, sentences))
 
 
@@ -170,6 +172,9 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
     order = compared(statement, sentences)
     if order and not order[0]:
         return Contradiction("comparison", *order[1:])
+    extreme = None if order else ranked(statement, sentences)  # "the cheapest" of three stated prices
+    if extreme and not extreme[0]:
+        return Contradiction("comparison", *extreme[1:])
     found = polarity_conflict(statement, sentences)
     if found and found[0] == "antonym" and (one_relation(statement, found[3]) or order and found[3] in order[3]):
         found = None  # a converse ("lost to" / "won against", "shorter" / "longer"): the roles decide

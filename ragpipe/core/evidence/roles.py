@@ -12,8 +12,8 @@ from ragpipe.core.evidence.agreement import words
 from ragpipe.core.evidence.converses import reversed_relation
 from ragpipe.core.evidence.facts import facts, fold
 from ragpipe.core.evidence.polarity import pronoun
-from ragpipe.core.evidence.zh_names import zh_makers, zh_person
-from ragpipe.core.text import is_chinese, pos_tags
+from ragpipe.core.evidence.zh_names import zh_makers, zh_person, zh_titled
+from ragpipe.core.text import EN_STOPWORDS, is_chinese, pos_tags
 
 _EN_PASSIVE = re.compile(r"\b\w+(?:ed|en|wn|ld|ght|ne|de|id)\s+by\b", re.I)  # "was acquired by", ", signed by"
 # 被 in a noun says no passive: 被告 "defendant", 被保险人 "the insured".
@@ -57,7 +57,9 @@ _ZH_BETWEEN = [(re.compile(p), r) for p, r in (
     # "乙公司于2021年向法院起诉", "上海队在主场再次击败", "以3比1击败".
     (r"向[^，。；,;]{0,15}?(?:法院|仲裁委员会|仲裁庭)(?=起诉)", ""),
     (r"(?:再次|再度|又一次|终于|成功|已经|曾经|正式)(?=被|以|" + _ZH_VERBS + ")", ""),
-    (r"(?:于|在)[^，。；,;、被由向给对以]{1,8}?(?=被|以|" + _ZH_VERBS + ")", ""))]
+    (r"(?:于|在)[^，。；,;、被由向给对以]{1,8}?(?=被|以|" + _ZH_VERBS + ")", ""),
+    # and a time said relative to today, before any verb ("王经理上周解雇了刘助理", "陈记者昨天采访了孙市长").
+    (r"(?:[昨今前]天|[上本]周|上星期|上个?月|[去前]年|近日|日前|[上下]午|早上|晚上)(?=[\u4e00-\u9fff])", ""))]
 
 
 def relation_wording(text: str) -> str:
@@ -279,7 +281,13 @@ def swapped_roles(statement: str, sentences: list[str]) -> tuple[str, str, str] 
     # A name the statement opens with may not read as one ("Acme sued Globex"): a name of the
     # sentences that it opens with counts too.
     named = {n for s in sentences for n in facts(s).names if re.match(rf"{re.escape(n)}(?!\w)", lowered)}
-    said = sorted({n for n in named.union(facts(statement).names, _zh_sides(statement)) if lowered.find(n) >= 0},
+    # So does a capitalised word that is also a common word ("Smith", "Baker") opening a passive on either side:
+    # "Smith was sued by Jones" against "Smith sued Jones".
+    opening = re.match(r"[A-Z][a-z'’-]+(?=\s)", given)
+    passive = opening and re.compile(rf"\b{opening.group(0)}\s+(?:was|were|is|are|has\s+been|had\s+been)\s+\w+\s+by\b")
+    if opening and fold(opening.group(0)) not in EN_STOPWORDS and any(passive.search(t) for t in [statement, *sentences]):
+        named.add(fold(opening.group(0)))
+    said = sorted({n for n in named.union(facts(statement).names, _zh_sides(statement), zh_titled(statement)) if lowered.find(n) >= 0},
                   key=lambda n: (lowered.find(n), -len(n), n))[:5]
     for k, first in enumerate(said):
         for second in said[k + 1:]:

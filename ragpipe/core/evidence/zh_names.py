@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from types import SimpleNamespace
 
 from ragpipe.core.text import _jieba, pos_tags
 
@@ -260,4 +261,21 @@ def zh_dotted(text: str) -> tuple[str, ...]:
         last = list(pos_tags(parts[-1]))
         kept = next((i for i, w in enumerate(last) if i and w.flag[:1] in _NO_NAME_TAGS), len(last))
         found.append("·".join(["".join(w.word for w in first), *parts[1:-1], "".join(w.word for w in last[:kept])]))
+    return tuple(found)
+
+
+# Titles a surname takes to name one person (王经理, 孙市长, 赵院长): jieba splits them (刘 / 助理) or tags the whole.
+_ZH_TITLES = ("经理|助理|记者|市长|省长|县长|镇长|村长|院长|校长|局长|部长|处长|科长|厂长|社长|行长|主任|书记|主席|总裁|董事长|"
+              "教授|老师|医生|护士|律师|法官|警官|队长|教练|师傅|先生|女士|小姐|同学|总")
+# Common surnames that jieba tags otherwise before a title (黄 an adjective, 何 a pronoun, 白 …).
+_ZH_SURNAMES = frozenset("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁"
+                         "任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤")
+
+
+def zh_titled(text: str) -> tuple[str, ...]:
+    """People named by a surname and a title: 刘助理 of "王经理被刘助理解雇了", 王经理 too."""
+    tokens = list(pos_tags(text)) + [SimpleNamespace(word="", flag="x")]
+    found = [t.word for t in tokens if t.flag == "nr" and re.fullmatch(rf"[\u4e00-\u9fff](?:{_ZH_TITLES})", t.word)]
+    found += [t.word + after.word for t, after in zip(tokens, tokens[1:])
+              if (t.flag == "nr" and len(t.word) == 1 or t.word in _ZH_SURNAMES) and re.fullmatch(_ZH_TITLES, after.word)]
     return tuple(found)
