@@ -683,6 +683,7 @@ def test_the_range_reads_only_a_statement_that_starts_or_ends_something():
     assert range_ends("The museum closes before 6 p.m.", ["The museum is open from 10 a.m. to 5 p.m."]) is None
     assert range_ends("The museum opens at 9 a.m.", ["The museum is open until 5 p.m."]) is None  # that end is not told
 
+
 @pytest.mark.parametrize("statement, evidence, faithful", [
     # Light-verb, phrasal and converse wordings of one relation, with its direction.
     ("Fabrikam sued Litware over the trademark.", "Litware filed a lawsuit against Fabrikam, citing the trademark.",
@@ -753,6 +754,7 @@ def test_more_wordings_of_a_relation_keep_their_direction(statement, evidence, f
     found = contradiction(statement, [evidence])
     assert found is not None and found.kind == "roles"
     assert contradiction(faithful, [evidence]) is None
+
 
 @pytest.mark.parametrize("text, day", [
     ("Applications close on 15 June.", (6, 15)),
@@ -1013,6 +1015,7 @@ def test_succeeding_words_are_one_word_for_a_reader():
 
     assert "接任" in interchangeable("接替")
 
+
 def test_counts_written_in_words_and_digits_read_alike():
     assert facts("The team meets twice a week.").numbers == {2.0}
     assert facts("每日服用两片").numbers == facts("该疫苗需接种两剂").numbers == {2.0}  # 片, 剂 are measure words
@@ -1269,6 +1272,7 @@ def test_words_for_out_of_stock_and_for_late_are_interchangeable():
 
     assert content_tokens("无货")[0] in interchangeable(content_tokens("缺货")[0])
     assert content_tokens("延误")[0] in interchangeable(content_tokens("晚点")[0])
+
 
 @pytest.mark.parametrize("statement, evidence, swapped", [
     ("Smith was sued by Jones.", "Smith sued Jones in 2021.", True),  # "Smith" opens both and is a common word too
