@@ -37,6 +37,13 @@ def test_a_short_chinese_claim_is_held_by_a_character_pair_or_a_value_of_the_evi
     assert not fires("有的。", ZH_MUSEUM) and not fires("上午九点开门。", ZH_MUSEUM)
 
 
+def test_a_short_comparison_is_left_to_the_comparison_readers():
+    """"深圳市更高" holds against 5000元 and 1万元 though neither sentence says 更高 (a multi-hop question's reference)."""
+    grants = ["广州市对首次创业的个人给予一次性创业补贴5000元。", "深圳市对首次创业的个人给予一次性创业补贴1万元。"]
+    assert not fires("深圳市更高", grants) and not fires("Shenzhen pays more.", grants)
+    assert not fires("It is cheaper.", MUSEUM) and fires("The lid is silver.", MUSEUM)
+
+
 def test_the_verifier_scores_short_invented_claims_as_unsupported(embedder):
     verifier = OfflineVerifier(embedder)
     free, red = verifier.verify(["It is free.", "It is red."], MUSEUM)

@@ -79,8 +79,17 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
 _EN_PREDICATE = re.compile(r"\b(?:is|are|was|were|can|will|has|have)\b(?!\s*[.!]?\s*$)", re.I)
 
 
+# A comparison ("深圳市更高", "It is cheaper.") holds against values its words need not name: the comparison
+# readers decide it, not the words the evidence lacks.
+_COMPARATIVE = re.compile(r"[更较最]|比|\b(?:more|less|fewer|most|least|better|worse|best|worst)\b|\b\w+er than\b"
+                          r"|\b(?:cheap|high|low|fast|slow|long|short|old|young|new|larg|small|strong|weak|light|heavi|near|"
+                          r"far|lat|earli|warm|cool|cold|saf|easi|bigg|hott|wid|deep|great|quick|clos|rich|poor)(?:er|est)\b", re.I)
+
+
 def _short_claim(statement: str, said_words: list[str]) -> bool:
     if any(BARE_REPLY.match(w) for w in said_words) or BARE_REPLY.match(statement.split(",")[0].split("，")[0]):
+        return False
+    if _COMPARATIVE.search(statement):
         return False
     if is_chinese(statement):  # its single characters count: "它是免费的" is 它 + 免费
         return len(said_words) == 2
