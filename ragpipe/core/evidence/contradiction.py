@@ -23,7 +23,7 @@ from ragpipe.core.evidence.limits import bound_conflict, range_confirms, range_e
 from ragpipe.core.evidence.polarity import aligned_with, polarity_conflict
 from ragpipe.core.evidence.counts import counts, rank_conflict, same_thing
 from ragpipe.core.evidence.scope import scope_conflict
-from ragpipe.core.evidence.weekdays import weekday_conflict, weekday_confirms
+from ragpipe.core.evidence.weekdays import weekday_reading
 from ragpipe.core.evidence.roles import names_role, one_relation, relation_wording, swapped_roles
 from ragpipe.core.evidence.slots import alternative, as_written, one_person, proper, read_as_evidence, show, slot_conflict
 from ragpipe.core.text import is_chinese
@@ -105,12 +105,12 @@ def confirms(reply: str, question: str, sentences: Sequence[str]) -> bool:
 def borne_out(statement: str, question: str, sentences: Sequence[str]) -> bool:
     """The statement's one claim is what the evidence says in other words: a time that is the end the
     evidence's range names (limits.range_confirms), a day its range of weekdays leaves out or holds
-    (weekdays.weekday_confirms), or a comparison it states, in either wording ("火车比大巴贵"
+    (weekdays.weekday_reading), or a comparison it states, in either wording ("火车比大巴贵"
     / "大巴比火车便宜"), or bears out with its values, as it may a superlative (superlatives.ranked)."""
     sentences = [s for s in sentences if s and s.strip()]
     extreme = ranked(statement, sentences)  # "the cheapest" that the stated prices of three sides bear out
     return (bears_out(statement, sentences) or bool(extreme and extreme[0]) or range_confirms(statement, question, sentences)
-            or weekday_confirms(statement, question, sentences))
+            or weekday_reading(statement, question, sentences) is True)
 
 
 def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Contradiction | None:
@@ -119,9 +119,10 @@ def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Con
     claim = reply[1] if reply else statement
     # A day set against the evidence's range of weekdays decides alone: "closed on Saturdays" says what "open Monday
     # to Friday" says, though "closed" is the antonym of its "open".
-    day = weekday_conflict(claim, question, [s for s in sentences if s and s.strip()])
-    if day or weekday_confirms(claim, question, [s for s in sentences if s and s.strip()]):
-        return Contradiction(*day) if day else None
+    clean = [s for s in sentences if s and s.strip()]
+    day = weekday_reading(claim, question, clean)
+    if day is not None:
+        return None if day is True else Contradiction(*day)
     # A bare value ("20%。") is checked where the question points: "小型微利企业税率：25%" contradicts "…20%…";
     # but a date or number only the question states ("…(1928 – June 11, 2017)…, of which country?") is no claim of it.
     posed = in_context(question, claim)
@@ -136,11 +137,11 @@ def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Con
         found = whole if whole and (is_chinese(claim) or whole.kind == "negation") else None
     found = found or answers_otherwise(statement, question, sentences)
     # A claim wider than its evidence ("All employees…" / "Only full-time employees…"); the question may carry the limit.
-    scoped = None if found else scope_conflict(claim, question, [s for s in sentences if s and s.strip()])
+    scoped = None if found else scope_conflict(claim, question, clean)
     found = found or (Contradiction(*scoped) if scoped else None)
     # A time set against a timetable that names no subject: the question's words are its topic ("closes at 9 a.m." to
     # "When is the museum open?" against "Opening hours: 9:00-17:00."), as for limits.range_confirms.
-    ends = None if found else range_ends(claim, [s for s in sentences if s and s.strip()], given=words(question))
+    ends = None if found else range_ends(claim, clean, given=words(question))
     found = found or (Contradiction(*ends) if ends else None)
     # An opening yes asserts the question too: "可以，…" to "这个药可以和酒一起吃吗？" against "…期间禁止饮酒".
     asserted = found is None and reply and not negated(reply[0]) and asked_as_said(question)

@@ -67,22 +67,14 @@ def _schedule(statement: str, question: str, sentences: list[str]) -> tuple[set[
     return None
 
 
-def weekday_conflict(statement: str, question: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
-    """Open on a day the evidence's range leaves out, or closed on one it holds: ("bound", the statement's days, the
-    range, the sentence)."""
+def weekday_reading(statement: str, question: str, sentences: list[str]) -> tuple[str, str, str, str] | bool | None:
+    """Open on a day the evidence's range leaves out, or closed on one it holds: the contradiction ("bound", the
+    statement's days, the range, the sentence); closed on a day it leaves out ("周一闭馆" / "周二至周日开放"), or
+    open on one it holds: True; None where no range on the statement's subject speaks to its days."""
     found = _schedule(statement, question, sentences)
     if found is None:
         return None
     days, opened, open_on, sentence = found
-    if (opened and not days <= open_on) or (not opened and days & open_on):
-        return "bound", ", ".join(m.group(0) for m in _ONE_DAY.finditer(statement)), _RANGE.search(normalize(sentence)).group(0), sentence
-    return None
-
-
-def weekday_confirms(statement: str, question: str, sentences: list[str]) -> bool:
-    """Closed on a day the evidence's range leaves out ("周一闭馆" / "周二至周日开放"), or open on one it holds."""
-    found = _schedule(statement, question, sentences)
-    if found is None:
-        return False
-    days, opened, open_on, _ = found
-    return days <= open_on if opened else not days & open_on
+    if (days <= open_on) if opened else not days & open_on:
+        return True
+    return "bound", ", ".join(m.group(0) for m in _ONE_DAY.finditer(statement)), _RANGE.search(normalize(sentence)).group(0), sentence
