@@ -111,6 +111,7 @@ def test_sides_that_trade_places_around_their_relation(statement, evidence):
     ("If you use Windows 10, search for Power Options in the taskbar.", "Windows 10 users find Power Options in the taskbar."),
     ("The capital of Australia is Canberra.", "Canberra is the capital of Australia."),
     ("中国的首都是北京。", "北京是中国的首都。"),
+    ("The capital of Canada is Ottawa.", "Ottawa is Canada's capital, located in Ontario."),  # "is": one owner, either order
     ("The tenant was paid by the landlord.", "The landlord paid the tenant."),  # a passive is no swap
     ("员工向公司申请了年假。", "公司向员工发放了年假。"),  # another verb: no swap
     ("张三以原告身份起诉了李四。", "张三以原告身份起诉了李四，法院已受理。"),  # the same order, the same phrase

@@ -104,6 +104,12 @@ def _roles(text: str, first: str, second: str) -> tuple[bool, str] | None:
     between = _ZH_MANNER.sub("", between) if is_chinese(text) else between
     if not re.sub(r"\b(?:and|or|the|a|an)\b|[和与及或的]|[\W_]", "", between):
         return None  # "A and B", "A (B)": a list or a gloss, no relation
+    if _COPULA.fullmatch(between.strip()):
+        # "A is B" says A and B are one: the role is the owner's, wherever it stands ("the capital of
+        # Canada is Ottawa" / "Ottawa is Canada's capital"); no owner, no roles.
+        owner = [bool(re.search(r"\bof\s*$", lowered[:k]) or re.match(r"['’]s\b|的", lowered[k + len(name):]))
+                 for k, name in ((i, first), (j, second))]
+        return (owner[0], between) if owner[0] != owner[1] else None
     flipped = bool(_ZH_PASSIVE.search(_ZH_GROUNDS.sub("", between)) if is_chinese(text) else _EN_PASSIVE.search(between)
                    or re.match(r"\s*['’]s\b", between))
     return (i < j) != flipped, between
