@@ -383,6 +383,14 @@ def test_a_negation_ties_no_value_to_the_clause_it_stands_in():
     assert found is not None and (found.stated, found.evidence) == ("12", "5")
 
 
+def test_a_value_written_in_two_clauses_fits_by_its_best_one():
+    # The 6 stands in both clauses ("from 6 a.m. …" and "… to 6 p.m."): the 8 a.m. of the weekends' clause is stated.
+    evidence = ["The gym is open from 6 a.m. to 10 p.m. on weekdays and from 8 a.m. to 6 p.m. on weekends."]
+    assert contradiction("On weekends the gym opens at 8 a.m.", evidence) is None
+    found = contradiction("On weekdays the gym opens at 8 a.m.", evidence)
+    assert found is not None and (found.stated, found.evidence) == ("8", "6")
+
+
 @pytest.mark.parametrize("statement, evidence, stated, other", [
     # A Chinese pronoun (这家 / 该) is no word the evidence must echo.
     ("这家公司由王磊创办。", "该公司由李娜于2010年创办，总部位于杭州。", "王磊", "李娜"),

@@ -322,15 +322,17 @@ def _closer_alternative(kind: str, value, said, frame: list[str], sentence: str)
     if not others or value not in {v for _, v in spots}:
         return None  # a value written in a way this cannot place ("30万" for 300000) is taken as stated
     topic = set(words(text[:spots[0][0]]))
-    clause_of = {}
+    clauses = []  # each spot's clause, as its span and its words
     for start, v in spots:
         left = max((m.end() for m in VALUE_CLAUSE.finditer(text, 0, start)), default=0)
         right = next((m.start() for m in VALUE_CLAUSE.finditer(text, start)), len(text))
-        clause_of.setdefault(v, set()).update(words(text[left:right]))
+        clauses.append((v, (left, right), set(words(text[left:right]))))
+    # A value fits by its best clause: the 6 of "from 6 a.m. to 10 p.m. on weekdays and from 8 a.m. to 6 p.m. on
+    # weekends" stands in both clauses, and the 8 of "on weekends … opens at 8 a.m." fits its own as well as 6 does.
     fit = {}
-    for v, held in clause_of.items():
-        elsewhere = set().union(*(w for u, w in clause_of.items() if u != v))
-        fit[v] = (sum(t in held - elsewhere - topic for t in frame), overlap(frame, tuple(held)))
+    for v, span, held in clauses:
+        elsewhere = set().union(*(w for _, other, w in clauses if other != span))
+        fit[v] = max(fit.get(v, (-1, -1)), (sum(t in held - elsewhere - topic for t in frame), overlap(frame, tuple(held))))
     best = max(others, key=lambda v: fit.get(v, (-1, -1)))
     return show(kind, best) if fit.get(best, (-1, -1)) > fit.get(value, (-1, -1)) else None
 
