@@ -691,6 +691,10 @@ def test_the_range_reads_only_a_statement_that_starts_or_ends_something():
     assert range_ends("The museum does not close at 5 p.m.", ["The museum is open from 10 a.m. to 5 p.m."]) is None
     assert range_ends("The museum closes before 6 p.m.", ["The museum is open from 10 a.m. to 5 p.m."]) is None
     assert range_ends("The museum opens at 9 a.m.", ["The museum is open until 5 p.m."]) is None  # that end is not told
+    # A time stated in a sentence of another subject bears out nothing: check-out's 11 a.m. is no breakfast time.
+    hotel = ["Check-in starts at 3 p.m. and check-out is by 11 a.m.", "Breakfast is served from 7 to 10 a.m."]
+    assert range_ends("Breakfast is served until 11 a.m.", hotel)[0] == "range"
+    assert range_ends("Breakfast is served until 10 a.m.", hotel) == ()
 
 
 @pytest.mark.parametrize("statement, evidence, faithful", [

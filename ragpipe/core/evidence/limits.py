@@ -142,7 +142,10 @@ def range_ends(statement: str, sentences: list[str], given: tuple[str, ...] = ()
         return () if held else None
     wrong = [(s, r) for s, r in held if r[1 - end] == value]
     told = [(s, r) for s, r in held if r[end] is not None]
-    if not wrong and (not told or any(value in [p for *_, p in _points(s)] for s in sentences)):
+    # A time stated elsewhere counts where that sentence speaks of the statement's subject too: breakfast "until
+    # 11 a.m." is not borne out by "check-out is by 11 a.m." beside "Breakfast is served from 7 to 10 a.m.".
+    speaking = [sentences[i] for i in aligned_with(frame, sentences, [words(s) for s in sentences])] if frame else sentences
+    if not wrong and (not told or any(value in [p for *_, p in _points(s)] for s in speaking)):
         return None  # the evidence states the time elsewhere, or not the end the statement names
     sentence, (_, _, written) = (wrong or told)[0]
     said = (starts or ends).group(0) if (starts or ends) else ""
