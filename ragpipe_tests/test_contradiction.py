@@ -1130,6 +1130,9 @@ def test_a_number_after_the_points_and_counts_nothing():
     ("该保险保障地震造成的损失。", "地震造成的损失属于本保险的免责范围。"),
     ("这份合同包括售后维修服务。", "售后维修服务不在本合同范围内。"),
     ("该保险包括牙科治疗。", "牙科治疗不在该保险的保障范围内。"),
+    # What a clause holds in is a list; its subject stands in the sentence's first clause; 无限 is no negation.
+    ("基础套餐不含无限通话。", "基础套餐每月58元，包含10GB流量和无限通话。"),
+    ("基础套餐不包括国内通话。", "基础套餐每月58元，包含10GB流量和国内通话。"),
 ])
 
 
@@ -1145,6 +1148,7 @@ def test_what_the_evidence_leaves_out_said_by_a_word(statement, evidence):
     ("会员费不含停车费。", "停车费不包括在会员费中。"),
     ("该保险不保障既往病症。", "既往病症不在本保险的保障范围之内。"),
     ("The warranty does not cover accidental damage.", "Accidental damage falls outside the warranty's coverage."),
+    ("基础套餐包含无限通话。", "基础套餐每月58元，包含10GB流量和无限通话。"),
 ])
 
 

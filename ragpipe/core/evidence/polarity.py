@@ -255,7 +255,7 @@ def _modality_conflict(statement: str, stance: str, sentences: list[str],
     clauses = [c for c, _ in of]
     # A Chinese modal clause may leave its subject to the sentence's other clause ("会员卡仅限本人使用，不得转借"):
     # where the clause's modal word governs a word of the statement, the sentence holds the rest.
-    held = [max(_held(frame, c, lexicon), is_chinese(c) and _governed(c, lexicon) in frame and _held(frame, s, lexicon))
+    held = [max(_held(frame, c, lexicon), is_chinese(c) and bool(_objects(c, lexicon) & set(frame)) and _held(frame, s, lexicon))
             if len(frame) > 1 or _beside_modal(frame[0], c, lexicon) else 0 for c, s in of]
     best = max(held, default=0)
     enough = max(min(2, len(frame)), ALIGNED_SHARE * len(frame))
@@ -307,6 +307,15 @@ def _governed(clause: str, lexicon=_MODALITY) -> str:
         if after:
             return after[0]
     return ""
+
+
+def _objects(clause: str, lexicon=_MODALITY) -> set[str]:
+    """What a Chinese clause's modal word governs: its first word after it, or, where the clause says what something
+    holds in or leaves out, every word after it (a list: "包含10GB流量和无限通话")."""
+    if lexicon is _MODALITY:
+        return {_governed(clause, lexicon)}
+    found = next((m for _, pattern in lexicon if (m := pattern.search(clause))), None)
+    return set(words(clause[found.end():])) if found else set()
 
 
 def _without_modality(text: str, lexicon=_MODALITY) -> str:
