@@ -525,6 +525,8 @@ def test_a_negated_word_against_its_antonym_is_no_contradiction(statement, evide
     ("他的复议申请已获通过。", "他的复议申请被驳回。"),
     ("主队赢了这场比赛。", "主队在这场比赛中输给了客队。"),
     ("公司去年实现盈利。", "公司去年出现亏损。"),
+    ("Yes, the hotel has an outdoor pool.", "The hotel has 120 rooms and an indoor pool."),  # a place
+    ("酒店有120间客房和一个室外泳池。", "酒店共有120间客房和一个室内泳池。"),
 ])
 
 

@@ -48,7 +48,7 @@ ANTONYMS = [("increas", "decreas"), ("increas", "reduc"), ("rais", "lower"), ("r
             ("on schedule", "late"), ("on schedule", "delay"), ("online", "offline"), ("in person", "remote"),
             ("in person", "online"), ("有货", "缺货"), ("有货", "无货"), ("有货", "售罄"), ("有货", "断货"),
             ("准时", "晚点"), ("准时", "延误"), ("准点", "晚点"), ("准点", "延误"), ("按时", "延误"), ("上线", "下线"),
-            ("线上", "线下"), ("获批", "驳回"), ("获批", "被拒"), ("获批", "拒绝"), ("批准", "被拒"),
+            ("线上", "线下"), ("indoor", "outdoor"), ("室内", "室外"), ("室内", "户外"), ("获批", "驳回"), ("获批", "被拒"), ("获批", "拒绝"), ("批准", "被拒"),
             # an attempt's outcome: "succeeded in" is never the successor's "succeeded" ("succeeded Dr Lind")
             ("succeeded in", "failed to"), ("succeeds in", "fails to"), ("succeed in", "fail to")]
 _STEMS = sorted({w for pair in ANTONYMS for w in pair})
