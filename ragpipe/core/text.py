@@ -155,8 +155,11 @@ def _merge_short(pieces: list[str]) -> list[str]:
     """Comma-separated Chinese clauses stand alone only when each carries enough content."""
     merged: list[str] = []
     for piece in pieces:
+        # A source lead-in merged before is no content of its own: "根据文档，2015年" is short.
+        head, _, rest = merged[-1].partition("，") if merged else ("", "", "")
+        before = rest if rest and SOURCE_LEAD_IN.match(head.strip()) else merged[-1] if merged else ""
         if merged and (len(content_tokens(piece)) < _MIN_CLAUSE_TOKENS
-                       or len(content_tokens(merged[-1])) < _MIN_CLAUSE_TOKENS or _ZH_SAYS.search(merged[-1].strip())
+                       or len(content_tokens(before)) < _MIN_CLAUSE_TOKENS or _ZH_SAYS.search(merged[-1].strip())
                        or SOURCE_LEAD_IN.match(merged[-1].strip())):
             merged[-1] = f"{merged[-1]}，{piece}"
         else:
