@@ -227,6 +227,7 @@ def test_answer_and_factual_correctness_catch_another_head_after_the_references_
     # another thing stays another thing; in Chinese too (石塔 for 石桥)
     ("What is a dinghy?", "A small car.", "A small boat", False),
     ("卢沟桥是什么建筑？", "一座石塔。", "一座石桥", False),
+    ("卢沟桥是什么建筑？", "一座石塔", "一座石桥", False),  # no 。: the reference is no short form of "一座石塔 卢沟桥"
     ("卢沟桥是什么建筑？", "一座石拱桥。", "一座石桥", True),
 ])
 def test_answer_and_factual_correctness_read_a_head_of_the_same_kind_as_the_head(kit, question, answer, reference, correct):
@@ -426,6 +427,17 @@ def test_answer_correctness_reads_past_a_sourcing_lead_in(kit, question, answer,
     led = score(kit, "answer_correctness", question=question, answer=lead_in, ground_truth_answer=reference)
     assert led.details["added"] == plain.details["added"]
     assert abs(plain.value - led.value) <= 0.1, (plain.value, led.value)
+
+
+@pytest.mark.parametrize("metric", ["answer_correctness", "factual_correctness"])
+@pytest.mark.parametrize("question, answer, reference", [
+    ("Can antibiotics treat the common cold?", "According to the documents, yes, antibiotics can cure a cold.", "No."),
+    ("Is the grant taxable?", "According to the documents, the grant is taxable income.", "The grant is not taxable income."),
+    ("这笔补贴要缴税吗？", "根据文档，这笔补贴不用缴税。", "这笔补贴需要缴税。"),
+])
+def test_correctness_a_lead_in_hides_no_opposite_reply(kit, metric, question, answer, reference):
+    """The yes or no, and the negation, after a sourcing lead-in are read as without it."""
+    assert score(kit, metric, question=question, answer=answer, ground_truth_answer=reference).value < 0.5
 
 
 @pytest.mark.parametrize("question, answer, lead_in", [

@@ -13,6 +13,8 @@ def test_chinese_statements_split_at_connective_and_full_clauses():
     assert split_statements("据市政府公告，地铁末班车延长到午夜。") == ["据市政府公告，地铁末班车延长到午夜"]
     # A lead-in is no content of the clause it joins: "根据文档，2015年" is a short clause, merged with the next.
     assert split_statements("根据文档，2015年，优酷土豆收购了阿里巴巴。") == ["根据文档，2015年，优酷土豆收购了阿里巴巴"]
+    # A thousands comma is no clause break: "5,000毫安时" is one number.
+    assert split_statements("电池容量为5,000毫安时，支持100瓦快充。") == ["电池容量为5,000毫安时", "支持100瓦快充"]
 
 
 def test_what_a_thing_can_do_after_which_is_a_statement_of_its_own():

@@ -17,7 +17,7 @@ _NUMBER_SIGN_END = re.compile(r"(?<![^\s(])No\.$")  # "a No. 1 hit": before a nu
 # Chinese clauses joined by a comma plus a connective are separate claims
 # ("…为 3.5%，且联邦政府要求…"); a bare comma usually is not.
 _ZH_CLAUSE = re.compile(r"[，,](?=(?:且|并且|而且|同时|但|但是|另外|此外|并|还|以及|也)\S)")
-_ZH_COMMA = re.compile(r"[，,]")
+_ZH_COMMA = re.compile(r"，|,(?!(?<=\d,)\d{3}(?!\d))")  # not the thousands comma of "5,000毫安时"
 _MIN_CLAUSE_TOKENS = 3
 # A clause that names who says or rules ("市场监管总局规定，…", "专家指出，…") introduces the next one: no claim alone.
 _ZH_SAYS = re.compile(r"(?:规定|表示|指出|认为|强调|称|说|提到|显示|宣布|介绍|报道|写道)$")

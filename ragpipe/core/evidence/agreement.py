@@ -254,7 +254,7 @@ def long_form(name: str, text: str) -> str | None:
     "北京大学" for "北大"); None where it is no short form of the text's words."""
     if len(name) < 2 or not is_chinese(name) or name in text:
         return None
-    for match in re.finditer("[^，。、；：,;]*?".join(map(re.escape, name)), text):
+    for match in re.finditer(r"[^\s，。、；：？！,;?!]*?".join(map(re.escape, name)), text):  # within one phrase
         if len(match.group(0)) <= 3 * len(name):
             start = end = 0
             for word in _jieba().lcut(text):

@@ -313,6 +313,8 @@ def _llm(case: EvalCase, kit: Toolkit) -> MetricResult:
 
 
 def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
+    # "According to the documents, no, …" is the reply "No, …": the rules and the model read the answer without it.
+    case = case.model_copy(update={"answer": asserted(case.answer.strip())})
     decided = by_rule(case, kit)
     if decided is not None:
         return decided

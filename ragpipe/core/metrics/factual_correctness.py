@@ -76,12 +76,13 @@ def _states_the_reference(case: EvalCase) -> bool:
 
 
 def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
+    # "Based on the documentation, 443." is the reply "443": a lead-in is no claim to check, nor a yes or no.
+    case = case.model_copy(update={"answer": asserted(case.answer.strip())})
     decided = by_rule(case, kit)
     if decided is not None:
         return decided
     if kit.llm is None:
-        # "Based on the documentation, 443." is the reply "443": a lead-in is no claim to check.
-        case = one_spelling(case.model_copy(update={"answer": asserted(case.answer)}))
+        case = one_spelling(case)
         conflicting = conflicts(case, kit, agreement(case.answer, case.ground_truth_answer, case.question))
         if conflicting:  # another name, number or date in the reference's place, or its opposite: nothing is right
             return MetricResult(0.0, {"conflicts": conflicting})
