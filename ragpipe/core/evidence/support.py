@@ -61,7 +61,8 @@ def without_lead_in(statement: str) -> str:
     parts = re.split(r"[,，:：]", statement, maxsplit=1)
     opening = parts[0].strip()
     lead_in = only_lead_in(opening) or bool(SOURCE_LEAD_IN.match(opening))
-    return parts[1].strip() if len(parts) == 2 and parts[1].strip() and lead_in else statement
+    # One opening may follow another: "According to the documents, no, it was turned down".
+    return without_lead_in(parts[1].strip()) if len(parts) == 2 and parts[1].strip() and lead_in else statement
 
 
 def declines(statements: Sequence[str]) -> bool:
