@@ -481,7 +481,8 @@ def test_a_source_lead_in_is_no_claim():
     assert without_lead_in("As stated in the lease, pets are not allowed.") == "pets are not allowed."
     assert without_lead_in("According to the city website, the pool opens in June.") == "the pool opens in June."
     # One opening after another: a lead-in, then a bare reply.
-    assert without_lead_in("According to the documents, no, it was turned down in March.") == "it was turned down in March."
+    assert without_lead_in("According to the documents, no, it was turned down in March.", every=True) == "it was turned down in March."
+    assert without_lead_in("According to the documents, no, it was turned down in March.") == "no, it was turned down in March."
     # A citation of an article or a titled work is a claim that can be wrong, and an opening that is no source stays.
     assert without_lead_in("根据《劳动法》第36条，每日工作不超过8小时。") == "根据《劳动法》第36条，每日工作不超过8小时。"
     assert without_lead_in("As expected, prices rose in May.") == "As expected, prices rose in May."

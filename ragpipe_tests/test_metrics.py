@@ -1066,3 +1066,20 @@ def test_faithfulness_reads_a_quantity_in_any_unit_and_catches_another_value(kit
 def test_answer_relevancy_a_measure_date_or_clock_time_answers_its_own_kind(kit, question, answer, direct):
     value = REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=question, answer=answer), kit).value
     assert value >= 0.7 if direct else value <= 0.3, value
+
+
+@pytest.mark.parametrize("metric, fields, written", [
+    ("answer_relevancy", {"question": "紫禁城哪一年建成？", "answer": "1420年建成。"}, {"answer": "１４２０年建成。"}),
+    ("answer_relevancy", {"question": "门票多少钱？", "answer": "成人12元。"}, {"answer": "成人１２元。"}),
+    ("answer_correctness", {"question": "What is the date?", "answer": "2020-03-05", "ground_truth_answer": "2020-03-05"},
+     {"answer": "２０２０-０３-０５"}),
+])
+def test_full_width_digits_read_as_half_width_by_every_metric(kit, metric, fields, written):
+    plain, wide = score(kit, metric, **fields).value, score(kit, metric, **{**fields, **written}).value
+    assert abs(plain - wide) <= 0.01, (plain, wide)
+
+
+def test_answer_relevancy_a_reply_after_a_sourcing_lead_in_is_the_reply(kit):
+    led = score(kit, "answer_relevancy", question="Is the museum open on Mondays?",
+                answer="According to the documents, no, it is closed on Mondays.").value
+    assert led >= 0.7, led

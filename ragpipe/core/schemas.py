@@ -8,7 +8,7 @@ from enum import Enum
 
 from typing import Annotated
 
-from pydantic import BaseModel, Field, StringConstraints, model_validator
+from pydantic import BaseModel, Field, StringConstraints, field_validator, model_validator
 
 
 class InputError(ValueError):
@@ -95,6 +95,11 @@ class RagResponse(BaseModel):
         return self
 
 
+# Full-width digits, Latin letters and "％" ("１４２０年", "ＦＨＡ") are their half-width forms to every reader; not
+# all of NFKC, which would also turn Chinese punctuation into ASCII.
+_HALF_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F) if chr(code - 0xFEE0).isalnum() or code == 0xFF05}
+
+
 class EvalCase(BaseModel):
     """One question joined with one bot version's response: what a metric reads."""
 
@@ -106,6 +111,13 @@ class EvalCase(BaseModel):
     retrieved_contexts: list[str] = Field(default_factory=list)
     retrieved_ids: list[str] = Field(default_factory=list)
     bot_error: str | None = None
+
+    @field_validator("question", "ground_truth_answer", "answer", "ground_truth_contexts", "retrieved_contexts")
+    @classmethod
+    def _half_width(cls, value):
+        if isinstance(value, list):
+            return [v.translate(_HALF_WIDTH) for v in value]
+        return value.translate(_HALF_WIDTH) if value else value
 
 
 @dataclass

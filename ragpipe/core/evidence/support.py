@@ -54,15 +54,17 @@ def context_claims(statements: Sequence[str]) -> list[str]:
     return [s for s in claims(statements) if not BARE_REPLY.match(s) and not is_refusal(s)]
 
 
-def without_lead_in(statement: str) -> str:
+def without_lead_in(statement: str, every: bool = False) -> str:
     """A statement less an opening clause that only points at the sources ("According to the
-    documents, …", "根据资料，…", "据官网介绍，…", "As the handbook says, …"): that clause is no
-    claim, and its words are not checked."""
+    documents, …", "根据资料，…", "据官网介绍，…", "As the handbook says, …") or leads in as "No," does: that
+    clause is no claim, and its words are not checked. ``every``: each such opening in turn ("According to the
+    documents, no, it was turned down" is "it was turned down"); without it, a reply after a lead-in stays."""
     parts = re.split(r"[,，:：]", statement, maxsplit=1)
     opening = parts[0].strip()
     lead_in = only_lead_in(opening) or bool(SOURCE_LEAD_IN.match(opening))
-    # One opening may follow another: "According to the documents, no, it was turned down".
-    return without_lead_in(parts[1].strip()) if len(parts) == 2 and parts[1].strip() and lead_in else statement
+    if len(parts) < 2 or not parts[1].strip() or not lead_in:
+        return statement
+    return without_lead_in(parts[1].strip(), every) if every else parts[1].strip()
 
 
 def declines(statements: Sequence[str]) -> bool:
@@ -110,7 +112,7 @@ class OfflineVerifier:
         # A quantity the evidence writes in another unit or form ("14天" for "两周") is read as the evidence writes it,
         # and so is a word it says as "not" and its antonym ("closed" as "does not open").
         joined = "\n".join(e for e in evidence if e)
-        rows, notes = self.features([as_evidence_says(in_evidence_terms(without_lead_in(s), joined, question), joined)
+        rows, notes = self.features([as_evidence_says(in_evidence_terms(without_lead_in(s, every=True), joined, question), joined)
                                      for s in statements], evidence,
                                     reference, question)
         probabilities = self.calibration.probability(rows)
