@@ -1083,3 +1083,11 @@ def test_answer_relevancy_a_reply_after_a_sourcing_lead_in_is_the_reply(kit):
     led = score(kit, "answer_relevancy", question="Is the museum open on Mondays?",
                 answer="According to the documents, no, it is closed on Mondays.").value
     assert led >= 0.7, led
+
+
+def test_semantic_similarity_leaves_out_a_sourcing_lead_in(kit):
+    fields = {"question": "How often should the air filter be changed?", "ground_truth_answer": "Replace the air filter every three months."}
+    plain = score(kit, "semantic_similarity", answer="The air filter needs changing once a quarter.", **fields).value
+    led = score(kit, "semantic_similarity", answer="According to the documents, the air filter needs changing once a quarter.",
+                **fields).value
+    assert abs(plain - led) <= 0.01, (plain, led)
