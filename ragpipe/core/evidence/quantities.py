@@ -136,7 +136,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
                 value, place = value + 0.5, 0.1
             end = match.end("first") if group == "first" and match.group("second") else match.end()
             within = _WITHIN.match(text, end) if group == "second" or not match.group("second") else None
-            found.append(Quantity(value * factor, dimension, place * factor, approximate, match.start(group), end,
+            shift = 32 if dimension == "temperature" and factor != 1 else 0  # Fahrenheit (units.py)
+            found.append(Quantity((value - shift) * factor, dimension, place * factor, approximate, match.start(group), end,
                                   within.group(0) if within else "", value, unit))
     found = _compounds(text, found)
     taken = [(q.start, q.end) for q in found]
