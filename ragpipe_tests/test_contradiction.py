@@ -1310,3 +1310,24 @@ def test_words_for_out_of_stock_and_for_late_are_interchangeable():
 def test_a_passive_that_swaps_the_roles_of_an_ordinary_verb(statement, evidence, swapped):
     found = contradiction(statement, [evidence])
     assert (found is not None and found.kind == "roles") == swapped
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("ATM withdrawals abroad are free.", "ATM withdrawals abroad cost $3 each."),
+    ("Replacing a lost card is free.", "Replacing a lost card costs £10."),
+    ("Checking a second bag is available at no extra cost.", "Checking a second bag costs $45."),
+    ("补办银行卡免费。", "补办银行卡每张收取工本费10元。"),
+    ("市区内配送不收费。", "市区内配送费为8元。"),
+])
+def test_free_against_a_stated_price_is_a_conflict(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "antonym"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("Children under 3 travel free.", "Children under 3 travel free; older children pay the adult fare of $12."),
+    ("市区内配送免费。", "市区内配送不收费，郊区配送费为8元。"),
+    ("参观本馆免费。", "本馆周二至周日开放，参观不收费。"),
+])
+def test_free_that_the_evidence_says_too_is_no_conflict(statement, evidence):
+    assert contradiction(statement, [evidence]) is None

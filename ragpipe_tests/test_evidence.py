@@ -628,3 +628,25 @@ def test_a_comparison_the_values_bear_out_is_support_in_new_words_and_with_its_d
                                              ["The Pixel sells for $499, while the Galaxy sells for $649.",
                                               "A型重2.1公斤，B型重1.8公斤。", "三班有学生45人，五班有学生38人。"])
     assert min(cheaper.score, heavier.score, more.score) >= 0.8
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("Pets under 6 lb travel free in a carrier.", "Pets under 6 kg travel free in a carrier."),
+    ("The laptop weighs 1.3 pounds.", "The laptop weighs 1.3 kg."),
+    ("Bake the bread at 200 °F for 30 minutes.", "Bake the bread at 200 °C for 30 minutes."),
+    ("The pipe is 3 feet long.", "The pipe is 3 metres long."),
+    ("托运行李每件不得超过23磅。", "托运行李每件不得超过23公斤。"),
+])
+def test_the_same_number_in_an_imperial_unit_is_another_quantity(statement, evidence):
+    from ragpipe.core.evidence.contradiction import contradiction
+
+    found = contradiction(as_written_in(statement, evidence), [evidence])
+    assert found is not None and found.kind == "number"
+
+
+def test_an_imperial_amount_that_converts_is_the_same_quantity():
+    from ragpipe.core.evidence.quantities import quantities, same
+
+    assert same(quantities("about 392 °F")[0], quantities("200 °C")[0])
+    assert same(quantities("2.2 lb")[0], quantities("about 1 kg")[0])
+    assert same(quantities("16 ounces")[0], quantities("1 pound")[0])

@@ -52,8 +52,15 @@ ANTONYMS = [("increas", "decreas"), ("increas", "reduc"), ("rais", "lower"), ("r
             # an attempt's outcome: "succeeded in" is never the successor's "succeeded" ("succeeded Dr Lind")
             ("succeeded in", "failed to"), ("succeeds in", "fails to"), ("succeed in", "fail to")]
 _STEMS = sorted({w for pair in ANTONYMS for w in pair})
-# "free of charge" says "free": its "charge" is no charge.
+# "free of charge", "at no cost", "no charge", 不收费 say "free" / 免费: their "charge" and "cost" are none.
 _FREE_OF_CHARGE = re.compile(r"\bfree of charges?\b", re.I)
+_NO_COST = re.compile(r"\bat no (?:extra |additional )?(?:cost|charge)\b|\bno charge\b|\bcosts? nothing\b", re.I)
+_ZH_FREE = re.compile(r"不(?:收|收取|需|用)(?:任何)?费用?|无需付费|无(?:需|须)?收费")
+# A price stated (a sum above zero that something costs: "cost $3 each", "费为8元", "收取工本费10元") charges for
+# it, whatever the verb: the antonym of "free" / 免费.
+_PRICE = re.compile(r"(?:[$£€¥￥]\s*0*[1-9][\d,]*(?:\.\d+)?|(?<![\d.])0*[1-9][\d,]*(?:\.\d+)?\s*(?:元|块钱|美元|英镑|欧元"
+                    r"|dollars?\b|euros?\b|(?:GBP|USD|EUR|RMB|CNY)\b))")
+_PRICE_WORD = re.compile(r"\b(?:costs?|fees?|charge[sd]?|prices?d?|fares?|pays?|paid)\b|费|价|收取", re.I)
 # A negation right before a word, or before the word's auxiliary ("is not open", "does not open", "never passed";
 # 不开放, 没有通过, 未获批准, 不对外开放).
 _EN_NOT = r"\b(?:not|never|no)\s+(?:\w+\s+)?|n['’]t\s+(?:\w+\s+)?"
@@ -63,11 +70,19 @@ _ZH_NOT = "(?:不|没有?|未|无|非)(?:再|予|能|会|获|被|对外)?"
 @lru_cache(maxsize=65536)
 def stems_in(text: str) -> frozenset[str]:
     """The antonym stems a text has: one of its words starts with it (Chinese: it contains it)."""
+    text = free_worded(text)
     folded = _FREE_OF_CHARGE.sub("free", fold(text))
     found = re.findall(r"[a-z]+", folded)
+    priced = {"收费" if re.search(r"[\u4e00-\u9fff]", text) else "charg"} if _PRICE.search(text) and _PRICE_WORD.search(text) else set()
     return frozenset(stem for stem in _STEMS if (stem in text if not stem.isascii()
                                                  else re.search(rf"\b{stem}\b", folded) if " " in stem or "-" in stem
-                                                 else any(w.startswith(stem) for w in found)))
+                                                 else any(w.startswith(stem) for w in found))) | priced
+
+
+def free_worded(text: str) -> str:
+    """The text with "at no cost", "costs nothing", 不收费 … written "free" / 免费: one word, and no negation
+    left to read against the evidence's price."""
+    return _NO_COST.sub("free", _ZH_FREE.sub("免费", text))
 
 
 def negated_at(text: str, stem: str) -> bool:

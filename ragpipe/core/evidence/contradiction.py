@@ -19,6 +19,7 @@ from ragpipe.core.evidence.agreement import asked_as_said, fact_terms, found_in,
 from ragpipe.core.evidence.comparisons import bears_out, borne_differences, compared
 from ragpipe.core.evidence.superlatives import ranked
 from ragpipe.core.evidence.facts import facts, fold, negated
+from ragpipe.core.evidence.lists import list_conflict
 from ragpipe.core.evidence.limits import bound_conflict, range_confirms, range_ends
 from ragpipe.core.evidence.polarity import aligned_with, polarity_conflict
 from ragpipe.core.evidence.counts import counts, rank_conflict, same_thing
@@ -161,7 +162,8 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
     if not sentences:
         return None
     found = slots and (slot_conflict(statement, sentences, [words(s) for s in sentences])
-                       or _reworded_slot_conflict(statement, sentences) or count_conflict(statement, sentences))
+                       or _reworded_slot_conflict(statement, sentences) or count_conflict(statement, sentences)
+                       or list_conflict(statement, sentences))
     # A difference the two values bear out ("比B型重0.3公斤" against 2.1 and 1.8 kg) is no other number.
     if found and not (found[0] == "number" and facts(found[1]).numbers & borne_differences(statement, sentences)):
         return Contradiction(*found)

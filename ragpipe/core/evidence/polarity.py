@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from ragpipe.core.evidence.agreement import found_in, words
 from ragpipe.core.evidence.antonyms import ANTONYMS, negated_at
-from ragpipe.core.evidence.antonyms import stems_in as _stems_in
+from ragpipe.core.evidence.antonyms import free_worded, stems_in as _stems_in
 from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.negated_words import plainly, prefixed, word_denied
 from ragpipe.core.text import is_chinese
@@ -185,6 +185,7 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
     negates and the other does not, or one has a word the other has its antonym for: the kind
     ("negation", "antonym"), what the statement says, what the evidence says, and the clause."""
     by_prefix = prefixed([statement, *sentences])  # "non-refundable" / "refundable": negated_words
+    statement, sentences = free_worded(statement), [free_worded(s) for s in sentences]  # "at no cost" says "free"
     statement, sentences = plainly(statement, sentences), [plainly(s, [statement]) for s in sentences]
     # A Chinese pronoun ("这家酒店" / "本酒店") points at what the evidence names: no word to align.
     statement_terms = [w for w in dict.fromkeys(words(statement)) if not pronoun(w)]

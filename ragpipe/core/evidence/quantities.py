@@ -23,46 +23,10 @@ from functools import lru_cache
 
 from ragpipe.core.evidence.fractions import as_percent_in
 from ragpipe.core.evidence.iso_dates import without_calendar_weekdays
+from ragpipe.core.evidence.units import _DAY, _MONTH_DAYS, _SPELLINGS, _UNIT
 from ragpipe.core.evidence.facts import _EN_MONTHS, _EN_SCALES, _EN_UNITS, _ZH_NUMBER, _en_value, _zh_value, dates_at, facts
 from ragpipe.core.text import DAY_PART, EN_CLOCK, EN_STOPWORDS, clock_hour
 
-# dimension, factor to its base unit, spellings (latin ones end at a word boundary). Months and
-# years are one dimension, days and hours another: "two years" is 24 months, not 730 days.
-_UNITS = [
-    ("length", 1000, ["km", "公里", "千米", "kilometres?", "kilometers?"]),
-    ("length", 1, ["m", "米", "metres?", "meters?"]),
-    ("length", 0.01, ["cm", "厘米", "centimetres?", "centimeters?"]),
-    ("length", 0.001, ["mm", "毫米", "millimetres?", "millimeters?"]),
-    ("length", 1609.344, ["miles?", "英里"]),
-    ("mass", 1e6, ["吨", "tonnes?", "metric tons?"]),
-    ("mass", 1000, ["kg", "公斤", "千克", "kilograms?", "kilos?"]),
-    ("mass", 500, ["斤"]),
-    ("mass", 1, ["g", "克", "grams?"]),
-    ("mass", 0.001, ["mg", "毫克", "milligrams?"]),
-    ("power", 1000, ["kW", "千瓦", "kilowatts?"]),
-    ("power", 1, ["W", "瓦特", "瓦", "watts?"]),
-    ("temperature", 1, ["°C", "℃", "摄氏度", "degrees? Celsius", "degrees? C"]),
-    ("volume", 1000, ["立方米", "cubic met(?:re|er)s?", "m³"]),
-    ("volume", 1, ["L", "升", "lit(?:re|er)s?"]),
-    ("volume", 0.001, ["ml", "mL", "毫升", "millilit(?:re|er)s?"]),
-    ("time", 1209600, ["fortnights?"]),
-    ("time", 604800, ["周", "星期", "weeks?"]),
-    ("time", 86400, ["天", "日", "days?"]),
-    ("time", 3600, ["小时", "钟头", "hours?", "hrs?", "h"]),
-    ("time", 60, ["分钟", "minutes?", "mins?"]),
-    ("time", 1, ["秒钟?", "seconds?", "secs?"]),
-    ("time", 0.001, ["毫秒", "ms", "milliseconds?"]),
-    ("calendar", 12, ["年", "years?"]),
-    ("calendar", 1, ["个月", "月龄", "months?"]),  # a bare 月 after a number is a month of the year ("5月")
-]
-# A month is 28 to 31 days: a calendar amount and a time amount are one quantity where the days
-# fall in that band ("一个月" / "30天", "一年" / "365天"), and a calendar amount is written in days
-# at 30 a month where the evidence counts only days or weeks ("一个月" against "两周" conflicts).
-_MONTH_DAYS = (28, 31)
-_DAY = 86400
-_SPELLINGS = sorted(((s, dim, factor) for dim, factor, spellings in _UNITS for s in spellings),
-                    key=lambda item: len(item[0]), reverse=True)
-_UNIT = "|".join(rf"{s}(?![A-Za-z])" if s[0].isascii() else s for s, _, _ in _SPELLINGS)
 
 _EN_WORD = "|".join(sorted([*_EN_UNITS, *_EN_SCALES], key=len, reverse=True))
 # A number: digits with their scale word ("1.2 million", "30万"; 千 before 米, 克, 瓦 is the unit's),
@@ -172,7 +136,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
                 value, place = value + 0.5, 0.1
             end = match.end("first") if group == "first" and match.group("second") else match.end()
             within = _WITHIN.match(text, end) if group == "second" or not match.group("second") else None
-            found.append(Quantity(value * factor, dimension, place * factor, approximate, match.start(group), end,
+            shift = 32 if dimension == "temperature" and factor != 1 else 0  # Fahrenheit (units.py)
+            found.append(Quantity((value - shift) * factor, dimension, place * factor, approximate, match.start(group), end,
                                   within.group(0) if within else "", value, unit))
     found = _compounds(text, found)
     taken = [(q.start, q.end) for q in found]
