@@ -31,6 +31,20 @@ _DATE_NOUN = re.compile(r"\b(?:dates?|days?|time)\b|日期|时间|日子", re.I)
 _CLAUSE = re.compile(r"[,;，；。]|\b(?:and|but|while)\b|而")
 
 
+def event_kind(text: str) -> str | None:
+    """"first" where the text speaks of a start, "last" of a last day ("deadline", "截止"), None for both or neither."""
+    first, last = bool(_FIRST.search(text)), bool(_LAST.search(text))
+    return "first" if first and not last else "last" if last and not first else None
+
+
+def event_topic(text: str) -> list[str]:
+    """The words of what the text gives a start or last day to: not those of the event, the date or a date noun."""
+    dated = text
+    for _, _, written in event_dates(text):
+        dated = dated.replace(written, " ")
+    return list(dict.fromkeys(words(_DATE_NOUN.sub(" ", _LAST.sub(" ", _FIRST.sub(" ", dated))))))
+
+
 def event_dates(text: str) -> list[tuple[str, tuple, str]]:
     """The days of a month the text gives a start or a last day: (kind "first" or "last", (year or None, month, day),
     as written). A date whose clause names both kinds, or neither, is left out, and so is a negated clause."""
@@ -44,9 +58,7 @@ def event_dates(text: str) -> list[tuple[str, tuple, str]]:
         clause = _CLAUSE.split(before)[-1] + text[start:end] + _CLAUSE.split(after)[0]
         if negated(_LAST.sub(" ", clause)):  # "no later than" denies nothing
             continue
-        if kind is None:
-            first, last = bool(_FIRST.search(clause)), bool(_LAST.search(clause))
-            kind = "first" if first and not last else "last" if last and not first else None
+        kind = kind or event_kind(clause)
         if kind:
             found.append((kind, (year, month, day), text[start:end]))
     return found
@@ -65,9 +77,8 @@ def date_reading(statement: str, question: str, sentences: Sequence[str]):
     if len(said) != 1 or negated(_LAST.sub(" ", statement)):
         return None
     kind, date, written = said[0]
-    rest = _DATE_NOUN.sub(" ", _LAST.sub(" ", _FIRST.sub(" ", statement.replace(written, " "))))
     # What it speaks of: a single Chinese character is a particle or a modal ("须在…前"), not a topic.
-    frame = [t for t in dict.fromkeys(words(rest)) if not pronoun(t) and (t.isascii() or len(t) > 1)]
+    frame = [t for t in event_topic(statement) if not pronoun(t) and (t.isascii() or len(t) > 1)]
     own = [t for t in frame if not found_in(t, words(question))]  # the question's words are its topic
     held = [(s, d, w) for s in sentences for k, d, w in event_dates(s) if k == kind]
     if own and held:

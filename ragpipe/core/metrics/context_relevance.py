@@ -3,6 +3,8 @@ import re
 import numpy as np
 
 from ragpipe.core.evidence.agreement import words
+from ragpipe.core.evidence.event_dates import event_dates, event_kind, event_topic
+from ragpipe.core.evidence.polarity import overlap
 from ragpipe.core.evidence.features import MAX_EMBED_CHARS, shortlist
 from ragpipe.core.evidence.sentences import evidence_sentences
 from ragpipe.core.judged.prompts import CONTEXT_RELEVANCE
@@ -77,6 +79,12 @@ def as_read(case: EvalCase, features: np.ndarray) -> np.ndarray:
     return alone
 
 
+def gives_day_asked(question: str, context: str) -> bool:
+    """The context gives the kind of day the question asks (a start, a last day) to what it asks of, if it names it."""
+    kind, topic = event_kind(question), event_topic(question)
+    return bool(kind) and any(k == kind for k, _, _ in event_dates(context)) and (not topic or overlap(topic, words(context)) > 0)
+
+
 def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE_THRESHOLD,
            open_threshold: float = LOWER_THRESHOLD) -> list[tuple[bool, str]]:
     """Per context: relevant or not, and why."""
@@ -101,6 +109,10 @@ def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE
             out.append((False, f"{why}; the question asks {value[0]}, the context holds none"))
         elif value and attribute_missing(case.question, context, value[0]):
             out.append((False, f"{why}; it holds {value[0]} but not of the attribute asked"))
+        elif value and value[0] == "a time" and gives_day_asked(case.question, context):
+            # The start or the last day asked, in other words ("the application deadline" / "Applications must be
+            # submitted by 2025-03-15"): the answer itself, however low its cosine beside a chunk that words it as asked.
+            out.append((True, f"{why}; it gives the day asked"))
         elif (typed := value or item) and typed[1](context) and typed[0] != "a person":
             # The context holds the kind of answer asked: on the question's topic (the lower cut) it answers it.
             out.append((p >= (lower if typed is item else min(threshold, open_threshold)) or named >= QUESTION_WORDS_NAMED,
@@ -142,7 +154,10 @@ METRIC = Metric(
                 f"holds at least {QUESTION_WORDS_NAMED:.0%} of the question's content words; not relevant when the "
                 "question asks one value (an amount of money, a share, an age, a length, a capacity, a weight, a duration, a "
                 "time, a count, a language, a person) and the context holds none of that kind, or holds one but neither "
-                "the words of the attribute asked nor a word naming the kind (a shipping time for a return window). "
+                "the words of the attribute asked nor a word naming the kind (a shipping time for a return window); "
+                "relevant when a time question asks a start or a last day and the context gives that kind of day to "
+                "what it asks of, however worded (\"the application deadline\" / \"Applications must be submitted by "
+                "2025-03-15\"). "
                 "The contexts of an open question (a list, causes, a way) are each scored as if retrieved alone. A "
                 "context holding the kind of answer asked (a value of the asked kind; an item of the kind an open "
                 "question lists: a requirement, a feature, a symptom, a benefit, a cause, in Chinese an action) counts from "
