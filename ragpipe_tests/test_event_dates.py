@@ -35,8 +35,11 @@ def test_the_event_s_kind_is_read_from_the_words_around_the_date():
     assert [k for k, _, _ in event_dates("Applications open on 1 March and close on 15 March.")] == ["first", "last"]
     assert event_dates("Payment is due no later than 2026-01-10.")[0][:2] == ("last", (2026, 1, 10))
     assert event_dates("报名自2026年3月1日起开始。")[0][0] == "first"
-    # A negated clause, or one that names both kinds, gives no event date.
-    assert event_dates("Late enrolment is not possible after 14 February 2026.") == []
+    # A denial after a day makes it the last one, before a day the first; another negated clause, or one that names
+    # both kinds, gives no event date.
+    assert event_dates("Late enrolment is not possible after 14 February 2026.")[0][:2] == ("last", (2026, 2, 14))
+    assert event_dates("2026年3月1日之前不得报名。")[0][0] == "first"
+    assert event_dates("The office is not open on 3 May.") == []
     assert event_dates("开学典礼于9月1日上午结束。") == []
 
 

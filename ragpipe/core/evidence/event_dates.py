@@ -28,6 +28,8 @@ _FIRST_AFTER = re.compile(r"^\s*(?:起|开始)")
 _LAST_AFTER = re.compile(r"^\s*(?:之?前|以前|为止|截止)")
 # The nouns of a date itself ("closing date", "截止日期"): no topic of the event's.
 _DATE_NOUN = re.compile(r"\b(?:dates?|days?|time)\b|日期|时间|日子", re.I)
+_AFTER_BEFORE, _AFTER_AFTER = re.compile(r"\bafter\s*(?:on\s*)?$", re.I), re.compile(r"^\s*(?:之后|以后)")
+_BEFORE_BEFORE, _BEFORE_AFTER = re.compile(r"\bbefore\s*(?:on\s*)?$", re.I), re.compile(r"^\s*(?:之?前|以前)")
 _CLAUSE = re.compile(r"[,;，；。]|\b(?:and|but|while)\b|而")
 
 
@@ -57,6 +59,12 @@ def event_dates(text: str) -> list[tuple[str, tuple, str]]:
                 "last" if _LAST_BEFORE.search(before) or _LAST_AFTER.match(after) else None)
         clause = _CLAUSE.split(before)[-1] + text[start:end] + _CLAUSE.split(after)[0]
         if negated(_LAST.sub(" ", clause)):  # "no later than" denies nothing
+            # A denial after a day makes it the last one, before a day the first: "not possible after 14 February",
+            # "3月1日之前不得报名".
+            kind = ("last" if _AFTER_BEFORE.search(before) or _AFTER_AFTER.match(after) else
+                    "first" if _BEFORE_BEFORE.search(before) or _BEFORE_AFTER.match(after) else None)
+            if kind:
+                found.append((kind, (year, month, day), text[start:end]))
             continue
         kind = kind or event_kind(clause)
         if kind:
