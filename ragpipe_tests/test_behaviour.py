@@ -35,7 +35,7 @@ KNOWN_GAPS = {
     # topic the evidence words otherwise ("The course starts" / "Classes begin", "must be paid by" / "Payment is due",
     # 缴纳 / 缴费) and 日票售价9元 against 日票9元. `ragpipe bench sanity` lists every failing case.
     # context_relevance (95.1 % en, 95.8 % zh at the end of round thirteen) meets it since 2026-11-27 round ten
-    # (helper i49-ctxrel): no gap (95.3 % en, 96.6 % zh in round fourteen). Also failing: a last day said as a denial
+    # (helper i49-ctxrel): no gap (95.9 % en, 96.6 % zh in round fourteen). Also failing: a last day said as a denial
     # ("Late enrolment is not possible after 14 February 2026" for "When does enrolment close?"). Still
     # failing (docs/benchmarks.md): a value question's second context holding the value, held against the first at
     # 0.07-0.08; another attribute of the thing at 0.56-0.64 (a marathon's finish street, a shop's parking, a
