@@ -23,6 +23,7 @@ from ragpipe.core.evidence.lists import list_conflict
 from ragpipe.core.evidence.limits import bound_conflict, range_confirms, range_ends
 from ragpipe.core.evidence.polarity import aligned_with, polarity_conflict
 from ragpipe.core.evidence.counts import counts, rank_conflict, same_thing
+from ragpipe.core.evidence.event_dates import date_reading
 from ragpipe.core.evidence.scope import scope_conflict
 from ragpipe.core.evidence.weekdays import weekday_reading
 from ragpipe.core.evidence.roles import names_role, one_relation, relation_wording, swapped_roles
@@ -106,12 +107,13 @@ def confirms(reply: str, question: str, sentences: Sequence[str]) -> bool:
 def borne_out(statement: str, question: str, sentences: Sequence[str]) -> bool:
     """The statement's one claim is what the evidence says in other words: a time that is the end the
     evidence's range names (limits.range_confirms), a day its range of weekdays leaves out or holds
-    (weekdays.weekday_reading), or a comparison it states, in either wording ("火车比大巴贵"
-    / "大巴比火车便宜"), or bears out with its values, as it may a superlative (superlatives.ranked)."""
+    (weekdays.weekday_reading), the day the evidence gives the same start or deadline ("The deadline is 15 March" /
+    "must be submitted by 2025-03-15", event_dates.date_reading), or a comparison it states, in either wording
+    ("火车比大巴贵" / "大巴比火车便宜"), or bears out with its values, as it may a superlative (superlatives.ranked)."""
     sentences = [s for s in sentences if s and s.strip()]
     extreme = ranked(statement, sentences)  # "the cheapest" that the stated prices of three sides bear out
     return (bears_out(statement, sentences) or bool(extreme and extreme[0]) or range_confirms(statement, question, sentences)
-            or weekday_reading(statement, question, sentences) is True)
+            or weekday_reading(statement, question, sentences) is True or date_reading(statement, question, sentences) is True)
 
 
 def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Contradiction | None:
@@ -137,6 +139,10 @@ def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Con
         whole = contradiction(claim, sentences)
         found = whole if whole and (is_chinese(claim) or whole.kind == "negation") else None
     found = found or answers_otherwise(statement, question, sentences)
+    # Another day for the same start or deadline, however each words the event ("The deadline is 15 May" / "must be
+    # submitted by 2025-03-15"); the same day bears it out (borne_out).
+    dated = None if found else date_reading(claim, question, clean)
+    found = found or (Contradiction(*dated) if dated and dated is not True else None)
     # A claim wider than its evidence ("All employees…" / "Only full-time employees…"); the question may carry the limit.
     scoped = None if found else scope_conflict(claim, question, clean)
     found = found or (Contradiction(*scoped) if scoped else None)
