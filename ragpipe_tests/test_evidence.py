@@ -436,7 +436,7 @@ def test_one_quantity_in_another_unit_is_support_and_another_value_is_not(verifi
 
 
 def test_words_a_reader_takes_for_one_another_are_held(verifier):
-    """吃 / 服用, 一天 / 每日 (text.interchangeable); an English stem less its silent e (smoke / smoking); a
+    """吃 / 服用, 一天 / 每日 (synonyms.interchangeable); an English stem less its silent e (smoke / smoking); a
     possessive (ethanol's / ethanol)."""
     rows, _ = verifier.features(["一天吃三次", "Guests smoke outside", "Ethanol's formula"],
                                 ["本品每日服用三次。", "Guests are smoking outside.", "Ethanol formula."])
@@ -613,8 +613,9 @@ def test_a_word_the_evidence_says_as_not_and_its_antonym_is_supported(verifier):
     ("The pool is cleaned weekly.", "The pool is cleaned every week.", "week"),
 ])
 def test_a_rate_adverb_is_its_unit(statement, evidence, word):
-    """"monthly" says "a month", "per month" (text._INTERCHANGEABLE, as "daily" / "day" before)."""
-    from ragpipe.core.text import as_evidence_words, content_tokens
+    """"monthly" says "a month", "per month" (synonyms._INTERCHANGEABLE, as "daily" / "day" before)."""
+    from ragpipe.core.synonyms import as_evidence_words
+    from ragpipe.core.text import content_tokens
 
     assert word in as_evidence_words(content_tokens(statement), set(content_tokens(evidence)), [])
 
