@@ -616,6 +616,17 @@ def test_a_word_the_evidence_says_as_not_and_its_antonym_is_supported(verifier):
     assert closed >= 0.8 and opened < 0.5
 
 
+def test_a_fee_not_charged_is_one_waived(verifier):
+    """"不收月费" says the evidence's "免月费", "不收费" its "免费" (antonyms.as_evidence_says); charging it is no support."""
+    from ragpipe.core.evidence.antonyms import as_evidence_says
+
+    assert as_evidence_says("每月存够500元就不收月费", "每月存入至少500元即可免月费，否则月费为5元。") == "每月存够500元就免月费"
+    assert as_evidence_says("65岁以上老人坐公交不收费", "年满65岁的老人乘坐公交车免费。") == "65岁以上老人坐公交免费"
+    waived, charged = probabilities(verifier, ["65岁以上的老人坐公交不收费", "老人坐公交车要收费"],
+                                    ["年满65岁的老人乘坐公交车免费。"])
+    assert waived >= 0.8 and charged <= 0.3, (waived, charged)
+
+
 @pytest.mark.parametrize("statement, evidence, word", [
     ("Rent is paid monthly.", "Rent is paid once a month.", "month"),
     ("It costs $25 a month.", "The monthly fee is twenty-five dollars.", "monthly"),
