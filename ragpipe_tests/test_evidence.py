@@ -627,6 +627,22 @@ def test_a_fee_not_charged_is_one_waived(verifier):
     assert waived >= 0.8 and charged <= 0.3, (waived, charged)
 
 
+@pytest.mark.parametrize("said, written", [
+    ("通常", "一般"), ("到货", "送达"), ("乘坐", "坐"), ("小孩", "儿童"), ("取现", "取款"), ("至多", "上限"), ("以后", "之后"),
+    ("购买", "买"), ("usually", "normally"), ("meals", "food"), ("kids", "children"), ("drowsy", "drowsiness"), ("buy", "purchase"),
+])
+def test_everyday_words_are_read_as_the_evidences(said, written):
+    """Everyday and written words for one act or thing (synonyms._INTERCHANGEABLE): 通常 / 一般, 送达 / 到货, 坐 / 乘坐,
+    usually / normally, meals / food; and a duration's ceiling word is a word of its own (jieba read "三天内能到" as
+    内能 "internal energy")."""
+    from ragpipe.core.synonyms import as_evidence_words
+    from ragpipe.core.text import content_tokens
+
+    theirs = content_tokens(written)
+    assert as_evidence_words(content_tokens(said), set(theirs), []) == theirs
+    assert "内能" not in content_tokens("发货以后三天内能到") and "到" in content_tokens("发货以后三天内能到")
+
+
 @pytest.mark.parametrize("statement, evidence, word", [
     ("Rent is paid monthly.", "Rent is paid once a month.", "month"),
     ("It costs $25 a month.", "The monthly fee is twenty-five dollars.", "monthly"),

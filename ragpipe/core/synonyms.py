@@ -48,6 +48,20 @@ founded established
 位于 设在 设于 坐落 地处
 缺货 无货 断货 售罄 脱销
 晚点 延误 延迟
+至多 上限 封顶
+至少 最少 起码 下限
+取现 取款 提现
+坐 乘坐 搭乘 乘
+送达 到达 抵达 到货 送到
+之后 以后 此后
+买 购买 购入
+孩子 儿童 小孩 小朋友
+通常 一般 往往 平常
+usually normally generally typically
+buy purchase
+meal food
+kid kids child children
+drowsy drowsiness sleepy
 """
 
 
