@@ -815,7 +815,7 @@ def test_a_date_the_evidence_states_nowhere_against_the_date_of_its_subject(ques
 
 
 def test_another_name_in_the_agent_slot_of_a_synonym_verb(question, statement, evidence, other):
-    """"acquired by" and "bought by" are one slot (text._INTERCHANGEABLE); its agent is a name though it is a
+    """"acquired by" and "bought by" are one slot (synonyms._INTERCHANGEABLE); its agent is a name though it is a
     dictionary word ("Oracle")."""
     found = contradicted(statement, question, [evidence])
     assert (found.evidence if found else None) == other
@@ -875,7 +875,7 @@ def test_another_author_where_the_evidence_names_one(question, statement, eviden
 
 def test_a_name_whose_sentence_holds_the_questions_words_as_longer_words(statement, other):
     """"最高峰" holds "最高": the sentence speaks of what the question asks, and names another peak
-    (text.as_evidence_words reads the statement's words as the evidence's, for a name's slot only)."""
+    (synonyms.as_evidence_words reads the statement's words as the evidence's, for a name's slot only)."""
     found = answers_otherwise(statement, "世界上最高的山峰是哪座？", ["珠穆朗玛峰海拔8848.86米，是世界最高峰。"])
     assert (found.evidence if found else None) == other
 
@@ -1026,7 +1026,7 @@ def test_a_superlative_cut_in_two_or_of_depth(statement, evidence):
 
 
 def test_succeeding_words_are_one_word_for_a_reader():
-    from ragpipe.core.text import interchangeable
+    from ragpipe.core.synonyms import interchangeable
 
     assert "接任" in interchangeable("接替")
 
@@ -1287,7 +1287,8 @@ def test_a_negated_antonym_of_several_words_is_the_word(statement, evidence, sai
 
 
 def test_words_for_out_of_stock_and_for_late_are_interchangeable():
-    from ragpipe.core.text import content_tokens, interchangeable
+    from ragpipe.core.synonyms import interchangeable
+    from ragpipe.core.text import content_tokens
 
     assert content_tokens("无货")[0] in interchangeable(content_tokens("缺货")[0])
     assert content_tokens("延误")[0] in interchangeable(content_tokens("晚点")[0])

@@ -33,3 +33,12 @@ def test_a_range_of_another_subject_or_a_closed_range_decides_nothing():
     assert not borne_out("The library is closed on Saturdays.", "When is the library open?", OFFICE_EN)
     assert not borne_out("The shop is open on Saturdays.", "When is the shop open?",
                          ["The shop is closed Monday to Friday for renovation."])
+
+
+def test_a_chinese_weekday_is_written_as_the_evidence_spells_the_same_day():
+    """星期二 is the evidence's 周二 (weekdays.as_evidence_spells, in the verifier); another day stays as written."""
+    from ragpipe.core.evidence.weekdays import as_evidence_spells
+
+    assert as_evidence_spells("会员每个星期二打九折", "会员每周二可享受九折优惠。") == "会员每个周二打九折"
+    assert as_evidence_spells("礼拜天不营业", "本店周日休息。") == "周日不营业"
+    assert as_evidence_spells("会员每个星期三打九折", "会员每周二可享受九折优惠。") == "会员每个星期三打九折"

@@ -92,11 +92,25 @@ def negated_at(text: str, stem: str) -> bool:
     return bool(re.search(rf"{_ZH_NOT}{re.escape(stem)}", text))
 
 
+# Not charging a fee is waiving it: "不收月费" / "无需支付运费" says the evidence's "免月费" / "免运费" ("不收费" its "免费").
+_ZH_NOT_CHARGED = re.compile(r"(?:不|无需|无须|不用|不需要?)再?(?:收取?|交纳?|缴纳?|付|支付)(?P<what>[\u4e00-\u9fff]{1,3})")
+
+
+def _as_waived(statement: str, evidence: str) -> str:
+    def waived(match: re.Match) -> str:
+        what = match.group("what")
+        k = next((k for k in range(len(what), 0, -1) if "免" + what[:k] in evidence), 0)
+        return "免" + what if k else match.group(0)
+
+    return _ZH_NOT_CHARGED.sub(waived, statement)
+
+
 def as_evidence_says(statement: str, evidence: str) -> str:
     """The statement with a word the evidence says as "not" and its antonym said so ("The museum is closed on
     Mondays" as "The museum is not open on Mondays" where the evidence says "does not open on Mondays";
     闭馆 as 不开放), so that its words and its polarity are the evidence's. Only where the evidence never
-    has the statement's word itself and the statement does not negate it."""
+    has the statement's word itself and the statement does not negate it; a fee not charged is one waived (免)."""
+    statement = _as_waived(statement, evidence)
     said, held = stems_in(statement), stems_in(evidence)
     for ours, theirs in [*ANTONYMS, *((y, x) for x, y in ANTONYMS)]:
         if (ours in said and ours not in held and theirs in held and theirs not in said

@@ -104,10 +104,22 @@ def ordinals_as_counted(statement: str, evidence: str) -> str:
     return _ZH_ORDINALS.sub(counted, statement)
 
 
+def counts_as_counted(statement: str, evidence: str) -> str:
+    """Each count written as the evidence writes the same count of the same thing in the same period: "two times a
+    day" as "twice" of "twice daily" (another value stays as written: a claim of its own)."""
+    theirs = [c for c in counts(evidence) if c.plain]
+    for mine in counts(statement):
+        same = next((c for c in theirs if c.value == mine.value and same_thing(mine, c) and c.written != mine.written), None)
+        if mine.plain and same and same.written.lower() not in statement.lower():
+            statement = statement.replace(mine.written, same.written, 1)
+    return statement
+
+
 def in_evidence_terms(statement: str, evidence: str, question: str = "") -> str:
     """The statement written as its evidence writes the same things: ordinals that list a count as that count
-    ("第一剂和第二剂" as "两剂"), then quantities and dates as ``quantities.as_written_in`` rewrites them."""
-    return as_written_in(ordinals_as_counted(statement, evidence), evidence, question)
+    ("第一剂和第二剂" as "两剂"), a count as the evidence's ("two times" as "twice"), then quantities and dates as
+    ``quantities.as_written_in`` rewrites them."""
+    return as_written_in(counts_as_counted(ordinals_as_counted(statement, evidence), evidence), evidence, question)
 
 
 # A rank: an ordinal before a superlative ("second largest", "third most visited", "第二大", "第三高") ranks by that

@@ -27,7 +27,8 @@ from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.facts import counted, facts, lone_one
 from ragpipe.core.evidence.invented import invented
 from ragpipe.core.evidence.sentences import CAMEL, evidence_sentences
-from ragpipe.core.text import as_evidence_words, content_tokens, is_chinese, normalize, number_mentions, numbers, shortened
+from ragpipe.core.synonyms import as_evidence_words, shortened
+from ragpipe.core.text import content_tokens, is_chinese, normalize, number_mentions, numbers
 
 # The cosine of unrelated same-domain sentences, per backend and language: the zero of
 # the language-normalized cosine features.

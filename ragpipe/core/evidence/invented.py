@@ -12,7 +12,8 @@ from collections.abc import Sequence
 
 from ragpipe.core.evidence.agreement import BARE_REPLY, fact_terms, found_in, name_in, words
 from ragpipe.core.evidence.facts import facts
-from ragpipe.core.text import added_clause, interchangeable, is_chinese, normalize
+from ragpipe.core.synonyms import interchangeable
+from ragpipe.core.text import added_clause, is_chinese, normalize
 
 
 def invented(statement: str, question: str, sentences: Sequence[str], lowered: str, all_tokens: set[str]) -> bool:

@@ -25,7 +25,8 @@ from ragpipe.core.evidence.fractions import as_percent_in
 from ragpipe.core.evidence.iso_dates import without_calendar_weekdays
 from ragpipe.core.evidence.units import _DAY, _MONTH_DAYS, _SPELLINGS, _UNIT
 from ragpipe.core.evidence.facts import _EN_MONTHS, _EN_SCALES, _EN_UNITS, _ZH_NUMBER, _en_value, _zh_value, dates_at, facts
-from ragpipe.core.text import DAY_PART, EN_CLOCK, EN_STOPWORDS, clock_hour
+from ragpipe.core.synonyms import interchangeable
+from ragpipe.core.text import DAY_PART, EN_CLOCK, EN_STOPWORDS, clock_hour, content_tokens
 
 
 _EN_WORD = "|".join(sorted([*_EN_UNITS, *_EN_SCALES], key=len, reverse=True))
@@ -205,7 +206,7 @@ def as_written_in(statement: str, evidence: str, question: str = "") -> str:
     asked = quantities(question) if question else []
     out, last = [], 0
     for mine in quantities(statement):
-        if mine.start < last or any(same(mine, q) for q in asked):
+        if mine.start < last or any(same(mine, q) for q in asked) or _said_as_word(statement[mine.start:mine.end], evidence):
             continue
         matches = [q for q in theirs if same(mine, q)]
         if not matches:
@@ -230,6 +231,12 @@ def as_written_in(statement: str, evidence: str, question: str = "") -> str:
         out += [before, evidence[best.start:best.end] + (best.within if within else "")]
         last = end
     return _counts_as_written_in("".join(out) + statement[last:] if out else statement, evidence, question)
+
+
+def _said_as_word(written: str, evidence: str) -> bool:
+    """The evidence says the quantity with a word a reader takes for it: "一天" of "一天吃两次" is the "每日" of
+    "每日两次", not the "24小时" of another sentence (a rate's period, read by the lexicon, not an amount)."""
+    return any((interchangeable(t) - {t}) & set(content_tokens(evidence)) for t in content_tokens(written))
 
 
 def _dates_as_written_in(statement: str, evidence: str) -> str:

@@ -13,7 +13,8 @@ from ragpipe.core.evidence.facts import (_TIMES, _TIMES_VALUE, PLACE_TITLE, VALU
                                          lone_one, negated)
 from ragpipe.core.evidence.polarity import aligned_with, clauses_of, overlap, pronoun
 from ragpipe.core.evidence.quantities import written_numbers
-from ragpipe.core.text import as_evidence_words, interchangeable, is_chinese, number_mentions, numbers
+from ragpipe.core.synonyms import as_evidence_words, interchangeable
+from ragpipe.core.text import is_chinese, number_mentions, numbers
 
 # A statement echoes an evidence clause that holds this share of its words besides names and numbers.
 ECHO = 0.3
@@ -100,7 +101,7 @@ def slot_conflict(statement: str, sentences: list[str], sentence_terms) -> tuple
 
 def read_as_evidence(terms: list[str], sentence_terms) -> list[str]:
     """The statement's words, each the evidence lacks read as the word it has that a reader takes it for
-    (text.as_evidence_words: "acquired" / "bought", 最高 / 最高峰): a synonym keeps a name's slot aligned."""
+    (synonyms.as_evidence_words: "acquired" / "bought", 最高 / 最高峰): a synonym keeps a name's slot aligned."""
     held = {t for ts in sentence_terms for t in ts}
     return list(as_evidence_words(tuple(terms), held, [t for t in held if len(t) >= 2 and not t.isascii()]))
 

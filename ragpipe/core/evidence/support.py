@@ -20,6 +20,7 @@ from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.features import POINTER, WINDOW, language_of, statement_features
 from ragpipe.core.evidence.counts import in_evidence_terms
 from ragpipe.core.evidence.refusals import is_refusal, only_lead_in
+from ragpipe.core.evidence.weekdays import as_evidence_spells
 from ragpipe.core.schemas import Verdict
 from ragpipe.core.text import SOURCE_LEAD_IN
 
@@ -110,9 +111,10 @@ class OfflineVerifier:
         if not any(e and e.strip() for e in evidence):
             return [Verdict(s, False, 0.0, "", REASONS[language_of(s)]["no_evidence"]) for s in statements]
         # A quantity the evidence writes in another unit or form ("14天" for "两周") is read as the evidence writes it,
-        # and so is a word it says as "not" and its antonym ("closed" as "does not open").
+        # and so is a word it says as "not" and its antonym ("closed" as "does not open"), and a weekday (星期二 / 周二).
         joined = "\n".join(e for e in evidence if e)
-        rows, notes = self.features([as_evidence_says(in_evidence_terms(without_lead_in(s, every=True), joined, question), joined)
+        rows, notes = self.features([as_evidence_says(in_evidence_terms(as_evidence_spells(without_lead_in(s, every=True), joined),
+                                                                        joined, question), joined)
                                      for s in statements], evidence,
                                     reference, question)
         probabilities = self.calibration.probability(rows)

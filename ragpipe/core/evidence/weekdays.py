@@ -78,3 +78,15 @@ def weekday_reading(statement: str, question: str, sentences: list[str]) -> tupl
     if (days <= open_on) if opened else not days & open_on:
         return True
     return "bound", ", ".join(m.group(0) for m in _ONE_DAY.finditer(statement)), _RANGE.search(normalize(sentence)).group(0), sentence
+
+
+_ZH_DAY = re.compile(r"(?:周|星期|礼拜)[一二三四五六日天]")
+
+
+def as_evidence_spells(statement: str, evidence: str) -> str:
+    """A Chinese weekday written as the evidence spells the same day: "星期二" as the evidence's "周二", "礼拜天"
+    as its "周日" (one day, three spellings; another day stays as written, a claim of its own)."""
+    theirs = {}
+    for found in _ZH_DAY.finditer(evidence):
+        theirs.setdefault(_day(found.group(0)), found.group(0))
+    return _ZH_DAY.sub(lambda m: theirs.get(_day(m.group(0)), m.group(0)), statement) if theirs else statement

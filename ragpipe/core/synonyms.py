@@ -1,0 +1,116 @@
+"""Words a reader takes for one another: a small lexicon of interchangeable words (the everyday and the
+written word for one act or thing), and how a statement's word the evidence lacks is read as the evidence's
+word (``as_evidence_words``). Tokens are ``text.content_tokens``'s."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ragpipe.core.text import content_tokens
+
+# Words a careful reader takes for one another in a claim, one class a line: the everyday and the
+# written word for one act or thing (吃 / 服用, 一天 / 每日, 付款 / 支付, twice / two), a product
+# word and its abbreviation (充电 / 快充), or a verb and its past-tense synonym (removed / dropped).
+# Neither hypernyms (pets / animals) nor antonyms (开放 / 闭馆): those claim something else.
+_INTERCHANGEABLE = """
+吃 服用 服 口服 食用
+一天 每日 每天 一日 日均
+一次 每次 单次
+宝宝 婴幼儿 婴儿 幼儿
+充电 快充
+满电 充满
+付款 支付 付钱 结账
+放 播放
+要 需 需要 应 应当 须 必须
+禁用 禁止 严禁 不得 不能 不准 不许
+不宜 避免
+到 至
+新增 加入 增加 添加
+独自 单独 独立
+持续 历时 为期 时长
+接替 接任 继任
+twice two
+daily day
+weekly week
+monthly month
+hourly hour
+nightly night
+annual annually yearly year
+forbidden prohibited banned
+removed dropped
+added introduced
+allowed permitted
+integrated built-in
+acquired bought purchased
+wrote written authored penned composed
+写 著 撰写 所著 写作
+founded established
+位于 设在 设于 坐落 地处
+缺货 无货 断货 售罄 脱销
+晚点 延误 延迟
+至多 上限 封顶
+至少 最少 起码 下限
+取现 取款 提现
+坐 乘坐 搭乘 乘
+送达 到达 抵达 到货 送到
+之后 以后 此后
+买 购买 购入
+孩子 儿童 小孩 小朋友
+通常 一般 往往 平常
+usually normally generally typically
+buy purchase
+meal food
+kid kids child children
+drowsy drowsiness sleepy
+"""
+
+
+@lru_cache(maxsize=1)
+def _interchangeable() -> dict[str, frozenset[str]]:
+    classes: dict[str, frozenset[str]] = {}
+    for line in _INTERCHANGEABLE.strip().splitlines():
+        members = frozenset(t for w in line.split() for t in content_tokens(w)[:1])
+        for member in members:
+            classes[member] = classes.get(member, frozenset()) | members
+    return classes
+
+
+def interchangeable(token: str) -> frozenset[str]:
+    """The content tokens a reader takes for ``token`` (itself included), as content_tokens writes them."""
+    return _interchangeable().get(token, frozenset((token,)))
+
+
+def as_evidence_words(tokens: tuple[str, ...], held: set[str], zh_words: list[str],
+                       proper: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """A statement's word the evidence lacks (``held`` are the evidence's tokens), read as the evidence's
+    word a reader takes it for: an interchangeable word (吃 / 服用, twice / two), an English stem less its
+    silent e (smoke / smok), or a Chinese word that one of the evidence's contains or is contained in
+    (摄入量 / 摄入, 充满电 / 满电) or that is the word less an inner character (成年人 / 成人; not a
+    ``proper`` name: 李小明 is not 李明): a paraphrase adds or drops a character more often than it
+    changes the word. Two characters at least on both sides."""
+    def read(token: str) -> str:
+        if token in held:
+            return token
+        # A word the lexicon takes for one the evidence has; an English stem less its silent e ("smoke" / "smok").
+        alike = next((w for w in [*sorted(interchangeable(token)), token[:-1] if token.isascii() and token.endswith("e") else ""]
+                      if w in held), None)
+        if alike or len(token) < 2 or token.isascii():
+            return alike or token
+        found = next((w for w in sorted(zh_words) if w in token or token in w), None)
+        return found or (token in proper and token) or shortened(token, held) or token
+
+    # The character pairs content_tokens adds after a long Chinese word go with the word: where 成年人 is
+    # read as 成人, its 成年 and 年人 are no words the evidence lacks.
+    out, word = [], ("", "")
+    for token in tokens:
+        pair_of_word = len(token) == 2 and token in word[0] and token not in held
+        out.append(word[1] if pair_of_word else read(token))
+        if not pair_of_word:
+            word = (token, out[-1]) if len(token) > 2 and out[-1] != token else ("", "")
+    return tuple(out)
+
+
+def shortened(word: str, present) -> str | None:
+    """The word less one inner character, where ``present`` holds it (成年人 / 成人)."""
+    shorter = (word[:i] + word[i + 1:] for i in range(1, len(word) - 1)) if len(word) >= 3 and not word.isascii() else ()
+    return next((w for w in shorter if w in present), None)
