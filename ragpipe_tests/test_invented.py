@@ -4,6 +4,7 @@ import pytest
 
 from ragpipe.core.evidence.features import _prepare
 from ragpipe.core.evidence.invented import invented
+from ragpipe.core.evidence.provisions import offered_thing
 from ragpipe.core.evidence.support import OfflineVerifier
 
 MUSEUM = ["The museum opens at 9 a.m. and closes at 5 p.m.", "It has three floors of modern art."]
@@ -50,3 +51,51 @@ def test_the_verifier_scores_short_invented_claims_as_unsupported(embedder):
     stated, = verifier.verify(["It opens at nine."], MUSEUM, question="When does it open?")
     zh, = verifier.verify(["门票免费。"], ZH_MUSEUM)
     assert free.score <= 0.3 and red.score <= 0.3 and zh.score <= 0.3 and stated.score >= 0.5
+
+
+FERRY = ["The ferry from Dover to Calais leaves at 8:00 a.m. and takes 90 minutes.",
+         "A foot passenger ticket costs £35; a car with two passengers costs £120.", "Dogs travel free if they stay in the car."]
+ZH_FERRY = ["从大连到烟台的渡轮早上8点出发，航程约6小时。", "步行旅客票价200元，一辆小汽车连同两名乘客480元。", "宠物狗留在车内可免费乘船。"]
+
+
+@pytest.mark.parametrize("statement", ["Breakfast is included in the car ticket.", "Foot passengers get a free coffee.",
+                                       "Car tickets include a free cabin."])
+def test_a_claim_that_offers_a_thing_the_evidence_never_names_is_invented_though_it_shares_a_word(statement):
+    """"car ticket", "foot passengers", "free" are the evidence's words; breakfast, coffee and a cabin are not."""
+    assert fires(statement, FERRY)
+
+
+@pytest.mark.parametrize("statement", ["渡轮上提供免费无线网络。", "步行旅客票价含早餐。"])
+def test_a_chinese_claim_that_offers_a_thing_the_evidence_never_names_is_invented(statement):
+    assert fires(statement, ZH_FERRY)
+
+
+def test_the_thing_counts_where_the_question_asks_for_it():
+    assert fires("会员可以免费停车。", ["健身房每天早上6点至晚上10点开放。", "会员可以在网上预约私教课程。"], question="可以停车吗？")
+
+
+def test_offered_things_the_evidence_names_or_that_are_denied_are_not_invented():
+    assert not fires("Dogs travel free in the car.", FERRY) and not fires("A car ticket includes two passengers.", FERRY)
+    assert not fires("The ferry does not offer meals.", FERRY) and not fires("渡轮不提供餐食。", ZH_FERRY)
+    assert not fires("小汽车票价包括两名乘客。", ZH_FERRY) and not fires("宠物狗可免费乘船。", ZH_FERRY)
+    # spelled without a hyphen in structured evidence, or held by a character pair
+    assert not fires("The ferry offers free Wi-Fi.", ['{"name": "Sea Star", "attributes": {"WiFi": "free"}}'])
+    assert not fires("会员可以免费停车。", ["会员可在地下停车场停车两小时。"])
+
+
+def test_offered_thing_reads_the_thing_not_its_modifiers_nor_a_summary_s_abstractions():
+    assert offered_thing("Economy passengers get a free hot meal.") == ("hot", "meal")
+    assert offered_thing("There is a rooftop restaurant with city views.") == ("rooftop", "restaurant")
+    assert offered_thing("Wi-Fi is free on board.") == ("wi-fi",)
+    assert offered_thing("一等座提供免费餐食。") == ("餐食",) and offered_thing("车上提供免费无线网络。") == ("无线网络",)
+    assert offered_thing("The establishment offers a variety of barbecue dishes.") == ()  # no article: a summary's plural
+    assert offered_thing("Peabody's offers a lively and enjoyable atmosphere.") == ()
+    assert offered_thing("They have noted the slow service.") == () and offered_thing("It does not include meals.") == ()
+
+
+def test_the_verifier_scores_an_offered_thing_the_evidence_never_names_as_unsupported(embedder):
+    verifier = OfflineVerifier(embedder)
+    coffee, = verifier.verify(["Foot passengers get a free coffee."], FERRY)
+    breakfast, = verifier.verify(["步行旅客票价含早餐。"], ZH_FERRY)
+    stated, = verifier.verify(["Dogs travel free in the car."], FERRY)
+    assert coffee.score <= 0.3 and breakfast.score <= 0.3 and stated.score >= 0.5

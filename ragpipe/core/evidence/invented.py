@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from ragpipe.core.evidence.agreement import BARE_REPLY, fact_terms, found_in, name_in, words
 from ragpipe.core.evidence.facts import facts
+from ragpipe.core.evidence.provisions import offered_thing
 from ragpipe.core.synonyms import interchangeable
 from ragpipe.core.text import added_clause, is_chinese, normalize
 
@@ -60,6 +61,18 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
         return [w for w in terms if not (interchangeable(w) & all_tokens or (zh and w in lowered)
                                          or found_in(w, held))]
 
+    # A short claim that offers a thing the evidence never names ("First class includes free meals",
+    # "车上提供免费无线网络") invents it, whatever incidental word it shares with the evidence.
+    # Two new words at least, one may be a single character ("一等座含餐食": 含 and 餐食); none of the offered
+    # thing's words held, also spelled without hyphens or spaces ("Wi-Fi" / "WiFi"), nor a character pair of it (zh).
+    thing = offered_thing(statement)
+    new = missing([w for w in said_words if not found_in(w, asked) and not (zh and w in question) and w not in named])
+    squashed = re.sub(r"[\s_-]", "", lowered)
+    # The thing counts even where the question asks for it ("可以停车吗？" - "会员可以免费停车"): asking is no evidence.
+    if thing and len(own) <= 6 and len(set(new) | set(thing)) >= 2 and len(missing(list(thing))) == len(thing) and \
+            not any(re.sub(r"[\s_-]", "", w) in squashed for w in thing) and \
+            not (zh and any(w[i:i + 2] in lowered for w in thing for i in range(len(w) - 1))):
+        return True
     if short and zh:  # jieba's compounds ("免费参观") reword the evidence's ("免费开放参观"): a character pair held counts
         return all(not any(w[i:i + 2] in lowered for i in range(len(w) - 1)) for w in informative) and \
             len(missing(informative)) == len(informative)

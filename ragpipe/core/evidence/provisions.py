@@ -1,0 +1,62 @@
+"""What a claim says is provided: the thing named by a verb of offering or including, or the subject of
+"… is free / included / available" ("hot meal" in "Economy passengers get a free hot meal", "Wi-Fi" in
+"Wi-Fi is free on board", 无线网络 in "车上提供免费无线网络", 停车 in "会员可以免费停车").
+
+invented.py reads it: a claim that offers a thing the evidence never names invents that thing, whatever
+incidental word ("first class", "free", 一等座) it shares with the evidence.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragpipe.core.evidence.agreement import words
+from ragpipe.core.text import is_chinese
+
+# A verb of offering or including, and what follows it up to a preposition, a conjunction or a clause's end
+# ("a certificate of completion"). "has"/"have"/"get" are left out: mostly auxiliaries ("have noted") or a
+# rating ("has 4 stars"), except "get(s) free …".
+_EN_OFFERS = re.compile(r"\b(?:includes?|offers?|provides?|features?|comes? with|there (?:is|are)|gets?(?=\s+(?:a\s+)?free\b))\s+"
+                        r"(?=(?:an?|free|complimentary)\s)(?P<thing>[\w'-]+(?:\s+(?!(?:with|of|on|in|at|for|to|from|and|or|by|during|if|when|that|which|"
+                        r"who|per|every|each|is|are)\b)[\w'-]+){0,3})", re.I)
+# A subject offered: "Wi-Fi is free on board", "Meals are included in first class".
+_EN_OFFERED = re.compile(r"^\s*(?:the\s+|a\s+|an\s+)?(?P<thing>[\w'-]+(?:\s+[\w'-]+){0,2}?)\s+(?:is|are)\s+(?:also\s+)?"
+                         r"(?:free|included|available|provided|offered|complimentary)\b", re.I)
+# The object is one thing or a free one ("a rooftop restaurant", "free meals"): a bare plural or mass noun after the
+# verb is mostly a summary's abstraction ("provide relief", "there are some concerns", "include convenience").
+# What a place or a text is like is no thing it offers ("offers a lively atmosphere", "provides an overview of …").
+_NOT_A_THING = re.compile(r"^(?:atmosphere|ambi[ae]nce|vibe|feel|experience|impression|sense|overview|summary|description|"
+                          r"explanation|introduction|account|update|insight|picture|glimpse|look|opportunity|chance)s?$", re.I)
+# "a variety of sandwiches" offers sandwiches.
+_EN_AMOUNT = re.compile(r"\b(?:a|an)\s+(?:(?:wide|diverse|large|small|good|great|decent)\s+)?(?:variety|range|selection|number|"
+                        r"lot|choice|array|mix|list|couple)\s+of\s+", re.I)
+_EN_DETERMINER = re.compile(r"^(?:a|an|the|some|any|its|their|free|complimentary|also|both|several|many|various)$", re.I)
+_PRONOUN = re.compile(r"^(?:it|this|that|they|these|those|which|everything|all|each|both)$", re.I)
+# What is denied is not offered ("they do not provide Wi-Fi", "There is no mention of …"): contradiction.py's business.
+_NEGATED = re.compile(r"\b(?:not|no|never|none|without)\b|n't\b|[不没未]|无(?!线)|并非")  # 无线 is wireless
+# 提供/含/包括/设有/颁发… and what follows up to the clause's end; "可(以)免费 + verb" offers the verb's act.
+_ZH_OFFERS = re.compile(r"(?:提供|包含|包括|含有|含|设有|配有|配备|附带|附赠|赠送|颁发|发放|可以免费|可免费)(?P<thing>[^，。；、！？,.;!?]+)")
+
+
+def offered_thing(statement: str) -> tuple[str, ...]:
+    """The words (as agreement.words spells them, the head last) naming what the statement says is
+    provided; () where it offers nothing or denies it."""
+    if _NEGATED.search(statement):
+        return ()
+    if is_chinese(statement):
+        found = _ZH_OFFERS.search(statement)
+        if not found:
+            return ()
+        thing = tuple(w for w in words(found.group("thing")) if w != "免费")
+        if thing and len(thing[-1]) > 1:
+            return thing
+        rest = re.sub(r"^(?:免费|的)+", "", found.group("thing"))  # jieba glues "免费餐" + "食": the thing is 餐食
+        return (rest,) if len(rest) > 1 else ()
+    statement = _EN_AMOUNT.sub("", statement)
+    found = _EN_OFFERED.search(statement) or _EN_OFFERS.search(statement)
+    kept = [w for w in found.group("thing").split() if not _EN_DETERMINER.match(w)] if found else []
+    # "a lively and enjoyable atmosphere": the phrase stops at "and", the noun that says what it is comes later
+    said_after = re.findall(r"[\w'-]+", statement[found.start("thing"):]) if found else []
+    if not kept or _PRONOUN.match(kept[-1]) or any(_NOT_A_THING.match(w) for w in said_after[:6]):
+        return ()
+    return tuple(t for w in kept for t in words(w))
