@@ -1089,8 +1089,10 @@ def test_answer_relevancy_a_measure_date_or_clock_time_answers_its_own_kind(kit,
     ("answer_relevancy", {"question": "门票多少钱？", "answer": "成人12元。"}, {"answer": "成人１２元。"}),
     ("answer_correctness", {"question": "What is the date?", "answer": "2020-03-05", "ground_truth_answer": "2020-03-05"},
      {"answer": "２０２０-０３-０５"}),
+    # a thousands comma is no list or clause break: "长江全长约6" and "300公里" were read as a bare list of values
+    ("answer_relevancy", {"question": "小型微利企业税率？", "answer": "长江全长约6300公里。"}, {"answer": "长江全长约6,300公里。"}),
 ])
-def test_full_width_digits_read_as_half_width_by_every_metric(kit, metric, fields, written):
+def test_full_width_digits_and_thousands_commas_read_alike_by_every_metric(kit, metric, fields, written):
     plain, wide = score(kit, metric, **fields).value, score(kit, metric, **{**fields, **written}).value
     assert abs(plain - wide) <= 0.01, (plain, wide)
 

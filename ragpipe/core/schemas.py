@@ -96,8 +96,14 @@ class RagResponse(BaseModel):
 
 
 # Full-width digits, Latin letters and "％" ("１４２０年", "ＦＨＡ") are their half-width forms to every reader; not
-# all of NFKC, which would also turn Chinese punctuation into ASCII.
+# all of NFKC, which would also turn Chinese punctuation into ASCII. A thousands comma ("6,300") is no clause or list
+# break to any reader: numbers are read without it.
 _HALF_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F) if chr(code - 0xFEE0).isalnum() or code == 0xFF05}
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+
+
+def _as_read(text: str) -> str:
+    return _THOUSANDS.sub("", text.translate(_HALF_WIDTH))
 
 
 class EvalCase(BaseModel):
@@ -114,10 +120,10 @@ class EvalCase(BaseModel):
 
     @field_validator("question", "ground_truth_answer", "answer", "ground_truth_contexts", "retrieved_contexts")
     @classmethod
-    def _half_width(cls, value):
+    def _as_read(cls, value):
         if isinstance(value, list):
-            return [v.translate(_HALF_WIDTH) for v in value]
-        return value.translate(_HALF_WIDTH) if value else value
+            return [_as_read(v) for v in value]
+        return _as_read(value) if value else value
 
 
 @dataclass
