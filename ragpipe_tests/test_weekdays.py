@@ -42,3 +42,26 @@ def test_a_chinese_weekday_is_written_as_the_evidence_spells_the_same_day():
     assert as_evidence_spells("会员每个星期二打九折", "会员每周二可享受九折优惠。") == "会员每个周二打九折"
     assert as_evidence_spells("礼拜天不营业", "本店周日休息。") == "周日不营业"
     assert as_evidence_spells("会员每个星期三打九折", "会员每周二可享受九折优惠。") == "会员每个星期三打九折"
+
+
+@pytest.mark.parametrize("statement, evidence, other", [
+    ("The market is held every Wednesday.", "The farmers market is held every Tuesday morning.", "Tuesday"),
+    ("集市每周三举行。", "农贸市场每周二上午举行。", "周二"),
+    ("The clinic is closed on Thursdays.", "The clinic is closed on Tuesdays.", "Tuesdays"),
+    ("诊所每周四休息。", "诊所每周二休息。", "周二"),
+])
+def test_another_day_the_evidence_gives_the_same_thing(statement, evidence, other):
+    found = contradicted(statement, "", [evidence])
+    assert found is not None and (found.kind, found.evidence) == ("date", other), found
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The market is held every Tuesday.", "The farmers market is held every Tuesday morning."),  # the same day
+    ("The gym is open on Monday.", "Yoga classes run on Tuesday; the gym is open daily."),  # every day holds it
+    ("The market is not held on Wednesday.", "The farmers market is held every Tuesday morning."),  # a denial agrees
+    # A long statement's day may be that of another event the sentence reports (a RAGTruth statement, supported).
+    ("The aid worker was killed in a drone strike in Pakistan on Monday.",
+     "His wife said on Thursday that officials revealed he was killed in a drone strike in Pakistan."),
+])
+def test_the_same_day_every_day_a_denial_or_a_long_report_is_no_other_day(statement, evidence):
+    assert contradicted(statement, "", [evidence]) is None

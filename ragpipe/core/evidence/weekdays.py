@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from ragpipe.core.evidence.agreement import found_in, words
+from ragpipe.core.evidence.facts import negated
 from ragpipe.core.text import normalize
 
 _EN_DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
@@ -67,13 +68,41 @@ def _schedule(statement: str, question: str, sentences: list[str]) -> tuple[set[
     return None
 
 
+# A sentence that holds every day holds the statement's too.
+_EVERY_DAY = re.compile(r"\b(?:daily|every ?day|each day|(?:7|seven) days a week)\b|每天|每日|天天|全年无休", re.I)
+
+
+def _other_day(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
+    """Days the statement gives something ("集市每周三举行", "The clinic is closed on Thursdays"), where an evidence
+    sentence on the same subject (it holds half the statement's other words, at most four) gives it other days and none
+    on that subject gives these: ("date", the statement's days, the sentence's, the sentence)."""
+    statement = normalize(statement)
+    days = {_day(m.group(0)) for m in _ONE_DAY.finditer(statement)}
+    if not days or _RANGE.search(statement) or negated(statement):
+        return None
+    topic = list(dict.fromkeys(words(_ONE_DAY.sub(" ", statement))))
+    if len(topic) > 4:
+        return None  # a schedule says when a thing happens in a few words; a long sentence's day may be its report's
+    needed = max(1, (len(topic) + 1) // 2)
+    on_topic = [s for s in map(normalize, sentences) if sum(found_in(t, words(_ONE_DAY.sub(" ", s))) for t in topic) >= needed]
+    named = [(s, {_day(m.group(0)) for m in _ONE_DAY.finditer(s)}) for s in on_topic]
+    if not topic or any(days & theirs or _EVERY_DAY.search(s) or _RANGE.search(s) for s, theirs in named):
+        return None
+    other = next(((s, theirs) for s, theirs in named if theirs), None)
+    if other is None:
+        return None
+    shown = lambda text: ", ".join(m.group(0).rstrip(".") for m in _ONE_DAY.finditer(text))  # noqa: E731
+    return "date", shown(statement), shown(other[0]), other[0]
+
+
 def weekday_reading(statement: str, question: str, sentences: list[str]) -> tuple[str, str, str, str] | bool | None:
     """Open on a day the evidence's range leaves out, or closed on one it holds: the contradiction ("bound", the
     statement's days, the range, the sentence); closed on a day it leaves out ("周一闭馆" / "周二至周日开放"), or
-    open on one it holds: True; None where no range on the statement's subject speaks to its days."""
+    open on one it holds: True. Without a range, other days the evidence gives the same thing (``_other_day``): the
+    contradiction. None where no sentence on the statement's subject speaks to its days."""
     found = _schedule(statement, question, sentences)
     if found is None:
-        return None
+        return _other_day(statement, sentences)
     days, opened, open_on, sentence = found
     if (days <= open_on) if opened else not days & open_on:
         return True
