@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from ragpipe_tests.pg_server import _free_port
+from ragpipe_tests.pg_server import free_port
 
 from ragpipe_tests.tier import require_slow_tier
 
@@ -40,7 +40,7 @@ class BoltServer:
 def bolt_server(database: str = "ragpipe", password: str = "t0p-secret-bolt-pw", timeout: float = 120):
     require_slow_tier("a Bolt server (ArcadeDB's JVM)")
     root = Path(tempfile.mkdtemp(prefix="ragpipe-bolt-"))
-    http, bolt, https = _free_port(), _free_port(), _free_port()
+    http, bolt, https = free_port(), free_port(), free_port()
     log = root / "server.log"
     with open(log, "wb") as out:
         # ArcadeDB writes its own log folder into the working directory: keep it in root.

@@ -18,7 +18,7 @@ PG_BIN = Path(os.environ.get("RAGPIPE_PG_BIN", "/usr/lib/postgresql/15/bin"))
 _PG_CTL: dict[int, Callable[..., None]] = {}  # port -> pg_ctl of the cluster serving it
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -37,7 +37,7 @@ def postgres_cluster():
         user = pwd.getpwnam("postgres")
         os.chown(root, user.pw_uid, user.pw_gid)
         as_user = ["runuser", "-u", "postgres", "--"]
-    data, port = root / "data", _free_port()
+    data, port = root / "data", free_port()
     run = lambda *cmd: subprocess.run([*as_user, *cmd], check=True, capture_output=True, text=True)  # noqa: E731
     _PG_CTL[port] = lambda *args: run(str(PG_BIN / "pg_ctl"), "-D", str(data), "-l", str(root / "server.log"),
                                       "-w", *args, "-o", f"-p {port} -k {root} -c listen_addresses=127.0.0.1")

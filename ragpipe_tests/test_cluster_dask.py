@@ -25,7 +25,7 @@ from ragpipe.defs.instance import prepare_dagster_home
 from ragpipe.defs.partitions import evaluations, sync_partitions
 from ragpipe.defs.runner import materialize_all
 from ragpipe_tests.conftest import REPO
-from ragpipe_tests.pg_server import _free_port, postgres_cluster
+from ragpipe_tests.pg_server import free_port, postgres_cluster
 
 # v2 under a name of its own: compared with no baseline, no quality gate holds its run back.
 DATASET, BOTS = "product_en", ["refbot@v1", "hybridbot@v2"]
@@ -44,7 +44,7 @@ def cluster(project, monkeypatch):
     with postgres_cluster() as (host, port, user, db):
         for name, value in {"HOST": host, "PORT": str(port), "USER": user, "PASSWORD": "", "DB": db}.items():
             monkeypatch.setenv(f"DAGSTER_PG_{name}", value)
-        address = f"tcp://127.0.0.1:{_free_port()}"
+        address = f"tcp://127.0.0.1:{free_port()}"
         monkeypatch.setenv("RAGPIPE_DASK_SCHEDULER", address)
         monkeypatch.setenv("RAGPIPE_DASK_CHUNK_ROWS", "3")
         monkeypatch.setenv("RAGPIPE_OUTPUT_DIR", str(project / "cluster"))

@@ -21,7 +21,7 @@ from ragpipe.defs.jobs import DATASET_ASSETS, EVALUATION_ASSETS
 from ragpipe.defs.partitions import sync_partitions
 from ragpipe_tests.bolt_server import bolt_server
 from ragpipe_tests.conftest import REPO, sample_data
-from ragpipe_tests.pg_server import _free_port
+from ragpipe_tests.pg_server import free_port
 
 DATASETS = sample_data() / "datasets"
 ENTITY_METRICS = ["entity_coverage", "context_sufficiency", "unverified_entity_ratio", "hallucination_rate"]
@@ -150,7 +150,7 @@ def _retries(caplog) -> int:
 
 
 def test_the_driver_retries_an_unreachable_server_within_its_budget(caplog):
-    uri = f"bolt://127.0.0.1:{_free_port()}"  # nothing listens there
+    uri = f"bolt://127.0.0.1:{free_port()}"  # nothing listens there
     caplog.set_level(logging.WARNING, logger="neo4j")
     with pytest.raises(GraphUnavailable, match=re.escape(uri)) as caught:
         Neo4jGraph(uri, password="pw-xyz", retry_seconds=1.5, timeout=3).read("policy_zh")
@@ -171,7 +171,7 @@ def test_uri_credentials_and_password_stay_out_of_descriptions():
 
 
 def test_server_down_is_a_clear_error_naming_the_uri():
-    uri = f"bolt://127.0.0.1:{_free_port()}"  # nothing listens there
+    uri = f"bolt://127.0.0.1:{free_port()}"  # nothing listens there
     with pytest.raises(GraphUnavailable) as caught:
         Neo4jGraph(uri, password="pw-down", retry_seconds=0, timeout=3).read("policy_zh")
     message = str(caught.value)
@@ -282,7 +282,7 @@ def test_entity_metrics_are_identical_through_neo4j_and_embedded(project, neo4j_
 
 
 def test_graph_server_down_leaves_entity_metrics_nan_and_the_rest_measured(project, monkeypatch):
-    uri = f"bolt://127.0.0.1:{_free_port()}"  # nothing listens there
+    uri = f"bolt://127.0.0.1:{free_port()}"  # nothing listens there
     password = "pw-never-shown-7"
     result = _evaluate(project, {"URI": uri, "PASSWORD": password, "RETRY_SECONDS": "0", "TIMEOUT": "3"}, monkeypatch)
     for metric in ENTITY_METRICS:

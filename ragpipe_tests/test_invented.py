@@ -2,7 +2,7 @@
 
 import pytest
 
-from ragpipe.core.evidence.features import _prepare
+from ragpipe.core.evidence.features import prepare
 from ragpipe.core.evidence.invented import invented
 from ragpipe.core.evidence.provisions import offered_thing
 from ragpipe.core.evidence.support import OfflineVerifier
@@ -12,7 +12,7 @@ ZH_MUSEUM = ["博物馆上午9点开门，下午5点闭馆。", "馆内有三层
 
 
 def fires(statement, evidence, question=""):
-    prepared = _prepare(evidence)
+    prepared = prepare(evidence)
     return invented(statement, question, prepared.sentences, prepared.lowered, prepared.all_tokens)
 
 

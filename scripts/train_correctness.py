@@ -35,7 +35,7 @@ from ragpipe.core.evidence.correctness_row import CORRECTNESS_FEATURES  # noqa: 
 from ragpipe.core.evidence.calibration import Trees  # noqa: E402
 from ragpipe.core.evidence.embeddings import Embedder  # noqa: E402
 from ragpipe.core.metrics import Toolkit  # noqa: E402
-from ragpipe.core.metrics.answer_correctness import (MODEL_PATH, PARTIAL_CAP, _unpunctuated, asserted, by_rule, conflicts,  # noqa: E402
+from ragpipe.core.metrics.answer_correctness import (MODEL_PATH, PARTIAL_CAP, unpunctuated, asserted, by_rule, conflicts,  # noqa: E402
                                                      features, incomplete, leading_reply)
 from ragpipe.core.metrics.scoring import case_from_row  # noqa: E402
 
@@ -57,7 +57,7 @@ def build(bench_dir: Path, kit: Toolkit) -> list[dict]:
         rows = [r for r in read_rows(bench_dir / name)
                 if r["human_label"].get("answer_correct") is not None and r.get("ground_truth_answer") and r.get("answer")]
         cases = [case_from_row(r, i) for i, r in enumerate(rows)]
-        kit.embedder.prefetch(list(dict.fromkeys(_unpunctuated(t) for c in cases for t in (asserted(c.answer), c.ground_truth_answer))))
+        kit.embedder.prefetch(list(dict.fromkeys(unpunctuated(t) for c in cases for t in (asserted(c.answer), c.ground_truth_answer))))
         for row, case in zip(rows, cases):
             decided = by_rule(case, kit)
             x, found = (None, None) if decided is not None else features(case, kit)

@@ -170,7 +170,8 @@ def _merge_short(pieces: list[str]) -> list[str]:
 
 
 @lru_cache(maxsize=1)
-def _jieba():
+def jieba_ready():
+    """jieba, its dictionary loaded once and its log quiet."""
     import jieba
 
     jieba.setLogLevel(logging.WARNING)
@@ -183,7 +184,7 @@ def pos_tags(text: str) -> tuple:
     """jieba's words of a Chinese text with their part-of-speech tags (pairs: ``word, flag = pair``)."""
     import jieba.posseg
 
-    _jieba()
+    jieba_ready()
     return tuple(jieba.posseg.dt.cut(text))
 
 
@@ -192,7 +193,8 @@ def pos_tags(text: str) -> tuple:
 _SHORT_S = re.compile(r"^[a-z]{2}[^suia\W\d]s$")
 
 
-def _stem(word: str) -> str:
+def stem(word: str) -> str:
+    """An English word less a plural or verb ending ("pays" / "pay", "studies" / "study")."""
     if _SHORT_S.match(word):
         return word[:-1]
     for suffix in ("ies", "es", "s", "ing", "ed"):
@@ -219,13 +221,13 @@ def content_tokens(text: str) -> tuple[str, ...]:
     if _CJK.search(text):
         # A clock time ends at its unit: jieba reads "6点30分发船" as 分发 "distribute" + 船.
         text = _ZH_WITHIN.sub(r"\1 ", _ZH_CLOCK_UNIT.sub(r"\1 ", text))
-        for word in _jieba().lcut(text):
+        for word in jieba_ready().lcut(text):
             word = word.strip()
             if not word or word in ZH_STOPWORDS or not re.search(r"\w", word):
                 continue
             if word.isascii():
                 if word not in EN_STOPWORDS:
-                    tokens.append(_stem(word))
+                    tokens.append(stem(word))
                 continue
             tokens.append(word)
             if len(word) > 2:
@@ -235,7 +237,7 @@ def content_tokens(text: str) -> tuple[str, ...]:
         for word in re.findall(r"[a-z0-9]+(?:[.'-][a-z0-9]+)*", text):
             word = re.sub(r"'s$", "", word)  # a possessive is its noun: "the library's" / "the library"
             if word not in EN_STOPWORDS:
-                tokens.append(_stem(word))
+                tokens.append(stem(word))
     return tuple(tokens)
 
 

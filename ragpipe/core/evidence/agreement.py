@@ -16,14 +16,14 @@ from functools import lru_cache
 
 from rapidfuzz.fuzz import ratio
 
-from ragpipe.core.evidence.facts import _EN_SCALES, _EN_UNITS, VALUE_CLAUSE, Facts, common_word, facts, fold, negated
+from ragpipe.core.evidence.facts import EN_SCALES, EN_UNITS, VALUE_CLAUSE, Facts, common_word, facts, fold, negated
 from ragpipe.core.evidence.counts import in_evidence_terms
 from ragpipe.core.evidence.zh_names import zh_dotted
-from ragpipe.core.text import EN_STOPWORDS, _jieba, _stem, content_tokens, en_value_words, is_chinese
+from ragpipe.core.text import EN_STOPWORDS, jieba_ready, stem, content_tokens, en_value_words, is_chinese
 
 _VOWELS = set("aeiouy")
-_PARENTHESIS = re.compile(r"\([^()]*\)|（[^（）]*）")
-_NUMBER_WORDS = frozenset([*_EN_UNITS, *_EN_SCALES])
+PARENTHESIS = re.compile(r"\([^()]*\)|（[^（）]*）")
+_NUMBER_WORDS = frozenset([*EN_UNITS, *EN_SCALES])
 SPELLED_NUMBERS = "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True))
 # A number, in digits or words, with the unit before it ("$", "£") or after it ("%", "pounds", "万", "处").
 _NUMBER_UNIT = re.compile(rf"([$£€¥])?\s?(?:\d[\d,.]*(?:/\d+)?|\b(?:{SPELLED_NUMBERS})(?:[\s-]+(?:and\s+)?(?:{SPELLED_NUMBERS}))*\b)"
@@ -32,7 +32,7 @@ _NUMBER_UNIT = re.compile(rf"([$£€¥])?\s?(?:\d[\d,.]*(?:/\d+)?|\b(?:{SPELLED
 _RANGE = re.compile(r"\s*(?:-|–|—|~|～|to|and|or|through|至|到|或)\s*", re.I)
 _INITIALS = re.compile(r"\b(?:[A-Za-z]\.\s?){2,}")
 # What follows a noun phrase's head in English ("bottle of poison", "Hollywood Park in L.A.").
-_POSTMODIFIER = re.compile(r"\s+(?:of|in|for|from|on|at|with|by)\s.*$", re.I | re.S)
+POSTMODIFIER = re.compile(r"\s+(?:of|in|for|from|on|at|with|by)\s.*$", re.I | re.S)
 
 
 @lru_cache(maxsize=65536)
@@ -41,7 +41,7 @@ def terms(text: str) -> tuple[str, ...]:
     Numbers are no words here: ``fact_terms`` gives them by value; "a two-year warranty" holds the words of
     "lasts two years" (``en_value_words``)."""
     words = content_tokens(text) if is_chinese(text) else (
-        _stem(w) for w in re.findall(r"[a-z0-9]+(?:['-][a-z0-9]+)*", en_value_words(fold(text).replace("’", "'")))
+        stem(w) for w in re.findall(r"[a-z0-9]+(?:['-][a-z0-9]+)*", en_value_words(fold(text).replace("’", "'")))
         if w not in EN_STOPWORDS)
     return tuple(w for w in words if not re.search(r"\d", w))
 
@@ -104,7 +104,7 @@ def elliptical(statement: str) -> bool:
     """A reply that is only a value or a name ("20%。", "Canberra.", "2006年"): it asserts
     nothing without the question it answers."""
     if is_chinese(statement):  # a few characters, at most three words ("堪培拉。", "20%。", "2006年")
-        tokens = [w for w in _jieba().lcut(statement) if re.search(r"\w", w)]
+        tokens = [w for w in jieba_ready().lcut(statement) if re.search(r"\w", w)]
         return len(re.sub(r"[\W_]", "", statement)) <= 8 and len(tokens) <= 3
     return len(statement.split()) <= 3 and len(terms(statement)) <= 2
 
@@ -257,7 +257,7 @@ def long_form(name: str, text: str) -> str | None:
     for match in re.finditer(r"[^\s，。、；：？！,;?!]*?".join(map(re.escape, name)), text):  # within one phrase
         if len(match.group(0)) <= 3 * len(name):
             start = end = 0
-            for word in _jieba().lcut(text):
+            for word in jieba_ready().lcut(text):
                 if end <= match.start():
                     start = end
                 end += len(word)
@@ -322,7 +322,7 @@ def agreement(answer: str, reference: str, question: str = "") -> Agreement:
     given = _given(question)
     # A parenthesis in a reference qualifies it ("Elephant (disambiguation)", "Belshazzar (Daniel 5)"):
     # its words are welcome in an answer but not required.
-    core = _PARENTHESIS.sub(" ", reference).strip() or reference
+    core = PARENTHESIS.sub(" ", reference).strip() or reference
     reference_terms = list(dict.fromkeys([*worded(core), *fact_terms(facts(core))]))
     # A reference in a script without words here ("عدنان خاشقجي") is one term, stated only where the answer writes it.
     unread = fold(core).strip() if not reference_terms and not fold(core).isascii() and not is_chinese(core) else None

@@ -19,7 +19,7 @@ from ragpipe.core.text import is_chinese
 
 # Comparative words and the scales they measure on, with the direction of each: "shorter" is the
 # converse of "longer" and of "taller". A word that measures on two scales compares with either.
-_EN_COMPARATIVES = {
+EN_COMPARATIVES = {
     "longer": {"length": 1}, "shorter": {"length": -1, "height": -1}, "taller": {"height": 1},
     "higher": {"height": 1}, "lower": {"height": -1}, "larger": {"size": 1}, "bigger": {"size": 1},
     "greater": {"size": 1}, "smaller": {"size": -1}, "older": {"age": 1}, "elder": {"age": 1},
@@ -35,18 +35,18 @@ _EN_COMPARATIVES = {
 }
 # The adjectives of the comparatives ("long" of "longer", "big" of "bigger", "early" of "earlier", "large"), for
 # "as … as": the stem, with -e and with -y (a candidate that is no word matches nothing).
-_EN_BASES = {base: d for w, d in _EN_COMPARATIVES.items() if w.endswith("er")
+_EN_BASES = {base: d for w, d in EN_COMPARATIVES.items() if w.endswith("er")
              for stem in (re.sub(r"(?<=([bdgnt]))\1$", "", w[:-2]),) for base in (stem, stem + "e", re.sub(r"i$", "y", stem))}
 _EN_BASES |= {"good": {"quality": 1}, "bad": {"quality": -1}, "far": {"distance": 1}, "expensive": {"cost": 1}, "costly": {"cost": 1}}
 # "more/less X than": the scale of X ("more expensive" = "pricier"), or X itself ("more employees",
 # "fewer employees", "less popular").
-_EN_MORE_OF = {"expensive": {"cost": 1}, "costly": {"cost": 1}}
+EN_MORE_OF = {"expensive": {"cost": 1}, "costly": {"cost": 1}}
 # And verbs that compare by "more/less than": "costs less than" = "is cheaper than".
 _EN_VERBS = {"cost": "cost", "costs": "cost", "weigh": "weight", "weighs": "weight", "weighed": "weight"}
 # "larger than", "a larger population than", "more employees than", "costs less than", "costs $40 more than".
 _EN_COMPARISON = re.compile(rf"\b(?:(?P<verb>{'|'.join(_EN_VERBS)})\s+(?:(?P<amount>[$€£¥]?\d[\d,.]*(?:\s*[a-z%]+)?)\s+)?(?P<by>more|less)|(?P<more>more|less|fewer)\s+(?P<of>[a-z]+)"
-                            rf"|(?P<word>{'|'.join(_EN_COMPARATIVES)})(?:\s+[a-z]+)?)\s+than\b", re.I)
-_ZH_COMPARATIVES = {
+                            rf"|(?P<word>{'|'.join(EN_COMPARATIVES)})(?:\s+[a-z]+)?)\s+than\b", re.I)
+ZH_COMPARATIVES = {
     "长": {"length": 1}, "短": {"length": -1}, "高": {"height": 1}, "低": {"height": -1}, "矮": {"height": -1},
     "大": {"size": 1}, "小": {"size": -1}, "多": {"amount": 1}, "少": {"amount": -1}, "早": {"time": -1},
     "晚": {"time": 1}, "迟": {"time": 1}, "贵": {"cost": 1}, "便宜": {"cost": -1}, "快": {"speed": 1},
@@ -56,7 +56,7 @@ _ZH_COMPARATIVES = {
     "远": {"distance": 1}, "近": {"distance": -1}, "老": {"age": 1}, "年长": {"age": 1}, "年轻": {"age": -1},
     "厚": {"thickness": 1}, "薄": {"thickness": -1}, "先": {"time": -1}, "后": {"time": 1},
 }
-_ZH_WORD = "|".join(sorted(_ZH_COMPARATIVES, key=len, reverse=True))
+_ZH_WORD = "|".join(sorted(ZH_COMPARATIVES, key=len, reverse=True))
 # What may follow a Chinese comparative: the clause's end, a degree ("得多", "一些", "二十元", "三岁",
 # "出"), 的 of a relative clause; not the rest of a word ("比大多数人高": 多 of 大多数 is none).
 _ZH_AFTER = r"(?=$|[\W_]|[得了些点出的倍]|[\d零〇一二两三四五六七八九十百千万几]|(?<=[先后早晚])[\u4e00-\u9fff])"
@@ -81,7 +81,7 @@ _EN_THING = re.compile(r"\s*(?!\w+ing\b|(?:which|that|who|it|he|she|they|we|you|
 _EN_ORDER = re.compile(r"\b(?P<word>before|after|prior\s+to|ahead\s+of)\b", re.I)
 # Single capitals and numbers name sides that words() drops: "Branch A", "A区", "Line 2".
 # A capital with digits is a code ("K21次", "Model T8"); the digits of a decimal ("2.1 kg") name nothing.
-_LABEL = re.compile(r"(?<![A-Za-z0-9])(?<!\d\.)(?:[A-Z]\d*|\d+)(?![A-Za-z0-9]|\.\d)")
+LABEL = re.compile(r"(?<![A-Za-z0-9])(?<!\d\.)(?:[A-Z]\d*|\d+)(?![A-Za-z0-9]|\.\d)")
 # A side that opens with a number is a value: "longer than 5 hours" bounds it (limits.py).
 _VALUE = re.compile(r"\W*(?:about|around|almost|nearly|over|under|roughly|约|大约)?\s*(?:\d|(?:one|two|three|four|five|six|seven|"
                     r"eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|hundred)\b)", re.I)
@@ -104,14 +104,14 @@ def _comparisons(clause: str) -> list[_Comparison]:
     if is_chinese(clause):
         for m in _ZH_BI.finditer(clause):
             degree = clause[m.end():].lstrip("了得出")
-            found.append(_Comparison(clause[:m.start()], m.group("right"), _ZH_COMPARATIVES[m.group("word")], clause, degree=degree))
+            found.append(_Comparison(clause[:m.start()], m.group("right"), ZH_COMPARATIVES[m.group("word")], clause, degree=degree))
         for m in _ZH_YU.finditer(clause):
-            found.append(_Comparison(clause[:m.start()], clause[m.end():], _ZH_COMPARATIVES[m.group("word")], clause))
+            found.append(_Comparison(clause[:m.start()], clause[m.end():], ZH_COMPARATIVES[m.group("word")], clause))
         for m in _ZH_BURU.finditer(clause):
-            scales = {s: -d for s, d in _ZH_COMPARATIVES[m.group("word")].items()}
+            scales = {s: -d for s, d in ZH_COMPARATIVES[m.group("word")].items()}
             found.append(_Comparison(clause[:m.start()], m.group("right"), scales, clause))
         for m in _ZH_SAME.finditer(clause):
-            found.append(_Comparison(clause[:m.start()], m.group("right"), dict.fromkeys(_ZH_COMPARATIVES[m.group("word")], 0), clause))
+            found.append(_Comparison(clause[:m.start()], m.group("right"), dict.fromkeys(ZH_COMPARATIVES[m.group("word")], 0), clause))
         for m in _ZH_BEFORE.finditer(clause):
             found.append(_Comparison(clause[:m.start()], m.group("right"), {"time": -1 if m.group("word") == "前" else 1}, clause))
         return found
@@ -131,10 +131,10 @@ def _comparisons(clause: str) -> list[_Comparison]:
             scales = {_EN_VERBS[verb]: 1 if by == "more" else -1}
         elif more:
             sign = 1 if more == "more" else -1
-            scales = {s: sign * d for s, d in _EN_MORE_OF.get(of, {of: 1}).items()}
-            attribute = "" if of in _EN_MORE_OF else of
+            scales = {s: sign * d for s, d in EN_MORE_OF.get(of, {of: 1}).items()}
+            attribute = "" if of in EN_MORE_OF else of
         else:
-            scales = _EN_COMPARATIVES[word]
+            scales = EN_COMPARATIVES[word]
         left, right = clause[:m.start()], clause[m.end():]
         before, after = _EN_DEGREE.search(left), re.search(r"\s+by\s+(?=\S*\d)", right)
         amount = before.group(1) if before else ""
@@ -156,7 +156,7 @@ _PROFORMS = frozenset({"one", "ones", "that", "those"})
 
 
 def _side_words(text: str) -> set[str]:
-    return (set(words(text)) - _PROFORMS) | {f"#{c}" for c in _LABEL.findall(text)}
+    return (set(words(text)) - _PROFORMS) | {f"#{c}" for c in LABEL.findall(text)}
 
 
 def _placed(own: set[str], left: set[str], right: set[str]) -> str | None:
@@ -211,7 +211,7 @@ def _plain(c: str) -> set[tuple[str, float]]:  # numbers without a unit ("$499",
 # What a clause's values are read as, in turn, each with its dimension (two values compare only in one): an order
 # in time by its years, by its times of day ("下午三点"), by its sequence words; speed by durations, the longer
 # the slower ("responds in 300 ms"), else as any other scale: by amounts with units, then by plain numbers.
-_READINGS = {
+READINGS = {
     "time": (lambda c: {("year", y) for y in facts(c).years},
              lambda c: {("clock", q.amount) for q in quantities(c) if q.dimension == "clock"},
              lambda c: {("step", 0.0)} if _FIRST.search(c) else {("step", 1.0)} if _THEN.search(c) else set()),
@@ -236,13 +236,13 @@ def _valued(ours: _Comparison, sentences: list[str]) -> tuple[bool, str, str, st
     left, right = words(ours.left), words(ours.right)
     own = {"left": [t for t in left if t not in right], "right": [t for t in right if t not in left]}
     # A label names its side first ("Model A", "Route 9", "K21次"): it is the head the value clauses are found by.
-    labels = {"left": _LABEL.findall(ours.left), "right": _LABEL.findall(ours.right)}
+    labels = {"left": LABEL.findall(ours.left), "right": LABEL.findall(ours.right)}
     for side, other in (("left", "right"), ("right", "left")):
         own[side] = [f"#{c}" for c in labels[side] if c not in labels[other]] + own[side]
     if not all(own.values()) or _VALUE.match(ours.right):
         return None
     named = facts(ours.left).numbers | facts(ours.right).numbers  # "Route 9", "三班": a number naming a side
-    for reading in _READINGS.get(scale, _READINGS["other"]):
+    for reading in READINGS.get(scale, READINGS["other"]):
         values, said = _side_values(own, sentences, lambda c: {v for v in reading(c) if v[0] or v[1] not in named}, ours.attribute)
         (left_dim, left_value), (right_dim, right_value) = [next(iter(v), ("", 0)) for v in values.values()]
         if all(len(v) == 1 for v in values.values()) and left_dim == right_dim and left_value != right_value:

@@ -7,11 +7,11 @@ from __future__ import annotations
 import math
 import re
 
-from ragpipe.core.evidence.agreement import (_PARENTHESIS, _POSTMODIFIER, Agreement, _given, _joined, elliptical, fact_terms,
+from ragpipe.core.evidence.agreement import (PARENTHESIS, POSTMODIFIER, Agreement, _given, _joined, elliptical, fact_terms,
                                              found_in, name_in, terms, worded)
-from ragpipe.core.evidence.facts import _BOUND_BEFORE, common_word, facts, negated
+from ragpipe.core.evidence.facts import BOUND_BEFORE, common_word, facts, negated
 from ragpipe.core.evidence.zh_names import zh_dotted
-from ragpipe.core.text import EN_STOPWORDS, _jieba, is_chinese
+from ragpipe.core.text import EN_STOPWORDS, jieba_ready, is_chinese
 
 # "No. 1" and "No 3" are numbers, not negations.
 _NUMBER_SIGN = re.compile(r"\bno\.?\s*(?=\d)", re.I)
@@ -54,7 +54,7 @@ def correctness_row(found: Agreement, answer: str, reference: str, question: str
 def negates(text: str) -> bool:
     """The text negates; "No. 3" and "No 1" are numbers, and "不超过5克" or "no more than 5 g"
     a bound, not negations."""
-    return negated(_BOUND_BEFORE.sub(" ", _NUMBER_SIGN.sub(" ", text)))
+    return negated(BOUND_BEFORE.sub(" ", _NUMBER_SIGN.sub(" ", text)))
 
 
 def head_stated(answer: str, reference: str, question: str) -> bool:
@@ -62,9 +62,9 @@ def head_stated(answer: str, reference: str, question: str) -> bool:
     last before an English postmodifier ("bottle" of "bottle of poison", "cannon" of "small
     cannon"), the last in Chinese ("小型大炮"). A near miss shares the qualifiers, not the head
     ("poison pen", "small curved lever"). True when the reference has no such word beyond the question's."""
-    core = _PARENTHESIS.sub(" ", reference).strip() or reference
+    core = PARENTHESIS.sub(" ", reference).strip() or reference
     if not is_chinese(core):
-        core = _POSTMODIFIER.sub("", core)
+        core = POSTMODIFIER.sub("", core)
     heads = [t for t in worded(core) if not found_in(t, _given(question))]
     return not heads or found_in(heads[-1], _joined(worded(answer)))
 
@@ -73,7 +73,7 @@ def rare_stated(answer: str, reference: str, question: str) -> float:
     """The share of the reference's rare words, the ones that name it, the answer states: words a
     dictionary lists only capitalised or not at all (in Chinese, its proper names). A title
     like "Etymology of Poland" is named by "Poland"; "Menlo Park" by "Menlo". 1 when it has none."""
-    core = _PARENTHESIS.sub(" ", reference).strip() or reference
+    core = PARENTHESIS.sub(" ", reference).strip() or reference
     if is_chinese(core):
         rare = [t for name in facts(core).names for t in (worded(name) or [name])]
     else:
@@ -101,7 +101,7 @@ def _denies(clause: str) -> bool:
     inside another word (不小心 "by accident", 非常 "very")."""
     rest = _NO_DENIAL.sub(" ", clause)
     if is_chinese(rest):
-        return any(len(w) <= 2 and negates(w) or w in ("并没有", "并不是") for w in _jieba().lcut(rest))
+        return any(len(w) <= 2 and negates(w) or w in ("并没有", "并不是") for w in jieba_ready().lcut(rest))
     return negates(rest)
 
 
@@ -197,13 +197,13 @@ def head_replaced(answer: str, reference: str, question: str) -> str | None:
     thing of the same sort; in Chinese, a word that keeps the reference head's first characters and ends in
     another (石塔 for 石桥, its head 桥 nowhere). Names ("Harry Connick Jnr"), listings and sentences are left
     to the other rules."""
-    core = _PARENTHESIS.sub(" ", reference).strip()
+    core = PARENTHESIS.sub(" ", reference).strip()
     if is_chinese(core):
-        said = [w for w in _jieba().lcut(core) if re.search(r"\w", w)]
+        said = [w for w in jieba_ready().lcut(core) if re.search(r"\w", w)]
         head = said[-1] if said and elliptical(core) else ""
         if len(head) < 2 or head[-1] in answer or head in (question or ""):
             return None
-        other = [w for w in _jieba().lcut(answer) if len(w) == len(head) and w[:-1] == head[:-1] and w not in (question or "")]
+        other = [w for w in jieba_ready().lcut(answer) if len(w) == len(head) and w[:-1] == head[:-1] and w not in (question or "")]
         return f"{other[0]} for {head}" if other else None
     words = re.findall(r"[^\W\d_]+", core)
     content = [w for w in words if w.lower() not in EN_STOPWORDS]

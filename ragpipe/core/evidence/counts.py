@@ -9,17 +9,17 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ragpipe.core.evidence.facts import _BOUND_BEFORE, _TIMES, _TIMES_VALUE, _ZH_THINGS
-from ragpipe.core.evidence.quantities import _EN_WORD, _UNIT, _number, as_written_in
+from ragpipe.core.evidence.facts import BOUND_BEFORE, TIMES, TIMES_VALUE, ZH_THINGS
+from ragpipe.core.evidence.quantities import EN_WORD, UNIT, _number, as_written_in
 from ragpipe.core.text import EN_STOPWORDS
 
 # A count of things: a number right before what it counts ("three doses", "2 bedrooms", "两剂", "三个校区"), or how many
 # times ("twice", "3 times", "两次"). A generic measure word (个, 种, …) counts the noun after it; a specific one (剂, 间)
 # counts what it measures. An amount of a unit ("four weeks", "两周") is a quantity, not a count.
-_EN_COUNT = re.compile(rf"(?<![\d.,])(?P<num>\d+(?:,\d{{3}})*|\b(?:{_EN_WORD})(?:[\s-]+(?:and\s+)?(?:{_EN_WORD}))*)\s+"
+_EN_COUNT = re.compile(rf"(?<![\d.,])(?P<num>\d+(?:,\d{{3}})*|\b(?:{EN_WORD})(?:[\s-]+(?:and\s+)?(?:{EN_WORD}))*)\s+"
                        rf"(?:[a-z]+ing\s+)?(?P<noun>[a-z]{{3,}})\b", re.I)
 _GENERIC = "个种位名家项条"
-_ZH_COUNT = re.compile(rf"(?<![\d.第])(?P<num>\d+|[零〇一二两三四五六七八九十百千万]+)(?P<measure>[{_GENERIC}次{_ZH_THINGS}])(?P<noun>[\u4e00-\u9fff]{{0,2}})")
+_ZH_COUNT = re.compile(rf"(?<![\d.第])(?P<num>\d+|[零〇一二两三四五六七八九十百千万]+)(?P<measure>[{_GENERIC}次{ZH_THINGS}])(?P<noun>[\u4e00-\u9fff]{{0,2}})")
 # What makes a count no plain one: a bound or a hedge before it ("at least two doses", "最多三次", "约两个"), a range
 # ("two to three doses", "2-3剂"), or a rate's period ("每次一片" counts per dose, "每日两片" per day).
 _RANGE_OR_HEDGE = re.compile(r"(?:-|–|~|\bto|\bor|至|到|或|\b(?:about|around|nearly|almost|roughly|approximately)|约|大约|近|多达)\s*$", re.I)
@@ -48,11 +48,11 @@ def counts(text: str) -> tuple[Count, ...]:
     for match in _EN_COUNT.finditer(text):
         noun = match.group("noun").lower()
         value = (_number(match.group("num")) or (None,))[0]
-        if (value is None or noun in EN_STOPWORDS or re.fullmatch(_UNIT, noun, re.I) or noun.rstrip("s") in _MEASURES
+        if (value is None or noun in EN_STOPWORDS or re.fullmatch(UNIT, noun, re.I) or noun.rstrip("s") in _MEASURES
                 or (value == 1) == noun.endswith("s") and noun != "times"):
             continue  # "one of", "three weeks" (a quantity), "350 degrees" (a measure), "2 things" but not "2 thing"
         found.append((value, "time" if noun == "times" else noun.rstrip("s"), match))
-    found += [(_TIMES_VALUE[m.group(0).lower()], "time", m) for m in _TIMES.finditer(text)]
+    found += [(TIMES_VALUE[m.group(0).lower()], "time", m) for m in TIMES.finditer(text)]
     for match in _ZH_COUNT.finditer(text):
         measure, noun = match.group("measure"), match.group("noun")
         value = (_number(match.group("num")) or (None,))[0]
@@ -61,7 +61,7 @@ def counts(text: str) -> tuple[Count, ...]:
     out = []
     for value, thing, match in found:
         before, after = _CLAUSE_END.split(text[:match.start()])[-1], _CLAUSE_END.split(text[match.end():])[0]
-        plain = not (_RANGE_OR_HEDGE.search(before) or _BOUND_BEFORE.search(before))
+        plain = not (_RANGE_OR_HEDGE.search(before) or BOUND_BEFORE.search(before))
         clause = before + match.group(0) + after
         period = _PERIOD_ZH.search(clause) or _PERIOD_EN.search(clause)
         written = (period.group(1) or period.group(2) or "").lower() if period else ""
@@ -77,7 +77,7 @@ def same_thing(a: Count, b: Count) -> bool:
 
 
 # An ordinal of a thing: "第二剂" (the second dose), "第3次".
-_ZH_ORDINAL = re.compile(rf"第(?P<num>\d+|[一二两三四五六七八九十]+)(?P<measure>[次{_ZH_THINGS}])")
+_ZH_ORDINAL = re.compile(rf"第(?P<num>\d+|[一二两三四五六七八九十]+)(?P<measure>[次{ZH_THINGS}])")
 
 
 def ordinals_counted(statement: str, evidence: str) -> set[float]:
@@ -88,7 +88,7 @@ def ordinals_counted(statement: str, evidence: str) -> set[float]:
             and any(c.thing == m.group("measure") and c.value >= value for c in theirs)}
 
 
-_ZH_ORDINALS = re.compile(rf"第(?:\d+|[一二两三四五六七八九十]+)(?P<measure>[次{_ZH_THINGS}])(?:(?:和|与|及|、)第(?:\d+|[一二两三四五六七八九十]+)(?P=measure))+")
+_ZH_ORDINALS = re.compile(rf"第(?:\d+|[一二两三四五六七八九十]+)(?P<measure>[次{ZH_THINGS}])(?:(?:和|与|及|、)第(?:\d+|[一二两三四五六七八九十]+)(?P=measure))+")
 
 
 def ordinals_as_counted(statement: str, evidence: str) -> str:

@@ -17,11 +17,11 @@ from functools import lru_cache
 
 from ragpipe.core.evidence.iso_dates import numeric_dates
 from ragpipe.core.evidence.zh_names import zh_makers
-from ragpipe.core.text import EN_STOPWORDS, _jieba, is_chinese, normalize, number_mentions, number_spans, pos_tags
+from ragpipe.core.text import EN_STOPWORDS, jieba_ready, is_chinese, normalize, number_mentions, number_spans, pos_tags
 
-_EN_MONTHS = {m: i + 1 for i, m in enumerate(
+EN_MONTHS = {m: i + 1 for i, m in enumerate(
     "january february march april may june july august september october november december".split())}
-_EN_MONTHS.update({m[:3]: i for m, i in list(_EN_MONTHS.items())} | {"sept": 9})
+EN_MONTHS.update({m[:3]: i for m, i in list(EN_MONTHS.items())} | {"sept": 9})
 _MONTH_WORD = r"(?:January|February|March|April|May|June|July|August|September|October|November|December|" \
               r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)(?![a-z])\.?"
 _WEEKDAYS = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
@@ -41,18 +41,18 @@ _EN_DATE = re.compile(
     rf"\b(?P<m1>{_MONTH_WORD})(?:\s+(?P<d1>{_DAY}))?(?:,?\s+(?P<y1>{_YEAR})\b)?"
     rf"|(?:\bthe\s+)?\b(?P<d2>{_DAY})(?:\s+of)?\s+(?P<m2>{_MONTH_WORD})(?:,?\s+(?P<y2>{_YEAR})\b)?",
     re.I)
-_ZH_NUMERAL = "零〇一二三四五六七八九十百千万亿两"
-_ZH_DATE = re.compile(rf"(?:(?P<y>\d{{4}}|[{_ZH_NUMERAL}]{{4}})年)?(?:(?P<m>\d{{1,2}}|[{_ZH_NUMERAL}]{{1,3}})月)"
-                      rf"(?:(?P<d>\d{{1,2}}|[{_ZH_NUMERAL}]{{1,3}})[日号])?|(?P<y_only>\d{{4}})年")
+ZH_NUMERAL = "零〇一二三四五六七八九十百千万亿两"
+_ZH_DATE = re.compile(rf"(?:(?P<y>\d{{4}}|[{ZH_NUMERAL}]{{4}})年)?(?:(?P<m>\d{{1,2}}|[{ZH_NUMERAL}]{{1,3}})月)"
+                      rf"(?:(?P<d>\d{{1,2}}|[{ZH_NUMERAL}]{{1,3}})[日号])?|(?P<y_only>\d{{4}})年")
 _BARE_YEAR = re.compile(rf"(?<![\d.,])(?:in |since |by |until |from |of |年份|)\b({_YEAR})\b(?![\d%]|[.,]\d)")
 
-_EN_UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+EN_UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
              "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
              "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
              "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
-_EN_SCALES = {"hundred": 100, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+EN_SCALES = {"hundred": 100, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 _EN_NUMBER_WORDS = re.compile(r"\b(?:(?:%s)(?:[\s-]+(?:and\s+)?(?:%s))*)\b(?:\s*(?P<pct>percent|per cent))?" % (
-    "|".join([*_EN_UNITS, *_EN_SCALES]), "|".join([*_EN_UNITS, *_EN_SCALES])), re.I)
+    "|".join([*EN_UNITS, *EN_SCALES]), "|".join([*EN_UNITS, *EN_SCALES])), re.I)
 _DIGITS_BEFORE = re.compile(r"\d\s*$")
 # An amount of money with its scale abbreviated: "£50m", "$3bn", "€20k".
 _MONEY_SCALE = re.compile(r"[$£€¥]\s?(\d+(?:\.\d+)?)\s?(k|m|mn|bn)\b", re.I)
@@ -62,12 +62,12 @@ _ZH_SMALL = {"十": 10, "百": 100, "千": 1000}
 _ZH_BIG = {"万": 1e4, "亿": 1e8}
 # Measure words that count things ("两颗卫星", "三座桥", "两剂疫苗", "每日两片", "三套房", "十讲", "三场比赛"); not those
 # that make words with a numeral (一部分, 一段时间, 三门峡, 一把手, 一口气).
-_ZH_THINGS = "颗只本张台辆艘架棵座所间层枚粒剂片份套件支瓶盒袋杯碗篇首针栋户讲集场轮版册页题道班趟站句幅卷处顿匹根朵盏扇"
+ZH_THINGS = "颗只本张台辆艘架棵座所间层枚粒剂片份套件支瓶盒袋杯碗篇首针栋户讲集场轮版册页题道班趟站句幅卷处顿匹根朵盏扇"
 # A Chinese numeral counts only before a measure word or unit ("三年", "两千元", "百分之二十", "一百GB"),
 # so 一般, 统一 and 万一 stay words; nor does the 一 of 哪一 / 某一 ("which", "a certain": 哪一年). 千 after 万 or 亿 and before a unit is part of the unit ("三十万千米" is
 # 300,000 km; "三千米" stays 3,000 m).
-_ZH_NUMBER = re.compile(rf"百分之(?P<pct>[{_ZH_NUMERAL}]+)|(?<![\d.{_ZH_NUMERAL}])(?!(?<=[哪某])一)(?P<num>[零〇一二三四五六七八九十两百千]"
-                        rf"(?:(?![万亿]千[米克瓦卡焦])[{_ZH_NUMERAL}])*[万亿]?)(?=(?<=[万亿])千[米克瓦卡焦]|[个位项年月日天岁次倍元块角成人家名周小时分钟秒公里米斤吨克升瓦毫厘亩条款章节季度期批届]|[{_ZH_THINGS}]|(?<!一)大(?=[\u4e00-\u9fff])|(?:[GMKT]B|[kcm]m|kg|mAh|kW|Hz|[WVG%％])(?![A-Za-z]))"
+ZH_NUMBER = re.compile(rf"百分之(?P<pct>[{ZH_NUMERAL}]+)|(?<![\d.{ZH_NUMERAL}])(?!(?<=[哪某])一)(?P<num>[零〇一二三四五六七八九十两百千]"
+                        rf"(?:(?![万亿]千[米克瓦卡焦])[{ZH_NUMERAL}])*[万亿]?)(?=(?<=[万亿])千[米克瓦卡焦]|[个位项年月日天岁次倍元块角成人家名周小时分钟秒公里米斤吨克升瓦毫厘亩条款章节季度期批届]|[{ZH_THINGS}]|(?<!一)大(?=[\u4e00-\u9fff])|(?:[GMKT]B|[kcm]m|kg|mAh|kW|Hz|[WVG%％])(?![A-Za-z]))"
                         r"(?!次性)")  # 一次性 "one-off" counts nothing; 七大洲 counts seven (一大早, 一大批 count nothing)
 
 _EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nobody|nothing|neither|nor|cannot|without)\b|n['’]t\b", re.I)
@@ -92,7 +92,7 @@ VALUE_CLAUSE = re.compile(r"[,;:，；：、]|\b(?:and|but|while|whereas)\b|以�
 # Words that make a value a floor or a ceiling: before it in its clause ("at least 3.5%",
 # "caps … at 3.5%", "不得低于5%"), or right after it ("50 or older", "5万元以上"). The longer
 # negated forms come first: "不低于" is a floor, "低于" a ceiling.
-_BOUND_BEFORE = re.compile(
+BOUND_BEFORE = re.compile(
     r"(?P<floor>\bat least\b|\bminimum\b|\bmin\.|\bas (?:low|little|few) as\b|\bno (?:less|fewer) than\b|"
     r"\bnot (?:less|fewer) than\b|\bstarting (?:at|from)\b|不[得应能可宜]?(?:低于|少于)|至少|最低|最少|起码)"
     r"|(?P<ceiling>\bat most\b|\bmaximum\b|\bmax\.|\bup to\b|\bno more than\b|\bnot more than\b|\bcap(?:s|ped)?\b|"
@@ -124,7 +124,7 @@ class Facts:
         return not (self.numbers or self.years or self.months or self.names)
 
 
-def _zh_value(numeral: str) -> float | None:
+def zh_value(numeral: str) -> float | None:
     """A Chinese numeral as its value: 三 3, 十五 15, 两千 2000, 一百二十万 1,200,000, 二〇二〇 2020."""
     if all(c in _ZH_DIGIT for c in numeral) and len(numeral) > 1:  # digit by digit: 二〇二〇
         return float("".join(str(_ZH_DIGIT[c]) for c in numeral))
@@ -143,21 +143,21 @@ def _zh_value(numeral: str) -> float | None:
     return total + section + (digit or 0)
 
 
-def _en_value(words: str) -> float | None:
+def en_value(words: str) -> float | None:
     total, current = 0.0, 0.0
     for word in re.findall(r"[a-z]+", words.lower()):
-        if word in _EN_UNITS:
-            current += _EN_UNITS[word]
+        if word in EN_UNITS:
+            current += EN_UNITS[word]
         elif word == "hundred":
             current = (current or 1) * 100
-        elif word in _EN_SCALES:
-            total += (current or 1) * _EN_SCALES[word]
+        elif word in EN_SCALES:
+            total += (current or 1) * EN_SCALES[word]
             current = 0.0
     return total + current
 
 
 # A number in words, whole: "one hundred and twenty", "twenty-four" (a scale word only after a number word).
-_EN_PHRASE = r"(?:%s)(?:[\s-]+(?:and\s+)?(?:%s))*" % ("|".join(_EN_UNITS), "|".join([*_EN_UNITS, *_EN_SCALES]))
+_EN_PHRASE = r"(?:%s)(?:[\s-]+(?:and\s+)?(?:%s))*" % ("|".join(EN_UNITS), "|".join([*EN_UNITS, *EN_SCALES]))
 _COUNTED = re.compile(r"\b(%s)[\s-]+(?:years?|months?|weeks?|days?|hours?|minutes?|percent|times|"
                       r"dollars|miles|people|members|employees|pages)\b" % _EN_PHRASE, re.I)
 # A number word right before a plural noun counts things ("three doses", "two bedrooms", "four meeting rooms"):
@@ -167,36 +167,36 @@ _COUNTED_THINGS = re.compile(r"(?<!\bthe )(?<!\bthese )(?<!\bthose )(?<!\bboth )
                              r"\b(%s)\s+(?:[a-z]+ing\s+)?([a-z]{3,}(?<![siu])s)\b" % _EN_PHRASE, re.I)
 _NOT_PLURAL = frozenset("does goes always perhaps whereas besides sometimes towards afterwards hers ours yours theirs".split())
 # How many times: "twice", "thrice", and "once" of a rate ("once a week", "once daily"; not "once approved", "once a student…").
-_TIMES = re.compile(r"\b(?:twice|thrice|once(?=\s+(?:(?:a|an|per|every|each)\s+(?:day|week|month|year|fortnight|quarter|night)"
+TIMES = re.compile(r"\b(?:twice|thrice|once(?=\s+(?:(?:a|an|per|every|each)\s+(?:day|week|month|year|fortnight|quarter|night)"
                     r"|daily|weekly|monthly|yearly|annually|nightly)\b))\b", re.I)
-_TIMES_VALUE = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
+TIMES_VALUE = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
 
 
 def _times(text: str) -> set[float]:
-    return {_TIMES_VALUE[m.group(0).lower()] for m in _TIMES.finditer(text)}
+    return {TIMES_VALUE[m.group(0).lower()] for m in TIMES.finditer(text)}
 
 
 def counted(text: str) -> set[float]:
     """Number words that count a unit or things ("a five-year warranty", "two weeks", "three doses", "twice a
     week"): numbers for sure."""
     things = [m.group(1) for m in _COUNTED_THINGS.finditer(text) if m.group(2).lower() not in _NOT_PLURAL]
-    return {float(_en_value(w)) for w in [m.group(1) for m in _COUNTED.finditer(text)] + things} | _times(text)
+    return {float(en_value(w)) for w in [m.group(1) for m in _COUNTED.finditer(text)] + things} | _times(text)
 
 
 def _month(token: str) -> int | None:
     if token.isdigit():
         return int(token) if 1 <= int(token) <= 12 else None
-    if all(c in _ZH_NUMERAL for c in token):
-        value = _zh_value(token)
+    if all(c in ZH_NUMERAL for c in token):
+        value = zh_value(token)
         return int(value) if value and 1 <= value <= 12 else None
-    return _EN_MONTHS.get(token.lower().rstrip("."))
+    return EN_MONTHS.get(token.lower().rstrip("."))
 
 
 def _day(token: str | None) -> int | None:
     if not token:
         return None
     token = re.sub(r"(?<=\d)(?:st|nd|rd|th)$|[\s-]+", lambda m: "" if m.group(0)[0].isalpha() else "-", token.lower())
-    value = int(token) if token.isdigit() else _ORDINALS.get(token) or _zh_value(token)
+    value = int(token) if token.isdigit() else _ORDINALS.get(token) or zh_value(token)
     return int(value) if value and 1 <= value <= 31 else None
 
 
@@ -212,7 +212,7 @@ def _read_date(match: re.Match) -> tuple[int | None, int | None, int | None] | N
     if any(group.get(k) and group[k][0].isalpha() for k in ("d1", "d2")) and not month_token[0].isupper():
         return None  # a day in words names its month with a capital: "you may first apply" is no date
     year = group.get("y1") or group.get("y2") or group.get("y") or group.get("y_only")
-    value = (int(year) if year.isdigit() else _zh_value(year)) if year else None
+    value = (int(year) if year.isdigit() else zh_value(year)) if year else None
     day = _day(group.get("d1") or group.get("d2") or group.get("d")) if month else None
     return int(value) if value else None, month, day
 
@@ -254,12 +254,12 @@ def facts(text: str) -> Facts:
     for match in _EN_NUMBER_WORDS.finditer(rest):
         if _DIGITS_BEFORE.search(rest, 0, match.start()) and match.group(0).lower() in ("thousand", "million", "billion"):
             continue  # "million" of "1.5 million" scales the digits before it, as number_mentions read them
-        value = _en_value(match.group(0))
+        value = en_value(match.group(0))
         if value is not None:
             values.add(round(value, 6))
     values |= _times(rest)
-    for match in _ZH_NUMBER.finditer(rest):
-        value = _zh_value(match.group("pct") or match.group("num"))
+    for match in ZH_NUMBER.finditer(rest):
+        value = zh_value(match.group("pct") or match.group("num"))
         if value is not None:
             values.add(round(value, 6))
     return Facts(frozenset(values), frozenset(years), frozenset(months), frozenset(days),
@@ -295,7 +295,7 @@ def names(text: str) -> tuple[str, ...]:
     it is no common word, month or weekday), jieba's proper nouns, a work's maker and 《titles》 in Chinese."""
     found: list[str] = []
     if is_chinese(text):
-        _jieba()
+        jieba_ready()
         found += [m.group(1) for m in re.finditer(r"《([^》]{1,40})》", text)]
         found += [w for w, flag in pos_tags(text) if flag in _ZH_NAME_FLAGS and len(w) >= 2
                   and w not in _ZH_COMMON_PLACES]
@@ -307,12 +307,12 @@ def names(text: str) -> tuple[str, ...]:
             if (_SENTENCE_START.search(text[:match.start()]) and common_word(words[0])
                     and not (len(words) > 1 and PLACE_TITLE.match(match.group(0)))):
                 words = words[1:]  # "Finally", "Open", "Step": capitalised for the sentence, not as a name
-            while words and (words[0].lower() in EN_STOPWORDS or words[0].lower().rstrip(".") in _EN_MONTHS
+            while words and (words[0].lower() in EN_STOPWORDS or words[0].lower().rstrip(".") in EN_MONTHS
                              or words[0].lower() in _WEEKDAYS):
                 words = words[1:]
             while words and words[-1].lower() in ("of", "de", "the", "and"):
                 words = words[:-1]
-            words = [w.rstrip(".'’") for w in words if w.lower().rstrip(".") not in _EN_MONTHS
+            words = [w.rstrip(".'’") for w in words if w.lower().rstrip(".") not in EN_MONTHS
                      and w.lower() not in _WEEKDAYS]
             if words and len(" ".join(words)) > 1:  # not "I", nor a bare letter ("Q:")
                 found.append(" ".join(words))
@@ -326,7 +326,7 @@ def bounds(text: str) -> dict[float, set[str]]:
     for value, start, end in number_spans(text):
         before = text[max(0, start - _BOUND_REACH):start]
         before = before[max((m.end() for m in VALUE_CLAUSE.finditer(before)), default=0):]  # its own clause
-        words_before = list(_BOUND_BEFORE.finditer(before))
+        words_before = list(BOUND_BEFORE.finditer(before))
         after = _BOUND_AFTER.match(text, end)
         match = after if after else words_before[-1] if words_before else None
         if match:
@@ -337,7 +337,7 @@ def bounds(text: str) -> dict[float, set[str]]:
 def capped(text: str) -> str:
     """The text's first ceiling word ("at most", "no more than", "最多", "上限"), whatever it bounds
     (a number or not: "no more than twice"), or ""."""
-    return next((m.group("ceiling") for m in _BOUND_BEFORE.finditer(normalize(text)) if m.group("ceiling")), "")
+    return next((m.group("ceiling") for m in BOUND_BEFORE.finditer(normalize(text)) if m.group("ceiling")), "")
 
 
 # Every day, and a day off ("周一店休", "closed on Mondays"): a schedule that has one has not the other.
@@ -359,12 +359,12 @@ def day_off(text: str) -> str:
 
 
 # A lone 一 before a unit of time or count says "a" ("一天不超过4次": a day, as "每天" or "24小时内" say; "一只猫").
-_LONE_ONE = re.compile(rf"(?<![零〇一二两三四五六七八九十百千万亿\d第])一(天|日|年|个?月|周|星期|次|个?小时|分钟|[{_ZH_THINGS}])")
+_LONE_ONE = re.compile(rf"(?<![零〇一二两三四五六七八九十百千万亿\d第])一(天|日|年|个?月|周|星期|次|个?小时|分钟|[{ZH_THINGS}])")
 _ZH_COUNT = r"[\d零〇一二两三四五六七八九十百千万]+\s*"
 
 
 # What counts times in English evidence: "twice", "3 times", "once" (a rate's 1 then stands against it).
-_EN_COUNTS_TIMES = re.compile(r"\b(?:once|twice|thrice|(?:\d+|%s)\s+times)\b" % "|".join(_EN_UNITS), re.I)
+_EN_COUNTS_TIMES = re.compile(r"\b(?:once|twice|thrice|(?:\d+|%s)\s+times)\b" % "|".join(EN_UNITS), re.I)
 
 
 def lone_one(statement: str, evidence: str) -> bool:
@@ -373,7 +373,7 @@ def lone_one(statement: str, evidence: str) -> bool:
     and the evidence need not state 1. So is the "once" of an English rate where the evidence counts no
     times ("once a week" / "weekly"); against "twice a week" it is a count."""
     if not is_chinese(statement):
-        return (bool(_TIMES.search(statement)) and not re.search(r"(?<![\d.])1(?![\d.])|\bone\b", statement, re.I)
+        return (bool(TIMES.search(statement)) and not re.search(r"(?<![\d.])1(?![\d.])|\bone\b", statement, re.I)
                 and 1.0 in _times(statement) and not _EN_COUNTS_TIMES.search(evidence))
     units = [m.group(1) for m in _LONE_ONE.finditer(statement)]
     return (bool(units) and not re.search(r"(?<![\d.])1(?![\d.])", statement)

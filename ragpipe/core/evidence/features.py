@@ -187,7 +187,7 @@ class _Prepared:
     language: str
 
 
-def _prepare(evidence: Sequence[str]) -> _Prepared:
+def prepare(evidence: Sequence[str]) -> _Prepared:
     sentences: list[str] = []
     passage_of: list[int] = []
     for p, text in enumerate(evidence):
@@ -239,7 +239,7 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
                        reference: bool = False, question: str = "") -> tuple[np.ndarray, list[dict]]:
     """The FEATURES row of every statement, and per statement its closest evidence
     sentence and the facts behind the reason shown to users."""
-    prepared = _prepare([e for e in evidence if e])
+    prepared = prepare([e for e in evidence if e])
     sentences = prepared.sentences
     rows = np.zeros((len(statements), len(FEATURES)))
     notes: list[dict] = []

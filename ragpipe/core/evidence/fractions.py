@@ -8,23 +8,23 @@ from __future__ import annotations
 
 import re
 
-from ragpipe.core.evidence.facts import _EN_UNITS, _ZH_NUMERAL, _en_value, _zh_value
+from ragpipe.core.evidence.facts import EN_UNITS, ZH_NUMERAL, en_value, zh_value
 
 _EN_PARTS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fifth": 5, "fifths": 5,
              "tenth": 10, "tenths": 10}
 _EN_COUNT = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "nine": 9}
 _EN_FRACTION = re.compile(r"\b(?:(?P<count>an?|one|two|three|four|nine)[\s-]+)?(?P<part>halves|half|thirds?|quarters?|fifths?|tenths?)\b"
                           r"(?!\s+(?:an?\s+)?(?:hour|day|week|month|year|mile|kilometre|kilometer|time|price|dozen)s?\b)", re.I)
-_ZH_FRACTION = re.compile(rf"(?P<den>[{_ZH_NUMERAL}]+)分之(?P<num>[{_ZH_NUMERAL}]+)|(?P<half>一半|半数)|"
+_ZH_FRACTION = re.compile(rf"(?P<den>[{ZH_NUMERAL}]+)分之(?P<num>[{ZH_NUMERAL}]+)|(?P<half>一半|半数)|"
                           r"(?<![\d一二三四五六七八九十])(?P<tenths>[一二三四五六七八九])成(?![本功为立年绩果就熟])")
 # "N out of M", "N in M", "N of every M" (not "3 in 10 minutes"); "每M名X中有N名", "M个X中有N个".
-_EN_NUMERAL = rf"\d+|(?:{'|'.join(sorted(_EN_UNITS, key=len, reverse=True))})"
+_EN_NUMERAL = rf"\d+|(?:{'|'.join(sorted(EN_UNITS, key=len, reverse=True))})"
 _EN_SHARE = re.compile(rf"\b(?P<n>{_EN_NUMERAL})\s+(?:out\s+of|in|of\s+every)\s+(?P<m>{_EN_NUMERAL})\b"
                        r"(?!\s+(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b)", re.I)
 _MEASURE = "个名位人家户件只台所"
-_ZH_SHARE = re.compile(rf"每?(?P<m>\d+|[{_ZH_NUMERAL}]+)(?P<mw>[{_MEASURE}])?(?P<noun>[\u4e00-\u9fff]{{0,4}}?)中(?:就|只)?有"
-                       rf"(?P<n>\d+|[{_ZH_NUMERAL}]+)[{_MEASURE}]?")
-_PERCENT = re.compile(rf"(?P<digits>\d+(?:\.\d+)?)\s*(?:%|％|\s*percent\b|\s*per cent\b)|百分之(?P<zh>[{_ZH_NUMERAL}点]+)", re.I)
+_ZH_SHARE = re.compile(rf"每?(?P<m>\d+|[{ZH_NUMERAL}]+)(?P<mw>[{_MEASURE}])?(?P<noun>[\u4e00-\u9fff]{{0,4}}?)中(?:就|只)?有"
+                       rf"(?P<n>\d+|[{ZH_NUMERAL}]+)[{_MEASURE}]?")
+_PERCENT = re.compile(rf"(?P<digits>\d+(?:\.\d+)?)\s*(?:%|％|\s*percent\b|\s*per cent\b)|百分之(?P<zh>[{ZH_NUMERAL}点]+)", re.I)
 _HEDGE = re.compile(r"(?:about|around|roughly|nearly|almost|approximately|约|大约|近|将近|接近)\s*$", re.I)
 
 
@@ -39,13 +39,13 @@ def _fraction(match: re.Match) -> float | None:
     if match.group("half"):
         return 0.5
     if match.group("tenths"):
-        return _zh_value(match.group("tenths")) / 10
-    den, num = _zh_value(match.group("den")), _zh_value(match.group("num"))
+        return zh_value(match.group("tenths")) / 10
+    den, num = zh_value(match.group("den")), zh_value(match.group("num"))
     return num / den if den and num and num < den else None
 
 
 def _count(written: str) -> float | None:
-    return float(written) if written.isdigit() else _en_value(written) if written.isascii() else _zh_value(written)
+    return float(written) if written.isdigit() else en_value(written) if written.isascii() else zh_value(written)
 
 
 def _as_share(match: re.Match, percent: str) -> str:
@@ -58,7 +58,7 @@ def _as_share(match: re.Match, percent: str) -> str:
 
 
 def _percents(text: str) -> list[tuple[float, str]]:
-    return [(float(m.group("digits")) if m.group("digits") else _zh_value(m.group("zh")) or -1.0, m.group(0))
+    return [(float(m.group("digits")) if m.group("digits") else zh_value(m.group("zh")) or -1.0, m.group(0))
             for m in _PERCENT.finditer(text)]
 
 

@@ -23,26 +23,26 @@ from functools import lru_cache
 
 from ragpipe.core.evidence.fractions import as_percent_in
 from ragpipe.core.evidence.iso_dates import without_calendar_weekdays
-from ragpipe.core.evidence.units import _DAY, _MONTH_DAYS, _SPELLINGS, _UNIT
-from ragpipe.core.evidence.facts import _EN_MONTHS, _EN_SCALES, _EN_UNITS, _ZH_NUMBER, _en_value, _zh_value, dates_at, facts
+from ragpipe.core.evidence.units import DAY, MONTH_DAYS, SPELLINGS, UNIT
+from ragpipe.core.evidence.facts import EN_MONTHS, EN_SCALES, EN_UNITS, ZH_NUMBER, en_value, zh_value, dates_at, facts
 from ragpipe.core.synonyms import interchangeable
 from ragpipe.core.text import DAY_PART, EN_CLOCK, EN_STOPWORDS, clock_hour, content_tokens
 
 
-_EN_WORD = "|".join(sorted([*_EN_UNITS, *_EN_SCALES], key=len, reverse=True))
+EN_WORD = "|".join(sorted([*EN_UNITS, *EN_SCALES], key=len, reverse=True))
 # A number: digits with their scale word ("1.2 million", "30万"; 千 before 米, 克, 瓦 is the unit's),
 # a Chinese numeral ("三十万", "两"), number words ("twenty-four"), or 半 "half" alone ("半小时").
 _DIGITS = r"\d+(?:,\d{3})*(?:\.\d+)?(?:\s*(?:万亿|亿|万|千(?![米克瓦])|million|billion|thousand)(?![A-Za-z]))?"
 _NUM = (rf"{_DIGITS}"
         rf"|[零〇一二三四五六七八九十两百千万亿]+?"
-        rf"|\b(?:{_EN_WORD})(?:[\s-]+(?:and\s+)?(?:{_EN_WORD}))*\b"
+        rf"|\b(?:{EN_WORD})(?:[\s-]+(?:and\s+)?(?:{EN_WORD}))*\b"
         rf"|(?<![零〇一二三四五六七八九十两百千万亿\d])半")
 # A number, optionally the start of a range that shares its unit ("2 to 8 °C", "1.5至1.7升"),
 # "个" or "个半" between number and unit ("18个月", "四个半小时"), then the unit.
 # "and a half" before or after the unit ("one and a half hours", "an hour and a half") as 个半.
 _AND_A_HALF = r"\s+and\s+a\s+half\b"
 _QUANTITY = re.compile(rf"(?P<first>{_NUM}|\ban?(?=\s+[a-z]+{_AND_A_HALF})|\b(?P<one>an?)(?=\s+(?:month|year|week|day|hour|fortnight)\b))(?:\s*(?:-|–|~|～|to|至|到)\s*(?P<second>{_NUM}))?"
-                       rf"(?P<half>个半|{_AND_A_HALF})?\s*-?\s*(?:个(?=小时|星期))?(?P<unit>{_UNIT})(?P<half_after>{_AND_A_HALF})?", re.I)
+                       rf"(?P<half>个半|{_AND_A_HALF})?\s*-?\s*(?:个(?=小时|星期))?(?P<unit>{UNIT})(?P<half_after>{_AND_A_HALF})?", re.I)
 # Amounts of one dimension in falling units, side by side, add up: "2 hours and 15 minutes" is 135
 # minutes, "一年零三个月" 15 months, "1小时30分钟" 90 minutes.
 _COMPOUND_JOIN = re.compile(r"\s*(?:,?\s*and|,|零|又)?\s*$", re.I)
@@ -54,7 +54,7 @@ _CLOCK = re.compile(rf"(?:(?P<hpart>{DAY_PART})\s*)?(?<![\d:.])(?P<h>\d{{1,2}}):
                     rf"(?:(?P<zhalf>半)|(?P<zm>{_ZH_HOUR})分)?钟?", re.I)
 # What makes "a week" a rate's period: a count or an amount right before it ("twice", "3 times", "two tablets").
 # A bound before it is left as before, unread: "less than an hour" is no hour to write as "about 90 minutes".
-_RATE_BEFORE = re.compile(rf"(?:\d\S*|%|\b(?:once|twice|thrice|times|per)|(?:\d|\b(?:{_EN_WORD}))\s+(?:\S+\s+)?\S+"
+_RATE_BEFORE = re.compile(rf"(?:\d\S*|%|\b(?:once|twice|thrice|times|per)|(?:\d|\b(?:{EN_WORD}))\s+(?:\S+\s+)?\S+"
                           rf"|\b(?:(?:less|more|fewer|longer|shorter) than|over|under|at (?:least|most)|up to))\s*$", re.I)
 # A ceiling a Chinese duration carries after it: "7天之内", "七日内", "两周以内" say one thing.
 _WITHIN = re.compile(r"之内|以内|内")
@@ -90,12 +90,12 @@ def _number(written: str) -> tuple[float, float] | None:
         scale = {"万亿": 1e12, "亿": 1e8, "万": 1e4, "千": 1e3, "million": 1e6, "billion": 1e9,
                  "thousand": 1e3}.get(written[digits.end():].strip().lower(), 1.0)
         return float(digits.group(0).replace(",", "")) * scale, 10.0 ** -len(digits.group(1) or "") * scale
-    value = _zh_value(written) if not written.isascii() else _en_value(written)
+    value = zh_value(written) if not written.isascii() else en_value(written)
     if not value:
         return None
     # Only a scale word rounds here: "约三十万" is to the 万; a hedge widens a round number (``_rounded``).
     scales = [_ZH_SCALE.get(c, 1) for c in written[-1:]] if not written.isascii() else [
-        _EN_SCALES[w] for w in re.findall(r"[a-z]+", written.lower()) if w in _EN_SCALES and w != "hundred"]
+        EN_SCALES[w] for w in re.findall(r"[a-z]+", written.lower()) if w in EN_SCALES and w != "hundred"]
     return value, float(max(scales, default=1))
 
 
@@ -116,7 +116,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     found = []
     for match in _QUANTITY.finditer(text):
         unit = match.group("unit")
-        dimension, factor = next((dim, f) for s, dim, f in _SPELLINGS if re.fullmatch(s, unit, re.I))
+        dimension, factor = next((dim, f) for s, dim, f in SPELLINGS if re.fullmatch(s, unit, re.I))
         if len(unit) == 1 and unit.isascii() and (unit not in "mgLhW" or not re.search(r"\d\s*$", text[:match.start("unit")])
                                                   or re.search(r"[$£€¥]\s*[\d.,]+\s*$", text[:match.start("unit")])):
             continue  # a lone letter is a unit only as written right after digits ("330 m", "65W"; "$3m" is money)
@@ -185,8 +185,8 @@ def same(a: Quantity, b: Quantity) -> bool:
     """One quantity: the same amount of one dimension, or, where either is stated as
     approximate, amounts that agree to the coarser one's last written digit."""
     if {a.dimension, b.dimension} == {"calendar", "time"}:
-        months, days = (a.amount, b.amount / _DAY) if a.dimension == "calendar" else (b.amount, a.amount / _DAY)
-        return _MONTH_DAYS[0] * months <= days <= _MONTH_DAYS[1] * months
+        months, days = (a.amount, b.amount / DAY) if a.dimension == "calendar" else (b.amount, a.amount / DAY)
+        return MONTH_DAYS[0] * months <= days <= MONTH_DAYS[1] * months
     if a.dimension != b.dimension:
         return False
     if math.isclose(a.amount, b.amount, rel_tol=1e-9):
@@ -261,7 +261,7 @@ def _in_digits(read: tuple, written: str) -> str:
     year, month, day = read
     if not written.isascii():
         return (f"{year}年" if year else "") + f"{month}月" + (f"{day}日" if day else "")
-    return list(_EN_MONTHS)[month - 1].title() + (f" {day}" if day else "") + (f", {year}" if year else "")
+    return list(EN_MONTHS)[month - 1].title() + (f" {day}" if day else "") + (f", {year}" if year else "")
 
 
 _BARE = re.compile(rf"(?<![\d.,:])(?:{_DIGITS})(?![\d:])", re.I)
@@ -291,14 +291,14 @@ def _counts_as_written_in(statement: str, evidence: str, question: str) -> str:
 
 
 # A number in English words before what it counts ("two bedrooms", "one hundred and twenty rooms"; not "one of").
-_EN_NUMBER = re.compile(rf"\b(?:{_EN_WORD})(?:[\s-]+(?:and\s+)?(?:{_EN_WORD}))*\b", re.I)
+_EN_NUMBER = re.compile(rf"\b(?:{EN_WORD})(?:[\s-]+(?:and\s+)?(?:{EN_WORD}))*\b", re.I)
 
 
 def written_numbers(text: str) -> list[tuple[float, float, int, int]]:
     """Each number of a text (digits with their scale word, a Chinese numeral before a measure word, English number words) with
     the place of its last digit and where it stands."""
     found = [(*value, m.start(), m.end()) for m in _BARE.finditer(text) if (value := _number(m.group(0)))]
-    found += [(*value, m.start("num"), m.end("num")) for m in _ZH_NUMBER.finditer(text)  # not an ordinal's: 第二剂
+    found += [(*value, m.start("num"), m.end("num")) for m in ZH_NUMBER.finditer(text)  # not an ordinal's: 第二剂
               if m.group("num") and not text.endswith("第", 0, m.start("num")) and (value := _number(m.group("num")))]
     found += [(*value, m.start(), m.end()) for m in _EN_NUMBER.finditer(text) if (value := _number(m.group(0)))
               and (after := re.match(r"[\s-]+([a-z]+)", text[m.end():], re.I)) and after.group(1).lower() not in EN_STOPWORDS]
@@ -343,7 +343,7 @@ def _in_their_unit(mine: Quantity, theirs: tuple[Quantity, ...], statement: str)
     amount = mine.amount
     if not kin and mine.dimension in ("calendar", "time"):  # months against days or weeks: 30 days a month
         kin = [q for q in theirs if q.dimension in ("calendar", "time") and q.number and q.unit]
-        amount = mine.amount * 30 * _DAY if mine.dimension == "calendar" else mine.amount / (30 * _DAY)
+        amount = mine.amount * 30 * DAY if mine.dimension == "calendar" else mine.amount / (30 * DAY)
     elif any(math.isclose(q.amount / q.number, mine.amount / mine.number) for q in kin if mine.number):
         return None  # the evidence writes an amount in the statement's own unit: the numbers compare
     if not kin or not mine.number:

@@ -9,7 +9,7 @@ import re
 
 from ragpipe.core.evidence.agreement import found_in, name_in, shares_word, words
 from ragpipe.core.evidence.counts import ordinals_counted
-from ragpipe.core.evidence.facts import (_TIMES, _TIMES_VALUE, PLACE_TITLE, VALUE_CLAUSE, common_word, counted, facts, fold,
+from ragpipe.core.evidence.facts import (TIMES, TIMES_VALUE, PLACE_TITLE, VALUE_CLAUSE, common_word, counted, facts, fold,
                                          lone_one, negated)
 from ragpipe.core.evidence.polarity import aligned_with, clauses_of, overlap, pronoun
 from ragpipe.core.evidence.quantities import written_numbers
@@ -318,7 +318,7 @@ def _closer_alternative(kind: str, value, said, frame: list[str], sentence: str)
     spots = {(m.start(), v) for v in [value, *others] for m in re.finditer(_surface(kind, v, sentence), text)}
     if kind == "number":  # a number in words: "six times", "十讲", "twice"
         spots |= {(at, v) for v, _, at, _ in written_numbers(text) if v in [value, *others]}
-        spots |= {(m.start(), v) for m in _TIMES.finditer(text) if (v := _TIMES_VALUE[m.group(0)]) in [value, *others]}
+        spots |= {(m.start(), v) for m in TIMES.finditer(text) if (v := TIMES_VALUE[m.group(0)]) in [value, *others]}
     spots = sorted(spots)
     if not others or value not in {v for _, v in spots}:
         return None  # a value written in a way this cannot place ("30万" for 300000) is taken as stated

@@ -8,14 +8,14 @@ from __future__ import annotations
 import re
 
 from ragpipe.core.evidence.agreement import found_in, words
-from ragpipe.core.evidence.comparisons import (_EN_COMPARATIVES, _EN_MORE_OF, _LABEL, _READINGS, _ZH_COMPARATIVES,
+from ragpipe.core.evidence.comparisons import (EN_COMPARATIVES, EN_MORE_OF, LABEL, READINGS, ZH_COMPARATIVES,
                                                _ZH_WORD, _value_clauses)
 from ragpipe.core.evidence.facts import negated
 from ragpipe.core.evidence.polarity import clauses_of
 from ragpipe.core.text import is_chinese
 
 # "cheapest" of "cheaper", "biggest" of "bigger", "earliest" of "earlier"; "best" and "worst" have their own.
-_EN_SUPERLATIVES = {w[:-2] + "est": d for w, d in _EN_COMPARATIVES.items() if w.endswith("er")}
+_EN_SUPERLATIVES = {w[:-2] + "est": d for w, d in EN_COMPARATIVES.items() if w.endswith("er")}
 _EN_SUPERLATIVES |= {"best": {"quality": 1}, "worst": {"quality": -1}, "eldest": {"age": 1}}
 # "the cheapest", "the most expensive", "the most students", "the fewest seats"; after "the" only ("most people"),
 # and not "one of the highest", "最大的城市之一": one of several holds no extreme alone.
@@ -33,7 +33,7 @@ def _superlative(clause: str) -> tuple[str, dict[str, int], str, str] | None:
     counted ("students" of "the most students") and the measure named ("score" of "the highest score"), or None."""
     if is_chinese(clause):
         m = None if "之一" in clause else _ZH_SUPERLATIVE.search(clause)
-        return (clause[:m.start()], _ZH_COMPARATIVES[m.group("word")], "", "") if m else None
+        return (clause[:m.start()], ZH_COMPARATIVES[m.group("word")], "", "") if m else None
     m = _EN_SUPERLATIVE.search(clause)
     if not m:
         return None
@@ -41,15 +41,15 @@ def _superlative(clause: str) -> tuple[str, dict[str, int], str, str] | None:
         word = m.group("word").lower()
         return clause[:m.start()], _EN_SUPERLATIVES[word], "", (m.group("noun") or "") if word in _OF_A_MEASURE else ""
     sign, of = (1 if m.group("most").lower() == "most" else -1), m.group("of").lower()
-    return clause[:m.start()], {s: sign * d for s, d in _EN_MORE_OF.get(of, {of: 1}).items()}, "" if of in _EN_MORE_OF else of, ""
+    return clause[:m.start()], {s: sign * d for s, d in EN_MORE_OF.get(of, {of: 1}).items()}, "" if of in EN_MORE_OF else of, ""
 
 
 def _readings(scale: str, sign: int):
     """How values are read on a scale, each with the sign that makes the extreme the largest: the oldest is the
     one of the earliest year."""
     if scale == "age":
-        return [(_READINGS["time"][0], -sign)] + [(r, sign) for r in _READINGS["other"]]
-    return [(r, sign) for r in _READINGS.get(scale, _READINGS["other"])]
+        return [(READINGS["time"][0], -sign)] + [(r, sign) for r in READINGS["other"]]
+    return [(r, sign) for r in READINGS.get(scale, READINGS["other"])]
 
 
 def ranked(statement: str, sentences: list[str]) -> tuple[bool, str, str, str] | None:
@@ -61,7 +61,7 @@ def ranked(statement: str, sentences: list[str]) -> tuple[bool, str, str, str] |
         if not found or negated(clause):
             continue
         side, scales, attribute, measure = found
-        own = set(words(side)) | {f"#{c}" for c in _LABEL.findall(side)}
+        own = set(words(side)) | {f"#{c}" for c in LABEL.findall(side)}
         # The measure a sentence lists values of is named once ("the highest satisfaction score (86), followed by
         # JetBlue (85)"): a sentence that names it not lists another ("award seats" are no scores).
         for sentence in [s for s in sentences if not measure or any(found_in(t, words(s)) for t in words(measure))]:
@@ -79,7 +79,7 @@ def _rank(own: set[str], attribute: str, sentence: str, reading, direction: int)
     valued = []
     for clause in _value_clauses(sentence):
         values = reading(clause)
-        clause_words = set(words(clause)) | {f"#{c}" for c in _LABEL.findall(clause)}
+        clause_words = set(words(clause)) | {f"#{c}" for c in LABEL.findall(clause)}
         if len(values) == 1 and not (attribute and not any(found_in(t, clause_words) for t in words(attribute))):
             valued.append((clause.strip(), clause_words, next(iter(values))))
     if len(valued) < 3 or len({dim for _, _, (dim, _) in valued}) != 1 or len({v for _, _, (_, v) in valued}) < len(valued):

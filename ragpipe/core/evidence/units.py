@@ -44,8 +44,8 @@ _UNITS = [
 # A month is 28 to 31 days: a calendar amount and a time amount are one quantity where the days
 # fall in that band ("一个月" / "30天", "一年" / "365天"), and a calendar amount is written in days
 # at 30 a month where the evidence counts only days or weeks ("一个月" against "两周" conflicts).
-_MONTH_DAYS = (28, 31)
-_DAY = 86400
-_SPELLINGS = sorted(((s, dim, factor) for dim, factor, spellings in _UNITS for s in spellings),
+MONTH_DAYS = (28, 31)
+DAY = 86400
+SPELLINGS = sorted(((s, dim, factor) for dim, factor, spellings in _UNITS for s in spellings),
                     key=lambda item: len(item[0]), reverse=True)
-_UNIT = "|".join(rf"{s}(?![A-Za-z])" if s[0].isascii() else s for s, _, _ in _SPELLINGS)
+UNIT = "|".join(rf"{s}(?![A-Za-z])" if s[0].isascii() else s for s, _, _ in SPELLINGS)

@@ -8,7 +8,7 @@ import re
 from functools import lru_cache
 from types import SimpleNamespace
 
-from ragpipe.core.text import _jieba, pos_tags
+from ragpipe.core.text import jieba_ready, pos_tags
 
 # Chinese names end in a head word of the five entity types; a run of name-like words ending in
 # one is a candidate (深圳市 科技 创新局, 企业 所得税, 批发 和 零售业). Bare common nouns and verbs
@@ -173,7 +173,7 @@ def _zh_nationality(tokens: list[tuple[str, str]], i: int) -> bool:
 def zh_names(text: str) -> tuple[str, ...]:
     """Book titles (《…》 with their article), policy categories, runs of name-like words
     ending in a head word (a law with its 第N条), and well-attested places."""
-    jieba = _jieba()
+    jieba = jieba_ready()
     names = [m.group(0) for m in _ZH_TITLE.finditer(text)] + [m.group(0) for m in _ZH_CATEGORY.finditer(text)]
     tokens = _zh_tokens(_ZH_TITLE.sub("，", text)) + [("", "x")]
     run: list[int] = []  # indexes into tokens

@@ -20,7 +20,7 @@ from ragpipe.core.evidence.refusals import says_unanswerable
 from ragpipe.core.evidence.support import claims, declines, without_lead_in
 from ragpipe.core.metrics.base import STATEMENT_JUDGE, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
-from ragpipe.core.text import _jieba, _stem, is_chinese
+from ragpipe.core.text import jieba_ready, stem, is_chinese
 
 # An answer is judged wrong below this: the value is the probability that a person would
 # judge it correct, so 0.5 is where right and wrong are equally likely. Fixed a priori.
@@ -135,8 +135,8 @@ def features(case: EvalCase, kit: Toolkit):
     # A closing "!" or "。" moves e5's cosine by as much as a paraphrase does: compared without.
     # (Numbers too: the typed facts compare them.)
     # (Quantities as the reference writes them: "4.5小时" for "四个半小时", as the agreement reads them.)
-    cosine = float(kit.embedder.similarity([_unpunctuated(in_evidence_terms(answer, case.ground_truth_answer, case.question))],
-                                           [_unpunctuated(case.ground_truth_answer)])[0, 0])
+    cosine = float(kit.embedder.similarity([unpunctuated(in_evidence_terms(answer, case.ground_truth_answer, case.question))],
+                                           [unpunctuated(case.ground_truth_answer)])[0, 0])
     cosine = float(normalized_cosine(kit.embedder.backend, cosine, language_of(case.ground_truth_answer)))
     return correctness_row(found, answer, case.ground_truth_answer, case.question, cosine), found
 
@@ -182,8 +182,8 @@ _CHOICE = re.compile(r"还是|或是|\bor\b", re.I)
 def _plain_words(text: str) -> list[str]:
     """Every word, small ones too ("before", "after"): jieba's words, or English stems."""
     if is_chinese(text):
-        return [w for w in _jieba().lcut(text) if re.search(r"\w", w)]
-    return [_stem(w) for w in re.findall(r"[a-z0-9]+", fold(text).lower())]
+        return [w for w in jieba_ready().lcut(text) if re.search(r"\w", w)]
+    return [stem(w) for w in re.findall(r"[a-z0-9]+", fold(text).lower())]
 
 
 def other_choice(question: str, reference: str, answer: str) -> str | None:
@@ -291,7 +291,7 @@ def leading_reply(case: EvalCase, found) -> EvalCase | None:
     return case.model_copy(update={"answer": first})
 
 
-def _unpunctuated(text: str) -> str:
+def unpunctuated(text: str) -> str:
     """The text as its cosine reads it: no closing punctuation, and every number as "N" (the
     typed facts compare numbers; "10万元" and "100000元" must not move the cosine)."""
     text = re.sub(r"\d+(?:[.,]\d+)*\s*(?:万亿|亿|万|千)?", "N", text.strip())

@@ -12,7 +12,7 @@ from ragpipe.core.judged.prompts import ANSWER_ANALYSIS, ANSWER_RELEVANCY
 from ragpipe.core.metrics.answer_correctness import polarity
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
-from ragpipe.core.text import EN_STOPWORDS, _jieba, content_tokens, is_chinese, pos_tags
+from ragpipe.core.text import EN_STOPWORDS, jieba_ready, content_tokens, is_chinese, pos_tags
 
 # "几" before a measure word asks how many ("几颗", "几本", "几辆"): any character but those that make
 # it another word (几乎, 几何) or ask a time (几月, 几号, 几点, 几时).
@@ -134,7 +134,7 @@ def _instructs(text: str) -> bool:
     """Whether the text opens with an instruction: a verb in its base form ("Run git reset…", "Hold the
     button…", "打开设置…", "点击“插入”…"), not a subject ("Water boils…", "Eggs are…")."""
     if is_chinese(text):
-        _jieba()
+        jieba_ready()
         text = re.sub(rf"^\W*(?:{'|'.join(_ZH_OPENERS)})+", "", text.strip())
         clause = re.split(r"[，,。；;！!？?]", text, maxsplit=1)[0]
         flags = [flag for word, flag in pos_tags(clause) if re.search(r"\w", word)]
@@ -161,7 +161,7 @@ def _bare_list(text: str) -> bool:
     if len(items) < 2:
         return False
     if is_chinese(text):
-        _jieba()
+        jieba_ready()
         return all(len(re.sub(r"[\W_]", "", i)) <= 12 and not _predicate(i) for i in items)
     return all(elliptical(i) for i in items)
 

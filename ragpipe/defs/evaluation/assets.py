@@ -35,7 +35,8 @@ SCORE_INS = {f"score_{name}": dg.AssetIn(key=["scores", name]) for name in REGIS
 LABELS_IN = {"human_labels": dg.AssetIn()}  # ragpipe.defs.evaluation.labels
 
 
-def _keys(context: dg.AssetExecutionContext) -> tuple[str, str]:
+def dataset_and_bot(context: dg.AssetExecutionContext) -> tuple[str, str]:
+    """The dataset and the bot version of a run's partition."""
     key = context.partition_key.keys_by_dimension
     return key["dataset"], key["bot"]
 
@@ -72,7 +73,7 @@ def rag_responses(context: dg.AssetExecutionContext, paths: ProjectPaths, embedd
     keeps answer rounds (HTTP) also the answer of the round before (`previous_answer`) and, in the frame's
     attrs, its answer round and the round before, so that drift of a bot behind an
     unchanged config shows."""
-    dataset, bot_version = _keys(context)
+    dataset, bot_version = dataset_and_bot(context)
     reask = context.run.tags.get(REASK_TAG) == "true"
     with input_failure():
         config = load_bot_config(paths.bot_file(bot_version))
@@ -150,7 +151,7 @@ def scores(context: dg.AssetExecutionContext, paths: ProjectPaths, embedder: Emb
     statements, entities, verdicts and sub-metric results of each question. The entity
     metrics verify against the graph_entities snapshot, so lineage shows which graph
     version produced which scores."""
-    dataset, bot_version = _keys(context)
+    dataset, bot_version = dataset_and_bot(context)
     snapshot = snapshot_metadata(context.instance, dataset)
     graph = graph_from_snapshot(graph_entities, snapshot)
     with input_failure():
@@ -273,7 +274,7 @@ def aggregate_scores(context: dg.AssetExecutionContext, paths: ProjectPaths, hum
     """Per metric: mean, bootstrap CI95, n, number unmeasured, and the share of questions
     on the good side of the warning threshold. Its checks compare each mean with the
     thresholds of the rule engine and the per-question scores with the bot's baseline version."""
-    dataset, bot_version = _keys(context)
+    dataset, bot_version = dataset_and_bot(context)
     scores = {name: score_inputs[f"score_{name}"] for name in REGISTRY}
     rows = aggregate_rows(scores, human_labels, evaluated_metrics(paths, dataset))
     checks = threshold_checks(rows)
@@ -298,7 +299,7 @@ def diagnosis_report(context: dg.AssetExecutionContext, paths: ProjectPaths, que
     CI, checks, radar chart, distributions, diagnosis, drift between the HTTP bot's answer
     rounds, a card per question) and data are written under `reports/<dataset>/<bot>/` and
     summarised here as Markdown."""
-    dataset, bot_version = _keys(context)
+    dataset, bot_version = dataset_and_bot(context)
     scores = {name: scores[f"score_{name}"] for name in REGISTRY}
     aggregates = pd.DataFrame(aggregate_rows(scores, human_labels, evaluated_metrics(paths, dataset)))
     per_question = question_set.merge(rag_responses, on="question_id", how="left")

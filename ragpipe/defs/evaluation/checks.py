@@ -9,7 +9,7 @@ from ragpipe.core.diagnosis.rules import load_rules
 from ragpipe.core.metrics import REGISTRY
 from ragpipe.core.verdict import (REGRESSION_CHECK, VERDICT_TAG, regression_check, regression_verdict,
                                   threshold_checks)
-from ragpipe.defs.evaluation.assets import SCORE_INS, _keys, baseline_of, compare_with_baseline
+from ragpipe.defs.evaluation.assets import SCORE_INS, dataset_and_bot, baseline_of, compare_with_baseline
 from ragpipe.defs.partitions import evaluations, partitioned_check
 from ragpipe.defs.resources import ProjectPaths
 
@@ -74,7 +74,7 @@ def thresholds(context: dg.AssetCheckExecutionContext, aggregate_scores: pd.Data
     ins={"aggregate_scores": dg.AssetIn(), **SCORE_INS})  # after the aggregate it checks
 def no_regression_vs_baseline(context: dg.AssetCheckExecutionContext, paths: ProjectPaths,
                               aggregate_scores: pd.DataFrame, **score_inputs: pd.DataFrame):
-    dataset, bot_version = _keys(context)
+    dataset, bot_version = dataset_and_bot(context)
     scores = {name: score_inputs[f"score_{name}"] for name in REGISTRY}
     baseline = baseline_of(paths, bot_version)
     comparison = compare_with_baseline(paths, dataset, bot_version, baseline, scores)

@@ -16,7 +16,7 @@ from ragpipe.core.labels.views import metric_view
 from ragpipe.core.report.data import clean
 from ragpipe.core.storage import atomic_write
 from ragpipe.defs.code_versions import code_version
-from ragpipe.defs.evaluation.assets import DATASET_INPUT, _keys
+from ragpipe.defs.evaluation.assets import DATASET_INPUT, dataset_and_bot
 from ragpipe.defs.partitions import evaluations, partitioned_check
 from ragpipe.defs.resources import ProjectPaths
 
@@ -67,7 +67,7 @@ def human_labels(context: dg.AssetExecutionContext, paths: ProjectPaths, questio
     uses where it beats the shipped one out of fold (a changed calibration re-evaluates
     every version of the dataset). Bad
     label rows are listed with file, line and field and the others are kept."""
-    dataset, bot_version = _keys(context)
+    dataset, bot_version = dataset_and_bot(context)
     labels, problems = load_labels(paths.dataset_dir(dataset), set(question_set["question_id"]))
     scores = {m: score_inputs[f"score_{m}"] for m in LABELLED_METRICS}
     view = metric_view(labels[labels["bot_version"] == bot_version].reset_index(drop=True), scores)
