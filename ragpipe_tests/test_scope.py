@@ -108,6 +108,7 @@ def test_a_claim_no_wider_than_its_part_or_condition(statement, question, eviden
      "New members who join before March get a welcome gift."),
     ("所有老人都可以免费乘坐地铁。", "老人坐地铁要钱吗？", "年满70周岁的老人可免费乘坐地铁。"),
     ("所有行李都可以免费托运。", "行李托运收费吗？", "每位旅客可免费托运一件23公斤以内的行李。"),
+    ("所有学生都可以免费乘坐校车。", "学生坐校车要钱吗？", "持学生证的12岁以下学生可免费乘坐校车。"),  # no 的; 学生 in 学生证
     # A whole of any size or amount against such a part; a qualifier the splitter cut off speaks of the question.
     ("Bikes of any size can go on the train.", "Can I take my bike on the train?",
      "Bikes under 1.2 metres long can go on the train."),

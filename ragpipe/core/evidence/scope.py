@@ -44,10 +44,10 @@ _EXEMPT = re.compile(r"\bwithout (?:an? |the |any )?(?P<en>\w+)|\bexempt(?:ed)? 
                      r"|\b(?:need not|no need|not required|do(?:es)? not (?:need|have to))\b"
                      r"|免(?P<zh>[\u4e00-\u9fff])|无需|无须|不需要?|不必|不用", re.I)
 # A part set apart by what follows or precedes its noun: "Pets under 6 kg", "New members who sign up before June",
-# "6公斤以下的宠物", "年满65周岁的老人", "消费满200元的会员". Chinese: a bound or a threshold before the 的.
+# "6公斤以下的宠物", "年满65周岁的老人", "18岁以下学生". Chinese: a bound or a threshold before the noun (and its 的).
 _MODIFIER = re.compile(r"\s+(?:under|over|above|below|aged|weighing|older than|younger than|who|whose)\b", re.I)
 _ZH_MODIFIER = re.compile(r"(?:[\d一二两三四五六七八九十百千万]+\s*[^\s，。,；;的]{0,4}?(?:以下|以上|以内|之内)"
-                          r"|(?:年满|未满|不满|满|超过)\s*[\d一二两三四五六七八九十百千万]+[^\s，。,；;的]{0,3})的$")
+                          r"|(?:年满|未满|不满|满|超过)\s*[\d一二两三四五六七八九十百千万]+[^\s，。,；;的]{0,3})的?$")
 # Always or never, against evidence that says when it holds and what happens otherwise: "no monthly fee if you deposit
 # at least $500; otherwise the fee is $5", "满6次免年费，否则收取年费100元", "free on the first Sunday; on other days…".
 # Also a whole of any size, amount or kind, with the words that name it: "of any size", "regardless of the balance",
@@ -169,8 +169,8 @@ def _modified(clause: str, head: tuple[str, ...], given: tuple[str, ...], said: 
     against "All pets under 6 kg…")."""
     for noun in head:
         if is_chinese(clause):
-            at = clause.find(noun)
-            found = _ZH_MODIFIER.search(clause[:at]) if at > 0 else None
+            # The noun where a bound stands before it, not inside another word ("学生证的18岁以下学生").
+            found = next(filter(None, (_ZH_MODIFIER.search(clause[:m.start()]) for m in re.finditer(re.escape(noun), clause))), None)
             near = words(found.group(0)) if found else ()
         else:
             at = next((m.end() for m in re.finditer(r"[A-Za-z]+", clause) if words(m.group(0))[:1] == (noun,)), None)
