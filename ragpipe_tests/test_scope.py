@@ -118,6 +118,7 @@ def test_a_claim_no_wider_than_its_part_or_condition(statement, question, eviden
      "There is no delivery charge if you spend $40 or more; otherwise it is $5."),
     ("这家健身房总是免收月费。", "健身房收月费吗？", "会员每月到店满8次免收月费，否则收取月费50元。"),
     ("无论租期长短都免押金。", "租车要押金吗？", "租期满30天免押金，否则需支付押金500元。"),
+    ("这个游泳馆从来不收费。", "游泳要收费吗？", "持本小区门禁卡可免费游泳1小时，否则每小时收费20元。"),  # 游泳馆 held by 游泳
 ])
 def test_a_universal_claim_against_a_part_named_beside_its_noun_or_an_otherwise(statement, question, evidence):
     found = contradicted(statement, question, evidence.split("; "))

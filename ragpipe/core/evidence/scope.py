@@ -186,8 +186,9 @@ def _otherwise(frame: list[str], sentences: list[str]) -> tuple[str, str] | None
     """The evidence sentence that speaks of the statement's always / never and names what happens otherwise, where it
     does not say always / never itself: (the "otherwise", the sentence). The branch may open the next sentence (the
     evidence splitter cuts at ";")."""
-    # A Chinese word is held as written, whichever way jieba cut the sentence ("元免运费": 元免 / 运费).
-    held = [words(s) + tuple(t for t in frame if is_chinese(s) and t in s) for s in sentences]
+    # A Chinese word is held as written, whichever way jieba cut the sentence ("元免运费": 元免 / 运费), or by its first
+    # two characters where it is longer ("停车场" / "免费停车").
+    held = [words(s) + tuple(t for t in frame if is_chinese(s) and (t in s or len(t) > 2 and t[:2] in s)) for s in sentences]
     for i in aligned_with(frame, sentences, held):
         after = sentences[i + 1] if i + 1 < len(sentences) else ""
         found = _OTHERWISE.search(sentences[i]) or _OTHERWISE.match(after.strip())
