@@ -134,6 +134,9 @@ def test_a_universal_claim_against_a_part_named_beside_its_noun_or_an_otherwise(
     ("You should never skip a dose.", "Can I skip a dose?", "Never skip a dose; otherwise the treatment may fail."),
     ("Staff always check tickets at the gate.", "Are tickets checked?",
      "Staff check tickets at the gate for every show."),
+    # A counted set (RAGTruth's form): the evidence's modifier describes it.
+    ("All five patients were treated at the same hospital.", "What did the CDC find?",
+     "The CDC found that patients who fell ill between 2010 and 2014 were treated at the same hospital."),
 ])
 def test_a_claim_no_wider_than_the_part_or_branch_it_names(statement, question, evidence):
     assert contradicted(statement, question, [evidence]) is None
