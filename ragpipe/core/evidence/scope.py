@@ -93,7 +93,8 @@ def scope_conflict(statement: str, question: str, sentences: list[str]) -> tuple
         if not _UNIVERSAL.search(sentence):
             # "All five patients" names a counted set, which the evidence's modifier describes ("patients who…").
             counted = re.match(rf"\s*(?:\d|{SPELLED_NUMBERS}\b)", statement[universal.end():], re.I)
-            limit = limit or _counted(clause, frame) or (None if counted else _modified(clause, words(statement[universal.end():])[:2], given, statement))
+            limit = limit or _counted(clause, frame)
+            limit = limit or (None if counted else _modified(clause, words(statement[universal.end():])[:2], given, statement))
             limit = limit or next((_IF.search(c) for c in clauses_of(sentence)
                                   if _new_words(_IF, c, given, said=f"{statement} {question}")), None)
         # A statement that names a part itself ("All students usually…", "only on weekdays", "if…") is not universal.
