@@ -309,6 +309,10 @@ def test_a_lone_one_says_each_where_the_evidence_does():
     ("Groups of four must book a table.", "Booking a table is optional for groups of four."),
     ("Pets are welcome in the cabins.", "Pets are not permitted in the cabins."),
     ("Children under five are allowed in the spa.", "The spa is off-limits to children under five."),
+    # Advice and safety: "not recommended for" a group says it should not take what "can take it safely" says it may.
+    ("Children under 12 can take it safely.", "Not recommended for children under 12."),
+    ("Pregnant women can safely use this spray.", "This spray is not advised for pregnant women."),
+    ("12岁以下儿童可以服用本品。", "本品不推荐12岁以下儿童服用。"),
 ])
 
 
@@ -1262,6 +1266,10 @@ def test_a_word_negated_alike_or_not_at_all_is_no_conflict(statement, question, 
     ("申请于三月获批。", "申请于三月被驳回。"),
     ("这趟航班准时起飞了。", "受天气影响，这趟航班延误了两个小时才起飞。"),
     ("新版APP已经上线。", "新版APP因发现安全漏洞已紧急下线。"),
+    # A negation inside the cause says why, not whether: it does not cancel the antonym.
+    ("他的贷款申请已获批。", "他的贷款申请因收入证明不足被拒。"),
+    ("她的签证申请获批了。", "她的签证申请由于材料不全被拒绝。"),
+    ("The permit was approved.", "The permit was rejected because the form was not signed."),
 ])
 
 

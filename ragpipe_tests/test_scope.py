@@ -99,3 +99,44 @@ def test_a_universal_claim_against_a_part_exempted_conditioned_or_counted(statem
 def test_a_claim_no_wider_than_its_part_or_condition(statement, question, evidence):
     found = contradicted(statement, question, [evidence])
     assert found is None, found
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    # A part set apart by the words beside its noun, with no "only": a bound, a weight, a relative clause.
+    ("All pets travel free.", "Which pets travel free?", "Dogs and cats are welcome; pets under 8 kg travel free in a bag."),
+    ("All new members get a welcome gift.", "Who gets a welcome gift?",
+     "New members who join before March get a welcome gift."),
+    ("所有老人都可以免费乘坐地铁。", "老人坐地铁要钱吗？", "年满70周岁的老人可免费乘坐地铁。"),
+    ("所有行李都可以免费托运。", "行李托运收费吗？", "每位旅客可免费托运一件23公斤以内的行李。"),
+    ("所有学生都可以免费乘坐校车。", "学生坐校车要钱吗？", "持学生证的12岁以下学生可免费乘坐校车。"),  # no 的; 学生 in 学生证
+    # A whole of any size or amount against such a part; a qualifier the splitter cut off speaks of the question.
+    ("Bikes of any size can go on the train.", "Can I take my bike on the train?",
+     "Bikes under 1.2 metres long can go on the train."),
+    ("不限重量", "哪些包裹可以免费寄送？", "3公斤以下的包裹可免费寄送。"),
+    # Always or never against a condition and what happens otherwise (the branch may open the next sentence).
+    ("There is never a delivery charge.", "Is there a delivery charge?",
+     "There is no delivery charge if you spend $40 or more; otherwise it is $5."),
+    ("这家健身房总是免收月费。", "健身房收月费吗？", "会员每月到店满8次免收月费，否则收取月费50元。"),
+    ("无论租期长短都免押金。", "租车要押金吗？", "租期满30天免押金，否则需支付押金500元。"),
+    ("这个游泳馆从来不收费。", "游泳要收费吗？", "持本小区门禁卡可免费游泳1小时，否则每小时收费20元。"),  # 游泳馆 held by 游泳
+])
+def test_a_universal_claim_against_a_part_named_beside_its_noun_or_an_otherwise(statement, question, evidence):
+    found = contradicted(statement, question, evidence.split("; "))
+    assert found is not None and found.kind == "scope", found
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    # The statement names the part itself, or the evidence says always / never too.
+    ("All pets under 8 kg travel free.", "Which pets travel free?", "Pets weighing under 8 kg travel free in a bag."),
+    ("年满70周岁的老人可以免费乘坐地铁。", "老人坐地铁要钱吗？", "年满70周岁的老人可免费乘坐地铁。"),
+    ("There is never a fee if you spend $40 or more.", "Is there a delivery charge?",
+     "There is no delivery charge if you spend $40 or more; otherwise it is $5."),
+    ("You should never skip a dose.", "Can I skip a dose?", "Never skip a dose; otherwise the treatment may fail."),
+    ("Staff always check tickets at the gate.", "Are tickets checked?",
+     "Staff check tickets at the gate for every show."),
+    # A counted set (RAGTruth's form): the evidence's modifier describes it.
+    ("All five patients were treated at the same hospital.", "What did the CDC find?",
+     "The CDC found that patients who fell ill between 2010 and 2014 were treated at the same hospital."),
+])
+def test_a_claim_no_wider_than_the_part_or_branch_it_names(statement, question, evidence):
+    assert contradicted(statement, question, [evidence]) is None

@@ -40,7 +40,8 @@ _CONDITION = re.compile(r"\b(?:if|unless|when|whether)\b|如果|若|除非|假�
 _MODALITY = [
     ("forbid", re.compile(r"^\s*(?:please\s+)?(?:do\s+not|don['’]t|never)\b"
                           r"|\b(?:must|may|shall|should|can|could)\s+not\b|\b(?:mustn|shan|can|couldn)['’]?t\b|\bcannot\b"
-                          r"|(?:\b(?:not|never)|n['’]t)\s+(?:\w+\s+){0,2}(?:allowed|permitted|safe)\b|\b(?:prohibit\w*|forbid\w*|ban(?:s|ned|ning)?\b)"
+                          r"|(?:\b(?:not|never)|n['’]t)\s+(?:\w+\s+){0,2}(?:allowed|permitted|safe|recommended|advised|suitable)\b"
+                          r"|\b(?:prohibit\w*|forbid\w*|ban(?:s|ned|ning)?\b)"
                           r"|\boff[\s-]limits\b|\bno\s+(?:\w+\s+){1,2}(?:is|are|was|were)\s+(?:allowed|permitted)\b",
                           re.I)),
     ("exempt", re.compile(r"\b(?:optional|voluntary)\b|(?:\bnot|n['’]t)\s+(?:required|mandatory|necessary|needed)\b|\bno\s+need\b"
@@ -51,10 +52,10 @@ _MODALITY = [
                            r"|\brequires?\b", re.I)),
     # "may", not the month ("May 1937", "1 May", "in May"); harmless is allowed ("has no effect on", "没有影响").
     ("permit", re.compile(r"(?<!\d\s)(?<!\bin\s)(?<!\bof\s)(?<!\bfrom\s)(?<!\bsince\s)(?<!\buntil\s)\bmay\b(?!\s+\d)"
-                          r"|\b(?:can|allowed|permitted|welcome)\b|\b(?:is|are)\s+safe\b"
+                          r"|\b(?:can|allowed|permitted|welcome|safely)\b|\b(?:is|are)\s+safe\b"
                           r"|\bfree\s+to\b|\b(?:has|have|had)\s+no\s+(?:\w+\s+)?effect\b|\bdoes\s+not\s+affect\b"
                           r"|\bharmless\b", re.I)),
-    ("forbid", re.compile(r"严禁|禁止|禁[用食烟售行停入]|不得|不准|不许|不能|不可|不宜|切勿|请勿|谢绝|不(?:允许|准许)")),
+    ("forbid", re.compile(r"严禁|禁止|禁[用食烟售行停入]|不得|不准|不许|不能|不可|不宜|切勿|请勿|谢绝|不(?:允许|准许|建议|推荐)")),
     ("exempt", re.compile(r"无需|无须|毋须|不需要?|不必|不用|非必须|自愿|可选")),
     ("require", re.compile(r"必须|务必|应当|需要|须")),
     ("permit", re.compile(r"可以|允许|准许|能够|放心|(?:没有|无)(?:任何)?影响|不影响|无妨|无碍")),
@@ -79,6 +80,12 @@ _ABILITY = re.compile(r"\bcan(?:not|['’]t)?\b|\bcould(?:n['’]t|\s+not)\b|\bc
 # A limit is no prohibition ("cannot exceed 2 hours", "不得超过"), a question or a how-to no permission.
 _MODAL_BOUND = re.compile(r"\b(?:cannot|can['’]t|must not|may not|should not|not)\s+exceed\b", re.I)
 _ASKS = re.compile(r"[?？]|\b(?:how|what|whether|why)\b|怎么|如何|是否|吗", re.I)
+# Advice and safety speak of using the thing: "Not recommended for children under 12" says what "Children under 12
+# should not take it" says, so there the statement's verb of use need not stand in the evidence too (Chinese: _held
+# finds the verb inside 禁用 already).
+_ADVICE = re.compile(r"\b(?:recommend\w*|advis\w*|suitable|safe(?:ly)?)\b|建议|推荐|放心", re.I)
+_USE = re.compile(r"tak(?:e|en|ing)|us(?:e|ed|ing)|consum(?:e|ed|ing)?|eat(?:en|ing)?|drink(?:ing)?|appl(?:y|i|ied|ying)"
+                  r"|giv(?:e|en|ing)|administer(?:ed|ing)?")
 
 
 def overlap(frame: Sequence[str], sentence_terms: Sequence[str]) -> int:
@@ -176,6 +183,15 @@ def _same_words(clause: str, sentence: str, statement_terms: list[str]) -> bool:
     return clause.strip() == sentence.strip() and {t for t in words(clause) if not facts(t).negated} == set(statement_terms)
 
 
+# A cause says why, not whether: the 不 of "因收入证明不足被拒" ("turned down for want of proof of income") is no
+# negation of 拒, nor the "not" of "rejected because it was not signed" one of "rejected".
+_CAUSE = re.compile(r"(?:因为?|由于)[^，。,；;被而]*|\b(?:because|due to|owing to|as a result of)\b[^,;.]*", re.I)
+
+
+def _uncaused(text: str) -> str:
+    return _CAUSE.sub(" ", fold(text))
+
+
 def _negates(text: str) -> bool:
     return negated(_BOUND.sub(" ", text))
 
@@ -211,8 +227,8 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
         # another subject gives the other end ("Southwest has the highest share" / "JetBlue, the lowest share").
         opposed = [(ours, theirs) for ours, theirs in pairs if theirs in found and ours not in found
                    and not (_extreme(ours) and (ours in _stems_in(sentence) or _names_another(statement, sentence)))]
-        agreeing = [pair for pair in opposed if (_negates(fold(statement).replace(pair[0], " ")) or negated_at(statement, pair[0]))
-                    != (_negates(fold(clause).replace(pair[1], " ")) or negated_at(clause, pair[1]))]
+        agreeing = [pair for pair in opposed if (_negates(_uncaused(statement).replace(pair[0], " ")) or negated_at(statement, pair[0]))
+                    != (_negates(_uncaused(clause).replace(pair[1], " ")) or negated_at(clause, pair[1]))]
         denied = word_denied(clause, statement, statement_terms, by_prefix)
         if (single and (len(statement_terms) >= 3 or _same_words(clause, sentence, statement_terms) or denied) and _negates(clause) != denies
                 and not (stance and modality(clause) == stance)  # "禁止带宠物进入" / "宠物不得进入": both forbid
@@ -250,6 +266,8 @@ def _modality_conflict(statement: str, stance: str, sentences: list[str],
     are required for all tables…"). Of ``_INCLUSION``: leaves out what it holds in ("The plan covers dental
     care." / "Dental care is excluded from the plan."), a negation said by a word."""
     frame = [w for w in dict.fromkeys(words(_without_modality(statement, lexicon))) if not pronoun(w) and w not in _DUTY_WORDS]
+    if lexicon is _MODALITY and not is_chinese(statement) and any(_ADVICE.search(t) for t in (statement, *sentences)):
+        frame = [w for w in frame if not _USE.fullmatch(w)] or frame
     if not frame or len(frame) < 2 and not _beside_modal(frame[0], statement, lexicon) or _ASKS.search(statement):
         return None
     of = [(c, s) for s in sentences for c in clauses_of(s)]

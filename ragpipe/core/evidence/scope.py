@@ -8,7 +8,8 @@ import re
 
 from ragpipe.core.evidence.agreement import SPELLED_NUMBERS, found_in, words
 from ragpipe.core.evidence.facts import negated
-from ragpipe.core.evidence.polarity import DUTY, aligned_with, clauses_of
+from ragpipe.core.evidence.polarity import DUTY, aligned_with, clauses_of, pronoun
+from ragpipe.core.text import is_chinese
 
 # A universal claim: "all", "every", "always", "所有", "每个员工都". "Not all", "at all", "after all" are none, nor a
 # share per head ("each resident can bring two guests", "每个子女每月1000元"). "Any" is mostly no claim of all
@@ -42,6 +43,20 @@ _COUNT = re.compile(rf"\b(?:\d+|{SPELLED_NUMBERS}|a few|a handful|half)\s+of\b"
 _EXEMPT = re.compile(r"\bwithout (?:an? |the |any )?(?P<en>\w+)|\bexempt(?:ed)? from (?:the |any )?(?P<en2>\w+)"
                      r"|\b(?:need not|no need|not required|do(?:es)? not (?:need|have to))\b"
                      r"|免(?P<zh>[\u4e00-\u9fff])|无需|无须|不需要?|不必|不用", re.I)
+# A part set apart by what follows or precedes its noun: "Pets under 6 kg", "New members who sign up before June",
+# "6公斤以下的宠物", "年满65周岁的老人", "18岁以下学生". Chinese: a bound or a threshold before the noun (and its 的).
+_MODIFIER = re.compile(r"\s+(?:under|over|above|below|aged|weighing|older than|younger than|who|whose)\b", re.I)
+_ZH_MODIFIER = re.compile(r"(?:[\d一二两三四五六七八九十百千万]+\s*[^\s，。,；;的]{0,4}?(?:以下|以上|以内|之内)"
+                          r"|(?:年满|未满|不满|满|超过)\s*[\d一二两三四五六七八九十百千万]+[^\s，。,；;的]{0,3})的?$")
+# Always or never, against evidence that says when it holds and what happens otherwise: "no monthly fee if you deposit
+# at least $500; otherwise the fee is $5", "满6次免年费，否则收取年费100元", "free on the first Sunday; on other days…".
+# Also a whole of any size, amount or kind, with the words that name it: "of any size", "regardless of the balance",
+# "无论订单金额多少", "不限重量" (its dimension is what the evidence's limit names in other words: "under 10 kg").
+_ANY = re.compile(r"\bof any \w+|\bregardless of (?:the |their |its |your )?\w+|\bno matter (?:how|what|which|when)(?: \w+)?"
+                  r"|(?:无论|不论|不管)[^，。,；;都也均]{0,10}|不限[^，。,；;]{0,6}", re.I)
+_ALWAYS = re.compile(rf"{_ANY.pattern}|\b(?:never|always|at all times)\b|从不|从来不|从未|总是|始终|永远", re.I)
+_OTHERWISE = re.compile(r"\b(?:otherwise|or else|on other days|at other times)\b|否则|不然|其余时间|其他时间", re.I)
+_THIS = re.compile(r"[这那该此本][个张家种款位条件项台辆所次门只]")  # "这张信用卡" points at "本卡"; jieba tags few as pronouns
 # "No one", "nobody", "none of", "没有人": a universal that denies; evidence that names some who do answers it.
 _NO_ONE = re.compile(r"\b(?:no one|no-one|nobody|none of (?:the|them|us|its|their))\b|没有人|没人|无人", re.I)
 _SOME = re.compile(rf"\d|\b(?:{SPELLED_NUMBERS}|several|some|many|a few|someone|somebody)\b|有人"
@@ -55,6 +70,10 @@ def scope_conflict(statement: str, question: str, sentences: list[str]) -> tuple
     given = words(statement) + words(question)
     if _NO_ONE.search(statement):
         return _someone_does(statement, sentences)
+    always = _ALWAYS.search(statement)
+    held = always and not _IF.search(statement) and _always_against(statement, question, sentences, given)
+    if held:
+        return "scope", always.group(0), *held
     universal = _UNIVERSAL.search(statement)
     if not universal:
         return None
@@ -72,7 +91,10 @@ def scope_conflict(statement: str, question: str, sentences: list[str]) -> tuple
         # A condition or a count on the evidence's own "all" ("If you choose to pray, end all your prayers", "All five
         # of them were…") says when all hold, not which of them.
         if not _UNIVERSAL.search(sentence):
+            # "All five patients" names a counted set, which the evidence's modifier describes ("patients who…").
+            counted = re.match(rf"\s*(?:\d|{SPELLED_NUMBERS}\b)", statement[universal.end():], re.I)
             limit = limit or _counted(clause, frame)
+            limit = limit or (None if counted else _modified(clause, words(statement[universal.end():])[:2], given, statement))
             limit = limit or next((_IF.search(c) for c in clauses_of(sentence)
                                   if _new_words(_IF, c, given, said=f"{statement} {question}")), None)
         # A statement that names a part itself ("All students usually…", "only on weekdays", "if…") is not universal.
@@ -142,3 +164,56 @@ def _part_of(clause: str, head: tuple[str, ...]) -> re.Match | None:
     """A "most", "部分", "usually" that stands before the statement's whole: "Most first-year students" against "All
     first-year students", not "Several systems work together" against "… nervous systems all work together"."""
     return next((m for m in _PART.finditer(clause) if head and head[0] in words(clause[m.end():])[:3]), None)
+
+
+def _modified(clause: str, head: tuple[str, ...], given: tuple[str, ...], said: str) -> re.Match | None:
+    """A limit on the statement's whole by the words beside its noun, new to the statement and question: "Pets under 6
+    kg travel free" against "All pets travel free", "6公斤以下的宠物…" against "所有宠物…" (not "Pets under 6 kg…"
+    against "All pets under 6 kg…")."""
+    for noun in head:
+        if is_chinese(clause):
+            # The noun where a bound stands before it, not inside another word ("学生证的18岁以下学生").
+            found = next(filter(None, (_ZH_MODIFIER.search(clause[:m.start()]) for m in re.finditer(re.escape(noun), clause))), None)
+            near = words(found.group(0)) if found else ()
+        else:
+            at = next((m.end() for m in re.finditer(r"[A-Za-z]+", clause) if words(m.group(0))[:1] == (noun,)), None)
+            found = _MODIFIER.match(clause, at) if at is not None else None
+            near = words(clause[found.end():])[:3] if found else ()
+        figure = found and any(n not in said for n in re.findall(r"\d+", found.group(0) + " " + " ".join(near))[:1])
+        if found and (figure or any(not found_in(t, given) for t in near)):
+            return found
+    return None
+
+
+def _otherwise(frame: list[str], sentences: list[str]) -> tuple[str, str] | None:
+    """The evidence sentence that speaks of the statement's always / never and names what happens otherwise, where it
+    does not say always / never itself: (the "otherwise", the sentence). The branch may open the next sentence (the
+    evidence splitter cuts at ";")."""
+    # A Chinese word is held as written, whichever way jieba cut the sentence ("元免运费": 元免 / 运费), or by its first
+    # two characters where it is longer ("停车场" / "免费停车").
+    held = [words(s) + tuple(t for t in frame if is_chinese(s) and (t in s or len(t) > 2 and t[:2] in s)) for s in sentences]
+    for i in aligned_with(frame, sentences, held):
+        after = sentences[i + 1] if i + 1 < len(sentences) else ""
+        found = _OTHERWISE.search(sentences[i]) or _OTHERWISE.match(after.strip())
+        if found and not _ALWAYS.search(sentences[i]) and not _UNIVERSAL.search(sentences[i]):
+            return found.group(0), sentences[i]
+    return None
+
+
+def _always_against(statement: str, question: str, sentences: list[str], given: tuple[str, ...]) -> tuple[str, str] | None:
+    """Always / never against an "otherwise" (_otherwise), or a whole of any size against the clause that names a part of
+    it beside its noun ("Dogs of any size…" / "Dogs under 10 kg…"): (the limit, the sentence)."""
+    # What it says always holds: its words but those and a pronoun ("这张信用卡" points at "本卡").
+    frame = [t for t in dict.fromkeys(words(_ALWAYS.sub(" ", statement))) if not (pronoun(t) or _THIS.fullmatch(t))]
+    # A qualifier the splitter cut from its claim ("宠物可以免费乘车，不限重量") speaks of what the question asks.
+    if len(frame) < 2 and _ANY.fullmatch(statement.strip(" 。.，,")):
+        frame = [t for t in dict.fromkeys(words(_ALWAYS.sub(" ", question))) if not pronoun(t)]
+    branch = _otherwise(frame, sentences)
+    if branch or not _ANY.search(statement):
+        return branch
+    of = [(c, s) for s in sentences for c in clauses_of(s)]
+    for i in aligned_with(frame, [c for c, _ in of], [words(c) for c, _ in of]):
+        limit = _modified(of[i][0], tuple(frame[:2]), given, statement)
+        if limit:
+            return limit.group(0), of[i][1]
+    return None
