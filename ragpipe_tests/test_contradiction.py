@@ -1327,6 +1327,9 @@ def test_a_passive_that_swaps_the_roles_of_an_ordinary_verb(statement, evidence,
     ("Checking a second bag is available at no extra cost.", "Checking a second bag costs $45."),
     ("补办银行卡免费。", "补办银行卡每张收取工本费10元。"),
     ("市区内配送不收费。", "市区内配送费为8元。"),
+    # A time the range bears out leaves the price to be read: "until 2 p.m." is the evidence's, "free" is not.
+    ("Late check-out until 2 p.m. is free.", "Late check-out until 2 p.m. is available for a fee of $30."),
+    ("延迟退房免费。", "延迟退房需额外支付100元。"),  # 支付: a price word
 ])
 def test_free_against_a_stated_price_is_a_conflict(statement, evidence):
     found = contradiction(statement, [evidence])

@@ -60,7 +60,7 @@ _ZH_FREE = re.compile(r"不(?:收|收取|需|用)(?:任何)?费用?|无需付费
 # it, whatever the verb: the antonym of "free" / 免费.
 _PRICE = re.compile(r"(?:[$£€¥￥]\s*0*[1-9][\d,]*(?:\.\d+)?|(?<![\d.])0*[1-9][\d,]*(?:\.\d+)?\s*(?:元|块钱|美元|英镑|欧元"
                     r"|dollars?\b|euros?\b|(?:GBP|USD|EUR|RMB|CNY)\b))")
-_PRICE_WORD = re.compile(r"\b(?:costs?|fees?|charge[sd]?|prices?d?|fares?|pays?|paid)\b|费|价|收取", re.I)
+_PRICE_WORD = re.compile(r"\b(?:costs?|fees?|charge[sd]?|prices?d?|fares?|pays?|paid)\b|费|价|收取|付", re.I)
 # A negation right before a word, or before the word's auxiliary ("is not open", "does not open", "never passed";
 # 不开放, 没有通过, 未获批准, 不对外开放).
 _EN_NOT = r"\b(?:not|never|no)\s+(?:\w+\s+)?|n['’]t\s+(?:\w+\s+)?"

@@ -162,6 +162,10 @@ def contradiction(statement: str, sentences: Sequence[str], slots: bool = True) 
     return _contradiction(statement, tuple(sentences), slots)
 
 
+# The antonyms a range's end already reads: "closes at 5 p.m." says what "open 10 a.m. to 5 p.m." says.
+_SCHEDULE_WORDS = frozenset({"open", "clos", "开放", "关闭", "闭馆", "开门", "关门", "营业", "停业", "歇业"})
+
+
 @lru_cache(maxsize=16384)  # faithfulness, noise_sensitivity and the prefetch's dry run ask the same
 def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> Contradiction | None:
     sentences = [s for s in sentences if s and s.strip()]
@@ -175,7 +179,11 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
         return Contradiction(*found)
     ends = range_ends(statement, sentences)  # the end of a range decides, either way: not "open" against "closes"
     if ends is not None:
-        return Contradiction(*ends) if ends else None
+        # Where it bears the time out, another opposition still counts: "Late check-out until 2 p.m. is free." against
+        # "…until 2 p.m. is available for a fee of $30".
+        other = not ends and polarity_conflict(statement, sentences)
+        return Contradiction(*(ends or other)) if ends or other and other[0] == "antonym" and not (
+            {other[1], other[2]} & _SCHEDULE_WORDS) else None
     # A comparison the evidence states too decides, either way: "B is shorter than A" has the antonym of
     # "A is longer than B" and its sides swapped, and says the same (no antonym, no swap in that sentence).
     order = compared(statement, sentences)
