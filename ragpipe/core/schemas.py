@@ -118,9 +118,10 @@ class EvalCase(BaseModel):
     retrieved_ids: list[str] = Field(default_factory=list)
     bot_error: str | None = None
 
-    @field_validator("question", "ground_truth_answer", "answer", "ground_truth_contexts", "retrieved_contexts")
+    # Ids too, so that ground-truth ids (ground_truth_contexts may hold them) still match the retrieved ones.
+    @field_validator("question", "ground_truth_answer", "answer", "ground_truth_contexts", "retrieved_contexts", "retrieved_ids")
     @classmethod
-    def _as_read(cls, value):
+    def _read_alike(cls, value):
         if isinstance(value, list):
             return [_as_read(v) for v in value]
         return _as_read(value) if value else value
