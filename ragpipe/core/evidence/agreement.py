@@ -19,7 +19,7 @@ from rapidfuzz.fuzz import ratio
 from ragpipe.core.evidence.facts import EN_SCALES, EN_UNITS, VALUE_CLAUSE, Facts, common_word, facts, fold, negated
 from ragpipe.core.evidence.counts import in_evidence_terms
 from ragpipe.core.evidence.zh_names import zh_dotted
-from ragpipe.core.text import EN_STOPWORDS, jieba_ready, stem, content_tokens, en_value_words, is_chinese
+from ragpipe.core.text import EN_STOPWORDS, content_tokens, en_value_words, is_chinese, jieba_ready, stem
 
 _VOWELS = set("aeiouy")
 PARENTHESIS = re.compile(r"\([^()]*\)|（[^（）]*）")

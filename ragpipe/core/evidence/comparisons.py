@@ -56,7 +56,7 @@ ZH_COMPARATIVES = {
     "远": {"distance": 1}, "近": {"distance": -1}, "老": {"age": 1}, "年长": {"age": 1}, "年轻": {"age": -1},
     "厚": {"thickness": 1}, "薄": {"thickness": -1}, "先": {"time": -1}, "后": {"time": 1},
 }
-_ZH_WORD = "|".join(sorted(ZH_COMPARATIVES, key=len, reverse=True))
+ZH_WORD = "|".join(sorted(ZH_COMPARATIVES, key=len, reverse=True))
 # What may follow a Chinese comparative: the clause's end, a degree ("得多", "一些", "二十元", "三岁",
 # "出"), 的 of a relative clause; not the rest of a word ("比大多数人高": 多 of 大多数 is none).
 _ZH_AFTER = r"(?=$|[\W_]|[得了些点出的倍]|[\d零〇一二两三四五六七八九十百千万几]|(?<=[先后早晚])[\u4e00-\u9fff])"
@@ -65,15 +65,15 @@ _ZH_NUM = r"[\d零〇一二两三四五六七八九十]"
 # more than); nor the adjective of a verb ("比上年增长10%": 增长 grows, it compares no lengths).
 _ZH_BI = re.compile(rf"(?<![对相无类好评占正反排日可不\d零〇一二两三四五六七八九十])比"
                     rf"(?![赛例较如分重率方喻值拟特利亚基尔萨邻武肩拼对照起]|{_ZH_NUM}+(?!{_ZH_NUM}|[号班期线型楼层栋区座组级届代车]))"
-                    rf"(?P<right>[^，。；,;！？!?]+?)(?:更加|还要|更|还|要|稍微|稍|略)?(?<![增减成延生拉加缩提降扩变放])(?P<word>{_ZH_WORD}){_ZH_AFTER}")
+                    rf"(?P<right>[^，。；,;！？!?]+?)(?:更加|还要|更|还|要|稍微|稍|略)?(?<![增减成延生拉加缩提降扩变放])(?P<word>{ZH_WORD}){_ZH_AFTER}")
 # "A高于B"; "不低于" bounds a value (limits.py), it compares nothing.
 _ZH_YU = re.compile(r"(?<!不)(?P<word>[长短高低矮大小多少早晚迟先贵快慢重轻宽窄深浅强弱优劣])于(?!等于)")
 # "A不如B高": A is lower than B; "A在B之前": A is earlier than B.
-_ZH_BURU = re.compile(rf"不如(?P<right>[^，。；,;！？!?]+?)(?:那么|这么|那样|这样)?(?P<word>{_ZH_WORD}){_ZH_AFTER}")
+_ZH_BURU = re.compile(rf"不如(?P<right>[^，。；,;！？!?]+?)(?:那么|这么|那样|这样)?(?P<word>{ZH_WORD}){_ZH_AFTER}")
 _ZH_BEFORE = re.compile(r"在(?P<right>[^，。；,;！？!?在]+?)之(?P<word>前|后)(?![来面天年])")
 # "A is as long as B" (0: the same), "twice as long as" (more), "half as long as" (less); "A和B一样长".
 _EN_AS = re.compile(r"\b(?:(?P<times>twice|three\s+times|four\s+times|\d+(?:\.\d+)?\s+times|half)\s+)?as\s+(?P<word>[a-z]+)\s+as\b", re.I)
-_ZH_SAME = re.compile(rf"(?:和|跟|与|同)(?P<right>[^，。；,;！？!?]+?)(?:一样|同样|相同地?)(?P<word>{_ZH_WORD}){_ZH_AFTER}")
+_ZH_SAME = re.compile(rf"(?:和|跟|与|同)(?P<right>[^，。；,;！？!?]+?)(?:一样|同样|相同地?)(?P<word>{ZH_WORD}){_ZH_AFTER}")
 # "A was built before B", "A came after B": an order in time.
 # "before" and "after" mostly join a step or a clause ("before entering sleep mode", "after a video went viral"):
 # an order of two things only before a short noun phrase ("before the bridge", "after Armstrong").
@@ -221,7 +221,7 @@ READINGS = {
 }
 
 
-def _value_clauses(text: str) -> list[str]:
+def value_clauses(text: str) -> list[str]:
     return [c for c in re.split(r"[，；;。！？!?]|,(?!\d{3}\b)|\.(?!\d)|\b(?:and|while|whereas|but)\b|而", text) if c.strip()]
 
 
@@ -284,7 +284,7 @@ def _side_values(own: dict[str, list[str]], sentences: list[str], reading, attri
     values: dict[str, set[float]] = {"left": set(), "right": set()}
     said = []
     for sentence in sentences:
-        for clause in _value_clauses(sentence):
+        for clause in value_clauses(sentence):
             found = reading(clause)
             clause_words = _side_words(clause)
             if len(found) != 1 or attribute and not any(found_in(t, clause_words) for t in words(attribute)):

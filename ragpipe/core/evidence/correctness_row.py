@@ -11,7 +11,7 @@ from ragpipe.core.evidence.agreement import (PARENTHESIS, POSTMODIFIER, Agreemen
                                              found_in, name_in, terms, worded)
 from ragpipe.core.evidence.facts import BOUND_BEFORE, common_word, facts, negated
 from ragpipe.core.evidence.zh_names import zh_dotted
-from ragpipe.core.text import EN_STOPWORDS, jieba_ready, is_chinese
+from ragpipe.core.text import EN_STOPWORDS, is_chinese, jieba_ready
 
 # "No. 1" and "No 3" are numbers, not negations.
 _NUMBER_SIGN = re.compile(r"\bno\.?\s*(?=\d)", re.I)

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from ragpipe.core.evidence.iso_dates import numeric_dates
 from ragpipe.core.evidence.zh_names import zh_makers
-from ragpipe.core.text import EN_STOPWORDS, jieba_ready, is_chinese, normalize, number_mentions, number_spans, pos_tags
+from ragpipe.core.text import EN_STOPWORDS, is_chinese, jieba_ready, normalize, number_mentions, number_spans, pos_tags
 
 EN_MONTHS = {m: i + 1 for i, m in enumerate(
     "january february march april may june july august september october november december".split())}

@@ -9,8 +9,8 @@ import re
 
 from ragpipe.core.evidence.agreement import found_in, name_in, shares_word, words
 from ragpipe.core.evidence.counts import ordinals_counted
-from ragpipe.core.evidence.facts import (TIMES, TIMES_VALUE, PLACE_TITLE, VALUE_CLAUSE, common_word, counted, facts, fold,
-                                         lone_one, negated)
+from ragpipe.core.evidence.facts import (PLACE_TITLE, TIMES, TIMES_VALUE, VALUE_CLAUSE, common_word, counted, facts,
+                                         fold, lone_one, negated)
 from ragpipe.core.evidence.polarity import aligned_with, clauses_of, overlap, pronoun
 from ragpipe.core.evidence.quantities import written_numbers
 from ragpipe.core.synonyms import as_evidence_words, interchangeable

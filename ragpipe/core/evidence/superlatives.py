@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 
 from ragpipe.core.evidence.agreement import found_in, words
-from ragpipe.core.evidence.comparisons import (EN_COMPARATIVES, EN_MORE_OF, LABEL, READINGS, ZH_COMPARATIVES,
-                                               _ZH_WORD, _value_clauses)
+from ragpipe.core.evidence.comparisons import (EN_COMPARATIVES, EN_MORE_OF, LABEL, READINGS, ZH_COMPARATIVES, ZH_WORD,
+                                               value_clauses)
 from ragpipe.core.evidence.facts import negated
 from ragpipe.core.evidence.polarity import clauses_of
 from ragpipe.core.text import is_chinese
@@ -25,7 +25,7 @@ _EN_SUPERLATIVE = re.compile(rf"(?<!\bone\sof\s)(?<!\bamong\s)\bthe\s+(?:(?P<wor
 # ("the newest building", "the cheapest plan").
 _OF_A_MEASURE = frozenset({"highest", "lowest", "greatest", "largest", "biggest", "smallest", "best", "worst"})
 # "基础版最便宜", "西校区的学生最多", "二号仓库面积最大": 最 before a comparative word and the clause's end or 的.
-_ZH_SUPERLATIVE = re.compile(rf"最(?P<word>{_ZH_WORD})(?=$|[\W_]|的)")
+_ZH_SUPERLATIVE = re.compile(rf"最(?P<word>{ZH_WORD})(?=$|[\W_]|的)")
 
 
 def _superlative(clause: str) -> tuple[str, dict[str, int], str, str] | None:
@@ -77,7 +77,7 @@ def _rank(own: set[str], attribute: str, sentence: str, reading, direction: int)
     """The side's value against the others' in one sentence: each value clause holds one value of one
     dimension, the side's own words (less those every clause shares: "plan", 面积) name one clause only."""
     valued = []
-    for clause in _value_clauses(sentence):
+    for clause in value_clauses(sentence):
         values = reading(clause)
         clause_words = set(words(clause)) | {f"#{c}" for c in LABEL.findall(clause)}
         if len(values) == 1 and not (attribute and not any(found_in(t, clause_words) for t in words(attribute))):

@@ -20,7 +20,7 @@ from ragpipe.core.evidence.refusals import says_unanswerable
 from ragpipe.core.evidence.support import claims, declines, without_lead_in
 from ragpipe.core.metrics.base import STATEMENT_JUDGE, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
-from ragpipe.core.text import jieba_ready, stem, is_chinese
+from ragpipe.core.text import is_chinese, jieba_ready, stem
 
 # An answer is judged wrong below this: the value is the probability that a person would
 # judge it correct, so 0.5 is where right and wrong are equally likely. Fixed a priori.

@@ -12,7 +12,7 @@ from ragpipe.core.judged.prompts import ANSWER_ANALYSIS, ANSWER_RELEVANCY
 from ragpipe.core.metrics.answer_correctness import polarity
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.schemas import EvalCase
-from ragpipe.core.text import EN_STOPWORDS, jieba_ready, content_tokens, is_chinese, pos_tags
+from ragpipe.core.text import EN_STOPWORDS, content_tokens, is_chinese, jieba_ready, pos_tags
 
 # "几" before a measure word asks how many ("几颗", "几本", "几辆"): any character but those that make
 # it another word (几乎, 几何) or ask a time (几月, 几号, 几点, 几时).

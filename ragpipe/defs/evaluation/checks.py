@@ -9,7 +9,7 @@ from ragpipe.core.diagnosis.rules import load_rules
 from ragpipe.core.metrics import REGISTRY
 from ragpipe.core.verdict import (REGRESSION_CHECK, VERDICT_TAG, regression_check, regression_verdict,
                                   threshold_checks)
-from ragpipe.defs.evaluation.assets import SCORE_INS, dataset_and_bot, baseline_of, compare_with_baseline
+from ragpipe.defs.evaluation.assets import SCORE_INS, baseline_of, compare_with_baseline, dataset_and_bot
 from ragpipe.defs.partitions import evaluations, partitioned_check
 from ragpipe.defs.resources import ProjectPaths
 
