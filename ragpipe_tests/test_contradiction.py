@@ -1343,3 +1343,15 @@ def test_free_against_a_stated_price_is_a_conflict(statement, evidence):
 ])
 def test_free_that_the_evidence_says_too_is_no_conflict(statement, evidence):
     assert contradiction(statement, [evidence]) is None
+
+
+def test_a_never_is_not_rewritten_as_a_waiver():
+    """从不 / 从来不 say "never": the verifier's rewrites of a fee not charged as one waived (免) must leave them for
+    scope.py to read against the evidence's "otherwise" (i55-zhpara's and i55-lists' rewrites met i55-scope3's rule)."""
+    from ragpipe.core.evidence.antonyms import as_evidence_says, free_worded
+
+    evidence = "本卡每年刷卡满6次免年费，否则收取年费100元。"
+    assert as_evidence_says("这张信用卡从不收取年费", evidence) == "这张信用卡从不收取年费"
+    assert free_worded("这个停车场从来不收费") == "这个停车场从来不收费"
+    assert as_evidence_says("每月存够500元就不收月费", "每月存入至少500元即可免月费。") == "每月存够500元就免月费"
+    assert free_worded("停车不收费") == "停车免费"

@@ -55,7 +55,10 @@ _STEMS = sorted({w for pair in ANTONYMS for w in pair})
 # "free of charge", "at no cost", "no charge", 不收费 say "free" / 免费: their "charge" and "cost" are none.
 _FREE_OF_CHARGE = re.compile(r"\bfree of charges?\b", re.I)
 _NO_COST = re.compile(r"\bat no (?:extra |additional )?(?:cost|charge)\b|\bno charge\b|\bcosts? nothing\b", re.I)
-_ZH_FREE = re.compile(r"不(?:收|收取|需|用)(?:任何)?费用?|无需付费|无(?:需|须)?收费")
+# The 不 of 从不 / 从来不 / 永不 says "never", not "no charge": "这张信用卡从不收取年费" claims more than "免年费" (scope.py reads
+# it against an "otherwise").
+_NOT_NEVER = "(?<!从来)(?<![从永决绝])"
+_ZH_FREE = re.compile(_NOT_NEVER + r"不(?:收|收取|需|用)(?:任何)?费用?|无需付费|无(?:需|须)?收费")
 # A price stated (a sum above zero that something costs: "cost $3 each", "费为8元", "收取工本费10元") charges for
 # it, whatever the verb: the antonym of "free" / 免费.
 _PRICE = re.compile(r"(?:[$£€¥￥]\s*0*[1-9][\d,]*(?:\.\d+)?|(?<![\d.])0*[1-9][\d,]*(?:\.\d+)?\s*(?:元|块钱|美元|英镑|欧元"
@@ -93,7 +96,7 @@ def negated_at(text: str, stem: str) -> bool:
 
 
 # Not charging a fee is waiving it: "不收月费" / "无需支付运费" says the evidence's "免月费" / "免运费" ("不收费" its "免费").
-_ZH_NOT_CHARGED = re.compile(r"(?:不|无需|无须|不用|不需要?)再?(?:收取?|交纳?|缴纳?|付|支付)(?P<what>[\u4e00-\u9fff]{1,3})")
+_ZH_NOT_CHARGED = re.compile(_NOT_NEVER + r"(?:不|无需|无须|不用|不需要?)再?(?:收取?|交纳?|缴纳?|付|支付)(?P<what>[\u4e00-\u9fff]{1,3})")
 
 
 def _as_waived(statement: str, evidence: str) -> str:
