@@ -2,7 +2,7 @@ import re
 
 import numpy as np
 
-from ragpipe.core.evidence.facts import common_word, dates_at, facts, fold
+from ragpipe.core.evidence.facts import dates_at, facts, fold
 from ragpipe.core.evidence.quantities import quantities
 from ragpipe.core.evidence.features import MAX_EMBED_CHARS, language_of, normalized_cosine
 from ragpipe.core.evidence.refusals import says_unanswerable
@@ -11,8 +11,9 @@ from ragpipe.core.evidence.support import claims, context_claims, declines, with
 from ragpipe.core.judged.prompts import ANSWER_ANALYSIS, ANSWER_RELEVANCY
 from ragpipe.core.metrics.answer_correctness import polarity
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
+from ragpipe.core.metrics.places_and_steps import LOCATIVE, instructs, named_places
 from ragpipe.core.schemas import EvalCase
-from ragpipe.core.text import EN_STOPWORDS, content_tokens, is_chinese, jieba_ready, pos_tags
+from ragpipe.core.text import content_tokens, is_chinese, jieba_ready, pos_tags
 
 # "几" before a measure word asks how many ("几颗", "几本", "几辆"): any character but those that make
 # it another word (几乎, 几何) or ask a time (几月, 几号, 几点, 几时).
@@ -96,62 +97,8 @@ _ADVICE = re.compile(r"^\W*(?:(?:it(?:'s| is) )?(?:better|best|advisable|safer|w
                      r"没必要)", re.I)
 
 
-# A name in a place's slot ("in Redmond, Washington", "位于加利福尼亚州库比蒂诺", "发生在贾府") is a place, not a person.
-_PLACE_SLOT = re.compile(r"\b(?:in|at|near|outside|inside|across|throughout)\s+(?:the\s+)?"
-                         r"([A-Z][\w'’.-]*(?:(?:\s+(?:of|and|for|de)\s+|\s+|,\s*)[A-Z][\w'’.-]*)*)|(?:位于|坐落于|地处|在|于)([^，。；、,.;！？!?]{1,12})")
-# Words that open an instruction without being its verb ("Just hop on…", "First, open…", "请点击…").
-_EN_OPENERS = {"just", "simply", "first", "firstly", "then", "next", "now", "honestly", "please", "basically", "so"}
-_EN_AUXILIARIES = {"is", "are", "was", "were", "has", "have", "had", "do", "does", "did", "can", "could", "will",
-                   "would", "shall", "should", "may", "might", "must", "never", "always", "often", "usually"}
-_ZH_OPENERS = ("请", "先", "直接", "只要", "只需", "你可以", "您可以", "可以", "建议")
-
-
-# A Chinese instruction may open with an adverb or a conjunction ("轻轻按压…", "同时按住…") or a
-# preposition's phrase before its verb ("用牙签长按…", "把手机恢复…", "在设置里关闭…"), or close with
-# "that's all it takes" ("…即可", "…就行").
-_ZH_LEADING = ("d", "c", "ad")
-_ZH_DONE = re.compile(r"(?:即可|就行|就可以|就好|便可)[了啦]?\W*$")
 # Where a bare list's items part ("黑色、白色、天蓝色", "Water, snacks and a map").
 _LIST_SEPARATOR = re.compile(r"\s*(?:[、，,;；]|\band\b|\bor\b|以及|和|及|或者?)\s*", re.I)
-
-
-# Words that put a thing somewhere ("is on Baker Street", "houses", "next to", "位于", "旁边"): a name
-# given to "Where …?" in a sentence answers it only with one of them, or in the question's own words
-# ("The capital of Australia is Canberra."); a bare name replies to it. A name in any other sentence
-# may be anything: "Ibuprofen should be taken with food."
-_LOCATIVE = re.compile(r"\b(?:in|at|on|near|by|beside|behind|opposite|across|inside|outside|within|between|next to|"
-                       r"located|situated|lies|sits|stands|houses|housed|hosts|held|found|based|headquartered|from|"
-                       r"north|south|east|west|downtown|street|road|avenue)\b|在|位于|坐落|地处|于|附近|旁边|对面|"
-                       r"[路街道巷号楼层区市省县镇村]", re.I)
-
-
-def named_places(text: str) -> list[str]:
-    """The places a text names in a place slot ("in Paris", "位于北京"), folded."""
-    return [fold(m.group(1) or m.group(2)) for m in _PLACE_SLOT.finditer(text)]
-
-
-def _instructs(text: str) -> bool:
-    """Whether the text opens with an instruction: a verb in its base form ("Run git reset…", "Hold the
-    button…", "打开设置…", "点击“插入”…"), not a subject ("Water boils…", "Eggs are…")."""
-    if is_chinese(text):
-        jieba_ready()
-        text = re.sub(rf"^\W*(?:{'|'.join(_ZH_OPENERS)})+", "", text.strip())
-        clause = re.split(r"[，,。；;！!？?]", text, maxsplit=1)[0]
-        flags = [flag for word, flag in pos_tags(clause) if re.search(r"\w", word)]
-        while flags and flags[0] in _ZH_LEADING:
-            flags = flags[1:]
-        first = flags[0] if flags else ""
-        return (first.startswith("v") or first == "p" and any(f.startswith("v") for f in flags[1:])
-                or any(_ZH_DONE.search(c) for c in re.split(r"[。；;！!]", text)))
-    words = re.findall(r"[A-Za-z][A-Za-z'’-]*", text)
-    while words and words[0].lower() in _EN_OPENERS:
-        words = words[1:]
-    if not words:
-        return False
-    verb, after = words[0].lower(), words[1].lower() if len(words) > 1 else ""
-    # A subject is followed by its verb: an auxiliary ("Mercury is…") or an -s/-ed form ("Water boils…").
-    return (common_word(verb) and verb not in EN_STOPWORDS and not re.search(r"(?:[^s]s|ed|ly)$", verb)
-            and after not in _EN_AUXILIARIES and not (after.endswith(("s", "ed")) and common_word(after)))
 
 
 def _bare_list(text: str) -> bool:
@@ -229,14 +176,14 @@ def gives(kind: str, answer: str, question: str = "") -> bool:
             "quantity": lambda: counted or bool(_NUMBER.search(amount) or facts(amount).numbers),
             "time": lambda: bool(said.years or said.months or DURATION.search(answer) or CLOCK_TIME.search(answer)
                                  or re.search(r"每年|每月|每周|今年|明年|\b(?:every|each)\s+(?:year|month|week)\b", answer, re.I)),
-            "place": lambda: bool(new_names) and bool(elliptical(answer) or _LOCATIVE.search(answer)
+            "place": lambda: bool(new_names) and bool(elliptical(answer) or LOCATIVE.search(answer)
                                                       or _takes_up(answer, question))
             or any(p not in fold(question) for p in places),  # "在人民路"
             "person": lambda: any(not any(n in p for p in places) for n in new_names),
             "name": lambda: bool(new_names),
             "yes/no": lambda: (polarity(answer) is not None or bool(_ADVICE.match(answer)) or _restates(answer, question)
                                or _short_reply(answer, question)),
-            "procedure": lambda: _instructs(answer)}[kind]()
+            "procedure": lambda: instructs(answer)}[kind]()
 
 
 def _asked_words(question: str) -> set[str]:

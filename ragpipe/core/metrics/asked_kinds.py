@@ -7,7 +7,8 @@ import re
 
 from ragpipe.core.evidence.entities import EN_DEMONYMS
 from ragpipe.core.evidence.facts import facts
-from ragpipe.core.metrics.answer_relevancy import CLOCK_TIME, DURATION, named_places
+from ragpipe.core.metrics.answer_relevancy import CLOCK_TIME, DURATION
+from ragpipe.core.metrics.places_and_steps import named_places
 from ragpipe.core.text import is_chinese, pos_tags
 
 # What a question asks, read from its wording. A value question (a price, a share, an age, a weight,

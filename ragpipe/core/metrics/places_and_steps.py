@@ -1,0 +1,63 @@
+"""How an answer gives a place or a way: a name in a place's slot or beside a word that puts a thing somewhere,
+and an instruction (a verb in its base form). answer_relevancy reads what it gives; context_relevance reads a place."""
+
+import re
+
+from ragpipe.core.evidence.facts import common_word, fold
+from ragpipe.core.text import EN_STOPWORDS, is_chinese, jieba_ready, pos_tags
+
+# A name in a place's slot ("in Redmond, Washington", "位于加利福尼亚州库比蒂诺", "发生在贾府") is a place, not a person.
+PLACE_SLOT = re.compile(r"\b(?:in|at|near|outside|inside|across|throughout)\s+(?:the\s+)?"
+                        r"([A-Z][\w'’.-]*(?:(?:\s+(?:of|and|for|de)\s+|\s+|,\s*)[A-Z][\w'’.-]*)*)|(?:位于|坐落于|地处|在|于)([^，。；、,.;！？!?]{1,12})")
+# Words that open an instruction without being its verb ("Just hop on…", "First, open…", "请点击…").
+_EN_OPENERS = {"just", "simply", "first", "firstly", "then", "next", "now", "honestly", "please", "basically", "so"}
+_EN_AUXILIARIES = {"is", "are", "was", "were", "has", "have", "had", "do", "does", "did", "can", "could", "will",
+                   "would", "shall", "should", "may", "might", "must", "never", "always", "often", "usually"}
+_ZH_OPENERS = ("请", "先", "直接", "只要", "只需", "你可以", "您可以", "可以", "建议")
+
+
+# A Chinese instruction may open with an adverb or a conjunction ("轻轻按压…", "同时按住…") or a
+# preposition's phrase before its verb ("用牙签长按…", "把手机恢复…", "在设置里关闭…"), or close with
+# "that's all it takes" ("…即可", "…就行").
+_ZH_LEADING = ("d", "c", "ad")
+_ZH_DONE = re.compile(r"(?:即可|就行|就可以|就好|便可)[了啦]?\W*$")
+
+
+# Words that put a thing somewhere ("is on Baker Street", "houses", "next to", "位于", "旁边"): a name
+# given to "Where …?" in a sentence answers it only with one of them, or in the question's own words
+# ("The capital of Australia is Canberra."); a bare name replies to it. A name in any other sentence
+# may be anything: "Ibuprofen should be taken with food."
+LOCATIVE = re.compile(r"\b(?:in|at|on|near|by|beside|behind|opposite|across|inside|outside|within|between|next to|"
+                      r"located|situated|lies|sits|stands|houses|housed|hosts|held|found|based|headquartered|from|"
+                      r"north|south|east|west|downtown|street|road|avenue)\b|在|位于|坐落|地处|于|附近|旁边|对面|"
+                      r"[路街道巷号楼层区市省县镇村]", re.I)
+
+
+def named_places(text: str) -> list[str]:
+    """The places a text names in a place slot ("in Paris", "位于北京"), folded."""
+    return [fold(m.group(1) or m.group(2)) for m in PLACE_SLOT.finditer(text)]
+
+
+def instructs(text: str) -> bool:
+    """Whether the text opens with an instruction: a verb in its base form ("Run git reset…", "Hold the
+    button…", "打开设置…", "点击“插入”…"), not a subject ("Water boils…", "Eggs are…")."""
+    if is_chinese(text):
+        jieba_ready()
+        text = re.sub(rf"^\W*(?:{'|'.join(_ZH_OPENERS)})+", "", text.strip())
+        clause = re.split(r"[，,。；;！!？?]", text, maxsplit=1)[0]
+        flags = [flag for word, flag in pos_tags(clause) if re.search(r"\w", word)]
+        while flags and flags[0] in _ZH_LEADING:
+            flags = flags[1:]
+        first = flags[0] if flags else ""
+        return (first.startswith("v") or first == "p" and any(f.startswith("v") for f in flags[1:])
+                or any(_ZH_DONE.search(c) for c in re.split(r"[。；;！!]", text)))
+    words = re.findall(r"[A-Za-z][A-Za-z'’-]*", text)
+    while words and words[0].lower() in _EN_OPENERS:
+        words = words[1:]
+    if not words:
+        return False
+    verb, after = words[0].lower(), words[1].lower() if len(words) > 1 else ""
+    # A subject is followed by its verb: an auxiliary ("Mercury is…") or an -s/-ed form ("Water boils…").
+    return (common_word(verb) and verb not in EN_STOPWORDS and not re.search(r"(?:[^s]s|ed|ly)$", verb)
+            and after not in _EN_AUXILIARIES and not (after.endswith(("s", "ed")) and common_word(after)))
+
