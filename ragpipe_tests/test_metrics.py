@@ -673,6 +673,21 @@ def test_answer_relevancy_a_place_is_no_person_given(kit):
     assert gives("Is the museum open on Mondays?", "The museum opened in 1998.") is False  # not what was asked
 
 
+def test_answer_relevancy_another_attribute_of_the_asked_thing_is_no_answer(kit):
+    """A value asked and not given is another attribute of the same thing, however many of the question's words the
+    answer shares ("…has six screens" to "Where is the cinema?"); a month or weekday ("in March", "on Saturdays") and a
+    word jieba takes for a name ("容纳") put nothing anywhere."""
+    from ragpipe.core.metrics.answer_relevancy import gives
+    value = lambda q, a: REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=q, answer=a), kit).value  # noqa: E731
+    assert not gives("place", "The market opens on Saturdays.", "Where is the market?")
+    assert not gives("place", "The cinema reopens in March.", "Where is the cinema?")
+    assert value("Where is the cinema located?", "The cinema has six screens and reopens in March.") <= 0.3
+    assert value("电影院在哪里？", "电影院可以容纳八百名观众。") <= 0.3
+    assert value("这家银行几点开门？", "这家银行的客服电话是95588。") <= 0.3
+    assert value("Where is the cinema located?", "The cinema is on King Street, opposite the station.") >= 0.7
+    assert value("电影院在哪里？", "电影院在解放路上，火车站对面。") >= 0.7
+
+
 @pytest.mark.parametrize("question, answer, direct", [
     ("这款手机支持无线充电吗？", "支持。", True),  # the question's predicate alone says yes, as 不支持 says no
     ("这家餐厅周一营业吗？", "营业。", True),

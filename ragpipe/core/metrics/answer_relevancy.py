@@ -11,7 +11,7 @@ from ragpipe.core.evidence.support import claims, context_claims, declines, with
 from ragpipe.core.judged.prompts import ANSWER_ANALYSIS, ANSWER_RELEVANCY
 from ragpipe.core.metrics.answer_correctness import polarity
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
-from ragpipe.core.metrics.places_and_steps import LOCATIVE, instructs, named_places
+from ragpipe.core.metrics.places_and_steps import LOCATIVE, a_time, instructs, may_name_place, named_places
 from ragpipe.core.schemas import EvalCase
 from ragpipe.core.text import content_tokens, is_chinese, jieba_ready, pos_tags
 
@@ -52,6 +52,8 @@ CLOCK_TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\b|o['’]clock\b|in
 # unrelated texts; from this much on an answer is fully on the question's topic.
 ON_TOPIC = 0.3
 OFF_TOPIC = -0.05
+# The kinds of one value (not a yes or no, a named thing or a way, which an answer may give in other words).
+VALUE_KINDS = ("quantity", "duration", "time", "place", "person")
 DOMAIN_ONLY = 0.4  # the most an answer's topic reaches from closeness alone, below on topic (0.5)
 
 
@@ -170,14 +172,15 @@ def gives(kind: str, answer: str, question: str = "") -> bool:
     new_names = [n for n in said.names if not any(n.removesuffix("'s").startswith(q) or q.startswith(n)
                                                   for q in asked_names)]
     places = named_places(answer)
+    spots = [n for n in new_names if not a_time(n)]  # "on Saturdays" puts nothing anywhere
     amount = _when_left_out(answer)  # a date or a clock time is no amount: "At 6 p.m." to "How tall…?"
     return {"duration": lambda: bool(DURATION.search(answer)) or bool(_LENGTH_ASKED.search(question)) and any(
                 q.dimension == "length" for q in quantities(answer)),
             "quantity": lambda: counted or bool(_NUMBER.search(amount) or facts(amount).numbers),
             "time": lambda: bool(said.years or said.months or DURATION.search(answer) or CLOCK_TIME.search(answer)
                                  or re.search(r"每年|每月|每周|今年|明年|\b(?:every|each)\s+(?:year|month|week)\b", answer, re.I)),
-            "place": lambda: bool(new_names) and bool(elliptical(answer) or LOCATIVE.search(answer)
-                                                      or _takes_up(answer, question))
+            "place": lambda: bool(spots) and bool(elliptical(answer) or LOCATIVE.search(answer)
+                                                  or _takes_up(answer, question) and any(may_name_place(n, answer) for n in spots))
             or any(p not in fold(question) for p in places),  # "在人民路"
             "person": lambda: any(not any(n in p for p in places) for n in new_names),
             "name": lambda: bool(new_names),
@@ -274,10 +277,13 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     share = [taken_up(s) for s in statements]
     closeness = _closeness(kit, case.question, statements, [t > 0 for t in share])
     topic = np.maximum(np.clip((closeness - OFF_TOPIC) / (ON_TOPIC - OFF_TOPIC), 0.0, 1.0), share)
-    if details["gives_asked"] is False and coverage < 0.5 and kind not in ("name", "procedure"):
+    domain_only = (details["gives_asked"] is False and (coverage < 0.5 or kind in VALUE_KINDS)
+                   and kind not in ("name", "procedure"))
+    if domain_only:
         # Under half the question's words (its subject at most) and nothing it asks: e5 closeness then reads a
         # shared domain, not the question ("布洛芬应在饭后服用" to "药店周六几点关门？", "The store sells organic
-        # produce." to "What time does the store open?").
+        # produce." to "What time does the store open?"). A value asked and not given, whatever words are shared, is
+        # another attribute of the same thing ("The pharmacy offers free flu shots." to "Where is the pharmacy?").
         topic = np.minimum(topic, DOMAIN_ONLY)
     # An opening yes or no ("可以，但要随身携带") or bare value ("Two: Phobos and Deimos.", "两颗，分别是…")
     # replies to the question itself, as a bare value alone does, and the statements after it are its grounds.
@@ -294,7 +300,7 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
 
     if kind is not None:  # a statement that gives the asked value about the question's topic is direct
         topic = np.array([min(1.0, t + 0.5) if direct(t, s) else t for t, s in zip(topic, statements)])
-    on_topic = 1.0 if replied else max(coverage, float(topic.max()))
+    on_topic = 1.0 if replied else max(min(coverage, DOMAIN_ONLY) if domain_only else coverage, float(topic.max()))
     focus = float((topic >= 0.5).mean())
     # "Which plan is cheaper?" may be answered without a proper name, "How do I apply?" without an
     # instruction ("Applications go through the portal."): a named thing or a way asked lifts a reply that

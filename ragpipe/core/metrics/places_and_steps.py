@@ -3,7 +3,7 @@ and an instruction (a verb in its base form). answer_relevancy reads what it giv
 
 import re
 
-from ragpipe.core.evidence.facts import common_word, fold
+from ragpipe.core.evidence.facts import EN_MONTHS, common_word, fold
 from ragpipe.core.text import EN_STOPWORDS, is_chinese, jieba_ready, pos_tags
 
 # A name in a place's slot ("in Redmond, Washington", "位于加利福尼亚州库比蒂诺", "发生在贾府") is a place, not a person.
@@ -33,9 +33,28 @@ LOCATIVE = re.compile(r"\b(?:in|at|on|near|by|beside|behind|opposite|across|insi
                       r"[路街道巷号楼层区市省县镇村]", re.I)
 
 
+# A month or a weekday ("in October", "on Saturdays") names a time, in a place's slot or beside a locative word.
+_TIME_NAME = re.compile(rf"(?:{'|'.join(EN_MONTHS)}|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?)\W*$", re.I)
+
+
+def a_time(name: str) -> bool:
+    return bool(_TIME_NAME.match(name))
+
+
 def named_places(text: str) -> list[str]:
-    """The places a text names in a place slot ("in Paris", "位于北京"), folded."""
-    return [fold(m.group(1) or m.group(2)) for m in PLACE_SLOT.finditer(text)]
+    """The places a text names in a place slot ("in Paris", "位于北京"), folded; not a time ("in October")."""
+    return [fold(m.group(1) or m.group(2)) for m in PLACE_SLOT.finditer(text) if not a_time(m.group(1) or m.group(2))]
+
+
+def may_name_place(name: str, text: str) -> bool:
+    """Whether a name the text gives may be a place: not a time ("Saturdays"); in Chinese one that jieba tags a place
+    or a body ("堪培拉", "中山路"), not a word it takes for a person's name or another proper noun ("容纳", "藏书")."""
+    if a_time(name):
+        return False
+    if not is_chinese(name):
+        return True
+    jieba_ready()
+    return any(word == name and flag in ("ns", "nt") for word, flag in pos_tags(text))
 
 
 def instructs(text: str) -> bool:
