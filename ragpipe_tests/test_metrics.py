@@ -643,6 +643,16 @@ def test_answer_relevancy_an_instruction_answers_a_how_to_question(kit):
     assert value("How do I get to the airport?", "By train.") >= 0.7  # a bare way replies as a bare value does
 
 
+def test_answer_relevancy_a_leg_of_a_journey_answers_a_route_question(kit):
+    """"How can I get to…?" / "怎么去…？" ask a route: a leg of a journey ("Catch the number 12 bus…", "坐地铁4号线…")
+    replies to it in its own words; another instruction does not."""
+    value = lambda q, a: REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=q, answer=a), kit).value  # noqa: E731
+    assert value("How can I get to the stadium?", "Catch the number 12 bus and get off at Park Gate.") >= 0.7
+    assert value("怎么去体育场？", "坐地铁4号线到体育中心站下车，再步行五分钟。") >= 0.7
+    assert value("体育场怎么走？", "打车过去大概十五分钟。") >= 0.7
+    assert value("How can I get to the stadium?", "Preheat the oven to 180 degrees.") <= 0.3
+
+
 def test_answer_relevancy_a_chinese_instruction_after_an_adverb_or_a_preposition(kit):
     """"轻轻按压…", "同时按住…", "把…恢复…", "在设置里…关闭就行" are instructions as "按住…" is; a
     statement about a subject is not."""

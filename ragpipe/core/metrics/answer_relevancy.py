@@ -11,7 +11,7 @@ from ragpipe.core.evidence.support import claims, context_claims, declines, with
 from ragpipe.core.judged.prompts import ANSWER_ANALYSIS, ANSWER_RELEVANCY
 from ragpipe.core.metrics.answer_correctness import polarity
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
-from ragpipe.core.metrics.places_and_steps import LOCATIVE, a_time, instructs, may_name_place, named_places
+from ragpipe.core.metrics.places_and_steps import LOCATIVE, a_time, gives_route, instructs, may_name_place, named_places
 from ragpipe.core.schemas import EvalCase
 from ragpipe.core.text import content_tokens, is_chinese, jieba_ready, pos_tags
 
@@ -186,7 +186,7 @@ def gives(kind: str, answer: str, question: str = "") -> bool:
             "name": lambda: bool(new_names),
             "yes/no": lambda: (polarity(answer) is not None or bool(_ADVICE.match(answer)) or _restates(answer, question)
                                or _short_reply(answer, question)),
-            "procedure": lambda: instructs(answer)}[kind]()
+            "procedure": lambda: instructs(answer) or gives_route(question, answer)}[kind]()
 
 
 def _asked_words(question: str) -> set[str]:
@@ -288,14 +288,17 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     # An opening yes or no ("可以，但要随身携带") or bare value ("Two: Phobos and Deimos.", "两颗，分别是…")
     # replies to the question itself, as a bare value alone does, and the statements after it are its grounds.
     opening = re.split(r"\s*[,，:：;；—]\s*", answer, maxsplit=1)[0]
-    replied = kind == "yes/no" and details["gives_asked"] or (kind not in (None, "procedure") and opening != answer
-                                                              and elliptical(opening) and gives(kind, opening, case.question))
+    replied = (kind == "yes/no" and details["gives_asked"]
+               or kind not in (None, "procedure") and opening != answer and elliptical(opening)
+               and gives(kind, opening, case.question)
+               or gives_route(case.question, _first_clause(answer)))  # a leg of a journey: "坐地铁2号线到…"
 
     def direct(t: float, statement: str) -> bool:
         # Any instruction is near any how-to question for e5 ("Turn off the tap…" to "How do I get to the
         # airport?"): one is direct only when already on topic or acting on a thing the question names.
         if kind == "procedure":
-            return (t >= 0.5 or bool(question_terms & set(content_tokens(statement)))) and gives(kind, statement)
+            return ((t >= 0.5 or bool(question_terms & set(content_tokens(statement)))) and gives(kind, statement)
+                    or gives_route(case.question, statement))  # a leg of a journey to "How do I get to…?"
         return t > 0 and (replied or gives(kind, statement, case.question))
 
     if kind is not None:  # a statement that gives the asked value about the question's topic is direct

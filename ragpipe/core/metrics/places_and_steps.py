@@ -80,3 +80,21 @@ def instructs(text: str) -> bool:
     return (common_word(verb) and verb not in EN_STOPWORDS and not re.search(r"(?:[^s]s|ed|ly)$", verb)
             and after not in _EN_AUXILIARIES and not (after.endswith(("s", "ed")) and common_word(after)))
 
+
+
+# "How do I get to the airport?", "怎么去火车站？", "去外滩怎么走？" ask a route, and a leg of a journey gives one in its own
+# words ("Take the Blue Line to the last stop.", "坐地铁2号线到南京东路站"), whatever its closeness to the question: e5
+# reads any instruction as near any how-to question, so only a way of travelling counts ("Turn off the tap…" does not).
+ROUTE_ASKED = re.compile(r"\bhow (?:do|can|should|would|could) (?:i|you|we|one) (?:get|go|travel|reach)\b(?! rid)|"
+                         r"\bhow to (?:get|go|travel|reach)\b(?! rid)|\bbest way to (?:get|go|travel)\b|"
+                         r"(?:怎么|怎样|如何)(?:去|到|前往|走|坐车|过去)|去.{1,12}(?:怎么|怎样|如何)走", re.I)
+TRAVEL = re.compile(r"\b(?:take|catch|ride|board|hop on|get on|get off|change to|transfer to)\s+(?:the\s+|a\s+|an\s+)?"
+                    r"(?:[\w-]+\s+){0,3}(?:bus|train|metro|subway|tube|tram|ferry|shuttle|line|taxi|cab|coach|boat|exit)\b|"
+                    r"\b(?:walk|drive|cycle)\b[^.]{0,30}\b(?:to|for|along|past|minutes?)\b|"
+                    r"[坐乘搭转换]\S{0,3}(?:地铁|公交|巴士|大巴|火车|高铁|动车|轮渡|出租车|的士|\d+路|号线)|打车|打的|"
+                    r"步行|开车|骑车|出站|下车|换乘|\d+\s*号线", re.I)
+
+
+def gives_route(question: str, answer: str) -> bool:
+    """Whether the question asks a route and the answer gives a leg of a journey."""
+    return bool(ROUTE_ASKED.search(question) and TRAVEL.search(answer))
