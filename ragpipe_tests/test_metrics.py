@@ -696,6 +696,8 @@ def test_answer_relevancy_another_attribute_of_the_asked_thing_is_no_answer(kit)
     assert value("这家银行几点开门？", "这家银行的客服电话是95588。") <= 0.3
     assert value("Where is the cinema located?", "The cinema is on King Street, opposite the station.") >= 0.7
     assert value("电影院在哪里？", "电影院在解放路上，火车站对面。") >= 0.7
+    # Two asks: an answer may give either, so the one read first ("when") is no cap on it.
+    assert value("When and where is the town fair held?", "The town fair is held in the old market hall.") >= 0.4
 
 
 @pytest.mark.parametrize("question, answer, direct", [
@@ -800,6 +802,9 @@ def test_context_relevance_half_of_retrieved_contexts(kit):
      "crowds of European fans.", "a person"),    ("这款充电宝的容量是多少？", "这款充电宝重约200克，支持双向快充。", "a capacity"),
     ("《白雪公主》是谁写的？", "《白雪公主》讲述了公主被王后陷害，最终与王子团聚的故事。", "a person"),  # titles, not names
     ("泰山有多高？", "泰山位于山东省泰安市，是五岳之首。", "a length"),
+    # "Where" asks a place: opening hours are another attribute ("at 7 a.m." and 在周末 put nothing anywhere).
+    ("Where is the bakery?", "The bakery opens at 7 a.m. on weekdays and at 8 a.m. on Sundays.", "a place"),
+    ("面包店在哪里？", "面包店每天早上7点开门，在周末营业到晚上十点。", "a place"),
 ])
 def test_context_relevance_a_context_without_the_asked_kind_of_value_is_not_relevant(kit, question, context, kind):
     # On the same thing as the question, close in cosine, but it holds no value of the kind asked: another attribute of it.
@@ -925,6 +930,11 @@ def test_context_relevance_a_release_a_hindrance_or_a_rise_is_a_cause(kit, quest
 def test_context_relevance_a_further_item_of_a_list_counts_from_a_lower_cut_and_its_origin_does_not(
         kit, question, contexts, relevant):
     assert _relevant(kit, question, contexts) == relevant
+
+
+def test_context_relevance_a_place_answers_a_where_question(kit):
+    assert _relevant(kit, "Where is the bakery?", ["The bakery is on Church Street, opposite the bank."]) == [True]
+    assert _relevant(kit, "面包店在哪里？", ["面包店位于解放路88号，银行对面。"]) == [True]
 
 
 @pytest.mark.parametrize("question, context, relevant", [

@@ -75,6 +75,18 @@ def _bare_date(text: str) -> bool:
     return len(rest) < len(content_tokens(text)) and not rest
 
 
+# A question with two asks ("Can a 15-person business apply, and how much would it get?", "Where and when…?") has
+# no single kind of value: an answer may give either.
+_ASKS = re.compile(r"\b(?:what|when|where|who|whom|which|how|why)\b|什么|何时|哪|谁|怎么|如何|多少|多久|多长|几", re.I)
+_AND_ASK = re.compile(r"\band\s+(?:how|what|when|where|who|which|why|is|are|can|do|does)\b|"
+                      r"[，,]\s*(?:how|what|when|where|who|which|why)\b", re.I)
+
+
+def asks_one_thing(question: str) -> bool:
+    return (len(_ASKS.findall(question)) <= 1 and len(re.findall(r"[?？]", question)) <= 1
+            and not _AND_ASK.search(question))
+
+
 def asked(question: str) -> str | None:
     return next((kind for kind, pattern in ASKS.items() if pattern.search(question)), None)
 
@@ -277,8 +289,8 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     share = [taken_up(s) for s in statements]
     closeness = _closeness(kit, case.question, statements, [t > 0 for t in share])
     topic = np.maximum(np.clip((closeness - OFF_TOPIC) / (ON_TOPIC - OFF_TOPIC), 0.0, 1.0), share)
-    domain_only = (details["gives_asked"] is False and (coverage < 0.5 or kind in VALUE_KINDS)
-                   and kind not in ("name", "procedure"))
+    one_value = kind in VALUE_KINDS and asks_one_thing(case.question)
+    domain_only = details["gives_asked"] is False and (coverage < 0.5 or one_value) and kind not in ("name", "procedure")
     if domain_only:
         # Under half the question's words (its subject at most) and nothing it asks: e5 closeness then reads a
         # shared domain, not the question ("布洛芬应在饭后服用" to "药店周六几点关门？", "The store sells organic
@@ -323,7 +335,9 @@ METRIC = Metric(
                 "question's names are its topic, so a statement that shares no other word with it is read without "
                 "them: \"Kenya's currency…\" is not on topic for \"Which vaccines … Kenya?\"; an answer that takes up under half "
                 "of the question's words and gives nothing it asks reaches 0.4 at most from closeness, a shared domain: "
-                "\"布洛芬应在饭后服用\" to \"药店周六几点关门？\"), times 0.8 + 0.2 × the share of its statements on topic, times 0.6 when the question asks for a "
+                "\"布洛芬应在饭后服用\" to \"药店周六几点关门？\"; so does one that gives no quantity, duration, time, place or person that a "
+                "question of one ask asks, whatever words it shares: another attribute of the same thing, \"The pharmacy offers free "
+                "flu shots in October.\" to \"Where is the pharmacy located?\", a month or weekday being no place), times 0.8 + 0.2 × the share of its statements on topic, times 0.6 when the question asks for a "
                 "quantity, duration, time, place, person or yes/no and the answer gives none (a name the question "
                 "already holds is none given, a name in a place's slot (\"in London\", \"位于…\") gives no person, and a name in a sentence that "
                 "neither takes up the question's words nor puts anything somewhere gives no place: \"Ibuprofen should be "
@@ -334,7 +348,7 @@ METRIC = Metric(
                 "was asked (also a named thing for \"which river\", \"哪支球队\") is direct; so is an instruction (\"Run "
                 "git checkout…\", \"点击…\") to a how-to question (\"How do I…\", \"怎么…\") when it acts on a thing the "
                 "question names or is on topic already (a Chinese one may open with an adverb or a preposition's phrase, "
-                "\"轻轻按住…\", \"把…恢复…\", or close with \"即可\"). A bare value, name or list "
+                "\"轻轻按住…\", \"把…恢复…\", or close with \"即可\"); a leg of a journey (\"Take the Blue Line…\", \"坐地铁2号线…\", \"打车\") replies to a route question (\"How do I get to…\", \"怎么去…\") as a bare value does. A bare value, name or list "
                 "(\"20%。\", \"Canberra.\", \"黑色、白色、天蓝色。\", a date alone: \"On the third of February.\") replies to the question itself: 1 when it is "
                 "what was asked (a date or clock time is no quantity: \"At 6 p.m.\" to \"How tall…?\"; \"How long is the trail?\" takes a "
                 "length, \"About 12 miles.\"), else 0.2; so "
