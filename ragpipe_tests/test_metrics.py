@@ -696,6 +696,9 @@ def test_answer_relevancy_another_attribute_of_the_asked_thing_is_no_answer(kit)
     assert value("这家银行几点开门？", "这家银行的客服电话是95588。") <= 0.3
     assert value("Where is the cinema located?", "The cinema is on King Street, opposite the station.") >= 0.7
     assert value("电影院在哪里？", "电影院在解放路上，火车站对面。") >= 0.7
+    # A place phrase with no verb of its own replies as a bare name does.
+    assert value("Where is the bakery?", "On the corner of Mill Lane, opposite the old church.") >= 0.7
+    assert value("Where is the bakery?", "In late October, before the market.") <= 0.3
     # Two asks: an answer may give either, so the one read first ("when") is no cap on it.
     assert value("When and where is the town fair held?", "The town fair is held in the old market hall.") >= 0.4
 

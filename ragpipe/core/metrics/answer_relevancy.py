@@ -11,7 +11,8 @@ from ragpipe.core.evidence.support import claims, context_claims, declines, with
 from ragpipe.core.judged.prompts import ANSWER_ANALYSIS, ANSWER_RELEVANCY
 from ragpipe.core.metrics.answer_correctness import polarity
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
-from ragpipe.core.metrics.places_and_steps import LOCATIVE, a_time, gives_route, instructs, may_name_place, named_places
+from ragpipe.core.metrics.places_and_steps import (LOCATIVE, a_time, bare_place, gives_route, instructs, may_name_place,
+                                                   named_places)
 from ragpipe.core.schemas import EvalCase
 from ragpipe.core.text import content_tokens, is_chinese, jieba_ready, pos_tags
 
@@ -270,7 +271,7 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     hedges = [_HEDGE.search(c) for c in claims(said)]
     if details["gives_asked"] is False and hedges and all(hedges):  # no claim at all ("It does.") is no hedge
         return MetricResult(0.0, {**details, "noncommittal": True, "evasive": True})
-    if elliptical(answer) or _bare_list(answer) or _bare_date(answer):
+    if elliptical(answer) or _bare_list(answer) or _bare_date(answer) or kind == "place" and bare_place(answer):
         # A bare value, name or list replies to the question itself: direct when it is what was asked (a way
         # asked may be a bare phrase too: "By train.", "坐地铁。").
         details["elliptical"] = True
@@ -349,7 +350,7 @@ METRIC = Metric(
                 "git checkout…\", \"点击…\") to a how-to question (\"How do I…\", \"怎么…\") when it acts on a thing the "
                 "question names or is on topic already (a Chinese one may open with an adverb or a preposition's phrase, "
                 "\"轻轻按住…\", \"把…恢复…\", or close with \"即可\"); a leg of a journey (\"Take the Blue Line…\", \"坐地铁2号线…\", \"打车\") replies to a route question (\"How do I get to…\", \"怎么去…\") as a bare value does. A bare value, name or list "
-                "(\"20%。\", \"Canberra.\", \"黑色、白色、天蓝色。\", a date alone: \"On the third of February.\") replies to the question itself: 1 when it is "
+                "(\"20%。\", \"Canberra.\", \"黑色、白色、天蓝色。\", a date alone: \"On the third of February.\"; to \"Where…?\" a place phrase with no verb: \"At 12 Harbour Road, next to the ferry terminal.\") replies to the question itself: 1 when it is "
                 "what was asked (a date or clock time is no quantity: \"At 6 p.m.\" to \"How tall…?\"; \"How long is the trail?\" takes a "
                 "length, \"About 12 miles.\"), else 0.2; so "
                 "does an opening yes or no (\"可以，但要随身携带。\") or value (\"Two: Phobos and Deimos.\"; \"几颗\" asks a "

@@ -114,3 +114,16 @@ _WHEN_WORDS = re.compile(r"\d|[点时周月日天年]|星期|早|晚|上午|下�
 def gives_place(context: str) -> bool:
     """Whether the context puts a thing somewhere: a word of place, or a name in a place's slot that is no time."""
     return bool(_PLACED.search(context)) or any(not _WHEN_WORDS.search(p) for p in named_places(context))
+
+
+# A place given as a phrase with no verb of its own ("At 12 Harbour Road, next to the ferry terminal.", "On the second
+# floor, beside the lifts.", "就在火车站对面。") replies to "Where…?" as a bare name does.
+_AT_PLACE = re.compile(r"^\W*(?:(?:right|just)\s+)?(?:at|on|in|near|next to|opposite|behind|beside|inside|across from|"
+                       r"around the corner from)\b|^\W*(?:就|也)?(?:在|位于)", re.I)
+_EN_VERB = re.compile(r"\b(?:is|are|was|were|be|been|has|have|had|do|does|did|can|could|will|would|shall|should|may|"
+                      r"might|must|[a-z]+ed)\b", re.I)  # a verb's -s form is read as a plural noun: "beside the lifts"
+
+
+def bare_place(text: str) -> bool:
+    """A place phrase and nothing more: it opens with a locative word and (in English) has no verb."""
+    return bool(_AT_PLACE.search(text)) and (is_chinese(text) or not _EN_VERB.search(text))
