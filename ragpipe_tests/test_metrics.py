@@ -699,6 +699,7 @@ def test_answer_relevancy_another_attribute_of_the_asked_thing_is_no_answer(kit)
     # A place phrase with no verb of its own replies as a bare name does.
     assert value("Where is the bakery?", "On the corner of Mill Lane, opposite the old church.") >= 0.7
     assert value("Where is the bakery?", "In late October, before the market.") <= 0.3
+    assert value("Where is the bakery?", "Behind the town hall, across from the car park.") >= 0.7  # no name needed
     # Two asks: an answer may give either, so the one read first ("when") is no cap on it.
     assert value("When and where is the town fair held?", "The town fair is held in the old market hall.") >= 0.4
 

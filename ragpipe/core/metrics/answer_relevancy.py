@@ -194,7 +194,7 @@ def gives(kind: str, answer: str, question: str = "") -> bool:
                                  or re.search(r"每年|每月|每周|今年|明年|\b(?:every|each)\s+(?:year|month|week)\b", answer, re.I)),
             "place": lambda: bool(spots) and bool(elliptical(answer) or LOCATIVE.search(answer)
                                                   or _takes_up(answer, question) and any(may_name_place(n, answer) for n in spots))
-            or any(p not in fold(question) for p in places),  # "在人民路"
+            or any(p not in fold(question) for p in places) or bare_place(answer),  # "在人民路", "Behind the mall."
             "person": lambda: any(not any(n in p for p in places) for n in new_names),
             "name": lambda: bool(new_names),
             "yes/no": lambda: (polarity(answer) is not None or bool(_ADVICE.match(answer)) or _restates(answer, question)

@@ -124,6 +124,13 @@ _EN_VERB = re.compile(r"\b(?:is|are|was|were|be|been|has|have|had|do|does|did|ca
                       r"might|must|[a-z]+ed)\b", re.I)  # a verb's -s form is read as a plural noun: "beside the lifts"
 
 
+# A phrase of time after the same words ("In late October, before the market.", "在周末") puts nothing anywhere.
+_TIME_PHRASE = re.compile(rf"\b(?:{'|'.join(EN_MONTHS)}|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|morning|"
+                          r"afternoon|evening|night|noon|midnight|week|month|year|day|hour|minute|o'clock|[ap]\.?m)\b|"
+                          r"周[一二三四五六日末]|星期|早上|晚上|上午|下午|中午|凌晨|\d+\s*[点时月日]|[一二三四五六七八九十]+[点时月]", re.I)
+
+
 def bare_place(text: str) -> bool:
-    """A place phrase and nothing more: it opens with a locative word and (in English) has no verb."""
-    return bool(_AT_PLACE.search(text)) and (is_chinese(text) or not _EN_VERB.search(text))
+    """A place phrase and nothing more: it opens with a locative word, names no time and (in English) has no verb."""
+    return (bool(_AT_PLACE.search(text)) and not _TIME_PHRASE.search(text)
+            and (is_chinese(text) or not _EN_VERB.search(text)))
