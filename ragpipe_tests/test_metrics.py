@@ -939,6 +939,11 @@ def test_context_relevance_a_further_item_of_a_list_counts_from_a_lower_cut_and_
 def test_context_relevance_a_place_answers_a_where_question(kit):
     assert _relevant(kit, "Where is the bakery?", ["The bakery is on Church Street, opposite the bank."]) == [True]
     assert _relevant(kit, "面包店在哪里？", ["面包店位于解放路88号，银行对面。"]) == [True]
+    # Where one does something is no thing's place ("online"), and a context naming the venue speaks of its place.
+    from ragpipe.core.metrics.asked_kinds import asked_value
+    assert asked_value("Where can I buy tickets for the concert?") is None
+    assert asked_value("2040年奥运会在哪里举办？") is None
+    assert asked_value("面包店在哪里？")[1]("面包店的地址还没有公布。")
 
 
 @pytest.mark.parametrize("question, context, relevant", [

@@ -100,13 +100,16 @@ def gives_route(question: str, answer: str) -> bool:
     return bool(ROUTE_ASKED.search(question) and TRAVEL.search(answer))
 
 
-# "Where is the pharmacy?", "药店在哪里？" ask a place; a context that gives none (only its opening hours) speaks of
-# another attribute of the same thing. A place is a name in a place's slot ("on Elm Street", "位于中山路") or a word
-# that puts a thing somewhere; "at 8 a.m." and "在周末" put nothing anywhere.
-PLACE_ASKED = re.compile(r"\bwhere\b|哪里|哪儿|在哪|什么地方|什么位置", re.I)
+# "Where is the pharmacy?", "药店在哪里？" ask where a thing is; a context that gives no place (only its opening hours)
+# speaks of another attribute of it. A place is a name in a place's slot ("on Elm Street", "位于中山路") or a word that
+# puts a thing somewhere or names its place ("venue", 举办地); "at 8 a.m." and "在周末" put nothing anywhere. Where one
+# does something ("Where can I buy tickets?" / "online"; "where do you claim it on the 1040") is left to the model.
+PLACE_ASKED = re.compile(r"^\W*where(?:'s|\s+(?:is|are|was|were))\b|在哪(?:里|儿)?\W*$|位于哪|(?:地址|位置)(?:是|在)?(?:哪|什么)",
+                         re.I)
 _PLACED = re.compile(r"\b(?:located|situated|next to|opposite|behind|beside|near|nearby|inside|across from|corner|"
                      r"floor|street|road|avenue|lane|square|building|block|entrance|terminal|hall|downtown|district|"
-                     r"mall|address)\b|位于|坐落|地处|旁边|对面|附近|隔壁|门口|入口|[路街巷]|大道|大厦|广场|[楼层](?!梯)|"
+                     r"mall|address|venue|location)\b|地址|地点|所在地|举办地|位于|坐落|地处|旁边|对面|附近|隔壁|门口|入口|"
+                     r"[路街巷]|大道|大厦|广场|[楼层](?!梯)|"
                      r"[省市县区镇村](?![场民长政])", re.I)
 _WHEN_WORDS = re.compile(r"\d|[点时周月日天年]|星期|早|晚|上午|下午|期间")
 
