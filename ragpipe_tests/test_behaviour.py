@@ -36,8 +36,11 @@ KNOWN_GAPS = {
     # - a deadline whose topic the evidence words otherwise ("The course starts" / "Classes begin", 缴纳 / 缴费);
     #   a superlative whose count the value clauses word otherwise ("the most employees" / "employs 45 people");
     # - context_relevance: a context of another subject holding the kind of value asked (a gym's opening hour for
-    #   "早餐几点供应？" at 0.50), a value question's second context at 0.07-0.08, another attribute of the thing at
-    #   0.56-0.64, items in no word of the item lexicons (李自成攻入北京), 紫禁城 for 故宫.
+    #   "早餐几点供应？" at 0.50; "The library opens at 9 a.m." for the swimming pool, 1.0), a value question's second
+    #   context at 0.07-0.08, another attribute of the thing at 0.56-0.64, items in no word of the item lexicons
+    #   (李自成攻入北京), 紫禁城 for 故宫;
+    # - answer_relevancy: a how-to answer in actions that shares no word with the question and that e5 does not place
+    #   near it ("Type ls -a in the terminal." for hidden files, 复位孔 for 重置路由器): knowledge, not wording.
 }
 
 

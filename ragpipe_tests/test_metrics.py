@@ -643,6 +643,16 @@ def test_answer_relevancy_an_instruction_answers_a_how_to_question(kit):
     assert value("How do I get to the airport?", "By train.") >= 0.7  # a bare way replies as a bare value does
 
 
+def test_answer_relevancy_a_leg_of_a_journey_answers_a_route_question(kit):
+    """"How can I get to…?" / "怎么去…？" ask a route: a leg of a journey ("Catch the number 12 bus…", "坐地铁4号线…")
+    replies to it in its own words; another instruction does not."""
+    value = lambda q, a: REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=q, answer=a), kit).value  # noqa: E731
+    assert value("How can I get to the stadium?", "Catch the number 12 bus and get off at Park Gate.") >= 0.7
+    assert value("怎么去体育场？", "坐地铁4号线到体育中心站下车，再步行五分钟。") >= 0.7
+    assert value("体育场怎么走？", "打车过去大概十五分钟。") >= 0.7
+    assert value("How can I get to the stadium?", "Preheat the oven to 180 degrees.") <= 0.3
+
+
 def test_answer_relevancy_a_chinese_instruction_after_an_adverb_or_a_preposition(kit):
     """"轻轻按压…", "同时按住…", "把…恢复…", "在设置里…关闭就行" are instructions as "按住…" is; a
     statement about a subject is not."""
@@ -671,6 +681,27 @@ def test_answer_relevancy_a_place_is_no_person_given(kit):
     assert gives("Who built the Eiffel Tower?", "Gustave Eiffel's engineering company built it.") is True
     assert gives("Who painted The Starry Night?", "It hangs in the Museum of Modern Art in New York.") is False
     assert gives("Is the museum open on Mondays?", "The museum opened in 1998.") is False  # not what was asked
+
+
+def test_answer_relevancy_another_attribute_of_the_asked_thing_is_no_answer(kit):
+    """A value asked and not given is another attribute of the same thing, however many of the question's words the
+    answer shares ("…has six screens" to "Where is the cinema?"); a month or weekday ("in March", "on Saturdays") and a
+    word jieba takes for a name ("容纳") put nothing anywhere."""
+    from ragpipe.core.metrics.answer_relevancy import gives
+    value = lambda q, a: REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=q, answer=a), kit).value  # noqa: E731
+    assert not gives("place", "The market opens on Saturdays.", "Where is the market?")
+    assert not gives("place", "The cinema reopens in March.", "Where is the cinema?")
+    assert value("Where is the cinema located?", "The cinema has six screens and reopens in March.") <= 0.3
+    assert value("电影院在哪里？", "电影院可以容纳八百名观众。") <= 0.3
+    assert value("这家银行几点开门？", "这家银行的客服电话是95588。") <= 0.3
+    assert value("Where is the cinema located?", "The cinema is on King Street, opposite the station.") >= 0.7
+    assert value("电影院在哪里？", "电影院在解放路上，火车站对面。") >= 0.7
+    # A place phrase with no verb of its own replies as a bare name does.
+    assert value("Where is the bakery?", "On the corner of Mill Lane, opposite the old church.") >= 0.7
+    assert value("Where is the bakery?", "In late October, before the market.") <= 0.3
+    assert value("Where is the bakery?", "Behind the town hall, across from the car park.") >= 0.7  # no name needed
+    # Two asks: an answer may give either, so the one read first ("when") is no cap on it.
+    assert value("When and where is the town fair held?", "The town fair is held in the old market hall.") >= 0.4
 
 
 @pytest.mark.parametrize("question, answer, direct", [
@@ -775,6 +806,9 @@ def test_context_relevance_half_of_retrieved_contexts(kit):
      "crowds of European fans.", "a person"),    ("这款充电宝的容量是多少？", "这款充电宝重约200克，支持双向快充。", "a capacity"),
     ("《白雪公主》是谁写的？", "《白雪公主》讲述了公主被王后陷害，最终与王子团聚的故事。", "a person"),  # titles, not names
     ("泰山有多高？", "泰山位于山东省泰安市，是五岳之首。", "a length"),
+    # "Where" asks a place: opening hours are another attribute ("at 7 a.m." and 在周末 put nothing anywhere).
+    ("Where is the bakery?", "The bakery opens at 7 a.m. on weekdays and at 8 a.m. on Sundays.", "a place"),
+    ("面包店在哪里？", "面包店每天早上7点开门，在周末营业到晚上十点。", "a place"),
 ])
 def test_context_relevance_a_context_without_the_asked_kind_of_value_is_not_relevant(kit, question, context, kind):
     # On the same thing as the question, close in cosine, but it holds no value of the kind asked: another attribute of it.
@@ -900,6 +934,16 @@ def test_context_relevance_a_release_a_hindrance_or_a_rise_is_a_cause(kit, quest
 def test_context_relevance_a_further_item_of_a_list_counts_from_a_lower_cut_and_its_origin_does_not(
         kit, question, contexts, relevant):
     assert _relevant(kit, question, contexts) == relevant
+
+
+def test_context_relevance_a_place_answers_a_where_question(kit):
+    assert _relevant(kit, "Where is the bakery?", ["The bakery is on Church Street, opposite the bank."]) == [True]
+    assert _relevant(kit, "面包店在哪里？", ["面包店位于解放路88号，银行对面。"]) == [True]
+    # Where one does something is no thing's place ("online"), and a context naming the venue speaks of its place.
+    from ragpipe.core.metrics.asked_kinds import asked_value
+    assert asked_value("Where can I buy tickets for the concert?") is None
+    assert asked_value("2040年奥运会在哪里举办？") is None
+    assert asked_value("面包店在哪里？")[1]("面包店的地址还没有公布。")
 
 
 @pytest.mark.parametrize("question, context, relevant", [

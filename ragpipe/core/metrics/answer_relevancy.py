@@ -2,7 +2,7 @@ import re
 
 import numpy as np
 
-from ragpipe.core.evidence.facts import common_word, dates_at, facts, fold
+from ragpipe.core.evidence.facts import dates_at, facts, fold
 from ragpipe.core.evidence.quantities import quantities
 from ragpipe.core.evidence.features import MAX_EMBED_CHARS, language_of, normalized_cosine
 from ragpipe.core.evidence.refusals import says_unanswerable
@@ -11,8 +11,10 @@ from ragpipe.core.evidence.support import claims, context_claims, declines, with
 from ragpipe.core.judged.prompts import ANSWER_ANALYSIS, ANSWER_RELEVANCY
 from ragpipe.core.metrics.answer_correctness import polarity
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
+from ragpipe.core.metrics.places_and_steps import (LOCATIVE, a_time, bare_place, gives_route, instructs, may_name_place,
+                                                   named_places)
 from ragpipe.core.schemas import EvalCase
-from ragpipe.core.text import EN_STOPWORDS, content_tokens, is_chinese, jieba_ready, pos_tags
+from ragpipe.core.text import content_tokens, is_chinese, jieba_ready, pos_tags
 
 # "几" before a measure word asks how many ("几颗", "几本", "几辆"): any character but those that make
 # it another word (几乎, 几何) or ask a time (几月, 几号, 几点, 几时).
@@ -51,6 +53,8 @@ CLOCK_TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\b|o['’]clock\b|in
 # unrelated texts; from this much on an answer is fully on the question's topic.
 ON_TOPIC = 0.3
 OFF_TOPIC = -0.05
+# The kinds of one value (not a yes or no, a named thing or a way, which an answer may give in other words).
+VALUE_KINDS = ("quantity", "duration", "time", "place", "person")
 DOMAIN_ONLY = 0.4  # the most an answer's topic reaches from closeness alone, below on topic (0.5)
 
 
@@ -70,6 +74,18 @@ def _bare_date(text: str) -> bool:
     """Only a date or a clock time, with its preposition ("On the third of February.", "六月十二号。")."""
     rest = content_tokens(_when_left_out(text))
     return len(rest) < len(content_tokens(text)) and not rest
+
+
+# A question with two asks ("Can a 15-person business apply, and how much would it get?", "Where and when…?") has
+# no single kind of value: an answer may give either.
+_ASKS = re.compile(r"\b(?:what|when|where|who|whom|which|how|why)\b|什么|何时|哪|谁|怎么|如何|多少|多久|多长|几", re.I)
+_AND_ASK = re.compile(r"\band\s+(?:how|what|when|where|who|which|why|is|are|can|do|does)\b|"
+                      r"[，,]\s*(?:how|what|when|where|who|which|why)\b", re.I)
+
+
+def asks_one_thing(question: str) -> bool:
+    return (len(_ASKS.findall(question)) <= 1 and len(re.findall(r"[?？]", question)) <= 1
+            and not _AND_ASK.search(question))
 
 
 def asked(question: str) -> str | None:
@@ -96,62 +112,8 @@ _ADVICE = re.compile(r"^\W*(?:(?:it(?:'s| is) )?(?:better|best|advisable|safer|w
                      r"没必要)", re.I)
 
 
-# A name in a place's slot ("in Redmond, Washington", "位于加利福尼亚州库比蒂诺", "发生在贾府") is a place, not a person.
-_PLACE_SLOT = re.compile(r"\b(?:in|at|near|outside|inside|across|throughout)\s+(?:the\s+)?"
-                         r"([A-Z][\w'’.-]*(?:(?:\s+(?:of|and|for|de)\s+|\s+|,\s*)[A-Z][\w'’.-]*)*)|(?:位于|坐落于|地处|在|于)([^，。；、,.;！？!?]{1,12})")
-# Words that open an instruction without being its verb ("Just hop on…", "First, open…", "请点击…").
-_EN_OPENERS = {"just", "simply", "first", "firstly", "then", "next", "now", "honestly", "please", "basically", "so"}
-_EN_AUXILIARIES = {"is", "are", "was", "were", "has", "have", "had", "do", "does", "did", "can", "could", "will",
-                   "would", "shall", "should", "may", "might", "must", "never", "always", "often", "usually"}
-_ZH_OPENERS = ("请", "先", "直接", "只要", "只需", "你可以", "您可以", "可以", "建议")
-
-
-# A Chinese instruction may open with an adverb or a conjunction ("轻轻按压…", "同时按住…") or a
-# preposition's phrase before its verb ("用牙签长按…", "把手机恢复…", "在设置里关闭…"), or close with
-# "that's all it takes" ("…即可", "…就行").
-_ZH_LEADING = ("d", "c", "ad")
-_ZH_DONE = re.compile(r"(?:即可|就行|就可以|就好|便可)[了啦]?\W*$")
 # Where a bare list's items part ("黑色、白色、天蓝色", "Water, snacks and a map").
 _LIST_SEPARATOR = re.compile(r"\s*(?:[、，,;；]|\band\b|\bor\b|以及|和|及|或者?)\s*", re.I)
-
-
-# Words that put a thing somewhere ("is on Baker Street", "houses", "next to", "位于", "旁边"): a name
-# given to "Where …?" in a sentence answers it only with one of them, or in the question's own words
-# ("The capital of Australia is Canberra."); a bare name replies to it. A name in any other sentence
-# may be anything: "Ibuprofen should be taken with food."
-_LOCATIVE = re.compile(r"\b(?:in|at|on|near|by|beside|behind|opposite|across|inside|outside|within|between|next to|"
-                       r"located|situated|lies|sits|stands|houses|housed|hosts|held|found|based|headquartered|from|"
-                       r"north|south|east|west|downtown|street|road|avenue)\b|在|位于|坐落|地处|于|附近|旁边|对面|"
-                       r"[路街道巷号楼层区市省县镇村]", re.I)
-
-
-def named_places(text: str) -> list[str]:
-    """The places a text names in a place slot ("in Paris", "位于北京"), folded."""
-    return [fold(m.group(1) or m.group(2)) for m in _PLACE_SLOT.finditer(text)]
-
-
-def _instructs(text: str) -> bool:
-    """Whether the text opens with an instruction: a verb in its base form ("Run git reset…", "Hold the
-    button…", "打开设置…", "点击“插入”…"), not a subject ("Water boils…", "Eggs are…")."""
-    if is_chinese(text):
-        jieba_ready()
-        text = re.sub(rf"^\W*(?:{'|'.join(_ZH_OPENERS)})+", "", text.strip())
-        clause = re.split(r"[，,。；;！!？?]", text, maxsplit=1)[0]
-        flags = [flag for word, flag in pos_tags(clause) if re.search(r"\w", word)]
-        while flags and flags[0] in _ZH_LEADING:
-            flags = flags[1:]
-        first = flags[0] if flags else ""
-        return (first.startswith("v") or first == "p" and any(f.startswith("v") for f in flags[1:])
-                or any(_ZH_DONE.search(c) for c in re.split(r"[。；;！!]", text)))
-    words = re.findall(r"[A-Za-z][A-Za-z'’-]*", text)
-    while words and words[0].lower() in _EN_OPENERS:
-        words = words[1:]
-    if not words:
-        return False
-    verb, after = words[0].lower(), words[1].lower() if len(words) > 1 else ""
-    # A subject is followed by its verb: an auxiliary ("Mercury is…") or an -s/-ed form ("Water boils…").
-    return (common_word(verb) and verb not in EN_STOPWORDS and not re.search(r"(?:[^s]s|ed|ly)$", verb)
-            and after not in _EN_AUXILIARIES and not (after.endswith(("s", "ed")) and common_word(after)))
 
 
 def _bare_list(text: str) -> bool:
@@ -223,20 +185,21 @@ def gives(kind: str, answer: str, question: str = "") -> bool:
     new_names = [n for n in said.names if not any(n.removesuffix("'s").startswith(q) or q.startswith(n)
                                                   for q in asked_names)]
     places = named_places(answer)
+    spots = [n for n in new_names if not a_time(n)]  # "on Saturdays" puts nothing anywhere
     amount = _when_left_out(answer)  # a date or a clock time is no amount: "At 6 p.m." to "How tall…?"
     return {"duration": lambda: bool(DURATION.search(answer)) or bool(_LENGTH_ASKED.search(question)) and any(
                 q.dimension == "length" for q in quantities(answer)),
             "quantity": lambda: counted or bool(_NUMBER.search(amount) or facts(amount).numbers),
             "time": lambda: bool(said.years or said.months or DURATION.search(answer) or CLOCK_TIME.search(answer)
                                  or re.search(r"每年|每月|每周|今年|明年|\b(?:every|each)\s+(?:year|month|week)\b", answer, re.I)),
-            "place": lambda: bool(new_names) and bool(elliptical(answer) or _LOCATIVE.search(answer)
-                                                      or _takes_up(answer, question))
-            or any(p not in fold(question) for p in places),  # "在人民路"
+            "place": lambda: bool(spots) and bool(elliptical(answer) or LOCATIVE.search(answer)
+                                                  or _takes_up(answer, question) and any(may_name_place(n, answer) for n in spots))
+            or any(p not in fold(question) for p in places) or bare_place(answer),  # "在人民路", "Behind the mall."
             "person": lambda: any(not any(n in p for p in places) for n in new_names),
             "name": lambda: bool(new_names),
             "yes/no": lambda: (polarity(answer) is not None or bool(_ADVICE.match(answer)) or _restates(answer, question)
                                or _short_reply(answer, question)),
-            "procedure": lambda: _instructs(answer)}[kind]()
+            "procedure": lambda: instructs(answer) or gives_route(question, answer)}[kind]()
 
 
 def _asked_words(question: str) -> set[str]:
@@ -308,7 +271,7 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     hedges = [_HEDGE.search(c) for c in claims(said)]
     if details["gives_asked"] is False and hedges and all(hedges):  # no claim at all ("It does.") is no hedge
         return MetricResult(0.0, {**details, "noncommittal": True, "evasive": True})
-    if elliptical(answer) or _bare_list(answer) or _bare_date(answer):
+    if elliptical(answer) or _bare_list(answer) or _bare_date(answer) or kind == "place" and bare_place(answer):
         # A bare value, name or list replies to the question itself: direct when it is what was asked (a way
         # asked may be a bare phrase too: "By train.", "坐地铁。").
         details["elliptical"] = True
@@ -327,27 +290,33 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     share = [taken_up(s) for s in statements]
     closeness = _closeness(kit, case.question, statements, [t > 0 for t in share])
     topic = np.maximum(np.clip((closeness - OFF_TOPIC) / (ON_TOPIC - OFF_TOPIC), 0.0, 1.0), share)
-    if details["gives_asked"] is False and coverage < 0.5 and kind not in ("name", "procedure"):
+    one_value = kind in VALUE_KINDS and asks_one_thing(case.question)
+    domain_only = details["gives_asked"] is False and (coverage < 0.5 or one_value) and kind not in ("name", "procedure")
+    if domain_only:
         # Under half the question's words (its subject at most) and nothing it asks: e5 closeness then reads a
         # shared domain, not the question ("布洛芬应在饭后服用" to "药店周六几点关门？", "The store sells organic
-        # produce." to "What time does the store open?").
+        # produce." to "What time does the store open?"). A value asked and not given, whatever words are shared, is
+        # another attribute of the same thing ("The pharmacy offers free flu shots." to "Where is the pharmacy?").
         topic = np.minimum(topic, DOMAIN_ONLY)
     # An opening yes or no ("可以，但要随身携带") or bare value ("Two: Phobos and Deimos.", "两颗，分别是…")
     # replies to the question itself, as a bare value alone does, and the statements after it are its grounds.
     opening = re.split(r"\s*[,，:：;；—]\s*", answer, maxsplit=1)[0]
-    replied = kind == "yes/no" and details["gives_asked"] or (kind not in (None, "procedure") and opening != answer
-                                                              and elliptical(opening) and gives(kind, opening, case.question))
+    replied = (kind == "yes/no" and details["gives_asked"]
+               or kind not in (None, "procedure") and opening != answer and elliptical(opening)
+               and gives(kind, opening, case.question)
+               or gives_route(case.question, _first_clause(answer)))  # a leg of a journey: "坐地铁2号线到…"
 
     def direct(t: float, statement: str) -> bool:
         # Any instruction is near any how-to question for e5 ("Turn off the tap…" to "How do I get to the
         # airport?"): one is direct only when already on topic or acting on a thing the question names.
         if kind == "procedure":
-            return (t >= 0.5 or bool(question_terms & set(content_tokens(statement)))) and gives(kind, statement)
+            return ((t >= 0.5 or bool(question_terms & set(content_tokens(statement)))) and gives(kind, statement)
+                    or gives_route(case.question, statement))  # a leg of a journey to "How do I get to…?"
         return t > 0 and (replied or gives(kind, statement, case.question))
 
     if kind is not None:  # a statement that gives the asked value about the question's topic is direct
         topic = np.array([min(1.0, t + 0.5) if direct(t, s) else t for t, s in zip(topic, statements)])
-    on_topic = 1.0 if replied else max(coverage, float(topic.max()))
+    on_topic = 1.0 if replied else max(min(coverage, DOMAIN_ONLY) if domain_only else coverage, float(topic.max()))
     focus = float((topic >= 0.5).mean())
     # "Which plan is cheaper?" may be answered without a proper name, "How do I apply?" without an
     # instruction ("Applications go through the portal."): a named thing or a way asked lifts a reply that
@@ -367,7 +336,9 @@ METRIC = Metric(
                 "question's names are its topic, so a statement that shares no other word with it is read without "
                 "them: \"Kenya's currency…\" is not on topic for \"Which vaccines … Kenya?\"; an answer that takes up under half "
                 "of the question's words and gives nothing it asks reaches 0.4 at most from closeness, a shared domain: "
-                "\"布洛芬应在饭后服用\" to \"药店周六几点关门？\"), times 0.8 + 0.2 × the share of its statements on topic, times 0.6 when the question asks for a "
+                "\"布洛芬应在饭后服用\" to \"药店周六几点关门？\"; so does one that gives no quantity, duration, time, place or person that a "
+                "question of one ask asks, whatever words it shares: another attribute of the same thing, \"The pharmacy offers free "
+                "flu shots in October.\" to \"Where is the pharmacy located?\", a month or weekday being no place), times 0.8 + 0.2 × the share of its statements on topic, times 0.6 when the question asks for a "
                 "quantity, duration, time, place, person or yes/no and the answer gives none (a name the question "
                 "already holds is none given, a name in a place's slot (\"in London\", \"位于…\") gives no person, and a name in a sentence that "
                 "neither takes up the question's words nor puts anything somewhere gives no place: \"Ibuprofen should be "
@@ -378,8 +349,8 @@ METRIC = Metric(
                 "was asked (also a named thing for \"which river\", \"哪支球队\") is direct; so is an instruction (\"Run "
                 "git checkout…\", \"点击…\") to a how-to question (\"How do I…\", \"怎么…\") when it acts on a thing the "
                 "question names or is on topic already (a Chinese one may open with an adverb or a preposition's phrase, "
-                "\"轻轻按住…\", \"把…恢复…\", or close with \"即可\"). A bare value, name or list "
-                "(\"20%。\", \"Canberra.\", \"黑色、白色、天蓝色。\", a date alone: \"On the third of February.\") replies to the question itself: 1 when it is "
+                "\"轻轻按住…\", \"把…恢复…\", or close with \"即可\"); a leg of a journey (\"Take the Blue Line…\", \"坐地铁2号线…\", \"打车\") replies to a route question (\"How do I get to…\", \"怎么去…\") as a bare value does. A bare value, name or list "
+                "(\"20%。\", \"Canberra.\", \"黑色、白色、天蓝色。\", a date alone: \"On the third of February.\"; to \"Where…?\" a place phrase with no verb: \"At 12 Harbour Road, next to the ferry terminal.\") replies to the question itself: 1 when it is "
                 "what was asked (a date or clock time is no quantity: \"At 6 p.m.\" to \"How tall…?\"; \"How long is the trail?\" takes a "
                 "length, \"About 12 miles.\"), else 0.2; so "
                 "does an opening yes or no (\"可以，但要随身携带。\") or value (\"Two: Phobos and Deimos.\"; \"几颗\" asks a "

@@ -7,7 +7,8 @@ import re
 
 from ragpipe.core.evidence.entities import EN_DEMONYMS
 from ragpipe.core.evidence.facts import facts
-from ragpipe.core.metrics.answer_relevancy import CLOCK_TIME, DURATION, named_places
+from ragpipe.core.metrics.answer_relevancy import CLOCK_TIME, DURATION, asks_one_thing
+from ragpipe.core.metrics.places_and_steps import PLACE_ASKED, gives_place, named_places
 from ragpipe.core.text import is_chinese, pos_tags
 
 # What a question asks, read from its wording. A value question (a price, a share, an age, a weight,
@@ -61,11 +62,6 @@ ASKED_VALUES = {kind: (re.compile(ask, re.I), re.compile(value, re.I)) for kind,
 _HH_MM = re.compile(r"(?<![\d:])\d{1,2}:\d{2}(?![\d:])")
 _COUNT = re.compile(r"多少([枚名个位人家次支条只本部座项])")  # 多少枚金牌 is answered by 36枚
 _WHO = re.compile(r"谁|哪位|^\s*who\b", re.I)
-# A question with two asks ("Can a 15-person business apply, and how much would it get?") is left to the
-# model: it has no single kind of value, and its contexts may answer different asks.
-_ASKS = re.compile(r"\b(?:what|when|where|who|whom|which|how|why)\b|什么|何时|哪|谁|怎么|如何|多少|多久|多长|几", re.I)
-_AND_ASK = re.compile(r"\band\s+(?:how|what|when|where|who|which|why|is|are|can|do|does)\b|"
-                      r"[，,]\s*(?:how|what|when|where|who|which|why)\b", re.I)
 # An open question (a list, causes, a way, what to do; one ask) is answered by several contexts, each a
 # part of it: a context is not held against a closer one (the relative features are set to 0,
 # as for a context retrieved alone).
@@ -80,15 +76,10 @@ OPEN_ASK = re.compile(r"哪些|什么(?:条件|材料|好处|作用|影响|症�
                       r"\bwhat (?:caused|causes)\b|\bwhat happens\b", re.I)
 
 
-def _asks_one_thing(question: str) -> bool:
-    return (len(_ASKS.findall(question)) <= 1 and len(re.findall(r"[?？]", question)) <= 1
-            and not _AND_ASK.search(question))
-
-
 def asked_value(question: str):
     """(kind, test) for the one value the question asks, or None: a test says whether a context
     holds a value of that kind."""
-    if not _asks_one_thing(question):
+    if not asks_one_thing(question):  # two asks are left to the model: its contexts may answer different asks
         return None
     for kind, (ask, value) in ASKED_VALUES.items():
         if ask.search(question):
@@ -101,6 +92,8 @@ def asked_value(question: str):
         return "a count", lambda c: bool(re.search(rf"[\d零〇一二三四五六七八九十两百千万]\s*{counted.group(1)}", c))
     if _WHO.search(question):
         return "a person", lambda c: names_someone(c, question)
+    if PLACE_ASKED.search(question):
+        return "a place", gives_place
     return None
 
 
@@ -157,7 +150,7 @@ ASKED_ITEMS = {kind: (re.compile(ask, re.I), re.compile(item, re.I)) for kind, (
 
 
 def is_open(question: str) -> bool:
-    return bool(OPEN_ASK.search(question)) and _asks_one_thing(question)
+    return bool(OPEN_ASK.search(question)) and asks_one_thing(question)
 
 
 # A thing's history or origin: a year it happened, who makes it and where ("由顺德的工厂生产", "headquartered in Oslo").

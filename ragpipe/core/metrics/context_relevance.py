@@ -113,7 +113,7 @@ def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE
             # The start or the last day asked, in other words ("the application deadline" / "Applications must be
             # submitted by 2025-03-15"): the answer itself, however low its cosine beside a chunk that words it as asked.
             out.append((True, f"{why}; it gives the day asked"))
-        elif (typed := value or item) and typed[1](context) and typed[0] != "a person":
+        elif (typed := value or item) and typed[1](context) and typed[0] not in ("a person", "a place"):
             # The context holds the kind of answer asked: on the question's topic (the lower cut) it answers it.
             out.append((p >= (lower if typed is item else min(threshold, open_threshold)) or named >= QUESTION_WORDS_NAMED,
                         f"{why}; it holds {typed[0]}, the kind asked"))
@@ -153,7 +153,7 @@ METRIC = Metric(
                 f"relative to the best retrieved context; relevant from {RELEVANCE_THRESHOLD}, or when the context "
                 f"holds at least {QUESTION_WORDS_NAMED:.0%} of the question's content words; not relevant when the "
                 "question asks one value (an amount of money, a share, an age, a length, a capacity, a weight, a duration, a "
-                "time, a count, a language, a person) and the context holds none of that kind, or holds one but neither "
+                "time, a count, a language, a person, a place) and the context holds none of that kind, or holds one but neither "
                 "the words of the attribute asked nor a word naming the kind (a shipping time for a return window); "
                 "relevant when a time question asks a start or a last day and the context gives that kind of day to "
                 "what it asks of, however worded (\"the application deadline\" / \"Applications must be submitted by "
