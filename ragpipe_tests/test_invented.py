@@ -99,3 +99,7 @@ def test_the_verifier_scores_an_offered_thing_the_evidence_never_names_as_unsupp
     breakfast, = verifier.verify(["步行旅客票价含早餐。"], ZH_FERRY)
     stated, = verifier.verify(["Dogs travel free in the car."], FERRY)
     assert coffee.score <= 0.3 and breakfast.score <= 0.3 and stated.score >= 0.5
+
+
+def test_contains_offers_what_includes_offers():
+    assert offered_thing("It also contains a spare battery.") == ("spare", "battery")

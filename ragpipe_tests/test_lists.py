@@ -29,3 +29,22 @@ def test_a_list_member_replaced_by_one_the_evidence_never_states(statement, evid
 ])
 def test_a_subset_a_reordering_or_a_member_stated_elsewhere_is_no_list_conflict(statement, evidence):
     assert list_conflict(statement, evidence) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("Our office is closed on New Year's Day and Labour Day.", ["Our office is closed on New Year's Day, Easter Monday and Christmas Day."]),
+    ("快递服务包括上门取件、次日达和保价服务。", ["快递服务包括上门取件、次日达和包装服务。"]),
+    ("该手机提供黑色、白色和红色三种颜色。", ["该手机提供黑色、白色和蓝色三种颜色。"]),
+])
+def test_the_kind_word_or_closing_words_a_member_shares_with_the_list_do_not_state_it(statement, evidence):
+    found = list_conflict(statement, evidence)
+    assert found is not None and found[0] == "name"
+
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("Trace the pattern onto the remaining fabric and cut it", ["Trace all pattern to the rest of the fabric and cut."]),
+    ("the handle rests just under your heel pad, running to your index finger", ["The handle rests just under your heel pad and runs to your index finger."]),
+])
+def test_a_member_that_is_no_name_keeps_its_head_word(statement, evidence):
+    assert list_conflict(statement, evidence) is None

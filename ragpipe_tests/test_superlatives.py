@@ -68,3 +68,19 @@ def test_the_noun_after_a_superlative_of_a_kind_is_no_measure():
 @pytest.mark.parametrize("statement", ["The Basic plan is one of the cheapest.", "基础版是最便宜的套餐之一。"])
 def test_one_of_the_extremes_is_no_extreme(statement):
     assert ranked(statement, [PLANS, ZH_PLANS]) is None
+
+
+def test_a_later_member_of_a_list_counts_what_the_first_counts():
+    found = ranked("The Leeds branch has the most employees.", ["The Leeds branch employs 45 people, the York branch 120 and the Hull branch 80."])
+    assert found is not None and found[0] is False
+
+
+def test_values_of_a_measure_the_statement_does_not_name_rank_nothing():
+    scores = ["Southwest had the highest customer satisfaction score (86), followed by JetBlue (85), Delta (70), American (66) and United (63)."]
+    assert ranked("JetBlue was the least generous of the five airlines.", scores) is None
+    assert ranked("The Basic plan offers the most data.", ["The Basic plan includes 5 GB, the Plus plan 20 GB and the Max plan 50 GB."]) is None
+
+
+def test_a_price_beside_a_word_of_time_is_still_read():
+    found = ranked("The day pass is the most expensive ticket.", ["A single ride costs $3, a day pass costs $9 and a weekly pass costs $30."])
+    assert found is not None and found[0] is False

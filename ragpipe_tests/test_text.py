@@ -172,3 +172,13 @@ def test_a_short_item_joined_by_a_bare_and_at_the_end_is_added():
     # A comma's connective comes first: the bare "and" of a list after it adds no item of its own.
     assert added_clause("The system produces hormones that regulate functions, including growth and development, "
                         "metabolism, and reproductive processes") == "growth and development, metabolism, and reproductive processes"
+
+
+def test_the_and_of_a_lists_last_member_cuts_no_statement():
+    assert split_statements("The starter kit contains a yoga mat, two resistance bands and a foam roller.") == [
+        "The starter kit contains a yoga mat, two resistance bands and a foam roller"]
+    assert split_statements("It rains a lot, and the roads flood often in winter.") == ["It rains a lot", "the roads flood often in winter"]
+
+
+def test_a_chinese_clause_that_widens_the_one_before_stays_with_it():
+    assert split_statements("包裹都免运费，不限重量。") == ["包裹都免运费，不限重量"]

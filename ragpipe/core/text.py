@@ -19,6 +19,8 @@ _NUMBER_SIGN_END = re.compile(r"(?<![^\s(])No\.$")  # "a No. 1 hit": before a nu
 _ZH_CLAUSE = re.compile(r"[，,](?=(?:且|并且|而且|同时|但|但是|另外|此外|并|还|以及|也)\S)")
 _ZH_COMMA = re.compile(r"，|,(?!(?<=\d,)\d{3}(?!\d))")  # not the thousands comma of "5,000毫安时"
 _MIN_CLAUSE_TOKENS = 3
+# A clause that widens the one before to any size or kind ("包裹都免运费，不限重量", "…，无论金额多少") is part of its claim.
+_ZH_WIDENS = re.compile(r"^\s*(?:不限|无论|不论|不管)")
 # A clause that names who says or rules ("市场监管总局规定，…", "专家指出，…") introduces the next one: no claim alone.
 _ZH_SAYS = re.compile(r"(?:规定|表示|指出|认为|强调|称|说|提到|显示|宣布|介绍|报道|写道)$")
 # A lead-in that only names where the words come from: a preposition of source and any noun phrase
@@ -124,9 +126,27 @@ def split_statements(text: str) -> list[str]:
         if is_chinese(sentence):
             clauses = [c for part in _ZH_CLAUSE.split(sentence) for c in _merge_short(_ZH_COMMA.split(part))]
         else:
-            clauses = _EN_CLAUSE.split(sentence)
+            clauses = _en_clauses(sentence)
         statements.extend(c.strip(" ，,;；。.") for c in clauses)
     return [s for s in statements if len(content_tokens(s)) > 0]
+
+
+# The "and" that closes a list of short members ("a yoga mat, two resistance bands and a foam roller"): the last
+# member and the one before it have three words at most, the one before follows a comma, and the list ends the sentence.
+_LIST_TAIL = re.compile(r"^\W*(?:\S+\s+){0,2}\S+\W*$")
+
+
+def _en_clauses(sentence: str) -> list[str]:
+    """An English sentence cut at its connective clauses (_EN_CLAUSE), not at the "and" of a list's last member."""
+    clauses, start = [], 0
+    for cut in _EN_CLAUSE.finditer(sentence):
+        before = sentence[start:cut.start()]
+        if cut.group(0).strip().lower() == "and" and "," in before and _LIST_TAIL.match(before.rsplit(",", 1)[1]) \
+                and _LIST_TAIL.match(sentence[cut.end():]):
+            continue
+        clauses.append(sentence[start:cut.start()])
+        start = cut.end()
+    return clauses + [sentence[start:]]
 
 
 # What a statement adds after its first clause: a clause the splitter cut from its sentence at an additive
@@ -160,7 +180,7 @@ def _merge_short(pieces: list[str]) -> list[str]:
         # A source lead-in merged before is no content of its own: "根据文档，2015年" is short.
         head, _, rest = merged[-1].partition("，") if merged else ("", "", "")
         before = rest if rest and SOURCE_LEAD_IN.match(head.strip()) else merged[-1] if merged else ""
-        if merged and (len(content_tokens(piece)) < _MIN_CLAUSE_TOKENS
+        if merged and (len(content_tokens(piece)) < _MIN_CLAUSE_TOKENS or _ZH_WIDENS.match(piece)
                        or len(content_tokens(before)) < _MIN_CLAUSE_TOKENS or _ZH_SAYS.search(merged[-1].strip())
                        or SOURCE_LEAD_IN.match(merged[-1].strip())):
             merged[-1] = f"{merged[-1]}，{piece}"

@@ -204,8 +204,14 @@ def _measured(c: str) -> set[tuple[str, float]]:  # amounts with their units, in
     return {(q.dimension, q.amount) for q in quantities(c) if q.dimension != "clock"}
 
 
-def _plain(c: str) -> set[tuple[str, float]]:  # numbers without a unit ("$499", "45人"), not years
-    return set() if facts(c).years or _measured(c) else {("", n) for n in facts(c).numbers}
+def _plain(c: str) -> set[tuple[str, float]]:
+    """Numbers without a unit ("$499", "45人"), not years, nor the numbers of an amount with its unit: "$9" of "a day
+    pass costs $9" is the price beside the day that names the pass."""
+    if facts(c).years:
+        return set()
+    for q in sorted((q for q in quantities(c) if q.dimension != "clock"), key=lambda q: -q.start):
+        c = c[:q.start] + " " + c[q.end:]
+    return {("", n) for n in facts(c).numbers}
 
 
 # What a clause's values are read as, in turn, each with its dimension (two values compare only in one): an order

@@ -63,6 +63,21 @@ def _same_member(a: tuple, b: tuple) -> bool:
     return all(found_in(t, b) for t in a) or all(found_in(t, a) for t in b)
 
 
+def _own_words(member: tuple, others: list[tuple], written: str) -> tuple:
+    """A member less the words it ends with as a member of the other list does: the kind of a name ("Labour Day" /
+    "Christmas Day", 保价服务 / 包装服务) or the list's closing words (红色三种颜色 / 蓝色三种颜色) name no member. An
+    English member that is no name keeps them: "the remaining fabric" rewords "the rest of the fabric"."""
+    if not (is_chinese(written) or re.search(r"\b[A-Z][\w'-]*\W*$", written)):
+        return member
+    longest = 0
+    for other in others:
+        n = 0
+        while n < min(len(member), len(other)) - 1 and member[-1 - n] == other[-1 - n]:
+            n += 1
+        longest = max(longest, n)
+    return member[:len(member) - longest]
+
+
 def list_conflict(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
     """("name", the statement's part with the member it adds, the evidence's list, its sentence) where the statement lists under
     an evidence sentence's frame a member that sentence's list lacks and no evidence sentence states, beside one
@@ -75,10 +90,11 @@ def list_conflict(statement: str, sentences: list[str]) -> tuple[str, str, str, 
             if not read:
                 continue
             mine, other, written = read
-            shared = [m for m in mine if any(_same_member(m, o) for o in other)]
+            shared = [m for m, w in zip(mine, written) if any(_same_member(_own_words(m, other, w), o) for o in other)]
             # Another member wholly: none of its words stands in the evidence ("index finger" of "running to your
             # index finger" does), not even misspelt ("cardamom" / "cardamon").
-            added = [i for i, m in enumerate(mine) if m not in shared and not any(found_in(t, held) or _misspelt(t, held) for t in m)]
+            added = [i for i, m in enumerate(mine) if m not in shared and not any(
+                found_in(t, held) or _misspelt(t, held) for t in _own_words(m, other, written[i]))]
             if shared and added:
                 return "name", written[added[0]].strip(), theirs.strip(), sentence
     return None

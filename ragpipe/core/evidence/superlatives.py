@@ -75,13 +75,15 @@ def ranked(statement: str, sentences: list[str]) -> tuple[bool, str, str, str] |
 
 def _rank(own: set[str], attribute: str, sentence: str, reading, direction: int) -> tuple[bool, str] | None:
     """The side's value against the others' in one sentence: each value clause holds one value of one
-    dimension, the side's own words (less those every clause shares: "plan", 面积) name one clause only."""
+    dimension, the side's own words (less those every clause shares: "plan", 面积) name one clause only; the
+    attribute counted, where the statement names one, picks the clauses that count it."""
     valued = []
     for clause in value_clauses(sentence):
         values = reading(clause)
         clause_words = set(words(clause)) | {f"#{c}" for c in LABEL.findall(clause)}
-        if len(values) == 1 and not (attribute and not any(found_in(t, clause_words) for t in words(attribute))):
+        if len(values) == 1:
             valued.append((clause.strip(), clause_words, next(iter(values))))
+    valued = [v for i, v in enumerate(valued) if _names(attribute, valued[:i + 1])] if attribute else valued
     if len(valued) < 3 or len({dim for _, _, (dim, _) in valued}) != 1 or len({v for _, _, (_, v) in valued}) < len(valued):
         return None
     # Words no clause holds name no side: 人数 of "销售部人数最少" against "销售部有32人".
@@ -91,3 +93,12 @@ def _rank(own: set[str], attribute: str, sentence: str, reading, direction: int)
         return None
     extreme = max(valued, key=lambda v: direction * v[2][1])
     return extreme is named[0], "; ".join(c for c, _, _ in valued)
+
+
+def _names(attribute: str, clauses: list) -> bool:
+    """Whether the last clause names the attribute, or leaves it to the one before as a list's later member does:
+    "the York branch 120" after "The Leeds branch employs 45 people" (a side and a value, three words at most)."""
+    *before, (_, last, _) = clauses
+    if any(found_in(t, last) for t in words(attribute)):
+        return True
+    return bool(before) and sum(not t.isdigit() for t in last) <= 3 and _names(attribute, before)
