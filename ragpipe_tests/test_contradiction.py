@@ -1355,3 +1355,10 @@ def test_a_never_is_not_rewritten_as_a_waiver():
     assert free_worded("这个停车场从来不收费") == "这个停车场从来不收费"
     assert as_evidence_says("每月存够500元就不收月费", "每月存入至少500元即可免月费。") == "每月存够500元就免月费"
     assert free_worded("停车不收费") == "停车免费"
+
+
+def test_an_antonym_only_the_question_states_is_no_claim_of_a_reply():
+    # "航班延误了" to "航班准时吗？" says what "…晚点" says: the 准时 is the question's word, not the reply's.
+    assert contradicted("航班延误了", "航班准时吗？", ["该航班因天气原因晚点。"]) is None
+    found = contradicted("航班准时", "航班准时吗？", ["该航班因天气原因晚点。"])  # the reply's own word still counts
+    assert found is not None and found.kind == "antonym"
