@@ -99,3 +99,11 @@ def test_the_verifier_scores_an_offered_thing_the_evidence_never_names_as_unsupp
     breakfast, = verifier.verify(["步行旅客票价含早餐。"], ZH_FERRY)
     stated, = verifier.verify(["Dogs travel free in the car."], FERRY)
     assert coffee.score <= 0.3 and breakfast.score <= 0.3 and stated.score >= 0.5
+
+
+def test_a_word_the_lexicon_takes_for_the_evidences_holds_a_short_claim():
+    # "delayed" is the evidence's "late" (as 延误 is its 晚点): a short claim it states, not one it invents.
+    assert not fires("The train is delayed.", ["The 8:15 train is running late because of a signal fault."],
+                     "Is the train on time?")
+    assert fires("The train is cancelled.", ["The 8:15 train is running late because of a signal fault."],
+                 "Is the train on time?")
