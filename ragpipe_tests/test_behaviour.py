@@ -37,7 +37,10 @@ KNOWN_GAPS = {
     #   a superlative whose count the value clauses word otherwise ("the most employees" / "employs 45 people");
     # - context_relevance: a context of another subject holding the kind of value asked (a gym's opening hour for
     #   "早餐几点供应？" at 0.50), a value question's second context at 0.07-0.08, another attribute of the thing at
-    #   0.56-0.64, items in no word of the item lexicons (李自成攻入北京), 紫禁城 for 故宫.
+    #   0.56-0.64, items in no word of the item lexicons (李自成攻入北京), 紫禁城 for 故宫;
+    # - faithful rewordings the support model scores 0.64-0.80 with no rule firing ("Roughly 2.4 million" / 2,412,000,
+    #   一个半小时 / 90分钟, "2 September 2025" / 2025-09-02), a duty read against a permission (需…申请 / 可申请), and a
+    #   paraphrase read as invented where only a bound value is shared ("18 or older" / "aged 18 and over").
 }
 
 
