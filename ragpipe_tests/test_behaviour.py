@@ -44,6 +44,12 @@ KNOWN_GAPS = {
     #   (李自成攻入北京), 紫禁城 for 故宫;
     # - answer_relevancy: a how-to answer in actions that shares no word with the question and that e5 does not place
     #   near it ("Type ls -a in the terminal." for hidden files, 复位孔 for 重置路由器): knowledge, not wording.
+
+    #   "早餐几点供应？" at 0.50), a value question's second context at 0.07-0.08, another attribute of the thing at
+    #   0.56-0.64, items in no word of the item lexicons (李自成攻入北京), 紫禁城 for 故宫;
+    # - faithful rewordings the support model scores 0.64-0.80 with no rule firing ("Roughly 2.4 million" / 2,412,000,
+    #   一个半小时 / 90分钟, "2 September 2025" / 2025-09-02), a duty read against a permission (需…申请 / 可申请), and a
+    #   paraphrase read as invented where only a bound value is shared ("18 or older" / "aged 18 and over").
 }
 
 

@@ -1355,3 +1355,41 @@ def test_a_never_is_not_rewritten_as_a_waiver():
     assert free_worded("这个停车场从来不收费") == "这个停车场从来不收费"
     assert as_evidence_says("每月存够500元就不收月费", "每月存入至少500元即可免月费。") == "每月存够500元就免月费"
     assert free_worded("停车不收费") == "停车免费"
+
+
+def test_an_antonym_only_the_question_states_is_no_claim_of_a_reply():
+    # "航班延误了" to "航班准时吗？" says what "…晚点" says: the 准时 is the question's word, not the reply's.
+    assert contradicted("航班延误了", "航班准时吗？", ["该航班因天气原因晚点。"]) is None
+    found = contradicted("航班准时", "航班准时吗？", ["该航班因天气原因晚点。"])  # the reply's own word still counts
+    assert found is not None and found.kind == "antonym"
+
+
+@pytest.mark.parametrize("statement, evidence, said", [
+    ("No, pets are not allowed inside the museum.", "Animals are prohibited in the museum.", "No, pets are prohibited inside the museum."),
+    ("Pets aren't allowed inside.", "Animals are prohibited in the museum.", "Pets are prohibited inside."),
+    ("场馆内不允许携带饮料。", "场馆内禁止携带任何饮料。", "场馆内禁止携带饮料。"),
+    ("The bill was not approved.", "The bill was rejected by the senate.", "The bill was rejected."),
+    ("It costs no more than $5.", "It costs less than $5.", "It costs no more than $5."),  # a bound, no antonym
+    ("Pets are allowed.", "Animals are prohibited.", "Pets are allowed."),  # no negation: the opposite, kept
+])
+def test_a_negated_word_is_read_as_the_antonym_the_evidence_states(statement, evidence, said):
+    from ragpipe.core.evidence.antonyms import as_evidence_says
+
+    assert as_evidence_says(statement, evidence) == said
+
+
+@pytest.mark.parametrize("short, long, same", [
+    ("珠峰", "珠穆朗玛峰", True), ("北大", "北京大学", True), ("清华", "清华大学", True),
+    ("李明", "李小明", False),  # a given name less a character is another person
+    ("中国银行", "中国工商银行", False), ("高远", "何平", False),
+])
+def test_a_chinese_short_form_names_what_its_long_name_names(short, long, same):
+    from ragpipe.core.evidence.slots import one_person
+
+    assert one_person(short, long, []) is same
+
+
+def test_a_short_form_of_the_evidences_name_is_no_other_name():
+    assert contradiction("珠峰海拔8848.86米", ["2020年测定，珠穆朗玛峰海拔为8848.86米。"]) is None
+    found = contradiction("泰山海拔8848.86米", ["2020年测定，珠穆朗玛峰海拔为8848.86米。"])
+    assert found is not None and found.kind == "name"

@@ -103,3 +103,10 @@ def test_the_verifier_scores_an_offered_thing_the_evidence_never_names_as_unsupp
 
 def test_contains_offers_what_includes_offers():
     assert offered_thing("It also contains a spare battery.") == ("spare", "battery")
+
+def test_a_word_the_lexicon_takes_for_the_evidences_holds_a_short_claim():
+    # "delayed" is the evidence's "late" (as 延误 is its 晚点): a short claim it states, not one it invents.
+    assert not fires("The train is delayed.", ["The 8:15 train is running late because of a signal fault."],
+                     "Is the train on time?")
+    assert fires("The train is cancelled.", ["The 8:15 train is running late because of a signal fault."],
+                 "Is the train on time?")

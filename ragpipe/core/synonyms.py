@@ -48,6 +48,7 @@ founded established
 位于 设在 设于 坐落 地处
 缺货 无货 断货 售罄 脱销
 晚点 延误 延迟
+delayed late
 至多 上限 封顶
 至少 最少 起码 下限
 取现 取款 提现

@@ -116,10 +116,25 @@ def as_evidence_says(statement: str, evidence: str) -> str:
     statement = _as_waived(statement, evidence)
     said, held = stems_in(statement), stems_in(evidence)
     for ours, theirs in [*ANTONYMS, *((y, x) for x, y in ANTONYMS)]:
-        if (ours in said and ours not in held and theirs in held and theirs not in said
-                and not negated_at(statement, ours) and negated_at(evidence, theirs)):
+        if not (ours in said and ours not in held and theirs in held and theirs not in said):
+            continue
+        if not negated_at(statement, ours) and negated_at(evidence, theirs):
             if not ours.isascii():
                 return statement.replace(ours, "不" + theirs, 1)
             word = re.search(rf"\b{re.escape(theirs)}\w*", fold(evidence))
             return re.sub(rf"\b{re.escape(ours)}\w*", f"not {word.group(0)}", statement, count=1, flags=re.I)
+        # And the other way: "pets are not allowed" says the evidence's "Animals are prohibited", 不允许 its 禁止. Not a
+        # comparison's words: "no more than 5" is a ceiling (facts.bounds), not "less".
+        if negated_at(statement, ours) and not negated_at(evidence, theirs) and not {ours, theirs} & _COMPARATIVE:
+            if not ours.isascii():
+                return re.sub(rf"{_ZH_NOT}{re.escape(ours)}", theirs, statement, count=1)
+            word = re.search(rf"\b{re.escape(theirs)}\w*", fold(evidence)).group(0)
+            return re.sub(rf"(?:\b(?:not|never|no)\s+(?:\w+\s+)?|n['’]t\s+(?:\w+\s+)?){re.escape(ours)}\w*",
+                          lambda m: (" " if m.group(0)[0] == "n" and m.group(0)[1] in "'’" else "") + word,
+                          statement, count=1, flags=re.I)
     return statement
+
+
+# Words of a comparison or an order: negated, they set a bound or keep an order ("not before 9"), no antonym.
+_COMPARATIVE = frozenset({"more", "less", "fewer", "higher", "lower", "above", "below", "maximum", "minimum", "rais",
+                          "高于", "低于", "以上", "以下", "之前", "之后", "以前", "以后", "最高", "最低", "增加", "减少"})

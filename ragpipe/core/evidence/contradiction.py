@@ -127,10 +127,11 @@ def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Con
     if day is not None:
         return None if day is True else Contradiction(*day)
     # A bare value ("20%。") is checked where the question points: "小型微利企业税率：25%" contradicts "…20%…";
-    # but a date or number only the question states ("…(1928 – June 11, 2017)…, of which country?") is no claim of it.
+    # but a date, number or antonym only the question states ("…(1928 – June 11, 2017)…, of which country?", the 准时
+    # of "航班准时吗？" answered "航班延误了" against "…晚点") is no claim of it.
     posed = in_context(question, claim)
     found = contradiction(posed, sentences)
-    if found and posed != claim and found.kind in ("date", "number") and found.stated.lower() not in claim.lower():
+    if found and posed != claim and found.kind in ("date", "number", "antonym") and found.stated.lower() not in claim.lower():
         found = None
     # A Chinese sentence of three words is read as a reply ("兵马俑位于洛阳") but is whole: it may
     # contradict the evidence as written. An English reply of three words is a fragment ("his brother

@@ -13,6 +13,7 @@ from ragpipe.core.evidence.facts import (PLACE_TITLE, TIMES, TIMES_VALUE, VALUE_
                                          fold, lone_one, negated)
 from ragpipe.core.evidence.polarity import aligned_with, clauses_of, overlap, pronoun
 from ragpipe.core.evidence.quantities import written_numbers
+from ragpipe.core.evidence.zh_names import short_form
 from ragpipe.core.synonyms import as_evidence_words, interchangeable
 from ragpipe.core.text import is_chinese, number_mentions, numbers
 
@@ -211,8 +212,10 @@ _ALIAS = re.compile(r"\b(?:pen|real|birth|stage|given|maiden) name\b|\b(?:born|n
 
 def one_person(a: str, b: str, sentences: list[str]) -> bool:
     """An evidence sentence gives one name as the other's other name: "老舍原名舒庆春", "Mark Twain, the pen
-    name of Samuel Clemens", "Bob Dylan (born Robert Zimmerman)"."""
+    name of Samuel Clemens", "Bob Dylan (born Robert Zimmerman)"; or one is the other's Chinese short form (珠峰)."""
     a, b = fold(a), fold(b)
+    if short_form(a, b):
+        return True
     for text in map(fold, sentences):
         if a in text and b in text:
             first, second = sorted([(text.index(a), a), (text.index(b), b)])

@@ -279,3 +279,15 @@ def zh_titled(text: str) -> tuple[str, ...]:
     found += [t.word + after.word for t, after in zip(tokens, tokens[1:])
               if (t.flag == "nr" and len(t.word) == 1 or t.word in _ZH_SURNAMES) and re.fullmatch(_ZH_TITLES, after.word)]
     return tuple(found)
+
+
+def short_form(a: str, b: str) -> bool:
+    """One Chinese name is the other's short form: its characters, two or three, in the long name's order, from the
+    same first character, the long name two characters longer at least (珠峰 / 珠穆朗玛峰, 北大 / 北京大学, 清华 /
+    清华大学). Not a given name less one character (李明 / 李小明): a short form drops a word, not a character; nor a
+    name of four characters (中国银行 / 中国工商银行): that is a name of its own."""
+    short, long = sorted((a, b), key=len)
+    if not (re.fullmatch(r"[\u4e00-\u9fff]{2,3}", short) and re.fullmatch(r"[\u4e00-\u9fff]+", long)):
+        return False
+    rest = iter(long[1:])
+    return len(long) - len(short) >= 2 and short[0] == long[0] and all(ch in rest for ch in short[1:])
