@@ -255,6 +255,23 @@ def test_answer_and_factual_correctness_read_a_surname_as_the_person(kit, questi
 
 
 @pytest.mark.parametrize("question, answer, reference, correct", [
+    # the clause that answers the question names another; the reference's name stands later in another role
+    ("Who invented the telephone?", "Thomas Edison invented the telephone, a year after Alexander Graham Bell filed his "
+     "first patent.", "Alexander Graham Bell", False),
+    ("谁发明了电话？", "电话是爱迪生发明的，贝尔后来改进了它。", "贝尔", False),
+    # the reply first and detail after, a kind word before the name, or a clause that describes it: the reference is the answer
+    ("Who invented the telephone?", "Alexander Graham Bell, a Scottish-born inventor, invented the telephone.",
+     "Alexander Graham Bell", True),
+    ("谁发明了电话？", "发明电话的是一位苏格兰裔发明家，名叫贝尔。", "贝尔", True),
+    ("Who wrote Pride and Prejudice?", "Pride and Prejudice was written in 1813 by Jane Austen, who lived in Hampshire.",
+     "Jane Austen", True),
+])
+def test_answer_and_factual_correctness_a_reference_named_in_another_role_is_no_answer(kit, question, answer, reference,
+                                                                                        correct):
+    assert_both_correctness_metrics(kit, question, answer, reference, correct)
+
+
+@pytest.mark.parametrize("question, answer, reference, correct", [
     # a bare "A or B" offers two candidates; a gloss set off by a comma or framed in a sentence does not
     ("Which gas do plants absorb for photosynthesis?", "Carbon dioxide or oxygen.", "Carbon dioxide", False),
     ("What is the capital of Australia?", "Sydney or Canberra.", "Canberra", False),

@@ -8,6 +8,7 @@ import numpy as np
 
 from ragpipe.core.evidence.agreement import (BARE_REPLY, agreement, found_in, in_context, opening_reply,
                                              spelled_out, terms, worded)
+from ragpipe.core.evidence.answer_role import named_in_another_role
 from ragpipe.core.evidence.calibration import Trees
 from ragpipe.core.evidence.correctness_row import (CLAUSE_END, CORRECTNESS_FEATURES, correctness_row, denied, full_name, head_replaced,
                                                    hedged, negates, opens_with, other_person, same_kind)
@@ -169,7 +170,8 @@ def conflicts(case: EvalCase, kit: Toolkit, found) -> list[str]:
         if None not in (given, expected) and given != expected else []
     swapped = replaced_item(case)
     denial = denied(said, case.ground_truth_answer, case.question, found)
-    head = head_replaced(said, case.ground_truth_answer, case.question) or other_person(said, case.ground_truth_answer, case.question)
+    head = head_replaced(said, case.ground_truth_answer, case.question) or other_person(said, case.ground_truth_answer, case.question) \
+        or named_in_another_role(said, case.ground_truth_answer, case.question, found.key_terms)  # "Buzz Aldrin was the first …"
     return (found_conflicts + ([chose] if chose else []) + ([swapped] if swapped else []) + opposite
             + hedged(said, case.ground_truth_answer, found) + ([denial] if denial else []) + ([head] if head else []))
 
