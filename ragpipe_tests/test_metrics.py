@@ -255,6 +255,16 @@ def test_answer_and_factual_correctness_read_a_surname_as_the_person(kit, questi
 
 
 @pytest.mark.parametrize("question, answer, reference, correct", [
+    # a spelled number is a value as its digits are: the bare reply is read with its question
+    ("How long does the ferry crossing take?", "Roughly forty minutes.", "About 40 minutes", True),
+    ("How long does the ferry crossing take?", "Roughly ninety minutes.", "About 40 minutes", False),
+])
+def test_answer_and_factual_correctness_read_a_spelled_number_reply_as_a_bare_reply(kit, question, answer, reference,
+                                                                                     correct):
+    assert_both_correctness_metrics(kit, question, answer, reference, correct)
+
+
+@pytest.mark.parametrize("question, answer, reference, correct", [
     # the clause that answers the question names another; the reference's name stands later in another role
     ("Who invented the telephone?", "Thomas Edison invented the telephone, a year after Alexander Graham Bell filed his "
      "first patent.", "Alexander Graham Bell", False),

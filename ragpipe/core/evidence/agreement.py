@@ -24,6 +24,7 @@ from ragpipe.core.text import EN_STOPWORDS, content_tokens, en_value_words, is_c
 _VOWELS = set("aeiouy")
 PARENTHESIS = re.compile(r"\([^()]*\)|（[^（）]*）")
 _NUMBER_WORDS = frozenset([*EN_UNITS, *EN_SCALES])
+_NUMBER_TERMS = _NUMBER_WORDS | {stem(w) for w in _NUMBER_WORDS}  # as ``terms`` writes them: "hundr"
 SPELLED_NUMBERS = "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True))
 # A number, in digits or words, with the unit before it ("$", "£") or after it ("%", "pounds", "万", "处").
 _NUMBER_UNIT = re.compile(rf"([$£€¥])?\s?(?:\d[\d,.]*(?:/\d+)?|\b(?:{SPELLED_NUMBERS})(?:[\s-]+(?:and\s+)?(?:{SPELLED_NUMBERS}))*\b)"
@@ -106,7 +107,8 @@ def elliptical(statement: str) -> bool:
     if is_chinese(statement):  # a few characters, at most three words ("堪培拉。", "20%。", "2006年")
         tokens = [w for w in jieba_ready().lcut(statement) if re.search(r"\w", w)]
         return len(re.sub(r"[\W_]", "", statement)) <= 8 and len(tokens) <= 3
-    return len(statement.split()) <= 3 and len(terms(statement)) <= 2
+    # A spelled number is a value, as its digits are ("Roughly eight hours." as "Roughly 8 hours.").
+    return len(statement.split()) <= 3 and len([t for t in terms(statement) if t not in _NUMBER_TERMS]) <= 2
 
 
 # A bare reply ("Yes.", "不需要。") answers the question but says nothing a passage can support
