@@ -255,6 +255,18 @@ def test_answer_and_factual_correctness_read_a_surname_as_the_person(kit, questi
 
 
 @pytest.mark.parametrize("question, answer, reference, correct", [
+    # a bare Chinese reply that the names reader does not know is still the short form of the reference's name
+    ("联合国哪个机构负责粮食安全事务？", "粮农组织。", "粮食及农业组织", True),
+    ("哪个国际组织负责协调全球卫生事务？", "世卫组织。", "世界卫生组织", True),
+    ("哪个国际组织负责协调全球卫生事务？", "世贸组织。", "世界卫生组织", False),
+    # a reply that inserts a negation is no long form of the reference
+    ("充电免费吗？", "商场充电不免费。", "商场充电免费。", False),
+])
+def test_answer_and_factual_correctness_read_a_bare_chinese_short_form(kit, question, answer, reference, correct):
+    assert_both_correctness_metrics(kit, question, answer, reference, correct)
+
+
+@pytest.mark.parametrize("question, answer, reference, correct", [
     # a spelled number is a value as its digits are: the bare reply is read with its question
     ("How long does the ferry crossing take?", "Roughly forty minutes.", "About 40 minutes", True),
     ("How long does the ferry crossing take?", "Roughly ninety minutes.", "About 40 minutes", False),

@@ -161,9 +161,13 @@ def spelled_out(text: str, other: str) -> str:
         long = re.search(rf"\b{_NAME_JOINER.join(c + _WORD_REST for c in letters)}\b", other)
         if long:
             text = re.sub(rf"(?<!\w){re.escape(acronym)}(?!\w)", long.group(0), text)
-    for name in facts(text).names if is_chinese(text) else ():  # "国际乒联" where the other writes "国际乒乓球联合会"
+    # A bare Chinese reply is a name too, where the names reader does not know it ("世卫组织。" for 世界卫生组织).
+    # Three characters at least: two (湖南) share their characters in order with too many other names (湖北省南部);
+    # and no long form that negates (场馆停车免费 is no short form of 场馆停车不免费).
+    bare = [b for b in [re.sub(r"[\W_]+", "", text)] if len(b) >= 3] if is_chinese(text) and elliptical(text) else []
+    for name in [*facts(text).names, *bare] if is_chinese(text) else ():  # "国际乒联" where the other writes "国际乒乓球联合会"
         long = long_form(name, other)
-        text = text.replace(name, long) if long else text
+        text = text.replace(name, long) if long and not (name in bare and negated(long)) else text
     return text
 
 
