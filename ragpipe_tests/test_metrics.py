@@ -281,6 +281,8 @@ def test_answer_and_factual_correctness_read_a_spelled_number_reply_as_a_bare_re
     ("Who invented the telephone?", "Thomas Edison invented the telephone, a year after Alexander Graham Bell filed his "
      "first patent.", "Alexander Graham Bell", False),
     ("谁发明了电话？", "电话是爱迪生发明的，贝尔后来改进了它。", "贝尔", False),
+    # a rare name that jieba cuts into its characters (毕 + 昇) is still a name
+    ("谁发明了火药？", "火药是毕昇发明的，孙思邈后来记载过配方。", "孙思邈", False),
     # the reply first and detail after, a kind word before the name, or a clause that describes it: the reference is the answer
     ("Who invented the telephone?", "Alexander Graham Bell, a Scottish-born inventor, invented the telephone.",
      "Alexander Graham Bell", True),

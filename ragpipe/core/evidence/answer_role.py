@@ -35,10 +35,24 @@ def _cover(clause: str, asked: list[str]) -> float:
     return sum(found_in(w, said) for w in asked) / len(asked)
 
 
+def _zh_joined(clause: str) -> list[str]:
+    """The clause's words, with a run of single Chinese characters that stand together joined: jieba cuts a rare
+    name into its characters (毕昇 as 毕 + 昇)."""
+    joined, run = [], False
+    for word in words(clause):
+        single = len(word) == 1 and not word.isascii()
+        if single and run and f"{joined[-1]}{word}" in clause:
+            joined[-1] += word
+        else:
+            joined.append(word)
+            run = single
+    return joined
+
+
 def _other_names(clause: str, asked: list[str]) -> list[str]:
     """Words the clause adds to the question that read as names: English words written with a capital
     (not a nationality: "an American"), Chinese words of two or more characters that give no kind."""
-    added = [w for w in words(clause) if not found_in(w, asked)]
+    added = [w for w in _zh_joined(clause) if not found_in(w, asked)]
     if is_chinese(clause):
         return [w for w in added if len(w) >= 2 and not _ZH_KIND.search(w) and not re.search(f"{re.escape(w)}[人族裔籍]", clause)]
     capitals = {w.lower() for m in _EN_NAME.finditer(clause) if not _PLACE_BEFORE.search(clause[:m.start()])
