@@ -38,6 +38,11 @@ KNOWN_GAPS = {
     # - context_relevance: a context of another subject holding the kind of value asked (a gym's opening hour for
     #   "早餐几点供应？" at 0.50), a value question's second context at 0.07-0.08, another attribute of the thing at
     #   0.56-0.64, items in no word of the item lexicons (李自成攻入北京), 紫禁城 for 故宫.
+    # - context_recall: a reference that words the number or ratio otherwise ("fifteen-dollar entry fee" / "$15",
+    #   四分之三 / 75%, "Nine out of ten" / 90%) is supported but at 0.72-0.78, under the 0.8 band; correctness: a
+    #   paraphrase in other words ("twice a year" / "Every six months", "Swap … once every year" / "Replace it
+    #   annually"), a short form whose characters the name does not hold in order (央行 / 中国人民银行), a name
+    #   given without its country (国家统计局 / 中华人民共和国国家统计局, factual_correctness).
 }
 
 
