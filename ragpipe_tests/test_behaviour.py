@@ -50,6 +50,13 @@ KNOWN_GAPS = {
     # - faithful rewordings the support model scores 0.64-0.80 with no rule firing ("Roughly 2.4 million" / 2,412,000,
     #   一个半小时 / 90分钟, "2 September 2025" / 2025-09-02), a duty read against a permission (需…申请 / 可申请), and a
     #   paraphrase read as invented where only a bound value is shared ("18 or older" / "aged 18 and over").
+
+    #   0.56-0.64, items in no word of the item lexicons (李自成攻入北京), 紫禁城 for 故宫.
+    # - context_recall: a reference that words the number or ratio otherwise ("fifteen-dollar entry fee" / "$15",
+    #   四分之三 / 75%, "Nine out of ten" / 90%) is supported but at 0.72-0.78, under the 0.8 band; correctness: a
+    #   paraphrase in other words ("twice a year" / "Every six months", "Swap … once every year" / "Replace it
+    #   annually"), a short form whose characters the name does not hold in order (央行 / 中国人民银行), a name
+    #   given without its country (国家统计局 / 中华人民共和国国家统计局, factual_correctness).
 }
 
 

@@ -255,6 +255,47 @@ def test_answer_and_factual_correctness_read_a_surname_as_the_person(kit, questi
 
 
 @pytest.mark.parametrize("question, answer, reference, correct", [
+    # a bare Chinese reply that the names reader does not know is still the short form of the reference's name
+    ("联合国哪个机构负责粮食安全事务？", "粮农组织。", "粮食及农业组织", True),
+    ("哪个国际组织负责协调全球卫生事务？", "世卫组织。", "世界卫生组织", True),
+    ("哪个国际组织负责协调全球卫生事务？", "世贸组织。", "世界卫生组织", False),
+    # a reply that inserts a negation is no long form of the reference
+    ("充电免费吗？", "商场充电不免费。", "商场充电免费。", False),
+])
+def test_answer_and_factual_correctness_read_a_bare_chinese_short_form(kit, question, answer, reference, correct):
+    assert_both_correctness_metrics(kit, question, answer, reference, correct)
+
+
+@pytest.mark.parametrize("question, answer, reference, correct", [
+    # a spelled number is a value as its digits are: the bare reply is read with its question
+    ("How long does the ferry crossing take?", "Roughly forty minutes.", "About 40 minutes", True),
+    ("How long does the ferry crossing take?", "Roughly ninety minutes.", "About 40 minutes", False),
+])
+def test_answer_and_factual_correctness_read_a_spelled_number_reply_as_a_bare_reply(kit, question, answer, reference,
+                                                                                     correct):
+    assert_both_correctness_metrics(kit, question, answer, reference, correct)
+
+
+@pytest.mark.parametrize("question, answer, reference, correct", [
+    # the clause that answers the question names another; the reference's name stands later in another role
+    ("Who invented the telephone?", "Thomas Edison invented the telephone, a year after Alexander Graham Bell filed his "
+     "first patent.", "Alexander Graham Bell", False),
+    ("谁发明了电话？", "电话是爱迪生发明的，贝尔后来改进了它。", "贝尔", False),
+    # a rare name that jieba cuts into its characters (毕 + 昇) is still a name
+    ("谁发明了火药？", "火药是毕昇发明的，孙思邈后来记载过配方。", "孙思邈", False),
+    # the reply first and detail after, a kind word before the name, or a clause that describes it: the reference is the answer
+    ("Who invented the telephone?", "Alexander Graham Bell, a Scottish-born inventor, invented the telephone.",
+     "Alexander Graham Bell", True),
+    ("谁发明了电话？", "发明电话的是一位苏格兰裔发明家，名叫贝尔。", "贝尔", True),
+    ("Who wrote Pride and Prejudice?", "Pride and Prejudice was written in 1813 by Jane Austen, who lived in Hampshire.",
+     "Jane Austen", True),
+])
+def test_answer_and_factual_correctness_a_reference_named_in_another_role_is_no_answer(kit, question, answer, reference,
+                                                                                        correct):
+    assert_both_correctness_metrics(kit, question, answer, reference, correct)
+
+
+@pytest.mark.parametrize("question, answer, reference, correct", [
     # a bare "A or B" offers two candidates; a gloss set off by a comma or framed in a sentence does not
     ("Which gas do plants absorb for photosynthesis?", "Carbon dioxide or oxygen.", "Carbon dioxide", False),
     ("What is the capital of Australia?", "Sydney or Canberra.", "Canberra", False),

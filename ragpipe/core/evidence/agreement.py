@@ -24,6 +24,7 @@ from ragpipe.core.text import EN_STOPWORDS, content_tokens, en_value_words, is_c
 _VOWELS = set("aeiouy")
 PARENTHESIS = re.compile(r"\([^()]*\)|（[^（）]*）")
 _NUMBER_WORDS = frozenset([*EN_UNITS, *EN_SCALES])
+_NUMBER_TERMS = _NUMBER_WORDS | {stem(w) for w in _NUMBER_WORDS}  # as ``terms`` writes them: "hundr"
 SPELLED_NUMBERS = "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True))
 # A number, in digits or words, with the unit before it ("$", "£") or after it ("%", "pounds", "万", "处").
 _NUMBER_UNIT = re.compile(rf"([$£€¥])?\s?(?:\d[\d,.]*(?:/\d+)?|\b(?:{SPELLED_NUMBERS})(?:[\s-]+(?:and\s+)?(?:{SPELLED_NUMBERS}))*\b)"
@@ -106,7 +107,8 @@ def elliptical(statement: str) -> bool:
     if is_chinese(statement):  # a few characters, at most three words ("堪培拉。", "20%。", "2006年")
         tokens = [w for w in jieba_ready().lcut(statement) if re.search(r"\w", w)]
         return len(re.sub(r"[\W_]", "", statement)) <= 8 and len(tokens) <= 3
-    return len(statement.split()) <= 3 and len(terms(statement)) <= 2
+    # A spelled number is a value, as its digits are ("Roughly eight hours." as "Roughly 8 hours.").
+    return len(statement.split()) <= 3 and len([t for t in terms(statement) if t not in _NUMBER_TERMS]) <= 2
 
 
 # A bare reply ("Yes.", "不需要。") answers the question but says nothing a passage can support
@@ -159,9 +161,13 @@ def spelled_out(text: str, other: str) -> str:
         long = re.search(rf"\b{_NAME_JOINER.join(c + _WORD_REST for c in letters)}\b", other)
         if long:
             text = re.sub(rf"(?<!\w){re.escape(acronym)}(?!\w)", long.group(0), text)
-    for name in facts(text).names if is_chinese(text) else ():  # "国际乒联" where the other writes "国际乒乓球联合会"
+    # A bare Chinese reply is a name too, where the names reader does not know it ("世卫组织。" for 世界卫生组织).
+    # Three characters at least: two (湖南) share their characters in order with too many other names (湖北省南部);
+    # and no long form that negates (场馆停车免费 is no short form of 场馆停车不免费).
+    bare = [b for b in [re.sub(r"[\W_]+", "", text)] if len(b) >= 3] if is_chinese(text) and elliptical(text) else []
+    for name in [*facts(text).names, *bare] if is_chinese(text) else ():  # "国际乒联" where the other writes "国际乒乓球联合会"
         long = long_form(name, other)
-        text = text.replace(name, long) if long else text
+        text = text.replace(name, long) if long and not (name in bare and negated(long)) else text
     return text
 
 

@@ -8,6 +8,7 @@ import numpy as np
 
 from ragpipe.core.evidence.agreement import (BARE_REPLY, agreement, found_in, in_context, opening_reply,
                                              spelled_out, terms, worded)
+from ragpipe.core.evidence.answer_role import named_in_another_role
 from ragpipe.core.evidence.calibration import Trees
 from ragpipe.core.evidence.correctness_row import (CLAUSE_END, CORRECTNESS_FEATURES, correctness_row, denied, full_name, head_replaced,
                                                    hedged, negates, opens_with, other_person, same_kind)
@@ -169,7 +170,8 @@ def conflicts(case: EvalCase, kit: Toolkit, found) -> list[str]:
         if None not in (given, expected) and given != expected else []
     swapped = replaced_item(case)
     denial = denied(said, case.ground_truth_answer, case.question, found)
-    head = head_replaced(said, case.ground_truth_answer, case.question) or other_person(said, case.ground_truth_answer, case.question)
+    head = head_replaced(said, case.ground_truth_answer, case.question) or other_person(said, case.ground_truth_answer, case.question) \
+        or named_in_another_role(said, case.ground_truth_answer, case.question, found.key_terms)  # "Buzz Aldrin was the first …"
     return (found_conflicts + ([chose] if chose else []) + ([swapped] if swapped else []) + opposite
             + hedged(said, case.ground_truth_answer, found) + ([denial] if denial else []) + ([head] if head else []))
 
@@ -364,7 +366,9 @@ METRIC = Metric(
                 "\"either Mars or Venus\", \"火星或金星\", a bare \"Sydney or Canberra.\"), that names another person with the "
                 "reference's surname or given name (\"Theodore Roosevelt\" for \"Franklin D. Roosevelt\", 玛丽·安托瓦内特 for "
                 "玛丽·居里), that keeps the qualifier of a short reference phrase and puts another "
-                "word in its head's place (\"a poison pen\" for \"Bottle of poison\", 石塔 for 石桥), that "
+                "word in its head's place (\"a poison pen\" for \"Bottle of poison\", 石塔 for 石桥), that names a bare "
+                "reference only after the clause that answers the question with another name (\"Buzz Aldrin was the first "
+                "person to walk on the Moon, shortly before Neil Armstrong joined him.\"), that "
                 "takes the other alternative of a choice question (\"饭前服用\" for \"饭后服用\"), that opens with the "
                 "opposite yes or no (\"可以，…\" for \"不可以，…\"), that names a bare reference only in clauses that "
                 "deny it (\"The Colosseum is not in Rome.\" for \"Rome\", \"并非曹雪芹\"; \"Canberra, not Sydney\" denies "
