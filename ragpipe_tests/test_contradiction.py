@@ -1355,3 +1355,47 @@ def test_a_never_is_not_rewritten_as_a_waiver():
     assert free_worded("这个停车场从来不收费") == "这个停车场从来不收费"
     assert as_evidence_says("每月存够500元就不收月费", "每月存入至少500元即可免月费。") == "每月存够500元就免月费"
     assert free_worded("停车不收费") == "停车免费"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("这批产品质检合格。", "这批产品质检不合格，已全部召回。"),  # jieba keeps 质检合格 and 不合格 whole
+    ("他的论文答辩通过了。", "他的论文答辩未通过，需要重新答辩。"),  # words() leaves 通过 out
+    ("她的驾照考试及格了。", "她的驾照科目一考试不及格。"),
+])
+def test_a_chinese_word_denied_before_or_inside_it(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "negation"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("这批产品质检合格。", "上一批产品质检不合格，这批产品质检合格。"),
+    ("他的论文答辩通过了。", "他的论文答辩通过了，但开题报告未通过。"),
+    ("如果考试及格就能毕业。", "如果考试不及格，需要补考。"),
+])
+def test_a_chinese_word_the_evidence_also_affirms_is_not_denied(statement, evidence):
+    assert contradiction(statement, [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("Members have to pay for parking.", ["Members park for free for up to three hours."]),
+    ("会员停车需要付费。", ["持会员卡的顾客可免费停车三小时。"]),
+    ("他的贷款申请通过了。", ["他的贷款申请因收入证明不足被拒绝。"]),
+    # a stem of two words is held by its last: "in person" by "person"
+    ("Tutoring is offered in person.", ["The tutoring centre now works fully remote;", "all tutoring is by video call."]),
+])
+def test_free_and_pay_passed_and_refused_and_an_antonym_of_two_words(statement, evidence):
+    found = contradiction(statement, evidence)
+    assert found is not None and found.kind == "antonym"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("节假日可以办理退税。", "节假日暂停办理退税。"),  # a service suspended is not to be had
+    ("哺乳期妇女可以吃这种药。", "本品哺乳期妇女禁用。"),  # a medicine is eaten as it is used
+])
+def test_a_suspended_service_and_a_banned_medicine_forbid(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "modality"
+
+
+def test_a_pause_one_may_ask_for_forbids_nothing():
+    assert contradiction("会员卡可以暂停使用。", ["会员卡可暂停使用三个月。"]) is None

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from ragpipe.core.evidence.agreement import found_in, words
 from ragpipe.core.evidence.antonyms import ANTONYMS, negated_at
 from ragpipe.core.evidence.antonyms import free_worded, stems_in as _stems_in
+from ragpipe.core.evidence.denied_inside import denied_inside
 from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.negated_words import plainly, prefixed, word_denied
 from ragpipe.core.text import is_chinese
@@ -55,7 +56,8 @@ _MODALITY = [
                           r"|\b(?:can|allowed|permitted|welcome|safely)\b|\b(?:is|are)\s+safe\b"
                           r"|\bfree\s+to\b|\b(?:has|have|had)\s+no\s+(?:\w+\s+)?effect\b|\bdoes\s+not\s+affect\b"
                           r"|\bharmless\b", re.I)),
-    ("forbid", re.compile(r"严禁|禁止|禁[用食烟售行停入]|不得|不准|不许|不能|不可|不宜|切勿|请勿|谢绝|不(?:允许|准许|建议|推荐)")),
+    ("forbid", re.compile(r"严禁|禁止|禁[用食烟售行停入]|不得|不准|不许|不能|不可|不宜|切勿|请勿|谢绝|不(?:允许|准许|建议|推荐)"
+                          r"|(?<![可能])暂停")),  # a service suspended ("暂停办理") is not to be had
     ("exempt", re.compile(r"无需|无须|毋须|不需要?|不必|不用|非必须|自愿|可选")),
     ("require", re.compile(r"必须|务必|应当|需要|须")),
     ("permit", re.compile(r"可以|允许|准许|能够|放心|(?:没有|无)(?:任何)?影响|不影响|无妨|无碍")),
@@ -150,8 +152,9 @@ def _antonyms_held(statement_terms: list[str], text: str, sentence: str,
     found, whole = _stems_in(text), _stems_in(sentence)
     return tuple(t for t in statement_terms for ours, theirs in pairs
                  if theirs in found and ours not in whole
-                 # a Chinese stem jieba cuts in two ("最便宜": 最 / 便宜) is held by its longer part
-                 and (ours in t or len(t) >= 2 and t in ours if not ours.isascii() else t.startswith(ours)))[:1]
+                 # a Chinese stem jieba cuts in two ("最便宜": 最 / 便宜) is held by its longer part, "in person" by "person"
+                 and (ours in t or len(t) >= 2 and t in ours if not ours.isascii()
+                      else t.startswith(ours.split()[-1])))[:1]
 
 
 def _restates(clause: str, statement: str) -> bool:
@@ -211,8 +214,9 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
     # A Chinese stem words() drops (通过 is also "by way of") is a word where the evidence has its antonym (否决).
     statement_terms += [ours for ours, theirs in pairs if not ours.isascii() and not any(ours in t for t in statement_terms)
                         and any(theirs in s for s in sentences)][:1]
+    clauses = [c for s in sentences for c in clauses_of(s)]
     if len(statement_terms) < 2:
-        return None
+        return denied_inside(statement, statement_terms, clauses)
     denies = _negates(statement)
     single = len(clauses_of(statement)) == 1
     stance, held_in = modality(statement), modality(statement, _INCLUSION)
@@ -241,7 +245,8 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
                 return "antonym", ours, theirs, clause
     return ((stance and _modality_conflict(statement, stance, sentences))
             or (held_in and _modality_conflict(statement, held_in, sentences, _INCLUSION))
-            or _antonym_on_the_object(statement, statement_terms, sentences, pairs))
+            or _antonym_on_the_object(statement, statement_terms, sentences, pairs)
+            or denied_inside(statement, statement_terms, clauses))
 
 
 def modality(text: str, lexicon=_MODALITY) -> str | None:
@@ -309,12 +314,12 @@ def _explicit(text: str, lexicon=_MODALITY) -> bool:
 def _held(frame: list[str], clause: str, lexicon=_MODALITY) -> int:
     """How many of ``frame`` the clause holds. Chinese: as written anywhere in it, whichever
     way jieba cut it ("门店里" is cut 门 / 店里, "严禁吸烟" is one word; "骑" is in "骑行"), or as
-    the verb a prohibition holds ("服用" in "孕妇禁用", "吸烟" in "禁烟"), or by the head character
+    the verb a prohibition holds ("服用", "吃" in "孕妇禁用", "吸烟" in "禁烟"), or by the head character
     of what the modal word governs ("生火" / "禁止明火": fire, however made)."""
     if is_chinese(clause):
         governed = _governed(clause, lexicon)
         return sum(t in clause or any("禁" + ch in clause for ch in t) or len(t) == 2 and governed[-1:] == t[-1]
-                   for t in frame)
+                   or t in "吃喝饮用食用" and "禁用" in clause for t in frame)  # a medicine is eaten as it is used
     return overlap(frame, words(clause))
 
 
