@@ -1399,3 +1399,39 @@ def test_a_suspended_service_and_a_banned_medicine_forbid(statement, evidence):
 
 def test_a_pause_one_may_ask_for_forbids_nothing():
     assert contradiction("会员卡可以暂停使用。", ["会员卡可暂停使用三个月。"]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("There is no parking fee.", "The parking fee is $12 per day."),
+    ("The sauna is not heated.", "The sauna is heated to 80°C every evening."),
+    ("这个泳池没有加热。", "泳池全年恒温加热至28度。"),
+])
+def test_a_denial_of_what_the_evidence_states_with_a_value(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "negation"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("There is no parking fee for guests.", "The parking fee for visitors is $12 per day."),
+    ("There is no parking fee.", "If you stay over 3 hours, the parking fee is $12."),
+    ("The fee was not paid in 2020.", "The fee of $12 was paid in 2021."),  # a value of its own: slots read it
+])
+def test_a_denial_the_valued_evidence_does_not_assert(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is None or found.kind != "negation"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("Seniors do not get a discount on museum passes.", "Seniors get half-price museum passes with a valid senior card."),
+    ("Members do not get a discount on drinks.", "Members get drinks at 30% off on weekdays and half-price on Mondays."),
+])
+def test_a_priced_discount_is_a_discount(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "negation"
+
+
+def test_a_discount_word_leaves_other_words_of_fold_alone():
+    from ragpipe.core.evidence.discounts import discount_worded
+
+    assert discount_worded("会员打八折，折扣不叠加。") == "会员打折，折扣不叠加。"
+    assert discount_worded("Tickets are half-price.") == "Tickets are discount."

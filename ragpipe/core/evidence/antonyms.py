@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ragpipe.core.evidence.discounts import discount_worded
 from ragpipe.core.evidence.facts import fold
 
 # A text has a stem when one of its words starts with it (Chinese: when it contains it). Only stems of words
@@ -88,8 +89,8 @@ def stems_in(text: str) -> frozenset[str]:
 
 def free_worded(text: str) -> str:
     """The text with "at no cost", "costs nothing", 不收费 … written "free" / 免费: one word, and no negation
-    left to read against the evidence's price."""
-    return _NO_COST.sub("free", _ZH_FREE.sub("免费", text))
+    left to read against the evidence's price; a priced discount ("half-price", 半价) written "discount" / 打折."""
+    return discount_worded(_NO_COST.sub("free", _ZH_FREE.sub("免费", text)))
 
 
 def negated_at(text: str, stem: str) -> bool:
