@@ -15,6 +15,7 @@ from ragpipe.core.evidence.antonyms import free_worded, stems_in as _stems_in
 from ragpipe.core.evidence.denied_inside import denied_inside
 from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.negated_words import plainly, prefixed, word_denied
+from ragpipe.core.evidence.object_antonyms import antonym_on_the_object
 from ragpipe.core.text import is_chinese
 
 # A clause restates a statement (but for its polarity) when this share of its words are the statement's.
@@ -214,7 +215,8 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
     # A Chinese stem words() drops (通过 is also "by way of") is a word where the evidence has its antonym (否决).
     statement_terms += [ours for ours, theirs in pairs if not ours.isascii() and not any(ours in t for t in statement_terms)
                         and any(theirs in s for s in sentences)][:1]
-    clauses = [c for s in sentences for c in clauses_of(s)]
+    of = [(c, s) for s in sentences for c in clauses_of(s)]
+    clauses = [c for c, _ in of]
     if len(statement_terms) < 2:
         return denied_inside(statement, statement_terms, clauses)
     denies = _negates(statement)
@@ -245,7 +247,7 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
                 return "antonym", ours, theirs, clause
     return ((stance and _modality_conflict(statement, stance, sentences))
             or (held_in and _modality_conflict(statement, held_in, sentences, _INCLUSION))
-            or _antonym_on_the_object(statement, statement_terms, sentences, pairs)
+            or antonym_on_the_object(statement, statement_terms, of, pairs)
             or denied_inside(statement, statement_terms, clauses))
 
 
@@ -355,38 +357,6 @@ def _said(text: str, kind: str, lexicon=_MODALITY) -> str:
         if found:
             return found.group(0) + "".join(g for g in found.groups() if g)
     return kind
-
-
-# Besides the shared object, a sentence that opposes a statement's verb on it holds this many of its words.
-OBJECT_FRAME = 2
-
-
-def _object_of(text: str, stem: str) -> str | None:
-    at = text.find(stem)
-    following = words(text[at + len(stem):]) if at >= 0 else ()
-    return following[0] if following and len(following[0]) >= 2 else None
-
-
-def _antonym_on_the_object(statement: str, statement_terms: list[str], sentences: list[str],
-                           pairs: list[tuple[str, str]]) -> tuple[str, str, str, str] | None:
-    """In Chinese, the evidence puts the antonym of the statement's verb before the same object
-    ("需要缴纳个人所得税" / "…免征个人所得税"), in a sentence that holds a few more of its words: a
-    reworded condition ("自住满五年的家庭唯一住房" / "自用达五年以上并且是家庭唯一生活用房") leaves
-    too few shared words for the clause to be aligned, but the verb and its object say enough."""
-    if not is_chinese(statement):
-        return None
-    for ours, theirs in pairs:
-        obj = _object_of(statement, ours)
-        if obj is None:
-            continue
-        frame = [t for t in statement_terms if t != obj and ours not in t]
-        for sentence in sentences:
-            for clause in clauses_of(sentence):
-                if (theirs in clause and ours not in clause and _object_of(clause, theirs) == obj
-                        and overlap(frame, words(sentence)) >= OBJECT_FRAME
-                        and negated_at(statement, ours) == negated_at(clause, theirs)):  # 不允许 says 禁止
-                    return "antonym", ours, theirs, clause
-    return None
 
 
 def _names_another(statement: str, sentence: str) -> bool:
