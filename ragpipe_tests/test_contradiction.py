@@ -1394,7 +1394,7 @@ def test_free_and_pay_passed_and_refused_and_an_antonym_of_two_words(statement, 
 ])
 def test_a_suspended_service_and_a_banned_medicine_forbid(statement, evidence):
     found = contradiction(statement, [evidence])
-    assert found is not None and found.kind == "modality"
+    assert found is not None and found.kind in ("modality", "negation")  # 暂停 also says "not" (polarity._HALTED)
 
 
 def test_a_pause_one_may_ask_for_forbids_nothing():
@@ -1435,3 +1435,16 @@ def test_a_discount_word_leaves_other_words_of_fold_alone():
 
     assert discount_worded("会员打八折，折扣不叠加。") == "会员打折，折扣不叠加。"
     assert discount_worded("Tickets are half-price.") == "Tickets are discount."
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("这个接口已经上线。", "这个接口联调测试未通过，已经下线。"),  # jieba cuts 接口联调 whole
+    ("图书馆周一正常开放。", "图书馆每周一闭馆进行整理。"),  # 每周一 holds 周一
+])
+def test_an_antonym_aligned_by_a_chinese_word_inside_a_longer_one(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "antonym"
+
+
+def test_a_halt_says_not():
+    assert contradiction("这家餐厅目前不营业。", ["这家餐厅目前暂停营业。"]) is None

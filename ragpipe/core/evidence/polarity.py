@@ -121,8 +121,9 @@ def _predicate_clauses(statement_terms: list[str], sentences: list[str], pairs: 
     of = [(c, s) for s in sentences for c in clauses_of(s)]
     clauses = [c for c, _ in of]
 
-    def with_antonyms(text: str, sentence: str) -> tuple[str, ...]:
-        return words(text) + _antonyms_held(statement_terms, text, sentence, pairs)
+    def with_antonyms(text: str, sentence: str) -> tuple[str, ...]:  # and a Chinese word inside a longer one (功能测试)
+        return words(text) + _antonyms_held(statement_terms, text, sentence, pairs) + tuple(
+            t for t in statement_terms if len(t) >= 2 and not t.isascii() and t in text and t not in words(text))
 
     for held in (lambda text, _: words(text), with_antonyms):
         aligned = aligned_with(statement_terms, clauses, [held(c, s) for c, s in of])
@@ -196,8 +197,12 @@ def _uncaused(text: str) -> str:
     return _CAUSE.sub(" ", fold(text))
 
 
+# A halt says "not" of what it halts: "暂停营业" says what "不营业" says.
+_HALTED = re.compile(r"暂停|停止")
+
+
 def _negates(text: str) -> bool:
-    return negated(_BOUND.sub(" ", text))
+    return negated(_BOUND.sub(" ", text)) or bool(_HALTED.search(text))
 
 
 def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
