@@ -1448,3 +1448,11 @@ def test_an_antonym_aligned_by_a_chinese_word_inside_a_longer_one(statement, evi
 
 def test_a_halt_says_not():
     assert contradiction("这家餐厅目前不营业。", ["这家餐厅目前暂停营业。"]) is None
+
+
+def test_a_fragment_or_a_determiner_denies_nothing():
+    """Found on the dev sets (RAGTruth, HalluQA): a fragment ending in its negation, and 所有 of 没有所有."""
+    from ragpipe.core.evidence.denied_values import denied_value
+
+    assert denied_value("whitetail deer do not", ["for white-tailed deer 6 1/2 months."]) is None
+    assert contradiction("所有中国人都擅长的学科是什么: 计算机", ["没有所有人都擅长的学科。"]) is None

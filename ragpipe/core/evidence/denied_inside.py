@@ -33,7 +33,8 @@ def denied_inside(statement: str, statement_terms: list[str], clauses: list[str]
     if not is_chinese(statement) or negated(statement) or not statement_terms:
         return None
     # A verdict word words() leaves out ("通过" is also "by way of") is still the word the clause may deny.
-    said = [*statement_terms, *(s for s in stems_in(statement) if not s.isascii() and s not in statement_terms)]
+    said = [*(t for t in statement_terms if not _function_word(t)),
+            *(s for s in stems_in(statement) if not s.isascii() and s not in statement_terms)]
     for clause in clauses:
         if _UNSAID.search(clause):
             continue
@@ -46,3 +47,10 @@ def denied_inside(statement: str, statement_terms: list[str], clauses: list[str]
                 denial = re.search(rf"\S{{0,2}}{_NOT}\S{{0,{len(word)}}}", clause)
                 return "negation", word, denial.group(0) if denial else clause, clause
     return None
+
+
+def _function_word(word: str) -> bool:
+    """A word that names no predicate a clause could deny: a pronoun, a determiner (所有), an adverb, a measure…"""
+    import jieba.posseg
+
+    return (jieba.posseg.dt.word_tag_tab.get(word) or "x")[:1] in "rbdcumqp"

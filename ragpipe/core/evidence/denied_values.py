@@ -11,6 +11,7 @@ from ragpipe.core.evidence.agreement import found_in, words
 from ragpipe.core.evidence.facts import facts, negated
 from ragpipe.core.evidence.polarity import clauses_of, pronoun
 
+_NEGATION = re.compile(r"\b(?:not|no|never)\b|n['’]t\b|[不没无未]", re.I)
 # A value stated under a condition or an exception asserts nothing of every case.
 _HEDGED = re.compile(r"\b(?:if|unless|when|whether|except|only)\b|如果|若|除非|假如|除了|仅|只有", re.I)
 
@@ -20,6 +21,9 @@ def denied_value(statement: str, sentences: list[str]) -> tuple[str, str, str, s
     own, has every one of its words (two at least) in an affirmative evidence clause that states a number."""
     if not negated(statement) or facts(statement).numbers or _HEDGED.search(statement):
         return None
+    denial = _NEGATION.search(statement)
+    if denial is None or not words(statement[denial.end():]):
+        return None  # a fragment that says what it denies nowhere ("whitetail deer do not")
     said = [w for w in dict.fromkeys(words(statement)) if not facts(w).negated and not pronoun(w)]
     if len(said) < 2:
         return None
