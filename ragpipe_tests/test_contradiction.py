@@ -1456,3 +1456,12 @@ def test_a_fragment_or_a_determiner_denies_nothing():
 
     assert denied_value("whitetail deer do not", ["for white-tailed deer 6 1/2 months."]) is None
     assert contradiction("所有中国人都擅长的学科是什么: 计算机", ["没有所有人都擅长的学科。"]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("收音机是现代物品", "在古代，并没有收音机这种现代设备。"),  # 没有 before a noun: there is none, no predicate denied
+    ("每个程序员认为最好的编程语言可能有所不同", "每个程序员都有自己喜欢的编程语言，没有被公认为最好的编程语言。"),
+])
+def test_an_existential_none_and_a_clause_without_an_antonym_deny_nothing(statement, evidence):
+    """Found against HalluQA references (answer_correctness rows of train_calibration): both correct answers."""
+    assert contradiction(statement, [evidence]) is None

@@ -11,7 +11,8 @@ from ragpipe.core.evidence.antonyms import stems_in
 from ragpipe.core.evidence.facts import negated
 from ragpipe.core.text import is_chinese
 
-_NOT = "(?:不|未|没有?)"
+# 没有 before a noun says there is none ("没有收音机", "没有球队"), not that a predicate fails: only 不, 未, 没 deny here.
+_NOT = "(?:不|未|没(?!有))"
 # A clause that says the word under a condition, or as a bound, denies nothing of it.
 _UNSAID = re.compile(r"如果|若|除非|假如|是否|不[得应能可宜]?(?:超过|高于|多于|低于|少于)")
 

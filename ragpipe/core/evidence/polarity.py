@@ -121,9 +121,10 @@ def _predicate_clauses(statement_terms: list[str], sentences: list[str], pairs: 
     of = [(c, s) for s in sentences for c in clauses_of(s)]
     clauses = [c for c, _ in of]
 
-    def with_antonyms(text: str, sentence: str) -> tuple[str, ...]:  # and a Chinese word inside a longer one (功能测试)
-        return words(text) + _antonyms_held(statement_terms, text, sentence, pairs) + tuple(
-            t for t in statement_terms if len(t) >= 2 and not t.isascii() and t in text and t not in words(text))
+    def with_antonyms(text: str, sentence: str) -> tuple[str, ...]:  # and, beside an antonym or a halt, a Chinese
+        opposed = _HALTED.search(text) or any(theirs in _stems_in(text) for _, theirs in pairs)  # word inside a longer
+        return words(text) + _antonyms_held(statement_terms, text, sentence, pairs) + tuple(  # one ("功能测试…下线")
+            t for t in statement_terms if opposed and len(t) >= 2 and not t.isascii() and t in text and t not in words(text))
 
     for held in (lambda text, _: words(text), with_antonyms):
         aligned = aligned_with(statement_terms, clauses, [held(c, s) for c, s in of])
