@@ -1393,3 +1393,112 @@ def test_a_short_form_of_the_evidences_name_is_no_other_name():
     assert contradiction("珠峰海拔8848.86米", ["2020年测定，珠穆朗玛峰海拔为8848.86米。"]) is None
     found = contradiction("泰山海拔8848.86米", ["2020年测定，珠穆朗玛峰海拔为8848.86米。"])
     assert found is not None and found.kind == "name"
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("这批产品质检合格。", "这批产品质检不合格，已全部召回。"),  # jieba keeps 质检合格 and 不合格 whole
+    ("他的论文答辩通过了。", "他的论文答辩未通过，需要重新答辩。"),  # words() leaves 通过 out
+    ("她的驾照考试及格了。", "她的驾照科目一考试不及格。"),
+])
+def test_a_chinese_word_denied_before_or_inside_it(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "negation"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("这批产品质检合格。", "上一批产品质检不合格，这批产品质检合格。"),
+    ("他的论文答辩通过了。", "他的论文答辩通过了，但开题报告未通过。"),
+    ("如果考试及格就能毕业。", "如果考试不及格，需要补考。"),
+])
+def test_a_chinese_word_the_evidence_also_affirms_is_not_denied(statement, evidence):
+    assert contradiction(statement, [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("Members have to pay for parking.", ["Members park for free for up to three hours."]),
+    ("会员停车需要付费。", ["持会员卡的顾客可免费停车三小时。"]),
+    ("他的贷款申请通过了。", ["他的贷款申请因收入证明不足被拒绝。"]),
+    # a stem of two words is held by its last: "in person" by "person"
+    ("Tutoring is offered in person.", ["The tutoring centre now works fully remote;", "all tutoring is by video call."]),
+])
+def test_free_and_pay_passed_and_refused_and_an_antonym_of_two_words(statement, evidence):
+    found = contradiction(statement, evidence)
+    assert found is not None and found.kind == "antonym"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("节假日可以办理退税。", "节假日暂停办理退税。"),  # a service suspended is not to be had
+    ("哺乳期妇女可以吃这种药。", "本品哺乳期妇女禁用。"),  # a medicine is eaten as it is used
+])
+def test_a_suspended_service_and_a_banned_medicine_forbid(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind in ("modality", "negation")  # 暂停 also says "not" (polarity._HALTED)
+
+
+def test_a_pause_one_may_ask_for_forbids_nothing():
+    assert contradiction("会员卡可以暂停使用。", ["会员卡可暂停使用三个月。"]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("There is no parking fee.", "The parking fee is $12 per day."),
+    ("The sauna is not heated.", "The sauna is heated to 80°C every evening."),
+    ("这个泳池没有加热。", "泳池全年恒温加热至28度。"),
+])
+def test_a_denial_of_what_the_evidence_states_with_a_value(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "negation"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("There is no parking fee for guests.", "The parking fee for visitors is $12 per day."),
+    ("There is no parking fee.", "If you stay over 3 hours, the parking fee is $12."),
+    ("The fee was not paid in 2020.", "The fee of $12 was paid in 2021."),  # a value of its own: slots read it
+])
+def test_a_denial_the_valued_evidence_does_not_assert(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is None or found.kind != "negation"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("Seniors do not get a discount on museum passes.", "Seniors get half-price museum passes with a valid senior card."),
+    ("Members do not get a discount on drinks.", "Members get drinks at 30% off on weekdays and half-price on Mondays."),
+])
+def test_a_priced_discount_is_a_discount(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "negation"
+
+
+def test_a_discount_word_leaves_other_words_of_fold_alone():
+    from ragpipe.core.evidence.discounts import discount_worded
+
+    assert discount_worded("会员打八折，折扣不叠加。") == "会员打折，折扣不叠加。"
+    assert discount_worded("Tickets are half-price.") == "Tickets are discount."
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("这个接口已经上线。", "这个接口联调测试未通过，已经下线。"),  # jieba cuts 接口联调 whole
+    ("图书馆周一正常开放。", "图书馆每周一闭馆进行整理。"),  # 每周一 holds 周一
+])
+def test_an_antonym_aligned_by_a_chinese_word_inside_a_longer_one(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "antonym"
+
+
+def test_a_halt_says_not():
+    assert contradiction("这家餐厅目前不营业。", ["这家餐厅目前暂停营业。"]) is None
+
+
+def test_a_fragment_or_a_determiner_denies_nothing():
+    """Found on the dev sets (RAGTruth, HalluQA): a fragment ending in its negation, and 所有 of 没有所有."""
+    from ragpipe.core.evidence.denied_values import denied_value
+
+    assert denied_value("whitetail deer do not", ["for white-tailed deer 6 1/2 months."]) is None
+    assert contradiction("所有中国人都擅长的学科是什么: 计算机", ["没有所有人都擅长的学科。"]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("收音机是现代物品", "在古代，并没有收音机这种现代设备。"),  # 没有 before a noun: there is none, no predicate denied
+    ("每个程序员认为最好的编程语言可能有所不同", "每个程序员都有自己喜欢的编程语言，没有被公认为最好的编程语言。"),
+])
+def test_an_existential_none_and_a_clause_without_an_antonym_deny_nothing(statement, evidence):
+    """Found against HalluQA references (answer_correctness rows of train_calibration): both correct answers."""
+    assert contradiction(statement, [evidence]) is None

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ragpipe.core.evidence.discounts import discount_worded
 from ragpipe.core.evidence.facts import fold
 
 # A text has a stem when one of its words starts with it (Chinese: when it contains it). Only stems of words
@@ -30,6 +31,7 @@ ANTONYMS = [("increas", "decreas"), ("increas", "reduc"), ("rais", "lower"), ("r
             ("缴纳", "免征"), ("征收", "免征"), ("需要", "无需"), ("收费", "免费"), ("仅限", "不限"),
             ("still", "no longer"), ("仍", "不再"), ("开放", "关闭"), ("开放", "闭馆"), ("营业", "停业"), ("营业", "歇业"),
             ("开门", "关门"), ("free", "charg"), ("free", "non-refundable"), ("免费", "不退"), ("免费", "不予退"),
+            ("free", "pay"), ("免费", "付费"),  # a fee to pay
             # a verdict, a vote, a test, a request; presence; a market, an account, a count
             ("passed", "failed"), ("passes", "fails"), ("present", "absent"),
             ("attend", "absent"), ("approv", "denied"), ("grant", "denied"), ("accept", "declin"), ("allow", "banned"),
@@ -52,6 +54,8 @@ ANTONYMS = [("increas", "decreas"), ("increas", "reduc"), ("rais", "lower"), ("r
             # an attempt's outcome: "succeeded in" is never the successor's "succeeded" ("succeeded Dr Lind")
             ("succeeded in", "failed to"), ("succeeds in", "fails to"), ("succeed in", "fail to")]
 _STEMS = sorted({w for pair in ANTONYMS for w in pair})
+# 通过 that ends its clause is a verdict ("申请通过了": approved, the 获批 of 被拒), not "by way of" ("通过网上申请").
+_ZH_VERDICT = re.compile(r"通过了?(?=[。，！；,.!;]|$)")
 # "free of charge", "at no cost", "no charge", 不收费 say "free" / 免费: their "charge" and "cost" are none.
 _FREE_OF_CHARGE = re.compile(r"\bfree of charges?\b", re.I)
 _NO_COST = re.compile(r"\bat no (?:extra |additional )?(?:cost|charge)\b|\bno charge\b|\bcosts? nothing\b", re.I)
@@ -79,13 +83,14 @@ def stems_in(text: str) -> frozenset[str]:
     priced = {"收费" if re.search(r"[\u4e00-\u9fff]", text) else "charg"} if _PRICE.search(text) and _PRICE_WORD.search(text) else set()
     return frozenset(stem for stem in _STEMS if (stem in text if not stem.isascii()
                                                  else re.search(rf"\b{stem}\b", folded) if " " in stem or "-" in stem
-                                                 else any(w.startswith(stem) for w in found))) | priced
+                                                 else any(w.startswith(stem) for w in found))) | priced | (
+        {"获批"} if _ZH_VERDICT.search(text) else set())
 
 
 def free_worded(text: str) -> str:
     """The text with "at no cost", "costs nothing", 不收费 … written "free" / 免费: one word, and no negation
-    left to read against the evidence's price."""
-    return _NO_COST.sub("free", _ZH_FREE.sub("免费", text))
+    left to read against the evidence's price; a priced discount ("half-price", 半价) written "discount" / 打折."""
+    return discount_worded(_NO_COST.sub("free", _ZH_FREE.sub("免费", text)))
 
 
 def negated_at(text: str, stem: str) -> bool:

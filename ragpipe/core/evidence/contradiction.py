@@ -23,6 +23,7 @@ from ragpipe.core.evidence.lists import list_conflict
 from ragpipe.core.evidence.limits import bound_conflict, range_confirms, range_ends
 from ragpipe.core.evidence.polarity import aligned_with, polarity_conflict
 from ragpipe.core.evidence.counts import counts, rank_conflict, same_thing
+from ragpipe.core.evidence.denied_values import denied_value
 from ragpipe.core.evidence.event_dates import date_reading
 from ragpipe.core.evidence.scope import scope_conflict
 from ragpipe.core.evidence.weekdays import weekday_reading
@@ -193,7 +194,7 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
     extreme = None if order else ranked(statement, sentences)  # "the cheapest" of three stated prices
     if extreme and not extreme[0]:
         return Contradiction("comparison", *extreme[1:])
-    found = polarity_conflict(statement, sentences)
+    found = polarity_conflict(statement, sentences) or denied_value(statement, sentences)
     if found and found[0] == "antonym" and (one_relation(statement, found[3]) or order and found[3] in order[3]):
         found = None  # a converse ("lost to" / "won against", "shorter" / "longer"): the roles decide
     swapped = not found and swapped_roles(statement, sentences)

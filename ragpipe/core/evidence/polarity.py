@@ -12,8 +12,10 @@ from collections.abc import Sequence
 from ragpipe.core.evidence.agreement import found_in, words
 from ragpipe.core.evidence.antonyms import ANTONYMS, negated_at
 from ragpipe.core.evidence.antonyms import free_worded, stems_in as _stems_in
+from ragpipe.core.evidence.denied_inside import denied_inside
 from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.negated_words import plainly, prefixed, word_denied
+from ragpipe.core.evidence.object_antonyms import antonym_on_the_object
 from ragpipe.core.text import is_chinese
 
 # A clause restates a statement (but for its polarity) when this share of its words are the statement's.
@@ -55,7 +57,8 @@ _MODALITY = [
                           r"|\b(?:can|allowed|permitted|welcome|safely)\b|\b(?:is|are)\s+safe\b"
                           r"|\bfree\s+to\b|\b(?:has|have|had)\s+no\s+(?:\w+\s+)?effect\b|\bdoes\s+not\s+affect\b"
                           r"|\bharmless\b", re.I)),
-    ("forbid", re.compile(r"严禁|禁止|禁[用食烟售行停入]|不得|不准|不许|不能|不可|不宜|切勿|请勿|谢绝|不(?:允许|准许|建议|推荐)")),
+    ("forbid", re.compile(r"严禁|禁止|禁[用食烟售行停入]|不得|不准|不许|不能|不可|不宜|切勿|请勿|谢绝|不(?:允许|准许|建议|推荐)"
+                          r"|(?<![可能])暂停")),  # a service suspended ("暂停办理") is not to be had
     ("exempt", re.compile(r"无需|无须|毋须|不需要?|不必|不用|非必须|自愿|可选")),
     ("require", re.compile(r"必须|务必|应当|需要|须")),
     ("permit", re.compile(r"可以|允许|准许|能够|放心|(?:没有|无)(?:任何)?影响|不影响|无妨|无碍")),
@@ -118,8 +121,10 @@ def _predicate_clauses(statement_terms: list[str], sentences: list[str], pairs: 
     of = [(c, s) for s in sentences for c in clauses_of(s)]
     clauses = [c for c, _ in of]
 
-    def with_antonyms(text: str, sentence: str) -> tuple[str, ...]:
-        return words(text) + _antonyms_held(statement_terms, text, sentence, pairs)
+    def with_antonyms(text: str, sentence: str) -> tuple[str, ...]:  # and, beside an antonym or a halt, a Chinese
+        opposed = _HALTED.search(text) or any(theirs in _stems_in(text) for _, theirs in pairs)  # word inside a longer
+        return words(text) + _antonyms_held(statement_terms, text, sentence, pairs) + tuple(  # one ("功能测试…下线")
+            t for t in statement_terms if opposed and len(t) >= 2 and not t.isascii() and t in text and t not in words(text))
 
     for held in (lambda text, _: words(text), with_antonyms):
         aligned = aligned_with(statement_terms, clauses, [held(c, s) for c, s in of])
@@ -150,8 +155,9 @@ def _antonyms_held(statement_terms: list[str], text: str, sentence: str,
     found, whole = _stems_in(text), _stems_in(sentence)
     return tuple(t for t in statement_terms for ours, theirs in pairs
                  if theirs in found and ours not in whole
-                 # a Chinese stem jieba cuts in two ("最便宜": 最 / 便宜) is held by its longer part
-                 and (ours in t or len(t) >= 2 and t in ours if not ours.isascii() else t.startswith(ours)))[:1]
+                 # a Chinese stem jieba cuts in two ("最便宜": 最 / 便宜) is held by its longer part, "in person" by "person"
+                 and (ours in t or len(t) >= 2 and t in ours if not ours.isascii()
+                      else t.startswith(ours.split()[-1])))[:1]
 
 
 def _restates(clause: str, statement: str) -> bool:
@@ -192,8 +198,12 @@ def _uncaused(text: str) -> str:
     return _CAUSE.sub(" ", fold(text))
 
 
+# A halt says "not" of what it halts: "暂停营业" says what "不营业" says.
+_HALTED = re.compile(r"暂停|停止")
+
+
 def _negates(text: str) -> bool:
-    return negated(_BOUND.sub(" ", text))
+    return negated(_BOUND.sub(" ", text)) or bool(_HALTED.search(text))
 
 
 def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
@@ -211,8 +221,10 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
     # A Chinese stem words() drops (通过 is also "by way of") is a word where the evidence has its antonym (否决).
     statement_terms += [ours for ours, theirs in pairs if not ours.isascii() and not any(ours in t for t in statement_terms)
                         and any(theirs in s for s in sentences)][:1]
+    of = [(c, s) for s in sentences for c in clauses_of(s)]
+    clauses = [c for c, _ in of]
     if len(statement_terms) < 2:
-        return None
+        return denied_inside(statement, statement_terms, clauses)
     denies = _negates(statement)
     single = len(clauses_of(statement)) == 1
     stance, held_in = modality(statement), modality(statement, _INCLUSION)
@@ -241,7 +253,8 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
                 return "antonym", ours, theirs, clause
     return ((stance and _modality_conflict(statement, stance, sentences))
             or (held_in and _modality_conflict(statement, held_in, sentences, _INCLUSION))
-            or _antonym_on_the_object(statement, statement_terms, sentences, pairs))
+            or antonym_on_the_object(statement, statement_terms, of, pairs)
+            or denied_inside(statement, statement_terms, clauses))
 
 
 def modality(text: str, lexicon=_MODALITY) -> str | None:
@@ -309,12 +322,12 @@ def _explicit(text: str, lexicon=_MODALITY) -> bool:
 def _held(frame: list[str], clause: str, lexicon=_MODALITY) -> int:
     """How many of ``frame`` the clause holds. Chinese: as written anywhere in it, whichever
     way jieba cut it ("门店里" is cut 门 / 店里, "严禁吸烟" is one word; "骑" is in "骑行"), or as
-    the verb a prohibition holds ("服用" in "孕妇禁用", "吸烟" in "禁烟"), or by the head character
+    the verb a prohibition holds ("服用", "吃" in "孕妇禁用", "吸烟" in "禁烟"), or by the head character
     of what the modal word governs ("生火" / "禁止明火": fire, however made)."""
     if is_chinese(clause):
         governed = _governed(clause, lexicon)
         return sum(t in clause or any("禁" + ch in clause for ch in t) or len(t) == 2 and governed[-1:] == t[-1]
-                   for t in frame)
+                   or t in "吃喝饮用食用" and "禁用" in clause for t in frame)  # a medicine is eaten as it is used
     return overlap(frame, words(clause))
 
 
@@ -350,38 +363,6 @@ def _said(text: str, kind: str, lexicon=_MODALITY) -> str:
         if found:
             return found.group(0) + "".join(g for g in found.groups() if g)
     return kind
-
-
-# Besides the shared object, a sentence that opposes a statement's verb on it holds this many of its words.
-OBJECT_FRAME = 2
-
-
-def _object_of(text: str, stem: str) -> str | None:
-    at = text.find(stem)
-    following = words(text[at + len(stem):]) if at >= 0 else ()
-    return following[0] if following and len(following[0]) >= 2 else None
-
-
-def _antonym_on_the_object(statement: str, statement_terms: list[str], sentences: list[str],
-                           pairs: list[tuple[str, str]]) -> tuple[str, str, str, str] | None:
-    """In Chinese, the evidence puts the antonym of the statement's verb before the same object
-    ("需要缴纳个人所得税" / "…免征个人所得税"), in a sentence that holds a few more of its words: a
-    reworded condition ("自住满五年的家庭唯一住房" / "自用达五年以上并且是家庭唯一生活用房") leaves
-    too few shared words for the clause to be aligned, but the verb and its object say enough."""
-    if not is_chinese(statement):
-        return None
-    for ours, theirs in pairs:
-        obj = _object_of(statement, ours)
-        if obj is None:
-            continue
-        frame = [t for t in statement_terms if t != obj and ours not in t]
-        for sentence in sentences:
-            for clause in clauses_of(sentence):
-                if (theirs in clause and ours not in clause and _object_of(clause, theirs) == obj
-                        and overlap(frame, words(sentence)) >= OBJECT_FRAME
-                        and negated_at(statement, ours) == negated_at(clause, theirs)):  # 不允许 says 禁止
-                    return "antonym", ours, theirs, clause
-    return None
 
 
 def _names_another(statement: str, sentence: str) -> bool:
