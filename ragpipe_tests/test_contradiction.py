@@ -1355,3 +1355,12 @@ def test_a_never_is_not_rewritten_as_a_waiver():
     assert free_worded("这个停车场从来不收费") == "这个停车场从来不收费"
     assert as_evidence_says("每月存够500元就不收月费", "每月存入至少500元即可免月费。") == "每月存够500元就免月费"
     assert free_worded("停车不收费") == "停车免费"
+
+
+@pytest.mark.parametrize("statement", ["航程大约45分钟。", "航程45分钟左右。", "The crossing takes roughly 45 minutes."])
+def test_a_hedged_number_is_read_in_its_slot(statement):
+    # The hedge says how exact the number is, not where it stands: the 45 of "every 45 minutes" is no crossing time.
+    evidence = ["去岛上的渡轮从早上6点30分起每45分钟一班。", "航程约25分钟。"] if "航程" in statement else \
+        ["The ferry leaves every 45 minutes from 6:30 a.m.", "The crossing takes about 25 minutes."]
+    found = contradicted(statement, "航程多久？", evidence)
+    assert found is not None and found.kind == "number" and found.evidence == "25", found
