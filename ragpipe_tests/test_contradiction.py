@@ -1502,3 +1502,11 @@ def test_a_fragment_or_a_determiner_denies_nothing():
 def test_an_existential_none_and_a_clause_without_an_antonym_deny_nothing(statement, evidence):
     """Found against HalluQA references (answer_correctness rows of train_calibration): both correct answers."""
     assert contradiction(statement, [evidence]) is None
+
+@pytest.mark.parametrize("statement", ["航程大约45分钟。", "航程45分钟左右。", "The crossing takes roughly 45 minutes."])
+def test_a_hedged_number_is_read_in_its_slot(statement):
+    # The hedge says how exact the number is, not where it stands: the 45 of "every 45 minutes" is no crossing time.
+    evidence = ["去岛上的渡轮从早上6点30分起每45分钟一班。", "航程约25分钟。"] if "航程" in statement else \
+        ["The ferry leaves every 45 minutes from 6:30 a.m.", "The crossing takes about 25 minutes."]
+    found = contradicted(statement, "航程多久？", evidence)
+    assert found is not None and found.kind == "number" and found.evidence == "25", found

@@ -140,3 +140,35 @@ def test_a_universal_claim_against_a_part_named_beside_its_noun_or_an_otherwise(
 ])
 def test_a_claim_no_wider_than_the_part_or_branch_it_names(statement, question, evidence):
     assert contradicted(statement, question, [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    # The evidence names the rest of the whole, so its other clause speaks of a part (the splitter cuts at ";").
+    ("Library cards are free for everyone.", "Do non-residents pay for a card?",
+     "A library card is free for residents;|non-residents pay $35 a year."),
+    ("Withdrawals at any ATM are free.", "Are other ATMs free?",
+     "Withdrawals at the bank's own ATMs are free;|other ATMs charge $2.50."),
+    ("所有人都可以免费办理借书证。", "外地人办证要钱吗？", "本市居民可免费办理借书证，非本市居民每年需缴纳100元。"),
+    # Another whole opens the clause that says it, and the evidence never names the statement's.
+    ("All passengers must book 24 hours in advance.", "Do I need to book?",
+     "Cars must be booked at least 24 hours in advance."),
+    ("所有乘客都必须提前24小时预订。", "需要预订吗？", "车辆须至少提前24小时预订。"),
+    # Never, where the evidence leaves the subject to another sentence.
+    ("The savings account never charges a monthly fee.", "Is there a monthly fee?",
+     "The savings account pays 2.1% interest a year.|There is no monthly fee if the balance stays above $1,000;"
+     "|otherwise the fee is $5."),
+])
+def test_a_universal_claim_against_a_part_beside_its_rest_or_another_whole(statement, question, evidence):
+    found = contradicted(statement, question, evidence.split("|"))
+    assert found is not None and found.kind == "scope", found
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    # The part is the statement's own whole; "any" denied; the whole named in the evidence too.
+    ("Entry is free for all children.", "Is entry free for children?", "Entry is free for children; other visitors pay $5."),
+    ("You cannot pay at any ATM.", "Can I pay at an ATM?", "Payments at the bank's own ATMs are not possible; other ATMs charge $2."),
+    ("All passengers must book 24 hours in advance.", "Do I need to book?",
+     "All passengers must book at least 24 hours in advance; cars must be booked too."),
+])
+def test_a_claim_no_wider_than_a_whole_its_evidence_names(statement, question, evidence):
+    assert contradicted(statement, question, evidence.split("; ")) is None

@@ -57,6 +57,13 @@ _ANY = re.compile(r"\bof any \w+|\bregardless of (?:the |their |its |your )?\w+|
 _ALWAYS = re.compile(rf"{_ANY.pattern}|\b(?:never|always|at all times)\b|从不|从来不|从未|总是|始终|永远", re.I)
 _OTHERWISE = re.compile(r"\b(?:otherwise|or else|on other days|at other times)\b|否则|不然|其余时间|其他时间", re.I)
 _THIS = re.compile(r"[这那该此本][个张家种款位条件项台辆所次门只]")  # "这张信用卡" points at "本卡"; jieba tags few as pronouns
+# "Any" after a preposition claims all of a kind ("free at any ATM", "valid on any route"), unless denied; "any of",
+# "any time"/"any longer" are none.
+_ANY_ONE = re.compile(r"\b(?:at|in|on|from|for|to|with|by) any(?= (?!of\b|time\b|more\b|longer\b|way\b)[a-z])", re.I)
+# The rest of a whole the evidence sets apart: "non-residents pay $35", "other ATMs charge $2.50", "非本市居民…",
+# "其他银行…". Where the evidence names a rest, its other clause speaks of a part.
+_REST = re.compile(r"\bnon-?[a-z]+|\b(?:all |any )?other [a-z]+|\bthe rest\b|\beveryone else\b"
+                   r"|非[\u4e00-\u9fff]{1,4}|其[他它余][\u4e00-\u9fff]{0,3}", re.I)
 # "No one", "nobody", "none of", "没有人": a universal that denies; evidence that names some who do answers it.
 _NO_ONE = re.compile(r"\b(?:no one|no-one|nobody|none of (?:the|them|us|its|their))\b|没有人|没人|无人", re.I)
 _SOME = re.compile(rf"\d|\b(?:{SPELLED_NUMBERS}|several|some|many|a few|someone|somebody)\b|有人"
@@ -74,7 +81,7 @@ def scope_conflict(statement: str, question: str, sentences: list[str]) -> tuple
     held = always and not _IF.search(statement) and _always_against(statement, question, sentences, given)
     if held:
         return "scope", always.group(0), *held
-    universal = _UNIVERSAL.search(statement)
+    universal = _UNIVERSAL.search(statement) or (None if negated(statement) else _ANY_ONE.search(statement))
     if not universal:
         return None
     # The word after "all" is the whole the evidence may name a part of in its own words ("customer" / "Premium
@@ -97,11 +104,37 @@ def scope_conflict(statement: str, question: str, sentences: list[str]) -> tuple
             limit = limit or (None if counted else _modified(clause, words(statement[universal.end():])[:2], given, statement))
             limit = limit or next((_IF.search(c) for c in clauses_of(sentence)
                                   if _new_words(_IF, c, given, said=f"{statement} {question}")), None)
+            limit = limit or _rest(clause, sentence, sentences, given) or _other_whole(clause, sentence, head, given)
         # A statement that names a part itself ("All students usually…", "only on weekdays", "if…") is not universal.
         own = _PART.search(statement) or _IF.search(statement) or _COUNT.search(statement)
         if limit and not (own or (_ONLY.search(statement) and limit.re is not _EXCEPT)):
             return "scope", universal.group(0), limit.group(0), sentence
     return _exempted(statement, head, sentences) if head and not (_IF.search(statement) or negated(statement)) else None
+
+
+def _rest(clause: str, sentence: str, sentences: list[str], given: tuple[str, ...]) -> re.Match | None:
+    """The rest of the whole in another clause of the sentence (or the next, where the splitter cut at ";"), where the
+    clause that speaks of the statement names its part in words new to the statement and question: "free for
+    residents; non-residents pay $35" against "free for everyone", "本市居民可免费…，非本市居民每年需缴纳100元" against
+    "所有人都可以免费…" (not "free for children; other visitors pay $5" against "free for all children")."""
+    if not any(not found_in(t, given) for t in words(clause)):
+        return None
+    at = sentences.index(sentence)
+    cut = sentence.rstrip().endswith((";", "；")) and at + 1 < len(sentences)
+    others = [c for c in clauses_of(sentence) if c != clause] + (clauses_of(sentences[at + 1]) if cut else [])
+    return next((m for c in others for m in _REST.finditer(c) if m.group(0) not in " ".join(given)), None)
+
+
+def _other_whole(clause: str, sentence: str, head: tuple[str, ...], given: tuple[str, ...]) -> re.Match | None:
+    """The clause says it of another whole, which opens it in words new to the statement and question, and the
+    sentence never names the statement's: "Cars must be booked 24 hours in advance" against "All passengers must
+    book 24 hours in advance", "车辆须…提前24小时预订" against "所有乘客都必须…"."""
+    if not head or found_in(head[0], words(sentence)):
+        return None
+    opening = words(clause)[:1]
+    if not opening or found_in(opening[0], given):
+        return None
+    return re.search(re.escape(opening[0]), clause, re.I) or re.search(r"\w+", clause)
 
 
 def _counted(clause: str, frame: list[str]) -> re.Match | None:
@@ -208,7 +241,10 @@ def _always_against(statement: str, question: str, sentences: list[str], given: 
     # A qualifier the splitter cut from its claim ("宠物可以免费乘车，不限重量") speaks of what the question asks.
     if len(frame) < 2 and _ANY.fullmatch(statement.strip(" 。.，,")):
         frame = [t for t in dict.fromkeys(words(_ALWAYS.sub(" ", question))) if not pronoun(t)]
-    branch = _otherwise(frame, sentences)
+    # The evidence may leave the subject to another sentence ("There is no monthly fee if…; otherwise…" against "The
+    # savings account never charges a monthly fee"): what follows the always / never word is the frame then.
+    after = [t for t in dict.fromkeys(words(statement[_ALWAYS.search(statement).end():])) if not pronoun(t)]
+    branch = _otherwise(frame, sentences) or (_otherwise(after, sentences) if len(after) > 1 else None)
     if branch or not _ANY.search(statement):
         return branch
     of = [(c, s) for s in sentences for c in clauses_of(s)]

@@ -25,6 +25,8 @@ _UNNUMBERED = re.compile(r"^\s*\d{1,2}[.)]?\s+|\b(?:steps?|passages?|documents?|
 
 
 _NO_FACTS = facts("")
+# A hedge says how exact a number is, nothing of its slot: "航程大约45分钟" echoes "航程约25分钟".
+_HEDGE = re.compile(r"约为?|大约|大概|左右|上下|差不多|将近|接近|approximately|about|around|roughly|nearly|almost", re.I)
 # A title two names share says nothing of whether they are one: "Dr Chen" and "Dr Alvarez" are two
 # (and so are "Mount Fuji" and "Mount Aso": facts.PLACE_TITLE).
 _TITLE = re.compile(r"^(?:dr|mr|mrs|ms|prof|sir|st)\.?\s+")
@@ -257,7 +259,7 @@ def _echoes(sentence: str, statement_terms: list[str]) -> bool:
     for clause in clauses_of(sentence):
         held = words(clause)
         rest = [t for t in dict.fromkeys(held) if t not in own and not _month_words(t) and not facts(t).numbers]
-        frame = [t for t in statement_terms if not facts(t).numbers and not _month_words(t)]
+        frame = [t for t in statement_terms if not facts(t).numbers and not _month_words(t) and not _HEDGE.fullmatch(t)]
         # A Chinese word may be cut otherwise in the clause ("所作" / "所", "作"): its characters there count.
         if (rest and sum(found_in(t, statement_terms) for t in rest) >= ECHO * len(rest)
                 and sum(found_in(t, held) or not t.isascii() and t in clause for t in frame) >= 0.8 * len(frame)):
