@@ -142,6 +142,11 @@ def test_a_numbers_own_and_joins_no_clauses():
     assert split_statements("The course lasts one and a half years.") == ["The course lasts one and a half years"]
     assert split_statements("The hotel has one hundred and twenty rooms and three large restaurants.") == [
         "The hotel has one hundred and twenty rooms", "three large restaurants"]
+    # Nor does a bound's: "aged 65 and over" is one group, and the claim about it one claim.
+    assert split_statements("Seniors aged 65 and over have to pay to ride the bus.") == [
+        "Seniors aged 65 and over have to pay to ride the bus"]
+    assert split_statements("Children 12 and under ride free and adults pay two dollars.") == [
+        "Children 12 and under ride free", "adults pay two dollars"]
 
 
 def test_a_number_hyphenated_to_its_unit_is_two_words():

@@ -38,9 +38,11 @@ SOURCE_LEAD_IN = re.compile(
 # clause (", which is an autonomous region of Portugal") is not split.
 # After a comma, a hyphenated word ("check-in", "self-guided") is one word of the three that make
 # a clause; without one it would part "essential and non-essential amino acids".
-# A number's own "and" joins no clauses: "one and a half years", "one hundred and twenty rooms".
+# A number's own "and" joins no clauses: "one and a half years", "one hundred and twenty rooms"; nor does that
+# of a bound ("aged 65 and over", "12 and under", "18 and older").
 _EN_CLAUSE = re.compile(r",\s+(?:and also|and|but|while|whereas|although)\s+(?=[\w-]+\s+[\w-]+\s+[\w-]+)"
-                        r"|(?<!hundred)(?<!thousand)\s+(?:and also|and|but|while|whereas|although)\s+(?!a (?:half|quarter)\b)"
+                        r"|(?<!hundred)(?<!thousand)\s+(?:and also|and|but|while|whereas|although)\s+"
+                        r"(?!a (?:half|quarter)\b)(?!(?:over|above|older|up|under|below|younger)\b(?!\s+(?:\d|to\b)))"
                         r"(?=\w+\s+\w+\s+\w+)"
                         r"|,\s+(?=which (?:is why|means|explains why|can|could|will|would|may|might|must|should)\b)", re.I)
 # 千 before a unit is part of it, no multiplier: "1956千米" is 1956 km, as "1956公里" (千克 kg, 千瓦 kW, 千卡 kcal).
