@@ -172,3 +172,26 @@ def test_a_universal_claim_against_a_part_beside_its_rest_or_another_whole(state
 ])
 def test_a_claim_no_wider_than_a_whole_its_evidence_names(statement, question, evidence):
     assert contradicted(statement, question, evidence.split("; ")) is None
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    # A bound in figures beside the noun ("patients over 65") sets a part apart, though words() keeps no bare number.
+    ("All patients get the flu vaccine free of charge.", "Is the flu vaccine free?",
+     "Flu vaccines are given free of charge to patients over 65."),
+    # What only one part has, said of another part the evidence names elsewhere.
+    ("标准会员也能下载。", "哪种会员能下载？", "标准会员每月25元，可同时在两台设备上观看。|仅高级会员支持下载。"),
+    ("标准会员支持下载。", "哪种会员能下载？", "标准会员每月25元。|仅高级会员支持下载。"),
+])
+def test_a_claim_wider_than_a_bound_in_figures_or_an_only(statement, question, evidence):
+    found = contradicted(statement, question, evidence.split("|"))
+    assert found is not None and found.kind == "scope", found
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    ("All patients over 65 get the flu vaccine free of charge.", "Is the flu vaccine free?",
+     "Flu vaccines are given free of charge to patients over 65."),
+    ("高级会员也能下载。", "哪种会员能下载？", "标准会员每月25元。|仅高级会员支持下载。"),
+    ("标准会员不能下载。", "哪种会员能下载？", "标准会员每月25元。|仅高级会员支持下载。"),
+])
+def test_the_part_an_only_or_a_bound_sets_apart_is_no_wider_claim(statement, question, evidence):
+    assert contradicted(statement, question, evidence.split("|")) is None

@@ -83,7 +83,7 @@ def scope_conflict(statement: str, question: str, sentences: list[str]) -> tuple
         return "scope", always.group(0), *held
     universal = _UNIVERSAL.search(statement) or (None if negated(statement) else _ANY_ONE.search(statement))
     if not universal:
-        return None
+        return None if negated(statement) else _only_other(statement, sentences)
     # The word after "all" is the whole the evidence may name a part of in its own words ("customer" / "Premium
     # members"): the clause that speaks of the statement holds its words, or its words but that one.
     head = words(statement[universal.end():])[:1]
@@ -135,6 +135,26 @@ def _other_whole(clause: str, sentence: str, head: tuple[str, ...], given: tuple
     if not opening or found_in(opening[0], given):
         return None
     return re.search(re.escape(opening[0]), clause, re.I) or re.search(r"\w+", clause)
+
+
+def _only_other(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
+    """What the evidence grants one part only, said of another part the evidence names elsewhere: "标准会员也能下载"
+    against "仅高级会员支持下载" beside "标准会员每月25元". The statement says the rest of the clause, lacks the part the
+    "only" sets apart, and in its place holds a word of the evidence that the clause lacks."""
+    said = words(statement)
+    elsewhere = {t for s in sentences for t in words(s)}
+    for sentence in sentences:
+        for clause in clauses_of(sentence):
+            only = _ONLY.search(clause)
+            if not only or _DAYS.fullmatch(only.group(0)):
+                continue
+            held = words(clause)
+            part = [t for t in words(clause[only.end():])[:2] if t not in said] or [t for t in words(clause[:only.start()])[-2:] if t not in said]
+            other = [t for t in said if not found_in(t, held) and t in elsewhere]
+            rest = [t for t in said if t not in other]
+            if part and len(other) == 1 and len(rest) >= 2 and all(found_in(t, held) for t in rest):
+                return "scope", other[0], only.group(0), sentence
+    return None
 
 
 def _counted(clause: str, frame: list[str]) -> re.Match | None:
@@ -212,7 +232,8 @@ def _modified(clause: str, head: tuple[str, ...], given: tuple[str, ...], said: 
             at = next((m.end() for m in re.finditer(r"[A-Za-z]+", clause) if words(m.group(0))[:1] == (noun,)), None)
             found = _MODIFIER.match(clause, at) if at is not None else None
             near = words(clause[found.end():])[:3] if found else ()
-        figure = found and any(n not in said for n in re.findall(r"\d+", found.group(0) + " " + " ".join(near))[:1])
+        # The bound's figure as written: words() keeps no bare number ("patients over 65").
+        figure = found and any(n not in said for n in re.findall(r"\d+", found.group(0) + " " + clause[found.end():][:16])[:1])
         if found and (figure or any(not found_in(t, given) for t in near)):
             return found
     return None
