@@ -235,6 +235,18 @@ def test_answer_and_factual_correctness_read_a_head_of_the_same_kind_as_the_head
 
 
 @pytest.mark.parametrize("question, answer, reference, correct", [
+    # A bare reply read with its question mirrors a sentence reference with another word where its key term stands:
+    # 土星 shares a character with 木星, and jieba tags neither as a name.
+    ("太阳系最大的行星是哪颗？", "土星。", "太阳系最大的行星是木星。", False),
+    ("太阳系最大的行星是哪颗？", "木星。", "太阳系最大的行星是木星。", True),
+    ("What is the largest ocean?", "The Pacific.", "The Pacific Ocean is the largest ocean.", True),
+])
+def test_answer_and_factual_correctness_read_a_bare_reply_in_the_place_of_a_sentence_references_term(
+        kit, question, answer, reference, correct):
+    assert_both_correctness_metrics(kit, question, answer, reference, correct)
+
+
+@pytest.mark.parametrize("question, answer, reference, correct", [
     # a person is named by the surname alone, or the part of the name people use
     ("Who developed the theory of relativity?", "Einstein developed it.", "Albert Einstein", True),
     ("Who wrote Hamlet?", "Shakespeare wrote it around 1600.", "William Shakespeare", True),

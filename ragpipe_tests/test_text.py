@@ -72,6 +72,8 @@ def test_clock_times_read_as_the_24_hour_times_a_timetable_writes():
     assert numbers("I am 5 and use 3 amps") == {5.0, 3.0}
     # on the hour, the hour alone; a Chinese hour after a part of the day, as its 24-hour value
     assert numbers("closes at 22:00") == numbers("closes at 10 pm") == numbers("晚上十点关门") == {22.0}
+    assert numbers("早8点到晚6点") == numbers("早上8点到下午6点") == {8.0, 18.0}  # the short 早 / 晚
+    assert numbers("最晚6点前到达") == {6.0}  # 最晚 is "at the latest", no evening
     assert numbers("周五晚上开到9点") == {21.0} and numbers("19:00开始") == {19.0}
     assert numbers("下午3点半") == {15.0} and numbers("早上8点") == {8.0} and numbers("两点建议") == set()
 

@@ -42,6 +42,9 @@ def test_a_chinese_weekday_is_written_as_the_evidence_spells_the_same_day():
     assert as_evidence_spells("会员每个星期二打九折", "会员每周二可享受九折优惠。") == "会员每个周二打九折"
     assert as_evidence_spells("礼拜天不营业", "本店周日休息。") == "周日不营业"
     assert as_evidence_spells("会员每个星期三打九折", "会员每周二可享受九折优惠。") == "会员每个星期三打九折"
+    # 工作日 is the evidence's spelled-out range; 非工作日 is not.
+    assert as_evidence_spells("工作日早8点到晚6点", "诊所周一至周五早上8点到下午6点开诊。") == "周一至周五早8点到晚6点"
+    assert as_evidence_spells("非工作日不开诊", "诊所周一至周五开诊。") == "非工作日不开诊"
 
 
 @pytest.mark.parametrize("statement, evidence, other", [

@@ -56,8 +56,10 @@ _ZH_WITHIN = re.compile(r"(?<=[天日周期时钟月年])(之内|以内|内)(?=[
 # The readers of a time of day (here, and quantities.py's): "4 pm" / "10:30 p.m.", a Chinese part of the
 # day ("晚上十点"), and ``clock_hour``, which reads either as the 24-hour hour.
 EN_CLOCK = r"(?P<eh>\d{1,2})(?::(?P<em>\d{2}))?\s*(?P<half>[ap])\.?m\b\.?"
-DAY_PART = "凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|夜间"
-_LATE = ("下午", "傍晚", "晚上", "夜里", "夜间")
+# A bare 早 / 晚 right before the hour is the short form ("早8点到晚6点"), not 最晚 ("at the latest").
+DAY_PART = ("凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|夜间"
+            r"|(?<![最较更太稍])[早晚](?=\s*(?:\d|[零一二两三四五六七八九十]))")
+_LATE = ("下午", "傍晚", "晚上", "夜里", "夜间", "晚")
 # A clock time "4 pm" / "10:30 p.m." read as the 24-hour time a timetable writes ("16", "22:30").
 _CLOCK = re.compile(rf"\b{EN_CLOCK}", re.I)
 # A time on the hour is its hour: "22:00" states what "10 pm" (22) does, not a second number 0.

@@ -112,9 +112,18 @@ def weekday_reading(statement: str, question: str, sentences: list[str]) -> tupl
 _ZH_DAY = re.compile(r"(?:周|星期|礼拜)[一二三四五六日天]")
 
 
+# The days 工作日 names, as the evidence may spell them out ("周一至周五"). (周末 as "周六和周日" is left: it would align
+# 周末不开诊 with "周六和周日休息", and 不开诊 / 休息 are no antonym pair the verifier reads.)
+_WORKDAYS = re.compile(r"(?:周|星期|礼拜)一\s*(?:至|到|-|—|~|～)\s*(?:周|星期|礼拜)?五")
+
+
 def as_evidence_spells(statement: str, evidence: str) -> str:
     """A Chinese weekday written as the evidence spells the same day: "星期二" as the evidence's "周二", "礼拜天"
-    as its "周日" (one day, three spellings; another day stays as written, a claim of its own)."""
+    as its "周日" (one day, three spellings; another day stays as written, a claim of its own); 工作日 as its
+    "周一至周五" (not 非工作日)."""
+    workdays = _WORKDAYS.search(evidence)
+    if workdays and "工作日" not in evidence:
+        statement = re.sub(r"(?<!非)工作日", workdays.group(0), statement)
     theirs = {}
     for found in _ZH_DAY.finditer(evidence):
         theirs.setdefault(_day(found.group(0)), found.group(0))

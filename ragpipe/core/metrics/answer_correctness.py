@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ragpipe.core.evidence.agreement import (BARE_REPLY, agreement, found_in, in_context, opening_reply,
+from ragpipe.core.evidence.agreement import (BARE_REPLY, agreement, elliptical, found_in, in_context, opening_reply,
                                              spelled_out, terms, worded)
 from ragpipe.core.evidence.answer_role import named_in_another_role
 from ragpipe.core.evidence.calibration import Trees
@@ -160,7 +160,8 @@ def conflicts(case: EvalCase, kit: Toolkit, found) -> list[str]:
     said = asserted(case.answer)
     if not found_conflicts and found.key_terms and not found.matched and found.answer_extra \
             and polarity(case.ground_truth_answer) is None and not _quotes(case.answer, found.answer_extra) \
-            and mirrors(said, in_context(case.question, case.ground_truth_answer)):  # "由财政部征收" for "由税务机关征收"
+            and (mirrors(said, in_context(case.question, case.ground_truth_answer))  # "由财政部征收" for "由税务机关征收"
+                 or elliptical(said) and mirrors(in_context(case.question, said), case.ground_truth_answer)):  # "土星。"
         found_conflicts.append(f"{', '.join(found.answer_extra[:3])} for {', '.join(found.key_terms[:3])}")
     chose = other_choice(case.question, case.ground_truth_answer, said)
     # Both open with a yes or no of their own ("不可以，经济舱不含…" against "可以，经济舱也能…"): the
