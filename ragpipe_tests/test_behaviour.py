@@ -23,50 +23,31 @@ REQUIRED_PASS_RATE = 0.95
 # Named gaps: a metric below the target, the pass rate it must not fall under, and why.
 KNOWN_GAPS = {
     # Every metric meets the target (95 % of its cases in each language) since 2026-11-27 round ten: no floor. At the
-    # end of round fourteen (3,983 cases, every batch of the round appended) the lowest are faithfulness zh 95.5 % and
-    # hallucination_rate zh 95.7 %. Still failing there, among others (`ragpipe bench sanity` lists every one):
-    # - one invented claim among three ("… Meals are included in first class.", "… Every room has a balcony.") is
-    #   flagged but averages 0.73-0.95 against the 0.65 band written for one claim in two; an offered thing the
-    #   invented reader finds ("It also includes a parking space.") still scores 0.73 in two claims; "has"/"have"
-    #   offers are not read (round fifteen measured "has a" + noun phrase: 12 of the 22 RAGTruth statements it read
-    #   were supported, "has a mixed reputation", "has a background in"), nor a one-word offer the question asks for
-    #   (小区设有游泳池 to "小区有游泳池吗？");
+    # end of round fifteen (4,328 cases, every batch of the round appended) the lowest are context_relevance en and zh
+    # 95.7 % and faithfulness zh 95.8 %. Still failing there, among others (`ragpipe bench sanity` lists every one):
+    # - one invented claim among two or three is flagged but averages 0.73-0.95 against a 0.65 band ("… Every room has
+    #   a balcony.", "It also includes a parking space."); "has"/"have" offers are not read (round fifteen measured
+    #   "has a" + noun phrase: 12 of the 22 RAGTruth statements it read were supported);
     # - the splitter cuts a coordinated noun off its claim ("the frame and motor for two years");
-    # - a scope a condition clause sets ("所有订单都可以免费退货，不限金额" against "订单金额满99元可享受…", "Everyone
-    #   can park for free" against "Customers who spend over $50 can…", "Anyone can borrow…" against "Library card
-    #   holders over 16 can…"); a superlative of a measure no clause names ("the most data" against "5 GB, …");
-    #   "There is no cleaning fee" against "$40"; a price clause whose subject stands in the sentence's other clause
-    #   (可以延迟退房…免费 against …，需额外支付100元);
-
-    #   flagged but averages 0.73-0.95 against the 0.65 band written for one claim in two; "has"/"have" offers are not
-    #   read (on RAGTruth they are mostly auxiliaries);
-    # - the splitter cuts a coordinated noun or a list's last member off its claim ("the frame and motor for two
-    #   years", "…two resistance bands | and a foam roller", 宠物可以免费乘车，| 不限重量);
-    # - a replaced list member that shares its kind word ("Labour Day" / "Christmas Day", 保价服务 / 包装服务); a price
+    # - a scope a condition clause sets ("所有订单都可以免费退货，不限金额" against "订单金额满99元可享受…", "Anyone can
+    #   borrow…" against "Library card holders over 16 can…"); a superlative of a measure no clause names; a price
     #   clause whose subject stands in the sentence's other clause (可以延迟退房…免费 against …，需额外支付100元);
-    # - opposites no lexicon pairs and no negation marks (round fifteen, i56-negation): 报名已经开始 / 已于上周五结束,
-    #   仍在运营 / 停止运营, 没有优惠 / 免费乘坐, "take photos" / "Photography is forbidden", 学生买票不打折 / 可享半价
-    #   (学生证 swallows 学生), 没有影响 / 以免降低药效;
-    # - a deadline whose topic the evidence words otherwise ("The course starts" / "Classes begin", 缴纳 / 缴费);
+    # - opposites no lexicon pairs and no negation marks: 报名已经开始 / 已于上周五结束, 仍在运营 / 停止运营, "take
+    #   photos" / "Photography is forbidden", 学生买票不打折 / 可享半价 (学生证 swallows 学生), 没有影响 / 以免降低药效;
+    #   a deadline whose topic the evidence words otherwise ("The course starts" / "Classes begin");
+    # - faithful rewordings the support model scores 0.64-0.80 with no rule firing ("Roughly 2.4 million" / 2,412,000,
+    #   一个半小时 / 90分钟, "2 September 2025" / 2025-09-02, "if you live in the city" / "for residents"); a duty read
+    #   against a permission (需…申请 / 可申请); a bound worded otherwise read as invented ("18 or older" / "aged 18
+    #   and over", "at least 48 hours before" / "up to 48 hours before");
+    # - context_recall: a reference that words the number or ratio otherwise ("fifteen-dollar entry fee" / "$15",
+    #   四分之三 / 75%) is supported but at 0.72-0.78, under the 0.8 band; and an unrelated context appended to a
+    #   one-sentence context moves recall by 0.1-0.2 (the verifier's cos_margin; not in the suite, see docs/benchmarks.md);
+    # - correctness: a paraphrase in other words ("Swap … once every year" / "Replace it annually"), a short form whose
+    #   characters the name does not hold in order (央行 / 中国人民银行);
     # - context_relevance: a context of another subject holding the kind of value asked (a gym's opening hour for
-    #   "早餐几点供应？" at 0.50; "The library opens at 9 a.m." for the swimming pool, 1.0), a value question's second
-    #   context at 0.07-0.08, another attribute of the thing at 0.56-0.64, items in no word of the item lexicons
-    #   (李自成攻入北京), 紫禁城 for 故宫;
+    #   "早餐几点供应？" at 0.50), a value question's second context at 0.07-0.08, 紫禁城 for 故宫;
     # - answer_relevancy: a how-to answer in actions that shares no word with the question and that e5 does not place
     #   near it ("Type ls -a in the terminal." for hidden files, 复位孔 for 重置路由器): knowledge, not wording.
-
-    #   "早餐几点供应？" at 0.50), a value question's second context at 0.07-0.08, another attribute of the thing at
-    #   0.56-0.64, items in no word of the item lexicons (李自成攻入北京), 紫禁城 for 故宫;
-    # - faithful rewordings the support model scores 0.64-0.80 with no rule firing ("Roughly 2.4 million" / 2,412,000,
-    #   一个半小时 / 90分钟, "2 September 2025" / 2025-09-02), a duty read against a permission (需…申请 / 可申请), and a
-    #   paraphrase read as invented where only a bound value is shared ("18 or older" / "aged 18 and over").
-
-    #   0.56-0.64, items in no word of the item lexicons (李自成攻入北京), 紫禁城 for 故宫.
-    # - context_recall: a reference that words the number or ratio otherwise ("fifteen-dollar entry fee" / "$15",
-    #   四分之三 / 75%, "Nine out of ten" / 90%) is supported but at 0.72-0.78, under the 0.8 band; correctness: a
-    #   paraphrase in other words ("twice a year" / "Every six months", "Swap … once every year" / "Replace it
-    #   annually"), a short form whose characters the name does not hold in order (央行 / 中国人民银行), a name
-    #   given without its country (国家统计局 / 中华人民共和国国家统计局, factual_correctness).
 }
 
 
