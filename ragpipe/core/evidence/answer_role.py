@@ -16,10 +16,10 @@ from ragpipe.core.text import EN_STOPWORDS, is_chinese, split_sentences
 
 # What asks, not what is asked about: "who", 谁, 哪位 name no content the answer should restate.
 _ASKING = re.compile(r"^(?:谁|什么|哪|哪里|哪儿|哪个|哪位|哪一位|何|多少|几)$")
-# Chinese words that give a kind, not a name ("一位美国人", "一名科学家"): no other answer.
 # A clause that describes the name before it ("…, who created the characters under the stage name David
 # Seville"): the reference may be that name's other name, not another answer.
 _DESCRIBES = re.compile(r"^\W*(?:who|whom|whose|which|that|also|he|she|it|they|his|her|its|their|[他她它]|也|又|即|原名|本名|笔名|艺名)", re.I)
+# Chinese words that give a kind, not a name ("一位美国人", "一名科学家"): no other answer.
 _ZH_KIND = re.compile(r"(?:人|族|家|者)$|^[一两二三四五六七八九十几某][位名个]")
 # A capitalised span after a preposition of place is where, not who: "is in the Australian Capital Territory".
 _EN_NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*")
