@@ -68,3 +68,13 @@ def test_another_day_the_evidence_gives_the_same_thing(statement, evidence, othe
 ])
 def test_the_same_day_every_day_a_denial_or_a_long_report_is_no_other_day(statement, evidence):
     assert contradicted(statement, "", [evidence]) is None
+
+
+def test_a_clinic_opens_and_closes_in_its_own_words():
+    # 开诊 / 停诊 say open / closed as 营业 / 休息 do: a Saturday the range leaves out is no clinic day.
+    from ragpipe.core.evidence.weekdays import weekday_reading
+
+    hours = ["诊所周一至周五早上8点到下午6点开诊。"]
+    assert weekday_reading("诊所周六也开诊。", "周六开诊吗？", hours)[:3] == ("bound", "周六", "周一至周五")
+    assert weekday_reading("诊所周三开诊。", "周三开诊吗？", hours) is True
+    assert weekday_reading("诊所周日停诊。", "周日开诊吗？", hours) is True

@@ -19,9 +19,9 @@ _DAY = (r"(?:\b(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day
 _RANGE = re.compile(rf"(?P<first>{_DAY})\s*(?:to|through|thru|until|till|-|–|—|~|至|到)\s*(?P<last>{_DAY})", re.I)
 _ONE_DAY = re.compile(_DAY, re.I)
 # What says a place is open, or closed, on a day.
-_OPEN = re.compile(r"\b(?:open(?:s|ed)?|opening hours|operates|available)\b|开放|营业|开门|开馆|办公|对外开放", re.I)
+_OPEN = re.compile(r"\b(?:open(?:s|ed)?|opening hours|operates|available)\b|开放|营业|开门|开馆|办公|对外开放|开诊|接诊|出诊", re.I)
 _CLOSED = re.compile(r"\b(?:closed|shut|not open|does(?: not|n't) open|do(?: not|n't) open)\b"
-                     r"|闭馆|休馆|休息|店休|关门|停业|不开放|不营业|不对外开放", re.I)
+                     r"|闭馆|休馆|休息|店休|关门|停业|停诊|不开放|不营业|不开诊|不对外开放", re.I)
 
 
 def _day(written: str) -> int:
