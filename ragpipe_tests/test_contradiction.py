@@ -1510,3 +1510,13 @@ def test_a_hedged_number_is_read_in_its_slot(statement):
         ["The ferry leaves every 45 minutes from 6:30 a.m.", "The crossing takes about 25 minutes."]
     found = contradicted(statement, "航程多久？", evidence)
     assert found is not None and found.kind == "number" and found.evidence == "25", found
+
+
+def test_up_to_a_lead_time_before_is_a_floor():
+    # "up to 48 hours before pick-up" is "at least 48 hours before": no ceiling against the statement's floor.
+    from ragpipe.core.evidence.facts import bounds
+
+    assert bounds("Bookings can be cancelled free of charge up to 48 hours before pick-up.") == {48.0: {"floor"}}
+    assert bounds("You can borrow up to 15 books.") == {15.0: {"ceiling"}}
+    assert contradiction("Cancelling is free if you do it at least 48 hours before pick-up.",
+                         ["Bookings can be cancelled free of charge up to 48 hours before pick-up."]) is None

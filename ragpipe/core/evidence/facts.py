@@ -102,6 +102,8 @@ _BOUND_AFTER = re.compile(r"\s*(?:%|percent|[元克岁天年月人个次倍])?\s
                           r"(?:及|或)?以上|起)|(?P<ceiling>or (?:less|fewer|below|under|younger)|(?:及|或)?以[内下]|封顶|为限))",
                           re.I)
 _BOUND_REACH = 48  # characters before a value that its bound word may stand in
+# "Cancel free up to 48 hours before pick-up" bounds the lead time from below: it is "at least 48 hours before".
+_LEAD_TIME = re.compile(r"\s*(?:hours?|days?|weeks?|months?|minutes?)\s+(?:before|prior to|in advance|ahead)\b", re.I)
 
 
 def fold(text: str) -> str:
@@ -330,7 +332,8 @@ def bounds(text: str) -> dict[float, set[str]]:
         after = _BOUND_AFTER.match(text, end)
         match = after if after else words_before[-1] if words_before else None
         if match:
-            found.setdefault(value, set()).add("floor" if match.group("floor") else "ceiling")
+            lead = match.group(0).lower() == "up to" and _LEAD_TIME.match(text, end)
+            found.setdefault(value, set()).add("floor" if match.group("floor") or lead else "ceiling")
     return found
 
 
