@@ -24,7 +24,7 @@ REQUIRED_PASS_RATE = 0.95
 KNOWN_GAPS = {
     # Every metric meets the target (95 % of its cases in each language) since 2026-11-27 round ten: no floor. At the
     # end of round fifteen (4,328 cases, every batch of the round appended) the lowest are context_relevance en and zh
-    # 95.7 % and faithfulness zh 95.8 %. Still failing there, among others (`ragpipe bench sanity` lists every one):
+    # 95.7 % and faithfulness zh 95.9 %. Still failing there, among others (`ragpipe bench sanity` lists every one):
     # - one invented claim among two or three is flagged but averages 0.73-0.95 against a 0.65 band ("… Every room has
     #   a balcony.", "It also includes a parking space."); "has"/"have" offers are not read (round fifteen measured
     #   "has a" + noun phrase: 12 of the 22 RAGTruth statements it read were supported);
