@@ -122,7 +122,7 @@ def _rest(clause: str, sentence: str, sentences: list[str], given: tuple[str, ..
     at = sentences.index(sentence)
     cut = sentence.rstrip().endswith((";", "；")) and at + 1 < len(sentences)
     others = [c for c in clauses_of(sentence) if c != clause] + (clauses_of(sentences[at + 1]) if cut else [])
-    return next((m for c in others for m in _REST.finditer(c) if m.group(0) not in " ".join(given)), None)
+    return next((m for c in others for m in _REST.finditer(c)), None)
 
 
 def _other_whole(clause: str, sentence: str, head: tuple[str, ...], given: tuple[str, ...]) -> re.Match | None:
