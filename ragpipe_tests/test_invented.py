@@ -110,3 +110,35 @@ def test_a_word_the_lexicon_takes_for_the_evidences_holds_a_short_claim():
                      "Is the train on time?")
     assert fires("The train is cancelled.", ["The 8:15 train is running late because of a signal fault."],
                  "Is the train on time?")
+
+
+# Round sixteen (i57-extra): where the question asks what is offered or had, the thing alone is the claim.
+CAMERA = ["The camera comes with a neck strap, a battery and a USB cable."]
+FLAT = ["The apartment has two bedrooms, a washing machine and a fridge.", "Rent is $1,200 a month, bills not included."]
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    ("It also comes with a tripod.", "What comes with the camera?", CAMERA),
+    ("The apartment has a dishwasher.", "Does the apartment have a dishwasher?", FLAT),
+    ("The gym has a climbing wall.", "What facilities are there?", ["Membership includes access to the pool and the sauna."]),
+    ("还配有一副耳机。", "这款手机配有什么配件？", ["这款手机配有充电器和数据线。"]),
+    ("小区设有游泳池。", "小区有游泳池吗？", ["小区设有两个儿童游乐场和一个地下停车场。"]),
+    ("这套房子带一个地下车位。", "这套房子有车位吗？", ["这套房子三室两厅，带一个朝南的阳台。"]),
+])
+def test_an_asked_offer_of_a_thing_the_evidence_never_names_is_invented(statement, question, evidence):
+    assert fires(statement, evidence, question)
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    ("Yes, the apartment has a balcony.", "Does the apartment have a balcony?", ["The apartment has a large balcony."]),
+    ("The apartment has a washer.", "Does the apartment have a washing machine?", FLAT),
+    ("It comes with a strap.", "What comes with the camera?", CAMERA),
+    ("这款手机配有一副耳机。", "这款手机配有什么？", ["这款手机随机附赠充电器、一副有线耳机和保护壳。"]),
+    # not asked: "has a" is mostly a quality, and a long instruction asks no offer
+    ("The gym has a sauna for members.", "Tell me about the gym.", ["Members have access to the pool."]),
+    ("The business has a rating of 4.0 stars.", "Write an objective overview of the business; you should include details "
+     "and cover the information in the customers' reviews.", ['{"name": "Cafe", "stars": 4.0}']),
+    ("有男学生。", "中华女子学院有男学生吗？", ["中华女子学院是一所全日制普通本科院校。"]),  # a bare 有 is no offer
+])
+def test_an_offer_the_evidence_names_or_that_no_question_asks_is_not_read_as_asked(statement, question, evidence):
+    assert not fires(statement, evidence, question)

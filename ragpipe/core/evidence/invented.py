@@ -12,7 +12,8 @@ from collections.abc import Sequence
 
 from ragpipe.core.evidence.agreement import BARE_REPLY, fact_terms, found_in, name_in, words
 from ragpipe.core.evidence.facts import facts
-from ragpipe.core.evidence.provisions import offered_thing
+from ragpipe.core.evidence.group_benefits import unnamed_group_benefit
+from ragpipe.core.evidence.provisions import asks_offer, offered_thing
 from ragpipe.core.synonyms import interchangeable
 from ragpipe.core.text import added_clause, is_chinese, normalize
 
@@ -32,10 +33,23 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
     never states its predicate, nor a value of it."""
     if statement.rstrip().endswith((":", "：")):
         return False  # a lead-in to a list ("To sew a zipper gusset, follow these steps:") asserts nothing
+    if unnamed_group_benefit(statement, lowered):
+        return True  # "A second bag is free for students." where no context names students
     zh = is_chinese(statement)
     said = facts(statement)
     said_words = [w for w in dict.fromkeys(words(statement)) if not fact_terms(facts(w)) and not w.isdigit()]
     own = [w for w in said_words if len(w) > 1]
+    held = words(lowered)
+
+    def missing(terms: list[str]) -> list[str]:
+        return [w for w in terms if not (interchangeable(w) & all_tokens or (zh and w in lowered)
+                                         or found_in(w, held))]
+
+    # Where the question asks what is offered or had ("What comes with the camera?", "小区有游泳池吗？"), the thing
+    # alone is the claim ("It also comes with a tripod.", "The apartment has a dishwasher.", "小区设有游泳池。"):
+    # the offer's verb is the question's, so one new word is enough.
+    if asks_offer(question) and len(own) <= 6 and _unnamed(offered_thing(statement, asked=True), lowered, missing, zh):
+        return True
     short = _short_claim(statement, said_words) and not fact_terms(said)  # "停车场22:00关闭" states a value
     # A Chinese claim's single characters make it a claim (煮/前/浸泡/让/米饭/发/黏), not evidence of one; an
     # added clause ("，并赠送一本教材") has its subject in the clause before it, and two words are a claim.
@@ -55,23 +69,14 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
             if unit[0] != "#1" or not added_clause(statement)}
     if any(t.startswith(("#y", "#m", "#d")) for t in shared) or tied:
         return False
-    held = words(lowered)
-
-    def missing(terms: list[str]) -> list[str]:
-        return [w for w in terms if not (interchangeable(w) & all_tokens or (zh and w in lowered)
-                                         or found_in(w, held))]
-
     # A short claim that offers a thing the evidence never names ("First class includes free meals",
     # "车上提供免费无线网络") invents it, whatever incidental word it shares with the evidence.
     # Two new words at least, one may be a single character ("一等座含餐食": 含 and 餐食); none of the offered
     # thing's words held, also spelled without hyphens or spaces ("Wi-Fi" / "WiFi"), nor a character pair of it (zh).
     thing = offered_thing(statement)
     new = missing([w for w in said_words if not found_in(w, asked) and not (zh and w in question) and w not in named])
-    squashed = re.sub(r"[\s_-]", "", lowered)
     # The thing counts even where the question asks for it ("可以停车吗？" - "会员可以免费停车"): asking is no evidence.
-    if thing and len(own) <= 6 and len(set(new) | set(thing)) >= 2 and len(missing(list(thing))) == len(thing) and \
-            not any(re.sub(r"[\s_-]", "", w) in squashed for w in thing) and \
-            not (zh and any(w[i:i + 2] in lowered for w in thing for i in range(len(w) - 1))):
+    if len(own) <= 6 and len(set(new) | set(thing)) >= 2 and _unnamed(thing, lowered, missing, zh):
         return True
     if short and zh:  # jieba's compounds ("免费参观") reword the evidence's ("免费开放参观"): a character pair held counts
         return all(not any(w[i:i + 2] in lowered for i in range(len(w) - 1)) for w in informative) and \
@@ -85,6 +90,15 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
     # at least, is a claim of its own as much as none held ("学生还可免费多带一件" beside "每位乘客可免费托运一件").
     added = [w for w in informative if found_in(w, words(added_clause(statement)))]
     return len(missing(added)) >= 2 and 2 * len(missing(added)) >= len(added)
+
+
+def _unnamed(thing: tuple[str, ...], lowered: str, missing, zh: bool) -> bool:
+    """An offered thing none of whose words the evidence holds, also spelled without hyphens or spaces
+    ("Wi-Fi" / "WiFi"), nor a character pair of it (zh)."""
+    squashed = re.sub(r"[\s_-]", "", lowered)
+    return bool(thing) and len(missing(list(thing))) == len(thing) and \
+        not any(re.sub(r"[\s_-]", "", w) in squashed for w in thing) and \
+        not (zh and any(w[i:i + 2] in lowered for w in thing for i in range(len(w) - 1)))
 
 
 # A subject and a stated predicate ("It is free.", "Parking is free.", "门票免费。", "它可以防水。"): a claim

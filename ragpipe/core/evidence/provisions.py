@@ -39,22 +39,44 @@ _NEGATED = re.compile(r"\b(?:not|no|never|none|without)\b|n't\b|[不没未]|无(
 _ZH_OFFERS = re.compile(r"(?:提供|包含|包括|含有|含|设有|配有|配备|附带|附赠|赠送|颁发|发放|可以免费|可免费)(?P<thing>[^，。；、！？,.;!?]+)")
 
 
-def offered_thing(statement: str) -> tuple[str, ...]:
+# A question that asks what something offers or has: "What comes with the camera?", "Does the apartment have a
+# dishwasher?", "What facilities are there?", "小区有游泳池吗？", "这款手机配有什么配件？" (a short question: a long
+# instruction that tells a writer to "include details" asks for no offer). In reply to one, "has a …" and 带/带有 offer
+# the thing they name; elsewhere "has a" is mostly a quality (above), and a bare 有 is one everywhere (有关系, 有事业线).
+_EN_OFFER_ASKED = re.compile(r"\b(?:includ(?:es?|ed)|offers?|provides?|contains?|comes? with|facilities|amenities|perks|extras)\b"
+                             r"|^\W*(?:does|do|is there|are there)\b.*\b(?:has|have)\s+(?:an?|any)\s", re.I)
+_ZH_OFFER_ASKED = re.compile(r"提供|包含|包括|含有|设有|配有|配备|附带|附赠|赠送|设施|配件|有没有|有(?:什么|哪些)|(?<![所没])有[^，。？?]{1,10}吗")
+_EN_HAS = re.compile(r"\b(?:has|have)\s+" + _EN_OFFERS.pattern.split(r")\s+", 1)[1], re.I)
+_ZH_HAS = re.compile(r"(?:带有|拥有|(?<![携])带(?![来着领动走回上去]))(?P<thing>[^，。；、！？,.;!?]+)")
+# A count and its classifier ("一个", "一副") says how many, not what: "一个地下车位" offers 地下车位.
+_ZH_COUNT = re.compile(r"^[一二两三四五六七八九十几\d]+[个副台张间套份只件把辆块条双对]?$")
+
+
+def asks_offer(question: str) -> bool:
+    """The question asks what something offers, includes or has."""
+    question = question or ""
+    if is_chinese(question):
+        return len(question) <= 30 and bool(_ZH_OFFER_ASKED.search(question))
+    return len(question.split()) <= 15 and bool(_EN_OFFER_ASKED.search(question))
+
+
+def offered_thing(statement: str, asked: bool = False) -> tuple[str, ...]:
     """The words (as agreement.words spells them, the head last) naming what the statement says is
-    provided; () where it offers nothing or denies it."""
+    provided; () where it offers nothing or denies it. ``asked``: the question asks what is offered or had
+    (asks_offer), so "has a …" and 带 offer too."""
     if _NEGATED.search(statement):
         return ()
     if is_chinese(statement):
-        found = _ZH_OFFERS.search(statement)
+        found = _ZH_OFFERS.search(statement) or (_ZH_HAS.search(statement) if asked else None)
         if not found:
             return ()
-        thing = tuple(w for w in words(found.group("thing")) if w != "免费")
+        thing = tuple(w for w in words(found.group("thing")) if w != "免费" and not _ZH_COUNT.match(w))
         if thing and len(thing[-1]) > 1:
             return thing
         rest = re.sub(r"^(?:免费|的)+", "", found.group("thing"))  # jieba glues "免费餐" + "食": the thing is 餐食
         return (rest,) if len(rest) > 1 else ()
     statement = _EN_AMOUNT.sub("", statement)
-    found = _EN_OFFERED.search(statement) or _EN_OFFERS.search(statement)
+    found = _EN_OFFERED.search(statement) or _EN_OFFERS.search(statement) or (_EN_HAS.search(statement) if asked else None)
     kept = [w for w in found.group("thing").split() if not _EN_DETERMINER.match(w)] if found else []
     # "a lively and enjoyable atmosphere": the phrase stops at "and", the noun that says what it is comes later
     said_after = re.findall(r"[\w'-]+", statement[found.start("thing"):]) if found else []
