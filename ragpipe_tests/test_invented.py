@@ -142,3 +142,21 @@ def test_an_asked_offer_of_a_thing_the_evidence_never_names_is_invented(statemen
 ])
 def test_an_offer_the_evidence_names_or_that_no_question_asks_is_not_read_as_asked(statement, question, evidence):
     assert not fires(statement, evidence, question)
+
+
+def test_the_second_thing_an_including_verb_takes_is_invented_when_the_evidence_never_names_it():
+    # The splitter keeps "…and a free audio guide" with its verb: the thing is still a claim of its own.
+    museum = ["Tickets include entry to the museum and the sculpture garden."]
+    assert fires("The ticket includes entry to the museum and a free audio guide.", museum)
+    assert not fires("The ticket includes entry to the museum and the sculpture garden.", museum)
+    assert not fires("The lease includes water and heating for the first year.",
+                     ["For the first year of the lease, water and heating are included in the rent."])
+
+
+def test_a_thing_said_to_be_provided_is_an_offer_not_talk_of_the_sources(embedder):
+    # "provided" of "the provided context" marks talk of the sources, which no rule checks; "is provided" offers a thing.
+    verifier = OfflineVerifier(embedder)
+    seat, = verifier.verify(["A child seat is also provided free of charge."],
+                            ["Every bike rental comes with a helmet and a lock.", "Rentals cost $12 per hour."],
+                            question="What comes with the bike rental?")
+    assert seat.score <= 0.3

@@ -189,3 +189,20 @@ def test_the_and_of_a_lists_last_member_cuts_no_statement():
 
 def test_a_chinese_clause_that_widens_the_one_before_stays_with_it():
     assert split_statements("包裹都免运费，不限重量。") == ["包裹都免运费，不限重量"]
+
+
+def test_the_and_of_two_things_a_verb_of_including_takes_cuts_no_clause():
+    # Round sixteen (i57-extra): cut there, one statement counted as two and outweighed an invented one.
+    assert split_statements("The lease includes water and heating for the first year.") == [
+        "The lease includes water and heating for the first year"]
+    assert split_statements("The box contains the router and a power adapter.") == [
+        "The box contains the router and a power adapter"]
+    assert split_statements("The warranty covers manufacturing defects in the frame and motor for two years.") == [
+        "The warranty covers manufacturing defects in the frame and motor for two years"]
+    # a clause of its own after the "and" is still cut
+    assert split_statements("The report includes an introduction and the authors discuss the results.") == [
+        "The report includes an introduction", "the authors discuss the results"]
+    assert split_statements("The museum offers guided tours and the café serves lunch.") == [
+        "The museum offers guided tours", "the café serves lunch"]
+    assert split_statements("The hotel offers free parking and guests can check in at 2 p.m.") == [
+        "The hotel offers free parking", "guests can check in at 2 p.m"]

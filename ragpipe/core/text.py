@@ -140,13 +140,36 @@ def split_statements(text: str) -> list[str]:
 _LIST_TAIL = re.compile(r"^\W*(?:\S+\s+){0,2}\S+\W*$")
 
 
+# The "and" that joins two things a verb of including or covering takes ("includes water and heating for the first
+# year", "contains the router and a power adapter"): the part after it is no clause when it is a noun phrase, with a
+# prepositional phrase at most, and has no verb of its own (no auxiliary, and its first word no -s or -ed form:
+# "and costs $30", "and the authors discuss the results" are clauses).
+_TAKES_THINGS = re.compile(r"\b(?:includes?|included|contains?|covers?|comes? with|offers?|provides?)\s+"
+                           r"(?:(?!(?:is|are|was|were|can|could|will|would|must|may|might|should)\b)[\w'-]+\s+){0,5}?[\w'-]+$", re.I)
+_PHRASE = r"(?:(?:a|an|the|its|their|one|two|three|\d+)\s+)?(?:[\w'-]+(?<![^s]s)(?<!ed)\s+){0,2}[\w'-]+"  # "café serves lunch" is none
+_VERB_LESS = re.compile(rf"^(?!\w*(?:s|ed)\b)(?![^.;:]*\b(?:is|are|was|were|has|have|had|can|could|will|would|must|may|"
+                        rf"might|should|do|does|did)\b){_PHRASE}(?:\s+(?:for|in|of|on|at|with|from|to|during)\s+{_PHRASE})?\W*$", re.I)
+
+
+def joined_object(statement: str) -> str:
+    """The second thing an English verb of including takes after the "and" the splitter keeps ("a free audio guide" of
+    "The ticket includes entry to the museum and a free audio guide"), or ""."""
+    for cut in re.finditer(r"\s+and\s+", statement):
+        if _TAKES_THINGS.search(statement[:cut.start()]) and _VERB_LESS.match(statement[cut.end():]):
+            return statement[cut.end():]
+    return ""
+
+
 def _en_clauses(sentence: str) -> list[str]:
-    """An English sentence cut at its connective clauses (_EN_CLAUSE), not at the "and" of a list's last member."""
+    """An English sentence cut at its connective clauses (_EN_CLAUSE), not at the "and" of a list's last member nor
+    at one that joins a verb's two objects."""
     clauses, start = [], 0
     for cut in _EN_CLAUSE.finditer(sentence):
         before = sentence[start:cut.start()]
         if cut.group(0).strip().lower() == "and" and "," in before and _LIST_TAIL.match(before.rsplit(",", 1)[1]) \
                 and _LIST_TAIL.match(sentence[cut.end():]):
+            continue
+        if cut.group(0).strip().lower() == "and" and _TAKES_THINGS.search(before) and _VERB_LESS.match(sentence[cut.end():]):
             continue
         clauses.append(sentence[start:cut.start()])
         start = cut.end()

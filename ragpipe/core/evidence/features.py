@@ -91,6 +91,8 @@ _CLAUSE = re.compile(r"[，,；;：:（）()]|\b(?:but|except)\b")
 _META = re.compile(r"\b(?:passages?|context|provided|sources?|documents?|the text|the article|the data|"
                    r"based on|according to|mentioned|I am unable|I'm unable|I cannot|does not (?:provide|mention|"
                    r"specify|say))\b|资料|文档|上下文|根据|提供的|未提及|没有提到", re.I)
+# "A child seat is provided free of charge" offers a thing; it speaks of no source as "the provided context" does.
+_OFFERED = re.compile(r"\b(?:is|are|was|were|be|been)\s+(?:also\s+)?provided\b", re.I)
 _CHATTER = re.compile(r"^\W*(?:sure|certainly|of course|okay|ok|great|here(?:'s| is| are)|i hope|hope this|"
                       r"let me know|feel free|thank|please note|note that|in summary|to summarize|overall|"
                       r"好的|当然|以下是|希望|总之|总的来说)\b", re.I)
@@ -313,7 +315,7 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
             float(found is not None), informative_coverage,
             float(found is None and (elliptical(statement) and bool(question) and confirms(statement, question, sentences)
                                      or borne_out(statement, question, sentences))),
-            float(not reference and sentences != [] and not (chatter or meta) and invented(statement, question, prepared.sentences, prepared.lowered, prepared.all_tokens) and not borne_out(statement, question, sentences)),
+            float(not reference and sentences != [] and not (chatter or _META.search(_OFFERED.sub(" ", statement))) and invented(statement, question, prepared.sentences, prepared.lowered, prepared.all_tokens) and not borne_out(statement, question, sentences)),
         )
         mentions = number_mentions(statement)
         notes.append({"evidence": found.sentence if found else sentences[shown] if sentences else "", "coverage": coverage,

@@ -15,7 +15,7 @@ from ragpipe.core.evidence.facts import facts
 from ragpipe.core.evidence.group_benefits import unnamed_group_benefit
 from ragpipe.core.evidence.provisions import asks_offer, offered_thing
 from ragpipe.core.synonyms import interchangeable
-from ragpipe.core.text import added_clause, is_chinese, normalize
+from ragpipe.core.text import added_clause, is_chinese, joined_object, normalize
 
 
 def invented(statement: str, question: str, sentences: Sequence[str], lowered: str, all_tokens: set[str]) -> bool:
@@ -49,6 +49,11 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
     # alone is the claim ("It also comes with a tripod.", "The apartment has a dishwasher.", "小区设有游泳池。"):
     # the offer's verb is the question's, so one new word is enough.
     if asks_offer(question) and len(own) <= 6 and _unnamed(offered_thing(statement, asked=True), lowered, missing, zh):
+        return True
+    # The second thing of "includes entry to the museum and a free audio guide" is a claim of its own (the splitter
+    # keeps such an "and"): one the evidence never names is invented, as it would be alone.
+    joined = joined_object(statement)
+    if joined and _unnamed(offered_thing(f"It includes {joined}"), lowered, missing, zh):
         return True
     short = _short_claim(statement, said_words) and not fact_terms(said)  # "停车场22:00关闭" states a value
     # A Chinese claim's single characters make it a claim (煮/前/浸泡/让/米饭/发/黏), not evidence of one; an
