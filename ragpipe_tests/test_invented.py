@@ -160,3 +160,10 @@ def test_a_thing_said_to_be_provided_is_an_offer_not_talk_of_the_sources(embedde
                             ["Every bike rental comes with a helmet and a lock.", "Rentals cost $12 per hour."],
                             question="What comes with the bike rental?")
     assert seat.score <= 0.3
+
+
+def test_a_thing_said_included_where_the_evidence_lists_what_is_included_is_invented():
+    rental = ["The daily rate for a compact car is $45, including basic insurance."]
+    # one new word (the evidence says "including" and "free of charge"), but its list of inclusions lacks it
+    assert fires("A GPS is included for free.", rental + ["Cancellation is free of charge."])
+    assert not fires("Basic insurance is included for free.", rental + ["Cancellation is free of charge."])

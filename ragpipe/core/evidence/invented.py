@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from ragpipe.core.evidence.agreement import BARE_REPLY, fact_terms, found_in, name_in, words
 from ragpipe.core.evidence.facts import facts
 from ragpipe.core.evidence.group_benefits import unnamed_group_benefit
-from ragpipe.core.evidence.provisions import asks_offer, offered_thing
+from ragpipe.core.evidence.provisions import asks_offer, offered_thing, says_included
 from ragpipe.core.synonyms import interchangeable
 from ragpipe.core.text import added_clause, is_chinese, joined_object, normalize
 
@@ -49,6 +49,11 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
     # alone is the claim ("It also comes with a tripod.", "The apartment has a dishwasher.", "小区设有游泳池。"):
     # the offer's verb is the question's, so one new word is enough.
     if asks_offer(question) and len(own) <= 6 and _unnamed(offered_thing(statement, asked=True), lowered, missing, zh):
+        return True
+    # Where the evidence says what is included ("…, including basic insurance"), a thing said to be included that it
+    # never names is invented, one new word as much as two ("A GPS is included for free.").
+    if len(own) <= 6 and says_included(statement) and says_included(lowered) and \
+            _unnamed(offered_thing(statement), lowered, missing, zh):
         return True
     # The second thing of "includes entry to the museum and a free audio guide" is a claim of its own (the splitter
     # keeps such an "and"): one the evidence never names is invented, as it would be alone.

@@ -52,6 +52,15 @@ _ZH_HAS = re.compile(r"(?:带有|拥有|(?<![携])带(?![来着领动走回上�
 _ZH_COUNT = re.compile(r"^[一二两三四五六七八九十几\d]+[个副台张间套份只件把辆块条双对]?$")
 
 
+# Including, as a list of contents says it: "including basic insurance", "comes with", 包括, 配有.
+_INCLUDES = re.compile(r"\binclud(?:e|es|ed|ing)\b|\bcomes? with\b|包含|包括|含有|配有|附带|附赠", re.I)
+
+
+def says_included(text: str) -> bool:
+    """The text says what is included (a list of contents, or a claim about one)."""
+    return bool(_INCLUDES.search(text))
+
+
 def asks_offer(question: str) -> bool:
     """The question asks what something offers, includes or has."""
     question = question or ""
