@@ -110,3 +110,12 @@ def test_a_word_the_lexicon_takes_for_the_evidences_holds_a_short_claim():
                      "Is the train on time?")
     assert fires("The train is cancelled.", ["The 8:15 train is running late because of a signal fault."],
                  "Is the train on time?")
+
+
+@pytest.mark.parametrize("statement,evidence,question", [
+    ("Anyone 18 or older can join the club.", ["Membership is open to people aged 18 and over."], "Who can join the club?"),
+    ("It is not recommended for kids younger than 12.", ["Children under 12 should not use this product."], "Can kids use it?"),
+])
+def test_a_value_the_evidence_bounds_the_same_way_ties_the_claim_to_it(statement, evidence, question):
+    assert not fires(statement, evidence, question)
+    assert fires("Anyone can join the chess club for free.", evidence, "Who can join the club?")  # no value: still invented

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from ragpipe.core.evidence.agreement import BARE_REPLY, fact_terms, found_in, name_in, words
-from ragpipe.core.evidence.facts import facts
+from ragpipe.core.evidence.facts import bounds, facts
 from ragpipe.core.evidence.provisions import offered_thing
 from ragpipe.core.synonyms import interchangeable
 from ragpipe.core.text import added_clause, is_chinese, normalize
@@ -53,7 +53,10 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
     # In an added clause a count of one ("，学生还可免费多带一件") names a thing, it states no value: it ties nothing.
     tied = {unit for unit in _counted_units(statement) & _counted_units(lowered)
             if unit[0] != "#1" or not added_clause(statement)}
-    if any(t.startswith(("#y", "#m", "#d")) for t in shared) or tied:
+    # So does a value the evidence bounds the same way ("18 or older" / "aged 18 and over", "younger than 12" / "under 12").
+    theirs = bounds(lowered)
+    if any(t.startswith(("#y", "#m", "#d")) for t in shared) or tied or \
+            any(kinds <= theirs.get(value, set()) for value, kinds in bounds(statement).items()):
         return False
     held = words(lowered)
 
