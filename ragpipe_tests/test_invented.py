@@ -119,3 +119,11 @@ def test_a_word_the_lexicon_takes_for_the_evidences_holds_a_short_claim():
 def test_a_value_the_evidence_bounds_the_same_way_ties_the_claim_to_it(statement, evidence, question):
     assert not fires(statement, evidence, question)
     assert fires("Anyone can join the chess club for free.", evidence, "Who can join the club?")  # no value: still invented
+
+
+@pytest.mark.parametrize("statement,evidence,question", [
+    ("退款大约3天内到账。", ["退款将在3个工作日内原路退回。"], "退款多久到账？"),
+    ("The refund reaches your card within 5 days.", ["Refunds are issued within 5 business days."], "How long do refunds take?"),
+])
+def test_working_days_count_the_days_a_claim_counts(statement, evidence, question):
+    assert not fires(statement, evidence, question)

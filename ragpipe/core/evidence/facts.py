@@ -73,8 +73,9 @@ ZH_NUMBER = re.compile(rf"百分之(?P<pct>[{ZH_NUMERAL}]+)|(?<![\d.{ZH_NUMERAL}
 _EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nobody|nothing|neither|nor|cannot|without)\b|n['’]t\b", re.I)
 _NUMBER_SIGN = re.compile(r"\bNo\.?\s*(?=\d)|\bno\.\s*(?=\d)")  # "a No. 1 hit", "No 10 Downing Street" deny nothing
 # Chinese negators, less the words that only contain one (不仅 "not only", 无论 "whatever",
-# 非常 "very", 未来 "future", 不敌 "lose to", 不正当竞争 "unfair competition", 不动产 "real estate", …).
-_ZH_NEGATION = re.compile(r"(?<![毫])(?:不|没|无|未|非|别|勿|莫)(?!仅|但|断|少|久|过|论|常|来|线|穷|数|比|同|管|光|妨|敌|正当|动产|锈)"
+# 非常 "very", 未来 "future", 不敌 "lose to", 不正当竞争 "unfair competition", 不动产 "real estate",
+# 无理由退货 "no-questions-asked returns", 无人机 "drone", …).
+_ZH_NEGATION = re.compile(r"(?<![毫])(?:不|没|无|未|非|别|勿|莫)(?!仅|但|断|少|久|过|论|常|来|线|穷|数|比|同|管|光|妨|敌|正当|动产|锈|理由|人机)"
                           r"|毫无|并非")
 # Proper-noun tags of jieba: person, place, organisation, other proper noun.
 _ZH_NAME_FLAGS = {"nr", "nrfg", "nrt", "ns", "nt", "nz"}
@@ -167,7 +168,8 @@ _COUNTED = re.compile(r"\b(%s)[\s-]+(?:years?|months?|weeks?|days?|hours?|minute
 # Nor after "the", "these", "its", …: "the two brothers" points at what the evidence names, it counts nothing new.
 _COUNTED_THINGS = re.compile(r"(?<!\bthe )(?<!\bthese )(?<!\bthose )(?<!\bboth )(?<!\bits )(?<!\bhis )(?<!\bher )(?<!\btheir )"
                              r"\b(%s)\s+(?:[a-z]+ing\s+)?([a-z]{3,}(?<![siu])s)\b" % _EN_PHRASE, re.I)
-_NOT_PLURAL = frozenset("does goes always perhaps whereas besides sometimes towards afterwards hers ours yours theirs".split())
+_NOT_PLURAL = frozenset("does goes always perhaps whereas besides sometimes towards afterwards hers ours yours theirs "
+                         "halves thirds quarters fifths sixths sevenths eighths ninths tenths".split())  # "two thirds" is a share
 # How many times: "twice", "thrice", and "once" of a rate ("once a week", "once daily"; not "once approved", "once a student…").
 TIMES = re.compile(r"\b(?:twice|thrice|once(?=\s+(?:(?:a|an|per|every|each)\s+(?:day|week|month|year|fortnight|quarter|night)"
                     r"|daily|weekly|monthly|yearly|annually|nightly)\b))\b", re.I)

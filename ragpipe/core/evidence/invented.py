@@ -54,9 +54,10 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
     tied = {unit for unit in _counted_units(statement) & _counted_units(lowered)
             if unit[0] != "#1" or not added_clause(statement)}
     # So does a value the evidence bounds the same way ("18 or older" / "aged 18 and over", "younger than 12" / "under 12").
-    theirs = bounds(lowered)
+    stated = bounds(statement)
+    theirs = bounds(lowered) if stated else {}
     if any(t.startswith(("#y", "#m", "#d")) for t in shared) or tied or \
-            any(kinds <= theirs.get(value, set()) for value, kinds in bounds(statement).items()):
+            any(kinds <= theirs.get(value, set()) for value, kinds in stated.items()):
         return False
     held = words(lowered)
 
@@ -120,5 +121,10 @@ def _counted_units(text: str) -> set[tuple[str, str]]:
     """Each number of a text with the unit it counts (its next word, three letters of it, or next
     character): a number ties a statement to the evidence only with its unit, "十年免费上门维修"
     shares the 10 of "容量为10公斤" and nothing else."""
-    return {(term, match.group(2).lower()[:3]) for match in _VALUE_UNIT.finditer(normalize(text))
+    text = _WORKING_DAYS.sub(lambda m: "天" if m.group(0).startswith(("个", "工", "自")) else "", normalize(text))
+    return {(term, match.group(2).lower()[:3]) for match in _VALUE_UNIT.finditer(text)
             for term in fact_terms(facts(match.group(0)))}
+
+
+# Working or calendar days count days: "3个工作日" and "三天", "5 business days" and "5 days" count one unit.
+_WORKING_DAYS = re.compile(r"个?(?:工作|自然)日|\b(?:working|business|calendar)\s+(?=days?\b)", re.I)
