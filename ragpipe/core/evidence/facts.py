@@ -168,8 +168,7 @@ _COUNTED = re.compile(r"\b(%s)[\s-]+(?:years?|months?|weeks?|days?|hours?|minute
 # Nor after "the", "these", "its", …: "the two brothers" points at what the evidence names, it counts nothing new.
 _COUNTED_THINGS = re.compile(r"(?<!\bthe )(?<!\bthese )(?<!\bthose )(?<!\bboth )(?<!\bits )(?<!\bhis )(?<!\bher )(?<!\btheir )"
                              r"\b(%s)\s+(?:[a-z]+ing\s+)?([a-z]{3,}(?<![siu])s)\b" % _EN_PHRASE, re.I)
-_NOT_PLURAL = frozenset("does goes always perhaps whereas besides sometimes towards afterwards hers ours yours theirs "
-                         "halves thirds quarters fifths sixths sevenths eighths ninths tenths".split())  # "two thirds" is a share
+_NOT_PLURAL = frozenset("does goes always perhaps whereas besides sometimes towards afterwards hers ours yours theirs".split())
 # How many times: "twice", "thrice", and "once" of a rate ("once a week", "once daily"; not "once approved", "once a student…").
 TIMES = re.compile(r"\b(?:twice|thrice|once(?=\s+(?:(?:a|an|per|every|each)\s+(?:day|week|month|year|fortnight|quarter|night)"
                     r"|daily|weekly|monthly|yearly|annually|nightly)\b))\b", re.I)

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from ragpipe.core.evidence.agreement import BARE_REPLY, fact_terms, found_in, name_in, words
-from ragpipe.core.evidence.facts import bounds, facts
+from ragpipe.core.evidence.facts import facts
 from ragpipe.core.evidence.provisions import offered_thing
 from ragpipe.core.synonyms import interchangeable
 from ragpipe.core.text import added_clause, is_chinese, normalize
@@ -34,7 +34,9 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
         return False  # a lead-in to a list ("To sew a zipper gusset, follow these steps:") asserts nothing
     zh = is_chinese(statement)
     said = facts(statement)
-    said_words = [w for w in dict.fromkeys(words(statement)) if not fact_terms(facts(w)) and not w.isdigit()]
+    # The words that bound or hedge a value are the value's, not a claim's: "18 or older", "younger than 12", "大约3天".
+    said_words = [w for w in dict.fromkeys(words(statement)) if not fact_terms(facts(w)) and not w.isdigit()
+                  and not (fact_terms(said) and _VALUE_WORD.match(w))]
     own = [w for w in said_words if len(w) > 1]
     short = _short_claim(statement, said_words) and not fact_terms(said)  # "停车场22:00关闭" states a value
     # A Chinese claim's single characters make it a claim (煮/前/浸泡/让/米饭/发/黏), not evidence of one; an
@@ -53,11 +55,7 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
     # In an added clause a count of one ("，学生还可免费多带一件") names a thing, it states no value: it ties nothing.
     tied = {unit for unit in _counted_units(statement) & _counted_units(lowered)
             if unit[0] != "#1" or not added_clause(statement)}
-    # So does a value the evidence bounds the same way ("18 or older" / "aged 18 and over", "younger than 12" / "under 12").
-    stated = bounds(statement)
-    theirs = bounds(lowered) if stated else {}
-    if any(t.startswith(("#y", "#m", "#d")) for t in shared) or tied or \
-            any(kinds <= theirs.get(value, set()) for value, kinds in stated.items()):
+    if any(t.startswith(("#y", "#m", "#d")) for t in shared) or tied:
         return False
     held = words(lowered)
 
@@ -114,6 +112,8 @@ def _short_claim(statement: str, said_words: list[str]) -> bool:
     return 1 <= len(said_words) <= 2 and bool(_EN_PREDICATE.search(statement))
 
 
+_VALUE_WORD = re.compile(r"(?:older|younger|over|under|above|below|about|around|roughly|approximately|nearly|almost|"
+                         r"约|大约|大概|将近|接近|左右|上下|以上|以下|以内)$", re.I)
 _VALUE_UNIT = re.compile(r"(\d+(?:[.,]\d+)*|[零〇一二两三四五六七八九十百千万亿]+)\s*-?\s*([a-z%]+|[^\W\d_])", re.I)
 
 
@@ -121,10 +121,5 @@ def _counted_units(text: str) -> set[tuple[str, str]]:
     """Each number of a text with the unit it counts (its next word, three letters of it, or next
     character): a number ties a statement to the evidence only with its unit, "十年免费上门维修"
     shares the 10 of "容量为10公斤" and nothing else."""
-    text = _WORKING_DAYS.sub(lambda m: "天" if m.group(0).startswith(("个", "工", "自")) else "", normalize(text))
-    return {(term, match.group(2).lower()[:3]) for match in _VALUE_UNIT.finditer(text)
+    return {(term, match.group(2).lower()[:3]) for match in _VALUE_UNIT.finditer(normalize(text))
             for term in fact_terms(facts(match.group(0)))}
-
-
-# Working or calendar days count days: "3个工作日" and "三天", "5 business days" and "5 days" count one unit.
-_WORKING_DAYS = re.compile(r"个?(?:工作|自然)日|\b(?:working|business|calendar)\s+(?=days?\b)", re.I)
