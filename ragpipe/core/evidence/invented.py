@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from ragpipe.core.evidence.agreement import BARE_REPLY, fact_terms, found_in, name_in, words
-from ragpipe.core.evidence.facts import facts
+from ragpipe.core.evidence.facts import bounds, facts
 from ragpipe.core.evidence.provisions import offered_thing
 from ragpipe.core.synonyms import interchangeable
 from ragpipe.core.text import added_clause, is_chinese, normalize
@@ -34,9 +34,10 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
         return False  # a lead-in to a list ("To sew a zipper gusset, follow these steps:") asserts nothing
     zh = is_chinese(statement)
     said = facts(statement)
-    # The words that bound or hedge a value are the value's, not a claim's: "18 or older", "younger than 12", "大约3天".
+    # The words that bound a value are the value's, not a claim's: "18 or older", "younger than 12", "12岁以上".
+    # (Not a hedge's: "approximately", "around" beside a value are as often an invented claim's only other word.)
     said_words = [w for w in dict.fromkeys(words(statement)) if not fact_terms(facts(w)) and not w.isdigit()
-                  and not (fact_terms(said) and _VALUE_WORD.match(w))]
+                  and not (_BOUND_WORD.match(w) and bounds(statement))]
     own = [w for w in said_words if len(w) > 1]
     short = _short_claim(statement, said_words) and not fact_terms(said)  # "停车场22:00关闭" states a value
     # A Chinese claim's single characters make it a claim (煮/前/浸泡/让/米饭/发/黏), not evidence of one; an
@@ -112,8 +113,7 @@ def _short_claim(statement: str, said_words: list[str]) -> bool:
     return 1 <= len(said_words) <= 2 and bool(_EN_PREDICATE.search(statement))
 
 
-_VALUE_WORD = re.compile(r"(?:older|younger|over|under|above|below|about|around|roughly|approximately|nearly|almost|"
-                         r"约|大约|大概|将近|接近|左右|上下|以上|以下|以内)$", re.I)
+_BOUND_WORD = re.compile(r"(?:older|younger|over|under|above|below|以上|以下|以内)$", re.I)
 _VALUE_UNIT = re.compile(r"(\d+(?:[.,]\d+)*|[零〇一二两三四五六七八九十百千万亿]+)\s*-?\s*([a-z%]+|[^\W\d_])", re.I)
 
 
