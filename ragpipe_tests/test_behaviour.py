@@ -37,9 +37,9 @@ KNOWN_GAPS = {
     #   photos" / "Photography is forbidden", 学生买票不打折 / 可享半价 (学生证 swallows 学生), 没有影响 / 以免降低药效;
     #   a deadline whose topic the evidence words otherwise ("The course starts" / "Classes begin");
     # - faithful rewordings the support model scores 0.64-0.80 with no rule firing ("Roughly 2.4 million" / 2,412,000,
-    #   一个半小时 / 90分钟, "2 September 2025" / 2025-09-02, "if you live in the city" / "for residents"); a duty read
-    #   against a permission (需…申请 / 可申请); a bound worded otherwise read as invented ("18 or older" / "aged 18
-    #   and over", "at least 48 hours before" / "up to 48 hours before");
+    #   一个半小时 / 90分钟, "2 September 2025" / 2025-09-02, "if you live in the city" / "for residents"); since round
+    #   sixteen no rule caps a bound or hedge worded otherwise ("18 or older" / "aged 18 and over" 0.69, 大约三天内 /
+    #   3个工作日内 0.64, 每五个…录取一个 / 20% 0.56): the model alone holds them under 0.8;
     # - context_recall: a reference that words the number or ratio otherwise ("fifteen-dollar entry fee" / "$15",
     #   四分之三 / 75%) is supported but at 0.72-0.78, under the 0.8 band; and an unrelated context appended to a
     #   one-sentence context moves recall by 0.1-0.2 (the verifier's cos_margin; not in the suite, see docs/benchmarks.md);

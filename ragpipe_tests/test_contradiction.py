@@ -1520,3 +1520,11 @@ def test_up_to_a_lead_time_before_is_a_floor():
     assert bounds("You can borrow up to 15 books.") == {15.0: {"ceiling"}}
     assert contradiction("Cancelling is free if you do it at least 48 hours before pick-up.",
                          ["Bookings can be cancelled free of charge up to 48 hours before pick-up."]) is None
+
+
+def test_a_chinese_compound_formed_with_a_negator_denies_nothing():
+    # 无理由退货 ("no-questions-asked returns") affirms the return; a real 不能 before it still denies it.
+    evidence = ["自签收之日起7天内，商品完好、不影响二次销售的，可申请无理由退货。"]
+    assert contradicted("商品需在签收后7天内申请退货", "退货需要满足什么条件？", evidence) is None
+    assert contradicted("签收后7天内不能申请退货", "退货需要满足什么条件？", evidence).kind == "negation"
+    assert contradicted("无人机可以带上飞机", "", ["无人机禁止带上飞机。"]) is not None

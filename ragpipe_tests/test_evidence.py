@@ -699,3 +699,26 @@ def test_an_imperial_amount_that_converts_is_the_same_quantity():
     assert same(quantities("about 392 °F")[0], quantities("200 °C")[0])
     assert same(quantities("2.2 lb")[0], quantities("about 1 kg")[0])
     assert same(quantities("16 ounces")[0], quantities("1 pound")[0])
+
+
+def test_age_bounds_written_after_or_before_the_value_are_bounds():
+    from ragpipe.core.evidence.facts import bounds
+    assert bounds("Membership is open to people aged 18 and over.") == {18.0: {"floor"}}
+    assert bounds("65 and up") == {65.0: {"floor"}}
+    assert bounds("kids younger than 12") == {12.0: {"ceiling"}}
+    assert bounds("Tickets are $5 and up to 10 people can share one.").get(5.0) is None  # "and up to" is no floor
+    assert bounds("年满12周岁以上") == {12.0: {"floor"}}
+
+
+def test_a_chinese_hedge_before_the_verb_still_hedges_the_value():
+    from ragpipe.core.evidence.counts import in_evidence_terms
+    assert in_evidence_terms("这座城市大约有240万人", "该市常住人口为238万。") == "这座城市238万人"
+    assert in_evidence_terms("这座城市有240万人", "该市常住人口为238万。") == "这座城市有240万人"  # no hedge: no rounding
+
+
+def test_a_chinese_share_with_a_verb_for_you_is_the_percentage_it_states():
+    from ragpipe.core.evidence.fractions import as_percent_in
+    assert as_percent_in("每五个报名者中录取一个", "今年该项目的录取率为20%。") == "20%的报名者录取"
+    assert as_percent_in("每五个报名者中录取一个", "今年该项目的录取率为25%。") == "每五个报名者中录取一个"
+    assert as_percent_in("每十名学生中有四名选择了线上课程", "比例为40%。") == "40%的学生选择了线上课程"
+

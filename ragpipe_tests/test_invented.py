@@ -167,3 +167,20 @@ def test_a_thing_said_included_where_the_evidence_lists_what_is_included_is_inve
     # one new word (the evidence says "including" and "free of charge"), but its list of inclusions lacks it
     assert fires("A GPS is included for free.", rental + ["Cancellation is free of charge."])
     assert not fires("Basic insurance is included for free.", rental + ["Cancellation is free of charge."])
+
+
+@pytest.mark.parametrize("statement,evidence,question", [
+    ("Anyone 18 or older can join the club.", ["Membership is open to people aged 18 and over."], "Who can join the club?"),
+    ("It is not recommended for kids younger than 12.", ["Children under 12 should not use this product."], "Can kids use it?"),
+])
+def test_the_words_that_bound_a_value_are_no_claim_of_their_own(statement, evidence, question):
+    assert not fires(statement, evidence, question)
+
+
+@pytest.mark.parametrize("statement,evidence,question", [
+    ("Anyone 18 or older gets a free drink at the bar.", ["Membership is open to people aged 18 and over."], "Who can join the club?"),
+    ("Kids younger than 12 get a free replacement kit.", ["Children under 12 should not use this product."], "Can kids use it?"),
+    ("Kids aged 12 and over get a free helmet.", ["Children under 12 should not use this product."], "Can kids use it?"),
+])
+def test_a_claim_beside_a_bounded_value_the_evidence_shares_is_still_invented(statement, evidence, question):
+    assert fires(statement, evidence, question)

@@ -73,8 +73,9 @@ ZH_NUMBER = re.compile(rf"百分之(?P<pct>[{ZH_NUMERAL}]+)|(?<![\d.{ZH_NUMERAL}
 _EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nobody|nothing|neither|nor|cannot|without)\b|n['’]t\b", re.I)
 _NUMBER_SIGN = re.compile(r"\bNo\.?\s*(?=\d)|\bno\.\s*(?=\d)")  # "a No. 1 hit", "No 10 Downing Street" deny nothing
 # Chinese negators, less the words that only contain one (不仅 "not only", 无论 "whatever",
-# 非常 "very", 未来 "future", 不敌 "lose to", 不正当竞争 "unfair competition", 不动产 "real estate", …).
-_ZH_NEGATION = re.compile(r"(?<![毫])(?:不|没|无|未|非|别|勿|莫)(?!仅|但|断|少|久|过|论|常|来|线|穷|数|比|同|管|光|妨|敌|正当|动产|锈)"
+# 非常 "very", 未来 "future", 不敌 "lose to", 不正当竞争 "unfair competition", 不动产 "real estate",
+# 无理由退货 "no-questions-asked returns", 无人机 "drone", …).
+_ZH_NEGATION = re.compile(r"(?<![毫])(?:不|没|无|未|非|别|勿|莫)(?!仅|但|断|少|久|过|论|常|来|线|穷|数|比|同|管|光|妨|敌|正当|动产|锈|理由|人机)"
                           r"|毫无|并非")
 # Proper-noun tags of jieba: person, place, organisation, other proper noun.
 _ZH_NAME_FLAGS = {"nr", "nrfg", "nrt", "ns", "nt", "nz"}
@@ -94,12 +95,12 @@ VALUE_CLAUSE = re.compile(r"[,;:，；：、]|\b(?:and|but|while|whereas)\b|以�
 # negated forms come first: "不低于" is a floor, "低于" a ceiling.
 BOUND_BEFORE = re.compile(
     r"(?P<floor>\bat least\b|\bminimum\b|\bmin\.|\bas (?:low|little|few) as\b|\bno (?:less|fewer) than\b|"
-    r"\bnot (?:less|fewer) than\b|\bstarting (?:at|from)\b|不[得应能可宜]?(?:低于|少于)|至少|最低|最少|起码)"
+    r"\bnot (?:less|fewer) than\b|\bstarting (?:at|from)\b|\bolder than\b|不[得应能可宜]?(?:低于|少于)|至少|最低|最少|起码)"
     r"|(?P<ceiling>\bat most\b|\bmaximum\b|\bmax\.|\bup to\b|\bno more than\b|\bnot more than\b|\bcap(?:s|ped)?\b|"
-    r"\blimit(?:s|ed)?\b|\bas (?:high|much|many) as\b|\bexceed|\bless than\b|\bfewer than\b|\bunder\b|\bbelow\b|"
+    r"\blimit(?:s|ed)?\b|\bas (?:high|much|many) as\b|\bexceed|\bless than\b|\bfewer than\b|\byounger than\b|\bunder\b|\bbelow\b|"
     r"不[得应能可宜]?(?:超过|高于|多于)|最多|最高|至多|上限|封顶|低于|少于)", re.I)
-_BOUND_AFTER = re.compile(r"\s*(?:%|percent|[元克岁天年月人个次倍])?\s*(?:(?P<floor>or (?:more|above|higher|older|greater|over)|\+|"
-                          r"(?:及|或)?以上|起)|(?P<ceiling>or (?:less|fewer|below|under|younger)|(?:及|或)?以[内下]|封顶|为限))",
+_BOUND_AFTER = re.compile(r"\s*(?:%|percent|周岁|[元克岁天年月人个次倍])?\s*(?:(?P<floor>(?:or|and) (?:more|above|higher|older|greater|over|up(?!\s+to))\b|\+|"
+                          r"(?:及|或)?以上|起)|(?P<ceiling>(?:or|and) (?:less|fewer|below|under|younger)\b|(?:及|或)?以[内下]|封顶|为限))",
                           re.I)
 _BOUND_REACH = 48  # characters before a value that its bound word may stand in
 # "Cancel free up to 48 hours before pick-up" bounds the lead time from below: it is "at least 48 hours before".

@@ -22,15 +22,16 @@ _EN_NUMERAL = rf"\d+|(?:{'|'.join(sorted(EN_UNITS, key=len, reverse=True))})"
 _EN_SHARE = re.compile(rf"\b(?P<n>{_EN_NUMERAL})\s+(?:out\s+of|in|of\s+every)\s+(?P<m>{_EN_NUMERAL})\b"
                        r"(?!\s+(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b)", re.I)
 _MEASURE = "个名位人家户件只台所"
-_ZH_SHARE = re.compile(rf"每?(?P<m>\d+|[{ZH_NUMERAL}]+)(?P<mw>[{_MEASURE}])?(?P<noun>[\u4e00-\u9fff]{{0,4}}?)中(?:就|只)?有"
-                       rf"(?P<n>\d+|[{ZH_NUMERAL}]+)[{_MEASURE}]?")
+# "每五个报名者中录取一个": a verb of one or two characters for 有, and then the count needs its measure word.
+_ZH_SHARE = re.compile(rf"每?(?P<m>\d+|[{ZH_NUMERAL}]+)(?P<mw>[{_MEASURE}])?(?P<noun>[\u4e00-\u9fff]{{0,4}}?)中(?:就|只)?"
+                       rf"(?:有(?P<n>\d+|[{ZH_NUMERAL}]+)[{_MEASURE}]?|(?P<verb>[\u4e00-\u9fff]{{1,2}}?)(?P<n2>\d+|[{ZH_NUMERAL}]+)[{_MEASURE}])")
 _PERCENT = re.compile(rf"(?P<digits>\d+(?:\.\d+)?)\s*(?:%|％|\s*percent\b|\s*per cent\b)|百分之(?P<zh>[{ZH_NUMERAL}点]+)", re.I)
 _HEDGE = re.compile(r"(?:about|around|roughly|nearly|almost|approximately|约|大约|近|将近|接近)\s*$", re.I)
 
 
 def _fraction(match: re.Match) -> float | None:
     if match.re in (_EN_SHARE, _ZH_SHARE):
-        n, m = (_count(match.group(k)) for k in ("n", "m"))
+        n, m = _count(match.group("n") or match.group("n2")), _count(match.group("m"))
         return n / m if n and m and n < m <= 1000 else None
     if match.re is _EN_FRACTION:
         part = match.group("part").lower()
@@ -53,7 +54,7 @@ def _as_share(match: re.Match, percent: str) -> str:
     if match.re is _EN_SHARE:
         return f"{percent} of"
     if match.re is _ZH_SHARE:
-        return f"{percent}的{match.group('noun') or (match.group('mw') == '人' and '人') or ''}"
+        return f"{percent}的{match.group('noun') or (match.group('mw') == '人' and '人') or ''}" + (match.group("verb") or "")
     return percent
 
 

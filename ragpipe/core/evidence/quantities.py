@@ -58,7 +58,8 @@ _RATE_BEFORE = re.compile(rf"(?:\d\S*|%|\b(?:once|twice|thrice|times|per)|(?:\d|
                           rf"|\b(?:(?:less|more|fewer|longer|shorter) than|over|under|at (?:least|most)|up to))\s*$", re.I)
 # A ceiling a Chinese duration carries after it: "7天之内", "七日内", "两周以内" say one thing.
 _WITHIN = re.compile(r"之内|以内|内")
-_APPROXIMATE = re.compile(r"(?:约为?|大约|大概|将近|接近|(?<![最附临靠亲])近|差不多|approximately|about|around|roughly|nearly|almost|"
+# A Chinese hedge may stand before the verb that states the value: "大约有240万人", "大概是三天".
+_APPROXIMATE = re.compile(r"(?:(?:约为?|大约|大概|将近|接近|(?<![最附临靠亲])近|差不多)[有是为]?|approximately|about|around|roughly|nearly|almost|"
                           r"close to|some|~)\s*$", re.I)
 _APPROXIMATE_AFTER = re.compile(r"\s*(?:左右|上下)")
 _COUNT_HEDGE_AFTER = re.compile(r"\s*([\u4e00-\u9fff]?)(?:左右|上下)")  # after a count's measure word
