@@ -4,6 +4,7 @@ and stays quiet on the faithful rewording beside it."""
 import pytest
 
 from ragpipe.core.evidence.contradiction import answers_otherwise, confirms, contradicted, contradiction
+from ragpipe.core.evidence.ended_states import ended_state
 from ragpipe.core.evidence.facts import counted, facts, lone_one
 from ragpipe.core.evidence.zh_names import zh_makers
 
@@ -1520,3 +1521,38 @@ def test_up_to_a_lead_time_before_is_a_floor():
     assert bounds("You can borrow up to 15 books.") == {15.0: {"ceiling"}}
     assert contradiction("Cancelling is free if you do it at least 48 hours before pick-up.",
                          ["Bookings can be cancelled free of charge up to 48 hours before pick-up."]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The shuttle bus is still running.", "The shuttle bus service was discontinued in January."),
+    ("The summer sale has already begun.", "The summer sale ended on Monday."),
+    ("The pop-up shop is still operating.", "The pop-up shop stopped operating last week."),
+    ("该健身房目前仍在营业。", "该健身房已于上个月关闭。"),
+    ("志愿者招募仍在进行中。", "志愿者招募已于5月20日截止。"),
+    ("这部电影还在上映。", "这部电影已经下映，已于上周停止放映。"),
+])
+def test_a_state_said_to_go_on_that_the_evidence_says_has_ended(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "antonym"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The shuttle bus service has been discontinued.", "The shuttle bus service was discontinued in January."),
+    ("Registration starts on 1 June.", "Early-bird registration ended on 30 May."),  # a scheduled start: another event
+    ("The company currently operates 50 stores.", "The company closed 20 stores in 2019."),
+    ("The pool is still open.", "The pool closed for repairs in May and reopened in July."),
+    ("该健身房已经停止营业。", "该健身房已于上个月关闭。"),
+    ("报名将于6月1日开始。", "早鸟报名已于5月30日结束。"),
+])
+def test_a_state_ended_as_said_or_another_event_is_no_ended_state(statement, evidence):
+    assert ended_state(statement, [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence, opposed", [
+    ("Guests may take photos in the lobby.", "Photography is prohibited in the lobby.", True),
+    ("Guests are not allowed to take pictures in the lobby.", "Photography is prohibited in the lobby.", False),
+    ("展厅内可以拍照。", "展厅内禁止摄影。", True),
+    ("展厅内不允许照相。", "展厅内禁止摄影。", False),
+])
+def test_an_activity_said_by_its_verb_and_by_its_noun(statement, evidence, opposed):
+    assert (contradiction(statement, [evidence]) is not None) is opposed

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ragpipe.core.evidence.activities import activity_worded
 from ragpipe.core.evidence.agreement import found_in, words
 from ragpipe.core.evidence.antonyms import ANTONYMS, negated_at
 from ragpipe.core.evidence.antonyms import free_worded, stems_in as _stems_in
@@ -211,7 +212,8 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
     negates and the other does not, or one has a word the other has its antonym for: the kind
     ("negation", "antonym"), what the statement says, what the evidence says, and the clause."""
     by_prefix = prefixed([statement, *sentences])  # "non-refundable" / "refundable": negated_words
-    statement, sentences = free_worded(statement), [free_worded(s) for s in sentences]  # "at no cost" says "free"
+    # "at no cost" says "free"; "take photos" says "photography" (activities)
+    statement, sentences = free_worded(activity_worded(statement)), [free_worded(activity_worded(s)) for s in sentences]
     statement, sentences = plainly(statement, sentences), [plainly(s, [statement]) for s in sentences]
     # A Chinese pronoun ("这家酒店" / "本酒店") points at what the evidence names: no word to align.
     statement_terms = [w for w in dict.fromkeys(words(statement)) if not pronoun(w)]
