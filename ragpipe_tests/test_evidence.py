@@ -699,3 +699,12 @@ def test_an_imperial_amount_that_converts_is_the_same_quantity():
     assert same(quantities("about 392 °F")[0], quantities("200 °C")[0])
     assert same(quantities("2.2 lb")[0], quantities("about 1 kg")[0])
     assert same(quantities("16 ounces")[0], quantities("1 pound")[0])
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("Taking photos in the museum shop is not permitted.", "Photography is forbidden in the museum shop."),
+    ("仪式期间不允许拍照。", "仪式期间禁止摄影。"),
+])
+def test_an_activity_s_verb_is_read_as_the_evidence_s_noun_for_it(verifier, statement, evidence):
+    # activities.as_evidence_names_it: "take photos" is what "photography" names, so the statement's words are held.
+    assert probabilities(verifier, [statement], [evidence])[0] >= 0.8
