@@ -1556,3 +1556,12 @@ def test_a_state_ended_as_said_or_another_event_is_no_ended_state(statement, evi
 ])
 def test_an_activity_said_by_its_verb_and_by_its_noun(statement, evidence, opposed):
     assert (contradiction(statement, [evidence]) is not None) is opposed
+
+
+@pytest.mark.parametrize("statement, evidence, opposed", [
+    ("The gym is open on public holidays.", "The gym opens at 6 a.m. on weekdays and is closed on public holidays.", True),
+    ("It is also open on public holidays.", "The gym opens at 6 a.m. on weekdays and is closed on public holidays.", True),
+    ("The gym is closed on public holidays.", "The gym opens at 6 a.m. on weekdays and is closed on public holidays.", False),
+])
+def test_a_second_predicate_after_and_is_a_clause_of_its_own(statement, evidence, opposed):
+    assert (contradiction(statement, [evidence]) is not None) is opposed

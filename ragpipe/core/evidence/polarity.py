@@ -27,8 +27,9 @@ ALIGNED_SHARE = 0.6
 # Said once for a sentence's subject, whichever clause holds the predicate: "classified Pluto
 # as a dwarf planet, no longer as a planet", "…归类为矮行星，它不再属于行星".
 _SENTENCE_WIDE = frozenset({"no longer", "不再"})
-# A list that includes what it bounds continues its clause: "open every day, including public holidays".
-_CLAUSE = re.compile(r",(?!\s*(?:including|such as)\b)|，(?!包括)|[;:；：]"
+# A list that includes what it bounds continues its clause: "open every day, including public holidays". A second
+# predicate of one subject is a clause of its own: "opens at 9 a.m. on weekdays and is closed on Sundays".
+_CLAUSE = re.compile(r",(?!\s*(?:including|such as)\b)|，(?!包括)|[;:；：]|\band\s+(?=(?:is|are|was|were)\s)"
                      r"|\s--?\s|—|\b(?:but|while|whereas|although)\b|但是?|而|然而")
 # Words that bound a value negate no predicate: "允许携带一件不超过7公斤的行李" allows it.
 _BOUND = re.compile(r"不[得应能可宜]?(?:超过|高于|多于|低于|少于)|\bnot? (?:more|less|fewer|later|earlier) than\b", re.I)
