@@ -1527,6 +1527,7 @@ def test_up_to_a_lead_time_before_is_a_floor():
     ("The shuttle bus is still running.", "The shuttle bus service was discontinued in January."),
     ("The summer sale has already begun.", "The summer sale ended on Monday."),
     ("The pop-up shop is still operating.", "The pop-up shop stopped operating last week."),
+    ("The family butcher is still trading.", "The family butcher ceased trading after 40 years."),
     ("该健身房目前仍在营业。", "该健身房已于上个月关闭。"),
     ("志愿者招募仍在进行中。", "志愿者招募已于5月20日截止。"),
     ("这部电影还在上映。", "这部电影已经下映，已于上周停止放映。"),

@@ -16,7 +16,7 @@ from ragpipe.core.text import is_chinese
 
 # What goes on: a service runs, a sale or a registration is open, a shop trades (营业), a show is on (展出).
 _ON_EN = (r"(?:open\w*|start\w*|began|begun|runn?\w*|operat\w*|in\s+(?:operation|service|progress)|on\s+sale|sell\w*"
-          r"|accept\w*|available|underway|ongoing|active|valid)")
+          r"|trad\w*|accept\w*|available|underway|ongoing|active|valid)")
 _ON_ZH = r"(?:开始|进行|营业|运营|运行|运转|销售|售卖|发售|在售|开放|展出|开展|招生|报名|上映|开通|有效)"
 _MARKERS = re.compile(r"\b(?:still|currently|now|already)\b|仍然?|还在|依然|依旧|目前|正在|照常|正常|已经", re.I)
 _NOW_EN = re.compile(rf"\b(?:still|currently|now|already)\b(?:\s+\w+){{0,2}}?\s+{_ON_EN}"
