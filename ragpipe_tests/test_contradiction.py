@@ -4,6 +4,7 @@ and stays quiet on the faithful rewording beside it."""
 import pytest
 
 from ragpipe.core.evidence.contradiction import answers_otherwise, confirms, contradicted, contradiction
+from ragpipe.core.evidence.ended_states import ended_state
 from ragpipe.core.evidence.facts import counted, facts, lone_one
 from ragpipe.core.evidence.zh_names import zh_makers
 
@@ -1528,3 +1529,48 @@ def test_a_chinese_compound_formed_with_a_negator_denies_nothing():
     assert contradicted("商品需在签收后7天内申请退货", "退货需要满足什么条件？", evidence) is None
     assert contradicted("签收后7天内不能申请退货", "退货需要满足什么条件？", evidence).kind == "negation"
     assert contradicted("无人机可以带上飞机", "", ["无人机禁止带上飞机。"]) is not None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The shuttle bus is still running.", "The shuttle bus service was discontinued in January."),
+    ("The summer sale has already begun.", "The summer sale ended on Monday."),
+    ("The pop-up shop is still operating.", "The pop-up shop stopped operating last week."),
+    ("The family butcher is still trading.", "The family butcher ceased trading after 40 years."),
+    ("该健身房目前仍在营业。", "该健身房已于上个月关闭。"),
+    ("志愿者招募仍在进行中。", "志愿者招募已于5月20日截止。"),
+    ("这部电影还在上映。", "这部电影已经下映，已于上周停止放映。"),
+])
+def test_a_state_said_to_go_on_that_the_evidence_says_has_ended(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "antonym"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The shuttle bus service has been discontinued.", "The shuttle bus service was discontinued in January."),
+    ("Registration starts on 1 June.", "Early-bird registration ended on 30 May."),  # a scheduled start: another event
+    ("The company currently operates 50 stores.", "The company closed 20 stores in 2019."),
+    ("The pool is still open.", "The pool closed for repairs in May and reopened in July."),
+    ("该健身房已经停止营业。", "该健身房已于上个月关闭。"),
+    ("报名将于6月1日开始。", "早鸟报名已于5月30日结束。"),
+])
+def test_a_state_ended_as_said_or_another_event_is_no_ended_state(statement, evidence):
+    assert ended_state(statement, [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence, opposed", [
+    ("Guests may take photos in the lobby.", "Photography is prohibited in the lobby.", True),
+    ("Guests are not allowed to take pictures in the lobby.", "Photography is prohibited in the lobby.", False),
+    ("展厅内可以拍照。", "展厅内禁止摄影。", True),
+    ("展厅内不允许照相。", "展厅内禁止摄影。", False),
+])
+def test_an_activity_said_by_its_verb_and_by_its_noun(statement, evidence, opposed):
+    assert (contradiction(statement, [evidence]) is not None) is opposed
+
+
+@pytest.mark.parametrize("statement, evidence, opposed", [
+    ("The gym is open on public holidays.", "The gym opens at 6 a.m. on weekdays and is closed on public holidays.", True),
+    ("It is also open on public holidays.", "The gym opens at 6 a.m. on weekdays and is closed on public holidays.", True),
+    ("The gym is closed on public holidays.", "The gym opens at 6 a.m. on weekdays and is closed on public holidays.", False),
+])
+def test_a_second_predicate_after_and_is_a_clause_of_its_own(statement, evidence, opposed):
+    assert (contradiction(statement, [evidence]) is not None) is opposed

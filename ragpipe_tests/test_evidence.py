@@ -722,3 +722,11 @@ def test_a_chinese_share_with_a_verb_for_you_is_the_percentage_it_states():
     assert as_percent_in("每五个报名者中录取一个", "今年该项目的录取率为25%。") == "每五个报名者中录取一个"
     assert as_percent_in("每十名学生中有四名选择了线上课程", "比例为40%。") == "40%的学生选择了线上课程"
 
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("Taking photos in the museum shop is not permitted.", "Photography is forbidden in the museum shop."),
+    ("仪式期间不允许拍照。", "仪式期间禁止摄影。"),
+])
+def test_an_activity_s_verb_is_read_as_the_evidence_s_noun_for_it(verifier, statement, evidence):
+    # activities.as_evidence_names_it: "take photos" is what "photography" names, so the statement's words are held.
+    assert probabilities(verifier, [statement], [evidence])[0] >= 0.8

@@ -24,6 +24,7 @@ from ragpipe.core.evidence.limits import bound_conflict, range_confirms, range_e
 from ragpipe.core.evidence.polarity import aligned_with, polarity_conflict
 from ragpipe.core.evidence.counts import counts, rank_conflict, same_thing
 from ragpipe.core.evidence.denied_values import denied_value
+from ragpipe.core.evidence.ended_states import ended_state
 from ragpipe.core.evidence.event_dates import date_reading
 from ragpipe.core.evidence.scope import scope_conflict
 from ragpipe.core.evidence.weekdays import weekday_reading
@@ -201,6 +202,7 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
     if swapped and order and swapped[2] == order[3]:
         swapped = None  # "B is shorter than A" swaps the sides of "A is longer than B" around its antonym
     found = found or (("roles", *swapped) if swapped else bound_conflict(statement, sentences))
+    found = found or ended_state(statement, sentences)  # "is still operating" / "stopped operating in 2023"
     return Contradiction(*found) if found else None
 
 

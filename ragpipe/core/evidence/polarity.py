@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ragpipe.core.evidence.activities import activity_worded
 from ragpipe.core.evidence.agreement import found_in, words
 from ragpipe.core.evidence.antonyms import ANTONYMS, negated_at
 from ragpipe.core.evidence.antonyms import free_worded, stems_in as _stems_in
@@ -26,8 +27,9 @@ ALIGNED_SHARE = 0.6
 # Said once for a sentence's subject, whichever clause holds the predicate: "classified Pluto
 # as a dwarf planet, no longer as a planet", "…归类为矮行星，它不再属于行星".
 _SENTENCE_WIDE = frozenset({"no longer", "不再"})
-# A list that includes what it bounds continues its clause: "open every day, including public holidays".
-_CLAUSE = re.compile(r",(?!\s*(?:including|such as)\b)|，(?!包括)|[;:；：]"
+# A list that includes what it bounds continues its clause: "open every day, including public holidays". A second
+# predicate of one subject is a clause of its own: "opens at 9 a.m. on weekdays and is closed on Sundays".
+_CLAUSE = re.compile(r",(?!\s*(?:including|such as)\b)|，(?!包括)|[;:；：]|\band\s+(?=(?:is|are|was|were)\s)"
                      r"|\s--?\s|—|\b(?:but|while|whereas|although)\b|但是?|而|然而")
 # Words that bound a value negate no predicate: "允许携带一件不超过7公斤的行李" allows it.
 _BOUND = re.compile(r"不[得应能可宜]?(?:超过|高于|多于|低于|少于)|\bnot? (?:more|less|fewer|later|earlier) than\b", re.I)
@@ -211,7 +213,8 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
     negates and the other does not, or one has a word the other has its antonym for: the kind
     ("negation", "antonym"), what the statement says, what the evidence says, and the clause."""
     by_prefix = prefixed([statement, *sentences])  # "non-refundable" / "refundable": negated_words
-    statement, sentences = free_worded(statement), [free_worded(s) for s in sentences]  # "at no cost" says "free"
+    # "at no cost" says "free"; "take photos" says "photography" (activities)
+    statement, sentences = free_worded(activity_worded(statement)), [free_worded(activity_worded(s)) for s in sentences]
     statement, sentences = plainly(statement, sentences), [plainly(s, [statement]) for s in sentences]
     # A Chinese pronoun ("这家酒店" / "本酒店") points at what the evidence names: no word to align.
     statement_terms = [w for w in dict.fromkeys(words(statement)) if not pronoun(w)]

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ragpipe.core.evidence.agreement import BARE_REPLY
+from ragpipe.core.evidence.activities import as_evidence_names_it
 from ragpipe.core.evidence.antonyms import as_evidence_says
 from ragpipe.core.evidence.calibration import Calibration, load_calibration
 from ragpipe.core.evidence.embeddings import Embedder
@@ -111,10 +112,11 @@ class OfflineVerifier:
         if not any(e and e.strip() for e in evidence):
             return [Verdict(s, False, 0.0, "", REASONS[language_of(s)]["no_evidence"]) for s in statements]
         # A quantity the evidence writes in another unit or form ("14天" for "两周") is read as the evidence writes it,
-        # and so is a word it says as "not" and its antonym ("closed" as "does not open"), and a weekday (星期二 / 周二).
+        # and so is a word it says as "not" and its antonym ("closed" as "does not open"), a weekday (星期二 / 周二), and an
+        # activity it names by its noun ("take photos" as "photography", activities.py).
         joined = "\n".join(e for e in evidence if e)
-        rows, notes = self.features([as_evidence_says(in_evidence_terms(as_evidence_spells(without_lead_in(s, every=True), joined),
-                                                                        joined, question), joined)
+        rows, notes = self.features([as_evidence_says(as_evidence_names_it(in_evidence_terms(as_evidence_spells(
+                                         without_lead_in(s, every=True), joined), joined, question), joined), joined)
                                      for s in statements], evidence,
                                     reference, question)
         probabilities = self.calibration.probability(rows)
