@@ -29,6 +29,7 @@ def edits(answer, contexts):
     ("The gym is closed on Sundays.", GYM, "negation", "The gym is not closed on Sundays."),
     ("Dr. Patel teaches yoga.", GYM, "role swap", "Dr. Moore teaches yoga."),
     ("Seniors get a 20% discount on Saturdays.", GYM, "group swap", "Students get a 20% discount on Saturdays."),
+    ("Students pay $25 a month.", GYM, "group swap", "Seniors pay $25 a month."),  # the contexts' "students"
     ("The pool is 1,500 square metres.", GYM, "number format", "The pool is 1500 square metres."),
     ("Students pay $25 a month.", GYM, "full-width", "Students pay $２５ a month."),
     ("The gym is closed on Sundays.", GYM, "lead-in", "According to the documents, the gym is closed on Sundays."),

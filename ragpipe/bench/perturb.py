@@ -279,7 +279,7 @@ def _group_words(text: str, zh: bool) -> list[str]:
 
 def _group_swap(answer: str, contexts: list[str], zh: bool) -> Edit | None:
     evidence = "\n".join(contexts)
-    mine = [g for g in _group_words(answer, zh) if g in evidence]
+    mine = [g for g in _group_words(answer, zh) if g.casefold() in evidence.casefold()]
     theirs = _group_words(evidence, zh)
     if not zh:  # keep the answer's capitalisation
         theirs = [t.lower() for t in theirs]
