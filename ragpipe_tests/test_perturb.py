@@ -49,6 +49,9 @@ def test_each_edit_type_makes_its_text(answer, contexts, kind, expected):
 def test_a_floor_moves_down_and_a_model_number_stays():
     assert edits("65岁以上的老人免费。", ["年满65周岁的老人可免费乘车。"])["number"] == "64岁以上的老人免费。"
     assert "number" not in edits("It runs Windows 7.", ["The laptop runs Windows 7."])
+    # a hedged value moves by ten steps: "roughly 61 cm" would still be "about 60 cm"
+    assert edits("Space them roughly 60 cm apart.", ["Plants need about 60 cm between them."])["number"] == \
+        "Space them roughly 70 cm apart."
 
 
 @pytest.mark.parametrize("answer,contexts,kind", [

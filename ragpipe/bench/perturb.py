@@ -63,6 +63,7 @@ _PRICE_BEFORE = re.compile(r"[$€£¥]\s*$")
 _PRICE_AFTER = re.compile(r"\s*(?:元|美元|块|欧元|英镑|dollars?\b|euros?\b)")
 _PERCENT_AFTER = re.compile(r"\s*(?:%|％|percent\b|per cent\b)")
 _RANGE_NEAR = re.compile(r"^\s*(?:-|–|~|～|to|至|到)\s*\d|\d\s*(?:-|–|~|～|to|至|到)\s*$")
+_HEDGE = re.compile(r"(?:about|around|roughly|approximately|nearly|almost|some|约为?|大约|大概|将近|接近)\s*[$€£¥]?\s*$", re.I)
 _DATE_AFTER = re.compile(r"\s*(?:月|日|号|年|st\b|nd\b|rd\b|th\b)")
 
 
@@ -79,10 +80,11 @@ def _number_kind(answer: str, start: int, end: int) -> str | None:
     return "number"
 
 
-def _other_value(value: float, held: set[float], down: bool = False) -> float | None:
+def _other_value(value: float, held: set[float], down: bool = False, hedged: bool = False) -> float | None:
     """The first of value ± 1, ± 2, … (± 10 … for larger values) that the contexts do not hold; down for a floor,
-    whose lower value is the contradiction ("65岁以上免费": 64岁以上; 66岁以上 would still hold)."""
-    step = 10 ** max(0, len(str(int(value))) - 2) * (-1 if down else 1)
+    whose lower value is the contradiction ("65岁以上免费": 64岁以上; 66岁以上 would still hold); ten times the
+    step for a hedged value ("roughly 61 cm" is still "about 60 cm")."""
+    step = 10 ** max(0, len(str(int(value))) - 2) * (-1 if down else 1) * (10 if hedged else 1)
     return next((v for v in (value + k * step for k in range(1, 50)) if v not in held and v > 0), None)
 
 
@@ -101,7 +103,8 @@ def _numbers(answer: str, evidence: str) -> list[Edit]:
         value = float(match.group(0).replace(",", ""))
         if kind is None or kind in edits or value not in held:
             continue  # only a value the contexts state: the edited one is then sure to differ
-        other = _other_value(value, held, down="floor" in bounded.get(value, ()))
+        hedged = bool(_HEDGE.search(answer[max(0, match.start() - 14):match.start()]))
+        other = _other_value(value, held, down="floor" in bounded.get(value, ()), hedged=hedged)
         if other is None:
             continue
         new = _written(other, match.group(0))
