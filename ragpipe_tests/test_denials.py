@@ -47,6 +47,7 @@ def faithfulness(kit, question, answer, contexts):
     ("How long is the trail?", "The hike is not twelve kilometres long.", ["The trail is 12 km long and climbs 600 m to the ridge."]),
     ("Is the apartment on a high floor?", "It is not on the fourth floor.", ["The apartment is on the fourth floor and has a lift."]),
     ("这本书是谁写的？", "这本书不是茅盾写的。", ["这本书由茅盾创作，1933年出版。"]),
+    ("How much is extra data?", "Each extra GB is not $5.", ["Extra data costs $5 per GB."]),  # a price is no opposite
     ("退款多久到账？", "退款不会在3到5个工作日内原路退回。", ["退款将于3-5个工作日内原路返回至您的支付账户。"]),
 ])
 def test_a_denial_of_what_the_evidence_states_is_contradicted(kit, question, answer, contexts):

@@ -37,6 +37,7 @@ _ZH_DENIAL = re.compile(r"^(?:不(?!得|再|满|足|到|超过|高于|低于|少
 _DENYING = re.compile(r"\b(?:forbidden|prohibited|banned|avoid\w*|exclud\w*|exempt\w*|waiv\w*|free|unable|fail\w*|lack\w*|without|except|"
                       r"only|unchanged|neither|nor|instead|rather)\b|禁|免|避免|停止|暂停|拒|仅|只|除|而是|改为", re.I)
 _CONTRADICTED = FEATURES.index("contradicted")
+_PRICED = {"charg", "收费"}  # what stems_in reads in any stated price ("costs $5"): no opposite of "is $5"
 
 
 def affirmative(statement: str) -> str | None:
@@ -74,8 +75,8 @@ def _speaks_plainly(affirmed: str, sentences: list[str]) -> bool:
     terms = list(dict.fromkeys(words(affirmed)))
     aligned = aligned_with(terms, sentences, [words(s) for s in sentences])
     stated = stems_in(affirmed)
-    return bool(aligned) and not any(negated(sentences[i]) or _DENYING.search(sentences[i]) or stems_in(sentences[i]) - stated
-                                     for i in aligned)
+    return bool(aligned) and not any(negated(sentences[i]) or _DENYING.search(sentences[i])
+                                     or stems_in(sentences[i]) - stated - _PRICED for i in aligned)
 
 
 def deny_supported(embedder, calibration, statements: Sequence[str], rows: np.ndarray, notes: list[dict],
