@@ -48,6 +48,10 @@ KNOWN_GAPS = {
     #   characters the name does not hold in order (央行 / 中国人民银行);
     # - context_relevance: a context of another subject holding the kind of value asked (a gym's opening hour for
     #   "早餐几点供应？" at 0.50), a value question's second context at 0.07-0.08, 紫禁城 for 故宫;
+    # - a denial in other words the verifier does not find the affirmative of at 0.8 (电子阅读器逾期不会收费 against
+    #   "逾期每天收取2元", 0.92), or whose evidence sentence has a 不 of its own (咖啡厅周日不营业 against "每天营业，周日也
+    #   不例外"); another weekday for a closure or an offer (博物馆周二闭馆 against 周一闭馆; "free on the first Monday"
+    #   against "first Sunday"); a role or group swap of "sees children" / "sees adults" (`ragpipe bench perturb --misses`);
     # - answer_relevancy: a how-to answer in actions that shares no word with the question and that e5 does not place
     #   near it ("Type ls -a in the terminal." for hidden files, 复位孔 for 重置路由器): knowledge, not wording.
 }

@@ -8,7 +8,8 @@ import argparse
 BENCHMARKS = {"latency": "ragpipe.bench.latency", "quality": "ragpipe.bench.quality",
               "llm-calls": "ragpipe.bench.llm_calls", "faults": "ragpipe.bench.faults",
               "perf": "ragpipe.bench.perf", "service": "ragpipe.bench.service", "scale": "ragpipe.bench.scale",
-              "sanity": "ragpipe.bench.sanity", "gate": "ragpipe.bench.gate", "cache": "ragpipe.bench.cache"}
+              "sanity": "ragpipe.bench.sanity", "gate": "ragpipe.bench.gate", "cache": "ragpipe.bench.cache",
+              "perturb": "ragpipe.bench.perturb_run"}
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -23,7 +24,7 @@ def register(sub) -> None:
                                          "of the offline suite against RAGAS, `service` under 10 concurrent "
                                          "clients, `scale` over Dask workers, `sanity` of the offline metrics "
                                          "on the behavioural (CheckList) cases, `gate` false alarms and detection "
-                                         "of the regression gate, `cache` writes and reads per answer")
+                                         "of the regression gate, `cache` writes and reads per answer, `perturb` typed edits of the suite's faithful answers")
     bench.add_argument("what", choices=sorted(BENCHMARKS))
     bench.add_argument("rest", nargs=argparse.REMAINDER, help="options of the benchmark (see its --help)")
     bench.set_defaults(func=_bench)

@@ -17,6 +17,7 @@ from ragpipe.core.evidence.agreement import BARE_REPLY
 from ragpipe.core.evidence.activities import as_evidence_names_it
 from ragpipe.core.evidence.antonyms import as_evidence_says
 from ragpipe.core.evidence.calibration import Calibration, load_calibration
+from ragpipe.core.evidence.denials import deny_supported
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.features import POINTER, WINDOW, language_of, statement_features
 from ragpipe.core.evidence.counts import in_evidence_terms
@@ -93,8 +94,12 @@ class OfflineVerifier:
 
     def features(self, statements: Sequence[str], evidence: Sequence[str],
                  reference: bool = False, question: str = "") -> tuple[np.ndarray, list[dict]]:
-        """The FEATURES row of every statement, and the notes behind its reason."""
-        return statement_features(self.embedder, statements, evidence, reference, question)
+        """The FEATURES row of every statement, and the notes behind its reason; a denial of what the contexts
+        state is contradicted (denials.py; a reference answer is read by agreement instead)."""
+        rows, notes = statement_features(self.embedder, statements, evidence, reference, question)
+        if not reference:
+            deny_supported(self.embedder, self.calibration, statements, rows, notes, evidence, question)
+        return rows, notes
 
     def verify(self, statements: Sequence[str], evidence: Sequence[str], reference: bool = False,
                question: str = "") -> list[Verdict]:
