@@ -1520,3 +1520,25 @@ def test_up_to_a_lead_time_before_is_a_floor():
     assert bounds("You can borrow up to 15 books.") == {15.0: {"ceiling"}}
     assert contradiction("Cancelling is free if you do it at least 48 hours before pick-up.",
                          ["Bookings can be cancelled free of charge up to 48 hours before pick-up."]) is None
+
+
+def test_a_surname_with_a_title_is_a_name():
+    # jieba cuts 王 / 医生 but keeps 李医生 whole: both are names, and so is one with a rank (李副校长).
+    assert {"王医生", "李医生"} <= set(facts("王医生负责儿科，李医生负责成人门诊。").names)
+    assert {"李副校长", "王校长"} <= set(facts("开幕式由李副校长致辞，王校长出席了闭幕式。").names)
+    assert {"郑教授", "吴教授"} <= set(facts("学院院长由郑教授担任，吴教授担任副院长。").names)
+    # A surname that is a preposition or a verb here names no one: 向老师请教, 他任校长.
+    assert not facts("有问题向老师请教。").names and not facts("他任校长多年。").names
+
+
+@pytest.mark.parametrize("statement, evidence, swapped", [
+    ("王医生负责成人门诊。", "王医生负责儿科，李医生负责成人门诊。", True),
+    ("张经理负责财务。", "张经理负责销售，刘经理负责财务。", True),
+    ("开幕式由王校长致辞。", "开幕式由李副校长致辞，王校长出席了闭幕式。", True),  # jieba reads 由王 as one word
+    ("合同由刘总签署。", "合同由钱总签署，刘总负责审核。", True),
+    ("李医生负责成人门诊。", "王医生负责儿科，李医生负责成人门诊。", False),
+    ("开幕式由李副校长致辞。", "开幕式由李副校长致辞，王校长出席了闭幕式。", False),
+])
+def test_titled_names_in_each_others_slot(statement, evidence, swapped):
+    found = contradiction(statement, [evidence])
+    assert (found is not None and found.kind == "name") == swapped, found

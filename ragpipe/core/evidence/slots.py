@@ -13,9 +13,9 @@ from ragpipe.core.evidence.facts import (PLACE_TITLE, TIMES, TIMES_VALUE, VALUE_
                                          fold, lone_one, negated)
 from ragpipe.core.evidence.polarity import aligned_with, clauses_of, overlap, pronoun
 from ragpipe.core.evidence.quantities import written_numbers
-from ragpipe.core.evidence.zh_names import short_form
+from ragpipe.core.evidence.zh_names import short_form, zh_surname
 from ragpipe.core.synonyms import as_evidence_words, interchangeable
-from ragpipe.core.text import is_chinese, number_mentions, numbers
+from ragpipe.core.text import is_chinese, jieba_ready, number_mentions, numbers
 
 # A statement echoes an evidence clause that holds this share of its words besides names and numbers.
 ECHO = 0.3
@@ -59,7 +59,8 @@ def slot_conflict(statement: str, sentences: list[str], sentence_terms) -> tuple
     # between the same words takes its place (_in_its_place): "Open Control Panel" names a button.
     # A name's frame leaves out the statement's numbers, which are slots of their own: "Mars has two
     # moons" speaks of what "Jupiter has dozens of moons" speaks of.
-    slots = [("name", n, set(words(n)) | {t for t in statement_terms if facts(t).numbers}) for n in said.names]
+    slots = [("name", n, _name_terms(n, statement, statement_terms) | {t for t in statement_terms if facts(t).numbers})
+             for n in said.names]
     slots += [("number", v, set()) for v in stated_numbers] + [("year", y, set()) for y in said.years]
     slots += [("month", m, set(_month_words(statement))) for m in said.months]
     for kind, value, own_terms in slots:
@@ -100,6 +101,17 @@ def slot_conflict(statement: str, sentences: list[str], sentence_terms) -> tuple
                 return ("date" if kind in ("year", "month") else kind, as_written(show(kind, value), statement),
                         as_written(other, sentences[i]), sentences[i])
     return None
+
+
+def _name_terms(name: str, statement: str, statement_terms: list[str]) -> set[str]:
+    """The name's words, and the words jieba cuts across it where the statement writes it: 由王 of "由王校长致辞", 刘 and
+    总 of 刘总 (a name facts reads whole, words() in pieces); such a word is the name's, no part of its frame."""
+    text = fold(statement)
+    at = text.find(name)
+    if at < 0 or name.isascii():
+        return set(words(name))
+    cut = {w for w, start, end in jieba_ready().tokenize(text) if start < at + len(name) and at < end}
+    return set(words(name)) | (cut & set(statement_terms))
 
 
 def read_as_evidence(terms: list[str], sentence_terms) -> list[str]:
@@ -229,8 +241,9 @@ def one_person(a: str, b: str, sentences: list[str]) -> bool:
 def _one_name(a: str, b: str) -> bool:
     """Two names may be one spelt two ways when they share a word ("Sunset Boulevard", "Sunset Blvd"),
     but not by a shared title ("Dr Chen", "Dr Alvarez"), nor by a shared head word after modifiers
-    that differ ("Berlin Philharmonic", "Vienna Philharmonic"; "Harvard University", "Yale University")."""
-    a, b = PLACE_TITLE.sub("", _TITLE.sub("", a)), PLACE_TITLE.sub("", _TITLE.sub("", b))
+    that differ ("Berlin Philharmonic", "Vienna Philharmonic"; "Harvard University", "Yale University"), nor
+    by a Chinese title ("王医生", "李医生": jieba keeps 李医生 one word, so no head word is seen to differ)."""
+    a, b = (PLACE_TITLE.sub("", _TITLE.sub("", zh_surname(n))) for n in (a, b))
     if not shares_word(a, [b]):
         return False
     head_a, head_b = words(a), words(b)
