@@ -1542,3 +1542,18 @@ def test_a_surname_with_a_title_is_a_name():
 def test_titled_names_in_each_others_slot(statement, evidence, swapped):
     found = contradiction(statement, [evidence])
     assert (found is not None and found.kind == "name") == swapped, found
+
+
+@pytest.mark.parametrize("statement, evidence, ranked", [
+    ("主编是何平。", "本书由高远担任主编，何平担任副主编。", True),  # a deputy holds another post than the head
+    ("院长是吴教授。", "学院院长由郑教授担任，吴教授担任副院长。", True),  # 副 and 院长 two words there
+    ("The editor-in-chief is Laura Kim.", "Mark Evans is the editor-in-chief, and Laura Kim is the deputy editor.", True),
+    ("Dr. Singh is the chair.", "Dr. Ortiz chairs the committee; Dr. Singh serves as vice chair.", True),
+    ("副主编是何平。", "本书由高远担任主编，何平担任副主编。", False),
+    ("Laura Kim is the deputy editor.", "Mark Evans is the editor-in-chief, and Laura Kim is the deputy editor.", False),
+    ("何平担任主编。", "何平担任主编兼副社长。", False),  # the bare title is there too
+    ("何平不是主编。", "本书由高远担任主编，何平担任副主编。", False),  # a denial is no claim of the post
+])
+def test_a_title_the_evidence_gives_only_with_a_rank_is_another_post(statement, evidence, ranked):
+    found = contradiction(statement, [evidence])
+    assert (found is not None and found.kind == "roles") == ranked, found

@@ -27,6 +27,7 @@ from ragpipe.core.evidence.denied_values import denied_value
 from ragpipe.core.evidence.event_dates import date_reading
 from ragpipe.core.evidence.scope import scope_conflict
 from ragpipe.core.evidence.weekdays import weekday_reading
+from ragpipe.core.evidence.ranks import ranked_title
 from ragpipe.core.evidence.roles import names_role, one_relation, relation_wording, swapped_roles
 from ragpipe.core.evidence.slots import alternative, as_written, one_person, proper, read_as_evidence, show, slot_conflict
 from ragpipe.core.text import is_chinese
@@ -200,7 +201,7 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
     swapped = not found and swapped_roles(statement, sentences)
     if swapped and order and swapped[2] == order[3]:
         swapped = None  # "B is shorter than A" swaps the sides of "A is longer than B" around its antonym
-    found = found or (("roles", *swapped) if swapped else bound_conflict(statement, sentences))
+    found = found or (("roles", *swapped) if swapped else bound_conflict(statement, sentences) or ranked_title(statement, sentences))
     return Contradiction(*found) if found else None
 
 
