@@ -1557,3 +1557,17 @@ def test_titled_names_in_each_others_slot(statement, evidence, swapped):
 def test_a_title_the_evidence_gives_only_with_a_rank_is_another_post(statement, evidence, ranked):
     found = contradiction(statement, [evidence])
     assert (found is not None and found.kind == "roles") == ranked, found
+
+
+@pytest.mark.parametrize("statement, evidence, other", [
+    # A title before the subject ("Professor", "Principal") and a clause opening with "and" keep a name its clause's subject.
+    ("Professor Adams teaches chemistry.", "Professor Adams teaches physics, and Professor Wu teaches chemistry.", "Professor Wu"),
+    ("Principal Ward gave the opening speech.", "Vice Principal Hale gave the opening speech, and Principal Ward closed the ceremony.",
+     "Vice Principal Hale"),
+    ("Professor Wu teaches chemistry.", "Professor Adams teaches physics, and Professor Wu teaches chemistry.", None),
+    ("Ronald Wayne sold the computer kits.", "It was founded by Steve Jobs, Steve Wozniak, and Ronald Wayne, to sell the "
+     "computer kits first shown at the Homebrew Computer Club.", None),  # "and Ronald Wayne" ends a list: no subject
+])
+def test_a_titled_english_name_in_another_clause_s_slot(statement, evidence, other):
+    found = contradiction(statement, [evidence])
+    assert (found.evidence if found else None) == other, found

@@ -31,7 +31,8 @@ _HEDGE = re.compile(r"约为?|大约|大概|左右|上下|差不多|将近|接�
 # (and so are "Mount Fuji" and "Mount Aso": facts.PLACE_TITLE).
 _TITLE = re.compile(r"^(?:dr|mr|mrs|ms|prof|sir|st)\.?\s+")
 # A title before a name makes it a person's, though its words are in the dictionary ("Professor Li Ming", "Dr. Sun").
-_PERSON_TITLE = re.compile(r"\b(?:dr|mr|mrs|ms|prof|professor|dean|judge|president|director|sir)\.?\s+$")
+_EN_PERSON_TITLES = r"(?:dr|mr|mrs|ms|prof|professor|dean|judge|president|director|sir|vice|principal|nurse|coach|captain|officer)"
+_PERSON_TITLE = re.compile(rf"\b{_EN_PERSON_TITLES}\.?\s+$")
 
 
 def slot_conflict(statement: str, sentences: list[str], sentence_terms) -> tuple[str, str, str, str] | None:
@@ -145,8 +146,11 @@ def _attached_elsewhere(value: str, said, frame: list[str], sentence: str) -> st
     slot of a branch, 苏州 in that of the headquarters. None where there is none: the sentence states the value."""
     parts, value = clauses_of(sentence), _TITLE.sub("", value)  # "Dr. Yang Fan" is named "Yang Fan" there
     mine = max((overlap(frame, words(c)) for c in parts if value in fold(c)), default=None)
-    # English: only a name that is its clause's subject has a predicate of its own ("; Li Ming helped with…").
-    if mine is None or not is_chinese(sentence) and not any(re.match(rf"\W*{re.escape(value)}\b", fold(c)) for c in parts):
+    # English: only a name that is its clause's subject, its titles before it, has a predicate of its own ("; Li Ming
+    # helped with…", "Professor Adams teaches physics, and …"); after "and" a word must follow ("…, and Principal Ward
+    # closed the ceremony"), or the name ends a list ("by Jobs, Wozniak, and Ronald Wayne, to sell…").
+    subject = rf"\W*(?:{_EN_PERSON_TITLES}\.?\s+)*{re.escape(value)}\b|\W*(?:and|but|while|whereas)\s+(?:{_EN_PERSON_TITLES}\.?\s+)*{re.escape(value)}\s+[a-z]"
+    if mine is None or not is_chinese(sentence) and not any(re.match(subject, fold(c)) for c in parts):
         return None
     for clause in parts:
         held = overlap(frame, words(clause))
