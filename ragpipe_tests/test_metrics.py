@@ -1208,3 +1208,12 @@ def test_semantic_similarity_leaves_out_a_sourcing_lead_in(kit):
     led = score(kit, "semantic_similarity", answer="According to the documents, the air filter needs changing once a quarter.",
                 **fields).value
     assert abs(plain - led) <= 0.05, (plain, led)  # the lead-in moved it 0.135; the lower-case "the" a little
+
+
+@pytest.mark.parametrize("question, context", [
+    ("哪位医生看儿科？", "儿科由王医生负责。"),  # a surname with a title names a person (jieba cuts 王 / 医生)
+    ("谁负责财务？", "财务由刘经理负责。"),
+])
+def test_context_relevance_a_titled_name_answers_who(kit, question, context):
+    result = REGISTRY["context_relevance"].score(EvalCase(question_id="q", question=question, retrieved_contexts=[context]), kit)
+    assert result.value == 1.0, result.details
