@@ -1536,6 +1536,7 @@ def test_a_surname_with_a_title_is_a_name():
     ("张经理负责财务。", "张经理负责销售，刘经理负责财务。", True),
     ("开幕式由王校长致辞。", "开幕式由李副校长致辞，王校长出席了闭幕式。", True),  # jieba reads 由王 as one word
     ("合同由刘总签署。", "合同由钱总签署，刘总负责审核。", True),
+    ("采购由孙主管负责。", "采购由梁主管负责，孙主管负责仓储。", True),  # titles of a class: 主管, 总监, 组长, 会长 …
     ("李医生负责成人门诊。", "王医生负责儿科，李医生负责成人门诊。", False),
     ("开幕式由李副校长致辞。", "开幕式由李副校长致辞，王校长出席了闭幕式。", False),
 ])
@@ -1553,6 +1554,8 @@ def test_titled_names_in_each_others_slot(statement, evidence, swapped):
     ("Laura Kim is the deputy editor.", "Mark Evans is the editor-in-chief, and Laura Kim is the deputy editor.", False),
     ("何平担任主编。", "何平担任主编兼副社长。", False),  # the bare title is there too
     ("何平不是主编。", "本书由高远担任主编，何平担任副主编。", False),  # a denial is no claim of the post
+    ("协会会长是唐教授。", "协会会长由曹教授担任，唐教授担任副会长。", True),  # jieba keeps 协会会长 one word
+    ("目前主编是何平。", "何平目前主编本刊。", False),  # 目前 ends in 前 but ranks nothing
 ])
 def test_a_title_the_evidence_gives_only_with_a_rank_is_another_post(statement, evidence, ranked):
     found = contradiction(statement, [evidence])
@@ -1565,6 +1568,8 @@ def test_a_title_the_evidence_gives_only_with_a_rank_is_another_post(statement, 
     ("Principal Ward gave the opening speech.", "Vice Principal Hale gave the opening speech, and Principal Ward closed the ceremony.",
      "Vice Principal Hale"),
     ("Professor Wu teaches chemistry.", "Professor Adams teaches physics, and Professor Wu teaches chemistry.", None),
+    ("Coach Rivera coaches the junior team.", "Coach Rivera coaches the senior team, and Coach Patel coaches the junior team.",
+     "Coach Patel"),  # a title makes dictionary words a person's name
     ("Ronald Wayne sold the computer kits.", "It was founded by Steve Jobs, Steve Wozniak, and Ronald Wayne, to sell the "
      "computer kits first shown at the Homebrew Computer Club.", None),  # "and Ronald Wayne" ends a list: no subject
 ])

@@ -29,16 +29,15 @@ def _tokens(text: str) -> list[str]:
 
 
 def _ranked(tokens: list[str], title: str, zh: bool) -> list[str]:
-    """The ranked forms of the title in these tokens: 副主编 (one word or two), "deputy editor"; and, last, the
-    title itself where it stands bare ("" in the list)."""
+    """The ranks before the title in these tokens: 副 of 副主编 (one word or two, or 协会副会长), "deputy" of "deputy
+    editor"; "" where the title stands bare (协会会长: a modifier that is no rank)."""
     found = []
     for i, token in enumerate(tokens):
-        rank = next((r for r in _ZH_RANKS if token == r + title), None) if zh else None
-        before = tokens[i - 1] if i else ""
-        if rank is None and token == title:
-            rank = before if before in (_ZH_RANKS if zh else _EN_RANKS) else ""
-        if rank is not None:
-            found.append(rank)
+        if not (token.endswith(title) if zh else token == title):
+            continue
+        inside = token[:-len(title)] if zh else ""  # 副 of 副会长, 协会副 of 协会副会长
+        before = tokens[i - 1] if i else ""  # a rank word of its own (副 院长, deputy editor), not 目前 of 目前 主编
+        found.append(next((r for r in (_ZH_RANKS if zh else _EN_RANKS) if inside.endswith(r) or not inside and before == r), ""))
     return found
 
 
@@ -68,7 +67,9 @@ def ranked_title(statement: str, sentences: list[str]) -> tuple[str, str, str, s
         return None
     zh = is_chinese(statement)
     mine = _tokens(statement)
-    titles = [t for t in dict.fromkeys(mine) if (len(t) >= 2 if zh else len(t) >= 3 and t not in EN_STOPWORDS)
+    # A Chinese title may end a longer word (协会会长): its last two or three characters are candidates too.
+    candidates = [t[-k:] for t in mine for k in (len(t), 3, 2) if zh and len(t) >= k] if zh else mine
+    titles = [t for t in dict.fromkeys(candidates) if (len(t) >= 2 if zh else len(t) >= 3 and t not in EN_STOPWORDS)
               and "" in _ranked(mine, t, zh) and not any(_ranked(mine, t, zh))]
     for name in facts(statement).names:
         clauses = [(c, s) for s in sentences for c in clauses_of(s) if re.search(_written(name), fold(c))]

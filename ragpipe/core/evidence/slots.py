@@ -155,7 +155,9 @@ def _attached_elsewhere(value: str, said, frame: list[str], sentence: str) -> st
     for clause in parts:
         held = overlap(frame, words(clause))
         if value not in fold(clause) and held > mine and held >= max(2, 0.6 * len(frame)):
-            others = [n for n in facts(clause).names if proper(n) and not name_in(n, said.names) and not _one_name(n, value)]
+            # A title makes a name of dictionary words a person's ("Coach Patel").
+            others = [n for n in facts(clause).names if (proper(n) or re.match(rf"{_EN_PERSON_TITLES}\.?\s+\w", n))
+                      and not name_in(n, said.names) and not _one_name(n, value)]
             if others:
                 return others[0]
     return None

@@ -266,7 +266,7 @@ def zh_dotted(text: str) -> tuple[str, ...]:
 
 # Titles a surname takes to name one person (王经理, 孙市长, 赵院长): jieba splits them (刘 / 助理) or tags the whole.
 _ZH_TITLES = ("经理|助理|记者|市长|省长|县长|镇长|村长|院长|校长|局长|部长|处长|科长|厂长|社长|行长|主任|书记|主席|总裁|董事长|"
-              "教授|老师|医生|护士|律师|法官|警官|队长|教练|师傅|先生|女士|小姐|同学|总")
+              "教授|老师|医生|护士|律师|法官|警官|队长|教练|师傅|先生|女士|小姐|同学|主管|总监|组长|会长|秘书|顾问|董事|总")
 # Common surnames that jieba tags otherwise before a title (黄 an adjective, 何 a pronoun, 白 …).
 _ZH_SURNAMES = frozenset("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁"
                          "任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤")
