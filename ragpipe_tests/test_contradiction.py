@@ -1574,3 +1574,59 @@ def test_an_activity_said_by_its_verb_and_by_its_noun(statement, evidence, oppos
 ])
 def test_a_second_predicate_after_and_is_a_clause_of_its_own(statement, evidence, opposed):
     assert (contradiction(statement, [evidence]) is not None) is opposed
+
+
+def test_a_surname_with_a_title_is_a_name():
+    # jieba cuts 王 / 医生 but keeps 李医生 whole: both are names, and so is one with a rank (李副校长).
+    assert {"王医生", "李医生"} <= set(facts("王医生负责儿科，李医生负责成人门诊。").names)
+    assert {"李副校长", "王校长"} <= set(facts("开幕式由李副校长致辞，王校长出席了闭幕式。").names)
+    assert {"郑教授", "吴教授"} <= set(facts("学院院长由郑教授担任，吴教授担任副院长。").names)
+    # A surname that is a preposition or a verb here names no one: 向老师请教, 他任校长.
+    assert not facts("有问题向老师请教。").names and not facts("他任校长多年。").names
+
+
+@pytest.mark.parametrize("statement, evidence, swapped", [
+    ("王医生负责成人门诊。", "王医生负责儿科，李医生负责成人门诊。", True),
+    ("张经理负责财务。", "张经理负责销售，刘经理负责财务。", True),
+    ("开幕式由王校长致辞。", "开幕式由李副校长致辞，王校长出席了闭幕式。", True),  # jieba reads 由王 as one word
+    ("合同由刘总签署。", "合同由钱总签署，刘总负责审核。", True),
+    ("采购由孙主管负责。", "采购由梁主管负责，孙主管负责仓储。", True),  # titles of a class: 主管, 总监, 组长, 会长 …
+    ("李医生负责成人门诊。", "王医生负责儿科，李医生负责成人门诊。", False),
+    ("开幕式由李副校长致辞。", "开幕式由李副校长致辞，王校长出席了闭幕式。", False),
+])
+def test_titled_names_in_each_others_slot(statement, evidence, swapped):
+    found = contradiction(statement, [evidence])
+    assert (found is not None and found.kind == "name") == swapped, found
+
+
+@pytest.mark.parametrize("statement, evidence, ranked", [
+    ("主编是何平。", "本书由高远担任主编，何平担任副主编。", True),  # a deputy holds another post than the head
+    ("院长是吴教授。", "学院院长由郑教授担任，吴教授担任副院长。", True),  # 副 and 院长 two words there
+    ("The editor-in-chief is Laura Kim.", "Mark Evans is the editor-in-chief, and Laura Kim is the deputy editor.", True),
+    ("Dr. Singh is the chair.", "Dr. Ortiz chairs the committee; Dr. Singh serves as vice chair.", True),
+    ("副主编是何平。", "本书由高远担任主编，何平担任副主编。", False),
+    ("Laura Kim is the deputy editor.", "Mark Evans is the editor-in-chief, and Laura Kim is the deputy editor.", False),
+    ("何平担任主编。", "何平担任主编兼副社长。", False),  # the bare title is there too
+    ("何平不是主编。", "本书由高远担任主编，何平担任副主编。", False),  # a denial is no claim of the post
+    ("协会会长是唐教授。", "协会会长由曹教授担任，唐教授担任副会长。", True),  # jieba keeps 协会会长 one word
+    ("目前主编是何平。", "何平目前主编本刊。", False),  # 目前 ends in 前 but ranks nothing
+])
+def test_a_title_the_evidence_gives_only_with_a_rank_is_another_post(statement, evidence, ranked):
+    found = contradiction(statement, [evidence])
+    assert (found is not None and found.kind == "roles") == ranked, found
+
+
+@pytest.mark.parametrize("statement, evidence, other", [
+    # A title before the subject ("Professor", "Principal") and a clause opening with "and" keep a name its clause's subject.
+    ("Professor Adams teaches chemistry.", "Professor Adams teaches physics, and Professor Wu teaches chemistry.", "Professor Wu"),
+    ("Principal Ward gave the opening speech.", "Vice Principal Hale gave the opening speech, and Principal Ward closed the ceremony.",
+     "Vice Principal Hale"),
+    ("Professor Wu teaches chemistry.", "Professor Adams teaches physics, and Professor Wu teaches chemistry.", None),
+    ("Coach Rivera coaches the junior team.", "Coach Rivera coaches the senior team, and Coach Patel coaches the junior team.",
+     "Coach Patel"),  # a title makes dictionary words a person's name
+    ("Ronald Wayne sold the computer kits.", "It was founded by Steve Jobs, Steve Wozniak, and Ronald Wayne, to sell the "
+     "computer kits first shown at the Homebrew Computer Club.", None),  # "and Ronald Wayne" ends a list: no subject
+])
+def test_a_titled_english_name_in_another_clause_s_slot(statement, evidence, other):
+    found = contradiction(statement, [evidence])
+    assert (found.evidence if found else None) == other, found

@@ -606,6 +606,8 @@ def test_answer_relevancy_reads_the_reply_as_a_person_does(kit, question, answer
     ("药店周六几点关门？", "晚上九点。", "time"),
     ("When does the pool close?", "It closes at 9 in the evening.", "time"),
     ("最近的药店在哪里？", "最近的药店在人民路，往北走两个路口就到。", "place"),  # a place slot jieba tags no name in
+    ("哪位医生看儿科？", "王医生。", "person"),  # a surname with a title names a person (jieba cuts 王 / 医生)
+    ("哪位老师教英语？", "周老师教英语。", "person"),
     # a yes or a no in the question's own words
     ("这家餐厅周一营业吗？", "周一不营业，周二到周日正常营业。", "yes/no"),
     ("Is the museum open on Mondays?", "It is not open on Mondays.", "yes/no"),
@@ -1206,3 +1208,12 @@ def test_semantic_similarity_leaves_out_a_sourcing_lead_in(kit):
     led = score(kit, "semantic_similarity", answer="According to the documents, the air filter needs changing once a quarter.",
                 **fields).value
     assert abs(plain - led) <= 0.05, (plain, led)  # the lead-in moved it 0.135; the lower-case "the" a little
+
+
+@pytest.mark.parametrize("question, context", [
+    ("哪位医生看儿科？", "儿科由王医生负责。"),  # a surname with a title names a person (jieba cuts 王 / 医生)
+    ("谁负责财务？", "财务由刘经理负责。"),
+])
+def test_context_relevance_a_titled_name_answers_who(kit, question, context):
+    result = REGISTRY["context_relevance"].score(EvalCase(question_id="q", question=question, retrieved_contexts=[context]), kit)
+    assert result.value == 1.0, result.details

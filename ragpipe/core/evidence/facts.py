@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ragpipe.core.evidence.iso_dates import numeric_dates
-from ragpipe.core.evidence.zh_names import zh_makers
+from ragpipe.core.evidence.zh_names import zh_makers, zh_titled
 from ragpipe.core.text import EN_STOPWORDS, is_chinese, jieba_ready, normalize, number_mentions, number_spans, pos_tags
 
 EN_MONTHS = {m: i + 1 for i, m in enumerate(
@@ -303,6 +303,7 @@ def names(text: str) -> tuple[str, ...]:
         found += [w for w, flag in pos_tags(text) if flag in _ZH_NAME_FLAGS and len(w) >= 2
                   and w not in _ZH_COMMON_PLACES]
         found += zh_makers(text)  # 老舍 of "由老舍创作": a person named as a work's maker
+        found += zh_titled(text)  # 王医生, 李老师: jieba cuts a surname from its title (王 / 医生)
         found += [m.group(0) for m in re.finditer(r"[A-Za-z][A-Za-z0-9.&'-]+", text)]  # Latin names in zh text
     else:
         for match in _EN_NAME.finditer(text):

@@ -13,9 +13,9 @@ from ragpipe.core.evidence.facts import (PLACE_TITLE, TIMES, TIMES_VALUE, VALUE_
                                          fold, lone_one, negated)
 from ragpipe.core.evidence.polarity import aligned_with, clauses_of, overlap, pronoun
 from ragpipe.core.evidence.quantities import written_numbers
-from ragpipe.core.evidence.zh_names import short_form
+from ragpipe.core.evidence.zh_names import short_form, zh_surname
 from ragpipe.core.synonyms import as_evidence_words, interchangeable
-from ragpipe.core.text import is_chinese, number_mentions, numbers
+from ragpipe.core.text import is_chinese, jieba_ready, number_mentions, numbers
 
 # A statement echoes an evidence clause that holds this share of its words besides names and numbers.
 ECHO = 0.3
@@ -31,7 +31,8 @@ _HEDGE = re.compile(r"约为?|大约|大概|左右|上下|差不多|将近|接�
 # (and so are "Mount Fuji" and "Mount Aso": facts.PLACE_TITLE).
 _TITLE = re.compile(r"^(?:dr|mr|mrs|ms|prof|sir|st)\.?\s+")
 # A title before a name makes it a person's, though its words are in the dictionary ("Professor Li Ming", "Dr. Sun").
-_PERSON_TITLE = re.compile(r"\b(?:dr|mr|mrs|ms|prof|professor|dean|judge|president|director|sir)\.?\s+$")
+_EN_PERSON_TITLES = r"(?:dr|mr|mrs|ms|prof|professor|dean|judge|president|director|sir|vice|principal|nurse|coach|captain|officer)"
+_PERSON_TITLE = re.compile(rf"\b{_EN_PERSON_TITLES}\.?\s+$")
 
 
 def slot_conflict(statement: str, sentences: list[str], sentence_terms) -> tuple[str, str, str, str] | None:
@@ -59,7 +60,8 @@ def slot_conflict(statement: str, sentences: list[str], sentence_terms) -> tuple
     # between the same words takes its place (_in_its_place): "Open Control Panel" names a button.
     # A name's frame leaves out the statement's numbers, which are slots of their own: "Mars has two
     # moons" speaks of what "Jupiter has dozens of moons" speaks of.
-    slots = [("name", n, set(words(n)) | {t for t in statement_terms if facts(t).numbers}) for n in said.names]
+    slots = [("name", n, _name_terms(n, statement, statement_terms) | {t for t in statement_terms if facts(t).numbers})
+             for n in said.names]
     slots += [("number", v, set()) for v in stated_numbers] + [("year", y, set()) for y in said.years]
     slots += [("month", m, set(_month_words(statement))) for m in said.months]
     for kind, value, own_terms in slots:
@@ -102,6 +104,17 @@ def slot_conflict(statement: str, sentences: list[str], sentence_terms) -> tuple
     return None
 
 
+def _name_terms(name: str, statement: str, statement_terms: list[str]) -> set[str]:
+    """The name's words, and the words jieba cuts across it where the statement writes it: 由王 of "由王校长致辞", 刘 and
+    总 of 刘总 (a name facts reads whole, words() in pieces); such a word is the name's, no part of its frame."""
+    text = fold(statement)
+    at = text.find(name)
+    if at < 0 or name.isascii():
+        return set(words(name))
+    cut = {w for w, start, end in jieba_ready().tokenize(text) if start < at + len(name) and at < end}
+    return set(words(name)) | (cut & set(statement_terms))
+
+
 def read_as_evidence(terms: list[str], sentence_terms) -> list[str]:
     """The statement's words, each the evidence lacks read as the word it has that a reader takes it for
     (synonyms.as_evidence_words: "acquired" / "bought", 最高 / 最高峰): a synonym keeps a name's slot aligned."""
@@ -133,13 +146,18 @@ def _attached_elsewhere(value: str, said, frame: list[str], sentence: str) -> st
     slot of a branch, 苏州 in that of the headquarters. None where there is none: the sentence states the value."""
     parts, value = clauses_of(sentence), _TITLE.sub("", value)  # "Dr. Yang Fan" is named "Yang Fan" there
     mine = max((overlap(frame, words(c)) for c in parts if value in fold(c)), default=None)
-    # English: only a name that is its clause's subject has a predicate of its own ("; Li Ming helped with…").
-    if mine is None or not is_chinese(sentence) and not any(re.match(rf"\W*{re.escape(value)}\b", fold(c)) for c in parts):
+    # English: only a name that is its clause's subject, its titles before it, has a predicate of its own ("; Li Ming
+    # helped with…", "Professor Adams teaches physics, and …"); after "and" a word must follow ("…, and Principal Ward
+    # closed the ceremony"), or the name ends a list ("by Jobs, Wozniak, and Ronald Wayne, to sell…").
+    subject = rf"\W*(?:{_EN_PERSON_TITLES}\.?\s+)*{re.escape(value)}\b|\W*(?:and|but|while|whereas)\s+(?:{_EN_PERSON_TITLES}\.?\s+)*{re.escape(value)}\s+[a-z]"
+    if mine is None or not is_chinese(sentence) and not any(re.match(subject, fold(c)) for c in parts):
         return None
     for clause in parts:
         held = overlap(frame, words(clause))
         if value not in fold(clause) and held > mine and held >= max(2, 0.6 * len(frame)):
-            others = [n for n in facts(clause).names if proper(n) and not name_in(n, said.names) and not _one_name(n, value)]
+            # A title makes a name of dictionary words a person's ("Coach Patel").
+            others = [n for n in facts(clause).names if (proper(n) or re.match(rf"{_EN_PERSON_TITLES}\.?\s+\w", n))
+                      and not name_in(n, said.names) and not _one_name(n, value)]
             if others:
                 return others[0]
     return None
@@ -229,8 +247,9 @@ def one_person(a: str, b: str, sentences: list[str]) -> bool:
 def _one_name(a: str, b: str) -> bool:
     """Two names may be one spelt two ways when they share a word ("Sunset Boulevard", "Sunset Blvd"),
     but not by a shared title ("Dr Chen", "Dr Alvarez"), nor by a shared head word after modifiers
-    that differ ("Berlin Philharmonic", "Vienna Philharmonic"; "Harvard University", "Yale University")."""
-    a, b = PLACE_TITLE.sub("", _TITLE.sub("", a)), PLACE_TITLE.sub("", _TITLE.sub("", b))
+    that differ ("Berlin Philharmonic", "Vienna Philharmonic"; "Harvard University", "Yale University"), nor
+    by a Chinese title ("王医生", "李医生": jieba keeps 李医生 one word, so no head word is seen to differ)."""
+    a, b = (PLACE_TITLE.sub("", _TITLE.sub("", zh_surname(n))) for n in (a, b))
     if not shares_word(a, [b]):
         return False
     head_a, head_b = words(a), words(b)

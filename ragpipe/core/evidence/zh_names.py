@@ -266,19 +266,32 @@ def zh_dotted(text: str) -> tuple[str, ...]:
 
 # Titles a surname takes to name one person (王经理, 孙市长, 赵院长): jieba splits them (刘 / 助理) or tags the whole.
 _ZH_TITLES = ("经理|助理|记者|市长|省长|县长|镇长|村长|院长|校长|局长|部长|处长|科长|厂长|社长|行长|主任|书记|主席|总裁|董事长|"
-              "教授|老师|医生|护士|律师|法官|警官|队长|教练|师傅|先生|女士|小姐|同学|总")
+              "教授|老师|医生|护士|律师|法官|警官|队长|教练|师傅|先生|女士|小姐|同学|主管|总监|组长|会长|秘书|顾问|董事|总")
 # Common surnames that jieba tags otherwise before a title (黄 an adjective, 何 a pronoun, 白 …).
 _ZH_SURNAMES = frozenset("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁"
                          "任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤")
 
 
+# A rank before the title is part of it (李副校长, 何常务副主任): another person than 李校长's colleague of that title.
+_ZH_RANKED = rf"(?:常务)?(?:副|正)?(?:{_ZH_TITLES})"
+# Words that are surnames too but here a preposition, verb or adverb: 向老师请教, 他任校长, 于总部.
+_ZH_NOT_SURNAME_FLAGS = ("p", "v", "d", "c")
+
+
 def zh_titled(text: str) -> tuple[str, ...]:
-    """People named by a surname and a title: 刘助理 of "王经理被刘助理解雇了", 王经理 too."""
-    tokens = list(pos_tags(text)) + [SimpleNamespace(word="", flag="x")]
-    found = [t.word for t in tokens if t.flag == "nr" and re.fullmatch(rf"[\u4e00-\u9fff](?:{_ZH_TITLES})", t.word)]
-    found += [t.word + after.word for t, after in zip(tokens, tokens[1:])
-              if (t.flag == "nr" and len(t.word) == 1 or t.word in _ZH_SURNAMES) and re.fullmatch(_ZH_TITLES, after.word)]
+    """People named by a surname and a title: 刘助理 of "王经理被刘助理解雇了", 王经理 too, 李副校长."""
+    tokens = list(pos_tags(text)) + [SimpleNamespace(word="", flag="x")] * 2
+    found = [t.word for t in tokens if t.flag == "nr" and re.fullmatch(rf"[\u4e00-\u9fff]{_ZH_RANKED}", t.word)]
+    for t, after, then in zip(tokens, tokens[1:], tokens[2:]):
+        if (t.flag == "nr" and len(t.word) == 1 or t.word in _ZH_SURNAMES and t.flag[:1] not in _ZH_NOT_SURNAME_FLAGS):
+            title = next((w for w in (after.word, after.word + then.word) if re.fullmatch(_ZH_RANKED, w)), "")
+            found += [t.word + title] if title else []
     return tuple(found)
+
+
+def zh_surname(name: str) -> str:
+    """The surname of a name made of a surname and a title (王 of 王医生, 李 of 李副校长), else the name."""
+    return name[0] if re.fullmatch(rf"[\u4e00-\u9fff]{_ZH_RANKED}", name) else name
 
 
 def short_form(a: str, b: str) -> bool:

@@ -7,6 +7,7 @@ import re
 
 from ragpipe.core.evidence.entities import EN_DEMONYMS
 from ragpipe.core.evidence.facts import facts
+from ragpipe.core.evidence.zh_names import zh_titled
 from ragpipe.core.metrics.answer_relevancy import CLOCK_TIME, DURATION, asks_one_thing
 from ragpipe.core.metrics.places_and_steps import PLACE_ASKED, gives_place, named_places
 from ragpipe.core.text import is_chinese, pos_tags
@@ -217,7 +218,7 @@ def names_someone(context: str, question: str) -> bool:
     ("held in South Africa"), a nationality ("the African continent") or a lone surname (贾、史、王) is not one."""
     if is_chinese(question):
         return any((flag == "nr" and len(word) >= 2 and word not in _ZH_TITLES or flag == "nt") and word not in question
-                   for word, flag in pos_tags(context))
+                   for word, flag in pos_tags(context)) or any(n not in question for n in zh_titled(context))  # 王医生
     asked, places = facts(question).names, named_places(context)
     return any(not any(n.startswith(q) or q.startswith(n) for q in asked) and not any(n in p for p in places)
                and not set(n.split()) <= EN_DEMONYMS for n in facts(context).names)
