@@ -1035,6 +1035,14 @@ def test_succeeding_words_are_one_word_for_a_reader():
     assert "接任" in interchangeable("接替")
 
 
+def test_a_count_in_words_before_a_day_is_a_rate_not_a_day():
+    from ragpipe.core.evidence.quantities import quantities
+
+    # "up to three a day" is a daily limit, like "three tablets a day": no one-day duration (24 hours) to miss
+    assert [q.unit for q in quantities("One tablet every eight hours, up to three a day.")] == ["hours"]
+    assert [q.unit for q in quantities("The permit lasts a day.")] == ["day"]
+
+
 def test_counts_written_in_words_and_digits_read_alike():
     assert facts("The team meets twice a week.").numbers == {2.0}
     assert facts("每日服用两片").numbers == facts("该疫苗需接种两剂").numbers == {2.0}  # 片, 剂 are measure words
