@@ -356,6 +356,10 @@ def test_a_chinese_word_less_an_inner_character_is_the_evidence_word(verifier):
     # a price "一年…元" is a rate, as the evidence's "每年…元"; a duration stays one ("保修一年")
     ("年卡一年3000元。", "年卡每年3000元。", "年卡每年3000元。"), ("月卡一个月300元", "月卡每月300元", "月卡每月300元"),
     ("保修一年", "每年保修一次", "保修一年"),
+    # an age is a number, no span of time to write in the evidence's minutes or hours
+    ("Under-4s travel free and 4- to 15-year-olds pay half fare.", "Children aged 4 to 15 pay half fare. Trains run every 15 minutes.",
+     "Under-4s travel free and 4- to 15-year-olds pay half fare."),
+    ("Drivers must be 21 years old.", "Drivers must be at least 21. The desk is staffed 21 hours a day.", "Drivers must be 21 years old."),
 ])
 def test_a_quantity_the_evidence_writes_otherwise_is_read_as_it_writes_it(statement, evidence, written):
     assert as_written_in(statement, evidence) == written

@@ -122,6 +122,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             continue  # a lone letter is a unit only as written right after digits ("330 m", "65W"; "$3m" is money)
         if text.startswith("半", match.end()):
             continue  # "一年半" is a year and a half
+        if re.match(r"[\s-]*(?:olds?|of age)\b", text[match.end():], re.I):
+            continue  # an age ("15-year-olds", "21 years old") is a number, as the evidence's "aged 15": no span of time
         if match.group("one") and (_RATE_BEFORE.search(text[:match.start()]) or re.match(r"\s+or\b", text[match.end():])):
             continue  # "a month" is one month, but "twice a week", "seven days a week", "$5 a month", "three a day" are rates
         if unit in ("年", "日") and (re.search(r"[月号]\s*$", text[:match.start()])
