@@ -1338,6 +1338,9 @@ def test_a_passive_that_swaps_the_roles_of_an_ordinary_verb(statement, evidence,
     # A time the range bears out leaves the price to be read: "until 2 p.m." is the evidence's, "free" is not.
     ("Late check-out until 2 p.m. is free.", "Late check-out until 2 p.m. is available for a fee of $30."),
     ("延迟退房免费。", "延迟退房需额外支付100元。"),  # 支付: a price word
+    # a fee that is a share of a price is a price; 免…费 says 免费
+    ("Refunds are free of charge.", "Tickets can be refunded for a fee of 5% of the fare."),
+    ("退票免手续费。", "退票收取票价5%的手续费。"), ("会员免服务费。", "会员需支付服务费50元。"),
 ])
 def test_free_against_a_stated_price_is_a_conflict(statement, evidence):
     found = contradiction(statement, [evidence])
