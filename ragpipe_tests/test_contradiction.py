@@ -1036,6 +1036,14 @@ def test_succeeding_words_are_one_word_for_a_reader():
     assert "接任" in interchangeable("接替")
 
 
+def test_a_count_in_words_before_a_day_is_a_rate_not_a_day():
+    from ragpipe.core.evidence.quantities import quantities
+
+    # "up to three a day" is a daily limit, like "three tablets a day": no one-day duration (24 hours) to miss
+    assert [q.unit for q in quantities("One tablet every eight hours, up to three a day.")] == ["hours"]
+    assert [q.unit for q in quantities("The permit lasts a day.")] == ["day"]
+
+
 def test_counts_written_in_words_and_digits_read_alike():
     assert facts("The team meets twice a week.").numbers == {2.0}
     assert facts("每日服用两片").numbers == facts("该疫苗需接种两剂").numbers == {2.0}  # 片, 剂 are measure words
@@ -1331,6 +1339,9 @@ def test_a_passive_that_swaps_the_roles_of_an_ordinary_verb(statement, evidence,
     # A time the range bears out leaves the price to be read: "until 2 p.m." is the evidence's, "free" is not.
     ("Late check-out until 2 p.m. is free.", "Late check-out until 2 p.m. is available for a fee of $30."),
     ("延迟退房免费。", "延迟退房需额外支付100元。"),  # 支付: a price word
+    # a fee that is a share of a price is a price; 免…费 says 免费
+    ("Refunds are free of charge.", "Tickets can be refunded for a fee of 5% of the fare."),
+    ("退票免手续费。", "退票收取票价5%的手续费。"), ("会员免服务费。", "会员需支付服务费50元。"),
 ])
 def test_free_against_a_stated_price_is_a_conflict(statement, evidence):
     found = contradiction(statement, [evidence])

@@ -353,6 +353,13 @@ def test_a_chinese_word_less_an_inner_character_is_the_evidence_word(verifier):
     ("holds 1,200,000 books", "1.2 million books", "holds 1.2 million books"), ("共120万用户", "共1,200,000名用户", "共1,200,000用户"),
     ("roughly 2.4 million people", "2,412,000 residents", "2,412,000 people"), ("about 2.5 million", "2,412,000", "about 2.5 million"),
     ("7个工作日内办好", "时限为七个工作日", "七个工作日内办好"), ("2020年出版", "二〇二〇年出版", "2020年出版"),
+    # a price "一年…元" is a rate, as the evidence's "每年…元"; a duration stays one ("保修一年")
+    ("年卡一年3000元。", "年卡每年3000元。", "年卡每年3000元。"), ("月卡一个月300元", "月卡每月300元", "月卡每月300元"),
+    ("保修一年", "每年保修一次", "保修一年"),
+    # an age is a number, no span of time to write in the evidence's minutes or hours
+    ("Under-4s travel free and 4- to 15-year-olds pay half fare.", "Children aged 4 to 15 pay half fare. Trains run every 15 minutes.",
+     "Under-4s travel free and 4- to 15-year-olds pay half fare."),
+    ("Drivers must be 21 years old.", "Drivers must be at least 21. The desk is staffed 21 hours a day.", "Drivers must be 21 years old."),
 ])
 def test_a_quantity_the_evidence_writes_otherwise_is_read_as_it_writes_it(statement, evidence, written):
     assert as_written_in(statement, evidence) == written

@@ -605,6 +605,10 @@ def test_answer_relevancy_reads_the_reply_as_a_person_does(kit, question, answer
     ("When does the last ferry leave?", "The last ferry leaves at 21:30.", "time"),
     ("药店周六几点关门？", "晚上九点。", "time"),
     ("When does the pool close?", "It closes at 9 in the evening.", "time"),
+    # a day of the week answers "when"; a bound is part of a bare count
+    ("When is the pool closed for cleaning?", "Every Monday.", "time"),
+    ("游泳池哪天闭馆？", "每周一。", "time"),
+    ("How many tablets can I take per day?", "No more than three.", "quantity"),
     ("最近的药店在哪里？", "最近的药店在人民路，往北走两个路口就到。", "place"),  # a place slot jieba tags no name in
     ("哪位医生看儿科？", "王医生。", "person"),  # a surname with a title names a person (jieba cuts 王 / 医生)
     ("哪位老师教英语？", "周老师教英语。", "person"),

@@ -101,13 +101,18 @@ def found_in(term: str, others) -> bool:
     return term in others or any(term_match(term, other) for other in others)
 
 
+_BOUND = re.compile(r"^\W*(?:no|not) (?:more|less|fewer|later|earlier) than\s+", re.I)
+
+
 def elliptical(statement: str) -> bool:
     """A reply that is only a value or a name ("20%。", "Canberra.", "2006年"): it asserts
     nothing without the question it answers."""
     if is_chinese(statement):  # a few characters, at most three words ("堪培拉。", "20%。", "2006年")
         tokens = [w for w in jieba_ready().lcut(statement) if re.search(r"\w", w)]
         return len(re.sub(r"[\W_]", "", statement)) <= 8 and len(tokens) <= 3
-    # A spelled number is a value, as its digits are ("Roughly eight hours." as "Roughly 8 hours.").
+    # A spelled number is a value, as its digits are ("Roughly eight hours." as "Roughly 8 hours."); "no more
+    # than" is part of the value, as "at most" is ("No more than three.").
+    statement = _BOUND.sub("", statement)
     return len(statement.split()) <= 3 and len([t for t in terms(statement) if t not in _NUMBER_TERMS]) <= 2
 
 

@@ -62,11 +62,12 @@ _NO_COST = re.compile(r"\bat no (?:extra |additional )?(?:cost|charge)\b|\bno ch
 # The 不 of 从不 / 从来不 / 永不 says "never", not "no charge": "这张信用卡从不收取年费" claims more than "免年费" (scope.py reads
 # it against an "otherwise").
 _NOT_NEVER = "(?<!从来)(?<![从永决绝])"
-_ZH_FREE = re.compile(_NOT_NEVER + r"不(?:收|收取|需|用)(?:任何)?费用?|无需付费|无(?:需|须)?收费")
+_ZH_FREE = re.compile(_NOT_NEVER + r"不(?:收|收取|需|用)(?:任何)?费用?|无需付费|无(?:需|须)?收费|(?<![以避])免(?:收|收取)?(?=[\u4e00-\u9fff]{1,3}费)")
 # A price stated (a sum above zero that something costs: "cost $3 each", "费为8元", "收取工本费10元") charges for
 # it, whatever the verb: the antonym of "free" / 免费.
 _PRICE = re.compile(r"(?:[$£€¥￥]\s*0*[1-9][\d,]*(?:\.\d+)?|(?<![\d.])0*[1-9][\d,]*(?:\.\d+)?\s*(?:元|块钱|美元|英镑|欧元"
-                    r"|dollars?\b|euros?\b|(?:GBP|USD|EUR|RMB|CNY)\b))")
+                    r"|dollars?\b|euros?\b|(?:GBP|USD|EUR|RMB|CNY)\b))"
+                    r"|(?<![\d.])0*[1-9]\d*(?:\.\d+)?\s*%\s*(?:of\b|的)")  # a share of a price: "a fee of 5% of the fare"
 _PRICE_WORD = re.compile(r"\b(?:costs?|fees?|charge[sd]?|prices?d?|fares?|pays?|paid)\b|费|价|收取|付", re.I)
 # A negation right before a word, or before the word's auxiliary ("is not open", "does not open", "never passed";
 # 不开放, 没有通过, 未获批准, 不对外开放).

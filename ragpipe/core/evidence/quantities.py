@@ -54,7 +54,7 @@ _CLOCK = re.compile(rf"(?:(?P<hpart>{DAY_PART})\s*)?(?<![\d:.])(?P<h>\d{{1,2}}):
                     rf"(?:(?P<zhalf>半)|(?P<zm>{_ZH_HOUR})分)?钟?", re.I)
 # What makes "a week" a rate's period: a count or an amount right before it ("twice", "3 times", "two tablets").
 # A bound before it is left as before, unread: "less than an hour" is no hour to write as "about 90 minutes".
-_RATE_BEFORE = re.compile(rf"(?:\d\S*|%|\b(?:once|twice|thrice|times|per)|(?:\d|\b(?:{EN_WORD}))\s+(?:\S+\s+)?\S+"
+_RATE_BEFORE = re.compile(rf"(?:\d\S*|%|\b(?:once|twice|thrice|times|per|{EN_WORD})|(?:\d|\b(?:{EN_WORD}))\s+(?:\S+\s+)?\S+"
                           rf"|\b(?:(?:less|more|fewer|longer|shorter) than|over|under|at (?:least|most)|up to))\s*$", re.I)
 # A ceiling a Chinese duration carries after it: "7天之内", "七日内", "两周以内" say one thing.
 _WITHIN = re.compile(r"之内|以内|内")
@@ -123,8 +123,10 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             continue  # a lone letter is a unit only as written right after digits ("330 m", "65W"; "$3m" is money)
         if text.startswith("半", match.end()):
             continue  # "一年半" is a year and a half
+        if re.match(r"[\s-]*(?:olds?|of age)\b", text[match.end():], re.I):
+            continue  # an age ("15-year-olds", "21 years old") is a number, as the evidence's "aged 15": no span of time
         if match.group("one") and (_RATE_BEFORE.search(text[:match.start()]) or re.match(r"\s+or\b", text[match.end():])):
-            continue  # "a month" is one month, but "twice a week", "seven days a week", "$5 a month" are rates
+            continue  # "a month" is one month, but "twice a week", "seven days a week", "$5 a month", "three a day" are rates
         if unit in ("年", "日") and (re.search(r"[月号]\s*$", text[:match.start()])
                                     or (_number(match.group("first")) or (0,))[0] >= 1000):
             continue  # a date: "2020年", "3月5日", "每月15日"
@@ -195,12 +197,21 @@ def same(a: Quantity, b: Quantity) -> bool:
     return (a.approximate or b.approximate) and abs(a.amount - b.amount) <= max(a.precision, b.precision) / 2 + 1e-9
 
 
+# A price right after "一年" / "一个月" / "一晚" makes it a rate: "年卡一年3000元" is "年卡每年3000元".
+_ZH_RATE = re.compile(r"一个?(年|月|周|天|日|晚)(?=\s*(?:\d[\d,.]*|[零〇一二三四五六七八九十两百千万]+)\s*(?:元|块|美元|欧元|英镑))")
+
+
+def _rates_as_written_in(statement: str, evidence: str) -> str:
+    """A rate "一年…元" written with 每 where the evidence writes it so: one thing said."""
+    return _ZH_RATE.sub(lambda m: "每" + m.group(1) if "每" + m.group(1) in evidence else m.group(0), statement)
+
+
 def as_written_in(statement: str, evidence: str, question: str = "") -> str:
     """The statement with each quantity the evidence states in another form ("14天" for "两周",
     "65瓦" for "65W", "约8849米" for "8848.86米") written as the evidence writes it. A quantity the
     question states is its topic and stays as written: "一年有十个月" to "一年有多少个月？" must not
     read "12个月有十个月" against "12个月"."""
-    statement = _dates_as_written_in(as_percent_in(statement, evidence), evidence)
+    statement = _rates_as_written_in(_dates_as_written_in(as_percent_in(statement, evidence), evidence), evidence)
     theirs = quantities(evidence)
     if not theirs:
         return _counts_as_written_in(statement, evidence, question)

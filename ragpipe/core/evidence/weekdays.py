@@ -18,6 +18,13 @@ _DAY = (r"(?:\b(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day
         r"|sun(?:day)?)s?\b\.?|(?:周|星期|礼拜)[一二三四五六日天])")
 _RANGE = re.compile(rf"(?P<first>{_DAY})\s*(?:to|through|thru|until|till|-|–|—|~|至|到)\s*(?P<last>{_DAY})", re.I)
 _ONE_DAY = re.compile(_DAY, re.I)
+
+
+def names_a_weekday(text: str) -> bool:
+    """"Every Monday.", "周一。": a day of the week, a time that answers "When…?"."""
+    return bool(_ONE_DAY.search(text))
+
+
 # What says a place is open, or closed, on a day.
 _OPEN = re.compile(r"\b(?:open(?:s|ed)?|opening hours|operates|available)\b|开放|营业|开门|开馆|办公|对外开放|开诊|接诊|出诊", re.I)
 _CLOSED = re.compile(r"\b(?:closed|shut|not open|does(?: not|n't) open|do(?: not|n't) open)\b"

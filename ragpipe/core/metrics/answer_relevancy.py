@@ -8,6 +8,7 @@ from ragpipe.core.evidence.features import MAX_EMBED_CHARS, language_of, normali
 from ragpipe.core.evidence.refusals import says_unanswerable
 from ragpipe.core.evidence.agreement import elliptical
 from ragpipe.core.evidence.support import claims, context_claims, declines, without_lead_in
+from ragpipe.core.evidence.weekdays import names_a_weekday
 from ragpipe.core.judged.prompts import ANSWER_ANALYSIS, ANSWER_RELEVANCY
 from ragpipe.core.metrics.answer_correctness import polarity
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
@@ -191,6 +192,7 @@ def gives(kind: str, answer: str, question: str = "") -> bool:
                 q.dimension == "length" for q in quantities(answer)),
             "quantity": lambda: counted or bool(_NUMBER.search(amount) or facts(amount).numbers),
             "time": lambda: bool(said.years or said.months or DURATION.search(answer) or CLOCK_TIME.search(answer)
+                                 or names_a_weekday(answer)
                                  or re.search(r"每年|每月|每周|今年|明年|\b(?:every|each)\s+(?:year|month|week)\b", answer, re.I)),
             "place": lambda: bool(spots) and bool(elliptical(answer) or LOCATIVE.search(answer)
                                                   or _takes_up(answer, question) and any(may_name_place(n, answer) for n in spots))
