@@ -1637,6 +1637,10 @@ def test_a_title_the_evidence_gives_only_with_a_rank_is_another_post(statement, 
      "Coach Patel"),  # a title makes dictionary words a person's name
     ("Ronald Wayne sold the computer kits.", "It was founded by Steve Jobs, Steve Wozniak, and Ronald Wayne, to sell the "
      "computer kits first shown at the Homebrew Computer Club.", None),  # "and Ronald Wayne" ends a list: no subject
+    # "and" with no comma before a name and its verb opens a clause as well
+    ("Coach Lin teaches yoga.", "Coach Rivera teaches yoga and Coach Lin teaches boxing.", "Rivera"),
+    ("Dr. Lin taught yoga.", "Dr. Rivera taught yoga and Dr. Lin coached boxing.", "dr rivera"),
+    ("Coach Lin teaches boxing.", "Coach Rivera teaches yoga and Coach Lin teaches boxing.", None),
 ])
 def test_a_titled_english_name_in_another_clause_s_slot(statement, evidence, other):
     found = contradiction(statement, [evidence])

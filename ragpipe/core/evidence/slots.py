@@ -33,6 +33,8 @@ _TITLE = re.compile(r"^(?:dr|mr|mrs|ms|prof|sir|st)\.?\s+")
 # A title before a name makes it a person's, though its words are in the dictionary ("Professor Li Ming", "Dr. Sun").
 _EN_PERSON_TITLES = r"(?:dr|mr|mrs|ms|prof|professor|dean|judge|president|director|sir|vice|principal|nurse|coach|captain|officer)"
 _PERSON_TITLE = re.compile(rf"\b{_EN_PERSON_TITLES}\.?\s+$")
+# "and" before a capitalised name and a verb opens a clause with its own subject.
+_AND_SUBJECT = re.compile(rf"\s+(?=and\s+(?:(?i:{_EN_PERSON_TITLES})\.?\s+)*[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*\s+[a-z]+(?:s|ed)\b)")
 
 
 def slot_conflict(statement: str, sentences: list[str], sentence_terms) -> tuple[str, str, str, str] | None:
@@ -145,6 +147,8 @@ def _attached_elsewhere(value: str, said, frame: list[str], sentence: str) -> st
     it, and more than the clause naming the value does): "公司总部位于苏州，在杭州设有分公司" puts 杭州 in the
     slot of a branch, 苏州 in that of the headquarters. None where there is none: the sentence states the value."""
     parts, value = clauses_of(sentence), _TITLE.sub("", value)  # "Dr. Yang Fan" is named "Yang Fan" there
+    if not is_chinese(sentence):  # "Coach Rivera teaches yoga and Coach Lin teaches boxing": two clauses, no comma
+        parts = [p for c in parts for p in _AND_SUBJECT.split(c)]
     mine = max((overlap(frame, words(c)) for c in parts if value in fold(c)), default=None)
     # English: only a name that is its clause's subject, its titles before it, has a predicate of its own ("; Li Ming
     # helped with…", "Professor Adams teaches physics, and …"); after "and" a word must follow ("…, and Principal Ward
