@@ -61,7 +61,7 @@ DAY_PART = ("凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|夜�
             r"|(?<![最较更太稍])[早晚](?=\s*(?:\d|[零一二两三四五六七八九十]))")
 _LATE = ("下午", "傍晚", "晚上", "夜里", "夜间", "晚")
 # A clock time "4 pm" / "10:30 p.m." read as the 24-hour time a timetable writes ("16", "22:30").
-_CLOCK = re.compile(rf"\b{EN_CLOCK}", re.I)
+EN_CLOCK_TIME = re.compile(rf"\b{EN_CLOCK}", re.I)
 # A time on the hour is its hour: "22:00" states what "10 pm" (22) does, not a second number 0.
 _ON_THE_HOUR = re.compile(r"(?<!\d)(?<!\d:)(\d{1,2}):00(?![\d:])")  # "时间：9:00" too, not "12:30:00"
 # A Chinese clock hour after a part of the day reads as its 24-hour value, as a timetable writes it:
@@ -323,7 +323,7 @@ def number_mentions(text: str) -> dict[float, str]:
     """Each numeric value with its scale applied, and how the text writes it first
     (100000.0 → "10万"; a clock time as its 24-hour reading)."""
     found: dict[float, str] = {}
-    for match in _NUMBER.finditer(_ON_THE_HOUR.sub(r"\1", _ZH_CLOCK.sub(_zh_hour, _CLOCK.sub(_24_hour, normalize(text))))):
+    for match in _NUMBER.finditer(_ON_THE_HOUR.sub(r"\1", _ZH_CLOCK.sub(_zh_hour, EN_CLOCK_TIME.sub(_24_hour, normalize(text))))):
         if (value := _value(match)) is not None:
             found.setdefault(value, match.group(0).strip())
     return found

@@ -9,7 +9,7 @@ import re
 
 from ragpipe.core.evidence.agreement import found_in, words
 from ragpipe.core.evidence.facts import negated
-from ragpipe.core.text import EN_CLOCK, normalize
+from ragpipe.core.text import EN_CLOCK_TIME, normalize
 
 _EN_DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _ZH_DAYS = "一二三四五六日"
@@ -75,7 +75,6 @@ def _schedule(statement: str, question: str, sentences: list[str]) -> tuple[set[
     return None
 
 
-_EN_CLOCK = re.compile(rf"\b{EN_CLOCK}", re.I)
 # A sentence that holds every day holds the statement's too.
 _EVERY_DAY = re.compile(r"\b(?:daily|every ?day|each day|(?:7|seven) days a week)\b|每天|每日|天天|全年无休", re.I)
 
@@ -88,7 +87,7 @@ def _other_day(statement: str, sentences: list[str]) -> tuple[str, str, str, str
     days = {_day(m.group(0)) for m in _ONE_DAY.finditer(statement)}
     if not days or _RANGE.search(statement) or negated(statement):
         return None
-    topic = list(dict.fromkeys(words(_EN_CLOCK.sub(" ", _ONE_DAY.sub(" ", statement)))))  # "1 p.m." is no topic word
+    topic = list(dict.fromkeys(words(EN_CLOCK_TIME.sub(" ", _ONE_DAY.sub(" ", statement)))))  # "1 p.m." is no topic word
     if len(topic) > 4:
         return None  # a schedule says when a thing happens in a few words; a long sentence's day may be its report's
     needed = max(1, (len(topic) + 1) // 2)
