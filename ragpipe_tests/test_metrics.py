@@ -1023,6 +1023,19 @@ def test_context_relevance_a_value_of_another_attribute_is_not_the_one_asked(kit
     assert _relevant(kit, question, [context]) == [relevant]
 
 
+@pytest.mark.parametrize("question, contexts, relevant", [
+    # A value of the kind asked, for a sibling of the thing asked about, however close its cosine (0.58-0.73).
+    ("What time does the Harbor Room close?", ["The Garden Room closes at 10 pm."], [False]),
+    ("How many people can the Harbor Room seat?", ["The Harbor Room seats up to 40 guests for dinner.",
+                                                   "The Garden Room seats 25 people."], [True, False]),
+    ("水族馆周一几点开门？", ["科技馆周一上午9点开门。"], [False]),
+    ("美术馆的门票多少钱？", ["博物馆门票每张40元。"], [False]),
+])
+def test_context_relevance_a_value_of_a_sibling_of_the_thing_asked_about_is_not_relevant(kit, question, contexts,
+                                                                                          relevant):
+    assert _relevant(kit, question, contexts) == relevant
+
+
 def test_context_relevance_a_person_in_the_story_is_not_read_as_the_answer_to_who(kit):
     # 宋江 is a person, but a work's characters are not its author: "who" gets no lower cut (0.51 here).
     assert _relevant(kit, "《水浒传》的作者是谁？", ["《水浒传》讲述了宋江等一百零八位好汉聚义梁山的故事。"]) == [False]

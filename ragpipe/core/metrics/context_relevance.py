@@ -10,6 +10,7 @@ from ragpipe.core.evidence.sentences import evidence_sentences
 from ragpipe.core.judged.prompts import CONTEXT_RELEVANCE
 from ragpipe.core.metrics.asked_kinds import HISTORY, asked_item, asked_value, attribute_missing, is_open
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
+from ragpipe.core.metrics.other_subject import speaks_of_other
 from ragpipe.core.schemas import EvalCase
 from ragpipe.core.text import content_tokens, is_chinese
 
@@ -105,7 +106,11 @@ def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE
     for p, context in zip(probability, case.retrieved_contexts):
         named = len(asked & set(words(context))) / len(asked) if asked else 0.0
         why = f"relevance {p:.2f}; {named:.0%} of the question's words"
-        if value and not value[1](context) and not _LINK.fullmatch(context):
+        if speaks_of_other(case.question, context):
+            # A sibling of the thing asked about ("the Silver plan" for the Gold plan, 科技馆 for 水族馆), never the
+            # thing: its value is another thing's, however close its cosine.
+            out.append((False, f"{why}; it speaks of another thing than the one asked about"))
+        elif value and not value[1](context) and not _LINK.fullmatch(context):
             out.append((False, f"{why}; the question asks {value[0]}, the context holds none"))
         elif value and attribute_missing(case.question, context, value[0]):
             out.append((False, f"{why}; it holds {value[0]} but not of the attribute asked"))
@@ -157,7 +162,10 @@ METRIC = Metric(
                 "the words of the attribute asked nor a word naming the kind (a shipping time for a return window); "
                 "relevant when a time question asks a start or a last day and the context gives that kind of day to "
                 "what it asks of, however worded (\"the application deadline\" / \"Applications must be submitted by "
-                "2025-03-15\"). "
+                "2025-03-15\"); not relevant when it speaks of a sibling of the thing asked about and never of "
+                "the thing (\"the Silver plan costs $20\" for \"How much is the Gold plan?\", 科技馆 for 水族馆: two names "
+                "before the same word naming a kind of place, plan or product, two model codes after the same word, two "
+                "Chinese names of places or bodies that end alike and share no other character). "
                 "The contexts of an open question (a list, causes, a way) are each scored as if retrieved alone. A "
                 "context holding the kind of answer asked (a value of the asked kind; an item of the kind an open "
                 "question lists: a requirement, a feature, a symptom, a benefit, a cause, in Chinese an action) counts from "

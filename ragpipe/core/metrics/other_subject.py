@@ -1,0 +1,77 @@
+"""Whether a context speaks of a sibling of the thing a question asks about, and never of that thing: "the Silver
+plan costs $20" for "How much is the Gold plan?", "科技馆周一9点开门" for 水族馆几点开门. Such a context holds the kind
+of answer asked, with a close cosine, yet answers for another thing. context_relevance holds it not relevant.
+
+Siblings are read from their shape, which a synonym rarely has. In English: two names before the same word naming a
+kind of place, plan or product ("Harbor Room" / "Garden Room", "Gold plan" / "Silver plan"), or two model codes
+after the same word ("LaserJet M200" / "LaserJet M400"); two names that differ by a letter or two are one name
+misspelt (Convent / Covent Garden), and a name before another word is often a person's (Bryan White / Shelton
+White). In Chinese: two nouns of three characters or more that end in the same character naming a kind of place
+or body and share no other character (水族馆 / 科技馆, 杭州市 / 成都市). A plain English word beside the shared one may
+be a synonym ("pottery class" / "pottery course"), and so may Chinese nouns of other shapes (乘客 / 旅客, 新生儿 /
+婴儿, 坐火车 / 次列车): those are left alone."""
+
+import re
+from difflib import SequenceMatcher
+
+from ragpipe.core.text import content_tokens, is_chinese, pos_tags, stem
+
+_EN_WORD = re.compile(r"[A-Za-z0-9][\w'-]*")
+# Words naming a kind of place, plan or product, whose instances are told apart by a name before them.
+_EN_HEADS = {"room", "hall", "plan", "pass", "card", "ticket", "tier", "package", "bundle", "membership", "line",
+             "route", "branch", "store", "shop", "pool", "gym", "park", "campus", "building", "terminal", "gate",
+             "floor", "wing", "lounge", "suite", "edition", "model", "version", "series", "course", "class", "account",
+             "subscription", "museum", "library", "clinic", "hospital", "hotel", "restaurant", "station", "center", "centre"}
+_MODEL_CODE = re.compile(r"(?=.*[a-z])(?=.*\d)[a-z0-9-]+")
+# A word said at the start of a sentence is capitalised whatever it is.
+_SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)([A-Za-z0-9][\w'-]*)")
+# "本店", "该馆", "我校": the thing itself, named by a pointing word.
+_ZH_POINTING = re.compile(r"^[本该此这我贵其各]")
+# The last character of a Chinese name of a place or a body: a kind its siblings share (馆: 水族馆, 科技馆).
+_ZH_PLACE_HEADS = set("馆院厅店场站园市省县区镇村楼室局所校队厂港岛山湖河桥路街")
+
+
+def _en_pairs(text: str) -> list[tuple[tuple[str, bool], tuple[str, bool]]]:
+    """Adjacent content words of an English text, each as (stem, whether it reads as a name)."""
+    content = set(content_tokens(text))
+    starts = {m.start(1) for m in _SENTENCE_START.finditer(text)}
+    said = [(stem(m.group().lower()), m.start() not in starts and m.group()[0].isupper())
+            for m in _EN_WORD.finditer(text)]
+    said = [(w, named) if w in content else None for w, named in said]
+    return [(a, b) for a, b in zip(said, said[1:]) if a and b]
+
+
+def _siblings(shared: str, asked: tuple[str, bool], given: tuple[str, bool], shared_at: int) -> bool:
+    """Whether two words beside the same one name two things of one kind: names before a kind, codes after a word."""
+    (a, a_named), (b, b_named) = asked, given
+    if shared_at == 1:  # the names come before the shared word
+        return (shared in _EN_HEADS and a_named and b_named and a.isalpha() and b.isalpha()
+                and SequenceMatcher(None, a, b).ratio() < 0.7)
+    return bool(_MODEL_CODE.fullmatch(a) and _MODEL_CODE.fullmatch(b))
+
+
+def _en_other(question: str, context: str) -> bool:
+    asked, given = set(content_tokens(question)), set(content_tokens(context))
+    for q_pair in _en_pairs(question):
+        for c_pair in _en_pairs(context):
+            for position in (0, 1):
+                q_word, c_word = q_pair[1 - position], c_pair[1 - position]
+                if (q_pair[position][0] == c_pair[position][0] and q_word[0] != c_word[0] and q_word[0] not in given
+                        and c_word[0] not in asked and _siblings(q_pair[position][0], q_word, c_word, position)):
+                    return True
+    return False
+
+
+def _zh_nouns(text: str) -> set[str]:
+    return {w for w, flag in pos_tags(text)
+            if flag.startswith("n") and len(w) >= 3 and w[-1] in _ZH_PLACE_HEADS and not _ZH_POINTING.match(w)}
+
+
+def _zh_other(question: str, context: str) -> bool:
+    return any(q[-1] == c[-1] and q not in context and c not in question and not set(q[:-1]) & set(c[:-1])
+               for q in _zh_nouns(question) for c in _zh_nouns(context))
+
+
+def speaks_of_other(question: str, context: str) -> bool:
+    """Whether the context names a sibling of the question's thing (see the module) and not the thing itself."""
+    return _zh_other(question, context) if is_chinese(question) else _en_other(question, context)

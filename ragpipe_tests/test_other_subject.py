@@ -1,0 +1,32 @@
+import pytest
+
+from ragpipe.core.metrics.other_subject import speaks_of_other
+
+
+@pytest.mark.parametrize("question, context", [
+    # Two names before the same kind of thing, two model codes after the same word, two places of one kind.
+    ("How much is the Gold plan?", "The Silver plan costs $20 a month."),
+    ("How many people can the Harbor Room seat?", "The Garden Room seats 25 people."),
+    ("How long is the warranty on the LaserJet M200 printer?", "The LaserJet M400 comes with a two-year warranty."),
+    ("水族馆周一几点开门？", "科技馆周一上午9点开门。"),
+    ("杭州市的公积金贷款最高额度是多少？", "成都市的公积金贷款最高额度为70万元。"),
+])
+def test_a_sibling_of_the_thing_asked_about_is_another_thing(question, context):
+    assert speaks_of_other(question, context)
+
+
+@pytest.mark.parametrize("question, context", [
+    # The thing itself is named too: the context may compare it with its sibling.
+    ("How much is the Gold plan?", "The Gold plan costs $30; the Silver plan costs $20."),
+    # A plain word beside the shared one may be a synonym, and a name before a person's name is a first name.
+    ("How much does the pottery class cost?", "The eight-week beginner pottery course costs $240."),
+    ("Who did Bryan White marry?", "Shelton White married in 1990."),
+    # A name misspelt is the same name.
+    ("When does the Convent Garden market open?", "The Covent Garden market opens at 10 am."),
+    # The thing named by a pointing word, and Chinese synonyms of other shapes.
+    ("这家酒店的早餐几点供应？", "本店早餐6:30开始供应。"),
+    ("从成都到拉萨坐火车要多长时间？", "Z322次列车晚上19:50从成都西站发车，第三天早上7:55到达拉萨站。"),
+    ("航班延误了乘客可以获得哪些补偿？", "航空公司应向旅客提供餐食和住宿。"),
+])
+def test_the_thing_itself_or_a_synonym_is_no_other_thing(question, context):
+    assert not speaks_of_other(question, context)
