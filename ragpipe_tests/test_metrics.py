@@ -1030,6 +1030,8 @@ def test_context_relevance_a_value_of_another_attribute_is_not_the_one_asked(kit
                                                    "The Garden Room seats 25 people."], [True, False]),
     ("水族馆周一几点开门？", ["科技馆周一上午9点开门。"], [False]),
     ("美术馆的门票多少钱？", ["博物馆门票每张40元。"], [False]),
+    # A place of another kind: the library's hours are not the pool's.
+    ("When does the swimming pool open?", ["The library opens at 9 a.m."], [False]),
 ])
 def test_context_relevance_a_value_of_a_sibling_of_the_thing_asked_about_is_not_relevant(kit, question, contexts,
                                                                                           relevant):

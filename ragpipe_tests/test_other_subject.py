@@ -10,6 +10,9 @@ from ragpipe.core.metrics.other_subject import speaks_of_other
     ("How long is the warranty on the LaserJet M200 printer?", "The LaserJet M400 comes with a two-year warranty."),
     ("水族馆周一几点开门？", "科技馆周一上午9点开门。"),
     ("杭州市的公积金贷款最高额度是多少？", "成都市的公积金贷款最高额度为70万元。"),
+    # Two places of different kinds, neither a part of the other.
+    ("When does the swimming pool open?", "The library opens at 9 a.m."),
+    ("What time does the aquarium close on Sundays?", "The botanical garden closes at 5 p.m. on Sundays."),
 ])
 def test_a_sibling_of_the_thing_asked_about_is_another_thing(question, context):
     assert speaks_of_other(question, context)
@@ -21,6 +24,9 @@ def test_a_sibling_of_the_thing_asked_about_is_another_thing(question, context):
     # A plain word beside the shared one may be a synonym, and a name before a person's name is a first name.
     ("How much does the pottery class cost?", "The eight-week beginner pottery course costs $240."),
     ("Who did Bryan White marry?", "Shelton White married in 1990."),
+    # A place within the one asked about, and a place that may hold another (a hotel's restaurant).
+    ("When does the museum café open?", "The café opens at 10 am."),
+    ("When is breakfast served at the hotel?", "The restaurant serves breakfast from 7 am."),
     # A name misspelt is the same name.
     ("When does the Convent Garden market open?", "The Covent Garden market opens at 10 am."),
     # The thing named by a pointing word, and Chinese synonyms of other shapes.

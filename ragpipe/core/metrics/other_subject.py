@@ -6,7 +6,9 @@ Siblings are read from their shape, which a synonym rarely has. In English: two 
 kind of place, plan or product ("Harbor Room" / "Garden Room", "Gold plan" / "Silver plan"), or two model codes
 after the same word ("LaserJet M200" / "LaserJet M400"); two names that differ by a letter or two are one name
 misspelt (Convent / Covent Garden), and a name before another word is often a person's (Bryan White / Shelton
-White). In Chinese: two nouns of three characters or more that end in the same character naming a kind of place
+White). Two places of different kinds are two things too ("the botanical garden closes at 5 p.m." for when the
+aquarium closes), where neither holds the other: a hotel has a restaurant and a pool, so only places that stand on
+their own are read so. In Chinese: two nouns of three characters or more that end in the same character naming a kind of place
 or body and share no other character (水族馆 / 科技馆, 杭州市 / 成都市). A plain English word beside the shared one may
 be a synonym ("pottery class" / "pottery course"), and so may Chinese nouns of other shapes (乘客 / 旅客, 新生儿 /
 婴儿, 坐火车 / 次列车): those are left alone."""
@@ -22,6 +24,11 @@ _EN_HEADS = {"room", "hall", "plan", "pass", "card", "ticket", "tier", "package"
              "route", "branch", "store", "shop", "pool", "gym", "park", "campus", "building", "terminal", "gate",
              "floor", "wing", "lounge", "suite", "edition", "model", "version", "series", "course", "class", "account",
              "subscription", "museum", "library", "clinic", "hospital", "hotel", "restaurant", "station", "center", "centre"}
+# Places that stand on their own, by kind (a synonym mapped to one kind): neither is a part of the other.
+_EN_PLACE_KINDS = {"pool": "pool", "library": "library", "gym": "gym", "aquarium": "aquarium", "zoo": "zoo",
+                   "cinema": "cinema", "bakery": "bakery", "pharmacy": "pharmacy", "chemist": "pharmacy", "bank": "bank",
+                   "supermarket": "supermarket", "museum": "museum", "gallery": "museum", "restaurant": "restaurant",
+                   "cafe": "cafe", "caf": "cafe", "botanical": "botanical garden"}  # "café" is read as "caf"
 _MODEL_CODE = re.compile(r"(?=.*[a-z])(?=.*\d)[a-z0-9-]+")
 # A word said at the start of a sentence is capitalised whatever it is.
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)([A-Za-z0-9][\w'-]*)")
@@ -50,8 +57,15 @@ def _siblings(shared: str, asked: tuple[str, bool], given: tuple[str, bool], sha
     return bool(_MODEL_CODE.fullmatch(a) and _MODEL_CODE.fullmatch(b))
 
 
+def _place_kinds(words: set[str]) -> set[str]:
+    return {_EN_PLACE_KINDS[w] for w in words if w in _EN_PLACE_KINDS}
+
+
 def _en_other(question: str, context: str) -> bool:
     asked, given = set(content_tokens(question)), set(content_tokens(context))
+    asked_places, given_places = _place_kinds(asked), _place_kinds(given)
+    if asked_places and given_places and not asked_places & given_places:
+        return True
     for q_pair in _en_pairs(question):
         for c_pair in _en_pairs(context):
             for position in (0, 1):
