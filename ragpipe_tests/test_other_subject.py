@@ -8,6 +8,7 @@ from ragpipe.core.metrics.other_subject import speaks_of_other
     ("How much is the Gold plan?", "The Silver plan costs $20 a month."),
     ("How many people can the Harbor Room seat?", "The Garden Room seats 25 people."),
     ("How long is the warranty on the LaserJet M200 printer?", "The LaserJet M400 comes with a two-year warranty."),
+    ("When does Route 12 leave the depot?", "Bus Route 40 leaves the depot at 6 am."),
     ("水族馆周一几点开门？", "科技馆周一上午9点开门。"),
     ("杭州市的公积金贷款最高额度是多少？", "成都市的公积金贷款最高额度为70万元。"),
     # Two places of different kinds, neither a part of the other.
@@ -27,6 +28,9 @@ def test_a_sibling_of_the_thing_asked_about_is_another_thing(question, context):
     # A place within the one asked about, and a place that may hold another (a hotel's restaurant).
     ("When does the museum café open?", "The café opens at 10 am."),
     ("When is breakfast served at the hotel?", "The restaurant serves breakfast from 7 am."),
+    # A bare number after a plain word is a value, after a month a day, and a year is no model number.
+    ("Does the ticket cost 5 euros?", "The ticket costs 7 euros."),
+    ("What happened on 24 December 1879?", "On 28 December 1918 she died."),
     # A name misspelt is the same name.
     ("When does the Convent Garden market open?", "The Covent Garden market opens at 10 am."),
     # The thing named by a pointing word, and Chinese synonyms of other shapes.

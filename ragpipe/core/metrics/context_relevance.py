@@ -164,7 +164,7 @@ METRIC = Metric(
                 "what it asks of, however worded (\"the application deadline\" / \"Applications must be submitted by "
                 "2025-03-15\"); not relevant when it speaks of a sibling of the thing asked about and never of "
                 "the thing (\"the Silver plan costs $20\" for \"How much is the Gold plan?\", 科技馆 for 水族馆: two names "
-                "before the same word naming a kind of place, plan or product, two model codes after the same word, two "
+                "before the same word naming a kind of place, plan or product, two model codes or numbers after the same name (\"Ultra 5\" / \"Ultra 7\"), two "
                 "Chinese names of places or bodies that end alike and share no other character; or a place of another "
                 "kind, of those that stand on their own: the library for the pool). "
                 "The contexts of an open question (a list, causes, a way) are each scored as if retrieved alone. A "

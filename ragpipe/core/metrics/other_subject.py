@@ -4,7 +4,7 @@ of answer asked, with a close cosine, yet answers for another thing. context_rel
 
 Siblings are read from their shape, which a synonym rarely has. In English: two names before the same word naming a
 kind of place, plan or product ("Harbor Room" / "Garden Room", "Gold plan" / "Silver plan"), or two model codes
-after the same word ("LaserJet M200" / "LaserJet M400"); two names that differ by a letter or two are one name
+after the same word ("LaserJet M200" / "LaserJet M400", "the Ultra 5" / "the Ultra 7"); two names that differ by a letter or two are one name
 misspelt (Convent / Covent Garden), and a name before another word is often a person's (Bryan White / Shelton
 White). Two places of different kinds are two things too ("the botanical garden closes at 5 p.m." for when the
 aquarium closes), where neither holds the other: a hotel has a restaurant and a pool, so only places that stand on
@@ -30,6 +30,10 @@ _EN_PLACE_KINDS = {"pool": "pool", "library": "library", "gym": "gym", "aquarium
                    "supermarket": "supermarket", "museum": "museum", "gallery": "museum", "restaurant": "restaurant",
                    "cafe": "cafe", "caf": "cafe", "botanical": "botanical garden"}  # "café" is read as "caf"
 _MODEL_CODE = re.compile(r"(?=.*[a-z])(?=.*\d)[a-z0-9-]+")
+# A bare model number has at most three digits (a year has four), and after a month it is a day.
+_MODEL_NUMBER = re.compile(r"\d{1,3}")
+_MONTHS = {"january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"}
 # A word said at the start of a sentence is capitalised whatever it is.
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)([A-Za-z0-9][\w'-]*)")
 # "本店", "该馆", "我校": the thing itself, named by a pointing word.
@@ -48,13 +52,15 @@ def _en_pairs(text: str) -> list[tuple[tuple[str, bool], tuple[str, bool]]]:
     return [(a, b) for a, b in zip(said, said[1:]) if a and b]
 
 
-def _siblings(shared: str, asked: tuple[str, bool], given: tuple[str, bool], shared_at: int) -> bool:
-    """Whether two words beside the same one name two things of one kind: names before a kind, codes after a word."""
+def _siblings(shared: tuple[str, bool], asked: tuple[str, bool], given: tuple[str, bool], shared_at: int) -> bool:
+    """Whether two words beside the same one name two things of one kind: names before a kind, codes after a word
+    (a bare number after a name only: "Ultra 5" / "Ultra 7", not "costs 5" / "costs 7")."""
     (a, a_named), (b, b_named) = asked, given
     if shared_at == 1:  # the names come before the shared word
-        return (shared in _EN_HEADS and a_named and b_named and a.isalpha() and b.isalpha()
+        return (shared[0] in _EN_HEADS and a_named and b_named and a.isalpha() and b.isalpha()
                 and SequenceMatcher(None, a, b).ratio() < 0.7)
-    return bool(_MODEL_CODE.fullmatch(a) and _MODEL_CODE.fullmatch(b))
+    return bool(_MODEL_CODE.fullmatch(a) and _MODEL_CODE.fullmatch(b)
+                or shared[1] and shared[0] not in _MONTHS and _MODEL_NUMBER.fullmatch(a) and _MODEL_NUMBER.fullmatch(b))
 
 
 def _place_kinds(words: set[str]) -> set[str]:
@@ -71,7 +77,7 @@ def _en_other(question: str, context: str) -> bool:
             for position in (0, 1):
                 q_word, c_word = q_pair[1 - position], c_pair[1 - position]
                 if (q_pair[position][0] == c_pair[position][0] and q_word[0] != c_word[0] and q_word[0] not in given
-                        and c_word[0] not in asked and _siblings(q_pair[position][0], q_word, c_word, position)):
+                        and c_word[0] not in asked and _siblings(q_pair[position], q_word, c_word, position)):
                     return True
     return False
 
