@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from ragpipe.core.evidence.agreement import BARE_REPLY, fact_terms, found_in, name_in, words
 from ragpipe.core.evidence.facts import bounds, facts
 from ragpipe.core.evidence.group_benefits import unnamed_group_benefit
+from ragpipe.core.evidence.possessions import each_has, frame_word
 from ragpipe.core.evidence.provisions import asks_offer, offered_thing, says_included
 from ragpipe.core.synonyms import interchangeable
 from ragpipe.core.text import added_clause, is_chinese, joined_object, normalize
@@ -53,6 +54,11 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
     # the offer's verb is the question's, so one new word is enough.
     if asks_offer(question) and len(own) <= 6 and _unnamed(offered_thing(statement, asked=True), lowered, missing, zh):
         return True
+    # What every one of a whole is said to have ("Every room has a balcony", "每间客房都有阳台") is a fitting the
+    # evidence would name: one it never names is invented, one new word as much as two (possessions.py).
+    possessed = each_has(statement)
+    if possessed and _unnamed(possessed[1], lowered, missing, zh):
+        return True
     # Where the evidence says what is included ("…, including basic insurance"), a thing said to be included that it
     # never names is invented, one new word as much as two ("A GPS is included for free.").
     if len(own) <= 6 and says_included(statement) and says_included(lowered) and \
@@ -73,7 +79,8 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
     # trams have step-free boarding" claims nothing a passage on the Harbor Line's timetable says.
     names = facts("\n".join(sentences)).names
     named = {t for n in said.names if name_in(n, names) for t in words(n)}
-    informative = [w for w in own if not found_in(w, asked) and not (zh and w in question) and w not in named]
+    informative = [w for w in own if not found_in(w, asked) and not (zh and w in question) and w not in named
+                   and not (possessed and frame_word(w))]
     if len(informative) < (1 if short else 2):
         return False
     shared = set(fact_terms(said)) & set(fact_terms(facts(lowered)))
