@@ -219,3 +219,24 @@ def test_a_fitting_the_evidence_names_or_a_denied_one_is_not_invented(statement,
 ])
 def test_what_each_of_a_whole_has_is_read_but_not_what_each_has_of_its_own(statement, whole, thing):
     assert each_has(statement) == (None if whole is None else (whole, thing))
+
+
+PLANETARIUM = ["The planetarium shows run every hour from 11 a.m. to 5 p.m.", "Tickets cost $14 for adults and $9 for children."]
+
+
+@pytest.mark.parametrize("statement, question", [
+    ("The planetarium has free parking.", "Is there parking at the planetarium?"),
+    ("The planetarium has a cloakroom near the ticket desk.", "Is there a cloakroom?"),
+    ("The planetarium has free parking for visitors.", "Can I drive there?"),
+    ("The planetarium has complimentary coffee for children.", "What does a ticket cost?"),
+])
+def test_a_thing_had_for_free_or_asked_whether_there_is_that_the_evidence_never_names_is_invented(statement, question):
+    assert fires(statement, PLANETARIUM, question)
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The hotel has free parking.", ["Guests can park for free in the lot behind the building."]),
+    ("The planetarium has free Wi-Fi.", ["Free Wi-Fi is available throughout the planetarium."]),
+])
+def test_a_thing_had_for_free_that_the_evidence_names_is_not_invented(statement, evidence):
+    assert not fires(statement, evidence, "Is there parking or Wi-Fi?")
