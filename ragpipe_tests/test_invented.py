@@ -240,3 +240,16 @@ def test_a_thing_had_for_free_or_asked_whether_there_is_that_the_evidence_never_
 ])
 def test_a_thing_had_for_free_that_the_evidence_names_is_not_invented(statement, evidence):
     assert not fires(statement, evidence, "Is there parking or Wi-Fi?")
+
+
+KETTLE = ["这款电水壶容量1.7升。", "内胆采用304不锈钢。", "具备防干烧保护，水烧开后自动断电。"]
+
+
+@pytest.mark.parametrize("statement", ["它很安静。", "它很美观。"])
+def test_a_short_chinese_quality_behind_a_degree_adverb_the_evidence_never_states_is_invented(statement):
+    assert fires(statement, KETTLE, "这款电水壶怎么样？")
+
+
+@pytest.mark.parametrize("statement", ["它很安全。", "它的容量很大。"])
+def test_a_quality_behind_a_degree_adverb_the_evidence_bears_is_not_invented(statement):
+    assert not fires(statement, KETTLE + ["使用非常安全。", "容量大，适合全家使用。"], "这款电水壶怎么样？")
