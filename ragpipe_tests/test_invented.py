@@ -4,6 +4,7 @@ import pytest
 
 from ragpipe.core.evidence.features import prepare
 from ragpipe.core.evidence.invented import invented
+from ragpipe.core.evidence.possessions import each_has
 from ragpipe.core.evidence.provisions import offered_thing
 from ragpipe.core.evidence.support import OfflineVerifier
 
@@ -184,3 +185,71 @@ def test_the_words_that_bound_a_value_are_no_claim_of_their_own(statement, evide
 ])
 def test_a_claim_beside_a_bounded_value_the_evidence_shares_is_still_invented(statement, evidence, question):
     assert fires(statement, evidence, question)
+
+
+LANES = ["Lanes cost $30 per hour for up to six players.", "Shoe rental is $4 per pair."]
+ROOMS = ["Rooms cost $180 a night.", "Check-in starts at 3 p.m."]
+ZH_ROOMS = ["客房每晚680元，房间面积35平方米。", "入住时间下午3点起。"]
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("Every lane has a bumper option for kids.", LANES),
+    ("Every room has a minibar and a safe.", ROOMS),
+    ("每间客房都有阳台。", ZH_ROOMS),
+    ("所有房间都有观景露台。", ZH_ROOMS),
+])
+def test_a_fitting_each_of_a_whole_is_said_to_have_that_the_evidence_never_names_is_invented(statement, evidence):
+    assert fires(statement, evidence, "Tell me about it.")
+
+
+@pytest.mark.parametrize("statement, evidence, question", [
+    ("Every pitch comes with a fire ring.", ["Each pitch has a fire ring and a picnic table."], "What does a pitch have?"),
+    ("每个房间都配有独立卫生间。", ["所有客房均带独立卫生间。", "退房时间为中午12点。"], "房间有独立卫生间吗？"),
+    ("Every room does not have a balcony.", ZH_ROOMS, "Do the rooms have balconies?"),
+])
+def test_a_fitting_the_evidence_names_or_a_denied_one_is_not_invented(statement, evidence, question):
+    assert not fires(statement, evidence, question)
+
+
+@pytest.mark.parametrize("statement, whole, thing", [
+    ("Every room has a balcony.", ("room",), ("balcony",)),
+    ("每条球道都配有儿童护栏。", ("球道",), ("儿童", "护栏")),
+    ("每个程序员都有自己喜欢的编程语言。", None, None),
+    ("Every student has their own way of learning.", None, None),
+])
+def test_what_each_of_a_whole_has_is_read_but_not_what_each_has_of_its_own(statement, whole, thing):
+    assert each_has(statement) == (None if whole is None else (whole, thing))
+
+
+PLANETARIUM = ["The planetarium shows run every hour from 11 a.m. to 5 p.m.", "Tickets cost $14 for adults and $9 for children."]
+
+
+@pytest.mark.parametrize("statement, question", [
+    ("The planetarium has free parking.", "Is there parking at the planetarium?"),
+    ("The planetarium has a cloakroom near the ticket desk.", "Is there a cloakroom?"),
+    ("The planetarium has free parking for visitors.", "Can I drive there?"),
+    ("The planetarium has complimentary coffee for children.", "What does a ticket cost?"),
+])
+def test_a_thing_had_for_free_or_asked_whether_there_is_that_the_evidence_never_names_is_invented(statement, question):
+    assert fires(statement, PLANETARIUM, question)
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The hotel has free parking.", ["Guests can park for free in the lot behind the building."]),
+    ("The planetarium has free Wi-Fi.", ["Free Wi-Fi is available throughout the planetarium."]),
+])
+def test_a_thing_had_for_free_that_the_evidence_names_is_not_invented(statement, evidence):
+    assert not fires(statement, evidence, "Is there parking or Wi-Fi?")
+
+
+KETTLE = ["这款电水壶容量1.7升。", "内胆采用304不锈钢。", "具备防干烧保护，水烧开后自动断电。"]
+
+
+@pytest.mark.parametrize("statement", ["它很安静。", "它很美观。"])
+def test_a_short_chinese_quality_behind_a_degree_adverb_the_evidence_never_states_is_invented(statement):
+    assert fires(statement, KETTLE, "这款电水壶怎么样？")
+
+
+@pytest.mark.parametrize("statement", ["它很安全。", "它的容量很大。"])
+def test_a_quality_behind_a_degree_adverb_the_evidence_bears_is_not_invented(statement):
+    assert not fires(statement, KETTLE + ["使用非常安全。", "容量大，适合全家使用。"], "这款电水壶怎么样？")

@@ -195,3 +195,26 @@ def test_a_claim_wider_than_a_bound_in_figures_or_an_only(statement, question, e
 ])
 def test_the_part_an_only_or_a_bound_sets_apart_is_no_wider_claim(statement, question, evidence):
     assert contradicted(statement, question, evidence.split("|")) is None
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    # Anyone / all, against a subject the evidence sets apart by what it holds or has done.
+    ("Anyone can borrow laptops.", "Who can borrow laptops?", "Students with a valid ID can borrow laptops."),
+    ("Everyone can borrow the kayaks.", "Who can borrow the kayaks?",
+     "Guests who have signed the waiver can borrow the kayaks for two hours."),
+    ("任何人都可以使用自习室。", "自习室谁能用？", "凭借阅证的读者可使用自习室。"),
+    ("所有乘客都可以进入贵宾室。", "谁能进贵宾室？", "持有头等舱机票的乘客可以进入贵宾室。"),
+])
+def test_anyone_or_all_against_a_subject_a_condition_sets_apart(statement, question, evidence):
+    found = contradicted(statement, question, evidence.split("|"))
+    assert found is not None and found.kind == "scope", found
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    ("Students with a valid ID can borrow laptops.", "Who can borrow laptops?", "Students with a valid ID can borrow laptops."),
+    ("Anyone can borrow laptops.", "Who can borrow laptops?", "Anyone can borrow laptops at the front desk."),
+    ("持有头等舱机票的乘客可以进入贵宾室。", "谁能进贵宾室？", "持有头等舱机票的乘客可以进入贵宾室。"),
+    ("Anyone with a valid ID can borrow laptops.", "Who can borrow laptops?", "Students with a valid ID can borrow laptops."),
+])
+def test_a_condition_the_statement_carries_or_a_whole_the_evidence_grants_is_no_wider_claim(statement, question, evidence):
+    assert contradicted(statement, question, evidence.split("|")) is None

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from ragpipe.core.evidence.agreement import BARE_REPLY, fact_terms, found_in, name_in, words
 from ragpipe.core.evidence.facts import bounds, facts
 from ragpipe.core.evidence.group_benefits import unnamed_group_benefit
+from ragpipe.core.evidence.possessions import each_has, frame_word
 from ragpipe.core.evidence.provisions import asks_offer, offered_thing, says_included
 from ragpipe.core.synonyms import interchangeable
 from ragpipe.core.text import added_clause, is_chinese, joined_object, normalize
@@ -39,8 +40,9 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
     said = facts(statement)
     # The words that bound a value are the value's, not a claim's: "18 or older", "younger than 12", "12岁以上".
     # (Not a hedge's: "approximately", "around" beside a value are as often an invented claim's only other word.)
+    # Nor are a degree adverb's ("它很安静" claims 安静 of it, as "它安静" does).
     said_words = [w for w in dict.fromkeys(words(statement)) if not fact_terms(facts(w)) and not w.isdigit()
-                  and not (_BOUND_WORD.match(w) and bounds(statement))]
+                  and not (_BOUND_WORD.match(w) and bounds(statement)) and not _DEGREE.match(w)]
     own = [w for w in said_words if len(w) > 1]
     held = words(lowered)
 
@@ -52,6 +54,11 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
     # alone is the claim ("It also comes with a tripod.", "The apartment has a dishwasher.", "小区设有游泳池。"):
     # the offer's verb is the question's, so one new word is enough.
     if asks_offer(question) and len(own) <= 6 and _unnamed(offered_thing(statement, asked=True), lowered, missing, zh):
+        return True
+    # What every one of a whole is said to have ("Every room has a balcony", "每间客房都有阳台") is a fitting the
+    # evidence would name: one it never names is invented, one new word as much as two (possessions.py).
+    possessed = each_has(statement)
+    if possessed and _unnamed(possessed[1], lowered, missing, zh):
         return True
     # Where the evidence says what is included ("…, including basic insurance"), a thing said to be included that it
     # never names is invented, one new word as much as two ("A GPS is included for free.").
@@ -73,7 +80,8 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
     # trams have step-free boarding" claims nothing a passage on the Harbor Line's timetable says.
     names = facts("\n".join(sentences)).names
     named = {t for n in said.names if name_in(n, names) for t in words(n)}
-    informative = [w for w in own if not found_in(w, asked) and not (zh and w in question) and w not in named]
+    informative = [w for w in own if not found_in(w, asked) and not (zh and w in question) and w not in named
+                   and not (possessed and frame_word(w))]
     if len(informative) < (1 if short else 2):
         return False
     shared = set(fact_terms(said)) & set(fact_terms(facts(lowered)))
@@ -137,6 +145,7 @@ def _short_claim(statement: str, said_words: list[str]) -> bool:
     return 1 <= len(said_words) <= 2 and bool(_EN_PREDICATE.search(statement))
 
 
+_DEGREE = re.compile(r"^(?:很|非常|相当|极其|极为|挺|超级)$")
 _BOUND_WORD = re.compile(r"(?:older|younger|over|under|above|below|以上|以下|以内)$", re.I)
 _VALUE_UNIT = re.compile(r"(\d+(?:[.,]\d+)*|[零〇一二两三四五六七八九十百千万亿]+)\s*-?\s*([a-z%]+|[^\W\d_])", re.I)
 

@@ -17,7 +17,7 @@ from ragpipe.core.text import is_chinese
 # ("a certificate of completion"); "contains" as "includes". "has"/"have"/"get" are left out: mostly auxiliaries ("have noted") or a
 # rating ("has 4 stars"), except "get(s) free …". Even "has a" + a noun phrase is mostly a quality on RAGTruth ("has a
 # mixed reputation", "has a background in", "has a nucleus"): 12 of the 22 statements it read there were supported.
-_EN_OFFERS = re.compile(r"\b(?:includes?|offers?|provides?|features?|contains?|comes? with|there (?:is|are)|gets?(?=\s+(?:a\s+)?free\b))\s+"
+_EN_OFFERS = re.compile(r"\b(?:includes?|offers?|provides?|features?|contains?|comes? with|there (?:is|are)|(?:gets?|has|have)(?=\s+(?:a\s+)?(?:free|complimentary)\b))\s+"
                         r"(?=(?:an?|free|complimentary)\s)(?P<thing>[\w'-]+(?:\s+(?!(?:with|of|on|in|at|for|to|from|and|or|by|during|if|when|that|which|"
                         r"who|per|every|each|is|are)\b)[\w'-]+){0,3})", re.I)
 # A subject offered: "Wi-Fi is free on board", "Meals are included in first class".
@@ -43,8 +43,9 @@ _ZH_OFFERS = re.compile(r"(?:提供|包含|包括|含有|含|设有|配有|配�
 # dishwasher?", "What facilities are there?", "小区有游泳池吗？", "这款手机配有什么配件？" (a short question: a long
 # instruction that tells a writer to "include details" asks for no offer). In reply to one, "has a …" and 带/带有 offer
 # the thing they name; elsewhere "has a" is mostly a quality (above), and a bare 有 is one everywhere (有关系, 有事业线).
+# "Is there parking?" asks whether a thing is had, as 有停车场吗 does.
 _EN_OFFER_ASKED = re.compile(r"\b(?:includ(?:es?|ed)|offers?|provides?|contains?|comes? with|facilities|amenities|perks|extras)\b"
-                             r"|^\W*(?:does|do|is there|are there)\b.*\b(?:has|have)\s+(?:an?|any)\s", re.I)
+                             r"|^\W*(?:does|do|is there|are there)\b.*\b(?:has|have)\s+(?:an?|any)\s|^\W*(?:is|are) there\b", re.I)
 _ZH_OFFER_ASKED = re.compile(r"提供|包含|包括|含有|设有|配有|配备|附带|附赠|赠送|设施|配件|有没有|有(?:什么|哪些)|(?<![所没])有[^，。？?]{1,10}吗")
 _EN_HAS = re.compile(r"\b(?:has|have)\s+" + _EN_OFFERS.pattern.split(r")\s+", 1)[1], re.I)
 _ZH_HAS = re.compile(r"(?:带有|拥有|(?<![携])带(?![来着领动走回上去]))(?P<thing>[^，。；、！？,.;!?]+)")

@@ -15,6 +15,7 @@ from ragpipe.core.text import is_chinese
 # share per head ("each resident can bring two guests", "每个子女每月1000元"). "Any" is mostly no claim of all
 # ("you need not report any of it", "没有任何").
 _UNIVERSAL = re.compile(r"(?<!not )\b(?:all|every|everyone|everybody|always)\b(?! in all)(?<!at all)(?<!after all)"
+                        r"|^\s*(?:anyone|anybody)\b(?= (?:can|may|is|are|will|gets?)\b)"
                         r"|\bat all times\b|\bwithout exception\b"
                         r"|(?<![不并]是)(?<!并非)(?:所有|全部|全体|一律|总是|一直|每天|每日|天天|无一例外)"
                         r"|(?:每(?:个|位|名|一)|任何)[^，。,；;]{0,8}?[都均]", re.I)
@@ -102,6 +103,7 @@ def scope_conflict(statement: str, question: str, sentences: list[str]) -> tuple
             counted = re.match(rf"\s*(?:\d|{SPELLED_NUMBERS}\b)", statement[universal.end():], re.I)
             limit = limit or _counted(clause, frame)
             limit = limit or (None if counted else _modified(clause, words(statement[universal.end():])[:2], given, statement))
+            limit = limit or _conditioned_subject(clause, frame, given)
             limit = limit or next((_IF.search(c) for c in clauses_of(sentence)
                                   if _new_words(_IF, c, given, said=f"{statement} {question}")), None)
             limit = limit or _rest(clause, sentence, sentences, given) or _other_whole(clause, sentence, head, given)
@@ -237,6 +239,24 @@ def _modified(clause: str, head: tuple[str, ...], given: tuple[str, ...], said: 
         if found and (figure or any(not found_in(t, given) for t in near)):
             return found
     return None
+
+
+# A subject the evidence sets apart by what it holds or has done ("Members who have completed an orientation…",
+# "Students with a valid ID…", "持有预约码的游客…", "住店客人凭房卡…"), where the statement says it of anyone or all.
+_EN_CONDITIONED = re.compile(r"^\s*(?:the\s+|our\s+)?[A-Za-z-]+(?:\s+[A-Za-z-]+)?\s+(?:who|whose|with|holding|that have)\b", re.I)
+_ZH_CONDITIONED = re.compile(r"(?:持有|持|凭|完成|购买|预约|预订|注册|办理|参加|通过|出示|携带|报名)[^，。,；;的]{1,10}"
+                             r"(?:的[\u4e00-\u9fff]{0,4}|(?=[可能须需]))")
+
+
+def _conditioned_subject(clause: str, frame: list[str], given: tuple[str, ...]) -> re.Match | None:
+    """The clause's subject, before the first of the statement's words, set apart by a condition whose words are new
+    to the statement and question: "Members who have completed an orientation can borrow the telescopes" against
+    "Anyone can borrow the telescopes", "住店客人凭房卡可免费使用洗衣机" against "任何人都可以免费使用洗衣机"."""
+    lowered = clause.lower()
+    shared = [lowered.find(t) for t in frame if t in lowered]
+    subject = clause[:min(shared)] if shared else ""
+    found = (_ZH_CONDITIONED if is_chinese(clause) else _EN_CONDITIONED).search(subject)
+    return found if found and any(not found_in(t, given) for t in words(subject[found.start():])) else None
 
 
 def _otherwise(frame: list[str], sentences: list[str]) -> tuple[str, str] | None:

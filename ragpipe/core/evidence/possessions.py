@@ -1,0 +1,45 @@
+"""What a statement says each of a whole has: "Every room has a balcony.", "Each lane comes with a bumper option.",
+"每间客房都有阳台。", "每个房间都配有浴缸。" invented.py reads it as a claim that needs its thing named: evidence that
+speaks of the rooms and never names a balcony does not bear it out.
+
+A plain "has a" is left alone: it is mostly a quality on RAGTruth ("has a mixed reputation", "has a background in"),
+where 12 of the 22 statements it read were supported (provisions.py). The whole that "every" / 每 / 所有 names is a
+set of things, and what each of them has is a fitting or a feature of it; what each has of its own ("its own way",
+"每个程序员都有自己喜欢的编程语言") is a saying about people, no fitting.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragpipe.core.evidence.agreement import words
+
+# "Every room has a balcony", "All rooms come with a kettle", "Each desk is equipped with a lamp"; the thing stops at a
+# preposition or clause word ("a bumper option for kids": bumper option).
+_EN_EACH_HAS = re.compile(r"^\s*(?:every|each|all(?: (?:the|our|of the))?)\s+(?P<whole>[\w'-]+(?:\s+[\w'-]+)?)\s+"
+                          r"(?:has|have|comes? with|(?:is|are) equipped with)\s+(?:an?\s+)?(?!(?:its|their|his|her) own\b)"
+                          r"(?P<thing>[\w'-]+(?:\s+(?!(?:with|of|on|in|at|for|to|from|and|or|by|that|which|who)\b)[\w'-]+){0,2})",
+                          re.I)
+# "每间客房都有阳台", "所有房间均配有浴缸", "每条球道都配有儿童护栏"; a count before the thing says how many ("一个").
+_ZH_EACH_HAS = re.compile(r"(?:每(?:一)?[个间位条台张辆家所座套]|所有|全部)(?P<whole>[\u4e00-\u9fff]{1,6}?)[都均也]?"
+                          r"(?:配有|带有|设有|配备|拥有|有)(?:[一两\d]+[个台张间套只把条块]?)?(?!自己)(?P<thing>[\u4e00-\u9fff]{2,8})")
+# The words that frame such a claim say nothing of its own: "每个房间都配有独立卫生间" asked "房间有独立卫生间吗？"
+# claims only what its question names.
+_FRAME_WORD = re.compile(r"^(?:每个|每间|每位|每条|每台|每一|所有|全部|配有|带有|设有|配备|拥有)$")
+_NEGATED = re.compile(r"\b(?:not|no|never|without)\b|n't\b|[不没未]|无(?!线)")
+
+
+def each_has(statement: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """(the whole's words, the thing's words) where the statement says every one of a whole has a thing; else None."""
+    if _NEGATED.search(statement):
+        return None
+    found = _EN_EACH_HAS.search(statement) or _ZH_EACH_HAS.search(statement)
+    if not found:
+        return None
+    whole, thing = words(found.group("whole")), words(found.group("thing"))
+    return (whole, thing) if whole and thing else None
+
+
+def frame_word(word: str) -> bool:
+    """A Chinese word that only frames a claim of what each of a whole has (每个, 所有, 配有): none of its claim."""
+    return bool(_FRAME_WORD.match(word))
