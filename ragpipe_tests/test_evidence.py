@@ -442,6 +442,16 @@ def test_one_quantity_in_another_unit_is_support_and_another_value_is_not(verifi
     assert min(same) >= 0.8 and max(other) <= 0.3, (same, other)
 
 
+def test_a_clock_times_minutes_bear_out_the_clock_time_but_no_interval(verifier):
+    """"5点30分" / "5:30 a.m." state a time of day: its 30 is no free number that "every 30 minutes" could borrow."""
+    zh_evidence, en_evidence = ["机场列车首班车5点30分发车，每15分钟一班。"], ["The first train leaves at 5:30 a.m., then trains run every 15 minutes."]
+    zh_rows, _ = verifier.features(["机场列车每30分钟一班。", "首班车5点30分发车。", "机场列车每15分钟一班。"], zh_evidence)
+    en_rows, _ = verifier.features(["Trains run every 30 minutes.", "The first train leaves at 5:30 a.m.", "Trains run every 15 minutes."],
+                                   en_evidence)
+    novel = FEATURES.index("novel_numbers")
+    assert list(zh_rows[:, novel]) == [1, 0, 0] and list(en_rows[:, novel]) == [1, 0, 0]
+
+
 def test_words_a_reader_takes_for_one_another_are_held(verifier):
     """吃 / 服用, 一天 / 每日 (synonyms.interchangeable); an English stem less its silent e (smoke / smoking); a
     possessive (ethanol's / ethanol)."""

@@ -20,6 +20,7 @@ from functools import lru_cache
 import numpy as np
 
 from ragpipe.core.evidence.agreement import elliptical
+from ragpipe.core.evidence.clock_minutes import has_clock_minutes, without_clock_minutes
 from ragpipe.core.evidence.comparisons import borne_differences
 from ragpipe.core.evidence.contradiction import borne_out, confirms, contradicted
 from ragpipe.core.evidence.counts import ordinals_counted
@@ -184,6 +185,7 @@ class _Prepared:
     window_tokens: list[set[str]]
     all_tokens: set[str]
     numbers: set[float]
+    free_numbers: set[float]  # the numbers stated other than as a clock time's minutes
     denied: dict[str, str]  # the last word (stemmed) of each false flag -> the flag's name
     lowered: str
     language: str
@@ -218,6 +220,7 @@ def prepare(evidence: Sequence[str]) -> _Prepared:
         window_tokens=windows,
         all_tokens=set().union(*tokens) if tokens else set(),
         numbers=found_numbers,
+        free_numbers=_values(without_clock_minutes(joined)) if has_clock_minutes(joined) else found_numbers,
         denied={key[-1]: name for name, key in ((m.group(1), content_tokens(CAMEL.sub(" ", m.group(1))))
                                                 for m in map(_DENIED.match, sentences) if m) if key},
         lowered=normalize(flat).lower(),
@@ -279,7 +282,9 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
         # A count the question makes ("Which two metals …?") is the question's, not a claim a posed reply must prove.
         stated_numbers = (_statement_numbers(statement) - ({1.0} if lone_one(statement, prepared.lowered) else set())
                           - ordinals_counted(statement, prepared.lowered) - counted(question) - borne_differences(statement, sentences))
-        novel_numbers = sorted(stated_numbers - prepared.numbers)
+        # A clock's minutes support only a clock time: "每30分钟一班" is not borne out by "5点30分发车".
+        as_clock_only = stated_numbers - _values(without_clock_minutes(statement)) if has_clock_minutes(statement) else set()
+        novel_numbers = sorted((stated_numbers - prepared.numbers) | (stated_numbers - as_clock_only - prepared.free_numbers))
         # Names and numbers the evidence has, but never in one sentence, are often facts stitched into one claim.
         named = len(names) + len(stated_numbers)
         names_together = -1.0 if named < 2 else max(

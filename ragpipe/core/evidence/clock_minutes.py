@@ -1,0 +1,23 @@
+"""A clock time's minutes belong to the time, not to the text's free numbers: "5点30分发车" states no 30 that
+"每30分钟一班" (an interval) could borrow, nor does "5:30 a.m." support "every 30 minutes". ``without_clock_minutes``
+drops the minutes and keeps the hour, so the text's other numbers can be read as before."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# "5:30" / "17:45" (two digits, not a ratio such as "16:9"), "5点30分" / "5点30" / "五点三十分"; not "30分钟" (an
+# interval) and not a decimal written in Chinese ("三点五").
+_CLOCK_MINUTES = re.compile(
+    r"(?<=\d)[:：](?P<en>\d{2})(?![\d:])"
+    r"|(?<=[\d零一二两三四五六七八九十])点\s*(?P<zh>\d{1,2}|[零一二三四五六七八九十]{1,3}(?=\s*分))(?:\s*分(?!钟))?(?![\d钟])")
+
+
+def without_clock_minutes(text: str) -> str:
+    """The text with every clock time's minutes left out ("5点30分" → "5点", "6:30 a.m." → "6 a.m.")."""
+    return _CLOCK_MINUTES.sub(lambda m: "" if m.group("en") else "点", unicodedata.normalize("NFKC", text))
+
+
+def has_clock_minutes(text: str) -> bool:
+    return bool(_CLOCK_MINUTES.search(unicodedata.normalize("NFKC", text)))
