@@ -347,6 +347,9 @@ def test_a_chinese_word_less_an_inner_character_is_the_evidence_word(verifier):
     ("takes 135 minutes", "takes 2 hours and 15 minutes", "takes 2 hours and 15 minutes"),
     ("工期15个月", "工期一年零三个月", "工期一年零三个月"), ("a layover of 90 minutes", "one and a half hours", "a layover of one and a half hours"),
     ("lasts an hour and a half", "lasts 90 minutes", "lasts 90 minutes"), ("满6个月", "6月龄及以上", "满6月龄"),
+    # half of one unit: "half an hour" / "a half hour" is 30 minutes, no hour of its own
+    ("The show lasts half an hour.", "The show runs for 30 minutes.", "The show lasts 30 minutes."),
+    ("Trains run every 30 minutes.", "Trains run every half hour.", "Trains run every half hour."),
     # "half" before "an hour" halves the hour, no hour of its own
     ("The show lasts half an hour.", "The show runs for 30 minutes.", "The show lasts 30 minutes."),
     # a month is 28 to 31 days; against days or weeks alone it is written as 30 days, so that another amount conflicts
