@@ -1,11 +1,14 @@
 """A clock time's minutes belong to the time, not to the text's free numbers: "5点30分发车" states no 30 that
 "每30分钟一班" (an interval) could borrow, nor does "5:30 a.m." support "every 30 minutes". ``without_clock_minutes``
-drops the minutes and keeps the hour, so the text's other numbers can be read as before."""
+drops the minutes and keeps the hour, so the text's other numbers can be read as before; ``clock_minutes`` gives
+the minutes apart, for a reader that must still tell "5:30" from "5:45"."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
+
+from ragpipe.core.evidence.facts import zh_value
 
 # "5:30" / "17:45" (two digits, not a ratio such as "16:9"), "5点30分" / "5点30" / "五点三十分"; not "30分钟" (an
 # interval) and not a decimal written in Chinese ("三点五").
@@ -21,3 +24,12 @@ def without_clock_minutes(text: str) -> str:
 
 def has_clock_minutes(text: str) -> bool:
     return bool(_CLOCK_MINUTES.search(unicodedata.normalize("NFKC", text)))
+
+
+def clock_minutes(text: str) -> list[int]:
+    """The minutes of each clock time the text writes, in order: "5点30分、6:45" → [30, 45]."""
+    found = []
+    for match in _CLOCK_MINUTES.finditer(unicodedata.normalize("NFKC", text)):
+        written = match.group("en") or match.group("zh")
+        found.append(int(written) if written.isdigit() else int(zh_value(written) or 0))
+    return found
