@@ -3,7 +3,7 @@
 import pytest
 
 from ragpipe.core.evidence.agreement import agreement
-from ragpipe.core.evidence.clock_minutes import clock_minutes, without_clock_minutes
+from ragpipe.core.evidence.clock_minutes import clock_minutes, hours_stated_otherwise, without_clock_minutes
 
 
 @pytest.mark.parametrize("text, without, minutes", [
@@ -32,3 +32,15 @@ def test_an_interval_is_no_clock_times_minutes(question, answer, reference):
 def test_the_same_clock_time_is_stated(answer, reference):
     found = agreement(answer, reference)
     assert not found.conflicts and "#:30" in found.matched
+
+
+@pytest.mark.parametrize("statement, evidence, otherwise", [
+    ({20 * 60}, {20 * 60 + 40}, {20}),                 # 晚上8点 / 晚上8点40分: another time
+    ({8 * 60}, {8 * 60 + 30, 21 * 60}, {8}),           # 8 a.m. / 8:30 a.m. to 9 p.m.
+    ({8 * 60}, {20 * 60}, set()),                      # 8点 / 晚上8点: the hour as a reader takes it
+    ({8 * 60}, {8 * 60, 8 * 60 + 30}, set()),          # the evidence also has 8:00
+    ({8 * 60 + 30}, {8 * 60 + 40}, set()),             # minutes are numbers the statement states itself
+    ({9 * 60}, {8 * 60 + 30}, set()),                  # another hour: the hour's own number is missing
+])
+def test_an_hour_on_the_hour_is_not_the_evidences_hour_and_minutes(statement, evidence, otherwise):
+    assert hours_stated_otherwise(statement, evidence) == otherwise

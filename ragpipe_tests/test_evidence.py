@@ -455,6 +455,9 @@ def test_a_clock_times_minutes_bear_out_the_clock_time_but_no_interval(verifier)
                                    en_evidence)
     novel = FEATURES.index("novel_numbers")
     assert list(zh_rows[:, novel]) == [1, 0, 0] and list(en_rows[:, novel]) == [1, 0, 0]
+    # an hour on the hour is not the evidence's hour and minutes ("5点" is not "5点30分")
+    late, _ = verifier.features(["首班车5点发车。"], zh_evidence)
+    assert late[0, novel] == 1
 
 
 def test_words_a_reader_takes_for_one_another_are_held(verifier):

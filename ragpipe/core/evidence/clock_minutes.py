@@ -33,3 +33,13 @@ def clock_minutes(text: str) -> list[int]:
         written = match.group("en") or match.group("zh")
         found.append(int(written) if written.isdigit() else int(zh_value(written) or 0))
     return found
+
+
+def hours_stated_otherwise(statement_clocks: set[float], evidence_clocks: set[float]) -> set[float]:
+    """The hours a statement gives on the hour ("晚上8点开始", "opens at 8 a.m.") where the evidence writes that
+    hour only with minutes ("晚上8点40分", "8:30 a.m."): another time of day. Clock times are minutes after
+    midnight (quantities.py); "8点" and "晚上8点" are one hour here, as a reader without the part of the day takes it."""
+    on_the_hour = {e % 720 for e in evidence_clocks if e % 60 == 0}
+    with_minutes = {(e // 60) % 12 for e in evidence_clocks if e % 60}
+    return {s // 60 for s in statement_clocks
+            if s % 60 == 0 and s % 720 not in on_the_hour and (s // 60) % 12 in with_minutes}
