@@ -34,13 +34,18 @@ def test_the_same_clock_time_is_stated(answer, reference):
     assert not found.conflicts and "#:30" in found.matched
 
 
-@pytest.mark.parametrize("statement, evidence, otherwise", [
-    ({20 * 60}, {20 * 60 + 40}, {20}),                 # 晚上8点 / 晚上8点40分: another time
-    ({8 * 60}, {8 * 60 + 30, 21 * 60}, {8}),           # 8 a.m. / 8:30 a.m. to 9 p.m.
-    ({8 * 60}, {20 * 60}, set()),                      # 8点 / 晚上8点: the hour as a reader takes it
-    ({8 * 60}, {8 * 60, 8 * 60 + 30}, set()),          # the evidence also has 8:00
-    ({8 * 60 + 30}, {8 * 60 + 40}, set()),             # minutes are numbers the statement states itself
-    ({9 * 60}, {8 * 60 + 30}, set()),                  # another hour: the hour's own number is missing
+@pytest.mark.parametrize("statement, evidence, numbers, otherwise", [
+    ({20 * 60}, {20 * 60 + 40}, set(), {20}),                 # 晚上8点 / 晚上8点40分: another time
+    ({8 * 60}, {8 * 60 + 30, 21 * 60}, {21}, {8}),            # 8 a.m. / 8:30 a.m. to 9 p.m.
+    ({8 * 60}, {20 * 60}, {20}, set()),                       # 8点 / 晚上8点: the hour as a reader takes it
+    ({8 * 60}, {8 * 60, 8 * 60 + 30}, {8}, set()),            # the evidence also has 8:00
+    ({8 * 60 + 30}, {8 * 60 + 40}, set(), set()),             # minutes are numbers the statement states itself
+    ({9 * 60}, {8 * 60 + 30}, set(), set()),                  # another hour: the hour's own number is missing
+    ({22 * 60}, {22 * 60 + 30}, {16, 22}, set()),             # 22:00 / "16:0-22:0 … 22:30": on the hour, unread as a clock
 ])
-def test_an_hour_on_the_hour_is_not_the_evidences_hour_and_minutes(statement, evidence, otherwise):
-    assert hours_stated_otherwise(statement, evidence) == otherwise
+def test_an_hour_on_the_hour_is_not_the_evidences_hour_and_minutes(statement, evidence, numbers, otherwise):
+    assert hours_stated_otherwise(statement, evidence, numbers) == otherwise
+
+
+def test_seconds_are_no_minutes():
+    assert clock_minutes("2022-01-04 19:36:12") == []

@@ -10,10 +10,10 @@ import unicodedata
 
 from ragpipe.core.evidence.facts import zh_value
 
-# "5:30" / "17:45" (two digits, not a ratio such as "16:9"), "5点30分" / "5点30" / "五点三十分"; not "30分钟" (an
+# "5:30" / "17:45" (two digits, not a ratio such as "16:9", nor the seconds of "19:36:12"), "5点30分" / "5点30" / "五点三十分"; not "30分钟" (an
 # interval) and not a decimal written in Chinese ("三点五").
 _CLOCK_MINUTES = re.compile(
-    r"(?<=\d)[:：](?P<en>\d{2})(?![\d:])"
+    r"(?<![:：]\d\d)(?<=\d)[:：](?P<en>\d{2})(?![\d:])"
     r"|(?<=[\d零一二两三四五六七八九十])点\s*(?P<zh>\d{1,2}|[零一二三四五六七八九十]{1,3}(?=\s*分))(?:\s*分(?!钟))?(?![\d钟])")
 
 
@@ -35,11 +35,14 @@ def clock_minutes(text: str) -> list[int]:
     return found
 
 
-def hours_stated_otherwise(statement_clocks: set[float], evidence_clocks: set[float]) -> set[float]:
+def hours_stated_otherwise(statement_clocks: set[float], evidence_clocks: set[float], evidence_numbers: set[float]) -> set[float]:
     """The hours a statement gives on the hour ("晚上8点开始", "opens at 8 a.m.") where the evidence writes that
     hour only with minutes ("晚上8点40分", "8:30 a.m."): another time of day. Clock times are minutes after
-    midnight (quantities.py); "8点" and "晚上8点" are one hour here, as a reader without the part of the day takes it."""
+    midnight (quantities.py); "8点" and "晚上8点" are one hour here, as a reader without the part of the day takes it.
+    ``evidence_numbers`` are the evidence's numbers outside its times with minutes: an hour among them may be
+    on the hour in a way the clock reader does not take ("16:0-22:0" beside "22:30")."""
     on_the_hour = {e % 720 for e in evidence_clocks if e % 60 == 0}
     with_minutes = {(e // 60) % 12 for e in evidence_clocks if e % 60}
     return {s // 60 for s in statement_clocks
-            if s % 60 == 0 and s % 720 not in on_the_hour and (s // 60) % 12 in with_minutes}
+            if s % 60 == 0 and s % 720 not in on_the_hour and (s // 60) % 12 in with_minutes
+            and not {(s // 60) % 12, (s // 60) % 12 + 12} & evidence_numbers}
