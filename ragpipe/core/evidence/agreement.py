@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from rapidfuzz.fuzz import ratio
 
-from ragpipe.core.evidence.clock_minutes import clock_minutes, has_clock_minutes, without_clock_minutes
+from ragpipe.core.evidence.clock_minutes import timed_facts
 from ragpipe.core.evidence.facts import EN_SCALES, EN_UNITS, VALUE_CLAUSE, Facts, common_word, facts, fold, negated
 from ragpipe.core.evidence.counts import in_evidence_terms
 from ragpipe.core.evidence.zh_names import zh_dotted
@@ -61,14 +61,6 @@ def fact_terms(f: Facts) -> list[str]:
     """A text's numbers and dates as terms that match by value: "#10", "#y1993", "#m3", "#d3-5"."""
     return ([f"#{v:g}" for v in sorted(f.numbers)] + [f"#y{y}" for y in sorted(f.years)]
             + [f"#m{m}" for m in sorted(f.months)] + [f"#d{m}-{d}" for m, d in sorted(f.days)])
-
-
-def _timed(text: str) -> tuple[Facts, list[str]]:
-    """A text's facts with its clock times' minutes read apart, and those minutes as terms of their own ("#:30"):
-    the 30 of "first bus 5:30" is no answer to "how often", where "every 30 minutes" would take it for one."""
-    if not has_clock_minutes(text):
-        return facts(text), []
-    return facts(without_clock_minutes(text)), [f"#:{m}" for m in clock_minutes(text)]
 
 
 def _lost_letters(short: str, long: str) -> bool:
@@ -343,12 +335,12 @@ def agreement(answer: str, reference: str, question: str = "") -> Agreement:
     # A parenthesis in a reference qualifies it ("Elephant (disambiguation)", "Belshazzar (Daniel 5)"):
     # its words are welcome in an answer but not required.
     core = PARENTHESIS.sub(" ", reference).strip() or reference
-    core_facts, core_clock = _timed(core)
+    core_facts, core_clock = timed_facts(core)
     reference_terms = list(dict.fromkeys([*worded(core), *fact_terms(core_facts), *core_clock]))
     # A reference in a script without words here ("عدنان خاشقجي") is one term, stated only where the answer writes it.
     unread = fold(core).strip() if not reference_terms and not fold(core).isascii() and not is_chinese(core) else None
     key = [t for t in reference_terms if not found_in(t, given)] or reference_terms or ([unread] if unread else [])
-    answer_facts, answer_clock = _timed(answer)
+    answer_facts, answer_clock = timed_facts(answer)
     answer_terms = list(dict.fromkeys([*worded(answer), *fact_terms(answer_facts), *answer_clock]))
     answer_joined = _joined(answer_terms)
     # A key term is stated alone, as part of a word the answer writes as one with its neighbour, or
@@ -359,7 +351,7 @@ def agreement(answer: str, reference: str, question: str = "") -> Agreement:
     classed = {a: t for t in key if is_chinese(t) for a in answer_terms if a.startswith(t) and a[len(t):] in given}
     matched = [t for t in key if t in split or found_in(t, answer_joined) or t in classed.values()
                or t == unread and t in fold(answer)]
-    reference_facts, reference_clock = _timed(reference)
+    reference_facts, reference_clock = timed_facts(reference)
     all_reference = _joined(list(dict.fromkeys([*worded(reference), *fact_terms(reference_facts), *reference_clock])))
     new = [t for t in answer_terms if not found_in(t, given) and not any(t in a and t.startswith(classed[a]) for a in classed)]
     extra = [t for t in new if not found_in(t, all_reference)]

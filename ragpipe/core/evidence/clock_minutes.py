@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ragpipe.core.evidence.facts import zh_value
+from ragpipe.core.evidence.facts import Facts, facts, zh_value
 
 # "5:30" / "17:45" (two digits, not a ratio such as "16:9", nor the seconds of "19:36:12"), "5点30分" / "5点30" / "五点三十分"; not "30分钟" (an
 # interval) and not a decimal written in Chinese ("三点五").
@@ -33,6 +33,14 @@ def clock_minutes(text: str) -> list[int]:
         written = match.group("en") or match.group("zh")
         found.append(int(written) if written.isdigit() else int(zh_value(written) or 0))
     return found
+
+
+def timed_facts(text: str) -> tuple[Facts, list[str]]:
+    """A text's facts with its clock times' minutes read apart, and those minutes as terms of their own ("#:30"):
+    the 30 of "first bus 5:30" is no answer to "how often", where "every 30 minutes" would take it for one."""
+    if not has_clock_minutes(text):
+        return facts(text), []
+    return facts(without_clock_minutes(text)), [f"#:{m}" for m in clock_minutes(text)]
 
 
 def hours_stated_otherwise(statement_clocks: set[float], evidence_clocks: set[float], evidence_numbers: set[float]) -> set[float]:
