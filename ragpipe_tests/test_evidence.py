@@ -347,6 +347,11 @@ def test_a_chinese_word_less_an_inner_character_is_the_evidence_word(verifier):
     ("takes 135 minutes", "takes 2 hours and 15 minutes", "takes 2 hours and 15 minutes"),
     ("工期15个月", "工期一年零三个月", "工期一年零三个月"), ("a layover of 90 minutes", "one and a half hours", "a layover of one and a half hours"),
     ("lasts an hour and a half", "lasts 90 minutes", "lasts 90 minutes"), ("满6个月", "6月龄及以上", "满6月龄"),
+    # half of one unit: "half an hour" / "a half hour" is 30 minutes, no hour of its own
+    ("The show lasts half an hour.", "The show runs for 30 minutes.", "The show lasts 30 minutes."),
+    ("Trains run every 30 minutes.", "Trains run every half hour.", "Trains run every half hour."),
+    # "half" before "an hour" halves the hour, no hour of its own
+    ("The show lasts half an hour.", "The show runs for 30 minutes.", "The show lasts 30 minutes."),
     # a month is 28 to 31 days; against days or weeks alone it is written as 30 days, so that another amount conflicts
     ("约30天", "约一个月", "约一个月"), ("保修一年", "保修期为365天", "保修365天"), ("休息一个月", "休息两周", "休息4.285714周"),
     # a number with no unit, as the evidence writes it (and a rounding that agrees, with its hedge)
@@ -440,6 +445,19 @@ def test_one_quantity_in_another_unit_is_support_and_another_value_is_not(verifi
     other = probabilities(verifier, ["The battery has an 18-month warranty.", "充电器为45瓦。"],
                           ["The battery is covered for 24 months.", "随机附赠的充电器为65W。"])
     assert min(same) >= 0.8 and max(other) <= 0.3, (same, other)
+
+
+def test_a_clock_times_minutes_bear_out_the_clock_time_but_no_interval(verifier):
+    """"5点30分" / "5:30 a.m." state a time of day: its 30 is no free number that "every 30 minutes" could borrow."""
+    zh_evidence, en_evidence = ["机场列车首班车5点30分发车，每15分钟一班。"], ["The first train leaves at 5:30 a.m., then trains run every 15 minutes."]
+    zh_rows, _ = verifier.features(["机场列车每30分钟一班。", "首班车5点30分发车。", "机场列车每15分钟一班。"], zh_evidence)
+    en_rows, _ = verifier.features(["Trains run every 30 minutes.", "The first train leaves at 5:30 a.m.", "Trains run every 15 minutes."],
+                                   en_evidence)
+    novel = FEATURES.index("novel_numbers")
+    assert list(zh_rows[:, novel]) == [1, 0, 0] and list(en_rows[:, novel]) == [1, 0, 0]
+    # an hour on the hour is not the evidence's hour and minutes ("5点" is not "5点30分")
+    late, _ = verifier.features(["首班车5点发车。"], zh_evidence)
+    assert late[0, novel] == 1
 
 
 def test_words_a_reader_takes_for_one_another_are_held(verifier):

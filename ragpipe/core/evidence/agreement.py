@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from rapidfuzz.fuzz import ratio
 
+from ragpipe.core.evidence.clock_minutes import timed_facts
 from ragpipe.core.evidence.facts import EN_SCALES, EN_UNITS, VALUE_CLAUSE, Facts, common_word, facts, fold, negated
 from ragpipe.core.evidence.counts import in_evidence_terms
 from ragpipe.core.evidence.zh_names import zh_dotted
@@ -334,12 +335,13 @@ def agreement(answer: str, reference: str, question: str = "") -> Agreement:
     # A parenthesis in a reference qualifies it ("Elephant (disambiguation)", "Belshazzar (Daniel 5)"):
     # its words are welcome in an answer but not required.
     core = PARENTHESIS.sub(" ", reference).strip() or reference
-    reference_terms = list(dict.fromkeys([*worded(core), *fact_terms(facts(core))]))
+    core_facts, core_clock = timed_facts(core)
+    reference_terms = list(dict.fromkeys([*worded(core), *fact_terms(core_facts), *core_clock]))
     # A reference in a script without words here ("عدنان خاشقجي") is one term, stated only where the answer writes it.
     unread = fold(core).strip() if not reference_terms and not fold(core).isascii() and not is_chinese(core) else None
     key = [t for t in reference_terms if not found_in(t, given)] or reference_terms or ([unread] if unread else [])
-    answer_facts = facts(answer)
-    answer_terms = list(dict.fromkeys([*worded(answer), *fact_terms(answer_facts)]))
+    answer_facts, answer_clock = timed_facts(answer)
+    answer_terms = list(dict.fromkeys([*worded(answer), *fact_terms(answer_facts), *answer_clock]))
     answer_joined = _joined(answer_terms)
     # A key term is stated alone, as part of a word the answer writes as one with its neighbour, or
     # as two words.
@@ -349,7 +351,8 @@ def agreement(answer: str, reference: str, question: str = "") -> Agreement:
     classed = {a: t for t in key if is_chinese(t) for a in answer_terms if a.startswith(t) and a[len(t):] in given}
     matched = [t for t in key if t in split or found_in(t, answer_joined) or t in classed.values()
                or t == unread and t in fold(answer)]
-    all_reference = _joined(list(dict.fromkeys([*worded(reference), *fact_terms(facts(reference))])))
+    reference_facts, reference_clock = timed_facts(reference)
+    all_reference = _joined(list(dict.fromkeys([*worded(reference), *fact_terms(reference_facts), *reference_clock])))
     new = [t for t in answer_terms if not found_in(t, given) and not any(t in a and t.startswith(classed[a]) for a in classed)]
     extra = [t for t in new if not found_in(t, all_reference)]
     recall = len(matched) / len(key) if key else 1.0
@@ -360,7 +363,7 @@ def agreement(answer: str, reference: str, question: str = "") -> Agreement:
     # A bare reference names its answer first; what a comma adds qualifies it ("Barcelona, Spain", "Charles,
     # Prince of Wales"), so the names the answer must state are the first part's, and a bare reply is no
     # sentence: its capitalised first word is a name ("Barcelona"). "Madrid, Spain" replaces Barcelona.
-    reference_facts, named_recall = facts(core), recall
+    reference_facts, named_recall = core_facts, recall
     if elliptical(core) and not is_chinese(core):
         named = core.split(",")[0]
         named_key = [t for t in worded(named) if t in key]

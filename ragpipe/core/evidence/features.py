@@ -20,12 +20,14 @@ from functools import lru_cache
 import numpy as np
 
 from ragpipe.core.evidence.agreement import elliptical
+from ragpipe.core.evidence.clock_minutes import has_clock_minutes, hours_stated_otherwise, without_clock_minutes
 from ragpipe.core.evidence.comparisons import borne_differences
 from ragpipe.core.evidence.contradiction import borne_out, confirms, contradicted
 from ragpipe.core.evidence.counts import ordinals_counted
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.facts import counted, facts, lone_one
 from ragpipe.core.evidence.invented import invented
+from ragpipe.core.evidence.quantities import quantities
 from ragpipe.core.evidence.sentences import CAMEL, evidence_sentences
 from ragpipe.core.synonyms import as_evidence_words, shortened
 from ragpipe.core.text import content_tokens, is_chinese, normalize, number_mentions, numbers
@@ -121,6 +123,18 @@ def _statement_numbers(statement: str) -> set[float]:
     return set(numbers(text)) | (set(facts(text).numbers) if is_chinese(text) else counted(text)) | {float(d) for _, d in facts(text).days}
 
 
+def _clocks(text: str) -> set[float]:
+    return {q.amount for q in quantities(text) if q.dimension == "clock"}
+
+
+def _outside_clocks_with_minutes(text: str) -> set[float]:
+    """The numbers a text states outside its times of day with minutes ("8:30 a.m.", "晚上8点40分")."""
+    spans = [(q.start, q.end) for q in quantities(text) if q.dimension == "clock" and q.amount % 60]
+    for start, end in sorted(spans, reverse=True):
+        text = text[:start] + " " + text[end:]
+    return _values(text) if spans else set()
+
+
 def _negated(text: str) -> bool:
     return bool(_ZH_NEGATION.search(text) if is_chinese(text) else _EN_NEGATION.search(text))
 
@@ -184,6 +198,9 @@ class _Prepared:
     window_tokens: list[set[str]]
     all_tokens: set[str]
     numbers: set[float]
+    free_numbers: set[float]  # the numbers stated other than as a clock time's minutes
+    clocks: set[float]  # the times of day stated, in minutes after midnight
+    outside_clocks: set[float]  # the numbers stated outside the times of day with minutes
     denied: dict[str, str]  # the last word (stemmed) of each false flag -> the flag's name
     lowered: str
     language: str
@@ -218,6 +235,9 @@ def prepare(evidence: Sequence[str]) -> _Prepared:
         window_tokens=windows,
         all_tokens=set().union(*tokens) if tokens else set(),
         numbers=found_numbers,
+        free_numbers=_values(without_clock_minutes(joined)) if has_clock_minutes(joined) else found_numbers,
+        clocks=_clocks(joined),
+        outside_clocks=_outside_clocks_with_minutes(joined),
         denied={key[-1]: name for name, key in ((m.group(1), content_tokens(CAMEL.sub(" ", m.group(1))))
                                                 for m in map(_DENIED.match, sentences) if m) if key},
         lowered=normalize(flat).lower(),
@@ -279,7 +299,10 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
         # A count the question makes ("Which two metals …?") is the question's, not a claim a posed reply must prove.
         stated_numbers = (_statement_numbers(statement) - ({1.0} if lone_one(statement, prepared.lowered) else set())
                           - ordinals_counted(statement, prepared.lowered) - counted(question) - borne_differences(statement, sentences))
-        novel_numbers = sorted(stated_numbers - prepared.numbers)
+        # A clock's minutes support only a clock time: "每30分钟一班" is not borne out by "5点30分发车".
+        as_clock_only = stated_numbers - _values(without_clock_minutes(statement)) if has_clock_minutes(statement) else set()
+        novel_numbers = sorted((stated_numbers - prepared.numbers) | (stated_numbers - as_clock_only - prepared.free_numbers)
+                               | hours_stated_otherwise(_clocks(statement), prepared.clocks, prepared.outside_clocks))
         # Names and numbers the evidence has, but never in one sentence, are often facts stitched into one claim.
         named = len(names) + len(stated_numbers)
         names_together = -1.0 if named < 2 else max(

@@ -41,7 +41,9 @@ _NUM = (rf"{_DIGITS}"
 # "个" or "个半" between number and unit ("18个月", "四个半小时"), then the unit.
 # "and a half" before or after the unit ("one and a half hours", "an hour and a half") as 个半.
 _AND_A_HALF = r"\s+and\s+a\s+half\b"
-_QUANTITY = re.compile(rf"(?P<first>{_NUM}|\ban?(?=\s+[a-z]+{_AND_A_HALF})|\b(?P<one>an?)(?=\s+(?:month|year|week|day|hour|fortnight)\b))(?:\s*(?:-|–|~|～|to|至|到)\s*(?P<second>{_NUM}))?"
+# Half of one unit: "half an hour" and "a half hour" are 30 minutes, "half a year" six months.
+_HALF_ONE = r"(?:\ba\s+)?\bhalf(?:\s+an?)?(?=[\s-]+(?:month|year|week|day|hour)\b)"
+_QUANTITY = re.compile(rf"(?P<first>(?P<halved>{_HALF_ONE})|{_NUM}|\ban?(?=\s+[a-z]+{_AND_A_HALF})|\b(?P<one>an?)(?=\s+(?:month|year|week|day|hour|fortnight)\b))(?:\s*(?:-|–|~|～|to|至|到)\s*(?P<second>{_NUM}))?"
                        rf"(?P<half>个半|{_AND_A_HALF})?\s*-?\s*(?:个(?=小时|星期))?(?P<unit>{UNIT})(?P<half_after>{_AND_A_HALF})?", re.I)
 # Amounts of one dimension in falling units, side by side, add up: "2 hours and 15 minutes" is 135
 # minutes, "一年零三个月" 15 months, "1小时30分钟" 90 minutes.
@@ -133,7 +135,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         approximate = bool(_APPROXIMATE.search(text[max(0, match.start() - 14):match.start()])
                            or _APPROXIMATE_AFTER.match(text, match.end()))
         for group in ("first", "second"):
-            if not match.group(group) or not (read := _number(match.group(group))):
+            halved = group == "first" and match.group("halved")
+            if not match.group(group) or not (read := (0.5, 0.1) if halved else _number(match.group(group))):
                 continue
             value, place = read[0], _rounded(*read) if approximate else read[1]
             if (match.group("half") or match.group("half_after")) and group == ("second" if match.group("second") else "first"):

@@ -1,0 +1,51 @@
+"""A clock time's minutes are part of the time: no interval or amount may borrow them (clock_minutes.py)."""
+
+import pytest
+
+from ragpipe.core.evidence.agreement import agreement
+from ragpipe.core.evidence.clock_minutes import clock_minutes, hours_stated_otherwise, without_clock_minutes
+
+
+@pytest.mark.parametrize("text, without, minutes", [
+    ("首班车5点30分发车，每15分钟一班", "首班车5点发车,每15分钟一班", [30]),
+    ("The first train leaves at 5:30 a.m., then every 15 minutes.", "The first train leaves at 5 a.m., then every 15 minutes.", [30]),
+    ("五点三十分出发，20点45闭馆", "五点出发,20点闭馆", [30, 45]),
+    # an interval, a ratio, a decimal in Chinese numerals and 点半 keep their numbers
+    ("每30分钟一班", "每30分钟一班", []), ("16:9屏幕", "16:9屏幕", []), ("三点五倍", "三点五倍", []), ("8点半", "8点半", []),
+])
+def test_a_clock_times_minutes_are_read_apart(text, without, minutes):
+    assert without_clock_minutes(text) == without and clock_minutes(text) == minutes
+
+
+@pytest.mark.parametrize("question, answer, reference", [
+    ("How often do buses run?", "Buses run every 30 minutes.", "The first bus leaves at 5:30 a.m. and buses run every 15 minutes."),
+    ("缆车多久一班？", "缆车每10分钟一班。", "缆车8点10分首班，之后每20分钟一班。"),
+])
+def test_an_interval_is_no_clock_times_minutes(question, answer, reference):
+    assert agreement(answer, reference, question).conflicts
+
+
+@pytest.mark.parametrize("answer, reference", [
+    ("The first bus leaves at 5:30 a.m.", "The first bus leaves at 5:30 a.m. and buses run every 15 minutes."),
+    ("首班车5:30发车。", "首班车5点30分发车。"),
+])
+def test_the_same_clock_time_is_stated(answer, reference):
+    found = agreement(answer, reference)
+    assert not found.conflicts and "#:30" in found.matched
+
+
+@pytest.mark.parametrize("statement, evidence, numbers, otherwise", [
+    ({20 * 60}, {20 * 60 + 40}, set(), {20}),                 # 晚上8点 / 晚上8点40分: another time
+    ({8 * 60}, {8 * 60 + 30, 21 * 60}, {21}, {8}),            # 8 a.m. / 8:30 a.m. to 9 p.m.
+    ({8 * 60}, {20 * 60}, {20}, set()),                       # 8点 / 晚上8点: the hour as a reader takes it
+    ({8 * 60}, {8 * 60, 8 * 60 + 30}, {8}, set()),            # the evidence also has 8:00
+    ({8 * 60 + 30}, {8 * 60 + 40}, set(), set()),             # minutes are numbers the statement states itself
+    ({9 * 60}, {8 * 60 + 30}, set(), set()),                  # another hour: the hour's own number is missing
+    ({22 * 60}, {22 * 60 + 30}, {16, 22}, set()),             # 22:00 / "16:0-22:0 … 22:30": on the hour, unread as a clock
+])
+def test_an_hour_on_the_hour_is_not_the_evidences_hour_and_minutes(statement, evidence, numbers, otherwise):
+    assert hours_stated_otherwise(statement, evidence, numbers) == otherwise
+
+
+def test_seconds_are_no_minutes():
+    assert clock_minutes("2022-01-04 19:36:12") == []
