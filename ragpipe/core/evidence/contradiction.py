@@ -26,6 +26,7 @@ from ragpipe.core.evidence.counts import counts, rank_conflict, same_thing
 from ragpipe.core.evidence.denied_values import denied_value
 from ragpipe.core.evidence.ended_states import ended_state
 from ragpipe.core.evidence.event_dates import date_reading
+from ragpipe.core.evidence.group_swaps import group_swap
 from ragpipe.core.evidence.scope import scope_conflict
 from ragpipe.core.evidence.weekdays import weekday_reading
 from ragpipe.core.evidence.ranks import ranked_title
@@ -150,6 +151,10 @@ def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Con
     # A claim wider than its evidence ("All employees…" / "Only full-time employees…"); the question may carry the limit.
     scoped = None if found else scope_conflict(claim, question, clean)
     found = found or (Contradiction(*scoped) if scoped else None)
+    # A benefit, price or rule given to one group of people that the evidence gives another ("Seniors get 20% off" /
+    # "Students get 20% off…").
+    swapped = None if found else group_swap(claim, clean)
+    found = found or (Contradiction(*swapped) if swapped else None)
     # A time set against a timetable that names no subject: the question's words are its topic ("closes at 9 a.m." to
     # "When is the museum open?" against "Opening hours: 9:00-17:00."), as for limits.range_confirms.
     ends = None if found else range_ends(claim, clean, given=words(question))
