@@ -105,3 +105,12 @@ def test_closed_on_one_day_says_nothing_of_the_others_being_open():
     from ragpipe.core.evidence.weekdays import weekday_reading
 
     assert weekday_reading("The museum is open on Tuesdays.", "", ["The museum is closed on Mondays."]) is None
+
+
+def test_a_denied_closing_day_is_left_to_the_negation():
+    # "not closed on Mondays" is no closing day: against "does not open on Mondays" the negation contradicts it.
+    from ragpipe.core.evidence.weekdays import weekday_reading
+
+    museum = ["The museum does not open on Mondays."]
+    assert weekday_reading("The museum is not closed on Mondays.", "When is the museum closed?", museum) is None
+    assert weekday_reading("博物馆周一不闭馆。", "博物馆哪天闭馆？", ["博物馆每周一闭馆。"]) is None

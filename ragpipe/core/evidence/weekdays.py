@@ -31,6 +31,10 @@ _CLOSED = re.compile(r"\b(?:closed|shut|not open|does(?: not|n't) open|do(?: not
                      r"|闭馆|休馆|休息|店休|关门|停业|停诊|[不未](?:对外)?(?:开放|营业|开门|开馆|办公|开诊|接诊|出诊)", re.I)
 
 
+# A closing word denied ("is not closed on Mondays", 周一不闭馆): the negation reads it (polarity.py), not the days.
+_NOT_CLOSED = re.compile(r"\b(?:not|never|n't)\s+(?:be\s+)?(?:closed|shut)\b|[不没未](?:有)?(?:闭馆|休馆|休息|关门|停业|停诊)", re.I)
+
+
 def _day(written: str) -> int:
     """0 for Monday … 6 for Sunday."""
     written = written.lower().strip(".")
@@ -91,7 +95,7 @@ def _said(statement: str) -> tuple[set[int], bool] | None:
         return None
     days = {_day(m.group(0)) for m in _ONE_DAY.finditer(statement)}
     closed, opened = bool(_CLOSED.search(statement)), bool(_OPEN.search(statement))
-    if not days or closed == opened and not closed:
+    if not days or closed == opened and not closed or _NOT_CLOSED.search(statement):
         return None
     return days, not closed
 
