@@ -21,7 +21,7 @@ from ragpipe.core.evidence.superlatives import ranked
 from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.lists import list_conflict
 from ragpipe.core.evidence.limits import bound_conflict, range_confirms, range_ends
-from ragpipe.core.evidence.polarity import aligned_with, polarity_conflict
+from ragpipe.core.evidence.polarity import aligned_with, clauses_of, polarity_conflict
 from ragpipe.core.evidence.counts import counts, rank_conflict, same_thing
 from ragpipe.core.evidence.denied_values import denied_value
 from ragpipe.core.evidence.ended_states import ended_state
@@ -159,9 +159,22 @@ def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Con
     # "When is the museum open?" against "Opening hours: 9:00-17:00."), as for limits.range_confirms.
     ends = None if found else range_ends(claim, clean, given=words(question))
     found = found or (Contradiction(*ends) if ends else None)
+    # A negation in one clause of several is read in that clause alone (polarity_conflict reads one clause only).
+    found = found or _clause_denied(claim, clean)
     # An opening yes asserts the question too: "可以，…" to "这个药可以和酒一起吃吗？" against "…期间禁止饮酒".
     asserted = found is None and reply and not negated(reply[0]) and asked_as_said(question)
     return contradiction(asserted, sentences, slots=False) if asserted else found
+
+
+def _clause_denied(claim: str, sentences: list[str]) -> Contradiction | None:
+    """One clause of a statement of several that the evidence says with the other polarity: "The museum opens at
+    10 a.m., and entry is not free for students." against "Students can enter the museum free of charge."."""
+    parts = [p.strip() for p in clauses_of(claim)]
+    for part in parts if len(parts) > 1 else ():
+        found = polarity_conflict(part, sentences)
+        if found and found[0] == "negation":
+            return Contradiction(*found)
+    return None
 
 
 def contradiction(statement: str, sentences: Sequence[str], slots: bool = True) -> Contradiction | None:
