@@ -166,15 +166,35 @@ def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Con
     return contradiction(asserted, sentences, slots=False) if asserted else found
 
 
+# A clause that leans on another ("while …", "whether …", "stating …") is no claim to read alone.
+_LEANING = re.compile(r"^\W*(?:(?:and|but)\s+)?(?:while|whether|as|which|who|whom|whose|that|if|when|where|although|though"
+                      r"|because|since|unless|until|after|before|(?-i:[a-z]+ing))\b", re.I)
+# The clause's own "not" (not "without", "no danger").
+_NOT = re.compile(r"\bnot\b|n't\b|\bcannot\b|不|没")
+
+
 def _clause_denied(claim: str, sentences: list[str]) -> Contradiction | None:
-    """One clause of a statement of several that the evidence says with the other polarity: "The museum opens at
-    10 a.m., and entry is not free for students." against "Students can enter the museum free of charge."."""
+    """A clause of a statement of several that denies what an evidence clause affirms: "Pottery classes run for eight
+    weeks, and clay and glazes are not included in the fee." against "Clay and glazes are included in the fee.". Only
+    a clause that stands alone and says "not" itself (a negation inserted into a longer answer)."""
     parts = [p.strip() for p in clauses_of(claim)]
     for part in parts if len(parts) > 1 else ():
+        if not _NOT.search(part) or _LEANING.match(part):
+            continue
         found = polarity_conflict(part, sentences)
-        if found and found[0] == "negation":
+        if found and found[0] == "negation" and not negated(found[2]) and _says_again(found[2], part):
             return Contradiction(*found)
     return None
+
+
+def _says_again(clause: str, part: str) -> bool:
+    """The evidence clause is a statement (no question, no title: "Oily Skin Causes.") nearly every word of which the
+    part repeats: the part denies it, not a neighbouring fact ("women did not have the right to vote" / "women fought
+    for the rights to vote …")."""
+    held, latin = words(clause), re.findall(r"[A-Za-z]+", clause)
+    titled = len(latin) > 1 and all(w[0].isupper() for w in latin)
+    return "?" not in clause and "？" not in clause and not titled and len(held) >= 2 and sum(
+        found_in(t, words(part)) for t in held) >= 0.75 * len(held)
 
 
 def contradiction(statement: str, sentences: Sequence[str], slots: bool = True) -> Contradiction | None:

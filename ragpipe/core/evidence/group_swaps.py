@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from ragpipe.core.evidence.agreement import found_in, name_in, words
-from ragpipe.core.evidence.facts import facts, negated
+from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.group_benefits import GROUP_CLASSES
 from ragpipe.core.text import is_chinese
 
@@ -42,10 +42,13 @@ def _benefits(text: str) -> set[str]:
 
 
 def _values(clause: str) -> tuple[frozenset[float], tuple[str, ...], set[str]]:
-    """Numbers, names and benefits; an age bound is the group's ("65岁以上老人"), and a Chinese clause's names are
-    left out (jieba tags 滑雪 as one)."""
+    """Numbers, names and benefits; an age bound is the group's ("65岁以上老人"). A name is a titled person's ("Dr.
+    Patel sees children"), who serves a group; an organisation ("Dollar General", "EEOC") ties no group's clause, and
+    a Chinese clause's names are left out (jieba tags 滑雪 as one)."""
     read = facts(_AGE.sub(" ", clause))
-    return read.numbers, () if is_chinese(clause) else read.names, _benefits(clause)
+    titled = tuple(n for n in read.names if not is_chinese(clause)
+                   and re.search(rf"\b(?:dr|mr|mrs|ms|prof)\.?\s+(?:\w+\s+)?{re.escape(n.split()[-1])}\b", fold(clause)))
+    return read.numbers, titled, _benefits(clause)
 
 
 def _holds(clause: str, values: tuple[frozenset[float], tuple[str, ...], set[str]]) -> bool:
