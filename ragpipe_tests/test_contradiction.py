@@ -1669,6 +1669,10 @@ def test_a_negation_in_one_clause_or_against_one_clause_is_read(statement, evide
     ("Lockers are free, but you need to bring your own padlock.", ["Lockers are free; bring your own padlock."]),
     # the sentence's other clause negates: it may negate this one too
     ("Lockers are not free.", ["Lockers are free; no padlocks are sold."]),
+    # dev statements (RAGTruth, faithful): a title, a neighbouring fact
+    ("Diet can aggravate acne, it does not directly cause oily skin.", ["Oily Skin Causes."]),
+    ("Before the movement, women did not have the right to vote, or own property.",
+     ["Women fought for the rights to vote and be considered equal partners to men."]),
 ])
 def test_the_same_polarity_or_a_clause_another_negates_is_no_negation(statement, evidence):
     assert contradicted(statement, "", evidence) is None

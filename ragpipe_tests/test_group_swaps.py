@@ -33,6 +33,10 @@ def test_a_value_the_evidence_gives_another_group_is_a_contradiction(statement, 
     ("Teachers get 20% off jump passes.", PASSES),  # a group the evidence never names: unsupported, not swapped
     ("Students and seniors get 20% off.", ["Students and seniors get 20% off."]),  # one clause gives both
     ("A family-owned shop gives students 20% off.", ["Students get 20% off at the shop, says a local family."]),
+    # an organisation's name ties no group's clause (a RAGTruth statement, faithful)
+    ("Dollar General was sued by the EEOC after a pregnant worker was fired.",
+     ["The EEOC filed a lawsuit against Dollar General after the employee was fired.",
+      "The EEOC enforces protections for pregnant workers."]),
 ])
 def test_the_same_group_an_unnamed_one_or_a_shared_clause_is_no_swap(statement, evidence):
     assert group_swap(statement, evidence) is None
