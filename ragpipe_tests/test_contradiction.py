@@ -1645,3 +1645,34 @@ def test_a_title_the_evidence_gives_only_with_a_rank_is_another_post(statement, 
 def test_a_titled_english_name_in_another_clause_s_slot(statement, evidence, other):
     found = contradiction(statement, [evidence])
     assert (found.evidence if found else None) == other, found
+
+
+POTTERY = ["Pottery classes run for eight weeks.", "Clay and glazes are included in the fee.",
+           "Students may not take unfired pieces home."]
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    # A negation in one clause of two: the clause alone is read against its evidence.
+    ("Pottery classes run for eight weeks, and clay and glazes are not included in the fee.", POTTERY),
+    ("Parking is not free for the first two hours, then $5 an hour.",
+     ["The first two hours of parking are free; after that it costs $5 per hour."]),
+    # A short statement against one clause of a longer sentence that no other clause negates.
+    ("Lockers are not free.", ["Lockers are free; bring your own padlock."]),
+])
+def test_a_negation_in_one_clause_or_against_one_clause_is_read(statement, evidence):
+    found = contradicted(statement, "", evidence)
+    assert found is not None and found.kind == "negation", found
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("Pottery classes run for eight weeks, and students may not take unfired pieces home.", POTTERY),
+    ("Lockers are free, but you need to bring your own padlock.", ["Lockers are free; bring your own padlock."]),
+    # the sentence's other clause negates: it may negate this one too
+    ("Lockers are not free.", ["Lockers are free; no padlocks are sold."]),
+    # dev statements (RAGTruth, faithful): a title, a neighbouring fact
+    ("Diet can aggravate acne, it does not directly cause oily skin.", ["Oily Skin Causes."]),
+    ("Before the movement, women did not have the right to vote, or own property.",
+     ["Women fought for the rights to vote and be considered equal partners to men."]),
+])
+def test_the_same_polarity_or_a_clause_another_negates_is_no_negation(statement, evidence):
+    assert contradicted(statement, "", evidence) is None

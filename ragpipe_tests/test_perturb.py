@@ -36,6 +36,7 @@ def edits(answer, contexts):
     ("学生月卡25元。", ZH, "price", "学生月卡26元。"),
     ("健身房周六早上8点开门。", ZH, "clock time", "健身房周六早上9点开门。"),
     ("健身房周六早上8点开门。", ZH, "weekday", "健身房周一早上8点开门。"),
+    ("办公室周三开放。", ["办公室周一至周五开放。"], "weekday", "办公室周六开放。"),  # a day inside a range is held
     ("会员可以免费使用泳池。", ZH, "negation", "会员不可以免费使用泳池。"),
     ("张伟负责瑜伽课。", ZH, "role swap", "李娜负责瑜伽课。"),
     ("学生月卡25元。", ZH, "group swap", "老人月卡25元。"),
@@ -64,6 +65,8 @@ def test_a_floor_moves_down_and_a_model_number_stays():
     ("王芳负责瑜伽课。", ZH, "role swap"),
     ("儿童月卡25元。", ZH, "group swap"),
     ("The gym is open Monday to Sunday.", ["The gym is open Monday to Sunday."], "weekday"),  # a range's end
+    ("所有门店周日都营业。", ["本品牌所有门店周一至周日均正常营业。"], "weekday"),  # every other day is inside the range
+    ("The café opens on Sundays.", ["The café is open every day, including Sundays."], "weekday"),  # and every day
     ("Students and seniors pay $25.", ["Students and seniors pay $25."], "group swap"),       # one sentence: same role
     ("The gym is not open on Sundays.", GYM, "negation"),     # already negated
 ])

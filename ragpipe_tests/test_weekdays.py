@@ -80,3 +80,37 @@ def test_a_clinic_opens_and_closes_in_its_own_words():
     assert weekday_reading("诊所周六也开诊。", "周六开诊吗？", hours)[:3] == ("bound", "周六", "周一至周五")
     assert weekday_reading("诊所周三开诊。", "周三开诊吗？", hours) is True
     assert weekday_reading("诊所周日停诊。", "周日开诊吗？", hours) is True
+
+
+AQUARIUM = ["The aquarium is closed on Wednesdays and open every other day from 10 a.m. to 6 p.m."]
+PLANETARIUM = ["天文馆每周三闭馆，其余日期9:00至16:30开放。"]
+VET = ["这家宠物医院周日休息，周一至周六正常接诊。"]
+
+
+@pytest.mark.parametrize("statement, question, evidence, holds", [
+    ("The aquarium is not open on Thursdays.", "Is the aquarium open on Thursdays?", AQUARIUM, False),
+    ("The aquarium is not open on Wednesdays.", "Is the aquarium open on Wednesdays?", AQUARIUM, True),
+    ("The aquarium is open on Wednesdays.", "Is the aquarium open on Wednesdays?", AQUARIUM, False),
+    ("天文馆周五不开放。", "天文馆周五开放吗？", PLANETARIUM, False),
+    ("天文馆周三不开放。", "天文馆周三开放吗？", PLANETARIUM, True),
+    ("宠物医院周四休息。", "宠物医院周四开门吗？", VET, False),  # the range of its opening clause, beside a closing one
+    ("宠物医院周日不接诊。", "宠物医院周日开门吗？", VET, True),
+])
+def test_a_day_against_the_days_the_evidence_closes(statement, question, evidence, holds):
+    assert (contradicted(statement, question, evidence) is None) == holds
+    assert borne_out(statement, question, evidence) == holds
+
+
+def test_closed_on_one_day_says_nothing_of_the_others_being_open():
+    from ragpipe.core.evidence.weekdays import weekday_reading
+
+    assert weekday_reading("The museum is open on Tuesdays.", "", ["The museum is closed on Mondays."]) is None
+
+
+def test_a_denied_closing_day_is_left_to_the_negation():
+    # "not closed on Mondays" is no closing day: against "does not open on Mondays" the negation contradicts it.
+    from ragpipe.core.evidence.weekdays import weekday_reading
+
+    museum = ["The museum does not open on Mondays."]
+    assert weekday_reading("The museum is not closed on Mondays.", "When is the museum closed?", museum) is None
+    assert weekday_reading("博物馆周一不闭馆。", "博物馆哪天闭馆？", ["博物馆每周一闭馆。"]) is None

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from ragpipe.core.evidence.facts import bounds, fold, names, negated
 from ragpipe.core.evidence.quantities import quantities
+from ragpipe.core.evidence.weekdays import named_days
 from ragpipe.core.evidence.zh_names import zh_titled
 from ragpipe.core.text import EN_STOPWORDS, is_chinese, numbers, pos_tags, split_sentences
 
@@ -154,25 +155,17 @@ def _in_range(text: str, start: int, end: int) -> bool:
 
 
 def _weekday(answer: str, evidence: str, zh: bool) -> Edit | None:
-    said = fold(evidence)
+    """A day the evidence names (one by one, or inside a range) for one it leaves out: "周日" inside "周一至周日" or a
+    day of "open every day" has no other day to become."""
+    held = named_days(evidence)
     for match in (_ZH_DAY if zh else _EN_DAY).finditer(answer):
-        if _in_range(answer, match.start(), match.end()):
+        day = _ZH_DAYS.index(match.group(2).replace("天", "日")) if zh else _EN_DAYS.index(match.group(1))
+        if _in_range(answer, match.start(), match.end()) or day not in held:
             continue
-        if zh:
-            day = "日" if match.group(2) == "天" else match.group(2)
-            if not re.search(rf"(?:周|星期|礼拜){day}", evidence):
-                continue
-            others = [d for d in _ZH_DAYS if not re.search(rf"(?:周|星期|礼拜){d}", evidence) and d != day]
-            if "日" in others and re.search(r"(?:星期|礼拜)天", evidence):
-                others.remove("日")
-            if others:
-                new = match.group(1) + others[0]
-                return Edit("weekday", _replace(answer, match.start(), match.end(), new), match.group(0), new)
-        elif match.group(1).lower() in said:
-            others = [d for d in _EN_DAYS if d.lower() not in said]
-            if others:
-                new = others[0] + match.group(2)
-                return Edit("weekday", _replace(answer, match.start(), match.end(), new), match.group(0), new)
+        others = [d for d in range(7) if d not in held]
+        if others:
+            new = match.group(1) + _ZH_DAYS[others[0]] if zh else _EN_DAYS[others[0]] + match.group(2)
+            return Edit("weekday", _replace(answer, match.start(), match.end(), new), match.group(0), new)
     return None
 
 

@@ -21,11 +21,12 @@ from ragpipe.core.evidence.superlatives import ranked
 from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.lists import list_conflict
 from ragpipe.core.evidence.limits import bound_conflict, range_confirms, range_ends
-from ragpipe.core.evidence.polarity import aligned_with, polarity_conflict
+from ragpipe.core.evidence.polarity import aligned_with, clauses_of, polarity_conflict
 from ragpipe.core.evidence.counts import counts, rank_conflict, same_thing
 from ragpipe.core.evidence.denied_values import denied_value
 from ragpipe.core.evidence.ended_states import ended_state
 from ragpipe.core.evidence.event_dates import date_reading
+from ragpipe.core.evidence.group_swaps import group_swap
 from ragpipe.core.evidence.scope import scope_conflict
 from ragpipe.core.evidence.weekdays import weekday_reading
 from ragpipe.core.evidence.ranks import ranked_title
@@ -150,13 +151,50 @@ def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Con
     # A claim wider than its evidence ("All employees…" / "Only full-time employees…"); the question may carry the limit.
     scoped = None if found else scope_conflict(claim, question, clean)
     found = found or (Contradiction(*scoped) if scoped else None)
+    # A benefit, price or rule given to one group of people that the evidence gives another ("Seniors get 20% off" /
+    # "Students get 20% off…").
+    swapped = None if found else group_swap(claim, clean)
+    found = found or (Contradiction(*swapped) if swapped else None)
     # A time set against a timetable that names no subject: the question's words are its topic ("closes at 9 a.m." to
     # "When is the museum open?" against "Opening hours: 9:00-17:00."), as for limits.range_confirms.
     ends = None if found else range_ends(claim, clean, given=words(question))
     found = found or (Contradiction(*ends) if ends else None)
+    # A negation in one clause of several is read in that clause alone (polarity_conflict reads one clause only).
+    found = found or _clause_denied(claim, clean)
     # An opening yes asserts the question too: "可以，…" to "这个药可以和酒一起吃吗？" against "…期间禁止饮酒".
     asserted = found is None and reply and not negated(reply[0]) and asked_as_said(question)
     return contradiction(asserted, sentences, slots=False) if asserted else found
+
+
+# A clause that leans on another ("while …", "whether …", "stating …") is no claim to read alone.
+_LEANING = re.compile(r"^\W*(?:(?:and|but)\s+)?(?:while|whether|as|which|who|whom|whose|that|if|when|where|although|though"
+                      r"|because|since|unless|until|after|before|(?-i:[a-z]+ing))\b", re.I)
+# The clause's own "not" (not "without", "no danger").
+_NOT = re.compile(r"\bnot\b|n't\b|\bcannot\b|不|没")
+
+
+def _clause_denied(claim: str, sentences: list[str]) -> Contradiction | None:
+    """A clause of a statement of several that denies what an evidence clause affirms: "Pottery classes run for eight
+    weeks, and clay and glazes are not included in the fee." against "Clay and glazes are included in the fee.". Only
+    a clause that stands alone and says "not" itself (a negation inserted into a longer answer)."""
+    parts = [p.strip() for p in clauses_of(claim)]
+    for part in parts if len(parts) > 1 else ():
+        if not _NOT.search(part) or _LEANING.match(part):
+            continue
+        found = polarity_conflict(part, sentences)
+        if found and found[0] == "negation" and not negated(found[2]) and _says_again(found[2], part):
+            return Contradiction(*found)
+    return None
+
+
+def _says_again(clause: str, part: str) -> bool:
+    """The evidence clause is a statement (no question, no title: "Oily Skin Causes.") nearly every word of which the
+    part repeats: the part denies it, not a neighbouring fact ("women did not have the right to vote" / "women fought
+    for the rights to vote …")."""
+    held, latin = words(clause), re.findall(r"[A-Za-z]+", clause)
+    titled = len(latin) > 1 and all(w[0].isupper() for w in latin)
+    return "?" not in clause and "？" not in clause and not titled and len(held) >= 2 and sum(
+        found_in(t, words(part)) for t in held) >= 0.75 * len(held)
 
 
 def contradiction(statement: str, sentences: Sequence[str], slots: bool = True) -> Contradiction | None:

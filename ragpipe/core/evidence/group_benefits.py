@@ -14,7 +14,7 @@ from ragpipe.core.evidence.discounts import discount_worded
 from ragpipe.core.text import normalize
 
 # One class a line: English stems (a word starting so), Chinese words (contained).
-_GROUPS = (
+GROUP_CLASSES = (
     (r"student|pupil", "学生|在校生"),
     (r"senior|elderly|pensioner|retiree", "老人|老年|长者|退休"),
     (r"child|kid|infant|toddler|bab(?:y|ies)|minor", "儿童|小孩|孩子|婴儿|幼儿|未成年"),
@@ -51,7 +51,7 @@ def unnamed_group_benefit(statement: str, evidence: str) -> bool:
     lowered = normalize(evidence).lower()
     if _EVERYONE.search(lowered):
         return False
-    for number, (en, zh) in enumerate(_GROUPS):
+    for number, (en, zh) in enumerate(GROUP_CLASSES):
         group = rf"(?:\b(?:{en})|{zh})"
         given = re.search(rf"{group}[^,，;；]*?(?:{_BENEFIT.pattern})|(?:{_BENEFIT.pattern})(?:\s+[\w-]+){{0,3}}?\s+for\s+(?:the\s+|all\s+)?{group}",
                           text, re.I)

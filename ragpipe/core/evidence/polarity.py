@@ -186,9 +186,12 @@ def _contained(clause: str, statement: str) -> bool:
 def _same_words(clause: str, sentence: str, statement_terms: list[str]) -> bool:
     """A short statement and a whole sentence that hold the very same words but the negation ("Parking
     is free." / "Parking is not free."): too few words to call a restatement by share, but no other
-    reading. (A clause of a longer sentence may be negated by another: "Neither the suspect nor the
-    officer who were injured has been named.")"""
-    return clause.strip() == sentence.strip() and {t for t in words(clause) if not facts(t).negated} == set(statement_terms)
+    reading. A clause of a longer sentence counts where no other clause of it negates or sets a condition ("Lockers
+    are free; bring your own padlock."): one may negate another ("Neither the suspect nor the officer who were injured
+    has been named."), or limit it ("If you stay over 3 hours, the parking fee is $12.")."""
+    alone = clause.strip() == sentence.strip() or not any(
+        _negates(c) or _CONDITION.search(c) for c in clauses_of(sentence) if c != clause)
+    return alone and {t for t in words(clause) if not facts(t).negated} == set(statement_terms)
 
 
 # A cause says why, not whether: the 不 of "因收入证明不足被拒" ("turned down for want of proof of income") is no

@@ -28,7 +28,11 @@ def names_a_weekday(text: str) -> bool:
 # What says a place is open, or closed, on a day.
 _OPEN = re.compile(r"\b(?:open(?:s|ed)?|opening hours|operates|available)\b|开放|营业|开门|开馆|办公|对外开放|开诊|接诊|出诊", re.I)
 _CLOSED = re.compile(r"\b(?:closed|shut|not open|does(?: not|n't) open|do(?: not|n't) open)\b"
-                     r"|闭馆|休馆|休息|店休|关门|停业|停诊|不开放|不营业|不开诊|不对外开放", re.I)
+                     r"|闭馆|休馆|休息|店休|关门|停业|停诊|[不未](?:对外)?(?:开放|营业|开门|开馆|办公|开诊|接诊|出诊)", re.I)
+
+
+# A closing word denied ("is not closed on Mondays", 周一不闭馆): the negation reads it (polarity.py), not the days.
+_NOT_CLOSED = re.compile(r"\b(?:not|never|n't)\s+(?:be\s+)?(?:closed|shut)\b|[不没未](?:有)?(?:闭馆|休馆|休息|关门|停业|停诊)", re.I)
 
 
 def _day(written: str) -> int:
@@ -39,14 +43,49 @@ def _day(written: str) -> int:
     return _EN_DAYS.index(written[:3])
 
 
-def open_days(sentence: str) -> set[int] | None:
-    """The days a schedule sentence opens, from its range of weekdays ("Tuesday to Sunday": 1-6), or None."""
+# A sentence that holds every day holds the statement's too.
+_EVERY_DAY = re.compile(r"\b(?:daily|every ?day|each day|(?:7|seven) days a week)\b|每天|每日|天天|全年无休", re.I)
+
+
+def named_days(text: str) -> set[int]:
+    """Every day a text names: one by one, inside a range ("周一至周日": all seven) or as every day ("daily")."""
+    text = normalize(text)
+    if _EVERY_DAY.search(text):
+        return set(range(7))
+    days = {_day(m.group(0)) for m in _ONE_DAY.finditer(text)}
+    for found in _RANGE.finditer(text):
+        first, last = _day(found.group("first")), _day(found.group("last"))
+        days |= {(first + i) % 7 for i in range((last - first) % 7 + 1)}
+    return days
+
+
+# Clauses of a schedule sentence: "closed on Wednesdays and open every other day", "周日休息，周一至周六正常接诊".
+_CLAUSE = re.compile(r"[,，;；]|\b(?:but|while|whereas)\b|但|而|\band\b(?=\s+(?:is\s+|are\s+)?open)", re.I)
+
+
+# A day after a capitalised word is a holiday's ("closed on Good Friday, Easter Sunday and Christmas Day").
+_HOLIDAY = re.compile(r"\w\s+[A-Z][a-z]+\s+$")
+
+
+def open_days(sentence: str) -> tuple[set[int], str, bool] | None:
+    """The days a schedule sentence opens, how it says so, and whether it says they are open: its range of weekdays in
+    an opening clause ("Tuesday to Sunday": 1-6), or else every day but those its closing clauses name ("每周一闭馆，
+    其余日期开放": 1-6, said open; "closed on Mondays": 1-6, not said); None for no schedule."""
     sentence = normalize(sentence)
+    clauses = _CLAUSE.split(sentence)
     found = _RANGE.search(sentence)
-    if not found or not _OPEN.search(sentence) or _CLOSED.search(sentence.replace(found.group(0), " ")):
+    if found:
+        clause = next((c for c in clauses if found.group(0) in c), sentence)
+        opening = clause if _OPEN.search(clause) else sentence  # "open from 9 a.m. to 8 p.m., Tuesday to Saturday"
+        if not _OPEN.search(opening) or _CLOSED.search(opening.replace(found.group(0), " ")):
+            return None
+        return named_days(found.group(0)), found.group(0), True
+    closing = [m for c in clauses if _CLOSED.search(c) for m in _ONE_DAY.finditer(c) if not _HOLIDAY.search(c[:m.start()])]
+    if not closing or _EVERY_DAY.search(sentence):
         return None
-    first, last = _day(found.group("first")), _day(found.group("last"))
-    return {(first + i) % 7 for i in range((last - first) % 7 + 1)}
+    shown = ", ".join(m.group(0) for m in closing)
+    closed = {_day(m.group(0)) for m in closing}
+    return set(range(7)) - closed, shown, any(_OPEN.search(c) and not _CLOSED.search(c) for c in clauses)
 
 
 def _said(statement: str) -> tuple[set[int], bool] | None:
@@ -56,12 +95,12 @@ def _said(statement: str) -> tuple[set[int], bool] | None:
         return None
     days = {_day(m.group(0)) for m in _ONE_DAY.finditer(statement)}
     closed, opened = bool(_CLOSED.search(statement)), bool(_OPEN.search(statement))
-    if not days or closed == opened and not closed:
+    if not days or closed == opened and not closed or _NOT_CLOSED.search(statement):
         return None
     return days, not closed
 
 
-def _schedule(statement: str, question: str, sentences: list[str]) -> tuple[set[int], bool, set[int], str] | None:
+def _schedule(statement: str, question: str, sentences: list[str]) -> tuple[set[int], bool, tuple[set[int], str, bool], str] | None:
     """The statement's days and state, and the open days of the evidence sentence on its subject (a word of the
     statement or its question that is no day or schedule word)."""
     said = _said(statement)
@@ -73,10 +112,6 @@ def _schedule(statement: str, question: str, sentences: list[str]) -> tuple[set[
         if days is not None and any(found_in(t, words(sentence)) for t in topic):
             return (*said, days, sentence)
     return None
-
-
-# A sentence that holds every day holds the statement's too.
-_EVERY_DAY = re.compile(r"\b(?:daily|every ?day|each day|(?:7|seven) days a week)\b|每天|每日|天天|全年无休", re.I)
 
 
 def _other_day(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
@@ -103,17 +138,21 @@ def _other_day(statement: str, sentences: list[str]) -> tuple[str, str, str, str
 
 
 def weekday_reading(statement: str, question: str, sentences: list[str]) -> tuple[str, str, str, str] | bool | None:
-    """Open on a day the evidence's range leaves out, or closed on one it holds: the contradiction ("bound", the
-    statement's days, the range, the sentence); closed on a day it leaves out ("周一闭馆" / "周二至周日开放"), or
-    open on one it holds: True. Without a range, other days the evidence gives the same thing (``_other_day``): the
-    contradiction. None where no sentence on the statement's subject speaks to its days."""
+    """Open on a day the evidence's schedule leaves out, or closed on one it holds: the contradiction ("bound", the
+    statement's days, the range or closing days, the sentence); closed on a day it leaves out ("周一闭馆" / "周二至周日
+    开放"), or open on one it says is open: True. The schedule is a range of open days or the days it closes
+    ("博物馆周二不开放" against "每周一闭馆，其余日期开放" is the contradiction). Without one, other days the evidence
+    gives the same thing (``_other_day``): the contradiction. None where no sentence on the statement's subject speaks
+    to its days."""
     found = _schedule(statement, question, sentences)
     if found is None:
         return _other_day(statement, sentences)
-    days, opened, open_on, sentence = found
+    days, opened, (open_on, shown, said_open), sentence = found
     if (days <= open_on) if opened else not days & open_on:
-        return True
-    return "bound", ", ".join(m.group(0) for m in _ONE_DAY.finditer(statement)), _RANGE.search(normalize(sentence)).group(0), sentence
+        return True if said_open or not opened else None  # "closed on Mondays" alone says nothing of Tuesdays
+    # Closed on another day than the evidence's closing day reads as the other day it gives the same thing.
+    return _other_day(statement, sentences) or (
+        "bound", ", ".join(m.group(0) for m in _ONE_DAY.finditer(statement)), shown, sentence)
 
 
 _ZH_DAY = re.compile(r"(?:周|星期|礼拜)[一二三四五六日天]")

@@ -1,0 +1,92 @@
+"""A benefit, price or rule said of one group of people that the evidence gives another group: "Seniors get 20% off
+jump passes." against "Students get 20% off jump passes, and seniors jump free on Tuesdays."; 学生可以免费滑雪 against
+"学生凭学生证享八折优惠，65岁以上老人免费"; "Adults are seen by Dr. Patel." against "Dr. Patel sees children; Dr. Moreno
+sees adults.". contradiction.py reads it.
+
+The clause's values (its numbers, names and benefit words: free, half price, 八折) tie it to the evidence clause that
+holds them all; that clause's group is another class of people, and no clause naming the statement's group holds them.
+A group of one class is the same group however named ("kids" / "children", 老人 / 老年人; group_benefits.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragpipe.core.evidence.agreement import found_in, name_in, words
+from ragpipe.core.evidence.facts import facts, fold, negated
+from ragpipe.core.evidence.group_benefits import GROUP_CLASSES
+from ragpipe.core.text import is_chinese
+
+# Prices and rules also name adults, whom a benefit seldom names (group_benefits leaves them out).
+_CLASSES = (*GROUP_CLASSES, (r"adult", "成人|成年人"))
+# An English group is a word of its own, not part of a compound ("family-owned").
+_PATTERNS = [re.compile(rf"(?<!-)\b(?:{en})\w*+(?!-)|{zh}", re.I) for en, zh in _CLASSES]
+_CLAUSE = re.compile(r"[,，;；:：]")
+# Benefit words, each read as what it gives: free, half price, 八折 (a number of tenths).
+_FREE = re.compile(r"\b(?:free|complimentary|no charge)\b|免费|免票", re.I)
+_HALF = re.compile(r"\bhalf[\s-]?(?:price|fare)?\b|半价|半票|(?<![\d.])五折", re.I)
+_AGE = re.compile(r"\b(?:under|over|below|above|aged?|older than|younger than)\s+\d+|\b\d+\s*(?:years? old|\+)"
+                  r"|\d+\s*(?:周岁|岁)(?:及?以[上下])?", re.I)
+# A Chinese count ("一片", "两次") is a value, not a word of the clause's topic.
+_ZH_COUNT = re.compile(r"[一二两三四五六七八九十百千万半]")
+_TENTHS = re.compile(r"([一二三四六七八九\d](?:\.\d|五)?)折(?![扣叠合旧算射])")
+
+
+def _groups(text: str) -> set[int]:
+    return {i for i, pattern in enumerate(_PATTERNS) if pattern.search(text)}
+
+
+def _benefits(text: str) -> set[str]:
+    return ({"free"} if _FREE.search(text) else set()) | ({"half"} if _HALF.search(text) else set()) | {
+        f"{m.group(1)}折" for m in _TENTHS.finditer(text)}
+
+
+def _values(clause: str) -> tuple[frozenset[float], tuple[str, ...], set[str]]:
+    """Numbers, names and benefits; an age bound is the group's ("65岁以上老人"). A name is a titled person's ("Dr.
+    Patel sees children"), who serves a group; an organisation ("Dollar General", "EEOC") ties no group's clause, and
+    a Chinese clause's names are left out (jieba tags 滑雪 as one)."""
+    read = facts(_AGE.sub(" ", clause))
+    titled = tuple(n for n in read.names if not is_chinese(clause)
+                   and re.search(rf"\b(?:dr|mr|mrs|ms|prof)\.?\s+(?:\w+\s+)?{re.escape(n.split()[-1])}\b", fold(clause)))
+    return read.numbers, titled, _benefits(clause)
+
+
+def _holds(clause: str, values: tuple[frozenset[float], tuple[str, ...], set[str]]) -> bool:
+    numbers, names, benefits = values
+    theirs = _values(clause)
+    return numbers <= theirs[0] and all(name_in(n, theirs[1]) for n in names) and benefits <= theirs[2]
+
+
+def _clauses(sentences: list[str]) -> list[tuple[str, set[int], str]]:
+    """Each evidence clause, the groups it speaks of and its sentence: a clause that names none speaks of the one
+    group its sentence names ("成人每次1片，每8小时1次": the 8 hours are the adults')."""
+    out = []
+    for sentence in sentences:
+        parts = [p for p in _CLAUSE.split(sentence) if p.strip()]
+        named = _groups(sentence)
+        out += [(p, _groups(p) or (named if len(named) == 1 else set()), sentence) for p in parts]
+    return out
+
+
+def group_swap(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
+    """("group", the statement's group word, the evidence's, the evidence sentence) where a clause of the statement gives
+    its group the values of an evidence clause about another group, and the evidence names its group but gives it others;
+    the two clauses say it alike (both negated or neither) and the sentence holds half the clause's other words."""
+    evidence = _clauses(sentences)
+    for clause in (c for c in _CLAUSE.split(statement) if c.strip()):
+        values = _values(clause)
+        if not any(values):
+            continue  # no value to tie the clause to one evidence clause
+        for group in _groups(clause):
+            if not any(group in theirs for _, theirs, _ in evidence) or any(
+                    group in theirs and _holds(part, values) for part, theirs, _ in evidence):
+                continue  # a group the evidence never names is unsupported, not swapped; or it gives it this one too
+            mention = _PATTERNS[group].search(clause).group(0)
+            rest = [t for t in words(_PATTERNS[group].sub(" ", clause)) if not _benefits(t) and not _ZH_COUNT.match(t)]
+            for part, theirs, sentence in evidence:
+                others = theirs - _groups(clause)
+                if (others and _holds(part, values) and negated(part) == negated(clause)
+                        and sum(found_in(t, words(sentence)) or t in sentence for t in rest) * 2 >= len(rest)):
+                    other = _PATTERNS[min(others)].search(part) or _PATTERNS[min(others)].search(sentence)
+                    return "group", mention, other.group(0), sentence
+    return None

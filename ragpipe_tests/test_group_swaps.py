@@ -1,0 +1,42 @@
+"""A benefit, price or rule said of one group that the evidence gives another (evidence/group_swaps.py, through
+contradiction.contradicted)."""
+
+import pytest
+
+from ragpipe.core.evidence.contradiction import contradicted
+from ragpipe.core.evidence.group_swaps import group_swap
+
+PASSES = ["Jump passes cost $18 an hour.", "Students get 20% off jump passes, and seniors jump free on Tuesdays."]
+SKI = ["滑雪场成人日票380元，学生凭学生证享八折优惠，65岁以上老人免费。"]
+CLINIC = ["Dr. Patel sees children; Dr. Moreno sees adults."]
+PILLS = ["成人每次1片，每8小时1次，每日不超过3片。", "12岁以下儿童禁用。"]
+
+
+@pytest.mark.parametrize("statement, evidence, mine, theirs", [
+    ("Seniors get 20% off jump passes.", PASSES, "Seniors", "Students"),
+    ("Students jump free on Tuesdays.", PASSES, "Students", "seniors"),
+    ("学生可以免费滑雪。", SKI, "学生", "老人"),
+    ("65岁以上的老人滑雪打八折。", SKI, "老人", "学生"),
+    ("Adults are seen by Dr. Patel.", CLINIC, "Adults", "children"),
+    ("儿童每8小时吃一片。", PILLS, "儿童", "成人"),  # the sentence's one group owns its clauses
+])
+def test_a_value_the_evidence_gives_another_group_is_a_contradiction(statement, evidence, mine, theirs):
+    assert group_swap(statement, evidence)[:3] == ("group", mine, theirs)
+    found = contradicted(statement, "", evidence)
+    assert found is not None and found.kind == "group"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("Students get 20% off jump passes.", PASSES),
+    ("65岁以上的老人可以免费滑雪，学生凭学生证打八折。", SKI),
+    ("Kids see Dr. Patel.", CLINIC),  # a group of the same class ("kids" / "children")
+    ("Teachers get 20% off jump passes.", PASSES),  # a group the evidence never names: unsupported, not swapped
+    ("Students and seniors get 20% off.", ["Students and seniors get 20% off."]),  # one clause gives both
+    ("A family-owned shop gives students 20% off.", ["Students get 20% off at the shop, says a local family."]),
+    # an organisation's name ties no group's clause (a RAGTruth statement, faithful)
+    ("Dollar General was sued by the EEOC after a pregnant worker was fired.",
+     ["The EEOC filed a lawsuit against Dollar General after the employee was fired.",
+      "The EEOC enforces protections for pregnant workers."]),
+])
+def test_the_same_group_an_unnamed_one_or_a_shared_clause_is_no_swap(statement, evidence):
+    assert group_swap(statement, evidence) is None
