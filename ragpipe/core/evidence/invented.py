@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 
 from ragpipe.core.evidence.agreement import BARE_REPLY, fact_terms, found_in, name_in, words
+from ragpipe.core.evidence.asked_things import unnamed_asked_thing
 from ragpipe.core.evidence.facts import bounds, facts
 from ragpipe.core.evidence.group_benefits import unnamed_group_benefit
 from ragpipe.core.evidence.provisions import asks_offer, offered_thing, says_included
@@ -48,6 +49,10 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
         return [w for w in terms if not (interchangeable(w) & all_tokens or (zh and w in lowered)
                                          or found_in(w, held))]
 
+    # A yes to a yes/no question claims the question's own thing ("Does it cause headaches?" - "Yes, headaches are a
+    # common side effect."): named again, and never by the evidence, it is invented (asked_things).
+    if unnamed_asked_thing(statement, question, lowered, missing):
+        return True
     # Where the question asks what is offered or had ("What comes with the camera?", "小区有游泳池吗？"), the thing
     # alone is the claim ("It also comes with a tripod.", "The apartment has a dishwasher.", "小区设有游泳池。"):
     # the offer's verb is the question's, so one new word is enough.
