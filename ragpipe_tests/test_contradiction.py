@@ -323,6 +323,23 @@ def test_a_permission_against_a_prohibition_or_a_duty_against_an_exemption(state
 
 
 @pytest.mark.parametrize("statement, evidence", [
+    ("可以使用活饵。", "本水库禁止使用活饵，只允许使用人工饵。"),
+    ("游客可以使用无人机拍摄。", "景区禁止使用无人机拍摄，只允许使用手机拍摄。"),
+])
+
+
+def test_a_permission_of_what_one_clause_forbids_beside_one_that_allows_another_thing(statement, evidence):
+    # The clause that allows 人工饵 borrows no 活饵 from the clause that forbids it: that word is forbidden there.
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "modality"
+
+
+def test_what_the_allowing_clause_allows_stays_allowed():
+    assert contradiction("可以使用人工饵。", ["本水库禁止使用活饵，只允许使用人工饵。"]) is None
+    assert contradiction("可以在吸烟区吸烟。", ["禁止在阳台吸烟，只允许在吸烟区吸烟。"]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
     ("商店内禁止吸烟。", "顾客不得在商店内吸烟。"),                         # both forbid, worded otherwise
     ("You cannot park on the bridge.", "Parking is forbidden on the bridge."),
     ("Visitors were not allowed to take photos.", "Visitors were not even allowed to take photos."),

@@ -125,6 +125,9 @@ FLAT = ["The apartment has two bedrooms, a washing machine and a fridge.", "Rent
     ("还配有一副耳机。", "这款手机配有什么配件？", ["这款手机配有充电器和数据线。"]),
     ("小区设有游泳池。", "小区有游泳池吗？", ["小区设有两个儿童游乐场和一个地下停车场。"]),
     ("这套房子带一个地下车位。", "这套房子有车位吗？", ["这套房子三室两厅，带一个朝南的阳台。"]),
+    # the opening yes is the reply's, not the thing's sentence
+    ("Yes, an apron is included with the class.", "Does the pottery class include an apron?",
+     ["The class fee of $45 includes clay and firing."]),
 ])
 def test_an_asked_offer_of_a_thing_the_evidence_never_names_is_invented(statement, question, evidence):
     assert fires(statement, evidence, question)

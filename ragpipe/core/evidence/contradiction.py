@@ -31,6 +31,7 @@ from ragpipe.core.evidence.scope import scope_conflict
 from ragpipe.core.evidence.weekdays import weekday_reading
 from ragpipe.core.evidence.ranks import ranked_title
 from ragpipe.core.evidence.roles import names_role, one_relation, relation_wording, swapped_roles
+from ragpipe.core.evidence.use_rules import use_rule_conflict
 from ragpipe.core.evidence.slots import alternative, as_written, one_person, proper, read_as_evidence, show, slot_conflict
 from ragpipe.core.text import is_chinese
 
@@ -234,7 +235,8 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
     extreme = None if order else ranked(statement, sentences)  # "the cheapest" of three stated prices
     if extreme and not extreme[0]:
         return Contradiction("comparison", *extreme[1:])
-    found = polarity_conflict(statement, sentences) or denied_value(statement, sentences)
+    # A rule of use ("Children under 12 can take it" / "Do not give … to children under 12"): use_rules.
+    found = polarity_conflict(statement, sentences) or denied_value(statement, sentences) or use_rule_conflict(statement, sentences)
     if found and found[0] == "antonym" and (one_relation(statement, found[3]) or order and found[3] in order[3]):
         found = None  # a converse ("lost to" / "won against", "shorter" / "longer"): the roles decide
     swapped = not found and swapped_roles(statement, sentences)

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ragpipe.core.evidence.agreement import BARE_REPLY, fact_terms, found_in, name_in, words
-from ragpipe.core.evidence.facts import bounds, facts
+from ragpipe.core.evidence.agreement import BARE_REPLY, fact_terms, found_in, name_in, opening_reply, words
+from ragpipe.core.evidence.asked_things import unnamed_asked_thing
+from ragpipe.core.evidence.facts import bounds, facts, negated
 from ragpipe.core.evidence.group_benefits import unnamed_group_benefit
 from ragpipe.core.evidence.possessions import each_has, frame_word
 from ragpipe.core.evidence.provisions import asks_offer, offered_thing, says_included
@@ -50,10 +51,17 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
         return [w for w in terms if not (interchangeable(w) & all_tokens or (zh and w in lowered)
                                          or found_in(w, held))]
 
+    # A yes to a yes/no question claims the question's own thing ("Does it cause headaches?" - "Yes, headaches are a
+    # common side effect."): named again, and never by the evidence, it is invented (asked_things).
+    if unnamed_asked_thing(statement, question, lowered, missing):
+        return True
     # Where the question asks what is offered or had ("What comes with the camera?", "小区有游泳池吗？"), the thing
     # alone is the claim ("It also comes with a tripod.", "The apartment has a dishwasher.", "小区设有游泳池。"):
     # the offer's verb is the question's, so one new word is enough.
-    if asks_offer(question) and len(own) <= 6 and _unnamed(offered_thing(statement, asked=True), lowered, missing, zh):
+    # A reply's opening yes is no part of the thing's sentence: "Yes, an apron is included." offers an apron.
+    reply = opening_reply(statement, question)
+    offer = reply[1] if reply and not negated(reply[0]) else statement
+    if asks_offer(question) and len(own) <= 6 and _unnamed(offered_thing(offer, asked=True), lowered, missing, zh):
         return True
     # What every one of a whole is said to have ("Every room has a balcony", "每间客房都有阳台") is a fitting the
     # evidence would name: one it never names is invented, one new word as much as two (possessions.py).

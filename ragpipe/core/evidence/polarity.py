@@ -292,8 +292,10 @@ def _modality_conflict(statement: str, stance: str, sentences: list[str],
     of = [(c, s) for s in sentences for c in clauses_of(s)]
     clauses = [c for c, _ in of]
     # A Chinese modal clause may leave its subject to the sentence's other clause ("会员卡仅限本人使用，不得转借"):
-    # where the clause's modal word governs a word of the statement, the sentence holds the rest.
-    held = [max(_held(frame, c, lexicon), is_chinese(c) and bool(_objects(c, lexicon) & set(frame)) and _held(frame, s, lexicon))
+    # where the clause's modal word governs a word of the statement, the sentence's clauses that say no modality of
+    # their own hold the rest (not "禁止使用活饵" beside "只允许使用人工饵": that clause's 活饵 is forbidden, not allowed).
+    held = [max(_held(frame, c, lexicon), is_chinese(c) and bool(_objects(c, lexicon) & set(frame))
+                and _held(frame, _unruled(c, s, lexicon), lexicon))
             if len(frame) > 1 or _beside_modal(frame[0], c, lexicon) else 0 for c, s in of]
     best = max(held, default=0)
     enough = max(min(2, len(frame)), ALIGNED_SHARE * len(frame))
@@ -305,6 +307,11 @@ def _modality_conflict(statement: str, stance: str, sentences: list[str],
             return ("modality" if lexicon is _MODALITY else "negation", _said(statement, stance, lexicon),
                     _said(clause, _OPPOSITE[stance], lexicon), clause)
     return None
+
+
+def _unruled(clause: str, sentence: str, lexicon=_MODALITY) -> str:
+    """The clause with its sentence's clauses that say no modality of their own (where its subject may stand)."""
+    return "，".join(c for c in clauses_of(sentence) if c == clause or modality(c, lexicon) is None)
 
 
 def _beside_modal(word: str, text: str, lexicon=_MODALITY) -> bool:
