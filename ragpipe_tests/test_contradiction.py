@@ -532,6 +532,8 @@ def test_a_negated_word_against_its_antonym_is_no_contradiction(statement, evide
     ("公司去年实现盈利。", "公司去年出现亏损。"),
     ("Yes, the hotel has an outdoor pool.", "The hotel has 120 rooms and an indoor pool."),  # a place
     ("酒店有120间客房和一个室外泳池。", "酒店共有120间客房和一个室内泳池。"),
+    ("周末搬家价格下调20%。", "节假日及周末搬家，价格上浮20%。"),  # a price moved up, said moved down
+    ("节假日机票价格下浮10%。", "节假日机票价格上调10%。"),
 ])
 
 
@@ -1645,3 +1647,27 @@ def test_a_title_the_evidence_gives_only_with_a_rank_is_another_post(statement, 
 def test_a_titled_english_name_in_another_clause_s_slot(statement, evidence, other):
     found = contradiction(statement, [evidence])
     assert (found.evidence if found else None) == other, found
+
+
+@pytest.mark.parametrize("statement, stated, said", [
+    ("Donors can use the mobile unit at the public library instead.", "public library", "town hall"),
+    ("Please use the main entrance after 6 p.m.", "main entrance", "back door"),
+])
+def test_a_copied_sentence_with_another_common_noun_phrase_in_its_place_is_contradicted(statement, stated, said):
+    evidence = ["The centre will be closed from 3 to 14 March; donors can use the mobile unit at the town hall instead.",
+                "Please use the back door after 6 p.m."]
+    found = contradiction(statement, evidence)
+    assert found is not None and (found.stated, found.evidence) == (stated, said)
+
+
+@pytest.mark.parametrize("statement", [
+    "Donors can use the mobile unit at the town hall instead.",  # the copy itself
+    "Donors can visit the mobile unit at the town hall instead.",  # a verb put for another: a synonym may be
+    "The centre will be closed for repairs from 3 to 14 March.",  # one word for one word: maybe a synonym
+    "Please use the rear door after 6 p.m.",
+])
+def test_a_copy_with_a_reworded_word_is_no_substitution(statement):
+    from ragpipe.core.evidence.substitutions import substituted
+    evidence = ["The centre will be closed for refurbishment from 3 to 14 March; donors can use the mobile unit at the "
+                "town hall instead.", "Please use the back door after 6 p.m."]
+    assert substituted(statement, evidence) is None

@@ -184,3 +184,18 @@ def test_the_words_that_bound_a_value_are_no_claim_of_their_own(statement, evide
 ])
 def test_a_claim_beside_a_bounded_value_the_evidence_shares_is_still_invented(statement, evidence, question):
     assert fires(statement, evidence, question)
+
+
+def test_a_clitic_is_no_new_word_of_a_claim():
+    """"It's" is "it": "It's $240 for the whole course" states the evidence's price of the course."""
+    evidence = ["The Beginner Wheel course runs for six weekly sessions and costs $240, including clay and firing."]
+    assert not fires("It's $240 for the whole course", evidence, "What does the beginner wheel course cost?")
+
+
+@pytest.mark.parametrize("statement, thing", [
+    ("陶土和一次烧制都包含在里面", ("陶土", "一次", "烧制")),
+    ("早餐也包含在房费里面", ("早餐",)),
+    ("车上提供免费无线网络", ("无线网络",)),
+])
+def test_what_is_included_in_something_is_the_subject_of_its_verb(statement, thing):
+    assert offered_thing(statement) == thing

@@ -30,6 +30,7 @@ from ragpipe.core.evidence.scope import scope_conflict
 from ragpipe.core.evidence.weekdays import weekday_reading
 from ragpipe.core.evidence.ranks import ranked_title
 from ragpipe.core.evidence.roles import names_role, one_relation, relation_wording, swapped_roles
+from ragpipe.core.evidence.substitutions import substituted
 from ragpipe.core.evidence.slots import alternative, as_written, one_person, proper, read_as_evidence, show, slot_conflict
 from ragpipe.core.text import is_chinese
 
@@ -204,6 +205,7 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
         swapped = None  # "B is shorter than A" swaps the sides of "A is longer than B" around its antonym
     found = found or (("roles", *swapped) if swapped else bound_conflict(statement, sentences) or ranked_title(statement, sentences))
     found = found or ended_state(statement, sentences)  # "is still operating" / "stopped operating in 2023"
+    found = found or substituted(statement, sentences)  # "at the public library" / "at the town hall"
     return Contradiction(*found) if found else None
 
 

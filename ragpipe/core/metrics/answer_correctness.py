@@ -72,8 +72,9 @@ def load_model(backend: str) -> Trees:
 
 def rejects_premise(reference: str, question: str) -> bool:
     """The reference denies what a question that is no yes/no question takes for granted
-    ("Which ancient Chinese landed on the moon?" - "None did."): declining to answer is right."""
-    return facts(reference).negated and not _YES_NO_QUESTION.search(question)
+    ("Which ancient Chinese landed on the moon?" - "None did."): declining to answer is right. A bound
+    ("不低于45公斤", "no more than 5 g") answers the question: it denies nothing."""
+    return negates(reference) and not _YES_NO_QUESTION.search(question)
 
 
 def by_rule(case: EvalCase, kit: Toolkit) -> MetricResult | None:
