@@ -36,7 +36,7 @@ _INITIALS = re.compile(r"\b(?:[A-Za-z]\.\s?){2,}")
 POSTMODIFIER = re.compile(r"\s+(?:of|in|for|from|on|at|with|by)\s.*$", re.I | re.S)
 
 
-# A clitic or a possessive is its word's: "it's" is "it" (no content word), "the library's" is "library".
+# A function word with a clitic is a function word: "it's", "that's", "there's" are no content words.
 _CLITIC = re.compile(r"'(?:s|re|ll|ve|d|m)$")
 
 
@@ -46,9 +46,8 @@ def terms(text: str) -> tuple[str, ...]:
     Numbers are no words here: ``fact_terms`` gives them by value; "a two-year warranty" holds the words of
     "lasts two years" (``en_value_words``)."""
     words = content_tokens(text) if is_chinese(text) else (
-        stem(w) for w in (_CLITIC.sub("", w) for w in re.findall(r"[a-z0-9]+(?:['-][a-z0-9]+)*",
-                                                                  en_value_words(fold(text).replace("’", "'"))))
-        if w not in EN_STOPWORDS)
+        stem(w) for w in re.findall(r"[a-z0-9]+(?:['-][a-z0-9]+)*", en_value_words(fold(text).replace("’", "'")))
+        if w not in EN_STOPWORDS and _CLITIC.sub("", w) not in EN_STOPWORDS)
     return tuple(w for w in words if not re.search(r"\d", w))
 
 
