@@ -36,10 +36,6 @@ _INITIALS = re.compile(r"\b(?:[A-Za-z]\.\s?){2,}")
 POSTMODIFIER = re.compile(r"\s+(?:of|in|for|from|on|at|with|by)\s.*$", re.I | re.S)
 
 
-# A function word with a clitic is a function word: "it's", "that's", "there's" are no content words.
-_CLITIC = re.compile(r"'(?:s|re|ll|ve|d|m)$")
-
-
 @lru_cache(maxsize=65536)
 def terms(text: str) -> tuple[str, ...]:
     """Content words, folded and lightly stemmed (Chinese: jieba words and their bigrams).
@@ -47,7 +43,7 @@ def terms(text: str) -> tuple[str, ...]:
     "lasts two years" (``en_value_words``)."""
     words = content_tokens(text) if is_chinese(text) else (
         stem(w) for w in re.findall(r"[a-z0-9]+(?:['-][a-z0-9]+)*", en_value_words(fold(text).replace("’", "'")))
-        if w not in EN_STOPWORDS and _CLITIC.sub("", w) not in EN_STOPWORDS)
+        if w not in EN_STOPWORDS)
     return tuple(w for w in words if not re.search(r"\d", w))
 
 

@@ -15,7 +15,7 @@ from ragpipe.core.evidence.facts import bounds, facts
 from ragpipe.core.evidence.group_benefits import unnamed_group_benefit
 from ragpipe.core.evidence.provisions import asks_offer, offered_thing, says_included
 from ragpipe.core.synonyms import interchangeable
-from ragpipe.core.text import added_clause, is_chinese, joined_object, normalize
+from ragpipe.core.text import EN_STOPWORDS, added_clause, is_chinese, joined_object, normalize
 
 
 def invented(statement: str, question: str, sentences: Sequence[str], lowered: str, all_tokens: set[str]) -> bool:
@@ -40,7 +40,7 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
     # The words that bound a value are the value's, not a claim's: "18 or older", "younger than 12", "12岁以上".
     # (Not a hedge's: "approximately", "around" beside a value are as often an invented claim's only other word.)
     said_words = [w for w in dict.fromkeys(words(statement)) if not fact_terms(facts(w)) and not w.isdigit()
-                  and not (_BOUND_WORD.match(w) and bounds(statement))]
+                  and not (_BOUND_WORD.match(w) and bounds(statement)) and _CLITIC.sub("", w) not in EN_STOPWORDS]
     own = [w for w in said_words if len(w) > 1]
     held = words(lowered)
 
@@ -137,6 +137,8 @@ def _short_claim(statement: str, said_words: list[str]) -> bool:
     return 1 <= len(said_words) <= 2 and bool(_EN_PREDICATE.search(statement))
 
 
+# A function word with its clitic ("it's", "that's", "there'") claims nothing.
+_CLITIC = re.compile(r"'\w*$")
 _BOUND_WORD = re.compile(r"(?:older|younger|over|under|above|below|以上|以下|以内)$", re.I)
 _VALUE_UNIT = re.compile(r"(\d+(?:[.,]\d+)*|[零〇一二两三四五六七八九十百千万亿]+)\s*-?\s*([a-z%]+|[^\W\d_])", re.I)
 
