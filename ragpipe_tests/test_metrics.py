@@ -148,7 +148,7 @@ def test_answer_correctness_same_fact_and_wrong_number(kit):
     ("How long is the lease?", "The lease runs for three years.", "24 months", False),
     ("一年有多少个月？", "一年有十个月。", "12个月", False),  # the question's 一年 is its topic, not 12个月 stated
     # "one of the two" hedges between the candidates either side of its "or"
-    ("Which is the largest ocean?", "It's the Pacific or the Indian, one of the two.", "The Pacific", False),
+    ("Which is the largest ocean?", "The Pacific or the Indian, one of the two.", "The Pacific", False),
     ("哪个是最大的海洋？", "太平洋或大西洋，两者之一。", "太平洋", False),
     # a reference that bounds a value answers the question: it rejects no premise, so declining is wrong
     ("女性献血体重要求多少？", "抱歉，资料里没有找到相关信息。", "不低于45公斤。", False),
