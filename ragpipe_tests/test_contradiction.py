@@ -4,6 +4,8 @@ and stays quiet on the faithful rewording beside it."""
 import pytest
 
 from ragpipe.core.evidence.contradiction import answers_otherwise, confirms, contradicted, contradiction
+from ragpipe.core.evidence.durations import duration_conflict
+from ragpipe.core.evidence.substitutions import substituted
 from ragpipe.core.evidence.ended_states import ended_state
 from ragpipe.core.evidence.facts import counted, facts, lone_one
 from ragpipe.core.evidence.zh_names import zh_makers
@@ -549,6 +551,8 @@ def test_a_negated_word_against_its_antonym_is_no_contradiction(statement, evide
     ("公司去年实现盈利。", "公司去年出现亏损。"),
     ("Yes, the hotel has an outdoor pool.", "The hotel has 120 rooms and an indoor pool."),  # a place
     ("酒店有120间客房和一个室外泳池。", "酒店共有120间客房和一个室内泳池。"),
+    ("周末搬家价格下调20%。", "节假日及周末搬家，价格上浮20%。"),  # a price moved up, said moved down
+    ("节假日机票价格下浮10%。", "节假日机票价格上调10%。"),
 ])
 
 
@@ -1693,3 +1697,51 @@ def test_a_negation_in_one_clause_or_against_one_clause_is_read(statement, evide
 ])
 def test_the_same_polarity_or_a_clause_another_negates_is_no_negation(statement, evidence):
     assert contradicted(statement, "", evidence) is None
+
+
+@pytest.mark.parametrize("statement, stated, said", [
+    ("Donors can use the mobile unit at the public library instead.", "public library", "town hall"),
+    ("Please use the main entrance after 6 p.m.", "main entrance", "back door"),
+])
+def test_a_copied_sentence_with_another_common_noun_phrase_in_its_place_is_contradicted(statement, stated, said):
+    evidence = ["The centre will be closed from 3 to 14 March; donors can use the mobile unit at the town hall instead.",
+                "Please use the back door after 6 p.m."]
+    found = contradiction(statement, evidence)
+    assert found is not None and (found.stated, found.evidence) == (stated, said)
+
+
+@pytest.mark.parametrize("statement", [
+    "Donors can use the mobile unit at the town hall instead.",  # the copy itself
+    "Donors can visit the mobile unit at the town hall instead.",  # a verb put for another: a synonym may be
+    "The centre will be closed for repairs from 3 to 14 March.",  # one word for one word: maybe a synonym
+    "Please use the rear door after 6 p.m.",
+])
+def test_a_copy_with_a_reworded_word_is_no_substitution(statement):
+    evidence = ["The centre will be closed for refurbishment from 3 to 14 March; donors can use the mobile unit at the "
+                "town hall instead.", "Please use the back door after 6 p.m."]
+    assert substituted(statement, evidence) is None
+
+
+TATTOO = ["If you have had a tattoo or piercing, you must wait four months before you can donate.",
+          "Platelet donation takes about 90 minutes and can be repeated every two weeks."]
+BOOKING = ["搬家需至少提前3天预约；搬家前24小时内取消的，需支付100元违约金。"]
+
+
+@pytest.mark.parametrize("statement, evidence, stated, said", [
+    # the span another sentence gives speaks of another thing: only the one about the tattoo counts
+    ("You can donate two weeks after getting a tattoo.", TATTOO, "two weeks", "four months"),
+    # below the clause's floor; the 24小时 (one day) of the other clause is another thing
+    ("提前1天预约就可以", BOOKING, "1天", "3天"),
+])
+def test_a_span_of_time_the_clause_about_the_same_thing_gives_otherwise_is_contradicted(statement, evidence, stated, said):
+    assert duration_conflict(statement, evidence)[1:3] == (stated, said)
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("You must wait 16 weeks after a tattoo before you can donate.", TATTOO),  # the same span in other units
+    ("After a tattoo you must wait four months before you can donate.", TATTOO),
+    ("Platelet donation can be repeated every two weeks.", TATTOO),
+    ("提前5天预约就可以", BOOKING),  # the floor kept
+])
+def test_a_span_of_time_the_evidence_bears_out_is_no_duration_conflict(statement, evidence):
+    assert duration_conflict(statement, evidence) is None

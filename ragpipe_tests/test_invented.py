@@ -256,3 +256,18 @@ def test_a_short_chinese_quality_behind_a_degree_adverb_the_evidence_never_state
 @pytest.mark.parametrize("statement", ["它很安全。", "它的容量很大。"])
 def test_a_quality_behind_a_degree_adverb_the_evidence_bears_is_not_invented(statement):
     assert not fires(statement, KETTLE + ["使用非常安全。", "容量大，适合全家使用。"], "这款电水壶怎么样？")
+
+
+def test_a_clitic_is_no_new_word_of_a_claim():
+    """"It's" is "it": "It's $240 for the whole course" states the evidence's price of the course."""
+    evidence = ["The Beginner Wheel course runs for six weekly sessions and costs $240, including clay and firing."]
+    assert not fires("It's $240 for the whole course", evidence, "What does the beginner wheel course cost?")
+
+
+@pytest.mark.parametrize("statement, thing", [
+    ("陶土和一次烧制都包含在里面", ("陶土", "一次", "烧制")),
+    ("早餐也包含在房费里面", ("早餐",)),
+    ("车上提供免费无线网络", ("无线网络",)),
+])
+def test_what_is_included_in_something_is_the_subject_of_its_verb(statement, thing):
+    assert offered_thing(statement) == thing

@@ -147,6 +147,12 @@ def test_answer_correctness_same_fact_and_wrong_number(kit):
     ("这份合同期限多长？", "合同期限为18个月。", "两年", False),
     ("How long is the lease?", "The lease runs for three years.", "24 months", False),
     ("一年有多少个月？", "一年有十个月。", "12个月", False),  # the question's 一年 is its topic, not 12个月 stated
+    # "one of the two" hedges between the candidates either side of its "or"
+    ("Which is the largest ocean?", "The Pacific or the Indian, one of the two.", "The Pacific", False),
+    ("哪个是最大的海洋？", "太平洋或大西洋，两者之一。", "太平洋", False),
+    # a reference that bounds a value answers the question: it rejects no premise, so declining is wrong
+    ("女性献血体重要求多少？", "抱歉，资料里没有找到相关信息。", "不低于45公斤。", False),
+    ("How much salt may I add?", "Sorry, I can't tell from the documents.", "No more than 5 g.", False),
 ])
 def test_answer_and_factual_correctness_read_the_reference_as_a_person(kit, question, answer, reference, correct):
     assert_both_correctness_metrics(kit, question, answer, reference, correct)

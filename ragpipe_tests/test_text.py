@@ -15,6 +15,9 @@ def test_chinese_statements_split_at_connective_and_full_clauses():
     assert split_statements("根据文档，2015年，优酷土豆收购了阿里巴巴。") == ["根据文档，2015年，优酷土豆收购了阿里巴巴"]
     # A thousands comma is no clause break: "5,000毫安时" is one number.
     assert split_statements("电池容量为5,000毫安时，支持100瓦快充。") == ["电池容量为5,000毫安时", "支持100瓦快充"]
+    # A condition sets the case of the clause after it: no claim alone.
+    assert split_statements("没有电梯的话，从5楼起每层加收30元。") == ["没有电梯的话，从5楼起每层加收30元"]
+    assert split_statements("如需取消，请在上课前24小时告知。") == ["如需取消，请在上课前24小时告知"]
 
 
 def test_what_a_thing_can_do_after_which_is_a_statement_of_its_own():

@@ -24,6 +24,7 @@ from ragpipe.core.evidence.limits import bound_conflict, range_confirms, range_e
 from ragpipe.core.evidence.polarity import aligned_with, clauses_of, polarity_conflict
 from ragpipe.core.evidence.counts import counts, rank_conflict, same_thing
 from ragpipe.core.evidence.denied_values import denied_value
+from ragpipe.core.evidence.durations import duration_conflict
 from ragpipe.core.evidence.ended_states import ended_state
 from ragpipe.core.evidence.event_dates import date_reading
 from ragpipe.core.evidence.group_swaps import group_swap
@@ -31,6 +32,7 @@ from ragpipe.core.evidence.scope import scope_conflict
 from ragpipe.core.evidence.weekdays import weekday_reading
 from ragpipe.core.evidence.ranks import ranked_title
 from ragpipe.core.evidence.roles import names_role, one_relation, relation_wording, swapped_roles
+from ragpipe.core.evidence.substitutions import substituted
 from ragpipe.core.evidence.use_rules import use_rule_conflict
 from ragpipe.core.evidence.slots import alternative, as_written, one_person, proper, read_as_evidence, show, slot_conflict
 from ragpipe.core.text import is_chinese
@@ -216,7 +218,7 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
         return None
     found = slots and (slot_conflict(statement, sentences, [words(s) for s in sentences])
                        or _reworded_slot_conflict(statement, sentences) or count_conflict(statement, sentences)
-                       or list_conflict(statement, sentences))
+                       or list_conflict(statement, sentences) or duration_conflict(statement, sentences))
     # A difference the two values bear out ("比B型重0.3公斤" against 2.1 and 1.8 kg) is no other number.
     if found and not (found[0] == "number" and facts(found[1]).numbers & borne_differences(statement, sentences)):
         return Contradiction(*found)
@@ -244,6 +246,7 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
         swapped = None  # "B is shorter than A" swaps the sides of "A is longer than B" around its antonym
     found = found or (("roles", *swapped) if swapped else bound_conflict(statement, sentences) or ranked_title(statement, sentences))
     found = found or ended_state(statement, sentences)  # "is still operating" / "stopped operating in 2023"
+    found = found or substituted(statement, sentences)  # "at the public library" / "at the town hall"
     return Contradiction(*found) if found else None
 
 

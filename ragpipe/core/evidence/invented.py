@@ -17,7 +17,7 @@ from ragpipe.core.evidence.group_benefits import unnamed_group_benefit
 from ragpipe.core.evidence.possessions import each_has, frame_word
 from ragpipe.core.evidence.provisions import asks_offer, offered_thing, says_included
 from ragpipe.core.synonyms import interchangeable
-from ragpipe.core.text import added_clause, is_chinese, joined_object, normalize
+from ragpipe.core.text import EN_STOPWORDS, added_clause, is_chinese, joined_object, normalize
 
 
 def invented(statement: str, question: str, sentences: Sequence[str], lowered: str, all_tokens: set[str]) -> bool:
@@ -41,9 +41,10 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
     said = facts(statement)
     # The words that bound a value are the value's, not a claim's: "18 or older", "younger than 12", "12岁以上".
     # (Not a hedge's: "approximately", "around" beside a value are as often an invented claim's only other word.)
-    # Nor are a degree adverb's ("它很安静" claims 安静 of it, as "它安静" does).
+    # Nor are a degree adverb's ("它很安静" claims 安静 of it, as "它安静" does), nor "it's", "that's".
     said_words = [w for w in dict.fromkeys(words(statement)) if not fact_terms(facts(w)) and not w.isdigit()
-                  and not (_BOUND_WORD.match(w) and bounds(statement)) and not _DEGREE.match(w)]
+                  and not (_BOUND_WORD.match(w) and bounds(statement)) and not _DEGREE.match(w)
+                  and _CLITIC.sub("", w) not in EN_STOPWORDS]
     own = [w for w in said_words if len(w) > 1]
     held = words(lowered)
 
@@ -154,6 +155,8 @@ def _short_claim(statement: str, said_words: list[str]) -> bool:
 
 
 _DEGREE = re.compile(r"^(?:很|非常|相当|极其|极为|挺|超级)$")
+# A function word with its clitic ("it's", "that's", "there'") claims nothing.
+_CLITIC = re.compile(r"'\w*$")
 _BOUND_WORD = re.compile(r"(?:older|younger|over|under|above|below|以上|以下|以内)$", re.I)
 _VALUE_UNIT = re.compile(r"(\d+(?:[.,]\d+)*|[零〇一二两三四五六七八九十百千万亿]+)\s*-?\s*([a-z%]+|[^\W\d_])", re.I)
 

@@ -49,6 +49,9 @@ _EN_OFFER_ASKED = re.compile(r"\b(?:includ(?:es?|ed)|offers?|provides?|contains?
 _ZH_OFFER_ASKED = re.compile(r"提供|包含|包括|含有|设有|配有|配备|附带|附赠|赠送|设施|配件|有没有|有(?:什么|哪些)|(?<![所没])有[^，。？?]{1,10}吗")
 _EN_HAS = re.compile(r"\b(?:has|have)\s+" + _EN_OFFERS.pattern.split(r")\s+", 1)[1], re.I)
 _ZH_HAS = re.compile(r"(?:带有|拥有|(?<![携])带(?![来着领动走回上去]))(?P<thing>[^，。；、！？,.;!?]+)")
+# "包含在里面", "包括在房费内": the verb's object is the place of inclusion, the thing its subject (adverbs before the verb left out).
+_ZH_INSIDE = re.compile(r"^(?:在[^，。；、！？,.;!?]{0,8}?)?(?:里面|里边|里头|其中|之内|在内|内|中)\s*$")
+_ZH_ADVERBS = re.compile(r"[都也均已全]+\s*$")
 # A count and its classifier ("一个", "一副") says how many, not what: "一个地下车位" offers 地下车位.
 _ZH_COUNT = re.compile(r"^[一二两三四五六七八九十几\d]+[个副台张间套份只件把辆块条双对]?$")
 
@@ -80,10 +83,13 @@ def offered_thing(statement: str, asked: bool = False) -> tuple[str, ...]:
         found = _ZH_OFFERS.search(statement) or (_ZH_HAS.search(statement) if asked else None)
         if not found:
             return ()
-        thing = tuple(w for w in words(found.group("thing")) if w != "免费" and not _ZH_COUNT.match(w))
+        written = found.group("thing")
+        if _ZH_INSIDE.match(written):  # "陶土和烧制都包含在里面": what is included stands before the verb
+            written = _ZH_ADVERBS.sub("", statement[:found.start()])
+        thing = tuple(w for w in words(written) if w != "免费" and not _ZH_COUNT.match(w))
         if thing and len(thing[-1]) > 1:
             return thing
-        rest = re.sub(r"^(?:免费|的)+", "", found.group("thing"))  # jieba glues "免费餐" + "食": the thing is 餐食
+        rest = re.sub(r"^(?:免费|的)+", "", written)  # jieba glues "免费餐" + "食": the thing is 餐食
         return (rest,) if len(rest) > 1 else ()
     statement = _EN_AMOUNT.sub("", statement)
     found = _EN_OFFERED.search(statement) or _EN_OFFERS.search(statement) or (_EN_HAS.search(statement) if asked else None)

@@ -12,7 +12,7 @@ from ragpipe.core.evidence.answer_role import named_in_another_role
 from ragpipe.core.evidence.calibration import Trees
 from ragpipe.core.evidence.correctness_row import (CLAUSE_END, CORRECTNESS_FEATURES, correctness_row, denied, full_name, head_replaced,
                                                    hedged, negates, opens_with, other_person, same_kind)
-from ragpipe.core.evidence.facts import facts, fold, negated
+from ragpipe.core.evidence.facts import fold, negated
 from ragpipe.core.evidence.counts import in_evidence_terms
 from ragpipe.core.evidence.contradiction import contradiction
 from ragpipe.core.evidence.features import language_of, normalized_cosine
@@ -72,8 +72,9 @@ def load_model(backend: str) -> Trees:
 
 def rejects_premise(reference: str, question: str) -> bool:
     """The reference denies what a question that is no yes/no question takes for granted
-    ("Which ancient Chinese landed on the moon?" - "None did."): declining to answer is right."""
-    return facts(reference).negated and not _YES_NO_QUESTION.search(question)
+    ("Which ancient Chinese landed on the moon?" - "None did."): declining to answer is right. A bound
+    ("不低于45公斤", "no more than 5 g") answers the question: it denies nothing."""
+    return negates(reference) and not _YES_NO_QUESTION.search(question)
 
 
 def by_rule(case: EvalCase, kit: Toolkit) -> MetricResult | None:
