@@ -1705,7 +1705,7 @@ def test_the_same_polarity_or_a_clause_another_negates_is_no_negation(statement,
 ])
 def test_a_copied_sentence_with_another_common_noun_phrase_in_its_place_is_contradicted(statement, stated, said):
     evidence = ["The centre will be closed from 3 to 14 March; donors can use the mobile unit at the town hall instead.",
-                "Please use the back door after 6 p.m."]
+                "Please use the back door after 6 p.m.", "It is closed on Sundays and public holidays."]  # "public" elsewhere
     found = contradiction(statement, evidence)
     assert found is not None and (found.stated, found.evidence) == (stated, said)
 
@@ -1745,3 +1745,11 @@ def test_a_span_of_time_the_clause_about_the_same_thing_gives_otherwise_is_contr
 ])
 def test_a_span_of_time_the_evidence_bears_out_is_no_duration_conflict(statement, evidence):
     assert duration_conflict(statement, evidence) is None
+
+
+def test_a_condition_clause_is_read_with_the_clause_it_sets():
+    """"没有电梯的话，" is no claim of its own (text.split_statements) and 的话 no word its evidence must hold."""
+    evidence = ["无电梯的楼房，从3楼起每层加收30元。", "小面包车起步价200元，含5公里。"]
+    found = contradicted("没有电梯的话，从5楼起每层加收30元", "没有电梯要加钱吗？", evidence)
+    assert found is not None and (found.stated, found.evidence) == ("5", "3")
+    assert contradicted("没有电梯的话，从3楼起每层加收30元", "没有电梯要加钱吗？", evidence) is None

@@ -96,7 +96,7 @@ EN_STOPWORDS = frozenset(
     s t don per via within without between during before after above below through""".split()
 )
 ZH_STOPWORDS = frozenset(
-    """的 了 和 与 及 或 是 在 有 为 对 等 将 把 被 由 从 向 以 于 之 其 该 这 那 此 并 且 也 都 就 还 而 但
+    """的 了 的话 和 与 及 或 是 在 有 为 对 等 将 把 被 由 从 向 以 于 之 其 该 这 那 此 并 且 也 都 就 还 而 但
     中 上 下 个 些 吗 呢 吧 啊 什么 哪些 怎么 怎样 如何 多少 是否 可以 能否 哪个 哪里 通过 进行 相关 按照
     根据 以及 或者 如果 需要 应当 可 能 会 所 其中 已经 这些 那些 各 每 我 你 他 我们 你们 他们 请问""".split()
 )

@@ -218,7 +218,8 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
         return None
     found = slots and (slot_conflict(statement, sentences, [words(s) for s in sentences])
                        or _reworded_slot_conflict(statement, sentences) or count_conflict(statement, sentences)
-                       or list_conflict(statement, sentences) or duration_conflict(statement, sentences))
+                       or list_conflict(statement, sentences) or duration_conflict(statement, sentences)
+                       or substituted(statement, sentences))
     # A difference the two values bear out ("比B型重0.3公斤" against 2.1 and 1.8 kg) is no other number.
     if found and not (found[0] == "number" and facts(found[1]).numbers & borne_differences(statement, sentences)):
         return Contradiction(*found)
@@ -246,7 +247,6 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
         swapped = None  # "B is shorter than A" swaps the sides of "A is longer than B" around its antonym
     found = found or (("roles", *swapped) if swapped else bound_conflict(statement, sentences) or ranked_title(statement, sentences))
     found = found or ended_state(statement, sentences)  # "is still operating" / "stopped operating in 2023"
-    found = found or substituted(statement, sentences)  # "at the public library" / "at the town hall"
     return Contradiction(*found) if found else None
 
 

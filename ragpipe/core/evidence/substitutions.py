@@ -5,8 +5,8 @@ a thing written in common words ("the town hall", "the back door") is no name, s
 
 Only a plain copy counts: every word of the statement but the phrase stands in the sentence in the same
 order, the phrase and the sentence's phrase are one to three words each (two or more on one side, after an article
-or a preposition: a noun phrase, not a verb or a lone word that may be a synonym), neither holds a word, a
-synonym or a value that the other text has, and both are written in lower case (a proper name's place
+or a preposition: a noun phrase, not a verb or a lone word that may be a synonym), neither's head is a word or a
+synonym of one that the other text has, and both are written in lower case (a proper name's place
 is the slot reader's). English only: a Chinese sentence is not cut into words a copy can be read by.
 """
 
@@ -75,12 +75,12 @@ def _one_phrase_replaced(mine: list[str], theirs: list[str]) -> tuple[list[str],
 
 
 def _apart(ours: list[str], other: list[str], evidence_words: set[str], statement_words: tuple[str, ...]) -> bool:
-    """Neither phrase holds a word (or a synonym of one) the other text has."""
-    our_words, other_words = words(" ".join(ours)), words(" ".join(other))
-    if not our_words or not other_words:
+    """Neither phrase's head (its last word) is a word, or a synonym of one, of the other text: "public library" is
+    no "town hall" though the evidence speaks of "public holidays" elsewhere."""
+    our_head, other_head = words(ours[-1]), words(other[-1])
+    if not our_head or not other_head:
         return False
-    return (not any(_held(w, evidence_words) for w in our_words)
-            and not any(_held(w, statement_words) for w in other_words))
+    return not _held(our_head[0], evidence_words) and not _held(other_head[0], statement_words)
 
 
 def _held(word: str, pool) -> bool:
