@@ -40,3 +40,22 @@ def test_a_value_the_evidence_gives_another_group_is_a_contradiction(statement, 
 ])
 def test_the_same_group_an_unnamed_one_or_a_shared_clause_is_no_swap(statement, evidence):
     assert group_swap(statement, evidence) is None
+
+
+@pytest.mark.parametrize("statement, evidence, stated, said", [
+    ("Women can give whole blood again after 12 weeks.",
+     "Men must wait at least 12 weeks between whole blood donations; women must wait at least 16 weeks.", "Women", "Men"),
+    ("女性体重要达到50公斤以上", "男性体重不低于50公斤，女性体重不低于45公斤。", "女性", "男性"),  # 不低于 is a bound, no denial
+])
+def test_a_value_the_evidence_gives_men_said_of_women_is_a_group_swap(statement, evidence, stated, said):
+    assert group_swap(statement, [evidence])[1:3] == (stated, said)
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("Women can give whole blood again after 16 weeks.",
+     "Men must wait at least 12 weeks between whole blood donations; women must wait at least 16 weeks."),
+    ("女性体重不低于45公斤", "男性体重不低于50公斤，女性体重不低于45公斤。"),
+    ("The menu has 12 dishes for women.", "The menu has 12 dishes."),  # "menu" is no "men"
+])
+def test_the_value_of_the_group_itself_is_no_group_swap(statement, evidence):
+    assert group_swap(statement, [evidence]) is None

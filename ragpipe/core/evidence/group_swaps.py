@@ -13,12 +13,14 @@ from __future__ import annotations
 import re
 
 from ragpipe.core.evidence.agreement import found_in, name_in, words
-from ragpipe.core.evidence.facts import facts, fold, negated
+from ragpipe.core.evidence.facts import BOUND_BEFORE, facts, fold, negated
 from ragpipe.core.evidence.group_benefits import GROUP_CLASSES
 from ragpipe.core.text import is_chinese
 
-# Prices and rules also name adults, whom a benefit seldom names (group_benefits leaves them out).
-_CLASSES = (*GROUP_CLASSES, (r"adult", "成人|成年人"))
+# Prices and rules also name adults, whom a benefit seldom names (group_benefits leaves them out), and men and women
+# ("Men must wait 12 weeks; women must wait 16 weeks", 男性不低于50公斤，女性不低于45公斤).
+_CLASSES = (*GROUP_CLASSES, (r"adult", "成人|成年人"), (r"males?\b|m[ae]n\b", "男性|男士|男子|男生"),
+            (r"females?\b|wom[ae]n\b", "女性|女士|女子|女生"))
 # An English group is a word of its own, not part of a compound ("family-owned").
 _PATTERNS = [re.compile(rf"(?<!-)\b(?:{en})\w*+(?!-)|{zh}", re.I) for en, zh in _CLASSES]
 _CLAUSE = re.compile(r"[,，;；:：]")
@@ -29,6 +31,8 @@ _AGE = re.compile(r"\b(?:under|over|below|above|aged?|older than|younger than)\s
                   r"|\d+\s*(?:周岁|岁)(?:及?以[上下])?", re.I)
 # A Chinese count ("一片", "两次") is a value, not a word of the clause's topic.
 _ZH_COUNT = re.compile(r"[一二两三四五六七八九十百千万半]")
+# A bound's word belongs to its value ("50公斤以上"), not to the clause's topic.
+_BOUND_WORD = re.compile(r"以上|以下|以内|至少|最少|最多|不低于|不少于|不超过")
 _TENTHS = re.compile(r"([一二三四六七八九\d](?:\.\d|五)?)折(?![扣叠合旧算射])")
 
 
@@ -82,11 +86,17 @@ def group_swap(statement: str, sentences: list[str]) -> tuple[str, str, str, str
                     group in theirs and _holds(part, values) for part, theirs, _ in evidence):
                 continue  # a group the evidence never names is unsupported, not swapped; or it gives it this one too
             mention = _PATTERNS[group].search(clause).group(0)
-            rest = [t for t in words(_PATTERNS[group].sub(" ", clause)) if not _benefits(t) and not _ZH_COUNT.match(t)]
+            rest = [t for t in words(_PATTERNS[group].sub(" ", clause))
+                    if not _benefits(t) and not _ZH_COUNT.match(t) and not _BOUND_WORD.fullmatch(t)]
             for part, theirs, sentence in evidence:
                 others = theirs - _groups(clause)
-                if (others and _holds(part, values) and negated(part) == negated(clause)
+                if (others and _holds(part, values) and _denies(part) == _denies(clause)
                         and sum(found_in(t, words(sentence)) or t in sentence for t in rest) * 2 >= len(rest)):
                     other = _PATTERNS[min(others)].search(part) or _PATTERNS[min(others)].search(sentence)
                     return "group", mention, other.group(0), sentence
     return None
+
+
+def _denies(clause: str) -> bool:
+    """The clause negates, a bound aside ("不低于50公斤", "no more than 2" deny nothing)."""
+    return negated(BOUND_BEFORE.sub(" ", clause))
