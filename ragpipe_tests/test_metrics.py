@@ -851,6 +851,17 @@ def test_context_relevance_half_of_retrieved_contexts(kit):
     assert [c["relevant"] for c in zh.details["contexts"]] == [True, False]
 
 
+@pytest.mark.parametrize("question, contexts", [
+    ("陶艺馆周一营业吗？", ["本馆每周一闭馆，周二至周日10:00-21:00营业。", "每件作品可免费选择两种釉色，每增加一种颜色加收20元。"]),
+    ("Is the studio open on Mondays?", ["The studio is closed on Mondays and open Tuesday to Sunday.",
+                                        "Each glaze colour beyond two costs $5."]),
+])
+def test_context_relevance_the_days_a_place_opens_answer_whether_it_opens_on_one(kit, question, contexts):
+    result = REGISTRY["context_relevance"].score(EvalCase(question_id="q", question=question,
+                                                          retrieved_contexts=contexts), kit)
+    assert [c["relevant"] for c in result.details["contexts"]] == [True, False]
+
+
 @pytest.mark.parametrize("question, context, kind", [
     ("How much does a day pass at Alpine Peak cost?", "Alpine Peak's lifts run from 8:30 am to 4 pm every day of the season.",
      "an amount of money"),

@@ -6,7 +6,7 @@ a thing written in common words ("the town hall", "the back door") is no name, s
 Only a plain copy counts: every word of the statement but the phrase stands in the sentence in the same
 order, the phrase and the sentence's phrase are one to three words each (two or more on one side, after an article
 or a preposition: a noun phrase, not a verb or a lone word that may be a synonym), neither's head is a word or a
-synonym of one that the other text has, and both are written in lower case (a proper name's place
+synonym of one that the other text has, the two share no word, and both are written in lower case (a proper name's place
 is the slot reader's). English only: a Chinese sentence is not cut into words a copy can be read by.
 """
 
@@ -78,8 +78,8 @@ def _apart(ours: list[str], other: list[str], evidence_words: set[str], statemen
     """Neither phrase's head (its last word) is a word, or a synonym of one, of the other text: "public library" is
     no "town hall" though the evidence speaks of "public holidays" elsewhere."""
     our_head, other_head = words(ours[-1]), words(other[-1])
-    if not our_head or not other_head:
-        return False
+    if not our_head or not other_head or any(found_in(w, words(" ".join(other))) for w in words(" ".join(ours))):
+        return False  # a shared word makes it a rewording of one phrase ("library holds" / "library's collection numbers")
     return not _held(our_head[0], evidence_words) and not _held(other_head[0], statement_words)
 
 

@@ -25,6 +25,12 @@ def names_a_weekday(text: str) -> bool:
     return bool(_ONE_DAY.search(text))
 
 
+def speaks_of_opening_days(text: str) -> bool:
+    """The text names a day of the week and whether something is open or closed ("Is the studio open on Mondays?",
+    "本馆每周一闭馆，周二至周日营业")."""
+    return names_a_weekday(text) and bool(_OPEN.search(text) or _CLOSED.search(text))
+
+
 # What says a place is open, or closed, on a day.
 _OPEN = re.compile(r"\b(?:open(?:s|ed)?|opening hours|operates|available)\b|开放|营业|开门|开馆|办公|对外开放|开诊|接诊|出诊", re.I)
 _CLOSED = re.compile(r"\b(?:closed|shut|not open|does(?: not|n't) open|do(?: not|n't) open)\b"

@@ -7,6 +7,7 @@ from ragpipe.core.evidence.event_dates import event_dates, event_kind, event_top
 from ragpipe.core.evidence.polarity import overlap
 from ragpipe.core.evidence.features import MAX_EMBED_CHARS, shortlist
 from ragpipe.core.evidence.sentences import evidence_sentences
+from ragpipe.core.evidence.weekdays import speaks_of_opening_days
 from ragpipe.core.judged.prompts import CONTEXT_RELEVANCE
 from ragpipe.core.metrics.asked_kinds import HISTORY, asked_item, asked_value, attribute_missing, is_open
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
@@ -118,6 +119,9 @@ def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE
             # The start or the last day asked, in other words ("the application deadline" / "Applications must be
             # submitted by 2025-03-15"): the answer itself, however low its cosine beside a chunk that words it as asked.
             out.append((True, f"{why}; it gives the day asked"))
+        elif speaks_of_opening_days(case.question) and speaks_of_opening_days(context):
+            # "陶艺馆周一营业吗？" - "本馆每周一闭馆，…": the days it opens or closes answer whether it opens on one.
+            out.append((p >= lower, f"{why}; it gives the days it opens or closes"))
         elif (typed := value or item) and typed[1](context) and typed[0] not in ("a person", "a place"):
             # The context holds the kind of answer asked: on the question's topic (the lower cut) it answers it.
             out.append((p >= (lower if typed is item else min(threshold, open_threshold)) or named >= QUESTION_WORDS_NAMED,
@@ -166,7 +170,9 @@ METRIC = Metric(
                 "the thing (\"the Silver plan costs $20\" for \"How much is the Gold plan?\", 科技馆 for 水族馆: two names "
                 "before the same word naming a kind of place, plan or product, two model codes or numbers after the same name (\"Ultra 5\" / \"Ultra 7\"), two "
                 "Chinese names of places or bodies that end alike and share no other character; or a place of another "
-                "kind, of those that stand on their own: the library for the pool). "
+                "kind, of those that stand on their own: the library for the pool). A context that gives the days "
+                "something opens or closes counts from 0.40 for a question whether it opens on a day of the week "
+                "(\"本馆每周一闭馆…\" for 陶艺馆周一营业吗？). "
                 "The contexts of an open question (a list, causes, a way) are each scored as if retrieved alone. A "
                 "context holding the kind of answer asked (a value of the asked kind; an item of the kind an open "
                 "question lists: a requirement, a feature, a symptom, a benefit, a cause, in Chinese an action) counts from "
