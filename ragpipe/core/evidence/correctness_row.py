@@ -133,8 +133,8 @@ def opens_with(answer: str, key_terms: list[str]) -> bool:
     return bool(key_terms) and all(found_in(t, said) for t in key_terms)
 
 
-# A hedge ("maybe", "I'm not sure", "either … or", "one of the two", 可能, 要么…要么, 记不清, 应该…吧), and what parts candidates
-# in one ("A or B", "A或者B", "可能是A，也可能是B"; 或许, 或多或少 are no "or", 或称 and 或者说 gloss one name).
+# A hedge ("maybe", "I'm not sure", "either … or", "one of the two", 可能, 要么…要么, 记不清, 应该…吧), and what parts
+# candidates in one ("A or B", "A或者B", "可能是A，也可能是B"; 或许, 或多或少 are no "or", 或称 and 或者说 gloss one name).
 _HEDGE = re.compile(r"\b(?:maybe|perhaps|possibly|probably|might|may be|could be|not sure|unsure|i think|i believe|either"
                     r"|(?:can't|cannot|don't) (?:remember|recall)|one of (?:the|those|these) (?:two|three)|one or the other)\b"
                     r"|可能|也许|或许|大概|应该|不确定|记不清|要么|两者之一|其中之一|吧\W*$", re.I)

@@ -67,10 +67,8 @@ def _one_phrase_replaced(mine: list[str], theirs: list[str]) -> tuple[list[str],
         return None
     if i1 == 0 or lowered_mine[i1 - 1] not in _BEFORE_NOUN:
         return None
-    if any(not w.islower() or w.lower() in EN_STOPWORDS for w in (ours[-1], other[-1])):
-        return None  # a name, a number, or a function word heads one of them
-    if any(not w.islower() for w in ours + other):
-        return None
+    if any(not w.islower() for w in ours + other) or ours[-1] in EN_STOPWORDS or other[-1] in EN_STOPWORDS:
+        return None  # a name or a number stands in one of them, or a function word heads one
     return ours, other
 
 
