@@ -19,11 +19,12 @@ from ragpipe.core.evidence.agreement import fact_terms, words
 from ragpipe.core.evidence.facts import bounds, facts, negated
 from ragpipe.core.evidence.polarity import aligned_with, clauses_of
 from ragpipe.core.evidence.quantities import Quantity, quantities, same
+from ragpipe.core.evidence.units import DAY, MONTH_DAYS
 
-_DAY, _MONTH_DAYS = 86400.0, 30.4
 _RATE = re.compile(r"(?:\bevery|\bper|\beach|\ba|每|一)\s*$", re.I)
 _ARTICLE = re.compile(r"an?\b", re.I)  # "a day", "an hour": mostly a rate's or an idiom's, not a stated span
-_RANGE = re.compile(r"^\s*(?:-|–|~|～|to|至|到|or|或)", re.I)
+_RANGE = re.compile(r"^\s*(?:-|–|~|～|to|至|到|or|或)", re.I)  # a range's first end, before its second
+_RANGE_BEFORE = re.compile(r"(?:-|–|~|～|\bto|至|到)\s*$", re.I)  # its second end
 
 
 def duration_conflict(statement: str, sentences: Sequence[str]) -> tuple[str, str, str, str] | None:
@@ -58,7 +59,7 @@ def _spans(text: str) -> list[Quantity]:
     """The spans of time of a text, but rates and a range's ends."""
     return [q for q in quantities(text) if q.dimension in ("time", "calendar") and not _ARTICLE.match(text, q.start)
             and not _RATE.search(text[:q.start]) and not _RANGE.match(text[q.end:])
-            and not re.search(r"(?:-|–|~|～|\bto|至|到)\s*$", text[:q.start])]
+            and not _RANGE_BEFORE.search(text[:q.start])]
 
 
 def _borne_out(mine: Quantity, other: Quantity, clause: str) -> bool:
@@ -66,8 +67,13 @@ def _borne_out(mine: Quantity, other: Quantity, clause: str) -> bool:
     if same(mine, other):
         return True
     kinds = bounds(clause).get(other.number, set())
-    return ("floor" in kinds and _days(mine) >= _days(other)) or ("ceiling" in kinds and _days(mine) <= _days(other))
+    (mine_low, mine_high), (other_low, other_high) = _days(mine), _days(other)
+    # A month is 28 to 31 days: the span keeps the bound where any of its readings does.
+    return ("floor" in kinds and mine_high >= other_low) or ("ceiling" in kinds and mine_low <= other_high)
 
 
-def _days(span: Quantity) -> float:
-    return span.amount * _MONTH_DAYS if span.dimension == "calendar" else span.amount / _DAY
+def _days(span: Quantity) -> tuple[float, float]:
+    """The span in days, as the least and the most it may be."""
+    if span.dimension == "calendar":
+        return span.amount * MONTH_DAYS[0], span.amount * MONTH_DAYS[1]
+    return span.amount / DAY, span.amount / DAY
