@@ -387,6 +387,19 @@ def test_a_hedged_round_number_holds_the_value_it_rounds(statement, evidence, wr
 
 
 @pytest.mark.parametrize("statement, evidence, written", [
+    # a hedged count of days says the evidence's count of working days: read as it writes it, hedge and all
+    ("退款大约三天内到账", "退款将在3个工作日内原路退回", "退款3个工作日内到账"),
+    ("名片大约两天能印好", "名片印刷通常需要2个工作日", "名片2个工作日能印好"),
+    ("The refund arrives in about three days.", "Refunds arrive within 3 business days.", "The refund arrives in 3 business days."),
+    # a plain count of days, or a hedged one of another number, is no count of working days: as written
+    ("退款三天内到账", "退款将在3个工作日内原路退回", "退款3天内到账"),
+    ("The refund arrives in about five days.", "Refunds arrive within 3 business days.", "The refund arrives in about five days."),
+])
+def test_a_hedged_count_of_days_is_the_same_count_of_working_days(statement, evidence, written):
+    assert as_written_in(statement, evidence) == written
+
+
+@pytest.mark.parametrize("statement, evidence, written", [
     ("一半用户使用移动端。", "50%的用户通过移动设备访问该服务。", "50%用户使用移动端。"),
     ("四分之一的学生住校。", "该校25%的学生住在校内宿舍。", "25%的学生住校。"),
     ("三成员工参加了培训。", "公司百分之三十的员工参加了培训。", "百分之三十员工参加了培训。"),

@@ -193,6 +193,9 @@ def same(a: Quantity, b: Quantity) -> bool:
     if {a.dimension, b.dimension} == {"calendar", "time"}:
         months, days = (a.amount, b.amount / DAY) if a.dimension == "calendar" else (b.amount, a.amount / DAY)
         return MONTH_DAYS[0] * months <= days <= MONTH_DAYS[1] * months
+    if {a.dimension, b.dimension} == {"time", "workday"}:  # "about three days" rounds "3 business days"
+        days = a if a.dimension == "time" else b
+        return days.approximate and math.isclose(a.amount, b.amount, rel_tol=1e-9)
     if a.dimension != b.dimension:
         return False
     if math.isclose(a.amount, b.amount, rel_tol=1e-9):
@@ -342,7 +345,8 @@ def _elsewhere(mine: Quantity, theirs: tuple[Quantity, ...], evidence: str) -> b
     for the statement's "65千克"): the number readers would take one for the other."""
     if mine.dimension not in _REWRITE_UNITS:
         return False
-    others = [q for q in theirs if q.number == mine.number]
+    # Days and working days are kin, not another dimension: "三天" against "3个工作日" is left to the readers.
+    others = [q for q in theirs if q.number == mine.number and {q.dimension, mine.dimension} != {"time", "workday"}]
     if not others or any(q.dimension == mine.dimension for q in others):
         return False
     rest = list(evidence)

@@ -38,6 +38,9 @@ _UNITS = [
     ("time", 60, ["分钟", "minutes?", "mins?"]),
     ("time", 1, ["秒钟?", "seconds?", "secs?"]),
     ("time", 0.001, ["毫秒", "ms", "milliseconds?"]),
+    # A working day is a day of its own kind: "3个工作日" is no "3天" (a weekend may fall between), but a
+    # hedged count of days says it ("大约三天" / "3个工作日", quantities.same).
+    ("workday", 86400, ["个?工作日", "working days?", "business days?", "workdays?"]),
     ("calendar", 12, ["年", "years?"]),
     ("calendar", 1, ["个月", "月龄", "months?"]),  # a bare 月 after a number is a month of the year ("5月")
 ]
