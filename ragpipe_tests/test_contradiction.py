@@ -563,6 +563,20 @@ def test_a_word_against_its_antonym_of_the_lexicon_is_contradicted(statement, ev
 
 
 @pytest.mark.parametrize("statement, evidence, opposed", [
+    # a past tense of a -y verb aligns with its base: "dried" is the clause's "dry"
+    ("They should be dried quickly.", "Keep them under plastic so they dry slowly.", True),
+    # a purpose clause is no part of the predicate: its "not" and its words are not read against the evidence
+    ("They should be dried quickly so they don't crack.",
+     "Keep freshly thrown pieces under loose plastic so they dry slowly; drying them too fast causes cracks.", True),
+    ("They should be dried slowly so they don't crack.",
+     "Keep freshly thrown pieces under loose plastic so they dry slowly; drying them too fast causes cracks.", False),
+])
+def test_an_antonym_is_read_across_a_y_verbs_tenses_and_past_a_purpose_clause(statement, evidence, opposed):
+    found = contradiction(statement, [evidence])
+    assert (found is not None and found.kind == "antonym") is opposed
+
+
+@pytest.mark.parametrize("statement, evidence, opposed", [
     ("该提案获得通过。", "该提案在表决中被否决。", True),
     ("议案已经通过。", "议案在表决中被否决。", True),
     ("他通过网上申请了签证。", "他的签证申请被拒绝。", False),  # 通过 "by way of": no antonym in the evidence

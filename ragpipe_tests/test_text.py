@@ -1,6 +1,6 @@
 import pytest
 
-from ragpipe.core.text import content_tokens, is_chinese, numbers, split_statements
+from ragpipe.core.text import content_tokens, is_chinese, numbers, split_statements, stem, y_spelled
 
 
 def test_chinese_statements_split_at_connective_and_full_clauses():
@@ -103,6 +103,12 @@ def test_a_number_is_one_word_however_grouped_or_its_currency_written():
 def test_a_four_letter_verb_in_s_meets_its_stem():
     assert content_tokens("The SBA runs it and pays fees") == content_tokens("Does the SBA run it and pay a fee?")
     assert content_tokens("less plus axis bias") == ("less", "plus", "axis", "bias")
+
+
+def test_a_y_word_stemmed_or_inflected_gets_its_y_back():
+    assert [y_spelled(stem(w)) for w in ("dried", "dries", "drying", "dry")] == ["dry"] * 4
+    assert y_spelled(stem("applied")) == y_spelled(stem("apply")) == "apply"
+    assert y_spelled(stem("denied")) == "deny" and y_spelled("tie") == "tie" and y_spelled("dri") == "dri"
 
 
 def test_a_comma_groups_digits_only_in_threes_and_a_time_after_a_colon_is_read():

@@ -253,6 +253,15 @@ def stem(word: str) -> str:
     return word
 
 
+def y_spelled(term: str) -> str:
+    """A stemmed term of a verb or noun in -y with its y back: ``stem`` leaves "dried", "drying" whole and cuts
+    "applied", "dries" to "appli", "drie", none of which starts "dry" or "apply" ("dry" / "dried", "deny" / "denied")."""
+    for ending, kept in (("ied", 5), ("ying", 6), ("ie", 4), ("i", 4)):
+        if len(term) >= kept and term.endswith(ending):
+            return term[:-len(ending)] + "y"
+    return term
+
+
 @lru_cache(maxsize=65536)
 def en_value_words(text: str) -> str:
     """Lower-cased English text with a number's compound split and a light verb before a value left out."""

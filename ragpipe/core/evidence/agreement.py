@@ -20,7 +20,7 @@ from ragpipe.core.evidence.clock_minutes import timed_facts
 from ragpipe.core.evidence.facts import EN_SCALES, EN_UNITS, VALUE_CLAUSE, Facts, common_word, facts, fold, negated
 from ragpipe.core.evidence.counts import in_evidence_terms
 from ragpipe.core.evidence.zh_names import zh_dotted
-from ragpipe.core.text import EN_STOPWORDS, content_tokens, en_value_words, is_chinese, jieba_ready, stem
+from ragpipe.core.text import EN_STOPWORDS, content_tokens, en_value_words, is_chinese, jieba_ready, stem, y_spelled
 
 _VOWELS = set("aeiouy")
 PARENTHESIS = re.compile(r"\([^()]*\)|（[^（）]*）")
@@ -90,6 +90,8 @@ def term_match(a: str, b: str) -> bool:
         return True
     if not (a.isascii() and b.isascii()) or a.isdigit() or b.isdigit():
         return False
+    if y_spelled(a) == y_spelled(b):  # "dried" / "dry", "applied" / "apply"
+        return True
     short, long = sorted((a, b), key=len)
     if len(short) >= 4 and long.startswith(short) and len(long) - len(short) <= 3:
         return True

@@ -203,6 +203,12 @@ def _uncaused(text: str) -> str:
     return _CAUSE.sub(" ", fold(text))
 
 
+# A purpose says why the predicate is done, not what it is: the words and the "not" of "dried slowly so they don't
+# crack", "慢慢阴干，以免开裂" are no part of what the evidence's clause is read against.
+_PURPOSE = re.compile(r",?\s*\bso(?:\s+that)?\s+(?:\w+\s+)?(?:do(?:es)?n['’]t|do(?:es)?\s+not|won['’]t|will\s+not|can(?:not|['’]t)|never)\b[^,;]*"
+                      r"|,?\s*\b(?:so as|in order)\s+not\s+to\b[^,;]*|[，,]\s*(?:以免|以防|免得)[^，,；;]*", re.I)  # 以免 after a comma: "可以免费" holds it too
+
+
 # A halt says "not" of what it halts: "暂停营业" says what "不营业" says.
 _HALTED = re.compile(r"暂停|停止")
 
@@ -219,6 +225,7 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
     # "at no cost" says "free"; "take photos" says "photography" (activities)
     statement, sentences = free_worded(activity_worded(statement)), [free_worded(activity_worded(s)) for s in sentences]
     statement, sentences = plainly(statement, sentences), [plainly(s, [statement]) for s in sentences]
+    statement = _PURPOSE.sub("", statement).strip() or statement
     # A Chinese pronoun ("这家酒店" / "本酒店") points at what the evidence names: no word to align.
     statement_terms = [w for w in dict.fromkeys(words(statement)) if not pronoun(w)]
     stated = _stems_in(statement)
