@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from ragpipe.core.evidence.calibration import CALIBRATION_PATH, load_calibration
+from ragpipe.core.evidence.counts import in_evidence_terms
 from ragpipe.core.evidence.features import FEATURES, shortlist
 from ragpipe.core.evidence.quantities import as_written_in
 from ragpipe.core.evidence.sentences import evidence_sentences
@@ -397,6 +398,19 @@ def test_a_hedged_round_number_holds_the_value_it_rounds(statement, evidence, wr
 ])
 def test_a_hedged_count_of_days_is_the_same_count_of_working_days(statement, evidence, written):
     assert as_written_in(statement, evidence) == written
+
+
+@pytest.mark.parametrize("statement, evidence, written", [
+    # one each of a list of two is two: written as the evidence's "各一…", so that its 1 is the count compared
+    ("海豚表演每天两场", "海豚表演每天上午10点和下午3点各一场。", "海豚表演每天各一场"),
+    ("蜂蜜一年采两次", "养蜂场每年六月和九月各采收一次蜂蜜。", "蜂蜜一年采各一次"),
+    ("每周上两次课", "每周二、周四各上一次课。", "每周上各一次课"),
+    # another number, or another period than the list's, is a claim of its own
+    ("海豚表演每天三场", "海豚表演每天上午10点和下午3点各一场。", "海豚表演每天3场"),
+    ("蜂蜜每月采两次", "养蜂场每年六月和九月各采收一次蜂蜜。", "蜂蜜每月采两次"),
+])
+def test_a_count_of_one_each_of_a_list_is_as_many_as_the_list_names(statement, evidence, written):
+    assert in_evidence_terms(statement, evidence) == written
 
 
 @pytest.mark.parametrize("statement, evidence, written", [

@@ -115,11 +115,32 @@ def counts_as_counted(statement: str, evidence: str) -> str:
     return statement
 
 
+# One each of a list ("上午10点和下午3点各一场", "六月和九月各采收一次"): as many as the list names.
+_EACH_ONE = re.compile(rf"各[\u4e00-\u9fff]{{0,3}}?(?:一|1)(?P<measure>[次{ZH_THINGS}])")
+_LIST_JOIN = re.compile(r"以及|和|与|及|、|跟")
+
+
+def each_as_counted(statement: str, evidence: str) -> str:
+    """A count the evidence gives as one each of a list of as many, written as it writes it: "每天两场" as "每天各一场"
+    where it says "每天上午10点和下午3点各一场" (another number stays: a claim of its own)."""
+    for match in _EACH_ONE.finditer(evidence):
+        listed = _CLAUSE_END.split(evidence[:match.start()])[-1]
+        each = next((c for c in counts(evidence[match.start():match.end()]) if c.value == 1), None)
+        if each is None or not _LIST_JOIN.search(listed):
+            continue
+        many = Count(len(_LIST_JOIN.findall(listed)) + 1, each.thing, counts(listed + match.group(0))[-1].period, "")
+        mine = next((c for c in counts(statement) if c.plain and c.value == many.value and same_thing(c, many)), None)
+        if mine:
+            statement = statement.replace(mine.written, "各一" + match.group("measure"), 1)
+    return statement
+
+
 def in_evidence_terms(statement: str, evidence: str, question: str = "") -> str:
     """The statement written as its evidence writes the same things: ordinals that list a count as that count
-    ("第一剂和第二剂" as "两剂"), a count as the evidence's ("two times" as "twice"), then quantities and dates as
-    ``quantities.as_written_in`` rewrites them."""
-    return as_written_in(counts_as_counted(ordinals_as_counted(statement, evidence), evidence), evidence, question)
+    ("第一剂和第二剂" as "两剂"), a count of one each as the evidence's ("每天两场" as "每天各一场"), a count as the
+    evidence's ("two times" as "twice"), then quantities and dates as ``quantities.as_written_in`` rewrites them."""
+    statement = each_as_counted(ordinals_as_counted(statement, evidence), evidence)
+    return as_written_in(counts_as_counted(statement, evidence), evidence, question)
 
 
 # A rank: an ordinal before a superlative ("second largest", "third most visited", "第二大", "第三高") ranks by that
