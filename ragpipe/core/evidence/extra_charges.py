@@ -1,0 +1,45 @@
+"""Extras, found by rule: a statement that says a thing is included ("门票包含语音导览", "Breakfast is included")
+where the evidence says that thing is paid for apart ("语音导览需另外租用，每台5元", "内饰清洁需另外付费",
+"Breakfast is charged separately").
+
+polarity.py aligns a statement with the evidence clause that holds most of its words, and the two sides word an
+extra differently: the statement names what includes the thing (门票, "the room rate"), the evidence only the
+thing and its charge. The thing ties them instead: provisions.offered_thing names it, and the evidence clause
+that charges for it apart must hold its head word.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragpipe.core.evidence.agreement import found_in, words
+from ragpipe.core.evidence.polarity import clauses_of
+from ragpipe.core.evidence.provisions import offered_thing
+from ragpipe.core.text import is_chinese
+
+# Paid for apart: "需另外付费", "另行收费", "另收20元", "须另购", "额外收费", "单独收费", "自费"; "costs extra", "is charged
+# separately", "at an extra cost", "for an additional fee", "sold separately".
+_ZH_APART = re.compile(r"另(?:外|行)?(?:付费|收费|收取|计费|购买|购票|租用|支付|缴费|付|收|购|租)|额外(?:收费|付费|收取|支付|计费)"
+                       r"|单独(?:收费|付费|计费|购买)|自费")
+_EN_APART = re.compile(r"\b(?:costs?|charged|billed|paid|priced|sold|available)\s+(?:\w+\s+)?(?:extra|separately)\b"
+                       r"|\b(?:at|for)\s+an?\s+(?:extra|additional|separate)\s+(?:cost|charge|fee)\b|\bextra\s+charge\b", re.I)
+# A claim of inclusion ("is included", "includes", 包含, 含); "not included" opposes it already where clauses align.
+_INCLUDED = re.compile(r"\bincluded\b|\bincludes?\b|\bcomes? with\b|包含|包括|含有|(?<![不未])含|配有|附带|附赠", re.I)
+
+
+def charged_apart(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
+    """The evidence clause that charges apart for the thing the statement says is included: ("negation", the
+    statement, the clause, the clause), or None."""
+    if not _INCLUDED.search(statement):
+        return None
+    thing = offered_thing(statement)
+    if not thing:
+        return None
+    head, zh = thing[-1], is_chinese(statement)
+    apart = _ZH_APART if zh else _EN_APART
+    for sentence in sentences:
+        for clause in clauses_of(sentence):
+            held = head in clause if zh else found_in(head, words(clause))
+            if held and apart.search(clause):
+                return "negation", statement.strip(), clause.strip(), clause
+    return None

@@ -1,0 +1,26 @@
+import pytest
+
+from ragpipe.core.evidence.contradiction import contradiction
+from ragpipe.core.evidence.extra_charges import charged_apart
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("标准洗车包括内饰清洁。", ["标准洗车只清洗车身外部，内饰清洁需另外付费。"]),
+    ("门票包含语音导览。", ["博物馆门票18元，含临时展览。", "语音导览需另外租用，每台5元。"]),
+    ("Breakfast is included.", ["Breakfast is charged separately at $15 per person."]),
+    ("The tour includes a picnic lunch.", ["A picnic lunch is available for an extra fee of $12."]),
+])
+def test_a_thing_said_included_that_the_evidence_charges_for_apart_is_contradicted(statement, evidence):
+    assert charged_apart(statement, evidence) is not None
+    found = contradiction(statement, evidence)
+    assert found is not None and found.kind == "negation"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("门票包含临时展览。", ["博物馆门票18元，含临时展览。", "语音导览需另外租用，每台5元。"]),  # another thing is charged apart
+    ("房费含早餐。", ["房费含早餐，午餐需另外付费。"]),
+    ("Lunch is included.", ["Lunch is included; drinks cost extra."]),
+    ("标准洗车不包括内饰清洁。", ["内饰清洁需另外付费。"]),  # a denial says what the evidence says
+])
+def test_an_extra_charge_for_another_thing_or_a_denied_inclusion_is_no_contradiction(statement, evidence):
+    assert charged_apart(statement, evidence) is None
