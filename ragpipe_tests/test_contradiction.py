@@ -570,8 +570,12 @@ def test_a_word_against_its_antonym_of_the_lexicon_is_contradicted(statement, ev
      "Keep freshly thrown pieces under loose plastic so they dry slowly; drying them too fast causes cracks.", True),
     ("They should be dried slowly so they don't crack.",
      "Keep freshly thrown pieces under loose plastic so they dry slowly; drying them too fast causes cracks.", False),
+    # quick and slow, drying in the sun and in the shade, in Chinese too
+    ("油画要放在阳光下快速晒干。", "油画应放在通风的阴凉处自然阴干，避免阳光直射。", True),
+    ("水温要快速升高。", "水温应缓慢升高。", True),
+    ("快速充电30分钟可充至80%。", "支持快速充电，30分钟可充至80%。", False),
 ])
-def test_an_antonym_is_read_across_a_y_verbs_tenses_and_past_a_purpose_clause(statement, evidence, opposed):
+def test_an_antonym_is_read_across_a_y_verbs_tenses_past_a_purpose_clause_and_in_chinese_pace_words(statement, evidence, opposed):
     found = contradiction(statement, [evidence])
     assert (found is not None and found.kind == "antonym") is opposed
 
