@@ -56,12 +56,15 @@ _ZH_CLOCK_UNIT = re.compile(r"(\d\s*(?:点(?!钟)|分(?![钟之])|秒(?!钟)))")
 # A duration's ceiling word is a word of its own: jieba reads "三天内能到" as 内能 "internal energy" + 到.
 _ZH_WITHIN = re.compile(r"(?<=[天日周期时钟月年])(之内|以内|内)(?=[\u4e00-\u9fff])(?!瓦)")  # not 日内瓦 (Geneva)
 # The readers of a time of day (here, and quantities.py's): "4 pm" / "10:30 p.m.", a Chinese part of the
-# day ("晚上十点"), and ``clock_hour``, which reads either as the 24-hour hour.
-EN_CLOCK = r"(?P<eh>\d{1,2})(?::(?P<em>\d{2}))?\s*(?P<half>[ap])\.?m\b\.?"
+# day ("晚上十点"), and ``clock_hour``, which reads either as the 24-hour hour. Before "am"/"pm" a dot parts the
+# minutes as a colon does ("6.30am" is "6:30 a.m.", no 6.3 nor a "30am").
+EN_CLOCK = r"(?P<eh>\d{1,2})(?:[:.](?P<em>\d{2}))?\s*(?P<half>[ap])\.?m\b\.?"
 # A bare 早 / 晚 right before the hour is the short form ("早8点到晚6点"), not 最晚 ("at the latest").
-DAY_PART = ("凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|夜间"
+DAY_PART = ("凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|夜间|午夜|半夜|深夜"
             r"|(?<![最较更太稍])[早晚](?=\s*(?:\d|[零一二两三四五六七八九十]))")
 _LATE = ("下午", "傍晚", "晚上", "夜里", "夜间", "晚")
+# The parts of the night whose 12点 is midnight ("营业到晚上12点"); 半夜3点 is 3 a.m., no late hour.
+NIGHT = ("晚上", "夜里", "夜间", "晚", "午夜", "半夜", "深夜", "凌晨")
 # A clock time "4 pm" / "10:30 p.m." read as the 24-hour time a timetable writes ("16", "22:30").
 EN_CLOCK_TIME = re.compile(rf"\b{EN_CLOCK}", re.I)
 # A time on the hour is its hour: "22:00" states what "10 pm" (22) does, not a second number 0.
