@@ -5,7 +5,7 @@ import pytest
 from ragpipe.core.evidence.agreement import agreement
 from ragpipe.core.evidence.clock_minutes import clock_minutes, hours_stated_otherwise, other_time_of_day, without_clock_minutes
 from ragpipe.core.evidence.quantities import quantities
-from ragpipe.core.text import numbers
+from ragpipe.core.text import numbers, spelled_clocks
 
 
 @pytest.mark.parametrize("text, without, minutes", [
@@ -89,3 +89,28 @@ def test_another_time_of_day_is_a_conflict(answer, reference, question, expected
 ])
 def test_the_same_time_of_day_is_no_conflict(answer, reference, question):
     assert other_time_of_day(answer, reference, question) is None
+
+
+@pytest.mark.parametrize("text, clock, values", [
+    ("The gym opens at half past six.", 6 * 60 + 30, {6, 30}),
+    ("It closes at a quarter to ten.", 9 * 60 + 45, {9, 45}),
+    ("Doors open at a quarter past 7 in the evening.", 19 * 60 + 15, {19, 15}),
+    ("It closes at 10 o'clock at night.", 22 * 60, {22}),                # not the bare 10
+    ("Lunch starts at 12 noon.", 12 * 60, set()),                        # noon, no second number
+    ("健身房早上六点一刻开门", 6 * 60 + 15, {6, 15}),
+    ("晚上九点三刻关门", 21 * 60 + 45, {21, 45}),
+    ("首班车5点30发车", 5 * 60 + 30, {5, 30}),                           # minutes without 分
+])
+def test_a_clock_time_in_words_is_read_as_its_digits(text, clock, values):
+    assert [q.amount for q in quantities(text) if q.dimension == "clock"] == [clock]
+    assert numbers(text) == values
+
+
+@pytest.mark.parametrize("text", ["It takes a quarter of an hour.", "一刻钟就到", "half the staff went past 5", "the ratio is 2 to 1"])
+def test_no_clock_time_is_made_of_other_words(text):
+    assert spelled_clocks(text) == text
+
+
+def test_a_spelled_clock_keeps_the_places_of_what_follows():
+    text = "Opens at half past six, closes at 9 pm."
+    assert len(spelled_clocks(text)) == len(text) and spelled_clocks(text).endswith("closes at 9 pm.")

@@ -10,6 +10,7 @@ import unicodedata
 
 from ragpipe.core.evidence.facts import Facts, facts, zh_value
 from ragpipe.core.evidence.quantities import quantities
+from ragpipe.core.text import spelled_clocks
 
 # "5:30" / "17:45" / "5.30pm" (two digits, not a ratio such as "16:9", nor the seconds of "19:36:12"), "5点30分" / "5点30" / "五点三十分"; not "30分钟" (an
 # interval) and not a decimal written in Chinese ("三点五").
@@ -18,19 +19,23 @@ _CLOCK_MINUTES = re.compile(
     r"|(?<=[\d零一二两三四五六七八九十])点\s*(?P<zh>\d{1,2}|[零一二三四五六七八九十]{1,3}(?=\s*分))(?:\s*分(?!钟))?(?![\d钟])")
 
 
+def _read(text: str) -> str:
+    return spelled_clocks(unicodedata.normalize("NFKC", text))  # "九点三刻" has minutes as "9:45" does
+
+
 def without_clock_minutes(text: str) -> str:
     """The text with every clock time's minutes left out ("5点30分" → "5点", "6:30 a.m." → "6 a.m.")."""
-    return _CLOCK_MINUTES.sub(lambda m: "" if m.group("en") else "点", unicodedata.normalize("NFKC", text))
+    return _CLOCK_MINUTES.sub(lambda m: "" if m.group("en") else "点", _read(text))
 
 
 def has_clock_minutes(text: str) -> bool:
-    return bool(_CLOCK_MINUTES.search(unicodedata.normalize("NFKC", text)))
+    return bool(_CLOCK_MINUTES.search(_read(text)))
 
 
 def clock_minutes(text: str) -> list[int]:
     """The minutes of each clock time the text writes, in order: "5点30分、6:45" → [30, 45]."""
     found = []
-    for match in _CLOCK_MINUTES.finditer(unicodedata.normalize("NFKC", text)):
+    for match in _CLOCK_MINUTES.finditer(_read(text)):
         written = match.group("en") or match.group("zh")
         found.append(int(written) if written.isdigit() else int(zh_value(written) or 0))
     return found
