@@ -114,3 +114,10 @@ def test_no_clock_time_is_made_of_other_words(text):
 def test_a_spelled_clock_keeps_the_places_of_what_follows():
     text = "Opens at half past six, closes at 9 pm."
     assert len(spelled_clocks(text)) == len(text) and spelled_clocks(text).endswith("closes at 9 pm.")
+
+
+def test_a_clock_time_in_words_takes_its_whole_place():
+    from ragpipe.core.evidence.counts import in_evidence_terms
+    text = "Drop-off at a quarter to eight in the morning."
+    assert [text[q.start:q.end] for q in quantities(text) if q.dimension == "clock"] == ["a quarter to eight in the morning"]
+    assert in_evidence_terms("It opens at a quarter past nine.", "The rink opens at 9.15am on Saturdays.") == "It opens at 9.15am."

@@ -109,10 +109,22 @@ def _zh_quarter(match: re.Match) -> str:
 def spelled_clocks(text: str) -> str:
     """The text with its clock times in words written as the readers' forms, each in the room its words took
     (positions read on the result are the text's): "at half past six" → "at 6:30        "."""
-    text = _PAST_TO.sub(_past_to, text)
-    text = _DAY_PART_WORDS.sub(_day_part_words, text)
-    text = _NOON_HOUR.sub(lambda m: " " * len(m.group(0)), text)
-    return _ZH_QUARTER.sub(_zh_quarter, text)
+    return spelled_clock_rooms(text)[0]
+
+
+def spelled_clock_rooms(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """``spelled_clocks`` and the room of each time it rewrote: a reader that gives a time's place gives all of it."""
+    rooms: list[tuple[int, int]] = []
+
+    def kept(rewrite):
+        def sub(match: re.Match) -> str:
+            rooms.append(match.span())
+            return rewrite(match)
+        return sub
+    for pattern, rewrite in ((_PAST_TO, _past_to), (_DAY_PART_WORDS, _day_part_words),
+                             (_NOON_HOUR, lambda m: " " * len(m.group(0))), (_ZH_QUARTER, _zh_quarter)):
+        text = pattern.sub(kept(rewrite), text)
+    return text, rooms
 
 
 # A clock time "4 pm" / "10:30 p.m." read as the 24-hour time a timetable writes ("16", "22:30").

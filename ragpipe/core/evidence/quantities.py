@@ -26,7 +26,7 @@ from ragpipe.core.evidence.iso_dates import without_calendar_weekdays
 from ragpipe.core.evidence.units import DAY, MONTH_DAYS, SPELLINGS, UNIT
 from ragpipe.core.evidence.facts import EN_MONTHS, EN_SCALES, EN_UNITS, ZH_NUMBER, dates_at, en_value, facts, zh_value
 from ragpipe.core.synonyms import interchangeable
-from ragpipe.core.text import DAY_PART, EN_CLOCK, EN_STOPWORDS, NIGHT, clock_hour, content_tokens, spelled_clocks
+from ragpipe.core.text import DAY_PART, EN_CLOCK, EN_STOPWORDS, NIGHT, clock_hour, content_tokens, spelled_clock_rooms
 
 
 EN_WORD = "|".join(sorted([*EN_UNITS, *EN_SCALES], key=len, reverse=True))
@@ -148,10 +148,13 @@ def quantities(text: str) -> tuple[Quantity, ...]:
                                   within.group(0) if within else "", value, unit))
     found = _compounds(text, found)
     taken = [(q.start, q.end) for q in found]
-    for match in _CLOCK.finditer(spelled_clocks(text)):  # "half past six" too, in its own place
+    spelled, rooms = spelled_clock_rooms(text)  # "half past six" too, as its words' whole place
+    for match in _CLOCK.finditer(spelled):
         minutes = _minutes(match)
-        if minutes is not None and not any(a < match.end() and match.start() < b for a, b in taken):
-            found.append(Quantity(minutes, "clock", 1, False, match.start(), match.end()))
+        start, end = match.span()
+        start, end = min([start, *(a for a, b in rooms if a < end and start < b)]), max([end, *(b for a, b in rooms if a < end and start < b)])
+        if minutes is not None and not any(a < end and start < b for a, b in taken):
+            found.append(Quantity(minutes, "clock", 1, False, start, end))
     return tuple(found)
 
 
