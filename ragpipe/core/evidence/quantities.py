@@ -152,7 +152,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     for match in _CLOCK.finditer(spelled):
         minutes = _minutes(match)
         start, end = match.span()
-        start, end = min([start, *(a for a, b in rooms if a < end and start < b)]), max([end, *(b for a, b in rooms if a < end and start < b)])
+        within = [(a, b) for a, b in rooms if a < end and start < b]
+        start, end = min([start, *(a for a, _ in within)]), max([end, *(b for _, b in within)])
         if minutes is not None and not any(a < end and start < b for a, b in taken):
             found.append(Quantity(minutes, "clock", 1, False, start, end))
     return tuple(found)
