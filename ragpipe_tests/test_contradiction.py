@@ -16,6 +16,11 @@ from ragpipe.core.evidence.zh_names import zh_makers
     ("You can contribute at least $7,000 a year.", "You can contribute up to $7,000 a year."),
     ("住房公积金缴存比例最高为5%。", "住房公积金单位和职工缴存比例均不得低于5%。"),
     ("成年人每天食盐摄入量至少5克。", "建议成年人每天摄入食盐不超过5克。"),
+    # a number in words is bounded as its digits are; 限 right before a number caps it
+    ("Each household must bring at least three bags of garden waste.", "Each household may bring up to three bags of garden waste per visit."),
+    ("The room sleeps no fewer than four guests.", "The room sleeps a maximum of four guests."),
+    ("社区接种点每天至少接种150人。", "社区疫苗接种点每天限150人。"),
+    ("每位顾客至少购买两件特价商品。", "特价商品每人限购两件。"),
 ])
 
 
@@ -30,6 +35,9 @@ def test_a_floor_stated_as_a_ceiling_or_the_other_way_round(statement, evidence)
      "For 2024 the contribution limit is $7,000, or $8,000 if you are 50 or older."),
     ("成年人每天食盐摄入量不应超过5克。", "建议成年人每天摄入食盐不超过5克。"),
     ("The fee is 3.5% of the loan.", "The fee is at least 3.5% of the loan."),  # no bound stated: not a conflict
+    ("Each household can bring no more than three bags.", "Each household may bring up to three bags per visit."),
+    ("社区接种点每天最多接种150人。", "社区疫苗接种点每天限150人。"),
+    ("会员不限次数入场，每次限带一位客人。", "会员入场不限次数，每次最多带一位客人。"),
 ])
 
 

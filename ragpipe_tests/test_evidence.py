@@ -782,3 +782,15 @@ def test_a_chinese_share_with_a_verb_for_you_is_the_percentage_it_states():
 def test_an_activity_s_verb_is_read_as_the_evidence_s_noun_for_it(verifier, statement, evidence):
     # activities.as_evidence_names_it: "take photos" is what "photography" names, so the statement's words are held.
     assert probabilities(verifier, [statement], [evidence])[0] >= 0.8
+
+
+@pytest.mark.parametrize("text, negated", [
+    ("每天接种人数不超过150人。", False), ("行李不得超过20公斤。", False), ("缴存比例不得低于5%。", False),
+    ("You can bring no more than three bags.", False), ("The fee does not exceed $50.", False),
+    ("The room holds not more than four guests.", False),
+    # a negator beside a bound still denies what it denies
+    ("学生买票不打折，每人限购2张。", True), ("The fee is not refundable and never exceeds $50.", True),
+])
+def test_a_bound_worded_with_a_negator_denies_nothing(text, negated):
+    from ragpipe.core.evidence.features import _negated
+    assert _negated(text) is negated

@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from rapidfuzz.fuzz import ratio
 
-from ragpipe.core.evidence.clock_minutes import timed_facts
+from ragpipe.core.evidence.clock_minutes import other_time_of_day, timed_facts
 from ragpipe.core.evidence.facts import EN_SCALES, EN_UNITS, VALUE_CLAUSE, Facts, common_word, facts, fold, negated
 from ragpipe.core.evidence.counts import in_evidence_terms
 from ragpipe.core.evidence.zh_names import zh_dotted
@@ -382,8 +382,9 @@ def agreement(answer: str, reference: str, question: str = "") -> Agreement:
     if zh_dotted(core) == (core,):
         surname = terms(core.split("·")[-1])
         named_recall = sum(found_in(t, matched) for t in surname) / len(surname) if surname else named_recall
+    other_time = other_time_of_day(answer, core, question)
     return Agreement(key, matched, new, extra, _conflicts(answer_facts, reference_facts, question_facts, answer_terms,
-                                                          min(recall, named_recall), units))
+                                                          min(recall, named_recall), units) + ([other_time] if other_time else []))
 
 
 def number_units(text: str) -> dict[float, set[str]]:

@@ -98,7 +98,8 @@ BOUND_BEFORE = re.compile(
     r"\bnot (?:less|fewer) than\b|\bstarting (?:at|from)\b|\bolder than\b|不[得应能可宜]?(?:低于|少于)|至少|最低|最少|起码)"
     r"|(?P<ceiling>\bat most\b|\bmaximum\b|\bmax\.|\bup to\b|\bno more than\b|\bnot more than\b|\bcap(?:s|ped)?\b|"
     r"\blimit(?:s|ed)?\b|\bas (?:high|much|many) as\b|\bexceed|\bless than\b|\bfewer than\b|\byounger than\b|\bunder\b|\bbelow\b|"
-    r"不[得应能可宜]?(?:超过|高于|多于)|最多|最高|至多|上限|封顶|低于|少于)", re.I)
+    r"不[得应能可宜]?(?:超过|高于|多于)|最多|最高|至多|上限|封顶|低于|少于"
+    r"|(?<![不无])限[购乘载带]?(?=\s*(?:\d|[零一二两三四五六七八九十百千]|$)))", re.I)  # 每天限150人, 每人限购2件
 _BOUND_AFTER = re.compile(r"\s*(?:%|percent|周岁|[元克岁天年月人个次倍])?\s*(?:(?P<floor>(?:or|and) (?:more|above|higher|older|greater|over|up(?!\s+to))\b|\+|"
                           r"(?:及|或)?以上|起)|(?P<ceiling>(?:or|and) (?:less|fewer|below|under|younger)\b|(?:及|或)?以[内下]|封顶|为限))",
                           re.I)
@@ -327,7 +328,7 @@ def bounds(text: str) -> dict[float, set[str]]:
     """Each value of the text that a bound word makes a floor or a ceiling, with which."""
     text = normalize(text)
     found: dict[float, set[str]] = {}
-    for value, start, end in number_spans(text):
+    for value, start, end in _value_spans(text):
         before = text[max(0, start - _BOUND_REACH):start]
         before = before[max((m.end() for m in VALUE_CLAUSE.finditer(before)), default=0):]  # its own clause
         words_before = list(BOUND_BEFORE.finditer(before))
@@ -337,6 +338,16 @@ def bounds(text: str) -> dict[float, set[str]]:
             lead = match.group(0).lower() == "up to" and _LEAD_TIME.match(text, end)
             found.setdefault(value, set()).add("floor" if match.group("floor") or lead else "ceiling")
     return found
+
+
+def _value_spans(text: str) -> list[tuple[float, int, int]]:
+    """Each value the text states, in digits or in words, with where it stands: a number in words is bounded as its
+    digits are ("at least three bags", "至少三个")."""
+    spans = number_spans(text)
+    spans += [(value, m.start(), m.end()) for m in _EN_NUMBER_WORDS.finditer(text) if (value := en_value(m.group(0))) is not None]
+    spans += [(value, m.start("num"), m.end("num")) for m in ZH_NUMBER.finditer(text)
+              if m.group("num") and (value := zh_value(m.group("num"))) is not None]
+    return sorted(spans, key=lambda span: span[1])
 
 
 def capped(text: str) -> str:

@@ -25,7 +25,7 @@ from ragpipe.core.evidence.comparisons import borne_differences
 from ragpipe.core.evidence.contradiction import borne_out, confirms, contradicted
 from ragpipe.core.evidence.counts import ordinals_counted
 from ragpipe.core.evidence.embeddings import Embedder
-from ragpipe.core.evidence.facts import counted, facts, lone_one
+from ragpipe.core.evidence.facts import BOUND_BEFORE, counted, facts, lone_one
 from ragpipe.core.evidence.invented import invented
 from ragpipe.core.evidence.quantities import quantities
 from ragpipe.core.evidence.sentences import CAMEL, evidence_sentences
@@ -135,7 +135,14 @@ def _outside_clocks_with_minutes(text: str) -> set[float]:
     return _values(text) if spans else set()
 
 
+# A ceiling or a floor worded with a negator bounds a number, it denies nothing: "不超过150人" says what "限150人"
+# does, "does not exceed $50" what "capped at $50" does.
+_NEGATED_EXCEED = re.compile(r"\b(?:does not|do not|doesn't|don't|cannot|can't|must not|may not|should not|will not|won't)\s+"
+                             r"(?=exceed)", re.I)
+
+
 def _negated(text: str) -> bool:
+    text = BOUND_BEFORE.sub(" ", _NEGATED_EXCEED.sub(" ", text))
     return bool(_ZH_NEGATION.search(text) if is_chinese(text) else _EN_NEGATION.search(text))
 
 

@@ -26,7 +26,7 @@ from ragpipe.core.evidence.iso_dates import without_calendar_weekdays
 from ragpipe.core.evidence.units import DAY, MONTH_DAYS, SPELLINGS, UNIT
 from ragpipe.core.evidence.facts import EN_MONTHS, EN_SCALES, EN_UNITS, ZH_NUMBER, dates_at, en_value, facts, zh_value
 from ragpipe.core.synonyms import interchangeable
-from ragpipe.core.text import DAY_PART, EN_CLOCK, EN_STOPWORDS, clock_hour, content_tokens
+from ragpipe.core.text import DAY_PART, EN_CLOCK, EN_STOPWORDS, NIGHT, clock_hour, content_tokens, spelled_clock_rooms
 
 
 EN_WORD = "|".join(sorted([*EN_UNITS, *EN_SCALES], key=len, reverse=True))
@@ -52,8 +52,8 @@ _COMPOUND_JOIN = re.compile(r"\s*(?:,?\s*and|,|零|又)?\s*$", re.I)
 # "5:30 p.m." and "晚上11:00" are read with their part of the day (17:30, 23:00), not as the bare "5:30".
 _ZH_HOUR = "[零一二两三四五六七八九十]{1,3}|\\d{1,2}"
 _CLOCK = re.compile(rf"(?:(?P<hpart>{DAY_PART})\s*)?(?<![\d:.])(?P<h>\d{{1,2}}):(?P<m>\d{{2}})(?![:\d])(?!\s*[ap]\.?m\b)|(?<![\d:.]){EN_CLOCK}"
-                    rf"|\b(?P<noon>noon|midnight)\b|(?P<part>{DAY_PART})?(?P<zh>{_ZH_HOUR})点"
-                    rf"(?:(?P<zhalf>半)|(?P<zm>{_ZH_HOUR})分)?钟?", re.I)
+                    rf"|(?P<noon>\bnoon\b|\bmidnight\b|(?:午夜|子夜)(?!\s*(?:\d|[零一二两三四五六七八九十])))|(?P<part>{DAY_PART})?(?P<zh>{_ZH_HOUR})点"
+                    rf"(?:(?P<zhalf>半)|(?P<zm>{_ZH_HOUR})分|(?P<zmd>\d{{2}})(?![\d.%]))?钟?", re.I)  # "5点30发车" too
 # What makes "a week" a rate's period: a count or an amount right before it ("twice", "3 times", "two tablets").
 # A bound before it is left as before, unread: "less than an hour" is no hour to write as "about 90 minutes".
 _RATE_BEFORE = re.compile(rf"(?:\d\S*|%|\b(?:once|twice|thrice|times|per|{EN_WORD})|(?:\d|\b(?:{EN_WORD}))\s+(?:\S+\s+)?\S+"
@@ -148,10 +148,14 @@ def quantities(text: str) -> tuple[Quantity, ...]:
                                   within.group(0) if within else "", value, unit))
     found = _compounds(text, found)
     taken = [(q.start, q.end) for q in found]
-    for match in _CLOCK.finditer(text):
+    spelled, rooms = spelled_clock_rooms(text)  # "half past six" too, as its words' whole place
+    for match in _CLOCK.finditer(spelled):
         minutes = _minutes(match)
-        if minutes is not None and not any(a < match.end() and match.start() < b for a, b in taken):
-            found.append(Quantity(minutes, "clock", 1, False, match.start(), match.end()))
+        start, end = match.span()
+        within = [(a, b) for a, b in rooms if a < end and start < b]
+        start, end = min([start, *(a for a, _ in within)]), max([end, *(b for _, b in within)])
+        if minutes is not None and not any(a < end and start < b for a, b in taken):
+            found.append(Quantity(minutes, "clock", 1, False, start, end))
     return tuple(found)
 
 
@@ -180,10 +184,13 @@ def _minutes(match: re.Match) -> float | None:
     elif group["eh"]:
         hour, minute = clock_hour(int(group["eh"]), half=group["half"]), int(group["em"] or 0)
     else:
-        read = [_number(group["zh"]), _number(group["zm"]) if group["zm"] else (30.0, 1.0) if group["zhalf"] else (0.0, 1.0)]
+        minutes = group["zm"] or group["zmd"]
+        read = [_number(group["zh"]), _number(minutes) if minutes else (30.0, 1.0) if group["zhalf"] else (0.0, 1.0)]
         if None in read:
             return None
         hour, minute = clock_hour(int(read[0][0]), group["part"]), int(read[1][0])
+    if hour == 12 and (group["hpart"] or group["part"]) in NIGHT:
+        hour = 0  # midnight: "营业至晚上12点" closes when "营业到午夜" does (the text's number stays 12)
     return float(hour * 60 + minute) if hour < 24 and minute < 60 else None
 
 
