@@ -1055,6 +1055,13 @@ def test_context_relevance_a_value_of_a_sibling_of_the_thing_asked_about_is_not_
     assert _relevant(kit, question, contexts) == relevant
 
 
+def test_context_relevance_a_part_of_the_price_of_the_thing_asked_is_relevant(kit):
+    # The second context names the thing priced ("mover" / "move") and gives a part of its price (0.25 alone).
+    assert _relevant(kit, "How much does a local move cost?", [
+        "Local moves are billed at $120 per hour for two movers and a truck, with a three-hour minimum.",
+        "Each additional mover adds $45 per hour to the local rate."]) == [True, True]
+
+
 def test_context_relevance_a_person_in_the_story_is_not_read_as_the_answer_to_who(kit):
     # 宋江 is a person, but a work's characters are not its author: "who" gets no lower cut (0.51 here).
     assert _relevant(kit, "《水浒传》的作者是谁？", ["《水浒传》讲述了宋江等一百零八位好汉聚义梁山的故事。"]) == [False]

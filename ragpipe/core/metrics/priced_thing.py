@@ -1,0 +1,48 @@
+"""The thing whose price a question asks ("a local move" in "How much does a local move cost?", 钢琴搬运 in
+钢琴搬运多少钱？), and whether a context names it. A context that gives an amount of money and names the priced thing
+gives its price or a part of it ("Each additional mover adds $45 per hour to the local rate."): a reader takes it as
+relevant, though it names little else of the question and its cosine lies far below the chunk that words the price
+as asked. Only the head of the thing counts (its last word: "lesson" of "a driving lesson"), so that a fee of
+another thing that shares a modifier ("the driving test fee") is not read as the lesson's price."""
+
+import re
+
+from ragpipe.core.text import content_tokens, pos_tags
+
+# An English noun phrase after a determiner, up to the word that ends it (a preposition or the asking verb).
+_EN_DETERMINER = re.compile(r"\b(?:a|an|the|my|your|our|one|each)\s+(?=[a-z])", re.I)
+_EN_PHRASE = re.compile(r"[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}", re.I)
+_EN_PHRASE_END = re.compile(r"\s+(?:of|for|at|in|on|to|with|from|per|by|cost|costs|charge|charges|be|is|are|run|"
+                            r"come|set)\b.*", re.I)
+# Words of the price itself, not of the thing priced ("the price of a season pass").
+_EN_PRICE_WORDS = {"price", "cost", "fee", "charge", "rate", "amount", "total"}
+# Where a Chinese question's priced thing ends: the words asking its price.
+_ZH_PRICE_ASK = re.compile(r"(?:要|需要|大概|一般)?(?:多少钱|多少元|怎么收费|如何收费|收费|价格|费用|票价|售价|贵不贵)")
+# jieba's tags of a word that can head a priced thing: nouns, verbs of a service (搬运), set phrases (近视眼镜).
+_ZH_HEAD_TAGS = ("n", "v", "l")
+_ZH_NOT_HEADS = {"要", "需要", "是", "有"}
+_SAME_WORD_LETTERS = 5  # "mover" / "move", "lessons" / "lesson"
+
+
+def priced_thing_head(question: str) -> str:
+    """The last word of the thing whose price the question asks, or "" where none is read."""
+    ask = _ZH_PRICE_ASK.search(question)
+    if ask:
+        heads = [w for w, flag in pos_tags(question[:ask.start()])
+                 if flag.startswith(_ZH_HEAD_TAGS) and len(w) >= 2 and w not in _ZH_NOT_HEADS]
+        return heads[-1] if heads else ""
+    for determiner in _EN_DETERMINER.finditer(question):
+        words = _EN_PHRASE_END.sub("", _EN_PHRASE.match(question, determiner.end()).group()).split()
+        if words and words[-1].lower() not in _EN_PRICE_WORDS:
+            return words[-1].lower()
+    return ""
+
+
+def names_priced_thing(question: str, context: str) -> bool:
+    head = priced_thing_head(question)
+    if not head:
+        return False
+    if not head.isascii():
+        return head in context
+    stem = content_tokens(head)
+    return bool(stem) and any(w.startswith(stem[0][:_SAME_WORD_LETTERS]) for w in content_tokens(context))
