@@ -1062,6 +1062,11 @@ def test_context_relevance_a_part_of_the_price_of_the_thing_asked_is_relevant(ki
         "Each additional mover adds $45 per hour to the local rate."]) == [True, True]
 
 
+def test_context_relevance_another_fee_is_not_the_price_asked(kit):
+    # A cancellation fee (违约金) is no price of moving a piano, though it holds an amount (0.40 here).
+    assert _relevant(kit, "钢琴搬运多少钱？", ["搬家需至少提前3天预约；搬家前24小时内取消的，需支付100元违约金。"]) == [False]
+
+
 def test_context_relevance_a_person_in_the_story_is_not_read_as_the_answer_to_who(kit):
     # 宋江 is a person, but a work's characters are not its author: "who" gets no lower cut (0.51 here).
     assert _relevant(kit, "《水浒传》的作者是谁？", ["《水浒传》讲述了宋江等一百零八位好汉聚义梁山的故事。"]) == [False]

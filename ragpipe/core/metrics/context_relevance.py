@@ -12,7 +12,7 @@ from ragpipe.core.judged.prompts import CONTEXT_RELEVANCE
 from ragpipe.core.metrics.asked_kinds import HISTORY, asked_item, asked_value, attribute_missing, is_open
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.metrics.other_subject import speaks_of_other
-from ragpipe.core.metrics.priced_thing import names_priced_thing
+from ragpipe.core.metrics.priced_thing import gives_another_fee, names_priced_thing
 from ragpipe.core.schemas import EvalCase
 from ragpipe.core.text import content_tokens, is_chinese
 
@@ -120,6 +120,8 @@ def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE
             # A price of the thing asked, or a part of it ("Each additional mover adds $45 per hour to the local
             # rate." for what a local move costs), however far its cosine lies below the chunk worded as asked.
             out.append((True, f"{why}; it gives a price of the thing asked, or a part of it"))
+        elif value and value[0] == "an amount of money" and gives_another_fee(case.question, context):
+            out.append((False, f"{why}; its amount is another fee's (it names the fee, not the thing asked)"))
         elif value and value[0] == "a time" and gives_day_asked(case.question, context):
             # The start or the last day asked, in other words ("the application deadline" / "Applications must be
             # submitted by 2025-03-15"): the answer itself, however low its cosine beside a chunk that words it as asked.
@@ -173,7 +175,8 @@ METRIC = Metric(
                 "what it asks of, however worded (\"the application deadline\" / \"Applications must be submitted by "
                 "2025-03-15\"); relevant when a price question's context gives an amount of money and names the head of the "
                 "thing priced (\"Each additional mover adds $45 per hour to the local rate.\" for \"How much does a local move "
-                "cost?\"): its price or a part of it; not relevant when it speaks of a sibling of the thing asked about and never of "
+                "cost?\"): its price or a part of it; not relevant when it names neither that thing nor the fee asked but a fee "
+                "of its own (违约金, \"a cancellation fee\" for what moving a piano costs); not relevant when it speaks of a sibling of the thing asked about and never of "
                 "the thing (\"the Silver plan costs $20\" for \"How much is the Gold plan?\", 科技馆 for 水族馆: two names "
                 "before the same word naming a kind of place, plan or product, two model codes or numbers after the same name (\"Ultra 5\" / \"Ultra 7\"), two "
                 "Chinese names of places or bodies that end alike and share no other character, two Chinese names before the "

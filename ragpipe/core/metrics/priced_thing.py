@@ -3,7 +3,8 @@
 gives its price or a part of it ("Each additional mover adds $45 per hour to the local rate."): a reader takes it as
 relevant, though it names little else of the question and its cosine lies far below the chunk that words the price
 as asked. Only the head of the thing counts (its last word: "lesson" of "a driving lesson"), so that a fee of
-another thing that shares a modifier ("the driving test fee") is not read as the lesson's price."""
+another thing that shares a modifier ("the driving test fee") is not read as the lesson's price. A context that
+names neither the thing nor the fee asked but a fee of its own (违约金, "a cancellation fee") gives that fee."""
 
 import re
 
@@ -46,3 +47,22 @@ def names_priced_thing(question: str, context: str) -> bool:
         return head in context
     stem = content_tokens(head)
     return bool(stem) and any(w.startswith(stem[0][:_SAME_WORD_LETTERS]) for w in content_tokens(context))
+
+
+# A fee named as such: a word of three characters or more ending in 费 or 金 (违约金, 楼层费, 手续费; not 收费 or 押金,
+# a deposit paid towards the price), "a cancellation fee", "a late fine". Not a surcharge, added to the price asked.
+_ZH_FEE = re.compile(r"[\u4e00-\u9fff]{2,4}[费金]")
+_EN_FEE = re.compile(r"\b([a-z]+)\s+(?:fees?|fines?|penalt(?:y|ies))\b", re.I)
+_ASKS_FEE = re.compile(r"\b(?:fees?|fines?|penalt(?:y|ies))\b|[费金]", re.I)
+
+
+def gives_another_fee(question: str, context: str) -> bool:
+    """The context names a fee the question does not (a cancellation fee, 违约金) and not the thing priced: the
+    amount it gives is that fee's, not the price asked ("搬家前24小时内取消的，需支付100元违约金。" for 钢琴搬运多少钱？)."""
+    # A question that asks a fee ("the late fee", 违约金多少) is answered by a fee of any name.
+    if not priced_thing_head(question) or names_priced_thing(question, context) or _ASKS_FEE.search(question):
+        return False
+    if _ZH_PRICE_ASK.search(question):
+        return any(_ZH_FEE.fullmatch(w) for w, _ in pos_tags(context))
+    asked = set(content_tokens(question))
+    return any((said := set(content_tokens(m.group(1)))) and not said & asked for m in _EN_FEE.finditer(context))
