@@ -1060,6 +1060,9 @@ def test_context_relevance_a_part_of_the_price_of_the_thing_asked_is_relevant(ki
     assert _relevant(kit, "How much does a local move cost?", [
         "Local moves are billed at $120 per hour for two movers and a truck, with a three-hour minimum.",
         "Each additional mover adds $45 per hour to the local rate."]) == [True, True]
+    # "How much is a …" asks a price too: the lessons' weekend charge is a part of it (0.12 alone).
+    assert _relevant(kit, "How much is a driving lesson?", ["A 60-minute driving lesson costs $55.",
+                                                             "Lessons on Saturdays and Sundays cost $10 more."]) == [True, True]
 
 
 def test_context_relevance_another_fee_is_not_the_price_asked(kit):

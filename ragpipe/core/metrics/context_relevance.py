@@ -12,7 +12,7 @@ from ragpipe.core.judged.prompts import CONTEXT_RELEVANCE
 from ragpipe.core.metrics.asked_kinds import HISTORY, asked_item, asked_value, attribute_missing, is_open
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.metrics.other_subject import speaks_of_other
-from ragpipe.core.metrics.priced_thing import gives_another_fee, names_priced_thing
+from ragpipe.core.metrics.priced_thing import asks_price, gives_another_fee, gives_money, names_priced_thing
 from ragpipe.core.schemas import EvalCase
 from ragpipe.core.text import content_tokens, is_chinese
 
@@ -116,7 +116,7 @@ def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE
             out.append((False, f"{why}; the question asks {value[0]}, the context holds none"))
         elif value and attribute_missing(case.question, context, value[0]):
             out.append((False, f"{why}; it holds {value[0]} but not of the attribute asked"))
-        elif value and value[0] == "an amount of money" and names_priced_thing(case.question, context):
+        elif asks_price(case.question, value) and gives_money(context) and names_priced_thing(case.question, context):
             # A price of the thing asked, or a part of it ("Each additional mover adds $45 per hour to the local
             # rate." for what a local move costs), however far its cosine lies below the chunk worded as asked.
             out.append((True, f"{why}; it gives a price of the thing asked, or a part of it"))

@@ -8,7 +8,14 @@ names neither the thing nor the fee asked but a fee of its own (违约金, "a ca
 
 import re
 
+from ragpipe.core.metrics.asked_kinds import ASKED_VALUES
 from ragpipe.core.text import content_tokens, pos_tags
+
+_MONEY = "an amount of money"
+# "How much is a driving lesson?" asks its price too. Not read as asked_kinds' price question, which a context
+# without an amount fails ("How much is the deposit…?" / "a deposit equal to five weeks' rent"): here it only lets
+# a context that gives an amount and names the thing count.
+_HOW_MUCH_IS = re.compile(r"\bhow much (?:is|are) (?:a|an|the|one)\b", re.I)
 
 # An English noun phrase after a determiner, up to the word that ends it (a preposition or the asking verb).
 _EN_DETERMINER = re.compile(r"\b(?:a|an|the|my|your|our|one|each)\s+(?=[a-z])", re.I)
@@ -23,6 +30,15 @@ _ZH_PRICE_ASK = re.compile(r"(?:要|需要|大概|一般)?(?:多少钱|多少元
 _ZH_HEAD_TAGS = ("n", "v", "l")
 _ZH_NOT_HEADS = {"要", "需要", "是", "有"}
 _SAME_WORD_LETTERS = 5  # "mover" / "move", "lessons" / "lesson"
+
+
+def asks_price(question: str, asked_value) -> bool:
+    """Whether the question asks a price: asked_kinds reads it so (asked_value is its reading), or "how much is a …"."""
+    return bool(asked_value and asked_value[0] == _MONEY or _HOW_MUCH_IS.search(question))
+
+
+def gives_money(context: str) -> bool:
+    return bool(ASKED_VALUES[_MONEY][1].search(context))
 
 
 def priced_thing_head(question: str) -> str:
