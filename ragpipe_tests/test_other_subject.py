@@ -15,6 +15,9 @@ from ragpipe.core.metrics.other_subject import speaks_of_other
     ("白金会员每月多少钱？", "青铜会员每月收费15元。"),
     ("市老年大学书法班什么时候报名？", "区少年宫舞蹈班每年9月初开始报名。"),
     ("出生证明公证要多少钱？", "学历公证每份收费80元。"),
+    # Names that end alike are two of a kind too (日语 / 韩语, 钢琴 / 小提琴).
+    ("语言学校日语班几点上课？", "语言学校韩语班每周二晚上7点上课。"),
+    ("钢琴课多少钱？", "小提琴课每节200元。"),
     # Two places of different kinds, neither a part of the other.
     ("When does the swimming pool open?", "The library opens at 9 a.m."),
     ("What time does the aquarium close on Sundays?", "The botanical garden closes at 5 p.m. on Sundays."),

@@ -180,7 +180,7 @@ METRIC = Metric(
                 "the thing (\"the Silver plan costs $20\" for \"How much is the Gold plan?\", 科技馆 for 水族馆: two names "
                 "before the same word naming a kind of place, plan or product, two model codes or numbers after the same name (\"Ultra 5\" / \"Ultra 7\"), two "
                 "Chinese names of places or bodies that end alike and share no other character, two Chinese names before the "
-                "same word naming a kind of plan, ticket, class or service (白金会员 / 青铜会员, 书法班 / 舞蹈班); or a place of another "
+                "same word naming a kind of plan, ticket, class or service (白金会员 / 青铜会员, 日语班 / 韩语班); or a place of another "
                 "kind, of those that stand on their own: the library for the pool). A context that gives the days "
                 "something opens or closes counts from 0.40 for a question whether it opens on a day of the week "
                 "(\"本馆每周一闭馆…\" for 陶艺馆周一营业吗？). "

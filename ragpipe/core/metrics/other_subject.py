@@ -10,7 +10,8 @@ White). Two places of different kinds are two things too ("the botanical garden 
 aquarium closes), where neither holds the other: a hotel has a restaurant and a pool, so only places that stand on
 their own are read so. In Chinese: two nouns of three characters or more that end in the same character naming a kind of place
 or body and share no other character (水族馆 / 科技馆, 杭州市 / 成都市), and two words of two characters or more before
-the same word naming a kind of plan, ticket, class or service, sharing no character (白金会员 / 青铜会员, 书法班 / 舞蹈班). A plain English word beside the shared one may
+the same word naming a kind of plan, ticket, class or service, sharing no character but a last one (白金会员 / 青铜会员, 书法班 /
+舞蹈班, 日语班 / 韩语班). A plain English word beside the shared one may
 be a synonym ("pottery class" / "pottery course"), and so may Chinese nouns of other shapes (乘客 / 旅客, 新生儿 /
 婴儿, 坐火车 / 次列车): those are left alone."""
 
@@ -98,7 +99,8 @@ def _zh_nouns(text: str) -> set[str]:
 
 def _zh_kinds(text: str) -> set[tuple[str, str]]:
     """(word before, kind word) for each kind word of _ZH_KIND_HEADS, said alone or at the end of a longer word
-    (书法 班, 舞蹈班): the word before is the instance's own name, if it has two characters or more."""
+    (书法 班, 舞蹈班): the word before is the instance's own name, if it has two characters or more. Two names that
+    end alike are two of a kind (日语 / 韩语), as _zh_nouns' places are."""
     words = [(w, flag) for w, flag in pos_tags(text)]  # jieba pairs unpack but do not index
     found = set()
     for i, (word, _) in enumerate(words):
@@ -114,7 +116,7 @@ def _zh_other(question: str, context: str) -> bool:
     if any(q[-1] == c[-1] and q not in context and c not in question and not set(q[:-1]) & set(c[:-1])
            for q in _zh_nouns(question) for c in _zh_nouns(context)):
         return True
-    return any(q_head == c_head and q not in context and c not in question and not set(q) & set(c)
+    return any(q_head == c_head and q not in context and c not in question and not set(q[:-1]) & set(c[:-1])
                for q, q_head in _zh_kinds(question) for c, c_head in _zh_kinds(context))
 
 
