@@ -855,6 +855,8 @@ def test_context_relevance_half_of_retrieved_contexts(kit):
     ("陶艺馆周一营业吗？", ["本馆每周一闭馆，周二至周日10:00-21:00营业。", "每件作品可免费选择两种釉色，每增加一种颜色加收20元。"]),
     ("Is the studio open on Mondays?", ["The studio is closed on Mondays and open Tuesday to Sunday.",
                                         "Each glaze colour beyond two costs $5."]),
+    # The weekend is days of the week too.
+    ("狗狗洗澡店周末开门吗？", ["本店宠物洗护服务周六、周日照常营业，时间为10:00-19:00。", "洗澡后可免费吹干修剪脚毛。"]),
 ])
 def test_context_relevance_the_days_a_place_opens_answer_whether_it_opens_on_one(kit, question, contexts):
     result = REGISTRY["context_relevance"].score(EvalCase(question_id="q", question=question,
