@@ -855,6 +855,8 @@ def test_context_relevance_half_of_retrieved_contexts(kit):
     ("陶艺馆周一营业吗？", ["本馆每周一闭馆，周二至周日10:00-21:00营业。", "每件作品可免费选择两种釉色，每增加一种颜色加收20元。"]),
     ("Is the studio open on Mondays?", ["The studio is closed on Mondays and open Tuesday to Sunday.",
                                         "Each glaze colour beyond two costs $5."]),
+    # The weekend is days of the week too.
+    ("狗狗洗澡店周末开门吗？", ["本店宠物洗护服务周六、周日照常营业，时间为10:00-19:00。", "洗澡后可免费吹干修剪脚毛。"]),
 ])
 def test_context_relevance_the_days_a_place_opens_answer_whether_it_opens_on_one(kit, question, contexts):
     result = REGISTRY["context_relevance"].score(EvalCase(question_id="q", question=question,
@@ -1053,6 +1055,21 @@ def test_context_relevance_a_value_of_another_attribute_is_not_the_one_asked(kit
 def test_context_relevance_a_value_of_a_sibling_of_the_thing_asked_about_is_not_relevant(kit, question, contexts,
                                                                                           relevant):
     assert _relevant(kit, question, contexts) == relevant
+
+
+def test_context_relevance_a_part_of_the_price_of_the_thing_asked_is_relevant(kit):
+    # The second context names the thing priced ("mover" / "move") and gives a part of its price (0.25 alone).
+    assert _relevant(kit, "How much does a local move cost?", [
+        "Local moves are billed at $120 per hour for two movers and a truck, with a three-hour minimum.",
+        "Each additional mover adds $45 per hour to the local rate."]) == [True, True]
+    # "How much is a …" asks a price too: the lessons' weekend charge is a part of it (0.12 alone).
+    assert _relevant(kit, "How much is a driving lesson?", ["A 60-minute driving lesson costs $55.",
+                                                             "Lessons on Saturdays and Sundays cost $10 more."]) == [True, True]
+
+
+def test_context_relevance_another_fee_is_not_the_price_asked(kit):
+    # A cancellation fee (违约金) is no price of moving a piano, though it holds an amount (0.40 here).
+    assert _relevant(kit, "钢琴搬运多少钱？", ["搬家需至少提前3天预约；搬家前24小时内取消的，需支付100元违约金。"]) == [False]
 
 
 def test_context_relevance_a_person_in_the_story_is_not_read_as_the_answer_to_who(kit):

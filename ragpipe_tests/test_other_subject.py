@@ -11,6 +11,13 @@ from ragpipe.core.metrics.other_subject import speaks_of_other
     ("When does Route 12 leave the depot?", "Bus Route 40 leaves the depot at 6 am."),
     ("水族馆周一几点开门？", "科技馆周一上午9点开门。"),
     ("杭州市的公积金贷款最高额度是多少？", "成都市的公积金贷款最高额度为70万元。"),
+    # Two Chinese names before the same kind of plan, class or service, alone or joined to it.
+    ("白金会员每月多少钱？", "青铜会员每月收费15元。"),
+    ("市老年大学书法班什么时候报名？", "区少年宫舞蹈班每年9月初开始报名。"),
+    ("出生证明公证要多少钱？", "学历公证每份收费80元。"),
+    # Names that end alike are two of a kind too (日语 / 韩语, 钢琴 / 小提琴).
+    ("语言学校日语班几点上课？", "语言学校韩语班每周二晚上7点上课。"),
+    ("钢琴课多少钱？", "小提琴课每节200元。"),
     # Two places of different kinds, neither a part of the other.
     ("When does the swimming pool open?", "The library opens at 9 a.m."),
     ("What time does the aquarium close on Sundays?", "The botanical garden closes at 5 p.m. on Sundays."),
@@ -37,6 +44,12 @@ def test_a_sibling_of_the_thing_asked_about_is_another_thing(question, context):
     ("这家酒店的早餐几点供应？", "本店早餐6:30开始供应。"),
     ("从成都到拉萨坐火车要多长时间？", "Z322次列车晚上19:50从成都西站发车，第三天早上7:55到达拉萨站。"),
     ("航班延误了乘客可以获得哪些补偿？", "航空公司应向旅客提供餐食和住宿。"),
+    # The kind asked named too, a kind told apart by a pointing word or a time, papers to bring, a word of a value.
+    ("成人票多少钱？", "成人票100元，儿童票50元。"),
+    ("书法班什么时候报名？", "本班每年9月开始报名。"),
+    ("周末班多少钱？", "晚间班每期2000元。"),
+    ("居住证怎么办理？", "需携带身份证和租房合同。"),
+    ("博物馆的营业时间是什么？", "开放时间：9:00-17:00。"),
 ])
 def test_the_thing_itself_or_a_synonym_is_no_other_thing(question, context):
     assert not speaks_of_other(question, context)

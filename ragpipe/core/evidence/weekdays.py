@@ -25,10 +25,14 @@ def names_a_weekday(text: str) -> bool:
     return bool(_ONE_DAY.search(text))
 
 
+# The weekend: days of the week too, for whether a place opens on them ("狗狗洗澡店周末开门吗？").
+_WEEKEND = re.compile(r"\bweekends?\b|周末|双休日", re.I)
+
+
 def speaks_of_opening_days(text: str) -> bool:
-    """The text names a day of the week and whether something is open or closed ("Is the studio open on Mondays?",
-    "本馆每周一闭馆，周二至周日营业")."""
-    return names_a_weekday(text) and bool(_OPEN.search(text) or _CLOSED.search(text))
+    """The text names a day of the week (or the weekend) and whether something is open or closed ("Is the studio open
+    on Mondays?", "本馆每周一闭馆，周二至周日营业")."""
+    return (names_a_weekday(text) or bool(_WEEKEND.search(text))) and bool(_OPEN.search(text) or _CLOSED.search(text))
 
 
 # What says a place is open, or closed, on a day.

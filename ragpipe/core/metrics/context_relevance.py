@@ -12,6 +12,7 @@ from ragpipe.core.judged.prompts import CONTEXT_RELEVANCE
 from ragpipe.core.metrics.asked_kinds import HISTORY, asked_item, asked_value, attribute_missing, is_open
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.metrics.other_subject import speaks_of_other
+from ragpipe.core.metrics.priced_thing import asks_price, gives_another_fee, gives_money, names_priced_thing
 from ragpipe.core.schemas import EvalCase
 from ragpipe.core.text import content_tokens, is_chinese
 
@@ -115,6 +116,12 @@ def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE
             out.append((False, f"{why}; the question asks {value[0]}, the context holds none"))
         elif value and attribute_missing(case.question, context, value[0]):
             out.append((False, f"{why}; it holds {value[0]} but not of the attribute asked"))
+        elif asks_price(case.question, value) and gives_money(context) and names_priced_thing(case.question, context):
+            # A price of the thing asked, or a part of it ("Each additional mover adds $45 per hour to the local
+            # rate." for what a local move costs), however far its cosine lies below the chunk worded as asked.
+            out.append((True, f"{why}; it gives a price of the thing asked, or a part of it"))
+        elif value and value[0] == "an amount of money" and gives_another_fee(case.question, context):
+            out.append((False, f"{why}; its amount is another fee's (it names the fee, not the thing asked)"))
         elif value and value[0] == "a time" and gives_day_asked(case.question, context):
             # The start or the last day asked, in other words ("the application deadline" / "Applications must be
             # submitted by 2025-03-15"): the answer itself, however low its cosine beside a chunk that words it as asked.
@@ -166,12 +173,16 @@ METRIC = Metric(
                 "the words of the attribute asked nor a word naming the kind (a shipping time for a return window); "
                 "relevant when a time question asks a start or a last day and the context gives that kind of day to "
                 "what it asks of, however worded (\"the application deadline\" / \"Applications must be submitted by "
-                "2025-03-15\"); not relevant when it speaks of a sibling of the thing asked about and never of "
+                "2025-03-15\"); relevant when a price question's context gives an amount of money and names the head of the "
+                "thing priced (\"Each additional mover adds $45 per hour to the local rate.\" for \"How much does a local move "
+                "cost?\"): its price or a part of it; not relevant when it names neither that thing nor the fee asked but a fee "
+                "of its own (违约金, \"a cancellation fee\" for what moving a piano costs); not relevant when it speaks of a sibling of the thing asked about and never of "
                 "the thing (\"the Silver plan costs $20\" for \"How much is the Gold plan?\", 科技馆 for 水族馆: two names "
                 "before the same word naming a kind of place, plan or product, two model codes or numbers after the same name (\"Ultra 5\" / \"Ultra 7\"), two "
-                "Chinese names of places or bodies that end alike and share no other character; or a place of another "
+                "Chinese names of places or bodies that end alike and share no other character, two Chinese names before the "
+                "same word naming a kind of plan, ticket, class or service (白金会员 / 青铜会员, 日语班 / 韩语班); or a place of another "
                 "kind, of those that stand on their own: the library for the pool). A context that gives the days "
-                "something opens or closes counts from 0.40 for a question whether it opens on a day of the week "
+                "something opens or closes counts from 0.40 for a question whether it opens on a day of the week or the weekend "
                 "(\"本馆每周一闭馆…\" for 陶艺馆周一营业吗？). "
                 "The contexts of an open question (a list, causes, a way) are each scored as if retrieved alone. A "
                 "context holding the kind of answer asked (a value of the asked kind; an item of the kind an open "

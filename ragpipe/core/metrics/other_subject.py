@@ -9,7 +9,9 @@ misspelt (Convent / Covent Garden), and a name before another word is often a pe
 White). Two places of different kinds are two things too ("the botanical garden closes at 5 p.m." for when the
 aquarium closes), where neither holds the other: a hotel has a restaurant and a pool, so only places that stand on
 their own are read so. In Chinese: two nouns of three characters or more that end in the same character naming a kind of place
-or body and share no other character (水族馆 / 科技馆, 杭州市 / 成都市). A plain English word beside the shared one may
+or body and share no other character (水族馆 / 科技馆, 杭州市 / 成都市), and two words of two characters or more before
+the same word naming a kind of plan, ticket, class or service, sharing no character but a last one (白金会员 / 青铜会员, 书法班 /
+舞蹈班, 日语班 / 韩语班). A plain English word beside the shared one may
 be a synonym ("pottery class" / "pottery course"), and so may Chinese nouns of other shapes (乘客 / 旅客, 新生儿 /
 婴儿, 坐火车 / 次列车): those are left alone."""
 
@@ -40,6 +42,14 @@ _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)([A-Za-z0-9][\w'-]*)")
 _ZH_POINTING = re.compile(r"^[本该此这我贵其各]")
 # The last character of a Chinese name of a place or a body: a kind its siblings share (馆: 水族馆, 科技馆).
 _ZH_PLACE_HEADS = set("馆院厅店场站园市省县区镇村楼室局所校队厂港岛山湖河桥路街")
+# Chinese words naming a kind of plan, ticket, class or service whose instances a word of their own before them tells
+# apart (白金会员 / 青铜会员, 书法班 / 舞蹈班, 学历公证 / 出生证明公证), where English writes the instance's name in
+# capitals (_EN_HEADS). Not words of a kind of value (时间, 费用: 营业时间 and 开放时间 are one thing), nor 证 or 卡,
+# which a context lists as papers to bring (身份证, 银行卡) for the one asked about.
+_ZH_KIND_HEADS = {"会员", "套餐", "公证", "保险", "班", "课", "票", "舱", "房"}
+# jieba's tags of words that never name an instance: numbers, measure words, pronouns, prepositions, particles,
+# punctuation, conjunctions, adverbs, times (每周, 9月).
+_ZH_NO_MODIFIER = ("m", "q", "r", "p", "u", "x", "t", "c", "d")
 
 
 def _en_pairs(text: str) -> list[tuple[tuple[str, bool], tuple[str, bool]]]:
@@ -87,9 +97,27 @@ def _zh_nouns(text: str) -> set[str]:
             if flag.startswith("n") and len(w) >= 3 and w[-1] in _ZH_PLACE_HEADS and not _ZH_POINTING.match(w)}
 
 
+def _zh_kinds(text: str) -> set[tuple[str, str]]:
+    """(word before, kind word) for each kind word of _ZH_KIND_HEADS, said alone or at the end of a longer word
+    (书法 班, 舞蹈班): the word before is the instance's own name, if it has two characters or more. Two names that
+    end alike are two of a kind (日语 / 韩语), as _zh_nouns' places are."""
+    words = [(w, flag) for w, flag in pos_tags(text)]  # jieba pairs unpack but do not index
+    found = set()
+    for i, (word, _) in enumerate(words):
+        for head in _ZH_KIND_HEADS:
+            if word == head and i and not words[i - 1][1].startswith(_ZH_NO_MODIFIER):
+                found.add((words[i - 1][0], head))
+            elif len(word) > len(head) and word.endswith(head):
+                found.add((word[:-len(head)], head))
+    return {(modifier, head) for modifier, head in found if len(modifier) >= 2 and not _ZH_POINTING.match(modifier)}
+
+
 def _zh_other(question: str, context: str) -> bool:
-    return any(q[-1] == c[-1] and q not in context and c not in question and not set(q[:-1]) & set(c[:-1])
-               for q in _zh_nouns(question) for c in _zh_nouns(context))
+    if any(q[-1] == c[-1] and q not in context and c not in question and not set(q[:-1]) & set(c[:-1])
+           for q in _zh_nouns(question) for c in _zh_nouns(context)):
+        return True
+    return any(q_head == c_head and q not in context and c not in question and not set(q[:-1]) & set(c[:-1])
+               for q, q_head in _zh_kinds(question) for c, c_head in _zh_kinds(context))
 
 
 def speaks_of_other(question: str, context: str) -> bool:

@@ -1,0 +1,84 @@
+"""The thing whose price a question asks ("a local move" in "How much does a local move cost?", 钢琴搬运 in
+钢琴搬运多少钱？), and whether a context names it. A context that gives an amount of money and names the priced thing
+gives its price or a part of it ("Each additional mover adds $45 per hour to the local rate."): a reader takes it as
+relevant, though it names little else of the question and its cosine lies far below the chunk that words the price
+as asked. Only the head of the thing counts (its last word: "lesson" of "a driving lesson"), so that a fee of
+another thing that shares a modifier ("the driving test fee") is not read as the lesson's price. A context that
+names neither the thing nor the fee asked but a fee of its own (违约金, "a cancellation fee") gives that fee."""
+
+import re
+
+from ragpipe.core.metrics.asked_kinds import ASKED_VALUES
+from ragpipe.core.text import content_tokens, pos_tags
+
+_MONEY = "an amount of money"
+# "How much is a driving lesson?" asks its price too. Not read as asked_kinds' price question, which a context
+# without an amount fails ("How much is the deposit…?" / "a deposit equal to five weeks' rent"): here it only lets
+# a context that gives an amount and names the thing count.
+_HOW_MUCH_IS = re.compile(r"\bhow much (?:is|are) (?:a|an|the|one)\b", re.I)
+
+# An English noun phrase after a determiner, up to the word that ends it (a preposition or the asking verb).
+_EN_DETERMINER = re.compile(r"\b(?:a|an|the|my|your|our|one|each)\s+(?=[a-z])", re.I)
+_EN_PHRASE = re.compile(r"[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}", re.I)
+_EN_PHRASE_END = re.compile(r"\s+(?:of|for|at|in|on|to|with|from|per|by|cost|costs|charge|charges|be|is|are|run|"
+                            r"come|set)\b.*", re.I)
+# Words of the price itself, not of the thing priced ("the price of a season pass").
+_EN_PRICE_WORDS = {"price", "cost", "fee", "charge", "rate", "amount", "total"}
+# Where a Chinese question's priced thing ends: the words asking its price.
+_ZH_PRICE_ASK = re.compile(r"(?:要|需要|大概|一般)?(?:多少钱|多少元|怎么收费|如何收费|收费|价格|费用|票价|售价|贵不贵)")
+# jieba's tags of a word that can head a priced thing: nouns, verbs of a service (搬运), set phrases (近视眼镜).
+_ZH_HEAD_TAGS = ("n", "v", "l")
+_ZH_NOT_HEADS = {"要", "需要", "是", "有"}
+_SAME_WORD_LETTERS = 5  # "mover" / "move", "lessons" / "lesson"
+
+
+def asks_price(question: str, asked_value) -> bool:
+    """Whether the question asks a price: asked_kinds reads it so (asked_value is its reading), or "how much is a …"."""
+    return bool(asked_value and asked_value[0] == _MONEY or _HOW_MUCH_IS.search(question))
+
+
+def gives_money(context: str) -> bool:
+    return bool(ASKED_VALUES[_MONEY][1].search(context))
+
+
+def priced_thing_head(question: str) -> str:
+    """The last word of the thing whose price the question asks, or "" where none is read."""
+    ask = _ZH_PRICE_ASK.search(question)
+    if ask:
+        heads = [w for w, flag in pos_tags(question[:ask.start()])
+                 if flag.startswith(_ZH_HEAD_TAGS) and len(w) >= 2 and w not in _ZH_NOT_HEADS]
+        return heads[-1] if heads else ""
+    for determiner in _EN_DETERMINER.finditer(question):
+        words = _EN_PHRASE_END.sub("", _EN_PHRASE.match(question, determiner.end()).group()).split()
+        if words and words[-1].lower() not in _EN_PRICE_WORDS:
+            return words[-1].lower()
+    return ""
+
+
+def names_priced_thing(question: str, context: str) -> bool:
+    head = priced_thing_head(question)
+    if not head:
+        return False
+    if not head.isascii():
+        return head in context
+    stem = content_tokens(head)
+    return bool(stem) and any(w.startswith(stem[0][:_SAME_WORD_LETTERS]) for w in content_tokens(context))
+
+
+# A fee named as such: a word of three characters or more ending in 费 or 金 (违约金, 楼层费, 手续费; not 收费 or 押金,
+# a deposit paid towards the price), "a cancellation fee", "a late fine". Not a surcharge, added to the price asked.
+_ZH_FEE = re.compile(r"[\u4e00-\u9fff]{2,4}[费金]")
+_EN_FEE = re.compile(r"\b([a-z]+)\s+(?:fees?|fines?|penalt(?:y|ies))\b", re.I)
+_ASKS_FEE = re.compile(r"\b(?:fees?|fines?|penalt(?:y|ies))\b|[费金]", re.I)
+
+
+def gives_another_fee(question: str, context: str) -> bool:
+    """The context names a fee the question does not (a cancellation fee, 违约金) and not the thing priced: the
+    amount it gives is that fee's, not the price asked ("搬家前24小时内取消的，需支付100元违约金。" for 钢琴搬运多少钱？)."""
+    # A question that asks a fee ("the late fee", 违约金多少) is answered by a fee of any name.
+    if not priced_thing_head(question) or names_priced_thing(question, context) or _ASKS_FEE.search(question):
+        return False
+    if _ZH_PRICE_ASK.search(question):
+        return any(_ZH_FEE.fullmatch(w) for w, _ in pos_tags(context))
+    asked = set(content_tokens(question))
+    return any((said := set(content_tokens(m.group(1)))) and not said & asked for m in _EN_FEE.finditer(context))

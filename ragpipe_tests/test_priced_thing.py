@@ -1,0 +1,42 @@
+import pytest
+
+from ragpipe.core.metrics.priced_thing import gives_another_fee, names_priced_thing, priced_thing_head
+
+
+@pytest.mark.parametrize("question, head", [
+    ("How much does a local move cost?", "move"),
+    ("What is the price of a season pass?", "pass"),
+    ("What does a ferry ticket cost?", "ticket"),
+    ("钢琴搬运多少钱？", "搬运"),
+    ("配一副近视眼镜要多少钱？", "近视眼镜"),
+    ("How much?", ""),
+])
+def test_the_head_of_the_thing_whose_price_is_asked(question, head):
+    assert priced_thing_head(question) == head
+
+
+@pytest.mark.parametrize("question, context, named", [
+    # The thing priced, in another form ("mover", "lessons"): a part of its price.
+    ("How much does a local move cost?", "Each additional mover adds $45 per hour to the local rate.", True),
+    ("What does a driving lesson cost?", "Lessons on Saturdays and Sundays cost $10 more.", True),
+    ("近视眼镜多少钱？", "近视眼镜的镜片另收200元。", True),
+    # A fee of another thing, though it shares a modifier or the kind of service.
+    ("What does a driving lesson cost?", "The driving test fee is $85.", False),
+    ("钢琴搬运多少钱？", "搬家前24小时内取消的，需支付100元违约金。", False),
+])
+def test_a_context_names_the_priced_thing_by_its_head(question, context, named):
+    assert names_priced_thing(question, context) == named
+
+
+@pytest.mark.parametrize("question, context, another", [
+    # A fee named as such, of another thing than the one priced.
+    ("钢琴搬运多少钱？", "搬家前24小时内取消的，需支付100元违约金。", True),
+    ("How much does a piano move cost?", "A $100 cancellation fee applies within 24 hours.", True),
+    # The thing priced named, a question asking a fee, a surcharge or a bare charge: no other fee.
+    ("钢琴搬运多少钱？", "钢琴搬运费每台500元。", False),
+    ("What is the late fee for returning a rental car?", "Late returns after 29 minutes incur a fee of $15 per hour.", False),
+    ("How much does a local move cost?", "A $30 fuel surcharge applies.", False),
+    ("配一副近视眼镜多少钱？", "镜片另外收费，每副200元起。", False),
+])
+def test_a_context_that_names_another_fee_gives_that_fee(question, context, another):
+    assert gives_another_fee(question, context) == another
