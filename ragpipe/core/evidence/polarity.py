@@ -236,14 +236,20 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
     stance, held_in = modality(statement), modality(statement, _INCLUSION)
     # An affirmative statement's predicate only is sought in the next clause: a negated one's negation may stand in a
     # part the evidence cuts otherwise ("students who have not found employment … should have their debts forgiven").
-    for clause in _predicate_clauses(statement_terms, sentences, pairs, rest=not denies):
+    aligned = _predicate_clauses(statement_terms, sentences, pairs, rest=not denies)
+    for clause in aligned:
         sentence = next((s for s in sentences if clause in s), clause)
         found = _stems_in(clause) | (_stems_in(sentence) & _SENTENCE_WIDE)
+        # Where a clause beside it names the statement's subject (its first word) and says the statement's word, an
+        # antonym in a clause without that subject speaks of another thing ("A bath costs $35, and a nail trim is
+        # included at no extra charge"); not so where the antonym's clause names it ("在本行ATM取款免费，跨行取款每笔收取2.5元").
+        said_beside = set() if found_in(statement_terms[0], words(clause)) else set().union(*(
+            _stems_in(c) for c in aligned if c != clause and c in sentence and found_in(statement_terms[0], words(c))))
         # A negated antonym agrees: "not open" says what "closed" says, "周一不开放" what "周一闭馆" says.
         # A sentence that names both extremes gives a range ("最低1%，最高5%", "the most expensive ticket costs
         # $90, the cheapest $20"): the values, not the words, say which is the statement's; and one that names
         # another subject gives the other end ("Southwest has the highest share" / "JetBlue, the lowest share").
-        opposed = [(ours, theirs) for ours, theirs in pairs if theirs in found and ours not in found
+        opposed = [(ours, theirs) for ours, theirs in pairs if theirs in found and ours not in found | said_beside
                    and not (_extreme(ours) and (ours in _stems_in(sentence) or _names_another(statement, sentence)))]
         agreeing = [pair for pair in opposed if (_negates(_uncaused(statement).replace(pair[0], " ")) or negated_at(statement, pair[0]))
                     != (_negates(_uncaused(clause).replace(pair[1], " ")) or negated_at(clause, pair[1]))]
