@@ -27,6 +27,7 @@ from ragpipe.core.evidence.denied_values import denied_value
 from ragpipe.core.evidence.durations import duration_conflict
 from ragpipe.core.evidence.ended_states import ended_state
 from ragpipe.core.evidence.event_dates import date_reading
+from ragpipe.core.evidence.fees import fee_conflict
 from ragpipe.core.evidence.group_swaps import group_swap
 from ragpipe.core.evidence.scope import scope_conflict
 from ragpipe.core.evidence.weekdays import weekday_reading
@@ -239,7 +240,8 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
     if extreme and not extreme[0]:
         return Contradiction("comparison", *extreme[1:])
     # A rule of use ("Children under 12 can take it" / "Do not give … to children under 12"): use_rules.
-    found = polarity_conflict(statement, sentences) or denied_value(statement, sentences) or use_rule_conflict(statement, sentences)
+    found = (polarity_conflict(statement, sentences) or denied_value(statement, sentences) or use_rule_conflict(statement, sentences)
+             or fee_conflict(statement, sentences))  # "不收任何费用" / "…取消的，需支付100元违约金": fees.py
     if found and found[0] == "antonym" and (one_relation(statement, found[3]) or order and found[3] in order[3]):
         found = None  # a converse ("lost to" / "won against", "shorter" / "longer"): the roles decide
     swapped = not found and swapped_roles(statement, sentences)
