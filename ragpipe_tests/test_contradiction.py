@@ -1769,3 +1769,8 @@ def test_a_price_in_the_clause_beside_the_free_thing_is_another_things(statement
 def test_a_price_in_the_clause_that_names_the_subject_still_opposes_free():
     found = contradiction("跨行取款也免费。", ["在本行ATM取款免费，跨行取款每笔收取2.5元。"])
     assert found is not None and (found.stated, found.evidence) == ("免费", "收费")
+
+
+def test_a_locative_the_evidence_writes_otherwise_does_not_keep_a_rule_from_aligning():
+    found = contradiction("婚礼上可以在宴会厅里燃放冷焰火。", ["出于消防要求，宴会厅内严禁燃放任何烟花及焰火类产品。"])
+    assert found is not None and found.kind == "modality"

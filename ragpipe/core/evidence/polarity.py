@@ -24,6 +24,9 @@ RESTATED = 0.6
 # A sentence speaks of what a statement speaks of when it holds this share of the
 # statement's other words (at least two of them, or its only one).
 ALIGNED_SHARE = 0.6
+# A Chinese locative places what the noun before it names: one the evidence never writes is no word of a rule's own
+# (宴会厅里 / 宴会厅内); one it writes aligns as any word does (馆内 / 图书馆内).
+_LOCATIVES = frozenset("里内中上")
 # Said once for a sentence's subject, whichever clause holds the predicate: "classified Pluto
 # as a dwarf planet, no longer as a planet", "…归类为矮行星，它不再属于行星".
 _SENTENCE_WIDE = frozenset({"no longer", "不再"})
@@ -290,7 +293,8 @@ def _modality_conflict(statement: str, stance: str, sentences: list[str],
     left aligns where both put it beside their modal words ("No reservation is needed." / "Reservations
     are required for all tables…"). Of ``_INCLUSION``: leaves out what it holds in ("The plan covers dental
     care." / "Dental care is excluded from the plan."), a negation said by a word."""
-    frame = [w for w in dict.fromkeys(words(_without_modality(statement, lexicon))) if not pronoun(w) and w not in _DUTY_WORDS]
+    frame = [w for w in dict.fromkeys(words(_without_modality(statement, lexicon)))
+             if not pronoun(w) and w not in _DUTY_WORDS and (w not in _LOCATIVES or any(w in s for s in sentences))]
     if lexicon is _MODALITY and not is_chinese(statement) and any(_ADVICE.search(t) for t in (statement, *sentences)):
         frame = [w for w in frame if not _USE.fullmatch(w)] or frame
     if not frame or len(frame) < 2 and not _beside_modal(frame[0], statement, lexicon) or _ASKS.search(statement):
