@@ -30,3 +30,9 @@ def test_an_act_called_free_that_the_evidence_charges_for_is_contradicted(statem
 ])
 def test_no_fee_conflict_where_the_evidence_does_not_charge_for_that_act(statement, evidence):
     assert fee_conflict(statement, [evidence]) is None
+
+
+def test_a_hyphenated_word_of_the_rule_holds_its_parts():
+    found = fee_conflict("Cancelling on the same day is free of charge.",
+                         ["Same-day cancellations are charged 50% of the service price."])
+    assert found is not None and found[3].startswith("Same-day")

@@ -47,14 +47,18 @@ def fee_conflict(statement: str, sentences: list[str]) -> tuple[str, str, str, s
     for sentence in sentences:
         if stems_in(free_worded(sentence)) & _FREE:
             continue  # a sentence that says "free" too sets free against charged itself ("…ahead is free; within …")
-        held = words(sentence)
-        tied = sum(any(_same_word(w, h) for h in held) for w in frame)
+        tied = sum(any(_same_word(w, h) for h in _parts(sentence)) for w in frame)
         for rule in (r for r in _RULES.split(sentence) if r.strip()):
-            in_rule = sum(any(_same_word(w, h) for h in words(rule)) for w in frame)  # the act is the charged rule's
+            in_rule = sum(any(_same_word(w, h) for h in _parts(rule)) for w in frame)  # the act is the charged rule's
             if (tied >= max(2, TIED * len(frame)) and in_rule >= max(2, len(frame) / 2) and _charges(rule) and stated <= numbers(rule)
                     and bounds(statement) == {v: b for v, b in bounds(rule).items() if v in stated}):  # "within 24 hours" both
                 return "antonym", free, "收费" if free == "免费" else "charg", rule.strip()
     return None
+
+
+def _parts(text: str) -> list[str]:
+    """The text's words, and the parts of a hyphenated one ("same-day" holds the "day" of "on the same day")."""
+    return [part for word in words(text) for part in dict.fromkeys((word, *word.split("-"))) if part]
 
 
 def _same_word(ours: str, theirs: str) -> bool:
