@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ragpipe.core.evidence.agreement import asked_as_said, fact_terms, found_in, in_context, name_in, opening_reply, words
+from ragpipe.core.evidence.accompanied import accompaniment_conflict
 from ragpipe.core.evidence.comparisons import bears_out, borne_differences, compared
 from ragpipe.core.evidence.superlatives import ranked
 from ragpipe.core.evidence.facts import facts, fold, negated
@@ -245,7 +246,8 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
     # A rule of use ("Children under 12 can take it" / "Do not give … to children under 12"): use_rules.
     found = (polarity_conflict(statement, sentences) or denied_value(statement, sentences) or use_rule_conflict(statement, sentences)
              or fee_conflict(statement, sentences)  # "不收任何费用" / "…取消的，需支付100元违约金": fees.py
-             or outside_rule_conflict(statement, sentences))  # "bring clay from elsewhere" / "outside clay is not allowed"
+             or outside_rule_conflict(statement, sentences)  # "bring clay from elsewhere" / "outside clay is not allowed"
+             or accompaniment_conflict(statement, sentences))  # "alone" / "must be accompanied by an adult"
     if found and found[0] == "antonym" and (one_relation(statement, found[3]) or order and found[3] in order[3]):
         found = None  # a converse ("lost to" / "won against", "shorter" / "longer"): the roles decide
     swapped = not found and swapped_roles(statement, sentences)
