@@ -39,3 +39,8 @@ def test_the_same_rule_in_other_words_is_borne_out(statement, evidence):
 ])
 def test_no_outside_rule_for_another_thing_or_a_conditional_rule(statement, evidence):
     assert outside_rule_conflict(statement, evidence) is None
+
+
+def test_ones_own_thing_in_chinese_is_brought_from_outside():
+    found = outside_rule_conflict("自己的冰鞋可以带进场使用。", ["为保护冰面，场内禁止使用外来冰鞋，须租用场馆冰鞋。"])
+    assert found is not None and found[1:3] == ("permit", "forbid")

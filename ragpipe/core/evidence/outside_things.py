@@ -4,7 +4,7 @@
 for "Guests cannot bring their own food"), which borne_out reads as support.
 
 Each side names the thing's outside origin in its own words ("your own", "from home", "from elsewhere", "outside";
-自带, 自己带, 外带, 外来): those words are one, and so the two rules speak of one thing when the thing is one. A Chinese
+自带, 自己带, 自己的, 外带, 外来): those words are one, and so the two rules speak of one thing when the thing is one. A Chinese
 thing is one where the two words share a character: the evidence's rule names the kind (酒水 for 啤酒, 食品 for 零食).
 polarity.modality says which way each rule goes.
 """
@@ -22,7 +22,7 @@ _DETERMINER = r"(?:(?:a|an|the|some|any|your|their|our)\s+)?"
 _EN_OUTSIDE = re.compile(r"\b(?:your|their|our|my|his|her)\s+own\s+(?P<own>[a-z]+)|\boutside\s+(?P<outside>[a-z]+)"
                          r"|\bbring\s+" + _DETERMINER + r"(?P<brought>[a-z]+)(?:\s+[a-z]+){0,3}?\s+from\s+(?:home|elsewhere|outside)\b"
                          r"|\b(?P<thing>[a-z]+)\s+(?:brought\s+(?:in\s+)?)?from\s+(?:home|elsewhere|outside)\b", re.I)
-_ZH_OUTSIDE = re.compile(r"(?:自带|自己带|自行带|外带|带外面的|从外面带|外来的?)(?:的)?(?P<thing>[\u4e00-\u9fff]{1,6})")
+_ZH_OUTSIDE = re.compile(r"(?:自带|自己带|自行带|外带|带外面的|从外面带|外来的?|自己的)(?:的)?(?P<thing>[\u4e00-\u9fff]{1,6})")
 # A rule with a condition or an exception is another rule.
 _CONDITION = re.compile(r"\b(?:if|unless|except|only)\b|如果|只要|除非|除外|仅限", re.I)
 _NOT_THINGS = re.compile(r"^(?:bring|brought|take|things?|items?|进|到|入|来)$")
