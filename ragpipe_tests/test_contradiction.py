@@ -1780,3 +1780,23 @@ def test_a_condition_clause_is_read_with_the_clause_it_sets():
     found = contradicted("没有电梯的话，从5楼起每层加收30元", "没有电梯要加钱吗？", evidence)
     assert found is not None and (found.stated, found.evidence) == ("5", "3")
     assert contradicted("没有电梯的话，从3楼起每层加收30元", "没有电梯要加钱吗？", evidence) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("Nail trimming is included free with a bath and brush.",
+     "A bath and brush for small dogs costs $35, and a nail trim is included at no extra charge."),
+    ("Nail polish is free with a manicure and pedicure.",
+     "A manicure and pedicure cost $60, and nail polish is included at no extra charge."),
+])
+def test_a_price_in_the_clause_beside_the_free_thing_is_another_things(statement, evidence):
+    assert contradiction(statement, [evidence]) is None
+
+
+def test_a_price_in_the_clause_that_names_the_subject_still_opposes_free():
+    found = contradiction("跨行取款也免费。", ["在本行ATM取款免费，跨行取款每笔收取2.5元。"])
+    assert found is not None and (found.stated, found.evidence) == ("免费", "收费")
+
+
+def test_a_locative_the_evidence_writes_otherwise_does_not_keep_a_rule_from_aligning():
+    found = contradiction("婚礼上可以在宴会厅里燃放冷焰火。", ["出于消防要求，宴会厅内严禁燃放任何烟花及焰火类产品。"])
+    assert found is not None and found.kind == "modality"

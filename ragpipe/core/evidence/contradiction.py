@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ragpipe.core.evidence.agreement import asked_as_said, fact_terms, found_in, in_context, name_in, opening_reply, words
+from ragpipe.core.evidence.accompanied import accompaniment_conflict
 from ragpipe.core.evidence.comparisons import bears_out, borne_differences, compared
 from ragpipe.core.evidence.superlatives import ranked
 from ragpipe.core.evidence.facts import facts, fold, negated
@@ -28,6 +29,8 @@ from ragpipe.core.evidence.durations import duration_conflict
 from ragpipe.core.evidence.ended_states import ended_state
 from ragpipe.core.evidence.event_dates import date_reading
 from ragpipe.core.evidence.extra_charges import charged_apart
+from ragpipe.core.evidence.fees import fee_conflict
+from ragpipe.core.evidence.outside_things import outside_rule, outside_rule_conflict
 from ragpipe.core.evidence.group_swaps import group_swap
 from ragpipe.core.evidence.scope import scope_conflict
 from ragpipe.core.evidence.weekdays import weekday_reading
@@ -117,10 +120,12 @@ def borne_out(statement: str, question: str, sentences: Sequence[str]) -> bool:
     evidence's range names (limits.range_confirms), a day its range of weekdays leaves out or holds
     (weekdays.weekday_reading), the day the evidence gives the same start or deadline ("The deadline is 15 March" /
     "must be submitted by 2025-03-15", event_dates.date_reading), or a comparison it states, in either wording
-    ("火车比大巴贵" / "大巴比火车便宜"), or bears out with its values, as it may a superlative (superlatives.ranked)."""
+    ("火车比大巴贵" / "大巴比火车便宜"), or bears out with its values, as it may a superlative (superlatives.ranked), or the
+    same rule on a thing brought from outside (outside_things)."""
     sentences = [s for s in sentences if s and s.strip()]
     extreme = ranked(statement, sentences)  # "the cheapest" that the stated prices of three sides bear out
     return (bears_out(statement, sentences) or bool(extreme and extreme[0]) or range_confirms(statement, question, sentences)
+            or (outside_rule(statement, sentences) or (False,))[0]  # "outside food is not allowed" / "cannot bring their own"
             or weekday_reading(statement, question, sentences) is True or date_reading(statement, question, sentences) is True)
 
 
@@ -241,7 +246,10 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
         return Contradiction("comparison", *extreme[1:])
     # A rule of use ("Children under 12 can take it" / "Do not give … to children under 12"): use_rules.
     found = (polarity_conflict(statement, sentences) or denied_value(statement, sentences) or use_rule_conflict(statement, sentences)
-             or charged_apart(statement, sentences))  # "门票包含语音导览" / "语音导览需另外租用"
+             or charged_apart(statement, sentences)  # "门票包含语音导览" / "语音导览需另外租用"
+             or fee_conflict(statement, sentences)  # "不收任何费用" / "…取消的，需支付100元违约金": fees.py
+             or outside_rule_conflict(statement, sentences)  # "bring clay from elsewhere" / "outside clay is not allowed"
+             or accompaniment_conflict(statement, sentences))  # "alone" / "must be accompanied by an adult"
     if found and found[0] == "antonym" and (one_relation(statement, found[3]) or order and found[3] in order[3]):
         found = None  # a converse ("lost to" / "won against", "shorter" / "longer"): the roles decide
     swapped = not found and swapped_roles(statement, sentences)

@@ -24,6 +24,9 @@ RESTATED = 0.6
 # A sentence speaks of what a statement speaks of when it holds this share of the
 # statement's other words (at least two of them, or its only one).
 ALIGNED_SHARE = 0.6
+# A Chinese locative places what the noun before it names: one the evidence never writes is no word of a rule's own
+# (宴会厅里 / 宴会厅内); one it writes aligns as any word does (馆内 / 图书馆内).
+_LOCATIVES = frozenset("里内中上")
 # Said once for a sentence's subject, whichever clause holds the predicate: "classified Pluto
 # as a dwarf planet, no longer as a planet", "…归类为矮行星，它不再属于行星".
 _SENTENCE_WIDE = frozenset({"no longer", "不再"})
@@ -243,14 +246,20 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
     stance, held_in = modality(statement), modality(statement, _INCLUSION)
     # An affirmative statement's predicate only is sought in the next clause: a negated one's negation may stand in a
     # part the evidence cuts otherwise ("students who have not found employment … should have their debts forgiven").
-    for clause in _predicate_clauses(statement_terms, sentences, pairs, rest=not denies):
+    aligned = _predicate_clauses(statement_terms, sentences, pairs, rest=not denies)
+    for clause in aligned:
         sentence = next((s for s in sentences if clause in s), clause)
         found = _stems_in(clause) | (_stems_in(sentence) & _SENTENCE_WIDE)
+        # Where a clause beside it names the statement's subject (its first word) and says the statement's word, an
+        # antonym in a clause without that subject speaks of another thing ("A bath costs $35, and a nail trim is
+        # included at no extra charge"); not so where the antonym's clause names it ("在本行ATM取款免费，跨行取款每笔收取2.5元").
+        said_beside = set() if found_in(statement_terms[0], words(clause)) else set().union(*(
+            _stems_in(c) for c in aligned if c != clause and c in sentence and found_in(statement_terms[0], words(c))))
         # A negated antonym agrees: "not open" says what "closed" says, "周一不开放" what "周一闭馆" says.
         # A sentence that names both extremes gives a range ("最低1%，最高5%", "the most expensive ticket costs
         # $90, the cheapest $20"): the values, not the words, say which is the statement's; and one that names
         # another subject gives the other end ("Southwest has the highest share" / "JetBlue, the lowest share").
-        opposed = [(ours, theirs) for ours, theirs in pairs if theirs in found and ours not in found
+        opposed = [(ours, theirs) for ours, theirs in pairs if theirs in found and ours not in found | said_beside
                    and not (_extreme(ours) and (ours in _stems_in(sentence) or _names_another(statement, sentence)))]
         agreeing = [pair for pair in opposed if (_negates(_uncaused(statement).replace(pair[0], " ")) or negated_at(statement, pair[0]))
                     != (_negates(_uncaused(clause).replace(pair[1], " ")) or negated_at(clause, pair[1]))]
@@ -291,7 +300,8 @@ def _modality_conflict(statement: str, stance: str, sentences: list[str],
     left aligns where both put it beside their modal words ("No reservation is needed." / "Reservations
     are required for all tables…"). Of ``_INCLUSION``: leaves out what it holds in ("The plan covers dental
     care." / "Dental care is excluded from the plan."), a negation said by a word."""
-    frame = [w for w in dict.fromkeys(words(_without_modality(statement, lexicon))) if not pronoun(w) and w not in _DUTY_WORDS]
+    frame = [w for w in dict.fromkeys(words(_without_modality(statement, lexicon)))
+             if not pronoun(w) and w not in _DUTY_WORDS and (w not in _LOCATIVES or any(w in s for s in sentences))]
     if lexicon is _MODALITY and not is_chinese(statement) and any(_ADVICE.search(t) for t in (statement, *sentences)):
         frame = [w for w in frame if not _USE.fullmatch(w)] or frame
     if not frame or len(frame) < 2 and not _beside_modal(frame[0], statement, lexicon) or _ASKS.search(statement):

@@ -1,0 +1,48 @@
+"""Alone where the evidence requires company: a statement that lets a group do a thing alone ("Minors can play the
+course without an adult.", "未成年人可以单独进场") where the evidence requires that group to be accompanied ("Golfers under
+18 must be accompanied by an adult", "18岁以下的顾客须由成人陪同方可入场").
+
+Neither side negates, and their words differ ("without an adult" / "accompanied by an adult", 单独 / 陪同), so
+polarity.py sees no opposition. The group ties the two: its age bound stands in both (minors.py has read "minors" as
+the evidence's "under 18"), and a word of the act or of the group besides; without a bound, two such words.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragpipe.core.evidence.agreement import found_in, words
+from ragpipe.core.evidence.facts import bounds
+from ragpipe.core.evidence.polarity import clauses_of, modality
+from ragpipe.core.text import numbers
+
+_ALONE = re.compile(r"\b(?:alone|on (?:their|his|her|your) own|by (?:themselves|himself|herself|yourself)|unaccompanied"
+                    r"|unsupervised|without (?:an? )?(?:adults?|parents?|guardians?|supervision|grown-ups?))\b"
+                    r"|单独|独自|无需(?:家长|成人|大人|监护人)?陪同|不(?:需要?|用)(?:家长|成人|大人|监护人)?陪同", re.I)
+_ACCOMPANIED = re.compile(r"\b(?:must|need to|needs to|have to|has to|should|are required to|is required to)\s+be\s+"
+                          r"(?:accompanied|supervised)\b|\bonly (?:with|when accompanied by) an? (?:adult|parent|guardian)\b"
+                          r"|(?:须|需|需要|必须|应)(?:由|有)?[\u4e00-\u9fff]{0,6}陪同|陪同(?:下)?方可", re.I)
+_CONDITION = re.compile(r"\b(?:if|unless|only|except)\b|如果|除非|只有|除外", re.I)
+# The words that say alone or in company, not who or what.
+_COMPANY_WORDS = re.compile(r"^(?:alone|own|unaccompan\w*|unsupervis\w*|without|adults?|parents?|guardians?|supervis\w*"
+                            r"|accompan\w*|must|need\w*|requir\w*|单独|独自|陪同|成人|大人|家长|监护人|可以|须|需|必须)$", re.I)
+
+
+def accompaniment_conflict(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
+    """("modality", the statement's "alone", the evidence's "accompanied", the clause) where the evidence requires
+    company of the group the statement lets do a thing alone; None elsewhere."""
+    alone = _ALONE.search(statement)
+    if not alone or _ACCOMPANIED.search(statement) or _CONDITION.search(statement) or modality(statement) == "forbid":
+        return None
+    stated = numbers(statement)
+    ours = [w for w in dict.fromkeys(words(statement)) if not _COMPANY_WORDS.match(w)]
+    for clause in (c for s in sentences for c in clauses_of(s)):
+        company = _ACCOMPANIED.search(clause)
+        if not company or _ALONE.search(clause) or _CONDITION.search(clause):
+            continue
+        shared = sum(found_in(w, words(clause)) for w in ours)
+        same_bound = bool(stated) and stated <= numbers(clause) and bounds(statement) == {
+            v: b for v, b in bounds(clause).items() if v in stated}
+        if shared >= (1 if same_bound else 2) and (same_bound or not stated):
+            return "modality", alone.group(0), company.group(0), clause
+    return None

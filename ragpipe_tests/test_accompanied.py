@@ -1,0 +1,29 @@
+"""Alone where the evidence requires company (accompanied.py)."""
+
+import pytest
+
+from ragpipe.core.evidence.accompanied import accompaniment_conflict
+from ragpipe.core.evidence.contradiction import contradiction
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("Golfers under 18 can play the course without an adult.",
+     "Golfers under 18 must be accompanied by an adult on the course at all times."),
+    ("18岁以下的顾客可以单独进场滑冰。", "18岁以下的顾客须由成人陪同方可入场。"),
+    ("Children can use the pool alone.", "Children must be accompanied by an adult in the pool."),
+])
+def test_a_group_let_alone_where_the_evidence_requires_company_is_contradicted(statement, evidence):
+    assert accompaniment_conflict(statement, [evidence]) is not None
+    assert contradiction(statement, [evidence]) is not None  # polarity may read "without" first
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("Children over 12 can swim alone.", "Children under 12 must be accompanied by an adult in the pool."),  # another bound
+    ("Children over 12 can swim alone.",
+     "Children under 12 must be accompanied by an adult; those over 12 may swim alone."),
+    ("Children under 12 must be accompanied.", "Children under 12 must be accompanied by an adult in the pool."),
+    ("Adults can swim alone.", "Children must be accompanied by an adult in the pool."),  # another group
+    ("Children can swim alone if they pass a swim test.", "Children must be accompanied by an adult in the pool."),
+])
+def test_no_conflict_for_another_group_or_the_same_requirement(statement, evidence):
+    assert accompaniment_conflict(statement, [evidence]) is None
