@@ -21,6 +21,9 @@ def test_a_thing_said_included_that_the_evidence_charges_for_apart_is_contradict
     ("房费含早餐。", ["房费含早餐，午餐需另外付费。"]),
     ("Lunch is included.", ["Lunch is included; drinks cost extra."]),
     ("标准洗车不包括内饰清洁。", ["内饰清洁需另外付费。"]),  # a denial says what the evidence says
+    # a charge denied is none
+    ("A nail trim is included.", ["A bath and brush costs $35, and a nail trim is included at no extra charge."]),
+    ("套餐包含拍照。", ["套餐含拍照，不另外收费。"]),
 ])
 def test_an_extra_charge_for_another_thing_or_a_denied_inclusion_is_no_contradiction(statement, evidence):
     assert charged_apart(statement, evidence) is None

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from ragpipe.core.evidence.agreement import found_in, words
+from ragpipe.core.evidence.facts import negated
 from ragpipe.core.evidence.polarity import clauses_of
 from ragpipe.core.evidence.provisions import offered_thing
 from ragpipe.core.text import is_chinese
@@ -40,6 +41,7 @@ def charged_apart(statement: str, sentences: list[str]) -> tuple[str, str, str, 
     for sentence in sentences:
         for clause in clauses_of(sentence):
             held = head in clause if zh else found_in(head, words(clause))
-            if held and apart.search(clause):
+            # A charge denied right before it is none: "at no extra charge", "不另外收费", "无需另外付费".
+            if held and any(not negated(clause[max(0, m.start() - 8):m.start()]) for m in apart.finditer(clause)):
                 return "negation", statement.strip(), clause.strip(), clause
     return None
