@@ -271,3 +271,22 @@ def test_a_clitic_is_no_new_word_of_a_claim():
 ])
 def test_what_is_included_in_something_is_the_subject_of_its_verb(statement, thing):
     assert offered_thing(statement) == thing
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    # An instruction's second step, kept with its first by the splitter, is read as an added clause.
+    ("Eat a proper meal and take an iron supplement the night before",
+     "Eat a proper meal and drink about 500 ml of water in the three hours before your appointment."),
+    ("把衣物按颜色分开，并加入一杯白醋", "使用自助洗衣机前，请把衣物按颜色分开，并选择温水模式。"),
+])
+def test_an_invented_second_step_of_an_instruction_is_invented(statement, evidence):
+    assert fires(statement, [evidence])
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("Eat a proper meal and drink about 500 ml of water beforehand",
+     "Eat a proper meal and drink about 500 ml of water in the three hours before your appointment."),
+    ("把衣物按颜色分开，并选择温水模式", "使用自助洗衣机前，请把衣物按颜色分开，并选择温水模式。"),
+])
+def test_a_stated_second_step_of_an_instruction_is_not_invented(statement, evidence):
+    assert not fires(statement, [evidence])
