@@ -156,9 +156,9 @@ _VERB_LESS = re.compile(rf"^(?!\w*(?:s|ed)\b)(?![^.;:]*\b(?:is|are|was|were|has|
 # One instruction of two steps ("Eat a proper meal and drink about 500 ml of water", "Fill in the form and attend one
 # rehearsal"): a bare "and" between two verbs without a subject, each with its object (a determiner, possessive or
 # number after the verb, or after its particle), is one claim, as a person reads it; its second step alone is read
-# by added_clause. A verb here is a word that is neither a function word nor -s, -ed, -ing or -ly: "Today the museum…",
-# "Guests get a drink…", "Using a towel…" open no step.
-_STEP = re.compile(r"(?P<verb>[a-z]+)(?<![^s]s)(?<!ed)(?<!ing)(?<!ly)\s+(?:(?:in|out|up|off|on|down|back|over)\s+)?"
+# by added_clause. A verb here is a word that is neither a function word nor -s, -ed, -ly or a gerund's -ing (not
+# "bring"): "Today the museum…", "Guests get a drink…", "Drying the towel…" open no step.
+_STEP = re.compile(r"(?P<verb>[a-z]+)(?<![^s]s)(?<!ed)(?<![a-z]{3}ing)(?<!ly)\s+(?:(?:in|out|up|off|on|down|back|over)\s+)?"
                    r"(?:a|an|the|your|their|his|her|its|some|about|one|two|three|\d)\b", re.I)
 _STEP_LEAD = re.compile(r"^\W*(?:(?:please|then|first|next|also)\W+)*", re.I)
 _NO_VERB = frozenset("although though because since unless until whereas while however today tonight tomorrow yesterday".split())
