@@ -223,6 +223,7 @@ def test_an_instruction_of_two_steps_is_one_statement_whose_second_step_is_added
     assert split_statements("Wear a fitted top and bring your own water bottle.") == [  # "bring" is no gerund
         "Wear a fitted top and bring your own water bottle"]
     assert split_statements("把衣物按颜色分开，并选择温水模式。") == ["把衣物按颜色分开，并选择温水模式"]
+    assert split_statements("请先在门口扫码，并选择面的粗细。") == ["请先在门口扫码，并选择面的粗细"]  # jieba: 选择面
     assert added_clause("请先填写报名表，并参加一次试唱") == "参加一次试唱"
     # a subject on either side, or a step that is no verb with its object, is still cut
     assert split_statements("Today the museum is open and the café serves lunch.") == [

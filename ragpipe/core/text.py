@@ -178,8 +178,9 @@ def _zh_steps(clauses: list[str]) -> list[str]:
     """A sentence's clauses with an instruction's second step joined to its first."""
     if len(clauses) < 2 or not _ZH_STEP.match(clauses[0]) or not clauses[1].startswith("并") or clauses[1].startswith("并且"):
         return clauses
-    verb = pos_tags(clauses[1][1:])[:1]
-    return [f"{clauses[0]}，{clauses[1]}", *clauses[2:]] if verb and verb[0].flag.startswith("v") else clauses
+    # jieba may glue the verb to its object's first character ("选择面的粗细": 选择面, a noun): its first two read alone.
+    verb = [tag for tag in (*pos_tags(clauses[1][1:])[:1], *pos_tags(clauses[1][1:3])[:1]) if tag.flag.startswith("v")]
+    return [f"{clauses[0]}，{clauses[1]}", *clauses[2:]] if verb else clauses
 
 
 def joined_object(statement: str) -> str:
