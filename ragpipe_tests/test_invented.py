@@ -271,3 +271,47 @@ def test_a_clitic_is_no_new_word_of_a_claim():
 ])
 def test_what_is_included_in_something_is_the_subject_of_its_verb(statement, thing):
     assert offered_thing(statement) == thing
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    # An instruction's second step, kept with its first by the splitter, is read as an added clause.
+    ("Eat a proper meal and take an iron supplement the night before",
+     "Eat a proper meal and drink about 500 ml of water in the three hours before your appointment."),
+    ("把衣物按颜色分开，并加入一杯白醋", "使用自助洗衣机前，请把衣物按颜色分开，并选择温水模式。"),
+])
+def test_an_invented_second_step_of_an_instruction_is_invented(statement, evidence):
+    assert fires(statement, [evidence])
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("Eat a proper meal and drink about 500 ml of water beforehand",
+     "Eat a proper meal and drink about 500 ml of water in the three hours before your appointment."),
+    ("把衣物按颜色分开，并选择温水模式", "使用自助洗衣机前，请把衣物按颜色分开，并选择温水模式。"),
+])
+def test_a_stated_second_step_of_an_instruction_is_not_invented(statement, evidence):
+    assert not fires(statement, [evidence])
+
+
+MOVERS = ["Local moves are billed at $120 per hour for two movers and a truck.",
+          "For safety reasons our crews do not transport hazardous materials such as paint or gasoline."]
+ZH_MOVERS = ["同城搬家每小时收费300元，含两名搬运工和一辆货车。", "出于安全考虑，我们的搬运团队不运输油漆、汽油等危险品。"]
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    # A yes whose claim shares one topic word with the evidence ("crews", 团队) and names nothing else of it.
+    ("Yes, every mover passes a criminal background check before joining the crew.",
+     "Are your movers background-checked?", MOVERS),
+    ("是的，每位搬运工入职前都要通过无犯罪记录审查才能加入团队。", "搬运工有背景审查吗？", ZH_MOVERS),
+])
+def test_a_yes_whose_claim_shares_only_a_topic_word_with_the_evidence_is_invented(statement, question, evidence):
+    assert fires(statement, evidence, question)
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    # the reply's own word is no word of its claim: two new words ("every", "week") beside "daily" are no invention
+    ("Yes, the rink is open every day of the week.", "Is the ice rink open on Sundays?",
+     ["The ice rink is open daily from 10 am to 10 pm.", "Skate hire costs $6."]),
+    ("Yes, two movers and a truck cost $120 per hour.", "Do you bill by the hour?", MOVERS),
+])
+def test_a_yes_whose_claim_the_evidence_states_is_not_invented(statement, question, evidence):
+    assert not fires(statement, evidence, question)

@@ -218,3 +218,26 @@ def test_anyone_or_all_against_a_subject_a_condition_sets_apart(statement, quest
 ])
 def test_a_condition_the_statement_carries_or_a_whole_the_evidence_grants_is_no_wider_claim(statement, question, evidence):
     assert contradicted(statement, question, evidence.split("|")) is None
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    # All of a whole, against the whole's noun with a word before it that names a kind of it.
+    ("Every member gets free range balls.", "Who gets free range balls?",
+     "Gold members get free range balls; silver members pay $5 a bucket."),
+    ("All volunteers get a free lunch.", "Do volunteers get lunch?", "Registered volunteers get a free lunch."),
+    ("所有会员都可以免费带朋友入场。", "会员可以带朋友吗？", "年卡会员每月可免费带一位朋友入场。"),
+    ("所有员工都可以申请远程办公。", "哪些员工可以申请远程办公？", "入职满一年的正式员工可以申请每周两天远程办公。"),
+])
+def test_all_of_a_whole_against_a_kind_of_it_named_before_its_noun(statement, question, evidence):
+    found = contradicted(statement, question, evidence.split("|"))
+    assert found is not None and found.kind == "scope", found
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    ("Every gold member gets free range balls.", "Who gets free range balls?", "Gold members get free range balls."),
+    ("All members get free range balls.", "Do gold members get free range balls?", "Gold members get free range balls."),
+    ("所有年卡会员都可以免费带朋友入场。", "会员可以带朋友吗？", "年卡会员每月可免费带一位朋友入场。"),
+    ("所有会员都可以免费停车。", "会员能停车吗？", "我们的会员可以免费停车。"),
+])
+def test_a_kind_the_statement_or_question_names_is_no_wider_claim(statement, question, evidence):
+    assert contradicted(statement, question, evidence.split("|")) is None

@@ -215,3 +215,26 @@ def test_the_and_of_two_things_a_verb_of_including_takes_cuts_no_clause():
         "The museum offers guided tours", "the café serves lunch"]
     assert split_statements("The hotel offers free parking and guests can check in at 2 p.m.") == [
         "The hotel offers free parking", "guests can check in at 2 p.m"]
+
+
+def test_an_instruction_of_two_steps_is_one_statement_whose_second_step_is_added():
+    from ragpipe.core.text import added_clause
+
+    # Round eighteen (i59-claims): cut there, one instruction counted as two and outweighed an invented claim beside it.
+    assert split_statements("Eat a proper meal and drink about 500 ml of water beforehand.") == [
+        "Eat a proper meal and drink about 500 ml of water beforehand"]
+    assert split_statements("Please fill in the online form and attend one trial rehearsal.") == [
+        "Please fill in the online form and attend one trial rehearsal"]
+    assert added_clause("Fill in the online form and attend one trial rehearsal") == "attend one trial rehearsal"
+    assert split_statements("Wear a fitted top and bring your own water bottle.") == [  # "bring" is no gerund
+        "Wear a fitted top and bring your own water bottle"]
+    assert split_statements("把衣物按颜色分开，并选择温水模式。") == ["把衣物按颜色分开，并选择温水模式"]
+    assert split_statements("请先在门口扫码，并选择面的粗细。") == ["请先在门口扫码，并选择面的粗细"]  # jieba: 选择面
+    assert added_clause("请先填写报名表，并参加一次试唱") == "参加一次试唱"
+    # a subject on either side, or a step that is no verb with its object, is still cut
+    assert split_statements("Today the museum is open and the café serves lunch.") == [
+        "Today the museum is open", "the café serves lunch"]
+    assert split_statements("Guests get a welcome drink and they can check in at 2 p.m.") == [
+        "Guests get a welcome drink", "they can check in at 2 p.m"]
+    assert split_statements("入住时间为下午3点，并提供免费早餐。") == ["入住时间为下午3点", "并提供免费早餐"]
+    assert split_statements("请先预约，并且带上身份证。") == ["请先预约", "并且带上身份证"]

@@ -195,7 +195,7 @@ def split_statements(text: str) -> list[str]:
     statements: list[str] = []
     for sentence in split_sentences(text):
         if is_chinese(sentence):
-            clauses = [c for part in _ZH_CLAUSE.split(sentence) for c in _merge_short(_ZH_COMMA.split(part))]
+            clauses = _zh_steps([c for part in _ZH_CLAUSE.split(sentence) for c in _merge_short(_ZH_COMMA.split(part))])
         else:
             clauses = _en_clauses(sentence)
         statements.extend(c.strip(" ，,;；。.") for c in clauses)
@@ -218,6 +218,36 @@ _VERB_LESS = re.compile(rf"^(?!\w*(?:s|ed)\b)(?![^.;:]*\b(?:is|are|was|were|has|
                         rf"might|should|do|does|did)\b){_PHRASE}(?:\s+(?:for|in|of|on|at|with|from|to|during)\s+{_PHRASE})?\W*$", re.I)
 
 
+# One instruction of two steps ("Eat a proper meal and drink about 500 ml of water", "Fill in the form and attend one
+# rehearsal"): a bare "and" between two verbs without a subject, each with its object (a determiner, possessive or
+# number after the verb, or after its particle), is one claim, as a person reads it; its second step alone is read
+# by added_clause. A verb here is a word that is neither a function word nor -s, -ed, -ly or a gerund's -ing (not
+# "bring"): "Today the museum…", "Guests get a drink…", "Drying the towel…" open no step.
+_STEP = re.compile(r"(?P<verb>[a-z]+)(?<![^s]s)(?<!ed)(?<![a-z]{3}ing)(?<!ly)\s+(?:(?:in|out|up|off|on|down|back|over)\s+)?"
+                   r"(?:a|an|the|your|their|his|her|its|some|about|one|two|three|\d)\b", re.I)
+_STEP_LEAD = re.compile(r"^\W*(?:(?:please|then|first|next|also)\W+)*", re.I)
+_NO_VERB = frozenset("although though because since unless until whereas while however today tonight tomorrow yesterday".split())
+
+
+def _step(text: str) -> bool:
+    found = _STEP.match(text, _STEP_LEAD.match(text).end())
+    return bool(found) and found.group("verb").lower() not in EN_STOPWORDS | _NO_VERB
+
+
+# The same in Chinese: an instruction its opening marks as one (请, 先, 首先, 把, 将) whose next clause adds a step with
+# 并 and a verb ("把衣物按颜色分开，并选择温水模式") is one claim; its second step alone is read by added_clause.
+_ZH_STEP = re.compile(r"^\W*(?:请|先|首先|把|将)")
+
+
+def _zh_steps(clauses: list[str]) -> list[str]:
+    """A sentence's clauses with an instruction's second step joined to its first."""
+    if len(clauses) < 2 or not _ZH_STEP.match(clauses[0]) or not clauses[1].startswith("并") or clauses[1].startswith("并且"):
+        return clauses
+    # jieba may glue the verb to its object's first character ("选择面的粗细": 选择面, a noun): its first two read alone.
+    verb = [tag for tag in (*pos_tags(clauses[1][1:])[:1], *pos_tags(clauses[1][1:3])[:1]) if tag.flag.startswith("v")]
+    return [f"{clauses[0]}，{clauses[1]}", *clauses[2:]] if verb else clauses
+
+
 def joined_object(statement: str) -> str:
     """The second thing an English verb of including takes after the "and" the splitter keeps ("a free audio guide" of
     "The ticket includes entry to the museum and a free audio guide"), or ""."""
@@ -237,6 +267,9 @@ def _en_clauses(sentence: str) -> list[str]:
                 and _LIST_TAIL.match(sentence[cut.end():]):
             continue
         if cut.group(0).strip().lower() == "and" and _TAKES_THINGS.search(before) and _VERB_LESS.match(sentence[cut.end():]):
+            continue
+        if cut.group(0).strip().lower() == "and" and "," not in cut.group(0) and start == 0 and _step(before) \
+                and _step(sentence[cut.end():]):
             continue
         clauses.append(sentence[start:cut.start()])
         start = cut.end()
@@ -263,8 +296,14 @@ def added_clause(statement: str) -> str:
     if is_chinese(statement) and _ZH_ALSO.match(statement):
         return statement
     found = (_ZH_ADDED.search(statement) if is_chinese(statement)
-             else _EN_ADDED.search(statement) or _EN_ADDED_ITEM.search(statement))
+             else _EN_ADDED.search(statement) or _EN_ADDED_ITEM.search(statement) or _second_step(statement))
     return statement[found.end():] if found else ""
+
+
+def _second_step(statement: str) -> re.Match | None:
+    """The "and" before the second step of a two-step instruction the splitter keeps whole (_STEP)."""
+    return next((cut for cut in re.finditer(r"\s+and\s+", statement)
+                 if _step(statement[:cut.start()]) and _step(statement[cut.end():])), None)
 
 
 def _merge_short(pieces: list[str]) -> list[str]:

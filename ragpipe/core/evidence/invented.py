@@ -113,6 +113,13 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
             len(missing(informative)) == len(informative)
     if len(missing(informative)) == len(informative):
         return True
+    # A yes that goes on to claim three words or more the evidence never names (the reply word is none of its claim)
+    # invents them, though one word of it is the evidence's topic ("Yes, every mover passes a criminal background
+    # check before joining the crew." beside "our crews do not transport…"): a yes is no evidence of what follows it.
+    replied = reply if reply and BARE_REPLY.match(reply[0]) and not negated(reply[0]) else None
+    claimed = [w for w in informative if replied and found_in(w, words(replied[1]))]
+    if len(missing(claimed)) >= 3 and len(missing(claimed)) >= len(claimed) - 1:
+        return True
     if short and not zh and missing(informative[-1:]):
         return True  # its subject may be the evidence's ("The museum is free."): the predicate is what it claims
     # An added clause ("，并赠送一本教材", "and includes a free textbook", ", with free roadside assistance")

@@ -103,7 +103,7 @@ def scope_conflict(statement: str, question: str, sentences: list[str]) -> tuple
             counted = re.match(rf"\s*(?:\d|{SPELLED_NUMBERS}\b)", statement[universal.end():], re.I)
             limit = limit or _counted(clause, frame)
             limit = limit or (None if counted else _modified(clause, words(statement[universal.end():])[:2], given, statement))
-            limit = limit or _conditioned_subject(clause, frame, given)
+            limit = limit or _conditioned_subject(clause, frame, given) or _qualified_head(clause, head, frame, given)
             limit = limit or next((_IF.search(c) for c in clauses_of(sentence)
                                   if _new_words(_IF, c, given, said=f"{statement} {question}")), None)
             limit = limit or _rest(clause, sentence, sentences, given) or _other_whole(clause, sentence, head, given)
@@ -257,6 +257,29 @@ def _conditioned_subject(clause: str, frame: list[str], given: tuple[str, ...]) 
     subject = clause[:min(shared)] if shared else ""
     found = (_ZH_CONDITIONED if is_chinese(clause) else _EN_CONDITIONED).search(subject)
     return found if found and any(not found_in(t, given) for t in words(subject[found.start():])) else None
+
+
+def _qualified_head(clause: str, head: tuple[str, ...], frame: list[str], given: tuple[str, ...]) -> re.Match | None:
+    """The statement's whole as the clause's subject, with a word right before its noun new to the statement and
+    question, which names a kind of it: "Gold members get free range balls" against "Every member gets free range
+    balls", "年卡会员每月可免费带一位朋友入场" against "所有会员都可以免费带朋友入场" (also a 的-phrase:
+    "入职满一年的正式员工"). The subject ends where the clause holds the first other word of the statement."""
+    if not head:
+        return None
+    lowered = clause.lower()
+    shared = [lowered.find(t) for t in frame if t != head[0] and t in lowered]
+    subject = clause[:min(shared)] if shared else ""
+    if is_chinese(clause):
+        at = subject.find(head[0])
+        before = subject[:at].rstrip("的") if at > 0 else ""
+        kind = words(before)[-1:]
+        if not kind or not before.endswith(kind[0]):
+            return None  # the word before the noun is a function word: "我们的会员"
+    else:
+        tokens = [(m, words(m.group(0))) for m in re.finditer(r"[A-Za-z][\w'-]*", subject)]
+        at = next((i for i, (_, w) in enumerate(tokens) if i and w[:1] == head), 0)
+        kind = tokens[at - 1][1] if at else ()
+    return re.search(re.escape(kind[0]), clause, re.I) if kind and not found_in(kind[0], given) else None
 
 
 def _otherwise(frame: list[str], sentences: list[str]) -> tuple[str, str] | None:
