@@ -16,6 +16,9 @@ from ragpipe.core.evidence.zh_names import zh_makers
     ("You can contribute at least $7,000 a year.", "You can contribute up to $7,000 a year."),
     ("住房公积金缴存比例最高为5%。", "住房公积金单位和职工缴存比例均不得低于5%。"),
     ("成年人每天食盐摄入量至少5克。", "建议成年人每天摄入食盐不超过5克。"),
+    # "over" right before a value is a floor, as "under" is a ceiling
+    ("Students over 16 must bring a parent or guardian when they enrol.",
+     "Students under 16 must be accompanied by a parent or guardian when they enrol."),
 ])
 
 
@@ -65,6 +68,8 @@ def test_a_denial_against_a_bound_or_a_duty_worded_otherwise(statement, evidence
     ("该航班允许携带不超过7公斤的随身行李。", "该航班允许每位旅客携带一件不超过7公斤的随身行李。"),
     ("The landlord must return the security deposit.",
      "A landlord in the state must return the security deposit within 30 days after the tenant moves out."),
+    ("Classes never have more than ten students.", "Classes have a maximum of 10 students."),  # "never more than" bounds
+    ("Classes never exceed ten students.", "Classes have a maximum of 10 students."),
 ])
 
 
@@ -1743,6 +1748,8 @@ def test_a_span_of_time_the_clause_about_the_same_thing_gives_otherwise_is_contr
     ("After a tattoo you must wait four months before you can donate.", TATTOO),
     ("Platelet donation can be repeated every two weeks.", TATTOO),
     ("提前5天预约就可以", BOOKING),  # the floor kept
+    # the other span's unit is no frame: "15 hours" measures the week, not the course's length
+    ("Six weeks, at 15 hours a week.", ["The course runs for 6 weeks, with 15 hours of classes per week."]),
 ])
 def test_a_span_of_time_the_evidence_bears_out_is_no_duration_conflict(statement, evidence):
     assert duration_conflict(statement, evidence) is None
@@ -1754,3 +1761,31 @@ def test_a_condition_clause_is_read_with_the_clause_it_sets():
     found = contradicted("没有电梯的话，从5楼起每层加收30元", "没有电梯要加钱吗？", evidence)
     assert found is not None and (found.stated, found.evidence) == ("5", "3")
     assert contradicted("没有电梯的话，从3楼起每层加收30元", "没有电梯要加钱吗？", evidence) is None
+
+
+@pytest.mark.parametrize("statement, evidence, stated, said", [
+    ("场地费打七折", ["周一至周四举办婚礼的新人，场地费可享八折优惠。"], "七折", "八折"),
+    ("门票半价", ["持学生证购买门票可享八五折。"], "半价", "八五折"),
+])
+def test_another_priced_discount_of_the_same_thing_is_contradicted(statement, evidence, stated, said):
+    found = contradiction(statement, evidence)
+    assert found is not None and (found.kind, found.stated, found.evidence) == ("number", stated, said)
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("场地费打8折", ["周一至周四举办婚礼的新人，场地费可享八折优惠。"]),  # the same share of the price
+    ("门票打85折", ["持学生证购买门票可享八五折。"]),
+    ("定金打九折", ["周一至周四举办婚礼的新人，场地费可享八折优惠。"]),  # another thing's discount
+])
+def test_the_same_discount_or_another_things_is_no_conflict(statement, evidence):
+    assert contradiction(statement, evidence) is None
+
+
+@pytest.mark.parametrize("statement, evidence, stated", [
+    ("Refunds are available until 7 days after the course starts.",
+     "Refunds are available up to 7 days before the course starts; after that, fees are non-refundable.", "after"),
+    ("回收站以每公斤0.8元的价格出售废纸板", "回收站以每公斤0.8元的价格收购废纸板。", "出售"),
+])
+def test_before_and_after_and_buying_and_selling_are_antonyms(statement, evidence, stated):
+    found = contradiction(statement, [evidence])
+    assert found is not None and (found.kind, found.stated) == ("antonym", stated)
