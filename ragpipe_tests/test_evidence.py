@@ -142,6 +142,19 @@ def test_structured_evidence_reads_as_an_answer_words_it():
     ]
 
 
+@pytest.mark.parametrize("text, sentences", [
+    ("The Japanese course is taught by Ms Tanaka, and the Spanish course by Mr Ruiz.",
+     ["The Japanese course is taught by Ms Tanaka.", "The Spanish course is taught by Mr Ruiz."]),
+    # a second clause with its own verb is no gap
+    ("The novel was written by Jane Austen, and the film was directed by Joe Wright.",
+     ["The novel was written by Jane Austen, and the film was directed by Joe Wright."]),
+    ("The bridge was designed by John Smith and built by ACME Corp.",
+     ["The bridge was designed by John Smith and built by ACME Corp."]),
+])
+def test_a_passive_that_leaves_its_verb_out_of_its_second_clause_is_two_sentences(text, sentences):
+    assert evidence_sentences(text) == sentences
+
+
 def test_a_flag_the_structured_evidence_marks_false_is_not_support(verifier):
     rows, notes = verifier.features(["Pizza Mizza has outdoor seating and a hip vibe",
                                      "Pizza Mizza has no outdoor seating",
