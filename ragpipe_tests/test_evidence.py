@@ -186,6 +186,13 @@ def test_a_clock_time_with_minutes_is_read_with_its_half_of_the_day():
     assert read == [(615.0, "clock"), (1050.0, "clock"), (1050.0, "clock")]
     assert [q.amount for q in quantities("营业时间为早上7:00-晚上11:00，中午12:30午休")] == [420.0, 1380.0, 750.0]
 
+
+def test_a_chinese_part_of_the_day_a_few_words_before_the_hour_holds_for_it():
+    from ragpipe.core.evidence.quantities import quantities
+
+    assert [q.amount for q in quantities("博物馆周五晚上开到9点")] == [21 * 60.0]  # not 9:00
+    assert [q.amount for q in quantities("9点开门")] == [9 * 60.0]
+
 TIED_SHORTLIST = """
 from ragpipe.core.evidence.features import shortlist
 import random
