@@ -21,6 +21,9 @@ from ragpipe.core.evidence.zh_names import zh_makers
     ("The room sleeps no fewer than four guests.", "The room sleeps a maximum of four guests."),
     ("社区接种点每天至少接种150人。", "社区疫苗接种点每天限150人。"),
     ("每位顾客至少购买两件特价商品。", "特价商品每人限购两件。"),
+    # "over" right before a value is a floor, as "under" is a ceiling
+    ("Students over 16 must bring a parent or guardian when they enrol.",
+     "Students under 16 must be accompanied by a parent or guardian when they enrol."),
 ])
 
 
@@ -73,6 +76,8 @@ def test_a_denial_against_a_bound_or_a_duty_worded_otherwise(statement, evidence
     ("该航班允许携带不超过7公斤的随身行李。", "该航班允许每位旅客携带一件不超过7公斤的随身行李。"),
     ("The landlord must return the security deposit.",
      "A landlord in the state must return the security deposit within 30 days after the tenant moves out."),
+    ("Classes never have more than ten students.", "Classes have a maximum of 10 students."),  # "never more than" bounds
+    ("Classes never exceed ten students.", "Classes have a maximum of 10 students."),
 ])
 
 
@@ -1769,6 +1774,8 @@ def test_a_span_of_time_the_clause_about_the_same_thing_gives_otherwise_is_contr
     ("After a tattoo you must wait four months before you can donate.", TATTOO),
     ("Platelet donation can be repeated every two weeks.", TATTOO),
     ("提前5天预约就可以", BOOKING),  # the floor kept
+    # the other span's unit is no frame: "15 hours" measures the week, not the course's length
+    ("Six weeks, at 15 hours a week.", ["The course runs for 6 weeks, with 15 hours of classes per week."]),
 ])
 def test_a_span_of_time_the_evidence_bears_out_is_no_duration_conflict(statement, evidence):
     assert duration_conflict(statement, evidence) is None
@@ -1800,3 +1807,31 @@ def test_a_price_in_the_clause_that_names_the_subject_still_opposes_free():
 def test_a_locative_the_evidence_writes_otherwise_does_not_keep_a_rule_from_aligning():
     found = contradiction("婚礼上可以在宴会厅里燃放冷焰火。", ["出于消防要求，宴会厅内严禁燃放任何烟花及焰火类产品。"])
     assert found is not None and found.kind == "modality"
+
+
+@pytest.mark.parametrize("statement, evidence, stated, said", [
+    ("场地费打七折", ["周一至周四举办婚礼的新人，场地费可享八折优惠。"], "七折", "八折"),
+    ("门票半价", ["持学生证购买门票可享八五折。"], "半价", "八五折"),
+])
+def test_another_priced_discount_of_the_same_thing_is_contradicted(statement, evidence, stated, said):
+    found = contradiction(statement, evidence)
+    assert found is not None and (found.kind, found.stated, found.evidence) == ("number", stated, said)
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("场地费打8折", ["周一至周四举办婚礼的新人，场地费可享八折优惠。"]),  # the same share of the price
+    ("门票打85折", ["持学生证购买门票可享八五折。"]),
+    ("定金打九折", ["周一至周四举办婚礼的新人，场地费可享八折优惠。"]),  # another thing's discount
+])
+def test_the_same_discount_or_another_things_is_no_conflict(statement, evidence):
+    assert contradiction(statement, evidence) is None
+
+
+@pytest.mark.parametrize("statement, evidence, stated", [
+    ("Refunds are available until 7 days after the course starts.",
+     "Refunds are available up to 7 days before the course starts; after that, fees are non-refundable.", "after"),
+    ("回收站以每公斤0.8元的价格出售废纸板", "回收站以每公斤0.8元的价格收购废纸板。", "出售"),
+])
+def test_before_and_after_and_buying_and_selling_are_antonyms(statement, evidence, stated):
+    found = contradiction(statement, [evidence])
+    assert found is not None and (found.kind, found.stated) == ("antonym", stated)

@@ -143,6 +143,19 @@ def test_structured_evidence_reads_as_an_answer_words_it():
     ]
 
 
+@pytest.mark.parametrize("text, sentences", [
+    ("The Japanese course is taught by Ms Tanaka, and the Spanish course by Mr Ruiz.",
+     ["The Japanese course is taught by Ms Tanaka.", "The Spanish course is taught by Mr Ruiz."]),
+    # a second clause with its own verb is no gap
+    ("The novel was written by Jane Austen, and the film was directed by Joe Wright.",
+     ["The novel was written by Jane Austen, and the film was directed by Joe Wright."]),
+    ("The bridge was designed by John Smith and built by ACME Corp.",
+     ["The bridge was designed by John Smith and built by ACME Corp."]),
+])
+def test_a_passive_that_leaves_its_verb_out_of_its_second_clause_is_two_sentences(text, sentences):
+    assert evidence_sentences(text) == sentences
+
+
 def test_a_flag_the_structured_evidence_marks_false_is_not_support(verifier):
     rows, notes = verifier.features(["Pizza Mizza has outdoor seating and a hip vibe",
                                      "Pizza Mizza has no outdoor seating",
@@ -173,6 +186,13 @@ def test_a_clock_time_with_minutes_is_read_with_its_half_of_the_day():
     read = [(q.amount, q.dimension) for q in quantities("Boarding is between 10:15 a.m. and 5:30 p.m., or 17:30 on Fridays.")]
     assert read == [(615.0, "clock"), (1050.0, "clock"), (1050.0, "clock")]
     assert [q.amount for q in quantities("营业时间为早上7:00-晚上11:00，中午12:30午休")] == [420.0, 1380.0, 750.0]
+
+
+def test_a_chinese_part_of_the_day_a_few_words_before_the_hour_holds_for_it():
+    from ragpipe.core.evidence.quantities import quantities
+
+    assert [q.amount for q in quantities("博物馆周五晚上开到9点")] == [21 * 60.0]  # not 9:00
+    assert [q.amount for q in quantities("9点开门")] == [9 * 60.0]
 
 TIED_SHORTLIST = """
 from ragpipe.core.evidence.features import shortlist

@@ -114,3 +114,26 @@ def test_a_denied_closing_day_is_left_to_the_negation():
     museum = ["The museum does not open on Mondays."]
     assert weekday_reading("The museum is not closed on Mondays.", "When is the museum closed?", museum) is None
     assert weekday_reading("博物馆周一不闭馆。", "博物馆哪天闭馆？", ["博物馆每周一闭馆。"]) is None
+
+
+RECYCLING = ["Eastfield Recycling Centre is open 8 a.m. to 6 p.m., Wednesday to Sunday.", "It is closed on Mondays and Tuesdays."]
+
+
+@pytest.mark.parametrize("statement, question, evidence, shown", [
+    # a range of days the evidence's range leaves part of
+    ("It's open Monday to Friday.", "What days is Eastfield Recycling Centre open?", RECYCLING, "Monday to Friday"),
+    ("本馆周一至周五开放。", "", ["本馆周二至周日9:00-17:00开放，每周一闭馆。"], "周一至周五"),
+])
+def test_a_range_of_open_days_outside_the_evidences_range(statement, question, evidence, shown):
+    from ragpipe.core.evidence.weekdays import weekday_reading
+
+    assert weekday_reading(statement, question, evidence)[:2] == ("bound", shown)
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("It is open Wednesday to Sunday.", RECYCLING),  # its range, which "closed" in the next sentence does not oppose
+    ("本馆周三到周日开放。", ["本馆周二至周日9:00-17:00开放，每周一闭馆。"]),
+    ("周二至周日10:00-21:00营业，周一闭馆。", ["本馆每周一闭馆，周二至周日10:00-21:00营业。"]),  # the whole schedule
+])
+def test_a_range_of_open_days_inside_the_evidences_range(statement, evidence):
+    assert contradicted(statement, "", evidence) is None

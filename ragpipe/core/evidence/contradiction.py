@@ -25,6 +25,7 @@ from ragpipe.core.evidence.limits import bound_conflict, range_confirms, range_e
 from ragpipe.core.evidence.polarity import aligned_with, clauses_of, polarity_conflict
 from ragpipe.core.evidence.counts import counts, rank_conflict, same_thing
 from ragpipe.core.evidence.denied_values import denied_value
+from ragpipe.core.evidence.discounts import discount_conflict
 from ragpipe.core.evidence.durations import duration_conflict
 from ragpipe.core.evidence.ended_states import ended_state
 from ragpipe.core.evidence.event_dates import date_reading
@@ -225,7 +226,7 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
     found = slots and (slot_conflict(statement, sentences, [words(s) for s in sentences])
                        or _reworded_slot_conflict(statement, sentences) or count_conflict(statement, sentences)
                        or list_conflict(statement, sentences) or duration_conflict(statement, sentences)
-                       or substituted(statement, sentences))
+                       or discount_conflict(statement, sentences) or substituted(statement, sentences))
     # A difference the two values bear out ("比B型重0.3公斤" against 2.1 and 1.8 kg) is no other number.
     if found and not (found[0] == "number" and facts(found[1]).numbers & borne_differences(statement, sentences)):
         return Contradiction(*found)

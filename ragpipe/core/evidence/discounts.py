@@ -14,3 +14,44 @@ _ZH = re.compile(r"半价|打?[一二三四五六七八九\d](?:\.\d|[五])?折(
 def discount_worded(text: str) -> str:
     """The text with a priced discount written "discount" / 打折."""
     return _ZH.sub("打折", _EN.sub(lambda m: " discount" if m.group(0).lstrip().lower() == "off" else "discount", text))
+
+
+# 八折 / 8.5折 / 打七五折: the share of the price paid, as its tenths (八折, 8折) or hundredths (八五折, 85折).
+_ZH_RATE = re.compile(r"([一二三四五六七八九])([一二三四五六七八九])?折(?![扣叠合旧算射页])|(\d{1,2}(?:\.\d)?)折(?![扣叠合旧算射页])|半价")
+_ZH_DIGITS = "〇一二三四五六七八九"
+_ZH_CLAUSE = re.compile(r"[，,；;。！？!?]")
+# Characters that tie no clause to a topic: particles, copulas and the words of a discount itself.
+_ZH_LIGHT = set("的了是在可享受打有和与及或也都就为优惠折扣价")
+
+
+def _paid(match: re.Match) -> float:
+    """The share of the price a priced discount leaves to pay: 八折 0.8, 八五折 0.85, 8.5折 0.85, 半价 0.5."""
+    tens, units, digits = match.groups()
+    if digits:
+        return float(digits) / (100 if len(digits) == 2 and "." not in digits else 10)
+    if tens:
+        return (_ZH_DIGITS.index(tens) * 10 + _ZH_DIGITS.index(units)) / 100 if units else _ZH_DIGITS.index(tens) / 10
+    return 0.5
+
+
+def discount_conflict(statement: str, sentences) -> tuple[str, str, str, str] | None:
+    """("number", the statement's discount, the evidence's, the sentence) where the Chinese clause that speaks of
+    what the statement speaks of (two of its characters at least, and the most) gives another priced discount
+    ("场地费打七折" against "…场地费可享八折优惠"), and no evidence clause gives the statement's. Chinese only:
+    jieba cuts a discount into its neighbours ("费打", "七折"), so slots.py cannot align it; an English "20% off" is a
+    number slots.py reads."""
+    mine = list(_ZH_RATE.finditer(statement))
+    if len(mine) != 1:
+        return None
+    paid = _paid(mine[0])
+    topic = {ch for ch in _ZH_RATE.sub("", statement) if "\u4e00" <= ch <= "\u9fff"} - _ZH_LIGHT
+    best = None
+    for sentence in sentences:
+        for clause in _ZH_CLAUSE.split(sentence):
+            rates = list(_ZH_RATE.finditer(clause))
+            if any(abs(_paid(r) - paid) < 1e-9 for r in rates):
+                return None  # the evidence gives the statement's discount
+            shared = len(topic & set(_ZH_RATE.sub("", clause)))
+            if rates and shared >= 2 and (best is None or shared > best[0]):
+                best = (shared, rates[0].group(0), sentence)
+    return ("number", mine[0].group(0), best[1], best[2]) if best else None

@@ -35,9 +35,11 @@ def duration_conflict(statement: str, sentences: Sequence[str]) -> tuple[str, st
     clauses = [(c, s) for s in sentences for c in clauses_of(s)]
     if not clauses:
         return None
+    # The frame is what the span is of: not the words of the statement's other quantities ("Six weeks, at 15 hours a
+    # week" says nothing of what "15 hours" measures).
+    spans = quantities(statement)
     for mine in _spans(statement):
-        frame = [t for t in dict.fromkeys(words(statement[:mine.start] + " " + statement[mine.end:]))
-                 if not fact_terms(facts(t))]
+        frame = [t for t in dict.fromkeys(words(_without(statement, spans))) if not fact_terms(facts(t))]
         if len(frame) < 2:
             continue
         # The clause that speaks of it; where the sentence spreads it over two ("If you have had a tattoo, you must
@@ -53,6 +55,13 @@ def duration_conflict(statement: str, sentences: Sequence[str]) -> tuple[str, st
         other, clause, sentence = theirs[0]
         return "number", statement[mine.start:mine.end], clause[other.start:other.end], sentence
     return None
+
+
+def _without(text: str, spans: list[Quantity]) -> str:
+    """The text with the spans cut out."""
+    for q in sorted(spans, key=lambda q: q.start, reverse=True):
+        text = text[:q.start] + " " + text[q.end:]
+    return text
 
 
 def _spans(text: str) -> list[Quantity]:

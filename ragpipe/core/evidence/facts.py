@@ -95,7 +95,8 @@ VALUE_CLAUSE = re.compile(r"[,;:，；：、]|\b(?:and|but|while|whereas)\b|以�
 # negated forms come first: "不低于" is a floor, "低于" a ceiling.
 BOUND_BEFORE = re.compile(
     r"(?P<floor>\bat least\b|\bminimum\b|\bmin\.|\bas (?:low|little|few) as\b|\bno (?:less|fewer) than\b|"
-    r"\bnot (?:less|fewer) than\b|\bstarting (?:at|from)\b|\bolder than\b|不[得应能可宜]?(?:低于|少于)|至少|最低|最少|起码)"
+    r"\bnot (?:less|fewer) than\b|\bstarting (?:at|from)\b|\bolder than\b|\b(?:over|above)\s+$|"  # right before the value: "over 16", not "over the year, 16"
+    r"不[得应能可宜]?(?:低于|少于)|至少|最低|最少|起码)"
     r"|(?P<ceiling>\bat most\b|\bmaximum\b|\bmax\.|\bup to\b|\bno more than\b|\bnot more than\b|\bcap(?:s|ped)?\b|"
     r"\blimit(?:s|ed)?\b|\bas (?:high|much|many) as\b|\bexceed|\bless than\b|\bfewer than\b|\byounger than\b|\bunder\b|\bbelow\b|"
     r"不[得应能可宜]?(?:超过|高于|多于)|最多|最高|至多|上限|封顶|低于|少于"

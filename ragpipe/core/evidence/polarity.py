@@ -35,7 +35,8 @@ _SENTENCE_WIDE = frozenset({"no longer", "不再"})
 _CLAUSE = re.compile(r",(?!\s*(?:including|such as)\b)|，(?!包括)|[;:；：]|\band\s+(?=(?:is|are|was|were)\s)"
                      r"|\s--?\s|—|\b(?:but|while|whereas|although)\b|但是?|而|然而")
 # Words that bound a value negate no predicate: "允许携带一件不超过7公斤的行李" allows it.
-_BOUND = re.compile(r"不[得应能可宜]?(?:超过|高于|多于|低于|少于)|\bnot? (?:more|less|fewer|later|earlier) than\b", re.I)
+_BOUND = re.compile(r"不[得应能可宜]?(?:超过|高于|多于|低于|少于)|\b(?:not?|never)\s+(?:(?:be|is|are|has|have|take|takes|last|lasts|cost|costs)\s+)?"
+                    r"(?:more|less|fewer|later|earlier|longer) than\b", re.I)  # "never have more than ten students"
 # A duty, however worded: "is not required to return the deposit" denies "must return the deposit".
 DUTY = re.compile(r"\b(?:must|shall|required|obliged|obligated|ha(?:s|ve) to)\b|必须|务必|应当|需要", re.I)
 _DUTY_WORDS = frozenset({"requir", "require", "oblig", "obligat", "need", "必须", "务必", "须"})  # as words() gives them
@@ -86,7 +87,7 @@ _OPPOSITE = {"forbid": "permit", "permit": "forbid", "require": "exempt", "exemp
 _ABILITY = re.compile(r"\bcan(?:not|['’]t)?\b|\bcould(?:n['’]t|\s+not)\b|\bcan\s+not\b"
                       r"|^\s*(?:please\s+)?(?:do\s+not|don['’]t|never)\b", re.I)
 # A limit is no prohibition ("cannot exceed 2 hours", "不得超过"), a question or a how-to no permission.
-_MODAL_BOUND = re.compile(r"\b(?:cannot|can['’]t|must not|may not|should not|not)\s+exceed\b", re.I)
+_MODAL_BOUND = re.compile(r"\b(?:cannot|can['’]t|must not|may not|should not|not|never)\s+exceeds?\b", re.I)
 _ASKS = re.compile(r"[?？]|\b(?:how|what|whether|why)\b|怎么|如何|是否|吗", re.I)
 # Advice and safety speak of using the thing: "Not recommended for children under 12" says what "Children under 12
 # should not take it" says, so there the statement's verb of use need not stand in the evidence too (Chinese: _held

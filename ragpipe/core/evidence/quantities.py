@@ -150,7 +150,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     taken = [(q.start, q.end) for q in found]
     spelled, rooms = spelled_clock_rooms(text)  # "half past six" too, as its words' whole place
     for match in _CLOCK.finditer(spelled):
-        minutes = _minutes(match)
+        minutes = _minutes(match, spelled)
         start, end = match.span()
         within = [(a, b) for a, b in rooms if a < end and start < b]
         start, end = min([start, *(a for a, _ in within)]), max([end, *(b for _, b in within)])
@@ -174,9 +174,16 @@ def _compounds(text: str, found: list[Quantity]) -> list[Quantity]:
     return out
 
 
-def _minutes(match: re.Match) -> float | None:
+# A Chinese part of the day a few words before the hour holds for it: "晚上开到9点" is 21:00.
+_PART_BEFORE = re.compile(rf"({DAY_PART})[^\d零一二两三四五六七八九十，。；、,.;]{{1,3}}$")
+
+
+def _minutes(match: re.Match, text: str) -> float | None:
     """A time of day as minutes after midnight."""
     group = match.groupdict()
+    if group["zh"] and not group["part"]:
+        before = _PART_BEFORE.search(text[max(0, match.start() - 8):match.start()])
+        group["part"] = before.group(1) if before else None
     if group["noon"]:
         return 720.0 if group["noon"].lower() == "noon" else 0.0
     if group["h"]:

@@ -55,9 +55,25 @@ def _readable(value) -> str:
     return str(value)
 
 
+# A passive whose second clause leaves its verb out ("The Japanese course is taught by Ms Tanaka, and the Spanish
+# course by Mr Ruiz."): two sentences, each with its verb, so that each agent is read against its own subject.
+_GAPPED_PASSIVE = re.compile(r"^(?P<first>.*?\b(?P<verb>(?:is|are|was|were)\s+[a-z]+\s+by)\s+[A-Z][^,;]*?),?\s+and\s+"
+                             r"(?P<subject>(?:(?:the|a|an|its|their|his|her|our|this|that|these|those|each|every)\s+|[A-Z])"
+                             r"[^,;]{1,60}?)\s+by\s+(?P<agent>[A-Z][^,;]*?)(?P<end>[.!]?)\s*$")
+_VERB_WORD = re.compile(r"\b(?:is|are|was|were|be|been|has|have|had|[a-z]+ed)\b")  # a subject with a verb is no gap
+
+
+def _ungapped(sentence: str) -> list[str]:
+    found = _GAPPED_PASSIVE.match(sentence)
+    if not found or _VERB_WORD.search(found["subject"]):
+        return [sentence]
+    subject = found["subject"][0].upper() + found["subject"][1:]
+    return [f"{found['first']}{found['end']}", f"{subject} {found['verb']} {found['agent']}{found['end']}"]
+
+
 def evidence_sentences(text: str) -> list[str]:
     """An evidence text as the sentences that are compared one by one: a JSON object's
     readable lines, else its sentences (the whole text when it has none)."""
     lines = _flatten_json(text)
-    parts = lines if lines is not None else split_sentences(text)
+    parts = lines if lines is not None else [part for s in split_sentences(text) for part in _ungapped(s)]
     return parts or ([text] if text and text.strip() else [])

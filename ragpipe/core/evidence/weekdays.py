@@ -99,11 +99,12 @@ def open_days(sentence: str) -> tuple[set[int], str, bool] | None:
 
 
 def _said(statement: str) -> tuple[set[int], bool] | None:
-    """The days a statement names and whether it says the place is open on them (no range: one day or a few)."""
+    """The days a statement names, one by one or as one range ("open Monday to Friday"), and whether it says the place
+    is open on them. A range beside other days ("周二至周日营业，周一闭馆") is a schedule of its own: None."""
     statement = normalize(statement)
-    if _RANGE.search(statement):
+    if _RANGE.search(statement) and len(_ONE_DAY.findall(statement)) > 2:
         return None
-    days = {_day(m.group(0)) for m in _ONE_DAY.finditer(statement)}
+    days = named_days(statement)
     closed, opened = bool(_CLOSED.search(statement)), bool(_OPEN.search(statement))
     if not days or closed == opened and not closed or _NOT_CLOSED.search(statement):
         return None
@@ -161,8 +162,13 @@ def weekday_reading(statement: str, question: str, sentences: list[str]) -> tupl
     if (days <= open_on) if opened else not days & open_on:
         return True if said_open or not opened else None  # "closed on Mondays" alone says nothing of Tuesdays
     # Closed on another day than the evidence's closing day reads as the other day it gives the same thing.
-    return _other_day(statement, sentences) or (
-        "bound", ", ".join(m.group(0) for m in _ONE_DAY.finditer(statement)), shown, sentence)
+    return _other_day(statement, sentences) or ("bound", _days_as_written(statement), shown, sentence)
+
+
+def _days_as_written(statement: str) -> str:
+    """The days as the statement writes them: its range ("Monday to Friday"), "daily", or its days one by one."""
+    found = _RANGE.search(statement) or _EVERY_DAY.search(statement)
+    return found.group(0).rstrip(".") if found else ", ".join(m.group(0).rstrip(".") for m in _ONE_DAY.finditer(statement))
 
 
 _ZH_DAY = re.compile(r"(?:周|星期|礼拜)[一二三四五六日天]")
