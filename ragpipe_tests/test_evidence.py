@@ -193,6 +193,7 @@ def test_a_chinese_part_of_the_day_a_few_words_before_the_hour_holds_for_it():
 
     assert [q.amount for q in quantities("博物馆周五晚上开到9点")] == [21 * 60.0]  # not 9:00
     assert [q.amount for q in quantities("9点开门")] == [9 * 60.0]
+    assert [q.amount for q in quantities("晚上7点到9点")] == [19 * 60.0, 21 * 60.0]  # the range's second end too
 
 TIED_SHORTLIST = """
 from ragpipe.core.evidence.features import shortlist

@@ -238,3 +238,8 @@ def test_an_instruction_of_two_steps_is_one_statement_whose_second_step_is_added
         "Guests get a welcome drink", "they can check in at 2 p.m"]
     assert split_statements("入住时间为下午3点，并提供免费早餐。") == ["入住时间为下午3点", "并提供免费早餐"]
     assert split_statements("请先预约，并且带上身份证。") == ["请先预约", "并且带上身份证"]
+
+
+def test_the_second_end_of_a_chinese_range_of_hours_shares_its_part_of_the_day():
+    assert numbers("每周三和周五晚上7点到9点") == {19.0, 21.0}  # as "19:00—21:00" reads
+    assert numbers("早上8点到下午5点") == {8.0, 17.0}

@@ -135,6 +135,9 @@ _ON_THE_HOUR = re.compile(r"(?<!\d)(?<!\d:)(\d{1,2}):00(?![\d:])")  # "时间：
 # "晚上十点" is 22 ("22:00"), "下午3点半" 15. Without a part of the day the hour is left as written.
 _ZH_CLOCK = re.compile(rf"({DAY_PART})([^\d零一二两三四五六七八九十，。；、,.;]{{0,3}})"
                        r"(\d{1,2}|[零一二两三四五六七八九十]{1,3})(?=\s*[点:：])")  # "晚上开到9点" too
+# The second end of a range after a part of the day shares it: "晚上7点到9点" is 19 to 21.
+ZH_RANGE_GAP = r"\s*(?:\d{1,2}|[零一二两三四五六七八九十]{1,3})点(?:半|\d{1,2}分?)?\s*(?:到|至|-|—|~|～)\s*"
+_ZH_CLOCK_RANGE = re.compile(rf"({DAY_PART})({ZH_RANGE_GAP})(\d{{1,2}}|[零一二两三四五六七八九十]{{1,3}})(?=\s*[点:：])")
 _ZH_DIGITS = "零一二三四五六七八九"
 # A number is one word however it is grouped or its currency written: "$12,400" / "12400", "$25,000" /
 # "25000 dollars" (the sign is read as its word).
@@ -439,7 +442,7 @@ def number_mentions(text: str) -> dict[float, str]:
     """Each numeric value with its scale applied, and how the text writes it first
     (100000.0 → "10万"; a clock time as its 24-hour reading)."""
     found: dict[float, str] = {}
-    for match in _NUMBER.finditer(_ON_THE_HOUR.sub(r"\1", _ZH_CLOCK.sub(_zh_hour, EN_CLOCK_TIME.sub(_24_hour, spelled_clocks(normalize(text)))))):
+    for match in _NUMBER.finditer(_ON_THE_HOUR.sub(r"\1", _ZH_CLOCK.sub(_zh_hour, _ZH_CLOCK_RANGE.sub(_zh_hour, EN_CLOCK_TIME.sub(_24_hour, spelled_clocks(normalize(text))))))):
         if (value := _value(match)) is not None:
             found.setdefault(value, match.group(0).strip())
     return found

@@ -26,7 +26,7 @@ from ragpipe.core.evidence.iso_dates import without_calendar_weekdays
 from ragpipe.core.evidence.units import DAY, MONTH_DAYS, SPELLINGS, UNIT
 from ragpipe.core.evidence.facts import EN_MONTHS, EN_SCALES, EN_UNITS, ZH_NUMBER, dates_at, en_value, facts, zh_value
 from ragpipe.core.synonyms import interchangeable
-from ragpipe.core.text import DAY_PART, EN_CLOCK, EN_STOPWORDS, NIGHT, clock_hour, content_tokens, spelled_clock_rooms
+from ragpipe.core.text import DAY_PART, EN_CLOCK, ZH_RANGE_GAP, EN_STOPWORDS, NIGHT, clock_hour, content_tokens, spelled_clock_rooms
 
 
 EN_WORD = "|".join(sorted([*EN_UNITS, *EN_SCALES], key=len, reverse=True))
@@ -174,8 +174,9 @@ def _compounds(text: str, found: list[Quantity]) -> list[Quantity]:
     return out
 
 
-# A Chinese part of the day a few words before the hour holds for it: "晚上开到9点" is 21:00.
-_PART_BEFORE = re.compile(rf"({DAY_PART})[^\d零一二两三四五六七八九十，。；、,.;]{{1,3}}$")
+# A Chinese part of the day a few words before the hour holds for it: "晚上开到9点" is 21:00, and so does the one of
+# a range's first end: "晚上7点到9点".
+_PART_BEFORE = re.compile(rf"({DAY_PART})(?:[^\d零一二两三四五六七八九十，。；、,.;]{{1,3}}|{ZH_RANGE_GAP})$")
 
 
 def _minutes(match: re.Match, text: str) -> float | None:
