@@ -243,3 +243,8 @@ def test_an_instruction_of_two_steps_is_one_statement_whose_second_step_is_added
 def test_the_second_end_of_a_chinese_range_of_hours_shares_its_part_of_the_day():
     assert numbers("每周三和周五晚上7点到9点") == {19.0, 21.0}  # as "19:00—21:00" reads
     assert numbers("早上8点到下午5点") == {8.0, 17.0}
+
+
+def test_the_spoken_kuai_after_an_amount_is_the_written_yuan():
+    assert content_tokens("每袋5块钱") == content_tokens("每袋5元")
+    assert "块" in "".join(content_tokens("切成两块"))  # a piece, no money

@@ -55,6 +55,8 @@ _NUMBER = re.compile(
 _ZH_CLOCK_UNIT = re.compile(r"(\d\s*(?:点(?!钟)|分(?![钟之])|秒(?!钟)))")
 # A duration's ceiling word is a word of its own: jieba reads "三天内能到" as 内能 "internal energy" + 到.
 _ZH_WITHIN = re.compile(r"(?<=[天日周期时钟月年])(之内|以内|内)(?=[\u4e00-\u9fff])(?!瓦)")  # not 日内瓦 (Geneva)
+# The spoken 块钱 after an amount is the written 元: "每袋5块钱" says what "每袋5元" says.
+_ZH_KUAI = re.compile(r"(?<=[\d零一二两三四五六七八九十百千万])\s*块钱")
 # The readers of a time of day (here, and quantities.py's): "4 pm" / "10:30 p.m.", a Chinese part of the
 # day ("晚上十点"), and ``clock_hour``, which reads either as the 24-hour hour. Before "am"/"pm" a dot parts the
 # minutes as a colon does ("6.30am" is "6:30 a.m.", no 6.3 nor a "30am").
@@ -386,7 +388,7 @@ def content_tokens(text: str) -> tuple[str, ...]:
     tokens: list[str] = []
     if _CJK.search(text):
         # A clock time ends at its unit: jieba reads "6点30分发船" as 分发 "distribute" + 船.
-        text = _ZH_WITHIN.sub(r"\1 ", _ZH_CLOCK_UNIT.sub(r"\1 ", text))
+        text = _ZH_KUAI.sub("元", _ZH_WITHIN.sub(r"\1 ", _ZH_CLOCK_UNIT.sub(r"\1 ", text)))
         for word in jieba_ready().lcut(text):
             word = word.strip()
             if not word or word in ZH_STOPWORDS or not re.search(r"\w", word):
