@@ -965,6 +965,9 @@ def test_context_relevance_a_dated_context_without_an_item_of_the_listed_kind_ge
     ("落枕了怎么办？", ["可以用热毛巾敷在脖子酸痛的地方。"]),  # alone, at 0.41
     ("What are the signs of a concussion?", ["Some people have trouble concentrating for days after the injury."]),
     ("为什么要多吃蔬菜？", ["蔬菜中的膳食纤维可以促进肠道蠕动。"]),  # a benefit, for "why should one", at 0.52
+    ("What are the confetti rules at Willowbrook Manor?", [  # a rule, the first at 0.559
+        "Biodegradable petal confetti is welcome in the walled garden; rice and plastic confetti are not permitted anywhere on the estate.",
+        "Guests are asked to throw confetti only outdoors, after the ceremony has ended, so that it can be swept from the paths."]),
 ])
 def test_context_relevance_an_item_of_the_kind_an_open_question_lists_counts_from_the_lower_cut(kit, question, contexts):
     # A paper asked for (must, need, bring, 须, 出示), a step of what to do (可以…): an item of the list, in both

@@ -1,6 +1,6 @@
 """What a question asks, read from its wording, and whether a context gives that kind of answer: one value (a price, a
 share, an age, a weight, a duration, a time, a count, a language, a person; ``asked_value``) or the items of an open
-question (a requirement, a feature, a symptom, a benefit, a cause, an action; ``asked_item``). context_relevance
+question (a requirement, a rule, a feature, a symptom, a benefit, a cause, an action; ``asked_item``). context_relevance
 holds a context to these, whatever its cosine."""
 
 import re
@@ -113,6 +113,10 @@ _ITEMS = {  # kind: (how a question asks it, how a context gives one)
                   # what a device does or holds: "tracks heart rate", "built-in GPS"
                   r"built[- ]in|tracks?|monitors?|measures?|records?|detects?|displays?|plays?)\b|"
                   r"可以|能|可|支持|包括|包含|提供|带有|配备|具有|内置|自带|配有|还有"),
+    # A rule: what may, must or must not be done ("What are the confetti rules?", 有哪些规定).
+    "a rule": (r"\b(?:rules?|regulations?|policy|policies|restrictions?|dos and don'?ts)\b|规定|规则|规矩|须知|守则|限制",
+               r"\b(?:must|may|cannot|can't|not (?:allowed|permitted)|allowed|permitted|prohibited|banned|forbidden|welcome|"
+               r"only|asked to|required|please)\b|须|必须|禁止|严禁|不得|允许|可以|请|不准|只能|不可"),
     "a symptom": (r"\b(?:symptoms?|signs?|side effects?|adverse effects?)\b|症状|征兆|表现|副作用|不良反应",
                   r"\b(?:pain\w*|aches?|rash\w*|fever\w*|chills|numb\w*|itch\w*|swell\w*|nausea|vomit\w*|dizz\w*|"
                   r"headaches?|cough\w*|fatigue|tired\w*|skin|bleed\w*|heartburn|blister\w*|sore\w*|cramps?|"

@@ -186,7 +186,7 @@ METRIC = Metric(
                 "(\"本馆每周一闭馆…\" for 陶艺馆周一营业吗？). "
                 "The contexts of an open question (a list, causes, a way) are each scored as if retrieved alone. A "
                 "context holding the kind of answer asked (a value of the asked kind; an item of the kind an open "
-                "question lists: a requirement, a feature, a symptom, a benefit, a cause, in Chinese an action) counts from "
+                "question lists: a requirement, a rule, a feature, a symptom, a benefit, a cause, in Chinese an action) counts from "
                 f"{LOWER_THRESHOLD:.2f}, and so do a Chinese open question's other contexts once one reaches "
                 f"{RELEVANCE_THRESHOLD} (further items of the list). Once one context gives an item of the kind listed "
                 f"(in English a step of a how-to question, from {RELEVANCE_THRESHOLD}), further items count from "
