@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from ragpipe.core.evidence.agreement import found_in, words
-from ragpipe.core.evidence.facts import bounds
+from ragpipe.core.evidence.limits import bounded_alike
 from ragpipe.core.evidence.polarity import clauses_of, modality
 from ragpipe.core.text import numbers
 
@@ -41,8 +41,7 @@ def accompaniment_conflict(statement: str, sentences: list[str]) -> tuple[str, s
         if not company or _ALONE.search(clause) or _CONDITION.search(clause):
             continue
         shared = sum(found_in(w, words(clause)) for w in ours)
-        same_bound = bool(stated) and stated <= numbers(clause) and bounds(statement) == {
-            v: b for v, b in bounds(clause).items() if v in stated}
+        same_bound = bool(stated) and bounded_alike(statement, clause)
         if shared >= (1 if same_bound else 2) and (same_bound or not stated):
             return "modality", alone.group(0), company.group(0), clause
     return None

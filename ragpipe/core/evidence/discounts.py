@@ -7,8 +7,10 @@ from __future__ import annotations
 import re
 
 _EN = re.compile(r"\bhalf[\s-]price[ds]?\b|\b(?:reduced|discounted)[\s-](?:price|fare|rate)s?\b|(?<=%)\s?off\b", re.I)
-# 八折 / 8.5折 / 打九五折 (not 折扣 / 折叠 / 折合 / 折旧, whose 折 is no price)
-_ZH = re.compile(r"半价|打?[一二三四五六七八九\d](?:\.\d|[五])?折(?![扣叠合旧算射])")
+# A priced Chinese discount, as the share of the price paid in tenths (八折, 8折) or hundredths (八五折, 85折, 8.5折), or
+# 半价 (not 折扣 / 折叠 / 折合 / 折旧 / 折页, whose 折 is no price).
+_ZH_RATE = re.compile(r"([一二三四五六七八九])([一二三四五六七八九])?折(?![扣叠合旧算射页])|(\d{1,2}(?:\.\d)?)折(?![扣叠合旧算射页])|半价")
+_ZH = re.compile(rf"打?(?:{_ZH_RATE.pattern})")
 
 
 def discount_worded(text: str) -> str:
@@ -16,8 +18,6 @@ def discount_worded(text: str) -> str:
     return _ZH.sub("打折", _EN.sub(lambda m: " discount" if m.group(0).lstrip().lower() == "off" else "discount", text))
 
 
-# 八折 / 8.5折 / 打七五折: the share of the price paid, as its tenths (八折, 8折) or hundredths (八五折, 85折).
-_ZH_RATE = re.compile(r"([一二三四五六七八九])([一二三四五六七八九])?折(?![扣叠合旧算射页])|(\d{1,2}(?:\.\d)?)折(?![扣叠合旧算射页])|半价")
 _ZH_DIGITS = "〇一二三四五六七八九"
 _ZH_CLAUSE = re.compile(r"[，,；;。！？!?]")
 # Characters that tie no clause to a topic: particles, copulas and the words of a discount itself.

@@ -14,8 +14,7 @@ import re
 
 from ragpipe.core.evidence.agreement import found_in, words
 from ragpipe.core.evidence.antonyms import free_worded, negated_at, stems_in
-from ragpipe.core.evidence.facts import bounds
-from ragpipe.core.text import numbers
+from ragpipe.core.evidence.limits import bounded_alike
 
 # A fee the rule charges, said by its verb and its noun where no sum of money is stated ("收取定金的30%作为手续费").
 _ZH_CHARGED = re.compile(r"(?<![不免无])(?:收取|支付|缴纳|另付|另收|扣除?)[^，。；]{0,10}(?:费|违约金|罚金|定金|押金)")
@@ -43,15 +42,14 @@ def fee_conflict(statement: str, sentences: list[str]) -> tuple[str, str, str, s
     frame = [w for w in dict.fromkeys(words(free_worded(statement))) if not _FREE_WORDS.match(w) and (w.isascii() or len(w) > 1)]
     if len(frame) < 2:
         return None
-    stated = numbers(statement)
     for sentence in sentences:
         if stems_in(free_worded(sentence)) & _FREE:
             continue  # a sentence that says "free" too sets free against charged itself ("…ahead is free; within …")
         tied = sum(any(_same_word(w, h) for h in _parts(sentence)) for w in frame)
         for rule in (r for r in _RULES.split(sentence) if r.strip()):
             in_rule = sum(any(_same_word(w, h) for h in _parts(rule)) for w in frame)  # the act is the charged rule's
-            if (tied >= max(2, TIED * len(frame)) and in_rule >= max(2, len(frame) / 2) and _charges(rule) and stated <= numbers(rule)
-                    and bounds(statement) == {v: b for v, b in bounds(rule).items() if v in stated}):  # "within 24 hours" both
+            if (tied >= max(2, TIED * len(frame)) and in_rule >= max(2, len(frame) / 2) and _charges(rule)
+                    and bounded_alike(statement, rule)):  # "within 24 hours" both
                 return "antonym", free, "收费" if free == "免费" else "charg", rule.strip()
     return None
 

@@ -10,6 +10,14 @@ from ragpipe.core.evidence.agreement import found_in, words
 from ragpipe.core.evidence.facts import bounds, capped, day_off, days_at, every_day, facts, negated
 from ragpipe.core.evidence.polarity import aligned_with, overlap, pronoun
 from ragpipe.core.evidence.quantities import quantities
+from ragpipe.core.text import numbers
+
+
+def bounded_alike(statement: str, text: str) -> bool:
+    """Every number of the statement stands in the text, bounded by the same kind of word or by none ("within 24
+    hours" in both; "under 18" against "under 18")."""
+    stated = numbers(statement)
+    return stated <= numbers(text) and bounds(statement) == {v: b for v, b in bounds(text).items() if v in stated}
 
 
 def bound_conflict(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
