@@ -106,7 +106,8 @@ def test_a_clock_time_in_words_is_read_as_its_digits(text, clock, values):
     assert numbers(text) == values
 
 
-@pytest.mark.parametrize("text", ["It takes a quarter of an hour.", "一刻钟就到", "half the staff went past 5", "the ratio is 2 to 1"])
+@pytest.mark.parametrize("text", ["It takes a quarter of an hour.", "一刻钟就到", "half the staff went past 5", "the ratio is 2 to 1",
+                                  "三三点一刻"])  # numerals that make no hour (this raised ValueError)
 def test_no_clock_time_is_made_of_other_words(text):
     assert spelled_clocks(text) == text
 

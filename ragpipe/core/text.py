@@ -99,12 +99,22 @@ def _day_part_words(match: re.Match) -> str:
     return _padded(f"{match.group('at')} {'pm' if late else 'am'}", match.group(0))
 
 
-def _zh_quarter(match: re.Match) -> str:
-    written = match.group(1).replace("两", "二")
+def _zh_hour_number(written: str) -> int | None:
+    """An hour as a clock writes it in digits or Chinese numerals ("9", "九", "十二", "两"); None for no hour ("三三")."""
+    written = written.replace("两", "二")
     tens, ten, ones = written.partition("十")
-    hour = int(written) if written.isdigit() else (
-        (_ZH_DIGITS.index(tens) if tens else 1) * 10 + (_ZH_DIGITS.index(ones) if ones else 0) if ten
-        else _ZH_DIGITS.index(written))
+    try:
+        return int(written) if written.isdigit() else (
+            (_ZH_DIGITS.index(tens) if tens else 1) * 10 + (_ZH_DIGITS.index(ones) if ones else 0) if ten
+            else _ZH_DIGITS.index(written))
+    except ValueError:
+        return None
+
+
+def _zh_quarter(match: re.Match) -> str:
+    hour = _zh_hour_number(match.group(1))
+    if hour is None:
+        return match.group(0)
     return _padded(f"{hour}点{15 if match.group(2) == '一' else 45}", match.group(0))
 
 
@@ -424,15 +434,8 @@ def _24_hour(match: re.Match) -> str:
 
 
 def _zh_hour(match: re.Match) -> str:
-    part, between, written = match.group(1), match.group(2), match.group(3).replace("两", "二")
-    tens, ten, ones = written.partition("十")
-    try:
-        hour = int(written) if written.isdigit() else (
-            (_ZH_DIGITS.index(tens) if tens else 1) * 10 + (_ZH_DIGITS.index(ones) if ones else 0) if ten
-            else _ZH_DIGITS.index(written))
-    except ValueError:
-        return match.group(0)
-    return f"{part}{between}{clock_hour(hour, part)}"
+    part, between, hour = match.group(1), match.group(2), _zh_hour_number(match.group(3))
+    return match.group(0) if hour is None else f"{part}{between}{clock_hour(hour, part)}"
 
 
 def numbers(text: str) -> set[float]:
