@@ -5,7 +5,8 @@ import pytest
 from ragpipe.core.evidence.agreement import agreement
 from ragpipe.core.evidence.clock_minutes import clock_minutes, hours_stated_otherwise, other_time_of_day, without_clock_minutes
 from ragpipe.core.evidence.quantities import quantities
-from ragpipe.core.text import numbers, spelled_clocks
+from ragpipe.core.clocks import spelled_clocks
+from ragpipe.core.text import numbers
 
 
 @pytest.mark.parametrize("text, without, minutes", [

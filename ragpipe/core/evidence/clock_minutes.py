@@ -10,7 +10,7 @@ import unicodedata
 
 from ragpipe.core.evidence.facts import Facts, facts, zh_value
 from ragpipe.core.evidence.quantities import quantities
-from ragpipe.core.text import spelled_clocks
+from ragpipe.core.clocks import spelled_clocks
 
 # "5:30" / "17:45" / "5.30pm" (two digits, not a ratio such as "16:9", nor the seconds of "19:36:12"), "5点30分" / "5点30" / "五点三十分"; not "30分钟" (an
 # interval) and not a decimal written in Chinese ("三点五").

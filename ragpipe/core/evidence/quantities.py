@@ -26,7 +26,8 @@ from ragpipe.core.evidence.iso_dates import without_calendar_weekdays
 from ragpipe.core.evidence.units import DAY, MONTH_DAYS, SPELLINGS, UNIT
 from ragpipe.core.evidence.facts import EN_MONTHS, EN_SCALES, EN_UNITS, ZH_NUMBER, dates_at, en_value, facts, zh_value
 from ragpipe.core.synonyms import interchangeable
-from ragpipe.core.text import DAY_PART, EN_CLOCK, ZH_RANGE_GAP, EN_STOPWORDS, NIGHT, clock_hour, content_tokens, spelled_clock_rooms
+from ragpipe.core.clocks import DAY_PART, EN_CLOCK, NIGHT, ZH_RANGE_GAP, clock_hour, spelled_clock_rooms
+from ragpipe.core.text import EN_STOPWORDS, content_tokens
 
 
 EN_WORD = "|".join(sorted([*EN_UNITS, *EN_SCALES], key=len, reverse=True))

@@ -9,7 +9,8 @@ import re
 
 from ragpipe.core.evidence.agreement import found_in, words
 from ragpipe.core.evidence.facts import negated
-from ragpipe.core.text import EN_CLOCK_TIME, normalize
+from ragpipe.core.clocks import EN_CLOCK_TIME
+from ragpipe.core.text import normalize
 
 _EN_DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _ZH_DAYS = "一二三四五六日"
