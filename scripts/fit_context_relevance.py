@@ -27,7 +27,7 @@ from ragpipe.bench.quality import DEFAULT_BENCH_DIR, auroc, f1
 from ragpipe.bench.retrieval_judge import BENCHMARKS, benchmark_cases, dataset_cases
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.metrics import Toolkit
-from ragpipe.core.metrics.context_relevance import LOWER_THRESHOLD, as_alone, as_read, decide, is_open, relevance_features
+from ragpipe.core.metrics.context_relevance import LOWER_THRESHOLD, as_read, decide, is_open, relevance_features
 
 THRESHOLDS = np.round(np.arange(0.05, 0.96, 0.01), 2)
 
@@ -44,8 +44,7 @@ def fit(sets: dict, names: list[str]):
 def decision(model, threshold: float, labelled: list, per_case: list, open_threshold: float) -> np.ndarray:
     """The metric's decision on every context of a set."""
     return np.array([ok for (case, _), x in zip(labelled, per_case)
-                     for ok, _ in decide(case, model.predict_proba(as_read(case, x))[:, 1],
-                                         model.predict_proba(as_alone(x))[:, 1], threshold, open_threshold)])
+                     for ok, _ in decide(case, model.predict_proba(as_read(case, x))[:, 1], threshold, open_threshold)])
 
 
 def main(argv: list[str] | None = None) -> int:

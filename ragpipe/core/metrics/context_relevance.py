@@ -73,16 +73,13 @@ def relevance_features(case: EvalCase, kit: Toolkit) -> np.ndarray:
                             np.full(len(whole), float(is_chinese(case.question)))])
 
 
-def as_alone(features: np.ndarray) -> np.ndarray:
-    """The features of each context as if it were retrieved alone: none held against a closer one."""
+def as_read(case: EvalCase, features: np.ndarray) -> np.ndarray:
+    """The features the model reads: an open question's contexts each as if retrieved alone."""
+    if not is_open(case.question):
+        return features
     alone = features.copy()
     alone[:, 2:4] = 0
     return alone
-
-
-def as_read(case: EvalCase, features: np.ndarray) -> np.ndarray:
-    """The features the model reads: an open question's contexts each as if retrieved alone."""
-    return as_alone(features) if is_open(case.question) else features
 
 
 def gives_day_asked(question: str, context: str) -> bool:
@@ -91,9 +88,9 @@ def gives_day_asked(question: str, context: str) -> bool:
     return bool(kind) and any(k == kind for k, _, _ in event_dates(context)) and (not topic or overlap(topic, words(context)) > 0)
 
 
-def decide(case: EvalCase, probability: np.ndarray, alone: np.ndarray, threshold: float = RELEVANCE_THRESHOLD,
+def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE_THRESHOLD,
            open_threshold: float = LOWER_THRESHOLD) -> list[tuple[bool, str]]:
-    """Per context: relevant or not, and why (``alone``: each context's probability as if retrieved alone)."""
+    """Per context: relevant or not, and why."""
     full = threshold
     if is_open(case.question) and is_chinese(case.question) and (probability >= threshold).any():
         threshold = min(threshold, open_threshold)
@@ -108,7 +105,7 @@ def decide(case: EvalCase, probability: np.ndarray, alone: np.ndarray, threshold
     listed = item and any(p >= first and item[1](c) for p, c in zip(probability, case.retrieved_contexts))
     lower = min(lower, FURTHER_ITEM_THRESHOLD) if listed else first
     out = []
-    for p, p_alone, context in zip(probability, alone, case.retrieved_contexts):
+    for p, context in zip(probability, case.retrieved_contexts):
         named = len(asked & set(words(context))) / len(asked) if asked else 0.0
         why = f"relevance {p:.2f}; {named:.0%} of the question's words"
         if speaks_of_other(case.question, context):
@@ -134,11 +131,8 @@ def decide(case: EvalCase, probability: np.ndarray, alone: np.ndarray, threshold
             out.append((p >= lower, f"{why}; it gives the days it opens or closes"))
         elif (typed := value or item) and typed[1](context) and typed[0] not in ("a person", "a place"):
             # The context holds the kind of answer asked: on the question's topic (the lower cut) it answers it.
-            # A value question may take two chunks that each give a value of its kind (the due date and the
-            # extension, the minimum age and the surcharge under 25): the second, held against the first, loses
-            # however close it is alone, so it counts when alone it reaches the full threshold.
-            out.append((p >= (lower if typed is item else min(threshold, open_threshold)) or named >= QUESTION_WORDS_NAMED
-                        or (typed is value and p_alone >= full), f"{why}; it holds {typed[0]}, the kind asked"))
+            out.append((p >= (lower if typed is item else min(threshold, open_threshold)) or named >= QUESTION_WORDS_NAMED,
+                        f"{why}; it holds {typed[0]}, the kind asked"))
         else:
             # A context that gives no item of a typed list and tells the thing's history or origin is not one more
             # item ("布洛芬于1969年在英国首次上市" for 布洛芬有哪些副作用, "made in Shenzhen" for its features), however
@@ -151,9 +145,9 @@ def decide(case: EvalCase, probability: np.ndarray, alone: np.ndarray, threshold
 
 def _offline(case: EvalCase, kit: Toolkit) -> list[tuple[bool, str, float]]:
     features = relevance_features(case, kit)
-    probability, alone = (1 / (1 + np.exp(-(x @ WEIGHTS + INTERCEPT))) for x in (as_read(case, features), as_alone(features)))
+    probability = 1 / (1 + np.exp(-(as_read(case, features) @ WEIGHTS + INTERCEPT)))
     return [(ok, f"{why}; cosine to the question {w:.3f} (whole), {s:.3f} (best sentence)", float(p))
-            for (ok, why), p, (s, w) in zip(decide(case, probability, alone), probability, features[:, :2])]
+            for (ok, why), p, (s, w) in zip(decide(case, probability), probability, features[:, :2])]
 
 
 def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
@@ -194,9 +188,7 @@ METRIC = Metric(
                 "context holding the kind of answer asked (a value of the asked kind; an item of the kind an open "
                 "question lists: a requirement, a rule, a feature, a symptom, a benefit, a cause, in Chinese an action) counts from "
                 f"{LOWER_THRESHOLD:.2f}, and so do a Chinese open question's other contexts once one reaches "
-                f"{RELEVANCE_THRESHOLD} (further items of the list). A value question's context holding a value of the "
-                f"asked kind counts too when, scored as if retrieved alone, it reaches {RELEVANCE_THRESHOLD} (a second "
-                "value asked: the minimum age and the rule for those just under it). Once one context gives an item of the kind listed "
+                f"{RELEVANCE_THRESHOLD} (further items of the list). Once one context gives an item of the kind listed "
                 f"(in English a step of a how-to question, from {RELEVANCE_THRESHOLD}), further items count from "
                 f"{FURTHER_ITEM_THRESHOLD:.2f}. A context giving no item of a typed list (not causes) that tells the "
                 "thing's history or origin (a year, its maker, where it is made) is not relevant."),
