@@ -1075,6 +1075,13 @@ def test_context_relevance_another_fee_is_not_the_price_asked(kit):
     assert _relevant(kit, "钢琴搬运多少钱？", ["搬家需至少提前3天预约；搬家前24小时内取消的，需支付100元违约金。"]) == [False]
 
 
+def test_context_relevance_another_thing_s_price_is_not_the_price_asked(kit):
+    # The shop's name brings a cupcake's price close to a wedding cake's question (0.73 here); the cake's own counts.
+    question = "How much does a wedding cake cost at Sugar Loft?"
+    assert _relevant(kit, question, ["At Sugar Loft a dozen cupcakes cost $30."]) == [False]
+    assert _relevant(kit, question, ["A three-tier wedding cake at Sugar Loft costs $450."]) == [True]
+
+
 def test_context_relevance_a_person_in_the_story_is_not_read_as_the_answer_to_who(kit):
     # 宋江 is a person, but a work's characters are not its author: "who" gets no lower cut (0.51 here).
     assert _relevant(kit, "《水浒传》的作者是谁？", ["《水浒传》讲述了宋江等一百零八位好汉聚义梁山的故事。"]) == [False]

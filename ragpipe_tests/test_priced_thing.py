@@ -1,6 +1,6 @@
 import pytest
 
-from ragpipe.core.metrics.priced_thing import gives_another_fee, names_priced_thing, priced_thing_head
+from ragpipe.core.metrics.priced_thing import gives_another_fee, names_priced_thing, priced_thing_head, prices_another_thing
 
 
 @pytest.mark.parametrize("question, head", [
@@ -40,3 +40,19 @@ def test_a_context_names_the_priced_thing_by_its_head(question, context, named):
 ])
 def test_a_context_that_names_another_fee_gives_that_fee(question, context, another):
     assert gives_another_fee(question, context) == another
+
+
+@pytest.mark.parametrize("question, context, another", [
+    # Another thing of the same shop said to cost an amount, never the thing asked.
+    ("How much does a wedding cake cost at Sugar Loft?", "At Sugar Loft a dozen cupcakes cost $30.", True),
+    ("What does a tyre change cost?", "Wheel alignment costs $80 per car.", True),
+    # The thing in other words (a word shared, or a ticket, an admission), a surcharge, the thing named.
+    ("How much does the yoga class cost?", "The ten-week beginner yoga course costs $150.", False),
+    ("How much does the zoo ticket cost?", "Adult admission is $30; children under 3 enter free.", False),
+    ("What does a tyre change cost?", "Run-flat tyres cost $15 more per wheel.", False),
+    ("How much does a wedding cake cost at Sugar Loft?", "A three-tier wedding cake costs $450.", False),
+    # A question that names no priced thing.
+    ("How much?", "Wheel alignment costs $80 per car.", False),
+])
+def test_a_context_that_prices_another_thing_gives_that_thing_s_price(question, context, another):
+    assert prices_another_thing(question, context) == another

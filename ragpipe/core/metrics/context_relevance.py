@@ -12,7 +12,8 @@ from ragpipe.core.judged.prompts import CONTEXT_RELEVANCE
 from ragpipe.core.metrics.asked_kinds import HISTORY, asked_item, asked_value, attribute_missing, is_open
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.metrics.other_subject import speaks_of_other
-from ragpipe.core.metrics.priced_thing import asks_price, gives_another_fee, gives_money, names_priced_thing
+from ragpipe.core.metrics.priced_thing import (asks_price, gives_another_fee, gives_money, names_priced_thing,
+                                               prices_another_thing)
 from ragpipe.core.schemas import EvalCase
 from ragpipe.core.text import content_tokens, is_chinese
 
@@ -122,6 +123,10 @@ def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE
             out.append((True, f"{why}; it gives a price of the thing asked, or a part of it"))
         elif value and value[0] == "an amount of money" and gives_another_fee(case.question, context):
             out.append((False, f"{why}; its amount is another fee's (it names the fee, not the thing asked)"))
+        elif value and value[0] == "an amount of money" and prices_another_thing(case.question, context):
+            # Another thing of the same shop or place, priced ("a buttonhole costs $18" for a bridal bouquet): the
+            # shop's name brings its cosine close, but the amount is not the one asked.
+            out.append((False, f"{why}; its amount is another thing's price (it names that thing, not the one asked)"))
         elif value and value[0] == "a time" and gives_day_asked(case.question, context):
             # The start or the last day asked, in other words ("the application deadline" / "Applications must be
             # submitted by 2025-03-15"): the answer itself, however low its cosine beside a chunk that words it as asked.
@@ -176,7 +181,9 @@ METRIC = Metric(
                 "2025-03-15\"); relevant when a price question's context gives an amount of money and names the head of the "
                 "thing priced (\"Each additional mover adds $45 per hour to the local rate.\" for \"How much does a local move "
                 "cost?\"): its price or a part of it; not relevant when it names neither that thing nor the fee asked but a fee "
-                "of its own (违约金, \"a cancellation fee\" for what moving a piano costs); not relevant when it speaks of a sibling of the thing asked about and never of "
+                "of its own (违约金, \"a cancellation fee\" for what moving a piano costs), or, in English, says another "
+                "thing costs its amount (\"a buttonhole costs $18\" for a bridal bouquet's price; not a ticket, an admission or "
+                "a surcharge); not relevant when it speaks of a sibling of the thing asked about and never of "
                 "the thing (\"the Silver plan costs $20\" for \"How much is the Gold plan?\", 科技馆 for 水族馆: two names "
                 "before the same word naming a kind of place, plan or product, two model codes or numbers after the same name (\"Ultra 5\" / \"Ultra 7\"), two "
                 "Chinese names of places or bodies that end alike and share no other character, two Chinese names before the "

@@ -4,7 +4,9 @@ gives its price or a part of it ("Each additional mover adds $45 per hour to the
 relevant, though it names little else of the question and its cosine lies far below the chunk that words the price
 as asked. Only the head of the thing counts (its last word: "lesson" of "a driving lesson"), so that a fee of
 another thing that shares a modifier ("the driving test fee") is not read as the lesson's price. A context that
-names neither the thing nor the fee asked but a fee of its own (违约金, "a cancellation fee") gives that fee."""
+names neither the thing nor the fee asked but a fee of its own (违约金, "a cancellation fee") gives that fee, and an
+English context that says another thing costs its amount ("a buttonhole costs $18" for a bridal bouquet) gives that
+thing's price."""
 
 import re
 
@@ -82,3 +84,39 @@ def gives_another_fee(question: str, context: str) -> bool:
         return any(_ZH_FEE.fullmatch(w) for w, _ in pos_tags(context))
     asked = set(content_tokens(question))
     return any((said := set(content_tokens(m.group(1)))) and not said & asked for m in _EN_FEE.finditer(context))
+
+
+# "A buttonhole costs $18", "Table centrepieces cost $45 each": a thing said to cost an amount, its phrase
+# from the first determiner (or the sentence's start) up to the verb, cut at a preposition ("A day ticket for the run").
+_EN_PRICED = re.compile(r"(?:^|(?<=[.;!?]\s))([^.;!?]*?)\s+(?:costs?|is|are)\s+(?:only\s+|just\s+|about\s+|around\s+)?"
+                        r"(?:[$€£¥]\s?\d|\d[\d,.]*\s*(?:euros?|dollars?|pounds?|cents?)\b)", re.I)
+_EN_PREPOSITION = re.compile(r"\s+(?:of|for|at|in|on|to|with|from|per|by)\b.*", re.I)
+# Words for the price of entry or of the thing itself, whatever is priced: "Adult admission is $25" prices the museum
+# ticket asked. And a surcharge or a part ("A three-piece suit is $6 more") adds to the price asked.
+_EN_ANY_THING = {"admission", "entry", "ticket", "pass", "fare", "it", "one", "each", "this", "that", "they", "these",
+                 "those", *_EN_PRICE_WORDS}
+_EN_ADDED = re.compile(r"\b(?:more|extra|additional|plus|on top)\b", re.I)
+
+
+def _en_priced_phrases(context: str) -> list[list[str]]:
+    phrases = []
+    for m in _EN_PRICED.finditer(context):
+        clause = m.group(1)
+        determiner = _EN_DETERMINER.search(clause)
+        words = _EN_PREPOSITION.sub("", clause[determiner.end():] if determiner else clause).lower().split()
+        if words:
+            phrases.append(words)
+    return phrases
+
+
+def prices_another_thing(question: str, context: str) -> bool:
+    """An English context says a thing the question does not name costs its amount ("At Petal & Stem a buttonhole
+    costs $18." for a bridal bouquet's price) and never names the thing priced: the amount is that other thing's.
+    A phrase sharing a word with the question may be the thing in other words ("the pottery course" for the class)."""
+    head = priced_thing_head(question)
+    if not head.isascii() or not head or names_priced_thing(question, context) or _EN_ADDED.search(context):
+        return False
+    asked = {w[:_SAME_WORD_LETTERS] for w in content_tokens(question)}
+    return any(phrase[-1] not in _EN_ANY_THING and content_tokens(phrase[-1])
+               and not {w[:_SAME_WORD_LETTERS] for w in content_tokens(" ".join(phrase))} & asked
+               for phrase in _en_priced_phrases(context))
