@@ -21,6 +21,11 @@ from ragpipe.core.metrics.other_subject import speaks_of_other
     # Two places of different kinds, neither a part of the other.
     ("When does the swimming pool open?", "The library opens at 9 a.m."),
     ("What time does the aquarium close on Sundays?", "The botanical garden closes at 5 p.m. on Sundays."),
+    ("When does the stadium open on match days?", "The florist opens at 8 a.m. on match days."),
+    ("Is the laundromat open on Sunday evenings?", "The bookstore on the corner is open until 9 p.m. on Sundays."),
+    # In Chinese too, though the two names end in different characters.
+    ("滑冰场晚上几点关门？", "保龄球馆晚上10点关门。"),
+    ("五金店周日营业吗？", "理发店周日照常营业。"),
 ])
 def test_a_sibling_of_the_thing_asked_about_is_another_thing(question, context):
     assert speaks_of_other(question, context)
@@ -35,6 +40,8 @@ def test_a_sibling_of_the_thing_asked_about_is_another_thing(question, context):
     # A place within the one asked about, and a place that may hold another (a hotel's restaurant).
     ("When does the museum café open?", "The café opens at 10 am."),
     ("When is breakfast served at the hotel?", "The restaurant serves breakfast from 7 am."),
+    ("When does the cinema open?", "The cinema's café opens at 10 am."),
+    ("电影院几点开门？", "电影院里的咖啡店上午10点营业。"),
     # A bare number after a plain word is a value, after a month a day, and a year is no model number.
     ("Does the ticket cost 5 euros?", "The ticket costs 7 euros."),
     ("What happened on 24 December 1879?", "On 28 December 1918 she died."),

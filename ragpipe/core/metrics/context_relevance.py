@@ -188,7 +188,7 @@ METRIC = Metric(
                 "before the same word naming a kind of place, plan or product, two model codes or numbers after the same name (\"Ultra 5\" / \"Ultra 7\"), two "
                 "Chinese names of places or bodies that end alike and share no other character, two Chinese names before the "
                 "same word naming a kind of plan, ticket, class or service (白金会员 / 青铜会员, 日语班 / 韩语班); or a place of another "
-                "kind, of those that stand on their own: the library for the pool). A context that gives the days "
+                "kind, of those that stand on their own: the library for the pool, 保龄球馆 for 溜冰场). A context that gives the days "
                 "something opens or closes counts from 0.40 for a question whether it opens on a day of the week or the weekend "
                 "(\"本馆每周一闭馆…\" for 陶艺馆周一营业吗？). "
                 "The contexts of an open question (a list, causes, a way) are each scored as if retrieved alone. A "

@@ -7,8 +7,9 @@ kind of place, plan or product ("Harbor Room" / "Garden Room", "Gold plan" / "Si
 after the same word ("LaserJet M200" / "LaserJet M400", "the Ultra 5" / "the Ultra 7"); two names that differ by a letter or two are one name
 misspelt (Convent / Covent Garden), and a name before another word is often a person's (Bryan White / Shelton
 White). Two places of different kinds are two things too ("the botanical garden closes at 5 p.m." for when the
-aquarium closes), where neither holds the other: a hotel has a restaurant and a pool, so only places that stand on
-their own are read so. In Chinese: two nouns of three characters or more that end in the same character naming a kind of place
+aquarium closes, the bowling alley for the ice rink), where neither holds the other: a hotel has a restaurant and a
+pool, so only places that stand on their own are read so, in Chinese too (保龄球馆 for 溜冰场). In Chinese: two nouns
+of three characters or more that end in the same character naming a kind of place
 or body and share no other character (水族馆 / 科技馆, 杭州市 / 成都市), and two words of two characters or more before
 the same word naming a kind of plan, ticket, class or service, sharing no character but a last one (白金会员 / 青铜会员, 书法班 /
 舞蹈班, 日语班 / 韩语班). A plain English word beside the shared one may
@@ -30,7 +31,18 @@ _EN_HEADS = {"room", "hall", "plan", "pass", "card", "ticket", "tier", "package"
 _EN_PLACE_KINDS = {"pool": "pool", "library": "library", "gym": "gym", "aquarium": "aquarium", "zoo": "zoo",
                    "cinema": "cinema", "bakery": "bakery", "pharmacy": "pharmacy", "chemist": "pharmacy", "bank": "bank",
                    "supermarket": "supermarket", "museum": "museum", "gallery": "museum", "restaurant": "restaurant",
-                   "cafe": "cafe", "caf": "cafe", "botanical": "botanical garden"}  # "café" is read as "caf"
+                   "cafe": "cafe", "caf": "cafe", "botanical": "botanical garden",  # "café" is read as "caf"
+                   "rink": "ice rink", "alley": "bowling alley", "theatre": "theatre",
+                   "theater": "theatre", "stadium": "stadium", "hardware": "hardware store", "locksmith": "locksmith",
+                   "barber": "barber", "florist": "florist", "bookshop": "bookshop", "bookstore": "bookshop",
+                   "laundromat": "laundromat"}
+# The same in Chinese, said as one word (溜冰场 / 保龄球馆: two places, though their last characters differ).
+_ZH_PLACE_KINDS = {"溜冰场": "ice rink", "滑冰场": "ice rink", "保龄球馆": "bowling alley", "游泳馆": "pool",
+                   "游泳池": "pool", "图书馆": "library", "健身房": "gym", "健身馆": "gym", "电影院": "cinema",
+                   "影院": "cinema", "剧院": "theatre", "博物馆": "museum", "水族馆": "aquarium", "动物园": "zoo",
+                   "植物园": "botanical garden", "药店": "pharmacy", "药房": "pharmacy", "超市": "supermarket",
+                   "面包店": "bakery", "五金店": "hardware store", "开锁店": "locksmith", "理发店": "barber",
+                   "花店": "florist", "书店": "bookshop", "洗衣店": "laundromat", "体育场": "stadium"}
 _MODEL_CODE = re.compile(r"(?=.*[a-z])(?=.*\d)[a-z0-9-]+")
 # A bare model number has at most three digits (a year has four), and after a month it is a day.
 _MODEL_NUMBER = re.compile(r"\d{1,3}")
@@ -112,7 +124,14 @@ def _zh_kinds(text: str) -> set[tuple[str, str]]:
     return {(modifier, head) for modifier, head in found if len(modifier) >= 2 and not _ZH_POINTING.match(modifier)}
 
 
+def _zh_place_kinds(text: str) -> set[str]:
+    return {kind for word, kind in _ZH_PLACE_KINDS.items() if word in text}
+
+
 def _zh_other(question: str, context: str) -> bool:
+    asked_places, given_places = _zh_place_kinds(question), _zh_place_kinds(context)
+    if asked_places and given_places and not asked_places & given_places:
+        return True
     if any(q[-1] == c[-1] and q not in context and c not in question and not set(q[:-1]) & set(c[:-1])
            for q in _zh_nouns(question) for c in _zh_nouns(context)):
         return True
