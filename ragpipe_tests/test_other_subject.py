@@ -26,6 +26,9 @@ from ragpipe.core.metrics.other_subject import speaks_of_other
     # In Chinese too, though the two names end in different characters.
     ("滑冰场晚上几点关门？", "保龄球馆晚上10点关门。"),
     ("五金店周日营业吗？", "理发店周日照常营业。"),
+    # A place word jieba cuts before its last character (冰淇淋 店, 卡丁车 场) is one place all the same.
+    ("冰淇淋店几点关门？", "隔壁面包店晚上8点关门。"),
+    ("卡丁车场每圈多少钱？", "射箭场每局收费40元。"),
 ])
 def test_a_sibling_of_the_thing_asked_about_is_another_thing(question, context):
     assert speaks_of_other(question, context)

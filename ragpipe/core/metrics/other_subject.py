@@ -104,8 +104,20 @@ def _en_other(question: str, context: str) -> bool:
     return False
 
 
+def _zh_words(text: str) -> list[tuple[str, str]]:
+    """jieba's words, a noun and the place character jieba cut off after it joined again (冰淇淋 店 -> 冰淇淋店,
+    卡丁车 场 -> 卡丁车场), as it leaves 面包店 whole."""
+    words = []
+    for word, flag in pos_tags(text):
+        if len(word) == 1 and word in _ZH_PLACE_HEADS and words and words[-1][1].startswith("n"):
+            words[-1] = (words[-1][0] + word, "n")
+        else:
+            words.append((word, flag))
+    return words
+
+
 def _zh_nouns(text: str) -> set[str]:
-    return {w for w, flag in pos_tags(text)
+    return {w for w, flag in _zh_words(text)
             if flag.startswith("n") and len(w) >= 3 and w[-1] in _ZH_PLACE_HEADS and not _ZH_POINTING.match(w)}
 
 
