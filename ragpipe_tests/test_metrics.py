@@ -1082,6 +1082,15 @@ def test_context_relevance_another_thing_s_price_is_not_the_price_asked(kit):
     assert _relevant(kit, question, ["A three-tier wedding cake at Sugar Loft costs $450."]) == [True]
 
 
+def test_context_relevance_an_item_opening_with_a_pronoun_goes_on_from_the_relevant_chunk_before_it(kit):
+    # "It can charge a phone…" names the lamp no more than "It" does (0.27 alone): after a chunk on the lamp it is the
+    # lamp's next feature; alone, or after a chunk on another thing, it stays out.
+    question, pronoun = "What features does the Lumen 3 desk lamp have?", "It can charge a phone through its USB port."
+    assert _relevant(kit, question, ["The Lumen 3 desk lamp has five brightness levels.", pronoun]) == [True, True]
+    assert _relevant(kit, question, [pronoun]) == [False]
+    assert _relevant(kit, question, ["The Nimbus 5 e-reader has a waterproof body.", pronoun])[1] is False
+
+
 def test_context_relevance_a_person_in_the_story_is_not_read_as_the_answer_to_who(kit):
     # 宋江 is a person, but a work's characters are not its author: "who" gets no lower cut (0.51 here).
     assert _relevant(kit, "《水浒传》的作者是谁？", ["《水浒传》讲述了宋江等一百零八位好汉聚义梁山的故事。"]) == [False]

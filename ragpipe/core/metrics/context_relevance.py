@@ -54,6 +54,9 @@ FURTHER_ITEM_THRESHOLD = 0.33
 QUESTION_WORDS_NAMED = 0.6
 
 _LINK = re.compile(r"\s*https?://\S+\s*")  # a context that is only a link has no words to hold a value
+# A chunk that opens with a bare pronoun ("It can store…", "它还可以…") goes on from the chunk before: it names its
+# thing no more than a pronoun does, and alone its cosine lies under the lower cut.
+_GOES_ON = re.compile(r"^\s*(?:it|they)\b|^\s*(?:它|其)", re.I)
 
 
 def relevance_features(case: EvalCase, kit: Toolkit) -> np.ndarray:
@@ -136,8 +139,11 @@ def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE
             out.append((p >= lower, f"{why}; it gives the days it opens or closes"))
         elif (typed := value or item) and typed[1](context) and typed[0] not in ("a person", "a place"):
             # The context holds the kind of answer asked: on the question's topic (the lower cut) it answers it.
-            out.append((p >= (lower if typed is item else min(threshold, open_threshold)) or named >= QUESTION_WORDS_NAMED,
-                        f"{why}; it holds {typed[0]}, the kind asked"))
+            # An item of the list after a relevant chunk, opening with a pronoun, is that chunk's thing's next item.
+            goes_on = typed is item and bool(out) and out[-1][0] and bool(_GOES_ON.match(context))
+            out.append((p >= (lower if typed is item else min(threshold, open_threshold)) or named >= QUESTION_WORDS_NAMED
+                        or goes_on, f"{why}; it holds {typed[0]}, the kind asked"
+                        + ("; it goes on from the relevant chunk before it" if goes_on else "")))
         else:
             # A context that gives no item of a typed list and tells the thing's history or origin is not one more
             # item ("布洛芬于1969年在英国首次上市" for 布洛芬有哪些副作用, "made in Shenzhen" for its features), however
@@ -197,7 +203,8 @@ METRIC = Metric(
                 f"{LOWER_THRESHOLD:.2f}, and so do a Chinese open question's other contexts once one reaches "
                 f"{RELEVANCE_THRESHOLD} (further items of the list). Once one context gives an item of the kind listed "
                 f"(in English a step of a how-to question, from {RELEVANCE_THRESHOLD}), further items count from "
-                f"{FURTHER_ITEM_THRESHOLD:.2f}. A context giving no item of a typed list (not causes) that tells the "
+                f"{FURTHER_ITEM_THRESHOLD:.2f}, and so does an item whose chunk opens with a bare pronoun (\"It can store up to "
+                "8,000 books.\", 它还可以…) right after a relevant chunk: it goes on from that chunk. A context giving no item of a typed list (not causes) that tells the "
                 "thing's history or origin (a year, its maker, where it is made) is not relevant."),
     reads=("question", "retrieved_contexts"),
     higher_is_better=True,
