@@ -912,6 +912,9 @@ def test_context_relevance_a_context_without_the_asked_kind_of_value_is_not_rele
      "Members also get ad-free viewing."),
     ("What features does the Aria speaker have?", "The Aria speaker has a built-in voice assistant.",
      "It also supports multi-room playback."),
+    # The discounts or aids a policy gives (有什么优惠, 有什么补贴): a list, as "What are the benefits…" is.
+    ("个人养老金有什么优惠？", "个人养老金缴费每年可按12000元的限额在个人所得税前扣除。", "投资收益暂不征收个人所得税。"),
+    ("高校毕业生就业有什么补贴？", "企业招用毕业年度高校毕业生的，按每人1500元发放一次性扩岗补助。", "见习期间由地方财政给予基本生活补助。"),
 ])
 def test_context_relevance_scores_each_context_of_an_open_question_as_if_alone(kit, question, first, second):
     # A list of benefits is answered in parts: the second part is not held against the first.

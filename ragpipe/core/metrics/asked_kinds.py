@@ -66,7 +66,8 @@ _WHO = re.compile(r"谁|哪位|^\s*who\b", re.I)
 # An open question (a list, causes, a way, what to do; one ask) is answered by several contexts, each a
 # part of it: a context is not held against a closer one (the relative features are set to 0,
 # as for a context retrieved alone).
-OPEN_ASK = re.compile(r"哪些|什么(?:条件|材料|好处|作用|影响|症状|要求|原因|后果|功能|手续|步骤|风险|副作用|证明|证件|资料|文件)|"
+OPEN_ASK = re.compile(r"哪些|什么(?:条件|材料|好处|作用|影响|症状|要求|原因|后果|功能|手续|步骤|风险|副作用|证明|证件|资料|文件|"
+                      r"优惠|福利|补贴|待遇|奖励)|"  # 有什么优惠: the discounts or aids, a list as "What are the benefits…"
                       r"注意什么|为什么|为何|原因|怎么办|如何|怎样|怎么(?!样)|需要(?:准备|带|提供|提交|出示)?什么|"
                       r"[二三四五六七八九十]大[\u4e00-\u9fff]|"  # 四大发明: a list named by its count
                       r"^\s*what (?:are|were) the\b|\bwhat does .+ include\b|"
