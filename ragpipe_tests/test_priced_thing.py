@@ -50,6 +50,8 @@ def test_a_context_that_names_another_fee_gives_that_fee(question, context, anot
     ("How much does the yoga class cost?", "The ten-week beginner yoga course costs $150.", False),
     ("How much does the zoo ticket cost?", "Adult admission is $30; children under 3 enter free.", False),
     ("What does a tyre change cost?", "Run-flat tyres cost $15 more per wheel.", False),
+    ("How much does a kayak rental cost?", "The first hour is $15.", False),
+    ("How much does a kayak rental cost?", "Children are $8.", False),
     ("How much does a wedding cake cost at Sugar Loft?", "A three-tier wedding cake costs $450.", False),
     # A question that names no priced thing.
     ("How much?", "Wheel alignment costs $80 per car.", False),

@@ -92,9 +92,13 @@ _EN_PRICED = re.compile(r"(?:^|(?<=[.;!?]\s))([^.;!?]*?)\s+(?:costs?|is|are)\s+(
                         r"(?:[$€£¥]\s?\d|\d[\d,.]*\s*(?:euros?|dollars?|pounds?|cents?)\b)", re.I)
 _EN_PREPOSITION = re.compile(r"\s+(?:of|for|at|in|on|to|with|from|per|by)\b.*", re.I)
 # Words for the price of entry or of the thing itself, whatever is priced: "Adult admission is $25" prices the museum
-# ticket asked. And a surcharge or a part ("A three-piece suit is $6 more") adds to the price asked.
-_EN_ANY_THING = {"admission", "entry", "ticket", "pass", "fare", "it", "one", "each", "this", "that", "they", "these",
-                 "those", *_EN_PRICE_WORDS}
+# ticket asked; so do a period or a group it is priced by ("The first hour is $15", "Children are $8"). And a surcharge
+# or a part ("A three-piece suit is $6 more") adds to the price asked.
+_EN_ANY_THING = {"admission", "entry", "ticket", "tickets", "pass", "passes", "fare", "fares", "it", "one", "each", "this",
+                 "that", "they", "these", "those", "hour", "hours", "day", "days", "night", "nights", "week", "weeks",
+                 "month", "months", "year", "years", "session", "sessions", "visit", "person", "people", "adult", "adults",
+                 "child", "children", "kids", "senior", "seniors", "student", "students", "member", "members", "guest",
+                 "guests", "group", "groups", *_EN_PRICE_WORDS}
 _EN_ADDED = re.compile(r"\b(?:more|extra|additional|plus|on top)\b", re.I)
 
 
