@@ -748,6 +748,21 @@ def test_answer_relevancy_a_place_is_no_person_given(kit):
     assert gives("Is the museum open on Mondays?", "The museum opened in 1998.") is False  # not what was asked
 
 
+def test_answer_relevancy_a_thing_put_beside_a_landmark_is_a_place_given(kit):
+    """A place with no name, given as a thing beside a landmark or on a floor ("投入3号门旁的回收箱", "in the bin next to
+    the main entrance"), answers "Where…?" in a sentence as in a bare phrase; a month or an opening hour does not."""
+    from ragpipe.core.metrics.answer_relevancy import gives
+    value = lambda q, a: REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=q, answer=a), kit).value  # noqa: E731
+    assert gives("place", "旧电池洗净后，投入3号门旁的回收箱。", "旧电池放在哪里？")
+    assert gives("place", "到社区服务中心二楼的服务窗口办理。", "在哪里办理停车证？")
+    assert gives("place", "Leave them in the green crate next to the main entrance.", "Where do I leave empty bottles?")
+    assert gives("place", "Collect it at the front desk on the second floor.", "Where can I collect my badge?")
+    assert not gives("place", "The pharmacy gives flu shots near the end of October.", "Where is the pharmacy?")
+    assert value("空瓶子放在哪里？", "空瓶子冲洗干净后，放进2号楼门口的蓝色回收箱。") >= 0.7
+    assert value("Where do I leave empty bottles?", "Rinse them and drop them in the crate beside the main entrance.") >= 0.7
+    assert value("邮局在哪里？", "邮局周六下午五点关门。") <= 0.3
+
+
 def test_answer_relevancy_another_attribute_of_the_asked_thing_is_no_answer(kit):
     """A value asked and not given is another attribute of the same thing, however many of the question's words the
     answer shares ("…has six screens" to "Where is the cinema?"); a month or weekday ("in March", "on Saturdays") and a
