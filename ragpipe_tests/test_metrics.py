@@ -550,6 +550,20 @@ def test_answer_correctness_a_negation_of_something_else_denies_no_reference(kit
     assert not any(c.startswith("denies") for c in result.details["conflicts"]), result.details
 
 
+@pytest.mark.parametrize("question, answer, reference, right", [
+    ("婚宴可以自带酒水吗？", "可以自带酒水，不收开瓶费。", "不可以，宴会厅禁止自带酒水。", False),
+    ("Can guests bring their own wine to the reception?", "Guests can bring their own wine, with no corkage fee.",
+     "No, outside drinks are not allowed at the reception.", False),
+    ("健身房可以带宠物进入吗？", "不可以带宠物进入，导盲犬除外。", "可以，宠物需全程牵绳。", False),
+    ("婚宴可以自带酒水吗？", "可以自带酒水，但每瓶收50元开瓶费。", "可以，但要收开瓶费。", True),
+])
+def test_answer_correctness_a_first_clause_in_the_question_s_words_is_its_yes_or_no(kit, question, answer, reference, right):
+    """A first clause made of a yes/no question's own words says yes, or no where negated ("可以自带酒水，…"): against a
+    reference that opens with the other reply it is wrong, whatever the rest shares."""
+    result = score(kit, "answer_correctness", question=question, answer=answer, ground_truth_answer=reference)
+    assert (result.value >= 0.5) == right, result.details
+
+
 @pytest.mark.parametrize("question, answer, reference, low", [
     ("What is the capital of Canada?", "Ottawa, which is in the province of Ontario.", "Ottawa", 0.7),
     ("中国最大的淡水湖是哪个？", "鄱阳湖，位于江西省北部。", "鄱阳湖", 0.7),

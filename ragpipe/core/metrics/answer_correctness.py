@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from ragpipe.core.evidence.agreement import (BARE_REPLY, agreement, elliptical, found_in, in_context, opening_reply,
-                                             spelled_out, terms, worded)
+                                             spelled_out, terms, worded, words)
 from ragpipe.core.evidence.answer_role import named_in_another_role
 from ragpipe.core.evidence.calibration import Trees
 from ragpipe.core.evidence.correctness_row import (CLAUSE_END, CORRECTNESS_FEATURES, correctness_row, denied, full_name, head_replaced,
@@ -103,9 +103,22 @@ def _opening_reply(text: str, question: str) -> bool | None:
     said or denied: "不开放，…" to "…开放吗？"), else None."""
     found = opening_reply(text.strip(), question)
     if found is None:
-        return None
+        return _question_restated(text, question)
     said = polarity(found[0])
     return not negated(found[0]) if said is None else said
+
+
+def _question_restated(text: str, question: str) -> bool | None:
+    """A yes or no said as a first clause in a yes/no question's own words ("可以自带酒水，不收开瓶费" to "婚宴可以自带
+    酒水吗？", "Dogs are not allowed in the garden." to "Are dogs allowed in the sculpture garden?"): yes, or no where
+    it is negated; None for any other clause."""
+    if not _YES_NO_QUESTION.search(question or ""):
+        return None
+    clause = CLAUSE_END.split(text.strip(), maxsplit=1)[0]
+    said = [w for w in words(clause) if not negated(w)]
+    if len(said) < 2 or not set(said) <= set(words(question)):
+        return None
+    return not negated(clause)
 
 
 def asserted(answer: str) -> str:
@@ -372,7 +385,8 @@ METRIC = Metric(
                 "reference only after the clause that answers the question with another name (\"Buzz Aldrin was the first "
                 "person to walk on the Moon, shortly before Neil Armstrong joined him.\"), that "
                 "takes the other alternative of a choice question (\"饭前服用\" for \"饭后服用\"), that opens with the "
-                "opposite yes or no (\"可以，…\" for \"不可以，…\"), that names a bare reference only in clauses that "
+                "opposite yes or no (\"可以，…\" for \"不可以，…\"; a first clause in a yes/no question's own words is its yes, or its no "
+                "when negated: \"可以自带酒水，…\" to \"婚宴可以自带酒水吗？\"), that names a bare reference only in clauses that "
                 "deny it (\"The Colosseum is not in Rome.\" for \"Rome\", \"并非曹雪芹\"; \"Canberra, not Sydney\" denies "
                 "Sydney), or that the "
                 "reference plainly contradicts (negation, antonym, swapped roles, a comparison the other way "
