@@ -551,6 +551,18 @@ def test_answer_correctness_a_negation_of_something_else_denies_no_reference(kit
 
 
 @pytest.mark.parametrize("question, answer, reference, right", [
+    ("How often should the smoke alarm battery be replaced?", "Swap the battery once every year.", "Replace it annually.", True),
+    ("How often should the car's oil be changed?", "Get the oil changed twice a year.", "Every six months.", True),
+    ("How often should the filter be replaced?", "Replace it every three months.", "Quarterly.", True),
+    ("How often should the filter be replaced?", "Replace it every two months.", "Quarterly.", False),
+])
+def test_answer_correctness_a_rate_in_other_words_is_the_same_rate(kit, question, answer, reference, right):
+    """"once every year" is "annually", "twice a year" is "every six months": the same rate; another rate is wrong."""
+    value = score(kit, "answer_correctness", question=question, answer=answer, ground_truth_answer=reference).value
+    assert (value >= 0.5) == right, value
+
+
+@pytest.mark.parametrize("question, answer, reference, right", [
     ("婚宴可以自带酒水吗？", "可以自带酒水，不收开瓶费。", "不可以，宴会厅禁止自带酒水。", False),
     ("Can guests bring their own wine to the reception?", "Guests can bring their own wine, with no corkage fee.",
      "No, outside drinks are not allowed at the reception.", False),

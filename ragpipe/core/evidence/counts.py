@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ragpipe.core.evidence.facts import BOUND_BEFORE, TIMES, TIMES_VALUE, ZH_THINGS
+from ragpipe.core.evidence.frequencies import frequencies_as_written
 from ragpipe.core.evidence.quantities import EN_WORD, UNIT, _number, as_written_in
 from ragpipe.core.text import EN_STOPWORDS
 
@@ -136,9 +137,10 @@ def each_as_counted(statement: str, evidence: str) -> str:
 
 
 def in_evidence_terms(statement: str, evidence: str, question: str = "") -> str:
-    """The statement written as its evidence writes the same things: ordinals that list a count as that count
+    """The statement written as its evidence writes the same things: a rate as the evidence's ("once every year" as "annually", ``frequencies``), ordinals that list a count as that count
     ("第一剂和第二剂" as "两剂"), a count of one each as the evidence's ("每天两场" as "每天各一场"), a count as the
     evidence's ("two times" as "twice"), then quantities and dates as ``quantities.as_written_in`` rewrites them."""
+    statement = frequencies_as_written(statement, evidence)
     statement = each_as_counted(ordinals_as_counted(statement, evidence), evidence)
     return as_written_in(counts_as_counted(statement, evidence), evidence, question)
 
