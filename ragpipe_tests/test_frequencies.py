@@ -25,4 +25,6 @@ def test_a_rate_is_written_as_the_evidence_writes_the_same_rate():
     assert frequencies_as_written("每三个月换一次。", "每季度更换。") == "每季度换一次。"
     # a rate written with the evidence's period ("every day" / "daily") and another rate stay as they are written
     assert frequencies_as_written("The pool is open every day.", "Open daily.") == "The pool is open every day."
+    assert frequencies_as_written("Locals keep to their daily routines.", "The band plays each night.") == \
+        "Locals keep to their daily routines."
     assert frequencies_as_written("Replace it every two months.", "Quarterly.") == "Replace it every two months."

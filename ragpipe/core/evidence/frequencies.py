@@ -80,12 +80,14 @@ def frequencies(text: str) -> tuple[Frequency, ...]:
     return tuple(found)
 
 
-# The period a rate is written with: "every day" and "daily" share theirs, and the readers already match the two.
-_PERIOD_WORD = re.compile(r"day|night|week|fortnight|month|quarter|year|annual|天|日|晚|周|星期|礼拜|月|季|年")
+# The period a rate is written with: "every day" and "daily" share theirs, and the readers already match the two. A
+# day's rates are one ("daily routines" is no "each night"), as are 天, 日 and 晚.
+_PERIOD_WORD = re.compile(r"day|week|fortnight|month|quarter|year|annual|天|周|星期|礼拜|月|季|年")
 
 
 def _periods(written: str) -> set[str]:
-    return set(_PERIOD_WORD.findall(written.lower().replace("daily", "day").replace("nightly", "night")))
+    day = re.sub(r"daily|nightly|\bnights?\b|[日晚]", "day", written.lower())
+    return set(_PERIOD_WORD.findall(day))
 
 
 def frequencies_as_written(statement: str, evidence: str) -> str:
