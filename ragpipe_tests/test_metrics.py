@@ -551,6 +551,17 @@ def test_answer_correctness_a_negation_of_something_else_denies_no_reference(kit
 
 
 @pytest.mark.parametrize("question, answer, reference, right", [
+    ("What time does the parcel office close on Saturdays?", "It closes at 4.", "4 pm.", True),
+    ("快递驿站周日几点关门？", "5点关门。", "17:00", True),
+    ("What time does the parcel office close on Saturdays?", "It closes at 4.", "5 pm.", False),
+])
+def test_answer_correctness_a_bare_hour_is_the_reference_s_afternoon_hour(kit, question, answer, reference, right):
+    """"at 4" for "4 pm", "5点" for "17:00": the hour a reader takes; another hour is wrong."""
+    value = score(kit, "answer_correctness", question=question, answer=answer, ground_truth_answer=reference).value
+    assert (value >= 0.5) == right, value
+
+
+@pytest.mark.parametrize("question, answer, reference, right", [
     ("How often should the smoke alarm battery be replaced?", "Swap the battery once every year.", "Replace it annually.", True),
     ("How often should the car's oil be changed?", "Get the oil changed twice a year.", "Every six months.", True),
     ("How often should the filter be replaced?", "Replace it every three months.", "Quarterly.", True),
