@@ -23,6 +23,7 @@ def test_a_rate_is_written_as_the_evidence_writes_the_same_rate():
     assert frequencies_as_written("Get the oil changed twice a year.", "Every six months.") == \
         "Get the oil changed every six months."
     assert frequencies_as_written("每三个月换一次。", "每季度更换。") == "每季度换一次。"
+    assert frequencies_as_written("每隔半年检修一次。", "一年两次。") == "一年两次检修一次。"
     # a rate written with the evidence's period ("every day" / "daily") and another rate stay as they are written
     assert frequencies_as_written("The pool is open every day.", "Open daily.") == "The pool is open every day."
     assert frequencies_as_written("Locals keep to their daily routines.", "The band plays each night.") == \

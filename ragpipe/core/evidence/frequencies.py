@@ -90,13 +90,22 @@ def _periods(written: str) -> set[str]:
     return set(_PERIOD_WORD.findall(day))
 
 
+# A number of times or periods other than one ("twice", "两次", "every six months", "每隔半年").
+_MANY = re.compile(rf"[2-9]|\d\d|[半二两三四五六七八九十]|\b(?:twice|thrice|times|other|half|(?!one\b)(?:{EN_WORD}))\b", re.I)
+
+
+def _once(written: str) -> bool:
+    return not _MANY.search(written)
+
+
 def frequencies_as_written(statement: str, evidence: str) -> str:
-    """The statement with each rate the evidence states with another period's words ("once every year" for
-    "annually", "twice a year" for "every six months") written as the evidence writes it."""
+    """The statement with each rate the evidence states in other words ("once every year" for "annually", "twice a
+    year" for "every six months", 每隔半年 for 一年两次) written as the evidence writes it; "every day" and "daily",
+    once in the same period, are left to the readers."""
     theirs = {f.per_year: f.written for f in frequencies(evidence)}
     for f in sorted(frequencies(statement), key=lambda f: f.start, reverse=True):
         written = theirs.get(f.per_year)
-        if written is not None and not _periods(written) & _periods(f.written):
+        if written is not None and not (_periods(written) & _periods(f.written) and _once(written) and _once(f.written)):
             if f.written[:1].islower():  # "Every six months." within a sentence is no name
                 written = written[:1].lower() + written[1:]
             statement = statement[:f.start] + written + statement[f.end:]
