@@ -566,6 +566,7 @@ def test_answer_correctness_a_bare_hour_is_the_reference_s_afternoon_hour(kit, q
     ("How often should the car's oil be changed?", "Get the oil changed twice a year.", "Every six months.", True),
     ("How often should the filter be replaced?", "Replace it every three months.", "Quarterly.", True),
     ("How often should the filter be replaced?", "Replace it every two months.", "Quarterly.", False),
+    ("滤网多久清洗一次？", "每隔半年清洗一次。", "一年两次。", True),
 ])
 def test_answer_correctness_a_rate_in_other_words_is_the_same_rate(kit, question, answer, reference, right):
     """"once every year" is "annually", "twice a year" is "every six months": the same rate; another rate is wrong."""
@@ -792,6 +793,7 @@ def test_answer_relevancy_a_thing_put_beside_a_landmark_is_a_place_given(kit):
     value = lambda q, a: REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=q, answer=a), kit).value  # noqa: E731
     assert gives("place", "旧电池洗净后，投入3号门旁的回收箱。", "旧电池放在哪里？")
     assert gives("place", "到社区服务中心二楼的服务窗口办理。", "在哪里办理停车证？")
+    assert gives("place", "放回商场三楼电梯口的机柜即可。", "雨伞在哪里归还？")
     assert gives("place", "Leave them in the green crate next to the main entrance.", "Where do I leave empty bottles?")
     assert gives("place", "Collect it at the front desk on the second floor.", "Where can I collect my badge?")
     assert not gives("place", "The pharmacy gives flu shots near the end of October.", "Where is the pharmacy?")

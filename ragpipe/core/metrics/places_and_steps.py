@@ -141,8 +141,8 @@ BESIDE_LANDMARK = re.compile(
     r"beginning|middle)\b)(?:the|a|an|our|your|gate|door|entrance|exit|platform|room|building|block)\b|"
     r"\b(?:on|at) the (?:ground|top|basement|first|second|third|fourth|fifth|sixth|\d+(?:st|nd|rd|th)) (?:floor|level)\b|"
     r"\bat the (?:front desk|counter|reception|entrance|main gate|service desk|information desk|ticket office)\b|"
-    r"[\u4e00-\u9fff\d]{1,8}(?:旁边?|对面|附近|门口|隔壁|楼下)|\d+\s*号(?:门|楼|窗口|柜台)|"
-    r"(?:地下)?[一二三四五六七八九十\d]+\s*[楼层]的|前台|柜台|服务台|服务窗口", re.I)
+    r"[\u4e00-\u9fff\d]{1,8}(?:旁边?|对面|附近|门口|隔壁|楼下)|\d+\s*号(?:门|楼|窗口|柜台)|电梯口|楼梯口|"
+    r"(?:地下)?[一二三四五六七八九十\d]+\s*(?:楼|层的)(?![梯房盘市高])|前台|柜台|服务台|服务窗口", re.I)
 
 
 def bare_place(text: str) -> bool:
