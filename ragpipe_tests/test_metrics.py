@@ -588,6 +588,14 @@ def test_answer_correctness_a_first_clause_in_the_question_s_words_is_its_yes_or
     assert (result.value >= 0.5) == right, result.details
 
 
+def test_answer_correctness_a_clause_that_sets_the_scene_is_no_yes_or_no(kit):
+    """"在参加婚礼时，…" holds words of the question but not what it asks: no reply to set against the reference's."""
+    result = score(kit, "answer_correctness", question="参加婚礼时，祝福别人的婚礼越办越好合适吗？",
+                   answer="在参加婚礼时，这样祝福并不合适，因为婚礼通常只办一次。",
+                   ground_truth_answer="不合适，因为一对新人的婚礼一般只有一次。")
+    assert not any(c.startswith("yes for") for c in result.details["conflicts"]), result.details
+
+
 @pytest.mark.parametrize("question, answer, reference, low", [
     ("What is the capital of Canada?", "Ottawa, which is in the province of Ontario.", "Ottawa", 0.7),
     ("中国最大的淡水湖是哪个？", "鄱阳湖，位于江西省北部。", "鄱阳湖", 0.7),

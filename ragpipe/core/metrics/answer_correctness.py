@@ -115,8 +115,11 @@ def _question_restated(text: str, question: str) -> bool | None:
     if not _YES_NO_QUESTION.search(question or ""):
         return None
     clause = CLAUSE_END.split(text.strip(), maxsplit=1)[0]
-    said = [w for w in words(clause) if not negated(w)]
-    if len(said) < 2 or not set(said) <= set(words(question)):
+    said, asked = [w for w in words(clause) if not negated(w)], words(question)
+    # It holds half the question's words and the asked predicate, where a question ends, or all its words but one (an
+    # English one may end on an adjunct: "… to the reception?"): "在参加婚礼时" to "参加婚礼时…越办越好合适吗？" sets a scene.
+    whole = len(set(said)) >= len(set(asked)) - 1 or asked[-1] in said and len(set(said)) >= 0.5 * len(set(asked))
+    if len(said) < 2 or not set(said) <= set(asked) or not whole:
         return None
     return not negated(clause)
 
