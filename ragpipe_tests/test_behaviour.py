@@ -46,8 +46,9 @@ KNOWN_GAPS = {
     #   ("fifteen-dollar entry fee" / "$15", 四分之三 / 75%) is supported but at 0.72-0.78, under the 0.8 band; and an
     #   unrelated context appended to a one-sentence context moves recall by 0.1-0.2 (the verifier's cos_margin; not in
     #   the suite, see docs/benchmarks.md);
-    # - correctness: a paraphrase in other words ("Swap … once every year" / "Replace it annually"), a short form whose
-    #   characters the name does not hold in order (央行 / 中国人民银行);
+    # - correctness: a paraphrase in other words that factual_correctness's recall misses ("Swap … once every year" /
+    #   "Replace it annually": the reference's "Replace" after the question is read as a name; "It closes at 4." does
+    #   not support "4 pm"), a short form whose characters the name does not hold in order (央行 / 中国人民银行);
     # - context_relevance: a context of another subject holding the kind of value asked (a gym's opening hour for
     #   "早餐几点供应？" at 0.50), a value question's second context at 0.07-0.08, 紫禁城 for 故宫;
     # - a denial in other words the verifier does not find the affirmative of at 0.8 (电子阅读器逾期不会收费 against

@@ -550,6 +550,52 @@ def test_answer_correctness_a_negation_of_something_else_denies_no_reference(kit
     assert not any(c.startswith("denies") for c in result.details["conflicts"]), result.details
 
 
+@pytest.mark.parametrize("question, answer, reference, right", [
+    ("What time does the parcel office close on Saturdays?", "It closes at 4.", "4 pm.", True),
+    ("快递驿站周日几点关门？", "5点关门。", "17:00", True),
+    ("What time does the parcel office close on Saturdays?", "It closes at 4.", "5 pm.", False),
+])
+def test_answer_correctness_a_bare_hour_is_the_reference_s_afternoon_hour(kit, question, answer, reference, right):
+    """"at 4" for "4 pm", "5点" for "17:00": the hour a reader takes; another hour is wrong."""
+    value = score(kit, "answer_correctness", question=question, answer=answer, ground_truth_answer=reference).value
+    assert (value >= 0.5) == right, value
+
+
+@pytest.mark.parametrize("question, answer, reference, right", [
+    ("How often should the smoke alarm battery be replaced?", "Swap the battery once every year.", "Replace it annually.", True),
+    ("How often should the car's oil be changed?", "Get the oil changed twice a year.", "Every six months.", True),
+    ("How often should the filter be replaced?", "Replace it every three months.", "Quarterly.", True),
+    ("How often should the filter be replaced?", "Replace it every two months.", "Quarterly.", False),
+    ("滤网多久清洗一次？", "每隔半年清洗一次。", "一年两次。", True),
+])
+def test_answer_correctness_a_rate_in_other_words_is_the_same_rate(kit, question, answer, reference, right):
+    """"once every year" is "annually", "twice a year" is "every six months": the same rate; another rate is wrong."""
+    value = score(kit, "answer_correctness", question=question, answer=answer, ground_truth_answer=reference).value
+    assert (value >= 0.5) == right, value
+
+
+@pytest.mark.parametrize("question, answer, reference, right", [
+    ("婚宴可以自带酒水吗？", "可以自带酒水，不收开瓶费。", "不可以，宴会厅禁止自带酒水。", False),
+    ("Can guests bring their own wine to the reception?", "Guests can bring their own wine, with no corkage fee.",
+     "No, outside drinks are not allowed at the reception.", False),
+    ("健身房可以带宠物进入吗？", "不可以带宠物进入，导盲犬除外。", "可以，宠物需全程牵绳。", False),
+    ("婚宴可以自带酒水吗？", "可以自带酒水，但每瓶收50元开瓶费。", "可以，但要收开瓶费。", True),
+])
+def test_answer_correctness_a_first_clause_in_the_question_s_words_is_its_yes_or_no(kit, question, answer, reference, right):
+    """A first clause made of a yes/no question's own words says yes, or no where negated ("可以自带酒水，…"): against a
+    reference that opens with the other reply it is wrong, whatever the rest shares."""
+    result = score(kit, "answer_correctness", question=question, answer=answer, ground_truth_answer=reference)
+    assert (result.value >= 0.5) == right, result.details
+
+
+def test_answer_correctness_a_clause_that_sets_the_scene_is_no_yes_or_no(kit):
+    """"在参加婚礼时，…" holds words of the question but not what it asks: no reply to set against the reference's."""
+    result = score(kit, "answer_correctness", question="参加婚礼时，祝福别人的婚礼越办越好合适吗？",
+                   answer="在参加婚礼时，这样祝福并不合适，因为婚礼通常只办一次。",
+                   ground_truth_answer="不合适，因为一对新人的婚礼一般只有一次。")
+    assert not any(c.startswith("yes for") for c in result.details["conflicts"]), result.details
+
+
 @pytest.mark.parametrize("question, answer, reference, low", [
     ("What is the capital of Canada?", "Ottawa, which is in the province of Ontario.", "Ottawa", 0.7),
     ("中国最大的淡水湖是哪个？", "鄱阳湖，位于江西省北部。", "鄱阳湖", 0.7),
@@ -746,6 +792,22 @@ def test_answer_relevancy_a_place_is_no_person_given(kit):
     assert gives("Who built the Eiffel Tower?", "Gustave Eiffel's engineering company built it.") is True
     assert gives("Who painted The Starry Night?", "It hangs in the Museum of Modern Art in New York.") is False
     assert gives("Is the museum open on Mondays?", "The museum opened in 1998.") is False  # not what was asked
+
+
+def test_answer_relevancy_a_thing_put_beside_a_landmark_is_a_place_given(kit):
+    """A place with no name, given as a thing beside a landmark or on a floor ("投入3号门旁的回收箱", "in the bin next to
+    the main entrance"), answers "Where…?" in a sentence as in a bare phrase; a month or an opening hour does not."""
+    from ragpipe.core.metrics.answer_relevancy import gives
+    value = lambda q, a: REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=q, answer=a), kit).value  # noqa: E731
+    assert gives("place", "旧电池洗净后，投入3号门旁的回收箱。", "旧电池放在哪里？")
+    assert gives("place", "到社区服务中心二楼的服务窗口办理。", "在哪里办理停车证？")
+    assert gives("place", "放回商场三楼电梯口的机柜即可。", "雨伞在哪里归还？")
+    assert gives("place", "Leave them in the green crate next to the main entrance.", "Where do I leave empty bottles?")
+    assert gives("place", "Collect it at the front desk on the second floor.", "Where can I collect my badge?")
+    assert not gives("place", "The pharmacy gives flu shots near the end of October.", "Where is the pharmacy?")
+    assert value("空瓶子放在哪里？", "空瓶子冲洗干净后，放进2号楼门口的蓝色回收箱。") >= 0.7
+    assert value("Where do I leave empty bottles?", "Rinse them and drop them in the crate beside the main entrance.") >= 0.7
+    assert value("邮局在哪里？", "邮局周六下午五点关门。") <= 0.3
 
 
 def test_answer_relevancy_another_attribute_of_the_asked_thing_is_no_answer(kit):

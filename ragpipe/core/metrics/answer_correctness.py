@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from ragpipe.core.evidence.agreement import (BARE_REPLY, agreement, elliptical, found_in, in_context, opening_reply,
-                                             spelled_out, terms, worded)
+                                             spelled_out, terms, worded, words)
 from ragpipe.core.evidence.answer_role import named_in_another_role
 from ragpipe.core.evidence.calibration import Trees
 from ragpipe.core.evidence.correctness_row import (CLAUSE_END, CORRECTNESS_FEATURES, correctness_row, denied, full_name, head_replaced,
@@ -103,9 +103,25 @@ def _opening_reply(text: str, question: str) -> bool | None:
     said or denied: "不开放，…" to "…开放吗？"), else None."""
     found = opening_reply(text.strip(), question)
     if found is None:
-        return None
+        return _question_restated(text, question)
     said = polarity(found[0])
     return not negated(found[0]) if said is None else said
+
+
+def _question_restated(text: str, question: str) -> bool | None:
+    """A yes or no said as a first clause in a yes/no question's own words ("可以自带酒水，不收开瓶费" to "婚宴可以自带
+    酒水吗？", "Dogs are not allowed in the garden." to "Are dogs allowed in the sculpture garden?"): yes, or no where
+    it is negated; None for any other clause."""
+    if not _YES_NO_QUESTION.search(question or ""):
+        return None
+    clause = CLAUSE_END.split(text.strip(), maxsplit=1)[0]
+    said, asked = [w for w in words(clause) if not negated(w)], words(question)
+    # It holds half the question's words and the asked predicate, where a question ends, or all its words but one (an
+    # English one may end on an adjunct: "… to the reception?"): "在参加婚礼时" to "参加婚礼时…越办越好合适吗？" sets a scene.
+    whole = len(set(said)) >= len(set(asked)) - 1 or asked[-1] in said and len(set(said)) >= 0.5 * len(set(asked))
+    if len(said) < 2 or not set(said) <= set(asked) or not whole:
+        return None
+    return not negated(clause)
 
 
 def asserted(answer: str) -> str:
@@ -350,7 +366,9 @@ METRIC = Metric(
                 "human-judged answers) reads how the answer agrees with the reference as a person reads it: the "
                 "share of the reference's key terms (its words the question does not already give) the answer "
                 "states, matched across case, width, accents, stems and spelled-out numbers and dates, and quantities across "
-                "units (\"四个半小时\" / \"4.5小时\", \"two years\" / \"24 months\"); the terms "
+                "units (\"四个半小时\" / \"4.5小时\", \"two years\" / \"24 months\"), and rates written with another period "
+                "(\"twice a year\" / \"every six months\", \"once every year\" / \"annually\"), and a bare hour the reference writes only in the afternoon or evening is "
+                "that time (\"at 4\" / \"4 pm\", \"5点\" / \"17:00\"); the terms "
                 "and names the answer adds; embedding similarity. Words the answer repeats from the question are "
                 "neither credit nor blame, nor is an opening clause that only points at the sources (\"According to "
                 "the documents, …\"); added detail is no error (a reply whose first clause states the reference scores at "
@@ -372,7 +390,8 @@ METRIC = Metric(
                 "reference only after the clause that answers the question with another name (\"Buzz Aldrin was the first "
                 "person to walk on the Moon, shortly before Neil Armstrong joined him.\"), that "
                 "takes the other alternative of a choice question (\"饭前服用\" for \"饭后服用\"), that opens with the "
-                "opposite yes or no (\"可以，…\" for \"不可以，…\"), that names a bare reference only in clauses that "
+                "opposite yes or no (\"可以，…\" for \"不可以，…\"; a first clause in a yes/no question's own words is its yes, or its no "
+                "when negated: \"可以自带酒水，…\" to \"婚宴可以自带酒水吗？\"), that names a bare reference only in clauses that "
                 "deny it (\"The Colosseum is not in Rome.\" for \"Rome\", \"并非曹雪芹\"; \"Canberra, not Sydney\" denies "
                 "Sydney), or that the "
                 "reference plainly contradicts (negation, antonym, swapped roles, a comparison the other way "

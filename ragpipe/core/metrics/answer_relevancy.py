@@ -12,8 +12,8 @@ from ragpipe.core.evidence.weekdays import names_a_weekday
 from ragpipe.core.judged.prompts import ANSWER_ANALYSIS, ANSWER_RELEVANCY
 from ragpipe.core.metrics.answer_correctness import polarity
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
-from ragpipe.core.metrics.places_and_steps import (LOCATIVE, a_time, bare_place, gives_route, instructs, may_name_place,
-                                                   named_places)
+from ragpipe.core.metrics.places_and_steps import (BESIDE_LANDMARK, LOCATIVE, a_time, bare_place, gives_route, instructs,
+                                                   may_name_place, named_places)
 from ragpipe.core.schemas import EvalCase
 from ragpipe.core.text import content_tokens, is_chinese, jieba_ready, pos_tags
 
@@ -196,7 +196,8 @@ def gives(kind: str, answer: str, question: str = "") -> bool:
                                  or re.search(r"每年|每月|每周|今年|明年|\b(?:every|each)\s+(?:year|month|week)\b", answer, re.I)),
             "place": lambda: bool(spots) and bool(elliptical(answer) or LOCATIVE.search(answer)
                                                   or _takes_up(answer, question) and any(may_name_place(n, answer) for n in spots))
-            or any(p not in fold(question) for p in places) or bare_place(answer),  # "在人民路", "Behind the mall."
+            or any(p not in fold(question) for p in places) or bare_place(answer)  # "在人民路", "Behind the mall."
+            or bool(BESIDE_LANDMARK.search(answer)),  # "投入3号门旁的回收箱", "in the bin next to the main entrance"
             "person": lambda: any(not any(n in p for p in places) for n in new_names),
             "name": lambda: bool(new_names),
             "yes/no": lambda: (polarity(answer) is not None or bool(_ADVICE.match(answer)) or _restates(answer, question)
@@ -344,7 +345,8 @@ METRIC = Metric(
                 "quantity, duration, time, place, person or yes/no and the answer gives none (a name the question "
                 "already holds is none given, a name in a place's slot (\"in London\", \"位于…\") gives no person, and a name in a sentence that "
                 "neither takes up the question's words nor puts anything somewhere gives no place: \"Ibuprofen should be "
-                "taken with food.\" to \"Where is the nearest pharmacy?\"; advice "
+                "taken with food.\" to \"Where is the nearest pharmacy?\"; a thing put beside a landmark or on a floor gives one "
+                "with no name: \"投入3号门旁的回收箱\", \"in the crate next to the main entrance\"; advice "
                 "such as \"Better not to\" / \"最好不要\" replies to a yes/no question, and so does "
                 "a first clause that says or denies its predicate in its words, \"周一不营业\", or a short-form reply, \"支持。\", "
                 "\"It does.\"). An answer on topic that gives what "

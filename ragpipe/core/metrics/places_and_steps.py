@@ -133,6 +133,18 @@ _TIME_PHRASE = re.compile(rf"\b(?:{'|'.join(EN_MONTHS)}|(?:mon|tues|wednes|thurs
                           r"周[一二三四五六日末]|星期|早上|晚上|上午|下午|中午|凌晨|\d+\s*[点时月日]|[一二三四五六七八九十]+[点时月]", re.I)
 
 
+# A thing put beside a landmark ("in the bin next to the main entrance", "on the second floor of the car park",
+# "投入3号门旁的回收箱", "到居委会一楼的服务窗口"): a place given in a sentence that names none ("near the end of
+# May" is a time).
+BESIDE_LANDMARK = re.compile(
+    r"\b(?:next to|beside|behind|opposite|across from|in front of|(?:a)?round the corner from|near)\s+(?!the (?:end|start|"
+    r"beginning|middle)\b)(?:the|a|an|our|your|gate|door|entrance|exit|platform|room|building|block)\b|"
+    r"\b(?:on|at) the (?:ground|top|basement|first|second|third|fourth|fifth|sixth|\d+(?:st|nd|rd|th)) (?:floor|level)\b|"
+    r"\bat the (?:front desk|counter|reception|entrance|main gate|service desk|information desk|ticket office)\b|"
+    r"[\u4e00-\u9fff\d]{1,8}(?:旁边?|对面|附近|门口|隔壁|楼下)|\d+\s*号(?:门|楼|窗口|柜台)|电梯口|楼梯口|"
+    r"(?:地下)?[一二三四五六七八九十\d]+\s*(?:楼|层的)(?![梯房盘市高])|前台|柜台|服务台|服务窗口", re.I)
+
+
 def bare_place(text: str) -> bool:
     """A place phrase and nothing more: it opens with a locative word, names no time and (in English) has no verb."""
     return (bool(_AT_PLACE.search(text)) and not _TIME_PHRASE.search(text)
