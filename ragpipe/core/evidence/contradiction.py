@@ -36,6 +36,7 @@ from ragpipe.core.evidence.group_swaps import group_swap
 from ragpipe.core.evidence.scope import scope_conflict
 from ragpipe.core.evidence.weekdays import weekday_reading
 from ragpipe.core.evidence.ranks import ranked_title
+from ragpipe.core.evidence.relative_times import before_after_conflict
 from ragpipe.core.evidence.roles import names_role, one_relation, relation_wording, swapped_roles
 from ragpipe.core.evidence.substitutions import substituted
 from ragpipe.core.evidence.use_rules import use_rule_conflict
@@ -258,6 +259,7 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
         swapped = None  # "B is shorter than A" swaps the sides of "A is longer than B" around its antonym
     found = found or (("roles", *swapped) if swapped else bound_conflict(statement, sentences) or ranked_title(statement, sentences))
     found = found or ended_state(statement, sentences)  # "is still operating" / "stopped operating in 2023"
+    found = found or before_after_conflict(statement, sentences)  # "7 days after the course starts" / "7 days before …"
     return Contradiction(*found) if found else None
 
 
