@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from ragpipe.core.evidence.agreement import asked_as_said, fact_terms, found_in, in_context, name_in, opening_reply, words
 from ragpipe.core.evidence.accompanied import accompaniment_conflict
+from ragpipe.core.evidence.calendar_positions import calendar_place_conflict
 from ragpipe.core.evidence.comparisons import bears_out, borne_differences, compared
 from ragpipe.core.evidence.superlatives import ranked
 from ragpipe.core.evidence.facts import facts, fold, negated
@@ -260,6 +261,7 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
     found = found or (("roles", *swapped) if swapped else bound_conflict(statement, sentences) or ranked_title(statement, sentences))
     found = found or ended_state(statement, sentences)  # "is still operating" / "stopped operating in 2023"
     found = found or before_after_conflict(statement, sentences)  # "7 days after the course starts" / "7 days before …"
+    found = found or calendar_place_conflict(statement, sentences)  # "the first week of March" / "the last week of March"
     return Contradiction(*found) if found else None
 
 
