@@ -86,6 +86,19 @@ def test_a_bound_or_a_duty_restated_is_no_denial(statement, evidence):
 
 
 @pytest.mark.parametrize("statement, evidence", [
+    ("《古典文献学》是中文系本科生的必修课。", "《古典文献学》是中文系本科生的选修课，可计入专业选修学分。"),
+    ("因大雾，该航班推迟两小时起飞。", "因目的地天气转好，该航班提前两小时起飞。"),
+    ("该航班提前两小时起飞。", "因目的地大雾，该航班推迟两小时起飞，旅客可在候机楼休息。"),
+    ("年会延后一周举行。", "年会提前一周举行。"),
+])
+
+
+def test_a_required_course_said_optional_or_a_time_moved_the_other_way(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "antonym"
+
+
+@pytest.mark.parametrize("statement, evidence", [
     ("The International Astronomical Union still classifies Pluto as a planet.",
      "Since 2006 the International Astronomical Union has classified Pluto as a dwarf planet, no longer as a planet."),
     ("冥王星目前仍被归类为行星。", "2006年国际天文学联合会将冥王星重新归类为矮行星，它不再属于行星。"),
@@ -1388,6 +1401,7 @@ def test_a_passive_that_swaps_the_roles_of_an_ordinary_verb(statement, evidence,
     ("Checking a second bag is available at no extra cost.", "Checking a second bag costs $45."),
     ("补办银行卡免费。", "补办银行卡每张收取工本费10元。"),
     ("市区内配送不收费。", "市区内配送费为8元。"),
+    ("电子阅读器逾期不会收费。", "电子阅读器逾期每天收取2元。"), ("会员停车不再收费。", "会员停车每小时收费5元。"),  # 不会 / 不再 收费
     # A time the range bears out leaves the price to be read: "until 2 p.m." is the evidence's, "free" is not.
     ("Late check-out until 2 p.m. is free.", "Late check-out until 2 p.m. is available for a fee of $30."),
     ("延迟退房免费。", "延迟退房需额外支付100元。"),  # 支付: a price word
