@@ -34,6 +34,7 @@ from ragpipe.core.evidence.extra_charges import charged_apart
 from ragpipe.core.evidence.fees import fee_conflict
 from ragpipe.core.evidence.outside_things import outside_rule, outside_rule_conflict
 from ragpipe.core.evidence.group_swaps import group_swap
+from ragpipe.core.evidence.intervals import interval_conflict
 from ragpipe.core.evidence.scope import scope_conflict
 from ragpipe.core.evidence.weekdays import weekday_reading
 from ragpipe.core.evidence.ranks import ranked_title
@@ -228,6 +229,7 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
     found = slots and (slot_conflict(statement, sentences, [words(s) for s in sentences])
                        or _reworded_slot_conflict(statement, sentences) or count_conflict(statement, sentences)
                        or list_conflict(statement, sentences) or duration_conflict(statement, sentences)
+                       or interval_conflict(statement, sentences)  # "every 30 minutes" / "…5:30 a.m. and runs every 15 minutes"
                        or discount_conflict(statement, sentences) or substituted(statement, sentences))
     # A difference the two values bear out ("比B型重0.3公斤" against 2.1 and 1.8 kg) is no other number.
     if found and not (found[0] == "number" and facts(found[1]).numbers & borne_differences(statement, sentences)):
