@@ -99,6 +99,20 @@ def test_a_required_course_said_optional_or_a_time_moved_the_other_way(statement
 
 
 @pytest.mark.parametrize("statement, evidence", [
+    ("The varnish should be brushed on thickly.", "Brush the varnish on thinly; thick coats wrinkle as they dry."),
+    ("Pack the soil tightly around the roots.", "Pack the soil loosely around the roots so water can drain."),
+    ("清漆要厚厚地刷一层。", "清漆只需薄薄地刷一层，刷厚了容易起皱。"),
+])
+def test_the_opposite_manner_of_applying_or_packing_is_an_antonym(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "antonym"
+
+
+def test_the_same_manner_said_again_is_no_antonym():
+    assert contradiction("Brush the varnish on thinly.", ["Brush the varnish on thinly; thick coats wrinkle as they dry."]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
     ("The International Astronomical Union still classifies Pluto as a planet.",
      "Since 2006 the International Astronomical Union has classified Pluto as a dwarf planet, no longer as a planet."),
     ("冥王星目前仍被归类为行星。", "2006年国际天文学联合会将冥王星重新归类为矮行星，它不再属于行星。"),
