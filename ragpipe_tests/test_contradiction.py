@@ -1630,6 +1630,7 @@ def test_a_chinese_compound_formed_with_a_negator_denies_nothing():
     ("该健身房目前仍在营业。", "该健身房已于上个月关闭。"),
     ("志愿者招募仍在进行中。", "志愿者招募已于5月20日截止。"),
     ("这部电影还在上映。", "这部电影已经下映，已于上周停止放映。"),
+    ("8月份也照常开放。", "游泳馆每天上午9点开放，每年8月已于月初停止对外开放。"),  # 8月份 is the 8月
 ])
 def test_a_state_said_to_go_on_that_the_evidence_says_has_ended(statement, evidence):
     found = contradiction(statement, [evidence])
