@@ -32,6 +32,14 @@ def test_a_floor_stated_as_a_ceiling_or_the_other_way_round(statement, evidence)
     assert found is not None and found.kind == "bound"
 
 
+def test_a_range_end_beside_the_floor_neither_bears_out_nor_opposes_a_ceiling():
+    # "aged 10 to 17" bounds the span of a group; the floor beside it ("at least 10") still opposes "under 10".
+    evidence = ["All players must be at least 10 years old", "players aged 10 to 17 need a parent's signed consent."]
+    found = contradiction("Kids under 10 can play", evidence)
+    assert found is not None and found.kind == "bound"
+    assert contradiction("Kids under 10 can play", evidence[1:]) is None
+
+
 @pytest.mark.parametrize("statement, evidence", [
     ("FHA loans require at least 3.5% down.", "FHA loans allow a down payment as low as 3.5%."),
     ("In 2024 you can contribute up to $7,000, or $8,000 if you are 50 or older.",
