@@ -34,6 +34,8 @@ def test_the_same_span_on_the_other_side_of_the_same_event_contradicts(statement
     ("考试结束后30分钟公布答案。", "考试开始前30分钟禁止考生进入考场。"),
     ("Refunds are available until 5 days after the course starts.", "Refunds are available up to 7 days before the course starts."),
     ("After steeping the tea for five minutes, cool it slightly.", "Steep the tea for five minutes and cool slightly before drinking."),
+    # the same span of the same event, but another thing said of it
+    ("Arrive 15 minutes before the class starts.", "Doors close 15 minutes after the class starts."),
     # 提前 and 最后 hold no side of an event; a negation on one side only may say the same
     ("需提前3天预约。", "预约须在活动后3天内确认。"),
     ("Refunds are not available 7 days after the course starts.", "Refunds are available up to 7 days before the course starts."),

@@ -43,16 +43,17 @@ class _Timed:
 def before_after_conflict(statement: str, sentences: Sequence[str]) -> tuple[str, str, str, str] | None:
     """("antonym", the statement's span and side, the evidence's, the sentence) where an evidence clause puts the
     statement's span on the other side of the same event, and none on its side; None otherwise."""
-    mine = [(t, negated(c)) for c in clauses_of(statement) for t in _timed(c)]
+    mine = [(t, c) for c in clauses_of(statement) for t in _timed(c)]
     if not mine:
         return None
-    theirs = [(t, negated(c), s) for s in sentences for c in clauses_of(s) for t in _timed(c)]
-    for ours, denied in mine:
-        related = [(t, d, s) for t, d, s in theirs if same(ours.span, t.span) and _same_event(ours.event, t.event)]
+    theirs = [(t, c, s) for s in sentences for c in clauses_of(s) for t in _timed(c)]
+    for ours, clause in mine:
+        related = [(t, c, s) for t, c, s in theirs if same(ours.span, t.span) and _same_event(ours.event, t.event)]
         if any(t.before == ours.before for t, _, _ in related):
             continue  # the evidence gives the span on the statement's side too
-        # A negation on one side only may say what the other side says ("not after" / "before").
-        opposed = [(t, s) for t, d, s in related if d == denied]
+        # A negation on one side only may say what the other side says ("not after" / "before"); and the clause must
+        # say something of what the statement says: "Doors close 15 minutes after the class starts" is no time to arrive.
+        opposed = [(t, s) for t, c, s in related if negated(c) == negated(clause) and _said_of(clause, ours, c)]
         if opposed:
             return "antonym", ours.written, opposed[0][0].written, opposed[0][1]
     return None
@@ -78,6 +79,12 @@ def _timed(clause: str) -> list[_Timed]:
         if after and event:
             found.append(_Timed(span, "前" in after.group("side"), words(event.group("event")), written + after.group("side")))
     return [t for t in found if t.event]
+
+
+def _said_of(clause: str, timed: _Timed, other: str) -> bool:
+    """The other clause holds a word of the clause that is neither its event's nor its span's ("refund", 截止)."""
+    rest = [w for w in words(clause) if w not in timed.event and not found_in(w, words(timed.written))]
+    return not rest or any(found_in(w, words(other)) for w in rest)
 
 
 def _same_event(ours: tuple[str, ...], theirs: tuple[str, ...]) -> bool:
