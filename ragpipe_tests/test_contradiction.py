@@ -32,6 +32,14 @@ def test_a_floor_stated_as_a_ceiling_or_the_other_way_round(statement, evidence)
     assert found is not None and found.kind == "bound"
 
 
+def test_a_range_end_beside_the_floor_neither_bears_out_nor_opposes_a_ceiling():
+    # "aged 10 to 17" bounds the span of a group; the floor beside it ("at least 10") still opposes "under 10".
+    evidence = ["All players must be at least 10 years old", "players aged 10 to 17 need a parent's signed consent."]
+    found = contradiction("Kids under 10 can play", evidence)
+    assert found is not None and found.kind == "bound"
+    assert contradiction("Kids under 10 can play", evidence[1:]) is None
+
+
 @pytest.mark.parametrize("statement, evidence", [
     ("FHA loans require at least 3.5% down.", "FHA loans allow a down payment as low as 3.5%."),
     ("In 2024 you can contribute up to $7,000, or $8,000 if you are 50 or older.",
@@ -83,6 +91,33 @@ def test_a_denial_against_a_bound_or_a_duty_worded_otherwise(statement, evidence
 
 def test_a_bound_or_a_duty_restated_is_no_denial(statement, evidence):
     assert contradiction(statement, [evidence]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("《古典文献学》是中文系本科生的必修课。", "《古典文献学》是中文系本科生的选修课，可计入专业选修学分。"),
+    ("因大雾，该航班推迟两小时起飞。", "因目的地天气转好，该航班提前两小时起飞。"),
+    ("该航班提前两小时起飞。", "因目的地大雾，该航班推迟两小时起飞，旅客可在候机楼休息。"),
+    ("年会延后一周举行。", "年会提前一周举行。"),
+])
+
+
+def test_a_required_course_said_optional_or_a_time_moved_the_other_way(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "antonym"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The varnish should be brushed on thickly.", "Brush the varnish on thinly; thick coats wrinkle as they dry."),
+    ("Pack the soil tightly around the roots.", "Pack the soil loosely around the roots so water can drain."),
+    ("清漆要厚厚地刷一层。", "清漆只需薄薄地刷一层，刷厚了容易起皱。"),
+])
+def test_the_opposite_manner_of_applying_or_packing_is_an_antonym(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "antonym"
+
+
+def test_the_same_manner_said_again_is_no_antonym():
+    assert contradiction("Brush the varnish on thinly.", ["Brush the varnish on thinly; thick coats wrinkle as they dry."]) is None
 
 
 @pytest.mark.parametrize("statement, evidence", [
@@ -1388,6 +1423,7 @@ def test_a_passive_that_swaps_the_roles_of_an_ordinary_verb(statement, evidence,
     ("Checking a second bag is available at no extra cost.", "Checking a second bag costs $45."),
     ("补办银行卡免费。", "补办银行卡每张收取工本费10元。"),
     ("市区内配送不收费。", "市区内配送费为8元。"),
+    ("电子阅读器逾期不会收费。", "电子阅读器逾期每天收取2元。"), ("会员停车不再收费。", "会员停车每小时收费5元。"),  # 不会 / 不再 收费
     # A time the range bears out leaves the price to be read: "until 2 p.m." is the evidence's, "free" is not.
     ("Late check-out until 2 p.m. is free.", "Late check-out until 2 p.m. is available for a fee of $30."),
     ("延迟退房免费。", "延迟退房需额外支付100元。"),  # 支付: a price word
@@ -1602,6 +1638,7 @@ def test_a_chinese_compound_formed_with_a_negator_denies_nothing():
     ("该健身房目前仍在营业。", "该健身房已于上个月关闭。"),
     ("志愿者招募仍在进行中。", "志愿者招募已于5月20日截止。"),
     ("这部电影还在上映。", "这部电影已经下映，已于上周停止放映。"),
+    ("8月份也照常开放。", "游泳馆每天上午9点开放，每年8月已于月初停止对外开放。"),  # 8月份 is the 8月
 ])
 def test_a_state_said_to_go_on_that_the_evidence_says_has_ended(statement, evidence):
     found = contradiction(statement, [evidence])

@@ -137,3 +137,13 @@ def test_a_range_of_open_days_outside_the_evidences_range(statement, question, e
 ])
 def test_a_range_of_open_days_inside_the_evidences_range(statement, evidence):
     assert contradicted(statement, "", evidence) is None
+
+
+@pytest.mark.parametrize("statement, evidence, holds", [
+    ("药店周日不营业。", "药店周一至周五8:00-21:00营业，周日10:00-18:00营业。", False),
+    ("药店周六不营业。", "药店周一至周五8:00-21:00营业，周日10:00-18:00营业。", True),
+    ("药店周日营业。", "药店周一至周五8:00-21:00营业，周日10:00-18:00营业。", True),
+])
+def test_a_day_another_opening_clause_names_is_open_beside_the_range(statement, evidence, holds):
+    found = contradicted(statement, "药店几点营业？", [evidence])
+    assert (found is None and borne_out(statement, "药店几点营业？", [evidence])) == holds, found

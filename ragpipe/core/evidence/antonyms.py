@@ -23,9 +23,11 @@ ANTONYMS = [("increas", "decreas"), ("increas", "reduc"), ("rais", "lower"), ("r
             ("tallest", "shortest"), ("highest", "lowest"), ("deepest", "shallowest"), ("oldest", "youngest"),
             ("fastest", "slowest"), ("heaviest", "lightest"), ("cheapest", "most expensive"), ("north", "south"),
             ("east", "west"), ("public", "private"), ("wired", "wireless"), ("有线", "无线"), ("mandatory", "optional"),
-            ("required", "optional"), ("legal", "illegal"),
+            ("required", "optional"), ("必修", "选修"), ("legal", "illegal"),
+            ("提前", "推迟"), ("提前", "延后"), ("提早", "推迟"),  # a time moved earlier or later
             ("quick", "slow"), ("rapid", "slow"), ("快速", "缓慢"), ("快速", "慢慢"), ("迅速", "缓慢"),
             ("晒干", "阴干"),  # drying in the sun or in the shade
+            ("thinly", "thickly"), ("loosely", "tightly"), ("lightly", "heavily"), ("薄薄", "厚厚"),  # how a thing is applied or packed
             ("增加", "减少"), ("提高", "降低"), ("上调", "下调"), ("上浮", "下调"), ("上浮", "下浮"), ("上调", "下浮"),
             ("涨价", "降价"), ("提价", "降价"), ("上升", "下降"), ("增长", "下降"), ("高于", "低于"),
             ("之前", "之后"), ("以前", "以后"), ("收购", "出售"), ("买入", "卖出"), ("以上", "以下"), ("最高", "最低"), ("最长", "最短"), ("最快", "最慢"),
@@ -59,13 +61,13 @@ ANTONYMS = [("increas", "decreas"), ("increas", "reduc"), ("rais", "lower"), ("r
 _STEMS = sorted({w for pair in ANTONYMS for w in pair})
 # 通过 that ends its clause is a verdict ("申请通过了": approved, the 获批 of 被拒), not "by way of" ("通过网上申请").
 _ZH_VERDICT = re.compile(r"通过了?(?=[。，！；,.!;]|$)")
-# "free of charge", "at no cost", "no charge", 不收费 say "free" / 免费: their "charge" and "cost" are none.
+# "free of charge", "at no cost", "no charge", 不收费 (不会收费, 不再收费) say "free" / 免费: their "charge" and "cost" are none.
 _FREE_OF_CHARGE = re.compile(r"\bfree of charges?\b", re.I)
 _NO_COST = re.compile(r"\bat no (?:extra |additional )?(?:cost|charge)\b|\bno charge\b|\bcosts? nothing\b", re.I)
 # The 不 of 从不 / 从来不 / 永不 says "never", not "no charge": "这张信用卡从不收取年费" claims more than "免年费" (scope.py reads
 # it against an "otherwise").
 _NOT_NEVER = "(?<!从来)(?<![从永决绝])"
-_ZH_FREE = re.compile(_NOT_NEVER + r"不(?:收|收取|需|用)(?:任何)?费用?|无需付费|无(?:需|须)?收费|(?<![以避])免(?:收|收取)?(?=[\u4e00-\u9fff]{1,3}费)")
+_ZH_FREE = re.compile(_NOT_NEVER + r"不(?:会|再)?(?:收|收取|需|用)(?:任何)?费用?|无需付费|无(?:需|须)?收费|(?<![以避])免(?:收|收取)?(?=[\u4e00-\u9fff]{1,3}费)")
 # A price stated (a sum above zero that something costs: "cost $3 each", "费为8元", "收取工本费10元") charges for
 # it, whatever the verb: the antonym of "free" / 免费.
 _PRICE = re.compile(r"(?:[$£€¥￥]\s*0*[1-9][\d,]*(?:\.\d+)?|(?<![\d.])0*[1-9][\d,]*(?:\.\d+)?\s*(?:元|块钱|美元|英镑|欧元"

@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from ragpipe.core.evidence.agreement import asked_as_said, fact_terms, found_in, in_context, name_in, opening_reply, words
 from ragpipe.core.evidence.accompanied import accompaniment_conflict
+from ragpipe.core.evidence.calendar_positions import calendar_place_conflict
 from ragpipe.core.evidence.comparisons import bears_out, borne_differences, compared
 from ragpipe.core.evidence.superlatives import ranked
 from ragpipe.core.evidence.facts import facts, fold, negated
@@ -33,9 +34,11 @@ from ragpipe.core.evidence.extra_charges import charged_apart
 from ragpipe.core.evidence.fees import fee_conflict
 from ragpipe.core.evidence.outside_things import outside_rule, outside_rule_conflict
 from ragpipe.core.evidence.group_swaps import group_swap
+from ragpipe.core.evidence.intervals import interval_conflict
 from ragpipe.core.evidence.scope import scope_conflict
 from ragpipe.core.evidence.weekdays import weekday_reading
 from ragpipe.core.evidence.ranks import ranked_title
+from ragpipe.core.evidence.relative_times import before_after_conflict
 from ragpipe.core.evidence.roles import names_role, one_relation, relation_wording, swapped_roles
 from ragpipe.core.evidence.substitutions import substituted
 from ragpipe.core.evidence.use_rules import use_rule_conflict
@@ -226,6 +229,7 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
     found = slots and (slot_conflict(statement, sentences, [words(s) for s in sentences])
                        or _reworded_slot_conflict(statement, sentences) or count_conflict(statement, sentences)
                        or list_conflict(statement, sentences) or duration_conflict(statement, sentences)
+                       or interval_conflict(statement, sentences)  # "every 30 minutes" / "…5:30 a.m. and runs every 15 minutes"
                        or discount_conflict(statement, sentences) or substituted(statement, sentences))
     # A difference the two values bear out ("比B型重0.3公斤" against 2.1 and 1.8 kg) is no other number.
     if found and not (found[0] == "number" and facts(found[1]).numbers & borne_differences(statement, sentences)):
@@ -258,6 +262,8 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
         swapped = None  # "B is shorter than A" swaps the sides of "A is longer than B" around its antonym
     found = found or (("roles", *swapped) if swapped else bound_conflict(statement, sentences) or ranked_title(statement, sentences))
     found = found or ended_state(statement, sentences)  # "is still operating" / "stopped operating in 2023"
+    found = found or before_after_conflict(statement, sentences)  # "7 days after the course starts" / "7 days before …"
+    found = found or calendar_place_conflict(statement, sentences)  # "the first week of March" / "the last week of March"
     return Contradiction(*found) if found else None
 
 

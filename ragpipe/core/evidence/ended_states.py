@@ -32,6 +32,8 @@ _OVER_ZH = re.compile(r"已(?:经|于[^，。；,;]{0,12}?)?(?:结束|截止|停
 # An end undone: "reopened", "resumed", 恢复, 重新.
 _RESUMED = re.compile(r"\b(?:re-?open\w*|resum\w*|restart\w*|again)\b|恢复|重新|再次", re.I)
 _CONDITION = re.compile(r"\b(?:if|unless|when|until)\b|如果|若|除非|之前", re.I)
+# A month written with 份 is the month: "8月份也照常开放" speaks of the "8月" of "每年8月已于月初停止对外开放".
+_ZH_MONTH_FEN = re.compile(r"(\d{1,2}|[一二三四五六七八九十]{1,3})月份")
 
 
 def _frame(statement: str, now: re.Pattern) -> list[str]:
@@ -46,7 +48,7 @@ def ended_state(statement: str, sentences: list[str]) -> tuple[str, str, str, st
     said = now.search(statement)
     if not said or len(clauses_of(statement)) != 1 or over.search(statement) or negated(statement):
         return None
-    frame = _frame(statement, now)
+    frame = _frame(_ZH_MONTH_FEN.sub(r"\1月", statement) if zh else statement, now)
     if not frame:
         return None
     for sentence in sentences:

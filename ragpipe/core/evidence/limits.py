@@ -35,12 +35,22 @@ def _floor_for_ceiling(statement: str, sentences: list[str]) -> tuple[str, str, 
     for value, kinds in stated.items():
         if len(kinds) != 1:
             continue
+        # A range's end bounds the span between its ends, not the statement's value: "players aged 10 to 17 need
+        # consent" neither bears out nor opposes "under 10"; the sentences beside it decide.
         theirs = [(bounds(s).get(value, set()), s) for s in sentences
-                  if value in facts(s).numbers and any(found_in(t, words(s)) for t in statement_terms)]
+                  if value in facts(s).numbers and any(found_in(t, words(s)) for t in statement_terms)
+                  and not _range_end(value, s)]
         if theirs and all(other and other != kinds for other, _ in theirs):
             shown = f"{value:g}"
             return "bound", f"{next(iter(kinds))} {shown}", f"{next(iter(theirs[0][0]))} {shown}", theirs[0][1]
     return None
+
+
+def _range_end(value: float, sentence: str) -> bool:
+    """The sentence writes the value as an end of a range of numbers ("aged 10 to 17", "10-17岁", "5至10人")."""
+    shown = re.escape(f"{value:g}")
+    return bool(re.search(rf"(?<![\d.]){shown}\s*(?:to|-|–|~|～|至|到)\s*\d|\d\s*(?:to|-|–|~|～|至|到)\s*{shown}(?![\d.])",
+                          sentence))
 
 
 # No bound at all: "unlimited", "no limit", "无限次", "不设上限".

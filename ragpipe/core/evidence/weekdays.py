@@ -90,7 +90,9 @@ def open_days(sentence: str) -> tuple[set[int], str, bool] | None:
         opening = clause if _OPEN.search(clause) else sentence  # "open from 9 a.m. to 8 p.m., Tuesday to Saturday"
         if not _OPEN.search(opening) or _CLOSED.search(opening.replace(found.group(0), " ")):
             return None
-        return named_days(found.group(0)), found.group(0), True
+        # A day another opening clause names opens too: "周一至周五8:00-21:00营业，周日10:00-18:00营业" opens on Sunday.
+        also = [named_days(c) for c in clauses if found.group(0) not in c and _OPEN.search(c) and not _CLOSED.search(c)]
+        return named_days(found.group(0)).union(*also), found.group(0), True
     closing = [m for c in clauses if _CLOSED.search(c) for m in _ONE_DAY.finditer(c) if not _HOLIDAY.search(c[:m.start()])]
     if not closing or _EVERY_DAY.search(sentence):
         return None
