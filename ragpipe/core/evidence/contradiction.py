@@ -34,6 +34,7 @@ from ragpipe.core.evidence.fees import fee_conflict
 from ragpipe.core.evidence.outside_things import outside_rule, outside_rule_conflict
 from ragpipe.core.evidence.group_swaps import group_swap
 from ragpipe.core.evidence.scope import scope_conflict
+from ragpipe.core.evidence.subjects import subject_contrast
 from ragpipe.core.evidence.weekdays import weekday_reading
 from ragpipe.core.evidence.ranks import ranked_title
 from ragpipe.core.evidence.roles import names_role, one_relation, relation_wording, swapped_roles
@@ -171,6 +172,10 @@ def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Con
     found = found or (Contradiction(*ends) if ends else None)
     # A negation in one clause of several is read in that clause alone (polarity_conflict reads one clause only).
     found = found or _clause_denied(claim, clean)
+    # A statement about one of two things the evidence contrasts, read against the clause about its own thing
+    # ("Disposable barbecues can be used" / "gas barbecues are allowed; disposable barbecues are banned").
+    contrast = None if found else subject_contrast(claim, clean)
+    found = found or (Contradiction(*contrast) if contrast else None)
     # An opening yes asserts the question too: "可以，…" to "这个药可以和酒一起吃吗？" against "…期间禁止饮酒".
     asserted = found is None and reply and not negated(reply[0]) and asked_as_said(question)
     return contradiction(asserted, sentences, slots=False) if asserted else found
