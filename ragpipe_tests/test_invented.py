@@ -315,3 +315,40 @@ def test_a_yes_whose_claim_shares_only_a_topic_word_with_the_evidence_is_invente
 ])
 def test_a_yes_whose_claim_the_evidence_states_is_not_invented(statement, question, evidence):
     assert not fires(statement, evidence, question)
+
+
+# A thing offered beside one the evidence names ("next to the reuse shop", 接送新人 after 婚车) is still a new thing;
+# "the first one" points at a thing, it counts none.
+SHOP = ["Books in good condition can be left at the reuse shop, which sells them for charity.",
+        "The recycling centre is open 8 a.m. to 6 p.m."]
+RESORT = ["山庄停车场有100个车位，婚礼当天宾客免费停车。", "预订金装套餐的新人可免费试菜一次，限2人。"]
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    ("Yes, there's a small café next to the reuse shop.", "Is there a café at the recycling centre?", SHOP),
+    ("There's a repair workshop beside the reuse shop.", "What is there at the recycling centre?", SHOP),
+    ("山庄免费提供两辆婚车接送新人。", "翠湖山庄提供婚车吗？", RESORT),
+    ("The first one is free.", "How much are private lessons?", ["Private lessons cost £38 per hour."]),
+])
+def test_a_new_thing_beside_one_the_evidence_names_is_invented(statement, question, evidence):
+    assert fires(statement, evidence, question)
+
+
+@pytest.mark.parametrize("statement, thing", [
+    ("There's a small café next to the reuse shop", ("small", "cafe")),
+    ("山庄免费提供两辆婚车接送新人", ("婚车",)),
+    # A verb inside the name of a service is no purpose after it.
+    ("酒店提供行李寄存服务", ("行李", "寄存", "服务")),
+    ("可以免费停车", ("停车",)),
+])
+def test_the_offered_thing_stops_at_a_word_of_place_or_a_purpose(statement, thing):
+    assert offered_thing(statement, asked=True) == thing
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    ("There's a café next to the reuse shop.", "Is there a café?", ["A café stands next to the reuse shop."]),
+    ("山庄提供两辆婚车接送新人。", "山庄提供婚车吗？", ["山庄可提供两辆婚车，用于接送新人。"]),
+    ("The first one costs £38.", "How much are private lessons?", ["Private lessons cost £38 per hour."]),
+])
+def test_a_thing_the_evidence_names_beside_a_place_or_a_purpose_is_not_invented(statement, question, evidence):
+    assert not fires(statement, evidence, question)

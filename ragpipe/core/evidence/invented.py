@@ -38,7 +38,7 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
     if unnamed_group_benefit(statement, lowered):
         return True  # "A second bag is free for students." where no context names students
     zh = is_chinese(statement)
-    said = facts(statement)
+    said = facts(_PROP_ONE.sub(r"\1", statement))
     # The words that bound a value are the value's, not a claim's: "18 or older", "younger than 12", "12岁以上".
     # (Not a hedge's: "approximately", "around" beside a value are as often an invented claim's only other word.)
     # Nor are a degree adverb's ("它很安静" claims 安静 of it, as "它安静" does), nor "it's", "that's".
@@ -161,6 +161,8 @@ def _short_claim(statement: str, said_words: list[str]) -> bool:
     return 1 <= len(said_words) <= 2 and bool(_EN_PREDICATE.search(statement))
 
 
+# "one" after a determiner (and an adjective) stands for a noun ("the first one is free", "each one"): it counts nothing.
+_PROP_ONE = re.compile(r"\b((?:the|this|that|each|every|which|any)\s+(?:[a-z]+\s+)?)one\b(?!\s+of\b)", re.I)
 _DEGREE = re.compile(r"^(?:很|非常|相当|极其|极为|挺|超级)$")
 # A function word with its clitic ("it's", "that's", "there'") claims nothing.
 _CLITIC = re.compile(r"'\w*$")
