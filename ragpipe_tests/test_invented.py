@@ -4,7 +4,7 @@ import pytest
 
 from ragpipe.core.evidence.features import prepare
 from ragpipe.core.evidence.invented import invented
-from ragpipe.core.evidence.possessions import each_has
+from ragpipe.core.evidence.possessions import each_has, every_does
 from ragpipe.core.evidence.provisions import offered_thing
 from ragpipe.core.evidence.support import OfflineVerifier
 
@@ -352,3 +352,41 @@ def test_the_offered_thing_stops_at_a_word_of_place_or_a_purpose(statement, thin
 ])
 def test_a_thing_the_evidence_names_beside_a_place_or_a_purpose_is_not_invented(statement, question, evidence):
     assert not fires(statement, evidence, question)
+
+
+TUTORS = ["Tutoring sessions cost $40 an hour.", "Each tutor teaches at most three pupils a week.",
+          "Sessions take place online or at the library."]
+ZH_TUTORS = ["辅导课每小时200元。", "每位导师每周最多带三名学生。"]
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    ("Yes, every tutor completes a safeguarding course before teaching any pupil.", "Are your tutors vetted?", TUTORS),
+    ("Every session ends with a free quiz.", "What are the sessions like?", TUTORS),
+    ("每位导师都要参加安全培训。", "导师经过审核吗？", ZH_TUTORS),
+])
+def test_what_every_one_of_a_whole_does_is_invented_where_the_evidence_holds_none_of_it(statement, question, evidence):
+    assert fires(statement, evidence, question)
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    # The evidence states what each does, or a value ties it.
+    ("Every tutor teaches at most three pupils a week.", "How many pupils?", TUTORS),
+    ("Every session costs $40 an hour.", "How much are sessions?", TUTORS),
+    ("每位导师每周最多带三名学生。", "导师带几名学生？", ZH_TUTORS),
+])
+def test_what_every_one_of_a_whole_does_as_the_evidence_says_is_not_invented(statement, question, evidence):
+    assert not fires(statement, evidence, question)
+
+
+@pytest.mark.parametrize("statement, predicate", [
+    ("Every session ends with a free disco hour", ("end", "free", "disco", "hour")),
+    # A clause of time says when, not what.
+    ("Yes, every tutor completes a safeguarding course before teaching any pupil", ("complet", "safeguard", "course")),
+    # What each has or is belongs to each_has and the other readers; "each of" names no whole.
+    ("Every table has a charging port", ()),
+    ("All rooms are cleaned daily", ()),
+    ("Each of the authors discusses the results", ()),
+    ("Not every session ends early", ()),
+])
+def test_every_does_reads_the_predicate_of_a_whole(statement, predicate):
+    assert every_does(statement) == predicate

@@ -14,7 +14,7 @@ from ragpipe.core.evidence.agreement import BARE_REPLY, fact_terms, found_in, na
 from ragpipe.core.evidence.asked_things import unnamed_asked_thing
 from ragpipe.core.evidence.facts import bounds, facts, negated
 from ragpipe.core.evidence.group_benefits import unnamed_group_benefit
-from ragpipe.core.evidence.possessions import each_has, frame_word
+from ragpipe.core.evidence.possessions import each_has, every_does, frame_word
 from ragpipe.core.evidence.provisions import asks_offer, offered_thing, says_included
 from ragpipe.core.synonyms import interchangeable
 from ragpipe.core.text import EN_STOPWORDS, added_clause, is_chinese, joined_object, normalize
@@ -68,6 +68,11 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
     # evidence would name: one it never names is invented, one new word as much as two (possessions.py).
     possessed = each_has(statement)
     if possessed and _unnamed(possessed[1], lowered, missing, zh):
+        return True
+    # What every one of a whole does ("Every session ends with a free disco hour") is a rule the evidence would state:
+    # one none of whose words (two at least, no value among them) it holds is invented.
+    done = [w for w in every_does(statement) if len(w) > 1 and not found_in(w, words(question))]
+    if len(done) >= 2 and not fact_terms(said) and len(missing(done)) == len(done):
         return True
     # Where the evidence says what is included ("…, including basic insurance"), a thing said to be included that it
     # never names is invented, one new word as much as two ("A GPS is included for free.").
