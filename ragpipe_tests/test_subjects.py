@@ -53,3 +53,24 @@ def test_a_statement_saying_of_its_thing_what_the_evidence_says_of_another(state
 ])
 def test_no_contrast_where_the_statement_says_what_its_own_clause_says(statement, evidence):
     assert subject_contrast(statement, evidence) is None
+
+
+KARTS = ["成人卡丁车可在室外赛道驾驶，儿童卡丁车只能在室内赛道使用。"]
+EN_KARTS = ["Adult karts run on the outdoor track, while junior karts run on the indoor track."]
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("成人卡丁车可以在室外赛道驾驶。", KARTS),
+    ("Adult karts run on the outdoor track.", EN_KARTS),
+])
+def test_no_contradiction_from_the_clause_about_another_thing_where_its_own_clause_agrees(statement, evidence):
+    assert contradicted(statement, "Where do karts run?", evidence) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("成人卡丁车可以在室内赛道驾驶。", KARTS),
+    ("儿童卡丁车可以在室外赛道驾驶。", KARTS),
+    ("Junior karts run on the outdoor track.", EN_KARTS),
+])
+def test_the_clause_about_the_statement_s_own_thing_still_contradicts_it(statement, evidence):
+    assert contradicted(statement, "Where do karts run?", evidence) is not None

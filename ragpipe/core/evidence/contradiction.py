@@ -34,7 +34,7 @@ from ragpipe.core.evidence.fees import fee_conflict
 from ragpipe.core.evidence.outside_things import outside_rule, outside_rule_conflict
 from ragpipe.core.evidence.group_swaps import group_swap
 from ragpipe.core.evidence.scope import scope_conflict
-from ragpipe.core.evidence.subjects import subject_contrast
+from ragpipe.core.evidence.subjects import said_of_own_subject, subject_contrast
 from ragpipe.core.evidence.weekdays import weekday_reading
 from ragpipe.core.evidence.ranks import ranked_title
 from ragpipe.core.evidence.roles import names_role, one_relation, relation_wording, swapped_roles
@@ -154,6 +154,9 @@ def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Con
     if found is None and posed != claim:
         whole = contradiction(claim, sentences)
         found = whole if whole and (is_chinese(claim) or whole.kind == "negation") else None
+    # Found in a clause about another thing, while the clause about the statement's own thing says what it says.
+    if found and said_of_own_subject(claim, found.stated, found.evidence, found.sentence, clean):
+        found = None
     found = found or answers_otherwise(statement, question, sentences)
     # Another day for the same start or deadline, however each words the event ("The deadline is 15 May" / "must be
     # submitted by 2025-03-15"); the same day bears it out (borne_out).

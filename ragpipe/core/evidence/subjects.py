@@ -113,3 +113,18 @@ def subject_contrast(statement: str, sentences: Sequence[str]) -> tuple[str, str
     if claim_numbers and claim_numbers <= elsewhere and theirs and not claim_numbers & theirs:
         return "number", claim, clause, sentences[i]
     return None
+
+
+def said_of_own_subject(statement: str, stated: str, evidence: str, where: str, sentences: Sequence[str]) -> bool:
+    """A contradiction found in a clause about another thing ("儿童卡丁车只能在室内赛道使用" for "成人卡丁车可以在室外
+    赛道驾驶") where a clause of the same evidence sentence (the one holding ``where``, the clause or sentence the
+    contradiction names) about the statement's own thing says what it says (holds its ``stated`` value: "成人卡丁车可在
+    室外赛道驾驶"): no contradiction, the evidence agrees where it speaks of the thing."""
+    subject = thing((_clauses(statement) or [""])[0])
+    if not subject or not stated or not evidence:
+        return False
+    clauses = _clauses(next((s for s in sentences if where.strip() in s), where))
+    theirs = [c for c in clauses if evidence in c]
+    return bool(theirs) and all(thing(c) and not _about(subject, c) for c in theirs) and any(
+        stated in c and _about(subject, c) for c in clauses)
+
