@@ -327,6 +327,9 @@ RESORT = ["山庄停车场有100个车位，婚礼当天宾客免费停车。", 
 @pytest.mark.parametrize("statement, question, evidence", [
     ("Yes, there's a small café next to the reuse shop.", "Is there a café at the recycling centre?", SHOP),
     ("There's a repair workshop beside the reuse shop.", "What is there at the recycling centre?", SHOP),
+    # Where it stands makes the claim no longer: "beside the tool shed" says where, not what.
+    ("Yes, there's a small seed shop beside the tool shed.", "Is there a shop at the allotments?",
+     ["Members can borrow wheelbarrows and spades from the tool shed by the main gate.", "The annual rent is £48."]),
     ("山庄免费提供两辆婚车接送新人。", "翠湖山庄提供婚车吗？", RESORT),
     ("The first one is free.", "How much are private lessons?", ["Private lessons cost £38 per hour."]),
 ])

@@ -15,7 +15,7 @@ from ragpipe.core.evidence.asked_things import unnamed_asked_thing
 from ragpipe.core.evidence.facts import bounds, facts, negated
 from ragpipe.core.evidence.group_benefits import unnamed_group_benefit
 from ragpipe.core.evidence.possessions import each_has, every_does, frame_word
-from ragpipe.core.evidence.provisions import asks_offer, offered_thing, says_included
+from ragpipe.core.evidence.provisions import asks_offer, offered_thing, place_words, says_included
 from ragpipe.core.synonyms import interchangeable
 from ragpipe.core.text import EN_STOPWORDS, added_clause, is_chinese, joined_object, normalize
 
@@ -62,7 +62,10 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
     # A reply's opening yes is no part of the thing's sentence: "Yes, an apron is included." offers an apron.
     reply = opening_reply(statement, question)
     offer = reply[1] if reply and not negated(reply[0]) else statement
-    if asks_offer(question) and len(own) <= 6 and _unnamed(offered_thing(offer, asked=True), lowered, missing, zh):
+    # Where the thing stands is no part of the claim's length ("a small seed shop beside the tool shed").
+    placed = place_words(offer)
+    if asks_offer(question) and len([w for w in own if w not in placed]) <= 6 and \
+            _unnamed(offered_thing(offer, asked=True), lowered, missing, zh):
         return True
     # What every one of a whole is said to have ("Every room has a balcony", "每间客房都有阳台") is a fitting the
     # evidence would name: one it never names is invented, one new word as much as two (possessions.py).

@@ -60,6 +60,15 @@ _ZH_COUNT = re.compile(r"^[一二两三四五六七八九十几\d]+[个副台张
 _INCLUDES = re.compile(r"\binclud(?:e|es|ed|ing)\b|\bcomes? with\b|包含|包括|含有|配有|附带|附赠", re.I)
 
 
+# Where an English thing stands ("next to the reuse shop", "beside the tool shed"): to the clause's end.
+_EN_PLACE = re.compile(r"\b(?:next to|beside|near|opposite|behind|inside|outside)\b[^,;.]*", re.I)
+
+
+def place_words(text: str) -> tuple[str, ...]:
+    """The words of where a thing is said to stand ("beside the tool shed"): they say where, not what is offered."""
+    return tuple(w for m in _EN_PLACE.finditer(text) for w in words(m.group(0)))
+
+
 def says_included(text: str) -> bool:
     """The text says what is included (a list of contents, or a claim about one)."""
     return bool(_INCLUDES.search(text))
