@@ -4,7 +4,7 @@ import pytest
 
 from ragpipe.core.evidence.features import prepare
 from ragpipe.core.evidence.invented import invented
-from ragpipe.core.evidence.possessions import each_has
+from ragpipe.core.evidence.possessions import each_has, every_does
 from ragpipe.core.evidence.provisions import offered_thing
 from ragpipe.core.evidence.support import OfflineVerifier
 
@@ -315,3 +315,81 @@ def test_a_yes_whose_claim_shares_only_a_topic_word_with_the_evidence_is_invente
 ])
 def test_a_yes_whose_claim_the_evidence_states_is_not_invented(statement, question, evidence):
     assert not fires(statement, evidence, question)
+
+
+# A thing offered beside one the evidence names ("next to the reuse shop", 接送新人 after 婚车) is still a new thing;
+# "the first one" points at a thing, it counts none.
+SHOP = ["Books in good condition can be left at the reuse shop, which sells them for charity.",
+        "The recycling centre is open 8 a.m. to 6 p.m."]
+RESORT = ["山庄停车场有100个车位，婚礼当天宾客免费停车。", "预订金装套餐的新人可免费试菜一次，限2人。"]
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    ("Yes, there's a small café next to the reuse shop.", "Is there a café at the recycling centre?", SHOP),
+    ("There's a repair workshop beside the reuse shop.", "What is there at the recycling centre?", SHOP),
+    # Where it stands makes the claim no longer: "beside the tool shed" says where, not what.
+    ("Yes, there's a small seed shop beside the tool shed.", "Is there a shop at the allotments?",
+     ["Members can borrow wheelbarrows and spades from the tool shed by the main gate.", "The annual rent is £48."]),
+    ("山庄免费提供两辆婚车接送新人。", "翠湖山庄提供婚车吗？", RESORT),
+    ("The first one is free.", "How much are private lessons?", ["Private lessons cost £38 per hour."]),
+])
+def test_a_new_thing_beside_one_the_evidence_names_is_invented(statement, question, evidence):
+    assert fires(statement, evidence, question)
+
+
+@pytest.mark.parametrize("statement, thing", [
+    ("There's a small café next to the reuse shop", ("small", "cafe")),
+    ("山庄免费提供两辆婚车接送新人", ("婚车",)),
+    # A verb inside the name of a service is no purpose after it.
+    ("酒店提供行李寄存服务", ("行李", "寄存", "服务")),
+    ("可以免费停车", ("停车",)),
+])
+def test_the_offered_thing_stops_at_a_word_of_place_or_a_purpose(statement, thing):
+    assert offered_thing(statement, asked=True) == thing
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    ("There's a café next to the reuse shop.", "Is there a café?", ["A café stands next to the reuse shop."]),
+    ("山庄提供两辆婚车接送新人。", "山庄提供婚车吗？", ["山庄可提供两辆婚车，用于接送新人。"]),
+    ("The first one costs £38.", "How much are private lessons?", ["Private lessons cost £38 per hour."]),
+])
+def test_a_thing_the_evidence_names_beside_a_place_or_a_purpose_is_not_invented(statement, question, evidence):
+    assert not fires(statement, evidence, question)
+
+
+TUTORS = ["Tutoring sessions cost $40 an hour.", "Each tutor teaches at most three pupils a week.",
+          "Sessions take place online or at the library."]
+ZH_TUTORS = ["辅导课每小时200元。", "每位导师每周最多带三名学生。"]
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    ("Yes, every tutor completes a safeguarding course before teaching any pupil.", "Are your tutors vetted?", TUTORS),
+    ("Every session ends with a free quiz.", "What are the sessions like?", TUTORS),
+    ("每位导师都要参加安全培训。", "导师经过审核吗？", ZH_TUTORS),
+])
+def test_what_every_one_of_a_whole_does_is_invented_where_the_evidence_holds_none_of_it(statement, question, evidence):
+    assert fires(statement, evidence, question)
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    # The evidence states what each does, or a value ties it.
+    ("Every tutor teaches at most three pupils a week.", "How many pupils?", TUTORS),
+    ("Every session costs $40 an hour.", "How much are sessions?", TUTORS),
+    ("每位导师每周最多带三名学生。", "导师带几名学生？", ZH_TUTORS),
+])
+def test_what_every_one_of_a_whole_does_as_the_evidence_says_is_not_invented(statement, question, evidence):
+    assert not fires(statement, evidence, question)
+
+
+@pytest.mark.parametrize("statement, predicate", [
+    ("Every session ends with a free disco hour", ("end", "free", "disco", "hour")),
+    # A clause of time says when, not what.
+    ("Yes, every tutor completes a safeguarding course before teaching any pupil", ("complet", "safeguard", "course")),
+    # What each has or is belongs to each_has and the other readers; "each of" names no whole.
+    ("Every table has a charging port", ()),
+    ("All rooms are cleaned daily", ()),
+    ("Each of the authors discusses the results", ()),
+    ("Not every session ends early", ()),
+])
+def test_every_does_reads_the_predicate_of_a_whole(statement, predicate):
+    assert every_does(statement) == predicate

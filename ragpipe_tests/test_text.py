@@ -18,6 +18,12 @@ def test_chinese_statements_split_at_connective_and_full_clauses():
     # A condition sets the case of the clause after it: no claim alone.
     assert split_statements("没有电梯的话，从5楼起每层加收30元。") == ["没有电梯的话，从5楼起每层加收30元"]
     assert split_statements("如需取消，请在上课前24小时告知。") == ["如需取消，请在上课前24小时告知"]
+    # So does a time or case and what is done then, before a price against the usual one: the case of that price.
+    assert split_statements("周一至周四办婚礼，场地费打七折。") == ["周一至周四办婚礼，场地费打七折"]
+    assert split_statements("周末入住房车营地的客人，房费上浮20%。") == ["周末入住房车营地的客人，房费上浮20%"]
+    assert split_statements("平日预订包间，可免费使用投影仪。") == ["平日预订包间，可免费使用投影仪"]
+    # Before a plain price or another claim, the time and its act are a claim of their own.
+    assert split_statements("周一至周五上课，每节课200元。") == ["周一至周五上课", "每节课200元"]
 
 
 def test_what_a_thing_can_do_after_which_is_a_statement_of_its_own():

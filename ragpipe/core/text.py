@@ -25,6 +25,12 @@ _MIN_CLAUSE_TOKENS = 3
 _ZH_WIDENS = re.compile(r"^\s*(?:不限|无论|不论|不管)")
 # A condition ("没有电梯的话，…", "如需取消，…", "只要…，…") sets the case the next clause speaks of: no claim alone.
 _ZH_CONDITION = re.compile(r"^(?:如果|假如|假若|倘若|若是?|要是|一旦|只要|如需|如有)|的话$")
+# A time or a case and what is done then, with no value of its own ("周一至周四办婚礼", "周末入住", "平日预订"), before a
+# clause that prices it otherwise than usual ("，场地费打七折", "，房费上浮20%", "，可免费停车"): the case of that price,
+# no claim alone.
+_ZH_CASE = re.compile(r"^(?:(?:周|星期)[一二三四五六日天](?:至|到|-|—)(?:周|星期)[一二三四五六日天]|周末|工作日|平日|平时|节假日|"
+                      r"法定节假日|旺季|淡季|夜间|晚间|白天|寒暑假|寒假|暑假)[^，,0-9零一二两三四五六七八九十百千万]{1,12}$")
+_ZH_PRICED = re.compile(r"折|优惠|加收|上浮|减免|半价|免费")  # a price against the usual one, not a plain price
 # A clause that names who says or rules ("市场监管总局规定，…", "专家指出，…") introduces the next one: no claim alone.
 _ZH_SAYS = re.compile(r"(?:规定|表示|指出|认为|强调|称|说|提到|显示|宣布|介绍|报道|写道)$")
 # A lead-in that only names where the words come from: a preposition of source and any noun phrase
@@ -239,6 +245,7 @@ def _merge_short(pieces: list[str]) -> list[str]:
         if merged and (len(content_tokens(piece)) < _MIN_CLAUSE_TOKENS or _ZH_WIDENS.match(piece)
                        or len(content_tokens(before)) < _MIN_CLAUSE_TOKENS or _ZH_SAYS.search(merged[-1].strip())
                        or _ZH_CONDITION.search(merged[-1].strip())
+                       or _ZH_CASE.match(merged[-1].strip()) and _ZH_PRICED.search(piece)
                        or SOURCE_LEAD_IN.match(merged[-1].strip())):
             merged[-1] = f"{merged[-1]}，{piece}"
         else:

@@ -36,6 +36,7 @@ from ragpipe.core.evidence.outside_things import outside_rule, outside_rule_conf
 from ragpipe.core.evidence.group_swaps import group_swap
 from ragpipe.core.evidence.intervals import interval_conflict
 from ragpipe.core.evidence.scope import scope_conflict
+from ragpipe.core.evidence.subjects import said_of_own_subject, subject_contrast
 from ragpipe.core.evidence.weekdays import weekday_reading
 from ragpipe.core.evidence.ranks import ranked_title
 from ragpipe.core.evidence.relative_times import before_after_conflict
@@ -156,6 +157,9 @@ def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Con
     if found is None and posed != claim:
         whole = contradiction(claim, sentences)
         found = whole if whole and (is_chinese(claim) or whole.kind == "negation") else None
+    # Found in a clause about another thing, while the clause about the statement's own thing says what it says.
+    if found and said_of_own_subject(claim, found.stated, found.evidence, found.sentence, clean):
+        found = None
     found = found or answers_otherwise(statement, question, sentences)
     # Another day for the same start or deadline, however each words the event ("The deadline is 15 May" / "must be
     # submitted by 2025-03-15"); the same day bears it out (borne_out).
@@ -174,6 +178,10 @@ def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Con
     found = found or (Contradiction(*ends) if ends else None)
     # A negation in one clause of several is read in that clause alone (polarity_conflict reads one clause only).
     found = found or _clause_denied(claim, clean)
+    # A statement about one of two things the evidence contrasts, read against the clause about its own thing
+    # ("Disposable barbecues can be used" / "gas barbecues are allowed; disposable barbecues are banned").
+    contrast = None if found else subject_contrast(claim, clean)
+    found = found or (Contradiction(*contrast) if contrast else None)
     # An opening yes asserts the question too: "可以，…" to "这个药可以和酒一起吃吗？" against "…期间禁止饮酒".
     asserted = found is None and reply and not negated(reply[0]) and asked_as_said(question)
     return contradiction(asserted, sentences, slots=False) if asserted else found

@@ -14,8 +14,8 @@ from ragpipe.core.evidence.agreement import BARE_REPLY, fact_terms, found_in, na
 from ragpipe.core.evidence.asked_things import unnamed_asked_thing
 from ragpipe.core.evidence.facts import bounds, facts, negated
 from ragpipe.core.evidence.group_benefits import unnamed_group_benefit
-from ragpipe.core.evidence.possessions import each_has, frame_word
-from ragpipe.core.evidence.provisions import asks_offer, offered_thing, says_included
+from ragpipe.core.evidence.possessions import each_has, every_does, frame_word
+from ragpipe.core.evidence.provisions import asks_offer, offered_thing, place_words, says_included
 from ragpipe.core.synonyms import interchangeable
 from ragpipe.core.text import EN_STOPWORDS, added_clause, is_chinese, joined_object, normalize
 
@@ -38,7 +38,7 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
     if unnamed_group_benefit(statement, lowered):
         return True  # "A second bag is free for students." where no context names students
     zh = is_chinese(statement)
-    said = facts(statement)
+    said = facts(_PROP_ONE.sub(r"\1", statement))
     # The words that bound a value are the value's, not a claim's: "18 or older", "younger than 12", "12岁以上".
     # (Not a hedge's: "approximately", "around" beside a value are as often an invented claim's only other word.)
     # Nor are a degree adverb's ("它很安静" claims 安静 of it, as "它安静" does), nor "it's", "that's".
@@ -62,12 +62,20 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
     # A reply's opening yes is no part of the thing's sentence: "Yes, an apron is included." offers an apron.
     reply = opening_reply(statement, question)
     offer = reply[1] if reply and not negated(reply[0]) else statement
-    if asks_offer(question) and len(own) <= 6 and _unnamed(offered_thing(offer, asked=True), lowered, missing, zh):
+    # Where the thing stands is no part of the claim's length ("a small seed shop beside the tool shed").
+    placed = place_words(offer)
+    if asks_offer(question) and len([w for w in own if w not in placed]) <= 6 and \
+            _unnamed(offered_thing(offer, asked=True), lowered, missing, zh):
         return True
     # What every one of a whole is said to have ("Every room has a balcony", "每间客房都有阳台") is a fitting the
     # evidence would name: one it never names is invented, one new word as much as two (possessions.py).
     possessed = each_has(statement)
     if possessed and _unnamed(possessed[1], lowered, missing, zh):
+        return True
+    # What every one of a whole does ("Every session ends with a free disco hour") is a rule the evidence would state:
+    # one none of whose words (two at least, no value among them) it holds is invented.
+    done = [w for w in every_does(statement) if len(w) > 1 and not found_in(w, words(question))]
+    if len(done) >= 2 and not fact_terms(said) and len(missing(done)) == len(done):
         return True
     # Where the evidence says what is included ("…, including basic insurance"), a thing said to be included that it
     # never names is invented, one new word as much as two ("A GPS is included for free.").
@@ -161,6 +169,8 @@ def _short_claim(statement: str, said_words: list[str]) -> bool:
     return 1 <= len(said_words) <= 2 and bool(_EN_PREDICATE.search(statement))
 
 
+# "one" after a determiner (and an adjective) stands for a noun ("the first one is free", "each one"): it counts nothing.
+_PROP_ONE = re.compile(r"\b((?:the|this|that|each|every|which|any)\s+(?:[a-z]+\s+)?)one\b(?!\s+of\b)", re.I)
 _DEGREE = re.compile(r"^(?:很|非常|相当|极其|极为|挺|超级)$")
 # A function word with its clitic ("it's", "that's", "there'") claims nothing.
 _CLITIC = re.compile(r"'\w*$")

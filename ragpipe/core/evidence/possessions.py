@@ -43,3 +43,24 @@ def each_has(statement: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
 def frame_word(word: str) -> bool:
     """A Chinese word that only frames a claim of what each of a whole has (每个, 所有, 配有): none of its claim."""
     return bool(_FRAME_WORD.match(word))
+
+
+# What every one of a whole does: "Every session ends with a free disco hour", "every tutor completes a safeguarding
+# course before teaching any pupil" (a clause of time after it says when, not what: left out), "每位导师都要参加安全培训".
+_AUXILIARY = r"(?:has|have|is|are|was|were|can|may|must|will|should|could|would|do|does)\b"
+_EN_EVERY_DOES = re.compile(rf"^\W*(?:(?:yes|yeah)\W+)?(?:every|each|all(?: (?:the|our|of the))?)\s+(?!of\b)[\w'-]+(?:\s+(?!{_AUXILIARY})[\w'-]+)??\s+"
+                            rf"(?P<predicate>(?!{_AUXILIARY})[a-z]+\b.*?)"
+                            r"(?:\s+\b(?:before|after|when|while|until|once|during|if)\b.*)?\W*$", re.I)
+_ZH_EVERY_DOES = re.compile(r"^(?:每(?:一)?[个间位条台张辆家所座套名场次]|所有|全部)[\u4e00-\u9fff]{1,6}?[都均]"
+                            r"(?!(?:有|配有|带有|设有|配备|拥有|是|可以|可|能|不|没|未))(?P<predicate>[^，。；！？,.;!?]{2,16}?)"
+                            r"(?:(?:之前|之后|以前|以后|前|后|时)[^，。；！？,.;!?]*)?[，。；！？,.;!?]?$")
+
+
+def every_does(statement: str) -> tuple[str, ...]:
+    """The words of what a statement says every one of a whole does ("ends with a free disco hour"); () where it says
+    no such thing, denies it, or says what each has (``each_has``) or is."""
+    if _NEGATED.search(statement):
+        return ()
+    found = _EN_EVERY_DOES.match(statement) or _ZH_EVERY_DOES.match(statement)
+    return words(found.group("predicate")) if found else ()
+

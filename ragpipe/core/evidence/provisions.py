@@ -11,15 +11,15 @@ from __future__ import annotations
 import re
 
 from ragpipe.core.evidence.agreement import words
-from ragpipe.core.text import is_chinese
+from ragpipe.core.text import is_chinese, pos_tags
 
-# A verb of offering or including, and what follows it up to a preposition, a conjunction or a clause's end
-# ("a certificate of completion"); "contains" as "includes". "has"/"have"/"get" are left out: mostly auxiliaries ("have noted") or a
+# A verb of offering or including, and what follows it up to a preposition, a conjunction, a word of place ("a café next
+# to the shop" offers a café) or a clause's end ("a certificate of completion"); "contains" as "includes". "has"/"have"/"get" are left out: mostly auxiliaries ("have noted") or a
 # rating ("has 4 stars"), except "get(s) free …". Even "has a" + a noun phrase is mostly a quality on RAGTruth ("has a
 # mixed reputation", "has a background in", "has a nucleus"): 12 of the 22 statements it read there were supported.
-_EN_OFFERS = re.compile(r"\b(?:includes?|offers?|provides?|features?|contains?|comes? with|there (?:is|are)|(?:gets?|has|have)(?=\s+(?:a\s+)?(?:free|complimentary)\b))\s+"
+_EN_OFFERS = re.compile(r"\b(?:includes?|offers?|provides?|features?|contains?|comes? with|there (?:is|are)|there['’](?:s|re)|(?:gets?|has|have)(?=\s+(?:a\s+)?(?:free|complimentary)\b))\s+"
                         r"(?=(?:an?|free|complimentary)\s)(?P<thing>[\w'-]+(?:\s+(?!(?:with|of|on|in|at|for|to|from|and|or|by|during|if|when|that|which|"
-                        r"who|per|every|each|is|are)\b)[\w'-]+){0,3})", re.I)
+                        r"who|per|every|each|is|are|next|beside|near|opposite|behind|inside|outside)\b)[\w'-]+){0,3})", re.I)
 # A subject offered: "Wi-Fi is free on board", "Meals are included in first class".
 _EN_OFFERED = re.compile(r"^\s*(?:the\s+|a\s+|an\s+)?(?P<thing>[\w'-]+(?:\s+[\w'-]+){0,2}?)\s+(?:is|are)\s+(?:also\s+)?"
                          r"(?:free|included|available|provided|offered|complimentary)\b", re.I)
@@ -60,6 +60,15 @@ _ZH_COUNT = re.compile(r"^[一二两三四五六七八九十几\d]+[个副台张
 _INCLUDES = re.compile(r"\binclud(?:e|es|ed|ing)\b|\bcomes? with\b|包含|包括|含有|配有|附带|附赠", re.I)
 
 
+# Where an English thing stands ("next to the reuse shop", "beside the tool shed"): to the clause's end.
+_EN_PLACE = re.compile(r"\b(?:next to|beside|near|opposite|behind|inside|outside)\b[^,;.]*", re.I)
+
+
+def place_words(text: str) -> tuple[str, ...]:
+    """The words of where a thing is said to stand ("beside the tool shed"): they say where, not what is offered."""
+    return tuple(w for m in _EN_PLACE.finditer(text) for w in words(m.group(0)))
+
+
 def says_included(text: str) -> bool:
     """The text says what is included (a list of contents, or a claim about one)."""
     return bool(_INCLUDES.search(text))
@@ -73,6 +82,22 @@ def asks_offer(question: str) -> bool:
     return len(question.split()) <= 15 and bool(_EN_OFFER_ASKED.search(question))
 
 
+_ZH_OBJECT_FLAGS = frozenset({"n", "nr", "ns", "nt", "nz", "r"})  # a noun, a name or a pronoun; not a verbal noun (服务)
+
+
+def _zh_object(written: str) -> str:
+    """What a Chinese verb of offering takes, less a purpose after it: "两辆婚车接送新人" offers 婚车, and 接送新人
+    says what for (a verb after a noun starts it); "免费停车" offers the act itself."""
+    tagged = [(word, flag) for word, flag in pos_tags(written)]
+    named = False
+    for k, (word, flag) in enumerate(tagged):
+        # "行李寄存服务" is one thing: the verb is a purpose's only where a plain noun (its object) ends the phrase.
+        if named and flag == "v" and tagged[-1][1] in _ZH_OBJECT_FLAGS and k < len(tagged) - 1:
+            return "".join(w for w, _ in tagged[:k])
+        named = named or flag.startswith("n")
+    return written
+
+
 def offered_thing(statement: str, asked: bool = False) -> tuple[str, ...]:
     """The words (as agreement.words spells them, the head last) naming what the statement says is
     provided; () where it offers nothing or denies it. ``asked``: the question asks what is offered or had
@@ -83,7 +108,7 @@ def offered_thing(statement: str, asked: bool = False) -> tuple[str, ...]:
         found = _ZH_OFFERS.search(statement) or (_ZH_HAS.search(statement) if asked else None)
         if not found:
             return ()
-        written = found.group("thing")
+        written = _zh_object(found.group("thing"))
         if _ZH_INSIDE.match(written):  # "陶土和烧制都包含在里面": what is included stands before the verb
             written = _ZH_ADVERBS.sub("", statement[:found.start()])
         thing = tuple(w for w in words(written) if w != "免费" and not _ZH_COUNT.match(w))

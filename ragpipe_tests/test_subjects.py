@@ -1,0 +1,76 @@
+"""A statement about one of two things its evidence contrasts, read against the clause about its own thing
+(ragpipe/core/evidence/subjects.py), as the contradiction route reads it."""
+
+import pytest
+
+from ragpipe.core.evidence.contradiction import contradicted
+from ragpipe.core.evidence.subjects import subject_contrast, thing
+
+BARBECUES = ["Raised gas barbecues are allowed on all pitches;", "disposable barbecues and open fires are banned."]
+DOGS = ["小型犬可以入住营地，但须全程拴绳；", "大型犬不得入内。"]
+BIKES = ["Standard bikes cost £15 a day to hire, while e-bikes cost £35 a day."]
+
+
+@pytest.mark.parametrize("clause, words", [
+    ("Disposable barbecues can be used on your pitch.", ("disposable", "barbecu")),
+    ("Yes, rice confetti may be thrown.", ("rice", "confetti")),
+    ("while e-bikes cost £35 a day", ("e-bik",)),  # stemmed as "e-bike" is not
+    ("大型犬可以入住营地", ("大型犬",)),
+    # A place before the modal is no subject: the thing is what the verb of use takes.
+    ("营地内可以用木炭烧烤", ("木炭", "烧烤")),
+    # A pronoun names nothing to align with.
+    ("It can be used on your pitch.", ()),
+])
+def test_the_thing_a_clause_is_about(clause, words):
+    assert thing(clause) == words
+
+
+@pytest.mark.parametrize("statement, question, evidence, kind", [
+    ("Disposable barbecues can be used on your pitch.", "Can campers have a barbecue?", BARBECUES, "negation"),
+    ("Rice confetti may be thrown in the walled garden.", "Can guests throw rice?",
+     ["Biodegradable petal confetti is welcome in the walled garden; rice and plastic confetti are not permitted."],
+     "negation"),
+    ("大型犬可以入住营地。", "营地可以带狗吗？", DOGS, "negation"),
+    ("营地内可以用木炭烧烤。", "营地可以烧烤吗？", ["营地内可使用燃气烤炉，木炭烧烤和明火一律禁止。"], "negation"),
+    ("An e-bike costs £15 a day to hire.", "How much is an e-bike?", BIKES, "number"),
+    ("夜间练车每小时150元。", "夜间练车怎么收费？", ["白天练车每小时150元，夜间练车每小时200元。"], "number"),
+])
+def test_a_statement_saying_of_its_thing_what_the_evidence_says_of_another(statement, question, evidence, kind):
+    found = contradicted(statement, question, evidence)
+    assert found is not None and found.kind == kind
+    assert subject_contrast(statement, evidence)[0] == kind
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    # What the evidence says of the statement's own thing.
+    ("Raised gas barbecues are allowed on the pitches.", BARBECUES),
+    ("小型犬可以入住，但必须全程拴绳。", DOGS),
+    ("E-bikes cost £35 a day to hire.", BIKES),
+    # Clauses that do not say whether a thing may be done are not set against each other by their negation.
+    ("Gravy is not usually used in preparing food.", ["As you can see, gravy is a type of sauce.", "Sauces are not used raw."]),
+    # A pronoun subject aligns with nothing.
+    ("They can be used on your pitch.", BARBECUES),
+])
+def test_no_contrast_where_the_statement_says_what_its_own_clause_says(statement, evidence):
+    assert subject_contrast(statement, evidence) is None
+
+
+KARTS = ["成人卡丁车可在室外赛道驾驶，儿童卡丁车只能在室内赛道使用。"]
+EN_KARTS = ["Adult karts run on the outdoor track, while junior karts run on the indoor track."]
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("成人卡丁车可以在室外赛道驾驶。", KARTS),
+    ("Adult karts run on the outdoor track.", EN_KARTS),
+])
+def test_no_contradiction_from_the_clause_about_another_thing_where_its_own_clause_agrees(statement, evidence):
+    assert contradicted(statement, "Where do karts run?", evidence) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("成人卡丁车可以在室内赛道驾驶。", KARTS),
+    ("儿童卡丁车可以在室外赛道驾驶。", KARTS),
+    ("Junior karts run on the outdoor track.", EN_KARTS),
+])
+def test_the_clause_about_the_statement_s_own_thing_still_contradicts_it(statement, evidence):
+    assert contradicted(statement, "Where do karts run?", evidence) is not None
