@@ -62,7 +62,7 @@ _ZH_SMALL = {"十": 10, "百": 100, "千": 1000}
 _ZH_BIG = {"万": 1e4, "亿": 1e8}
 # Measure words that count things ("两颗卫星", "三座桥", "两剂疫苗", "每日两片", "三套房", "十讲", "三场比赛"); not those
 # that make words with a numeral (一部分, 一段时间, 三门峡, 一把手, 一口气).
-ZH_THINGS = "颗只本张台辆艘架棵座所间层枚粒剂片份套件支瓶盒袋杯碗篇首针栋户讲集场轮版册页题道班趟站句幅卷处顿匹根朵盏扇"
+ZH_THINGS = "颗只本张台辆艘架棵座所间层枚粒剂片份套件支瓶盒袋杯碗篇首针栋户讲集场轮版册页题道班趟站句幅卷处顿匹根朵盏扇课堂门"
 # A Chinese numeral counts only before a measure word or unit ("三年", "两千元", "百分之二十", "一百GB"),
 # so 一般, 统一 and 万一 stay words; nor does the 一 of 哪一 / 某一 ("which", "a certain": 哪一年). 千 after 万 or 亿 and before a unit is part of the unit ("三十万千米" is
 # 300,000 km; "三千米" stays 3,000 m).
