@@ -1421,6 +1421,24 @@ def test_a_never_is_not_rewritten_as_a_waiver():
     assert free_worded("停车不收费") == "停车免费"
 
 
+@pytest.mark.parametrize("statement, evidence, said", [
+    ("可以，市区内送花上门不要钱。", "本花店提供市区免费送花上门服务。", "可以，市区内送花上门免费。"),
+    ("家属停车不用花钱。", "探视家属停车免费。", "家属停车免费。"),
+    ("Nail trimming doesn't cost anything extra.", "Every grooming includes free nail trimming.",
+     "Nail trimming free extra."),
+    ("买钱包不要钱包装。", "钱包免费包装。", "买钱包不要钱包装。"),   # 钱包 is a wallet, no money
+    ("停车不要钱。", "停车费每小时5元。", "停车不要钱。"),            # the evidence says no "free" to read it as
+])
+def test_an_everyday_costs_nothing_is_read_as_the_evidences_free(statement, evidence, said):
+    from ragpipe.core.evidence.antonyms import as_evidence_says
+
+    assert as_evidence_says(statement, evidence) == said
+
+
+def test_an_everyday_costs_nothing_meets_the_evidences_price():
+    assert contradiction("市区内送花上门不要钱。", ["市区内送花上门收取配送费20元。"]) is not None
+
+
 def test_an_antonym_only_the_question_states_is_no_claim_of_a_reply():
     # "航班延误了" to "航班准时吗？" says what "…晚点" says: the 准时 is the question's word, not the reply's.
     assert contradicted("航班延误了", "航班准时吗？", ["该航班因天气原因晚点。"]) is None
