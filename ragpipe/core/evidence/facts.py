@@ -327,17 +327,26 @@ def names(text: str) -> tuple[str, ...]:
 
 def bounds(text: str) -> dict[float, set[str]]:
     """Each value of the text that a bound word makes a floor or a ceiling, with which."""
-    text = normalize(text)
     found: dict[float, set[str]] = {}
+    for value, kind, _, _ in bound_spans(normalize(text)):
+        found.setdefault(value, set()).add(kind)
+    return found
+
+
+def bound_spans(text: str) -> list[tuple[float, str, int, int]]:
+    """Each bounded value of the text: the value, "floor" or "ceiling", and where its bound and value stand."""
+    found = []
     for value, start, end in _value_spans(text):
-        before = text[max(0, start - _BOUND_REACH):start]
-        before = before[max((m.end() for m in VALUE_CLAUSE.finditer(before)), default=0):]  # its own clause
-        words_before = list(BOUND_BEFORE.finditer(before))
+        reach = max(0, start - _BOUND_REACH)
+        before = text[reach:start]
+        reach += max((m.end() for m in VALUE_CLAUSE.finditer(before)), default=0)  # its own clause
+        words_before = list(BOUND_BEFORE.finditer(text[reach:start]))
         after = _BOUND_AFTER.match(text, end)
         match = after if after else words_before[-1] if words_before else None
         if match:
             lead = match.group(0).lower() == "up to" and _LEAD_TIME.match(text, end)
-            found.setdefault(value, set()).add("floor" if match.group("floor") or lead else "ceiling")
+            found.append((value, "floor" if match.group("floor") or lead else "ceiling",
+                          start if after else reach + match.start(), after.end() if after else end))
     return found
 
 
