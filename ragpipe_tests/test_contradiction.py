@@ -309,6 +309,14 @@ def test_the_one_of_which_or_a_certain_is_no_number():
     assert facts("一年有十二个月。").numbers == {1.0, 12.0}
 
 
+def test_a_lone_one_before_a_generic_measure_word_says_each():
+    """一条 / 一节 / 一期 say "a" as the evidence's 每艘 / 每节 / 每期 do; against a count of the same word they count."""
+    assert lone_one("一条海钓船最多坐6个人。", "每艘海钓船限乘6人。")
+    assert lone_one("一节冲浪课两个小时。", "每节冲浪课时长为2小时。")
+    assert lone_one("围棋班一期12节课。", "围棋培训每期十二课时。")
+    assert not lone_one("只有一条路能上山。", "有两条路可以上山。")
+
+
 def test_a_lone_one_says_each_where_the_evidence_does():
     """"一次吃两粒" says what "每次两粒" says, though the evidence counts 次 elsewhere ("每日三次")."""
     assert lone_one("一次吃两粒。", "每日三次，每次两粒。") and not lone_one("一次吃两粒。", "每日三次，两次之间隔4小时。")

@@ -384,8 +384,9 @@ def day_off(text: str) -> str:
     return found.group(0) if found else ""
 
 
-# A lone 一 before a unit of time or count says "a" ("一天不超过4次": a day, as "每天" or "24小时内" say; "一只猫").
-_LONE_ONE = re.compile(rf"(?<![零〇一二两三四五六七八九十百千万亿\d第])一(天|日|年|个?月|周|星期|次|个?小时|分钟|[{ZH_THINGS}])")
+# A lone 一 before a unit of time or count says "a" ("一天不超过4次": a day, as "每天" or "24小时内" say; "一只猫"), and so
+# before a generic measure word of a thing, a lesson or a term ("一条船最多坐6人" / "每艘船限乘6人", "一节课两小时", "一期12节").
+_LONE_ONE = re.compile(rf"(?<![零〇一二两三四五六七八九十百千万亿\d第])一(天|日|年|个?月|周|星期|次|个?小时|分钟|[{ZH_THINGS}条节期位名])")
 _ZH_COUNT = r"[\d零〇一二两三四五六七八九十百千万]+\s*"
 
 
