@@ -315,6 +315,7 @@ def test_a_lone_one_before_a_generic_measure_word_says_each():
     assert lone_one("一节冲浪课两个小时。", "每节冲浪课时长为2小时。")
     assert lone_one("围棋班一期12节课。", "围棋培训每期十二课时。")
     assert not lone_one("只有一条路能上山。", "有两条路可以上山。")
+    assert not lone_one("最早提出这一名称的是他。", "这个名称由他提出。")  # 这一 is "this", no count to read as "a"
 
 
 def test_a_lone_one_says_each_where_the_evidence_does():

@@ -385,8 +385,9 @@ def day_off(text: str) -> str:
 
 
 # A lone 一 before a unit of time or count says "a" ("一天不超过4次": a day, as "每天" or "24小时内" say; "一只猫"), and so
-# before a generic measure word of a thing, a lesson or a term ("一条船最多坐6人" / "每艘船限乘6人", "一节课两小时", "一期12节").
-_LONE_ONE = re.compile(rf"(?<![零〇一二两三四五六七八九十百千万亿\d第])一(天|日|年|个?月|周|星期|次|个?小时|分钟|[{ZH_THINGS}条节期位名])")
+# before 条 / 节 / 期 ("一条船最多坐6人" / "每艘船限乘6人", "一节课两小时", "一期12节"), not 这一 / 同一 / 唯一 (one of a kind).
+_LONE_ONE = re.compile(rf"(?<![零〇一二两三四五六七八九十百千万亿\d第])(?:一(天|日|年|个?月|周|星期|次|个?小时|分钟|[{ZH_THINGS}])"
+                       r"|(?<![这那同唯统某哪])一([条节期]))")
 _ZH_COUNT = r"[\d零〇一二两三四五六七八九十百千万]+\s*"
 
 
@@ -402,6 +403,6 @@ def lone_one(statement: str, evidence: str) -> bool:
     if not is_chinese(statement):
         return (bool(TIMES.search(statement)) and not re.search(r"(?<![\d.])1(?![\d.])|\bone\b", statement, re.I)
                 and 1.0 in _times(statement) and not _EN_COUNTS_TIMES.search(evidence))
-    units = [m.group(1) for m in _LONE_ONE.finditer(statement)]
+    units = [m.group(1) or m.group(2) for m in _LONE_ONE.finditer(statement)]
     return (bool(units) and not re.search(r"(?<![\d.])1(?![\d.])", statement)
             and not any(re.search(_ZH_COUNT + re.escape(u), evidence) and "每" + u not in evidence for u in units))
