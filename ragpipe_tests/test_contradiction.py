@@ -344,6 +344,15 @@ def test_the_one_of_which_or_a_certain_is_no_number():
     assert facts("一年有十二个月。").numbers == {1.0, 12.0}
 
 
+def test_a_lone_one_before_a_generic_measure_word_says_each():
+    """一条 / 一节 / 一期 say "a" as the evidence's 每艘 / 每节 / 每期 do; against a count of the same word they count."""
+    assert lone_one("一条海钓船最多坐6个人。", "每艘海钓船限乘6人。")
+    assert lone_one("一节冲浪课两个小时。", "每节冲浪课时长为2小时。")
+    assert lone_one("围棋班一期12节课。", "围棋培训每期十二课时。")
+    assert not lone_one("只有一条路能上山。", "有两条路可以上山。")
+    assert not lone_one("最早提出这一名称的是他。", "这个名称由他提出。")  # 这一 is "this", no count to read as "a"
+
+
 def test_a_lone_one_says_each_where_the_evidence_does():
     """"一次吃两粒" says what "每次两粒" says, though the evidence counts 次 elsewhere ("每日三次")."""
     assert lone_one("一次吃两粒。", "每日三次，每次两粒。") and not lone_one("一次吃两粒。", "每日三次，两次之间隔4小时。")
@@ -1455,6 +1464,24 @@ def test_a_never_is_not_rewritten_as_a_waiver():
     assert free_worded("这个停车场从来不收费") == "这个停车场从来不收费"
     assert as_evidence_says("每月存够500元就不收月费", "每月存入至少500元即可免月费。") == "每月存够500元就免月费"
     assert free_worded("停车不收费") == "停车免费"
+
+
+@pytest.mark.parametrize("statement, evidence, said", [
+    ("可以，市区内送花上门不要钱。", "本花店提供市区免费送花上门服务。", "可以，市区内送花上门免费。"),
+    ("家属停车不用花钱。", "探视家属停车免费。", "家属停车免费。"),
+    ("Nail trimming doesn't cost anything extra.", "Every grooming includes free nail trimming.",
+     "Nail trimming free extra."),
+    ("买钱包不要钱包装。", "钱包免费包装。", "买钱包不要钱包装。"),   # 钱包 is a wallet, no money
+    ("停车不要钱。", "停车费每小时5元。", "停车不要钱。"),            # the evidence says no "free" to read it as
+])
+def test_an_everyday_costs_nothing_is_read_as_the_evidences_free(statement, evidence, said):
+    from ragpipe.core.evidence.antonyms import as_evidence_says
+
+    assert as_evidence_says(statement, evidence) == said
+
+
+def test_an_everyday_costs_nothing_meets_the_evidences_price():
+    assert contradiction("市区内送花上门不要钱。", ["市区内送花上门收取配送费20元。"]) is not None
 
 
 def test_an_antonym_only_the_question_states_is_no_claim_of_a_reply():

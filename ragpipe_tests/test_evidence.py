@@ -479,6 +479,13 @@ def test_a_date_in_digits_is_the_date_it_writes(statement, evidence, written):
     assert as_written_in(statement, evidence) == written
 
 
+def test_a_chinese_numeral_counts_lessons_and_doors():
+    """八课时, 两堂课, 三门课: a Chinese numeral before 课 / 堂 / 门 is a number (茶艺课程共八课时 states the 8 of 一共8节)."""
+    from ragpipe.core.evidence.facts import facts
+    assert set(facts("茶艺课程共八课时").numbers) == {8.0}
+    assert set(facts("每周两堂课").numbers) == {2.0} and set(facts("本学期开设三门选修课").numbers) == {3.0}
+
+
 def test_a_date_in_digits_is_a_typed_date():
     from ragpipe.core.evidence.facts import dates_at, facts
     assert [read for *_, read in dates_at("须在2025-03-15前、2025/3/16或17.03.2025提交")] == [

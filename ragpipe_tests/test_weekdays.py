@@ -28,6 +28,20 @@ def test_a_day_against_a_range_of_weekdays(statement, question, evidence, holds)
     assert holds or found.kind == "bound"
 
 
+@pytest.mark.parametrize("statement", ["周二闭馆。", "星期二休息。", "Closed on Tuesdays."])
+def test_an_answer_naming_no_subject_is_read_against_the_one_schedule(statement):
+    """"周二闭馆。" names no place: it speaks of the evidence's only schedule, whatever that calls the place (本馆)."""
+    evidence = ["本馆每周一闭馆，周二至周日10:00-21:00营业。", "体验课需至少提前一天预约。"] if "馆" in statement or "休" in statement \
+        else ["We close on Mondays and open Tuesday to Sunday, 10 a.m. to 9 p.m.", "Classes must be booked a day ahead."]
+    found = contradicted(statement, "陶艺馆哪天休息？" if "馆" in evidence[0] else "When is the studio closed?", evidence)
+    assert found is not None and found.kind == "bound"
+
+
+def test_an_answer_naming_no_subject_decides_nothing_against_two_schedules():
+    evidence = ["本馆每周一闭馆，周二至周日营业。", "馆内咖啡厅周二至周五营业。"]
+    assert contradicted("周二闭馆。", "陶艺馆哪天休息？", evidence) is None
+
+
 def test_a_range_of_another_subject_or_a_closed_range_decides_nothing():
     # The range speaks of the office, the statement of the library; a range of closed days sets no open days.
     assert not borne_out("The library is closed on Saturdays.", "When is the library open?", OFFICE_EN)
@@ -39,9 +53,14 @@ def test_a_chinese_weekday_is_written_as_the_evidence_spells_the_same_day():
     """星期二 is the evidence's 周二 (weekdays.as_evidence_spells, in the verifier); another day stays as written."""
     from ragpipe.core.evidence.weekdays import as_evidence_spells
 
-    assert as_evidence_spells("会员每个星期二打九折", "会员每周二可享受九折优惠。") == "会员每个周二打九折"
+    assert as_evidence_spells("会员每个星期二打九折", "会员每周二可享受九折优惠。") == "会员每周二打九折"
     assert as_evidence_spells("礼拜天不营业", "本店周日休息。") == "周日不营业"
     assert as_evidence_spells("会员每个星期三打九折", "会员每周二可享受九折优惠。") == "会员每个星期三打九折"
+    # A schedule's day with or without 每 is one day: 每周一 is the evidence's 周一, but not its 本周一 (one date).
+    assert as_evidence_spells("每周一闭站", "回收站每周二至周日开放，周一闭站。") == "周一闭站"
+    assert as_evidence_spells("攀岩馆每个星期二不开门", "本攀岩馆周二闭馆。") == "攀岩馆周二不开门"
+    assert as_evidence_spells("每周一停水", "本周一停水。") == "每周一停水"
+    assert as_evidence_spells("星期三上课", "每周三上课。") == "周三上课"
     # 工作日 is the evidence's spelled-out range; 非工作日 is not.
     assert as_evidence_spells("工作日早8点到晚6点", "诊所周一至周五早上8点到下午6点开诊。") == "周一至周五早8点到晚6点"
     assert as_evidence_spells("非工作日不开诊", "诊所周一至周五开诊。") == "非工作日不开诊"

@@ -63,11 +63,16 @@ _STEMS = sorted({w for pair in ANTONYMS for w in pair})
 _ZH_VERDICT = re.compile(r"通过了?(?=[。，！；,.!;]|$)")
 # "free of charge", "at no cost", "no charge", 不收费 (不会收费, 不再收费) say "free" / 免费: their "charge" and "cost" are none.
 _FREE_OF_CHARGE = re.compile(r"\bfree of charges?\b", re.I)
-_NO_COST = re.compile(r"\bat no (?:extra |additional )?(?:cost|charge)\b|\bno charge\b|\bcosts? nothing\b", re.I)
+_NO_COST = re.compile(r"\bat no (?:extra |additional )?(?:cost|charge)\b|\bno charge\b|\bcosts? nothing\b"
+                      r"|\b(?:does not|doesn't|do not|don't|will not|won't) cost (?:you )?(?:anything|a (?:penny|cent|thing))\b", re.I)
 # The 不 of 从不 / 从来不 / 永不 says "never", not "no charge": "这张信用卡从不收取年费" claims more than "免年费" (scope.py reads
 # it against an "otherwise").
 _NOT_NEVER = "(?<!从来)(?<![从永决绝])"
-_ZH_FREE = re.compile(_NOT_NEVER + r"不(?:会|再)?(?:收|收取|需|用)(?:任何)?费用?|无需付费|无(?:需|须)?收费|(?<![以避])免(?:收|收取)?(?=[\u4e00-\u9fff]{1,3}费)")
+# 不要钱 / 不用花钱 / 不花一分钱 are the everyday 免费.
+_ZH_NO_MONEY = r"不(?:要|用|需要?)(?:花|付|掏)?钱(?![包庄币])|不(?:用|需要?)?花(?:一分)?钱(?![包庄币])"
+_ZH_FREE = re.compile(_NOT_NEVER + r"不(?:会|再)?(?:收|收取|需|用)(?:任何)?费用?|无需付费|无(?:需|须)?收费|(?<![以避])免(?:收|收取)?(?=[\u4e00-\u9fff]{1,3}费)"
+                      r"|" + _ZH_NO_MONEY)
+_EVERYDAY_FREE = {True: re.compile(_NOT_NEVER + _ZH_NO_MONEY), False: _NO_COST}
 # A price stated (a sum above zero that something costs: "cost $3 each", "费为8元", "收取工本费10元") charges for
 # it, whatever the verb: the antonym of "free" / 免费.
 _PRICE = re.compile(r"(?:[$£€¥￥]\s*0*[1-9][\d,]*(?:\.\d+)?|(?<![\d.])0*[1-9][\d,]*(?:\.\d+)?\s*(?:元|块钱|美元|英镑|欧元"
@@ -119,12 +124,22 @@ def _as_waived(statement: str, evidence: str) -> str:
     return _ZH_NOT_CHARGED.sub(waived, statement)
 
 
+def _as_free(statement: str, evidence: str) -> str:
+    """An everyday "costs nothing" (不要钱, "doesn't cost anything") written as the evidence's 免费 / "free", so that
+    its negation is no polarity the evidence lacks."""
+    zh = bool(re.search(r"[\u4e00-\u9fff]", statement))
+    if not (re.search(r"免费", evidence) if zh else re.search(r"\bfree\b", evidence, re.I)):
+        return statement
+    return _EVERYDAY_FREE[zh].sub("免费" if zh else "free", statement)
+
+
 def as_evidence_says(statement: str, evidence: str) -> str:
     """The statement with a word the evidence says as "not" and its antonym said so ("The museum is closed on
     Mondays" as "The museum is not open on Mondays" where the evidence says "does not open on Mondays";
     闭馆 as 不开放), so that its words and its polarity are the evidence's. Only where the evidence never
-    has the statement's word itself and the statement does not negate it; a fee not charged is one waived (免)."""
-    statement = _as_waived(statement, evidence)
+    has the statement's word itself and the statement does not negate it; a fee not charged is one waived (免), and
+    an everyday "costs nothing" the evidence's "free"."""
+    statement = _as_free(_as_waived(statement, evidence), evidence)
     said, held = stems_in(statement), stems_in(evidence)
     for ours, theirs in [*ANTONYMS, *((y, x) for x, y in ANTONYMS)]:
         if not (ours in said and ours not in held and theirs in held and theirs not in said):

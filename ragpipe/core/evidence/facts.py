@@ -62,7 +62,7 @@ _ZH_SMALL = {"十": 10, "百": 100, "千": 1000}
 _ZH_BIG = {"万": 1e4, "亿": 1e8}
 # Measure words that count things ("两颗卫星", "三座桥", "两剂疫苗", "每日两片", "三套房", "十讲", "三场比赛"); not those
 # that make words with a numeral (一部分, 一段时间, 三门峡, 一把手, 一口气).
-ZH_THINGS = "颗只本张台辆艘架棵座所间层枚粒剂片份套件支瓶盒袋杯碗篇首针栋户讲集场轮版册页题道班趟站句幅卷处顿匹根朵盏扇"
+ZH_THINGS = "颗只本张台辆艘架棵座所间层枚粒剂片份套件支瓶盒袋杯碗篇首针栋户讲集场轮版册页题道班趟站句幅卷处顿匹根朵盏扇课堂门"
 # A Chinese numeral counts only before a measure word or unit ("三年", "两千元", "百分之二十", "一百GB"),
 # so 一般, 统一 and 万一 stay words; nor does the 一 of 哪一 / 某一 ("which", "a certain": 哪一年). 千 after 万 or 亿 and before a unit is part of the unit ("三十万千米" is
 # 300,000 km; "三千米" stays 3,000 m).
@@ -327,17 +327,26 @@ def names(text: str) -> tuple[str, ...]:
 
 def bounds(text: str) -> dict[float, set[str]]:
     """Each value of the text that a bound word makes a floor or a ceiling, with which."""
-    text = normalize(text)
     found: dict[float, set[str]] = {}
+    for value, kind, _, _ in bound_spans(normalize(text)):
+        found.setdefault(value, set()).add(kind)
+    return found
+
+
+def bound_spans(text: str) -> list[tuple[float, str, int, int]]:
+    """Each bounded value of the text: the value, "floor" or "ceiling", and where its bound and value stand."""
+    found = []
     for value, start, end in _value_spans(text):
-        before = text[max(0, start - _BOUND_REACH):start]
-        before = before[max((m.end() for m in VALUE_CLAUSE.finditer(before)), default=0):]  # its own clause
-        words_before = list(BOUND_BEFORE.finditer(before))
+        reach = max(0, start - _BOUND_REACH)
+        before = text[reach:start]
+        reach += max((m.end() for m in VALUE_CLAUSE.finditer(before)), default=0)  # its own clause
+        words_before = list(BOUND_BEFORE.finditer(text[reach:start]))
         after = _BOUND_AFTER.match(text, end)
         match = after if after else words_before[-1] if words_before else None
         if match:
             lead = match.group(0).lower() == "up to" and _LEAD_TIME.match(text, end)
-            found.setdefault(value, set()).add("floor" if match.group("floor") or lead else "ceiling")
+            found.append((value, "floor" if match.group("floor") or lead else "ceiling",
+                          start if after else reach + match.start(), after.end() if after else end))
     return found
 
 
@@ -375,8 +384,10 @@ def day_off(text: str) -> str:
     return found.group(0) if found else ""
 
 
-# A lone 一 before a unit of time or count says "a" ("一天不超过4次": a day, as "每天" or "24小时内" say; "一只猫").
-_LONE_ONE = re.compile(rf"(?<![零〇一二两三四五六七八九十百千万亿\d第])一(天|日|年|个?月|周|星期|次|个?小时|分钟|[{ZH_THINGS}])")
+# A lone 一 before a unit of time or count says "a" ("一天不超过4次": a day, as "每天" or "24小时内" say; "一只猫"), and so
+# before 条 / 节 / 期 ("一条船最多坐6人" / "每艘船限乘6人", "一节课两小时", "一期12节"), not 这一 / 同一 / 唯一 (one of a kind).
+_LONE_ONE = re.compile(rf"(?<![零〇一二两三四五六七八九十百千万亿\d第])(?:一(天|日|年|个?月|周|星期|次|个?小时|分钟|[{ZH_THINGS}])"
+                       r"|(?<![这那同唯统某哪])一([条节期]))")
 _ZH_COUNT = r"[\d零〇一二两三四五六七八九十百千万]+\s*"
 
 
@@ -392,6 +403,6 @@ def lone_one(statement: str, evidence: str) -> bool:
     if not is_chinese(statement):
         return (bool(TIMES.search(statement)) and not re.search(r"(?<![\d.])1(?![\d.])|\bone\b", statement, re.I)
                 and 1.0 in _times(statement) and not _EN_COUNTS_TIMES.search(evidence))
-    units = [m.group(1) for m in _LONE_ONE.finditer(statement)]
+    units = [m.group(1) or m.group(2) for m in _LONE_ONE.finditer(statement)]
     return (bool(units) and not re.search(r"(?<![\d.])1(?![\d.])", statement)
             and not any(re.search(_ZH_COUNT + re.escape(u), evidence) and "每" + u not in evidence for u in units))

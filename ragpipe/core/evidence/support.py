@@ -16,10 +16,12 @@ import numpy as np
 from ragpipe.core.evidence.agreement import BARE_REPLY
 from ragpipe.core.evidence.activities import as_evidence_names_it
 from ragpipe.core.evidence.antonyms import as_evidence_says
+from ragpipe.core.evidence.bound_words import as_evidence_bounds
 from ragpipe.core.evidence.calibration import Calibration, load_calibration
 from ragpipe.core.evidence.denials import deny_supported
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.minors import as_evidence_names_minors
+from ragpipe.core.evidence.pairs import as_evidence_names_pair
 from ragpipe.core.evidence.features import POINTER, WINDOW, language_of, statement_features
 from ragpipe.core.evidence.counts import in_evidence_terms
 from ragpipe.core.evidence.refusals import is_refusal, only_lead_in
@@ -118,12 +120,13 @@ class OfflineVerifier:
         if not any(e and e.strip() for e in evidence):
             return [Verdict(s, False, 0.0, "", REASONS[language_of(s)]["no_evidence"]) for s in statements]
         # A quantity the evidence writes in another unit or form ("14天" for "两周") is read as the evidence writes it,
-        # and so is a word it says as "not" and its antonym ("closed" as "does not open"), a weekday (星期二 / 周二), and an
-        # activity it names by its noun ("take photos" as "photography", activities.py), and minors as "under 18".
+        # and so is a word it says as "not" and its antonym ("closed" as "does not open"), a weekday (星期二 / 周二), an
+        # activity it names by its noun ("take photos" as "photography", activities.py), minors as "under 18", a pair
+        # (两个人 / 双方, pairs.py), and an age limit ("18 or older" / "18 and over", bound_words.py).
         joined = "\n".join(e for e in evidence if e)
-        rows, notes = self.features([as_evidence_names_minors(as_evidence_says(as_evidence_names_it(in_evidence_terms(
+        rows, notes = self.features([as_evidence_bounds(as_evidence_names_pair(as_evidence_names_minors(as_evidence_says(as_evidence_names_it(in_evidence_terms(
                                          as_evidence_spells(without_lead_in(s, every=True), joined), joined, question),
-                                         joined), joined), joined)
+                                         joined), joined), joined), joined), joined)
                                      for s in statements], evidence,
                                     reference, question)
         probabilities = self.calibration.probability(rows)

@@ -121,10 +121,13 @@ def _schedule(statement: str, question: str, sentences: list[str]) -> tuple[set[
     if said is None:
         return None
     topic = [t for t in words(f"{statement} {question}") if not any(p.fullmatch(t) for p in (_ONE_DAY, _OPEN, _CLOSED))]
-    for sentence in sentences:
-        days = open_days(sentence)
-        if days is not None and any(found_in(t, words(sentence)) for t in topic):
+    schedules = [(sentence, days) for sentence in sentences if (days := open_days(sentence)) is not None]
+    for sentence, days in schedules:
+        if any(found_in(t, words(sentence)) for t in topic):
             return (*said, days, sentence)
+    # A bare answer names no subject ("每周二闭馆。"): it speaks of the evidence's one schedule, whatever that calls the place.
+    if len(schedules) == 1 and not [t for t in words(statement) if not any(p.fullmatch(t) for p in (_ONE_DAY, _OPEN, _CLOSED))]:
+        return (*said, schedules[0][1], schedules[0][0])
     return None
 
 
@@ -174,7 +177,8 @@ def _days_as_written(statement: str) -> str:
     return found.group(0).rstrip(".") if found else ", ".join(m.group(0).rstrip(".") for m in _ONE_DAY.finditer(statement))
 
 
-_ZH_DAY = re.compile(r"(?:周|星期|礼拜)[一二三四五六日天]")
+# A day with its "every" (每周一, 每个星期二) or its "this / next / last" (本周一, 下周二: one date, no schedule).
+_ZH_DAY_AS_WRITTEN = re.compile(r"(?P<before>每个?|[本上下这])?(?P<day>(?:周|星期|礼拜)[一二三四五六日天])")
 
 
 # The days 工作日 names, as the evidence may spell them out ("周一至周五"). (周末 as "周六和周日" is left: it would align
@@ -184,12 +188,21 @@ _WORKDAYS = re.compile(r"(?:周|星期|礼拜)一\s*(?:至|到|-|—|~|～)\s*(?
 
 def as_evidence_spells(statement: str, evidence: str) -> str:
     """A Chinese weekday written as the evidence spells the same day: "星期二" as the evidence's "周二", "礼拜天"
-    as its "周日" (one day, three spellings; another day stays as written, a claim of its own); 工作日 as its
-    "周一至周五" (not 非工作日)."""
+    as its "周日" (one day, three spellings; another day stays as written, a claim of its own), "每个星期二" as its
+    "每周二" and "每周一" as its schedule's "周一" (not its "本周一", one date); 工作日 as its "周一至周五" (not 非工作日)."""
     workdays = _WORKDAYS.search(evidence)
     if workdays and "工作日" not in evidence:
         statement = re.sub(r"(?<!非)工作日", workdays.group(0), statement)
     theirs = {}
-    for found in _ZH_DAY.finditer(evidence):
-        theirs.setdefault(_day(found.group(0)), found.group(0))
-    return _ZH_DAY.sub(lambda m: theirs.get(_day(m.group(0)), m.group(0)), statement) if theirs else statement
+    for found in _ZH_DAY_AS_WRITTEN.finditer(evidence):
+        theirs.setdefault(_day(found.group("day")), (found.group("before") or "", found.group("day")))
+
+    def spelled(match: re.Match) -> str:
+        before, day = match.group("before") or "", match.group("day")
+        their_before, their_day = theirs.get(_day(day), (None, day))
+        # A schedule's day is every such day, with or without 每: "每周一闭站" says the evidence's "周一闭站".
+        if before.startswith("每") and their_before in ("", "每"):
+            before = their_before
+        return before + their_day
+
+    return _ZH_DAY_AS_WRITTEN.sub(spelled, statement) if theirs else statement
