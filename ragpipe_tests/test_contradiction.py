@@ -110,6 +110,10 @@ def test_still_against_no_longer_said_once_for_the_sentence(statement, evidence)
      "The lender must notify the borrower of any change of address."),
     ("Coach Irena Bell was trained by the sprinter Malik Osei.",  # titles after "by" tell the agent, not the relation
      "The sprinter Malik Osei was trained by coach Irena Bell for six seasons."),
+    # phrases of several words trade places; "X's Y" is "the Y of X"
+    ("The city council's planning office sends monthly reports to Ms Ortega.",
+     "Ms Ortega sends monthly reports to the planning office of the city council."),
+    ("市图书馆的志愿者每周六为阳光小学的学生讲故事。", "阳光小学的学生每周六为市图书馆的志愿者讲故事。"),
 ])
 
 
@@ -134,6 +138,11 @@ def test_sides_that_trade_places_around_their_relation(statement, evidence):
     ("字节跳动起诉了腾讯。", "字节跳动以不正当竞争为由起诉腾讯。"),  # the same order; 不正当竞争 is no negation
     ("Stir the butter with the sugar.", "Stir the sugar with the butter."),  # nothing between: a list
     ("The coach met the captain before the match.", "The captain met the coach before the match."),
+    # a sentence reversed across its copula, a passive without its agent, another clause: no phrases traded
+    ("Overnight street parking is not allowed for residents.", "Residents are forbidden to park on the street overnight."),
+    ("The Traitors cast list has been released.", "Peacock released the cast list for The Traitors."),
+    ("Adults need to obtain eight essential amino acids.",
+     "Nine of the amino acids are essential, but adults need to obtain only eight of them."),
 ])
 
 
