@@ -603,6 +603,18 @@ def test_an_antonym_is_read_across_a_y_verbs_tenses_past_a_purpose_clause_and_in
 
 
 @pytest.mark.parametrize("statement, evidence, opposed", [
+    ("Membership fees go down every year you renew.", "Membership fees increase every year you renew.", True),
+    ("Membership fees go up every year you renew.", "Membership fees increase every year you renew.", False),
+    ("The express course is longer.", "The express course is shorter than the standard one.", True),
+    ("夜间航班的票价较高。", "夜间航班的票价较低。", True),
+    ("该型号的充电时间较长。", "该型号的充电时间较长，约需4小时。", False),
+])
+def test_an_antonym_said_with_a_phrasal_verb_or_a_comparative(statement, evidence, opposed):
+    found = contradiction(statement, [evidence])
+    assert (found is not None and found.kind == "antonym") is opposed
+
+
+@pytest.mark.parametrize("statement, evidence, opposed", [
     ("该提案获得通过。", "该提案在表决中被否决。", True),
     ("议案已经通过。", "议案在表决中被否决。", True),
     ("他通过网上申请了签证。", "他的签证申请被拒绝。", False),  # 通过 "by way of": no antonym in the evidence
