@@ -23,8 +23,9 @@ _ZH_COMMA = re.compile(r"，|,(?!(?<=\d,)\d{3}(?!\d))")  # not the thousands com
 _MIN_CLAUSE_TOKENS = 3
 # A clause that widens the one before to any size or kind ("包裹都免运费，不限重量", "…，无论金额多少") is part of its claim.
 _ZH_WIDENS = re.compile(r"^\s*(?:不限|无论|不论|不管)")
-# A condition ("没有电梯的话，…", "如需取消，…", "只要…，…") sets the case the next clause speaks of: no claim alone.
-_ZH_CONDITION = re.compile(r"^(?:如果|假如|假若|倘若|若是?|要是|一旦|只要|如需|如有)|的话$")
+# A condition ("没有电梯的话，…", "如需取消，…", "只要…，…") or a concession ("即使已经理赔过，…也…") sets the case
+# the next clause speaks of: no claim alone.
+_ZH_CONDITION = re.compile(r"^(?:如果|假如|假若|倘若|若是?|要是|一旦|只要|如需|如有|即使|即便|哪怕|就算)|的话$")
 # A clause that names who says or rules ("市场监管总局规定，…", "专家指出，…") introduces the next one: no claim alone.
 _ZH_SAYS = re.compile(r"(?:规定|表示|指出|认为|强调|称|说|提到|显示|宣布|介绍|报道|写道)$")
 # A lead-in that only names where the words come from: a preposition of source and any noun phrase
