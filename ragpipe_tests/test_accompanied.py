@@ -11,6 +11,10 @@ from ragpipe.core.evidence.contradiction import contradiction
      "Golfers under 18 must be accompanied by an adult on the course at all times."),
     ("18岁以下的顾客可以单独进场滑冰。", "18岁以下的顾客须由成人陪同方可入场。"),
     ("Children can use the pool alone.", "Children must be accompanied by an adult in the pool."),
+    # the company as the condition of a refusal (the condition used to make the clause unread)
+    ("Teenagers under 16 can book a climbing session on their own.",
+     "Sessions are not booked for anyone under 16 unless a parent signs the waiver and stays."),
+    ("未满16岁的学员可以独自报名攀岩课。", "未满16岁的学员除非有家长全程在场不予报名攀岩课。"),
 ])
 def test_a_group_let_alone_where_the_evidence_requires_company_is_contradicted(statement, evidence):
     assert accompaniment_conflict(statement, [evidence]) is not None

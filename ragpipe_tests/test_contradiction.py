@@ -145,6 +145,10 @@ def test_still_against_no_longer_said_once_for_the_sentence(statement, evidence)
      "The lender must notify the borrower of any change of address."),
     ("Coach Irena Bell was trained by the sprinter Malik Osei.",  # titles after "by" tell the agent, not the relation
      "The sprinter Malik Osei was trained by coach Irena Bell for six seasons."),
+    # phrases of several words trade places; "X's Y" is "the Y of X"
+    ("The city council's planning office sends monthly reports to Ms Ortega.",
+     "Ms Ortega sends monthly reports to the planning office of the city council."),
+    ("市图书馆的志愿者每周六为阳光小学的学生讲故事。", "阳光小学的学生每周六为市图书馆的志愿者讲故事。"),
 ])
 
 
@@ -169,6 +173,11 @@ def test_sides_that_trade_places_around_their_relation(statement, evidence):
     ("字节跳动起诉了腾讯。", "字节跳动以不正当竞争为由起诉腾讯。"),  # the same order; 不正当竞争 is no negation
     ("Stir the butter with the sugar.", "Stir the sugar with the butter."),  # nothing between: a list
     ("The coach met the captain before the match.", "The captain met the coach before the match."),
+    # a sentence reversed across its copula, a passive without its agent, another clause: no phrases traded
+    ("Overnight street parking is not allowed for residents.", "Residents are forbidden to park on the street overnight."),
+    ("The Traitors cast list has been released.", "Peacock released the cast list for The Traitors."),
+    ("Adults need to obtain eight essential amino acids.",
+     "Nine of the amino acids are essential, but adults need to obtain only eight of them."),
 ])
 
 
@@ -633,6 +642,18 @@ def test_a_word_against_its_antonym_of_the_lexicon_is_contradicted(statement, ev
     ("快速充电30分钟可充至80%。", "支持快速充电，30分钟可充至80%。", False),
 ])
 def test_an_antonym_is_read_across_a_y_verbs_tenses_past_a_purpose_clause_and_in_chinese_pace_words(statement, evidence, opposed):
+    found = contradiction(statement, [evidence])
+    assert (found is not None and found.kind == "antonym") is opposed
+
+
+@pytest.mark.parametrize("statement, evidence, opposed", [
+    ("Membership fees go down every year you renew.", "Membership fees increase every year you renew.", True),
+    ("Membership fees go up every year you renew.", "Membership fees increase every year you renew.", False),
+    ("The express course is longer.", "The express course is shorter than the standard one.", True),
+    ("夜间航班的票价较高。", "夜间航班的票价较低。", True),
+    ("该型号的充电时间较长。", "该型号的充电时间较长，约需4小时。", False),
+])
+def test_an_antonym_said_with_a_phrasal_verb_or_a_comparative(statement, evidence, opposed):
     found = contradiction(statement, [evidence])
     assert (found is not None and found.kind == "antonym") is opposed
 

@@ -19,6 +19,9 @@ PILLS = ["成人每次1片，每8小时1次，每日不超过3片。", "12岁以
     ("65岁以上的老人滑雪打八折。", SKI, "老人", "学生"),
     ("Adults are seen by Dr. Patel.", CLINIC, "Adults", "children"),
     ("儿童每8小时吃一片。", PILLS, "儿童", "成人"),  # the sentence's one group owns its clauses
+    # a sentence that opens with a pronoun speaks of the thing the one before names
+    ("The eye exam is free for students.", ["An eye exam takes 30 minutes.", "It is free for seniors; others pay $40.",
+                                            "Students get 10% off frames."], "students", "seniors"),
 ])
 def test_a_value_the_evidence_gives_another_group_is_a_contradiction(statement, evidence, mine, theirs):
     assert group_swap(statement, evidence)[:3] == ("group", mine, theirs)

@@ -401,6 +401,19 @@ def test_another_name_in_the_references_place_is_a_conflict(kit, question, answe
     assert result.value == 0.0 and result.details["conflicts"], result.details
 
 
+@pytest.mark.parametrize("question, answer, reference, correct", [
+    # a range that shares one end with the reference's is another range (both used to share 7月 and pass)
+    ("台风季是哪几个月？", "5月到7月。", "7月至9月。", False),
+    ("When is the rainy season?", "From May to July.", "July to September.", False),
+    # every month of the reference stated, one between them added: no conflict
+    ("台风季是哪几个月？", "7月、8月和9月。", "7月至9月。", True),
+])
+def test_answer_correctness_a_date_in_place_of_one_of_the_references_is_another_date(kit, question, answer, reference,
+                                                                                      correct):
+    result = score(kit, "answer_correctness", question=question, answer=answer, ground_truth_answer=reference)
+    assert bool(result.details.get("conflicts")) != correct and (result.value >= 0.5) == correct, result.details
+
+
 def test_a_reference_in_a_script_without_words_here_is_one_term(kit):
     """"عدنان خاشقجي" has no words for the English reader: it is one key term, which an answer
     naming someone else does not state (it was taken as fully stated before) and one writing it does."""

@@ -23,8 +23,9 @@ _ZH_COMMA = re.compile(r"，|,(?!(?<=\d,)\d{3}(?!\d))")  # not the thousands com
 _MIN_CLAUSE_TOKENS = 3
 # A clause that widens the one before to any size or kind ("包裹都免运费，不限重量", "…，无论金额多少") is part of its claim.
 _ZH_WIDENS = re.compile(r"^\s*(?:不限|无论|不论|不管)")
-# A condition ("没有电梯的话，…", "如需取消，…", "只要…，…") sets the case the next clause speaks of: no claim alone.
-_ZH_CONDITION = re.compile(r"^(?:如果|假如|假若|倘若|若是?|要是|一旦|只要|如需|如有)|的话$")
+# A condition ("没有电梯的话，…", "如需取消，…", "只要…，…") or a concession ("即使已经理赔过，…也…") sets the case
+# the next clause speaks of: no claim alone.
+_ZH_CONDITION = re.compile(r"^(?:如果|假如|假若|倘若|若是?|要是|一旦|只要|如需|如有|即使|即便|哪怕|就算)|的话$")
 # A time or a case and what is done then, with no value of its own ("周一至周四办婚礼", "周末入住", "平日预订"), before a
 # clause that prices it otherwise than usual ("，场地费打七折", "，房费上浮20%", "，可免费停车"): the case of that price,
 # no claim alone.

@@ -21,7 +21,8 @@ _ALONE = re.compile(r"\b(?:alone|on (?:their|his|her|your) own|by (?:themselves|
                     r"|单独|独自|无需(?:家长|成人|大人|监护人)?陪同|不(?:需要?|用)(?:家长|成人|大人|监护人)?陪同", re.I)
 _ACCOMPANIED = re.compile(r"\b(?:must|need to|needs to|have to|has to|should|are required to|is required to)\s+be\s+"
                           r"(?:accompanied|supervised)\b|\bonly (?:with|when accompanied by) an? (?:adult|parent|guardian)\b"
-                          r"|(?:须|需|需要|必须|应)(?:由|有)?[\u4e00-\u9fff]{0,6}陪同|陪同(?:下)?方可", re.I)
+                          r"|\bunless (?:accompanied by |with )?(?:an? |their |his |her )?(?:adult|parent|guardian)s?\b"
+                          r"|(?:须|需|需要|必须|应)(?:由|有)?[\u4e00-\u9fff]{0,6}陪同|陪同(?:下)?方可|除非有?(?:家长|成人|大人|监护人)", re.I)
 _CONDITION = re.compile(r"\b(?:if|unless|only|except)\b|如果|除非|只有|除外", re.I)
 # The words that say alone or in company, not who or what.
 _COMPANY_WORDS = re.compile(r"^(?:alone|own|unaccompan\w*|unsupervis\w*|without|adults?|parents?|guardians?|supervis\w*"
@@ -38,7 +39,8 @@ def accompaniment_conflict(statement: str, sentences: list[str]) -> tuple[str, s
     ours = [w for w in dict.fromkeys(words(statement)) if not _COMPANY_WORDS.match(w)]
     for clause in (c for s in sentences for c in clauses_of(s)):
         company = _ACCOMPANIED.search(clause)
-        if not company or _ALONE.search(clause) or _CONDITION.search(clause):
+        # The company it requires may be its condition ("not … to anyone under 18 unless a parent … stays"), no other.
+        if not company or _ALONE.search(clause) or _CONDITION.search(clause[:company.start()] + clause[company.end():]):
             continue
         shared = sum(found_in(w, words(clause)) for w in ours)
         same_bound = bool(stated) and bounded_alike(statement, clause)

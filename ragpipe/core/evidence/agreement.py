@@ -204,7 +204,8 @@ def _conflicts(answer: Facts, reference: Facts, question: Facts, answer_terms, r
     none of the reference's, or, where it states some, another of the same unit where one is
     missing: "29 stone, 406 pounds" for "29 stone 12 pounds", "1/4处" for "1/3处"; ``units``
     maps each number of the answer and of the reference to its units, and is empty where
-    that is not to be read), a different year, month or day, a different name in the
+    that is not to be read), a different year, month or day (one of the
+    reference's missing and another given), a different name in the
     reference's name's place (none of the reference's names stated, and less than half of
     its key terms: "Denmark" answers "Kingdom of Denmark")."""
     found = []
@@ -214,11 +215,13 @@ def _conflicts(answer: Facts, reference: Facts, question: Facts, answer_terms, r
     if missing and other and (not wanted & given or any(units[0].get(g, set()) & units[1].get(w, set())
                                                           for g in other for w in missing)):
         found.append(f"number {_show(other)} for {_show(missing)}")
+    # A date of the answer's in place of one of the reference's is another date, whatever else both share:
+    # "5月到7月" for "7月至9月".
     for kind in ("years", "months", "days"):
         want = getattr(reference, kind) - getattr(question, kind)
         got = getattr(answer, kind) - getattr(question, kind)
-        if want and got and not want & got:
-            found.append(f"{kind[:-1]} {_show(got)} for {_show(want)}")
+        if want - got and got - want:
+            found.append(f"{kind[:-1]} {_show(got - want)} for {_show(want - got)}")
     # A name the question gives is no answer; one that adds words to it is ("Franklin D. Roosevelt" to "Which Roosevelt…").
     asked = lambda name: name_in(name, question.names, one_way=not is_chinese(name))  # noqa: E731
     listed = [_items(n) for n in reference.names if not asked(n)]

@@ -28,6 +28,11 @@ ANTONYMS = [("increas", "decreas"), ("increas", "reduc"), ("rais", "lower"), ("r
             ("quick", "slow"), ("rapid", "slow"), ("快速", "缓慢"), ("快速", "慢慢"), ("迅速", "缓慢"),
             ("晒干", "阴干"),  # drying in the sun or in the shade
             ("thinly", "thickly"), ("loosely", "tightly"), ("lightly", "heavily"), ("薄薄", "厚厚"),  # how a thing is applied or packed
+            # a change said with a phrasal verb ("premiums go down" / "premiums increase"), a comparative
+            ("go up", "go down"), ("goes up", "goes down"), ("went up", "went down"), ("increas", "go down"),
+            ("increas", "goes down"), ("increas", "went down"), ("decreas", "go up"), ("decreas", "goes up"),
+            ("decreas", "went up"), ("longer", "shorter"), ("较长", "较短"), ("更长", "更短"), ("较高", "较低"),
+            ("较快", "较慢"),
             ("增加", "减少"), ("提高", "降低"), ("上调", "下调"), ("上浮", "下调"), ("上浮", "下浮"), ("上调", "下浮"),
             ("涨价", "降价"), ("提价", "降价"), ("上升", "下降"), ("增长", "下降"), ("高于", "低于"),
             ("之前", "之后"), ("以前", "以后"), ("收购", "出售"), ("买入", "卖出"), ("以上", "以下"), ("最高", "最低"), ("最长", "最短"), ("最快", "最慢"),

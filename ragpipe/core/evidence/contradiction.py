@@ -43,13 +43,15 @@ from ragpipe.core.evidence.relative_times import before_after_conflict
 from ragpipe.core.evidence.roles import names_role, one_relation, relation_wording, swapped_roles
 from ragpipe.core.evidence.substitutions import substituted
 from ragpipe.core.evidence.use_rules import use_rule_conflict
+from ragpipe.core.evidence.waived_conditions import waived_condition
 from ragpipe.core.evidence.slots import alternative, as_written, one_person, proper, read_as_evidence, show, slot_conflict
 from ragpipe.core.text import is_chinese
 
 
 @dataclass(frozen=True)
 class Contradiction:
-    kind: str        # "name", "number", "date", "negation", "antonym", "modality", "roles", "comparison", "bound", "range", "scope"
+    kind: str        # "name", "number", "date", "negation", "antonym", "modality", "roles", "comparison", "bound", "range",
+                     # "scope", "condition"
     stated: str      # what the statement says
     evidence: str    # what the evidence says in its place
     sentence: str    # the evidence sentence
@@ -262,7 +264,8 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
              or charged_apart(statement, sentences)  # "门票包含语音导览" / "语音导览需另外租用"
              or fee_conflict(statement, sentences)  # "不收任何费用" / "…取消的，需支付100元违约金": fees.py
              or outside_rule_conflict(statement, sentences)  # "bring clay from elsewhere" / "outside clay is not allowed"
-             or accompaniment_conflict(statement, sentences))  # "alone" / "must be accompanied by an adult"
+             or accompaniment_conflict(statement, sentences)  # "alone" / "must be accompanied by an adult"
+             or waived_condition(statement, sentences))  # "even if you've made a claim" / "provided no claim has been made"
     if found and found[0] == "antonym" and (one_relation(statement, found[3]) or order and found[3] in order[3]):
         found = None  # a converse ("lost to" / "won against", "shorter" / "longer"): the roles decide
     swapped = not found and swapped_roles(statement, sentences)

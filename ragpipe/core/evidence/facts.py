@@ -197,6 +197,11 @@ def _month(token: str) -> int | None:
     return EN_MONTHS.get(token.lower().rstrip("."))
 
 
+# A word that puts a bare "May" in time: "from May", "in May", "until May", "July and May".
+_MONTH_BEFORE = re.compile(r"\b(?:from|in|until|till|to|through|since|by|during|early|late|mid|between|and|or)[\s-]+$",
+                           re.I)
+
+
 def _day(token: str | None) -> int | None:
     if not token:
         return None
@@ -212,8 +217,9 @@ def _read_date(match: re.Match) -> tuple[int | None, int | None, int | None] | N
     month = _month(month_token) if month_token else None
     if month_token and month is None:
         return None
-    if group.get("m1") and group["m1"].lower() == "may" and not (group.get("d1") or group.get("y1")):
-        return None  # the verb "may"
+    if group.get("m1") and group["m1"].lower() == "may" and not (group.get("d1") or group.get("y1")) \
+            and not (group["m1"] == "May" and _MONTH_BEFORE.search(match.string, 0, match.start())):
+        return None  # the verb "may"; "from May to July", "in May" name the month
     if any(group.get(k) and group[k][0].isalpha() for k in ("d1", "d2")) and not month_token[0].isupper():
         return None  # a day in words names its month with a capital: "you may first apply" is no date
     year = group.get("y1") or group.get("y2") or group.get("y") or group.get("y_only")

@@ -33,6 +33,7 @@ _AGE = re.compile(r"\b(?:under|over|below|above|aged?|older than|younger than)\s
 _ZH_COUNT = re.compile(r"[一二两三四五六七八九十百千万半]")
 # A bound's word belongs to its value ("50公斤以上"), not to the clause's topic.
 _BOUND_WORD = re.compile(r"以上|以下|以内|至少|最少|最多|不低于|不少于|不超过")
+_PRONOUN_OPENING = re.compile(r"\s*(?:(?:it|they|this|these|that)\b|[它其该])", re.I)
 _TENTHS = re.compile(r"([一二三四六七八九\d](?:\.\d|五)?)折(?![扣叠合旧算射])")
 
 
@@ -61,14 +62,17 @@ def _holds(clause: str, values: tuple[frozenset[float], tuple[str, ...], set[str
     return numbers <= theirs[0] and all(name_in(n, theirs[1]) for n in names) and benefits <= theirs[2]
 
 
-def _clauses(sentences: list[str]) -> list[tuple[str, set[int], str]]:
-    """Each evidence clause, the groups it speaks of and its sentence: a clause that names none speaks of the one
+def _clauses(sentences: list[str]) -> list[tuple[str, set[int], str, str]]:
+    """Each evidence clause, the groups it speaks of, the words it is read with and its sentence: a clause that names none speaks of the one
     group its sentence names ("成人每次1片，每8小时1次": the 8 hours are the adults')."""
     out = []
-    for sentence in sentences:
+    for k, sentence in enumerate(sentences):
         parts = [p for p in _CLAUSE.split(sentence) if p.strip()]
         named = _groups(sentence)
-        out += [(p, _groups(p) or (named if len(named) == 1 else set()), sentence) for p in parts]
+        # A sentence that opens with a pronoun speaks of the one before: "A full hearing test takes 45 minutes. It is
+        # free for adults over 60" (the words its clause is matched by are that sentence's too).
+        said = f"{sentences[k - 1]} {sentence}" if k and _PRONOUN_OPENING.match(sentence) else sentence
+        out += [(p, _groups(p) or (named if len(named) == 1 else set()), said, sentence) for p in parts]
     return out
 
 
@@ -82,16 +86,16 @@ def group_swap(statement: str, sentences: list[str]) -> tuple[str, str, str, str
         if not any(values):
             continue  # no value to tie the clause to one evidence clause
         for group in _groups(clause):
-            if not any(group in theirs for _, theirs, _ in evidence) or any(
-                    group in theirs and _holds(part, values) for part, theirs, _ in evidence):
+            if not any(group in theirs for _, theirs, _, _ in evidence) or any(
+                    group in theirs and _holds(part, values) for part, theirs, _, _ in evidence):
                 continue  # a group the evidence never names is unsupported, not swapped; or it gives it this one too
             mention = _PATTERNS[group].search(clause).group(0)
             rest = [t for t in words(_PATTERNS[group].sub(" ", clause))
                     if not _benefits(t) and not _ZH_COUNT.match(t) and not _BOUND_WORD.fullmatch(t)]
-            for part, theirs, sentence in evidence:
+            for part, theirs, said, sentence in evidence:
                 others = theirs - _groups(clause)
                 if (others and _holds(part, values) and _denies(part) == _denies(clause)
-                        and sum(found_in(t, words(sentence)) or t in sentence for t in rest) * 2 >= len(rest)):
+                        and sum(found_in(t, words(said)) or t in said for t in rest) * 2 >= len(rest)):
                     other = _PATTERNS[min(others)].search(part) or _PATTERNS[min(others)].search(sentence)
                     return "group", mention, other.group(0), sentence
     return None

@@ -254,25 +254,55 @@ def _toward(statement: str, sentence: str) -> tuple[str, str] | None:
 
 
 def _transposed(statement: str, sentence: str) -> tuple[str, str] | None:
-    """In English, the sentence holds the statement's words in the same order but for two that
-    trade places around a relation ("The tenant must pay the landlord" against "The landlord must
-    pay the tenant"), names or not. Words between them are needed ("flour with sugar" / "sugar
-    with flour" is a list), a relation that goes both ways or a passive on one side only is no
-    swap. Gives the two words as the statement has them."""
-    ours, theirs = list(words(statement)), list(words(sentence))
-    passive = bool(_EN_PASSIVE.search(statement)) != bool(_EN_PASSIVE.search(sentence))
-    if is_chinese(statement) or passive or len(ours) < 3:
+    """The sentence holds the statement's words in the same order but for two phrases that trade places
+    around the same words ("The tenant must pay the landlord" against "The landlord must pay the tenant";
+    "海景酒店的救生员每年春季为蓝湾潜水中心的教练做培训" against "蓝湾潜水中心的教练每年春季为海景酒店的救生员…"),
+    names or not. Where a text says "of", a phrase may turn around it: "St Mary's Hospital's ENT department"
+    is "the ENT department of St Mary's Hospital". Words between the phrases are needed ("flour with sugar" / "sugar with
+    flour" is a list); a relation that goes both ways, a number between, or a passive on one side only is no
+    swap. Gives the two phrases as the statement has them."""
+    passive = [bool(_ZH_PASSIVE.search(text) or _EN_PASSIVE.search(text) or _EN_BE_DONE.search(text))
+               for text in (statement, sentence)]
+    if passive[0] != passive[1]:
         return None
-    for start in range(len(theirs) - len(ours) + 1):
-        window = theirs[start:start + len(ours)]
-        differ = [k for k, (a, b) in enumerate(zip(ours, window)) if a != b]
-        if len(differ) != 2:
-            continue
-        i, j = differ
-        between = ours[i + 1:j]
-        if (ours[i] == window[j] and ours[j] == window[i] and between
-                and not any(_SYMMETRIC.search(w) or facts(w).numbers for w in between)):
-            return ours[i], ours[j]
+    # Within one clause of each: across a comma the words are another clause's ("…eight essential amino acids"
+    # is not "amino acids are essential, but adults need … eight").
+    # "A is B" says A and B are one, whichever stands first.
+    for clause in (c for c in _CLAUSE_BREAK.split(statement) if not _PLAIN_COPULA.search(c)):
+        ours = [w.rstrip("'’") for w in words(clause)]
+        for part in (p for p in _CLAUSE_BREAK.split(sentence) if not _PLAIN_COPULA.search(p)):
+            theirs = [w.rstrip("'’") for w in words(part)]
+            turned = bool(re.search(r"\bof\b", clause + " " + part, re.I))
+            for start in range(len(theirs) - len(ours) + 1) if len(ours) >= 3 else ():
+                window = theirs[start:start + len(ours)]
+                if sorted(window) == sorted(ours) and window != ours:
+                    head = next(k for k, (a, b) in enumerate(zip(ours, window)) if a != b)
+                    tail = next(k for k, (a, b) in enumerate(zip(reversed(ours), reversed(window))) if a != b)
+                    if sides := _traded(ours[head:len(ours) - tail], window[head:len(ours) - tail], turned):
+                        return sides
+    return None
+
+
+_CLAUSE_BREAK = re.compile(r"[,;:，；：]")
+# A passive without its agent: "the cast list has been released" / "Peacock released the cast list".
+_EN_BE_DONE = re.compile(r"\b(?:is|are|was|were|be|been|being)\s+(?:not\s+)?\w+(?:ed|en|wn)\b", re.I)
+# A copula that is no auxiliary: "Ottawa is Canada's capital" (not "kayaks are not rented").
+_PLAIN_COPULA = re.compile(r"\b(?:is|are|was|were)\s+(?:not\s+)?(?!\w+(?:ed|en|wn)\b)|是")
+
+
+def _traded(ours: list[str], theirs: list[str], turned: bool) -> tuple[str, str] | None:
+    """``ours`` is A + between + B and ``theirs`` B + between + A; ``turned``: a side may turn around a point."""
+    def same(side: list[str], other: list[str]) -> bool:
+        return side == other or turned and any(side == other[k:] + other[:k] for k in range(1, len(other)))
+
+    n = len(ours)
+    for a in range(1, n - 1):
+        for b in range(1, n - a):
+            first, between, second = ours[:a], ours[a:n - b], ours[n - b:]
+            if (same(second, theirs[:b]) and same(first, theirs[n - a:])
+                    and theirs[b:n - a] == between and not set(first) & set(second)
+                    and not any(_SYMMETRIC.search(w) or facts(w).numbers for w in between)):
+                return " ".join(first), " ".join(second)
     return None
 
 
