@@ -4,9 +4,9 @@ from ragpipe.core.evidence.agreement import agreement, elliptical, found_in, in_
 from ragpipe.core.evidence.facts import negated
 from ragpipe.core.evidence.support import claims
 from ragpipe.core.evidence.zh_names import zh_dotted
-from ragpipe.core.metrics.answer_correctness import (asserted, by_rule, conflicts, leading_reply, list_items, listed, one_spelling,
-                                                     polarity)
+from ragpipe.core.metrics.answer_correctness import asserted, by_rule, conflicts, leading_reply, one_spelling, polarity
 from ragpipe.core.metrics.base import STATEMENT_JUDGE, Metric, MetricResult, Toolkit
+from ragpipe.core.metrics.reference_parts import list_items, listed
 from ragpipe.core.schemas import EvalCase
 
 
