@@ -36,6 +36,7 @@ from ragpipe.core.evidence.outside_things import outside_rule, outside_rule_conf
 from ragpipe.core.evidence.group_swaps import group_swap
 from ragpipe.core.evidence.intervals import interval_conflict
 from ragpipe.core.evidence.scope import scope_conflict
+from ragpipe.core.evidence.siblings import sibling_swap
 from ragpipe.core.evidence.subjects import said_of_own_subject, subject_contrast
 from ragpipe.core.evidence.weekdays import weekday_reading
 from ragpipe.core.evidence.ranks import ranked_title
@@ -184,6 +185,10 @@ def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Con
     # ("Disposable barbecues can be used" / "gas barbecues are allowed; disposable barbecues are banned").
     contrast = None if found else subject_contrast(claim, clean)
     found = found or (Contradiction(*contrast) if contrast else None)
+    # What the evidence says of a sibling thing ("Premium pitches have an electric hook-up") said of the statement's own
+    # ("Standard pitches come with an electric hook-up"), of which the evidence says something else.
+    sibling = None if found else sibling_swap(claim, clean)
+    found = found or (Contradiction(*sibling) if sibling else None)
     # An opening yes asserts the question too: "可以，…" to "这个药可以和酒一起吃吗？" against "…期间禁止饮酒".
     asserted = found is None and reply and not negated(reply[0]) and asked_as_said(question)
     return contradiction(asserted, sentences, slots=False) if asserted else found
