@@ -30,7 +30,7 @@ from ragpipe.core.evidence.discounts import discount_conflict
 from ragpipe.core.evidence.durations import duration_conflict
 from ragpipe.core.evidence.ended_states import ended_state
 from ragpipe.core.evidence.event_dates import date_reading
-from ragpipe.core.evidence.extra_charges import charged_apart
+from ragpipe.core.evidence.extra_charges import charged_apart, included_after_all
 from ragpipe.core.evidence.fees import fee_conflict
 from ragpipe.core.evidence.outside_things import outside_rule, outside_rule_conflict
 from ragpipe.core.evidence.group_swaps import group_swap
@@ -267,6 +267,7 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
     # A rule of use ("Children under 12 can take it" / "Do not give … to children under 12"): use_rules.
     found = (polarity_conflict(statement, sentences) or denied_value(statement, sentences) or use_rule_conflict(statement, sentences)
              or charged_apart(statement, sentences)  # "门票包含语音导览" / "语音导览需另外租用"
+             or included_after_all(statement, sentences)  # "Wetsuits cost £2 extra" / "Wetsuits … are included"
              or fee_conflict(statement, sentences)  # "不收任何费用" / "…取消的，需支付100元违约金": fees.py
              or outside_rule_conflict(statement, sentences)  # "bring clay from elsewhere" / "outside clay is not allowed"
              or accompaniment_conflict(statement, sentences)  # "alone" / "must be accompanied by an adult"
