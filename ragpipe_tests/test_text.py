@@ -236,6 +236,16 @@ def test_the_and_of_two_things_a_verb_of_having_takes_cuts_no_clause():
         "Critics have praised the staff", "the menu changes weekly"]
 
 
+def test_a_bare_noun_before_and_is_the_first_member_of_the_subject_after_it():
+    # Round nineteen (i60b-clauses): "clay" alone was a supported claim beside the denied "glazes are not included".
+    assert split_statements("Pottery classes run for eight weeks, and clay and glazes are not included in the fee.") == [
+        "Pottery classes run for eight weeks", "clay and glazes are not included in the fee"]
+    assert split_statements("Jennifer Lynch and Martin Scorsese are both filmmakers.") == [
+        "Jennifer Lynch and Martin Scorsese are both filmmakers"]
+    # A clause with a predicate before the "and" is still cut.
+    assert split_statements("The museum opens at 9 and the café serves lunch.") == ["The museum opens at 9", "the café serves lunch"]
+
+
 def test_a_chinese_lead_clause_of_cause_or_setting_is_no_claim_alone():
     # Round nineteen (i60b-clauses): the lead clause, found in the evidence, halved the score of the wrong claim after it.
     assert split_statements("因设备检修原因，印刷车间3月9日恢复接单。") == ["因设备检修原因，印刷车间3月9日恢复接单"]

@@ -209,6 +209,11 @@ def _en_clauses(sentence: str) -> list[str]:
         if cut.group(0).strip().lower() == "and" and "," not in cut.group(0) and start == 0 and _step(before) \
                 and _step(sentence[cut.end():]):
             continue
+        # A bare noun before "and" is the first member of the subject after it ("clay and glazes are not included"):
+        # no clause of its own, it has no predicate.
+        if cut.group(0).strip().lower() == "and" and "," not in cut.group(0) and len(before.split()) <= 2 \
+                and _VERB_LESS.match(before.strip()):
+            continue
         clauses.append(sentence[start:cut.start()])
         start = cut.end()
     return clauses + [sentence[start:]]
