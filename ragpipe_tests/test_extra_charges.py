@@ -1,7 +1,8 @@
 import pytest
 
 from ragpipe.core.evidence.contradiction import contradiction
-from ragpipe.core.evidence.extra_charges import charged_apart
+from ragpipe.core.evidence.extra_charges import charged_apart, included_after_all
+from ragpipe.core.text import split_sentences
 
 
 @pytest.mark.parametrize("statement, evidence", [
@@ -27,3 +28,17 @@ def test_a_thing_said_included_that_the_evidence_charges_for_apart_is_contradict
 ])
 def test_an_extra_charge_for_another_thing_or_a_denied_inclusion_is_no_contradiction(statement, evidence):
     assert charged_apart(statement, evidence) is None
+
+
+def test_a_thing_charged_apart_that_the_evidence_includes_is_contradicted():
+    # Round nineteen (i60b-clauses): "£2 extra" is the lockers' price; nothing read "included" against "extra".
+    surf = split_sentences("Wetsuits and boards are included in the surf lesson price; lockers cost £2 extra.")
+    found = included_after_all("Wetsuits cost £2 extra on surf lessons", surf)
+    assert found and found[0] == "negation" and "included" in found[2]
+    assert included_after_all("睡袋需另付15元", split_sentences("露营套餐含帐篷和睡袋；防潮垫另收15元，烧烤炉另收30元。"))
+    # The thing the evidence charges apart for, or one it says is not included, is no contradiction.
+    assert included_after_all("Lockers cost £2 extra", surf) is None
+    assert included_after_all("防潮垫需另付15元", split_sentences("露营套餐含帐篷和睡袋；防潮垫另收15元。")) is None
+    assert included_after_all("Towels cost extra", split_sentences("Towels are not included in the price.")) is None
+    # Nor is a charge the statement denies.
+    assert included_after_all("Wetsuits do not cost extra", surf) is None

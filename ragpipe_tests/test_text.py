@@ -157,8 +157,8 @@ def test_a_lower_case_opening_is_no_added_clause():
 
 def test_a_numbers_own_and_joins_no_clauses():
     assert split_statements("The course lasts one and a half years.") == ["The course lasts one and a half years"]
-    assert split_statements("The hotel has one hundred and twenty rooms and three large restaurants.") == [
-        "The hotel has one hundred and twenty rooms", "three large restaurants"]
+    assert split_statements("The hotel has one hundred and twenty rooms and guests can book three large restaurants.") == [
+        "The hotel has one hundred and twenty rooms", "guests can book three large restaurants"]
     # Nor does a bound's: "aged 65 and over" is one group, and the claim about it one claim.
     assert split_statements("Seniors aged 65 and over have to pay to ride the bus.") == [
         "Seniors aged 65 and over have to pay to ride the bus"]
@@ -221,6 +221,39 @@ def test_the_and_of_two_things_a_verb_of_including_takes_cuts_no_clause():
         "The museum offers guided tours", "the café serves lunch"]
     assert split_statements("The hotel offers free parking and guests can check in at 2 p.m.") == [
         "The hotel offers free parking", "guests can check in at 2 p.m"]
+
+
+def test_the_and_of_two_things_a_verb_of_having_takes_cuts_no_clause():
+    # Round nineteen (i60b-clauses): "an indoor pool" counted as a supported claim of its own beside the wrong "210 rooms".
+    assert split_statements("The hotel has 210 rooms and an indoor pool.") == ["The hotel has 210 rooms and an indoor pool"]
+    assert split_statements("The van features a roof rack and two sliding doors.") == [
+        "The van features a roof rack and two sliding doors"]
+    assert split_statements("The museum has a café and the shop sells maps.") == ["The museum has a café", "the shop sells maps"]
+    assert split_statements("The case raises questions about who has the right to embryos and when life begins.") == [
+        "The case raises questions about who has the right to embryos", "when life begins"]
+    # "have" that is an auxiliary takes no things: the verb after it does.
+    assert split_statements("Critics have praised the staff and the menu changes weekly.") == [
+        "Critics have praised the staff", "the menu changes weekly"]
+
+
+def test_a_bare_noun_before_and_is_the_first_member_of_the_subject_after_it():
+    # Round nineteen (i60b-clauses): "clay" alone was a supported claim beside the denied "glazes are not included".
+    assert split_statements("Pottery classes run for eight weeks, and clay and glazes are not included in the fee.") == [
+        "Pottery classes run for eight weeks", "clay and glazes are not included in the fee"]
+    assert split_statements("Jennifer Lynch and Martin Scorsese are both filmmakers.") == [
+        "Jennifer Lynch and Martin Scorsese are both filmmakers"]
+    # A clause with a predicate before the "and" is still cut.
+    assert split_statements("The museum opens at 9 and the café serves lunch.") == ["The museum opens at 9", "the café serves lunch"]
+
+
+def test_a_chinese_lead_clause_of_cause_or_setting_is_no_claim_alone():
+    # Round nineteen (i60b-clauses): the lead clause, found in the evidence, halved the score of the wrong claim after it.
+    assert split_statements("因设备检修原因，印刷车间3月9日恢复接单。") == ["因设备检修原因，印刷车间3月9日恢复接单"]
+    assert split_statements("在半决赛中，湖南队击败了广东队。") == ["在半决赛中，湖南队击败了广东队"]
+    assert split_statements("受连续强降雨天气影响，景区索道暂停运营。") == ["受连续强降雨天气影响，景区索道暂停运营"]
+    assert split_statements("年度设备大检修期间，印刷车间暂停接单。") == ["年度设备大检修期间，印刷车间暂停接单"]
+    # A consequence is a claim of its own.
+    assert split_statements("因此门票价格上涨两成，年卡价格保持不变。") == ["因此门票价格上涨两成", "年卡价格保持不变"]
 
 
 def test_an_instruction_of_two_steps_is_one_statement_whose_second_step_is_added():

@@ -32,6 +32,13 @@ _ZH_CONDITION = re.compile(r"^(?:如果|假如|假若|倘若|若是?|要是|一�
 _ZH_CASE = re.compile(r"^(?:(?:周|星期)[一二三四五六日天](?:至|到|-|—)(?:周|星期)[一二三四五六日天]|周末|工作日|平日|平时|节假日|"
                       r"法定节假日|旺季|淡季|夜间|晚间|白天|寒暑假|寒假|暑假)[^，,0-9零一二两三四五六七八九十百千万]{1,12}$")
 _ZH_PRICED = re.compile(r"折|优惠|加收|上浮|减免|半价|免费")  # a price against the usual one, not a plain price
+# A lead clause of cause or setting with no predicate of its own ("受台风影响，…", "因设备检修原因，…", "由于大雾，…",
+# "在半决赛中，…", "检修期间，…"): the why or where of the next clause, no claim alone. Read alone it is found in the
+# evidence and dilutes the claim that carries an error. A cause with a predicate ("因为他已经100岁了，…") is a claim, and
+# "因此，…" opens a consequence.
+_ZH_LEAD = re.compile(r"^(?:受[^，,。；;]{1,12}(?:影响|冲击|限制|波及|干扰)"
+                      r"|(?:因(?!此|而)|因为|由于|鉴于|迫于)(?:[^，,。；;]{1,12}(?:原因|缘故|之故|关系|影响)|[^，,。；;\d]{1,4})"
+                      r"|在[^，,。；;]{1,12}(?:中|上|里|期间|之际)|[^，,。；;]{1,10}期间)$")
 # A clause that names who says or rules ("市场监管总局规定，…", "专家指出，…") introduces the next one: no claim alone.
 _ZH_SAYS = re.compile(r"(?:规定|表示|指出|认为|强调|称|说|提到|显示|宣布|介绍|报道|写道)$")
 # A lead-in that only names where the words come from: a preposition of source and any noun phrase
@@ -137,14 +144,15 @@ def split_statements(text: str) -> list[str]:
 _LIST_TAIL = re.compile(r"^\W*(?:\S+\s+){0,2}\S+\W*$")
 
 
-# The "and" that joins two things a verb of including or covering takes ("includes water and heating for the first
-# year", "contains the router and a power adapter"): the part after it is no clause when it is a noun phrase, with a
+# The "and" that joins two things a verb of including, covering or having takes ("includes water and heating for the
+# first year", "contains the router and a power adapter", "has 120 rooms and an indoor pool"; not the auxiliary of
+# "have praised …"): the part after it is no clause when it is a noun phrase, with a
 # prepositional phrase at most, and has no verb of its own (no auxiliary, and its first word no -s or -ed form:
 # "and costs $30", "and the authors discuss the results" are clauses).
-_TAKES_THINGS = re.compile(r"\b(?:includes?|included|contains?|covers?|comes? with|offers?|provides?)\s+"
+_TAKES_THINGS = re.compile(r"\b(?:includes?|included|contains?|covers?|comes? with|offers?|provides?|(?:has|have)(?!\s+(?:\w+(?:ed|en)|been|had|made|got|become|come)\b)|features?)\s+"
                            r"(?:(?!(?:is|are|was|were|can|could|will|would|must|may|might|should)\b)[\w'-]+\s+){0,5}?[\w'-]+$", re.I)
 _PHRASE = r"(?:(?:a|an|the|its|their|one|two|three|\d+)\s+)?(?:[\w'-]+(?<![^s]s)(?<!ed)\s+){0,2}[\w'-]+"  # "café serves lunch" is none
-_VERB_LESS = re.compile(rf"^(?!\w*(?:s|ed)\b)(?![^.;:]*\b(?:is|are|was|were|has|have|had|can|could|will|would|must|may|"
+_VERB_LESS = re.compile(rf"^(?!\w*(?:s|ed)\b)(?!(?:when|where|who|how|why|what|whether)\b)(?![^.;:]*\b(?:is|are|was|were|has|have|had|can|could|will|would|must|may|"
                         rf"might|should|do|does|did)\b){_PHRASE}(?:\s+(?:for|in|of|on|at|with|from|to|during)\s+{_PHRASE})?\W*$", re.I)
 
 
@@ -201,6 +209,11 @@ def _en_clauses(sentence: str) -> list[str]:
         if cut.group(0).strip().lower() == "and" and "," not in cut.group(0) and start == 0 and _step(before) \
                 and _step(sentence[cut.end():]):
             continue
+        # A bare noun before "and" is the first member of the subject after it ("clay and glazes are not included"):
+        # no clause of its own, it has no predicate.
+        if cut.group(0).strip().lower() == "and" and "," not in cut.group(0) and len(before.split()) <= 2 \
+                and _VERB_LESS.match(before.strip()):
+            continue
         clauses.append(sentence[start:cut.start()])
         start = cut.end()
     return clauses + [sentence[start:]]
@@ -245,7 +258,7 @@ def _merge_short(pieces: list[str]) -> list[str]:
         before = rest if rest and SOURCE_LEAD_IN.match(head.strip()) else merged[-1] if merged else ""
         if merged and (len(content_tokens(piece)) < _MIN_CLAUSE_TOKENS or _ZH_WIDENS.match(piece)
                        or len(content_tokens(before)) < _MIN_CLAUSE_TOKENS or _ZH_SAYS.search(merged[-1].strip())
-                       or _ZH_CONDITION.search(merged[-1].strip())
+                       or _ZH_CONDITION.search(merged[-1].strip()) or _ZH_LEAD.match(merged[-1].strip())
                        or _ZH_CASE.match(merged[-1].strip()) and _ZH_PRICED.search(piece)
                        or SOURCE_LEAD_IN.match(merged[-1].strip())):
             merged[-1] = f"{merged[-1]}，{piece}"

@@ -30,12 +30,13 @@ from ragpipe.core.evidence.discounts import discount_conflict
 from ragpipe.core.evidence.durations import duration_conflict
 from ragpipe.core.evidence.ended_states import ended_state
 from ragpipe.core.evidence.event_dates import date_reading
-from ragpipe.core.evidence.extra_charges import charged_apart
+from ragpipe.core.evidence.extra_charges import charged_apart, included_after_all
 from ragpipe.core.evidence.fees import fee_conflict
 from ragpipe.core.evidence.outside_things import outside_rule, outside_rule_conflict
 from ragpipe.core.evidence.group_swaps import group_swap
 from ragpipe.core.evidence.intervals import interval_conflict
 from ragpipe.core.evidence.scope import scope_conflict
+from ragpipe.core.evidence.siblings import sibling_swap
 from ragpipe.core.evidence.subjects import said_of_own_subject, subject_contrast
 from ragpipe.core.evidence.weekdays import weekday_reading
 from ragpipe.core.evidence.ranks import ranked_title
@@ -184,6 +185,10 @@ def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Con
     # ("Disposable barbecues can be used" / "gas barbecues are allowed; disposable barbecues are banned").
     contrast = None if found else subject_contrast(claim, clean)
     found = found or (Contradiction(*contrast) if contrast else None)
+    # What the evidence says of a sibling thing ("Premium pitches have an electric hook-up") said of the statement's own
+    # ("Standard pitches come with an electric hook-up"), of which the evidence says something else.
+    sibling = None if found else sibling_swap(claim, clean)
+    found = found or (Contradiction(*sibling) if sibling else None)
     # An opening yes asserts the question too: "可以，…" to "这个药可以和酒一起吃吗？" against "…期间禁止饮酒".
     asserted = found is None and reply and not negated(reply[0]) and asked_as_said(question)
     return contradiction(asserted, sentences, slots=False) if asserted else found
@@ -262,6 +267,7 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
     # A rule of use ("Children under 12 can take it" / "Do not give … to children under 12"): use_rules.
     found = (polarity_conflict(statement, sentences) or denied_value(statement, sentences) or use_rule_conflict(statement, sentences)
              or charged_apart(statement, sentences)  # "门票包含语音导览" / "语音导览需另外租用"
+             or included_after_all(statement, sentences)  # "Wetsuits cost £2 extra" / "Wetsuits … are included"
              or fee_conflict(statement, sentences)  # "不收任何费用" / "…取消的，需支付100元违约金": fees.py
              or outside_rule_conflict(statement, sentences)  # "bring clay from elsewhere" / "outside clay is not allowed"
              or accompaniment_conflict(statement, sentences)  # "alone" / "must be accompanied by an adult"

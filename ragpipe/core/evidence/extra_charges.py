@@ -1,6 +1,7 @@
 """Extras, found by rule: a statement that says a thing is included ("门票包含语音导览", "Breakfast is included")
 where the evidence says that thing is paid for apart ("语音导览需另外租用，每台5元", "内饰清洁需另外付费",
-"Breakfast is charged separately").
+"Breakfast is charged separately"); and the other way round, a statement that charges apart for a thing the evidence
+includes ("Wetsuits cost £2 extra" / "Wetsuits and boards are included…; lockers cost £2 extra").
 
 polarity.py aligns a statement with the evidence clause that holds most of its words, and the two sides word an
 extra differently: the statement names what includes the thing (门票, "the room rate"), the evidence only the
@@ -43,5 +44,39 @@ def charged_apart(statement: str, sentences: list[str]) -> tuple[str, str, str, 
             held = head in clause if zh else found_in(head, words(clause))
             # A charge denied right before it is none: "at no extra charge", "不另外收费", "无需另外付费".
             if held and any(not negated(clause[max(0, m.start() - 8):m.start()]) for m in apart.finditer(clause)):
+                return "negation", statement.strip(), clause.strip(), clause
+    return None
+
+
+# What a statement charges apart for: the thing before "cost(s) … extra", "is charged separately", "需另付", "另收".
+_EN_CHARGED = re.compile(r"\b(?:costs?|is|are|charged|billed|priced)\b[^.;,]{0,20}?\b(?:extra|separately)\b", re.I)
+_ZH_BEFORE_CHARGE = re.compile(r"(?:需要|需|要|须|得|还|则|会)+$")
+
+
+def _charged_thing(statement: str) -> str:
+    """The head word of the thing the statement says is paid for apart ("wetsuit" of "Wetsuits cost £2 extra", 睡袋 of
+    "睡袋需另付15元"), or ""."""
+    zh = is_chinese(statement)
+    found = (_ZH_APART if zh else _EN_CHARGED).search(statement)
+    if not found or negated(statement[:found.start()][-8:]):
+        return ""
+    before = words(_ZH_BEFORE_CHARGE.sub("", statement[:found.start()].strip()) if zh else statement[:found.start()])
+    return before[-1] if before else ""
+
+
+def included_after_all(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
+    """The evidence clause that includes the thing the statement says is paid for apart: ("negation", the statement,
+    the clause, the clause), or None. A clause that also charges for it apart ("included for members; others pay
+    extra") says both and is passed over."""
+    head = _charged_thing(statement)
+    if not head:
+        return None
+    zh = is_chinese(statement)
+    apart = _ZH_APART if zh else _EN_APART
+    for sentence in sentences:
+        for clause in clauses_of(sentence):
+            held = head in clause if zh else found_in(head, words(clause))
+            included = _INCLUDED.search(clause)
+            if held and included and not negated(clause) and not apart.search(clause):
                 return "negation", statement.strip(), clause.strip(), clause
     return None
