@@ -822,3 +822,10 @@ def test_an_activity_s_verb_is_read_as_the_evidence_s_noun_for_it(verifier, stat
 def test_a_bound_worded_with_a_negator_denies_nothing(text, negated):
     from ragpipe.core.evidence.features import _negated
     assert _negated(text) is negated
+
+
+@pytest.mark.parametrize("text", ["本民宿谢绝携带宠物入住。", "The booking deposit is non-refundable.", "Tickets are non-transferable."])
+def test_a_refusal_word_and_a_non_able_word_deny(text):
+    # "不让带宠物" against "谢绝携带宠物", "cannot be refunded" against "non-refundable": both sides deny.
+    from ragpipe.core.evidence.features import _negated
+    assert _negated(text)

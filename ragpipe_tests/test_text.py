@@ -287,3 +287,24 @@ def test_the_second_end_of_a_chinese_range_of_hours_shares_its_part_of_the_day()
 def test_the_spoken_kuai_after_an_amount_is_the_written_yuan():
     assert content_tokens("每袋5块钱") == content_tokens("每袋5元")
     assert "块" in "".join(content_tokens("切成两块"))  # a piece, no money
+
+
+@pytest.mark.parametrize("hedged, bare", [
+    ("充满电约需3小时", "充满电需3小时"),
+    ("大概能用30天左右", "能用30天"),
+    ("充满电要5小时上下", "充满电 要5小时"),
+    ("The battery lasts roughly 60 miles", "The battery lasts 60 miles"),
+    ("Charging takes approximately 4 hours", "Charging takes 4 hours"),
+])
+def test_a_word_of_approximation_beside_a_value_is_no_word(hedged, bare):
+    assert content_tokens(hedged) == content_tokens(bare)
+
+
+def test_a_one_character_verb_before_a_value_stands_apart_and_other_words_keep_their_hedge_look_alikes():
+    assert "电" in content_tokens("充满电要3小时") and "电要" not in content_tokens("充满电约需3小时")
+    assert "预约" in content_tokens("预约3天内") and "左右" in content_tokens("左右两侧") and "around" in content_tokens("walk around the lake")
+
+
+def test_a_verbs_le_and_a_prefix_denied_word_share_words_with_their_plain_forms():
+    assert "交" in content_tokens("定金交了以后不退") and "为了" in content_tokens("为了安全")
+    assert "refund" in content_tokens("The booking deposit is non-refundable.")

@@ -71,6 +71,17 @@ _NUMBER = re.compile(
 _ZH_CLOCK_UNIT = re.compile(r"(\d\s*(?:点(?!钟)|分(?![钟之])|秒(?!钟)))")
 # A duration's ceiling word is a word of its own: jieba reads "三天内能到" as 内能 "internal energy" + 到.
 _ZH_WITHIN = re.compile(r"(?<=[天日周期时钟月年])(之内|以内|内)(?=[\u4e00-\u9fff])(?!瓦)")  # not 日内瓦 (Geneva)
+# A word of approximation beside a value says what the bare value says (约30天, 大概30天左右, 30天上下, "around 4 hours",
+# "roughly 60 miles"), and a one-character verb before a value is a word of its own: jieba glues either to the
+# word before it ("充满电约需3小时": 电约; "充满电要3小时": 电要), so that two wordings of one value share no word.
+_ZH_ABOUT = re.compile(r"(?:大约|大概|约莫|(?<![预签节公条契婚邀相赴制特违履解隐])约(?=可|[需为有要]?[\s\d零一二两三四五六七八九十百千]))"
+                       r"(?=[\u4e00-\u9fff]{0,4}?\s*[\d零一二两三四五六七八九十百千])")
+_ZH_ABOUT_AFTER = re.compile(r"(?<=[\d零一二两三四五六七八九十百千万])([^\W\d]{0,3}?)(?:左右|上下)(?![\u4e00-\u9fff]{0,1}[楼层床铺班])")
+_ZH_VERB_BEFORE_VALUE = re.compile(r"(?<=[\u4e00-\u9fff])(?<![必急所只想主重还将快就不])(需|(?<!需)要)(?=\s*[\d零一二两三四五六七八九十百千])")
+_EN_ABOUT = re.compile(r"\b(?:approximately|approx\.|roughly|around|about)\s+(?=[$€£]?\d)", re.I)
+# 为了, 除了, 到了 … are words of their own, not a verb with its 了.
+_NOT_VERB_BEFORE_LE = frozenset("为除到算罢极好完对")
+_DENIED_BY_PREFIX = re.compile(r"^(?:non|un)-([a-z]{4,})$")
 # The spoken 块钱 after an amount is the written 元: "每袋5块钱" says what "每袋5元" says.
 _ZH_KUAI = re.compile(r"(?<=[\d零一二两三四五六七八九十百千万])\s*块钱")
 # A number is one word however it is grouped or its currency written: "$12,400" / "12400", "$25,000" /
@@ -328,6 +339,7 @@ def content_tokens(text: str) -> tuple[str, ...]:
     if _CJK.search(text):
         # A clock time ends at its unit: jieba reads "6点30分发船" as 分发 "distribute" + 船.
         text = _ZH_KUAI.sub("元", _ZH_WITHIN.sub(r"\1 ", _ZH_CLOCK_UNIT.sub(r"\1 ", text)))
+        text = _ZH_VERB_BEFORE_VALUE.sub(r" \1", _ZH_ABOUT_AFTER.sub(r"\1 ", _ZH_ABOUT.sub(" ", text)))
         for word in jieba_ready().lcut(text):
             word = word.strip()
             if not word or word in ZH_STOPWORDS or not re.search(r"\w", word):
@@ -336,15 +348,22 @@ def content_tokens(text: str) -> tuple[str, ...]:
                 if word not in EN_STOPWORDS:
                     tokens.append(stem(word))
                 continue
+            # A verb's 了 is no word: jieba keeps "交了" whole where the evidence says 交 ("交了以后不退" / "先交定金").
+            if len(word) == 2 and word[1] == "了" and word[0] not in _NOT_VERB_BEFORE_LE:
+                word = word[0]
             tokens.append(word)
             if len(word) > 2:
                 tokens.extend(word[i : i + 2] for i in range(len(word) - 1))
     else:
-        text = _CURRENCY.sub(lambda m: _CURRENCY_WORD[m.group(1)], en_value_words(text))
+        text = _CURRENCY.sub(lambda m: _CURRENCY_WORD[m.group(1)], en_value_words(_EN_ABOUT.sub("", text)))
         for word in re.findall(r"[a-z0-9]+(?:[.'-][a-z0-9]+)*", text):
             word = re.sub(r"'s$", "", word)  # a possessive is its noun: "the library's" / "the library"
             if word not in EN_STOPWORDS:
                 tokens.append(stem(word))
+            # A word its prefix denies holds the word's verb too: "non-refundable" speaks of a refund, as "cannot be
+            # refunded" does (the denial is read by polarity and negated_words, not here).
+            if (denied := _DENIED_BY_PREFIX.match(word)):
+                tokens.append(stem(re.sub(r"(?<=\w{3})[ai]ble$", "", denied.group(1))))
     return tuple(tokens)
 
 

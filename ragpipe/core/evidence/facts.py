@@ -96,10 +96,10 @@ VALUE_CLAUSE = re.compile(r"[,;:，；：、]|\b(?:and|but|while|whereas)\b|以�
 BOUND_BEFORE = re.compile(
     r"(?P<floor>\bat least\b|\bminimum\b|\bmin\.|\bas (?:low|little|few) as\b|\bno (?:less|fewer) than\b|"
     r"\bnot (?:less|fewer) than\b|\bstarting (?:at|from)\b|\bolder than\b|\b(?:over|above)\s+$|"  # right before the value: "over 16", not "over the year, 16"
-    r"不[得应能可宜]?(?:低于|少于)|至少|最低|最少|起码)"
+    r"不[得应能可宜]?(?:低于|少于)|至少|最低|最少|起码|(?<![未不])年?满(?=\s*(?:[\d零一二两三四五六七八九十]|$)))"  # 年满18周岁: the slice before a value ends at 满
     r"|(?P<ceiling>\bat most\b|\bmaximum\b|\bmax\.|\bup to\b|\bno more than\b|\bnot more than\b|\bcap(?:s|ped)?\b|"
     r"\blimit(?:s|ed)?\b|\bas (?:high|much|many) as\b|\bexceed|\bless than\b|\bfewer than\b|\byounger than\b|\bunder\b|\bbelow\b|"
-    r"不[得应能可宜]?(?:超过|高于|多于)|最多|最高|至多|上限|封顶|低于|少于"
+    r"不[得应能可宜]?(?:超过|高于|多于)|最多|最高|至多|上限|封顶|低于|少于|(?:未满|不满|不足|不到)(?=\s*(?:[\d零一二两三四五六七八九十]|$))"
     r"|(?<![不无])限[购乘载带]?(?=\s*(?:\d|[零一二两三四五六七八九十百千]|$)))", re.I)  # 每天限150人, 每人限购2件
 _BOUND_AFTER = re.compile(r"\s*(?:%|percent|周岁|[元克岁天年月人个次倍])?\s*(?:(?P<floor>(?:or|and) (?:more|above|higher|older|greater|over|up(?!\s+to))\b|\+|"
                           r"(?:及|或)?以上|起)|(?P<ceiling>(?:or|and) (?:less|fewer|below|under|younger)\b|(?:及|或)?以[内下]|封顶|为限))",

@@ -85,8 +85,8 @@ _HEADING = re.compile(r"^\s*#{1,6}\s")  # a Markdown heading: a title, never the
 _DENIED = re.compile(r"^(.*\S): no$")  # a structured line of a false flag, as _readable words it
 # A prohibition, advice to avoid or an exclusion denies as "not" does: "smoking is forbidden", "禁用", "is excluded", "免责".
 _EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nobody|nothing|neither|nor|cannot|without|unable|lack|lacks|lacking|"
-                          r"fails?|failed|forbidden|prohibited|banned|avoid|exclude[ds]?)\b|n't\b", re.I)
-_ZH_NEGATION = re.compile(r"不|没|无|未|非|别|否|勿|莫|禁|避免|免责")
+                          r"fails?|failed|forbidden|prohibited|banned|avoid|exclude[ds]?|non-?\w+able)\b|n't\b", re.I)  # non-refundable
+_ZH_NEGATION = re.compile(r"不|没|无|未|非|别|否|勿|莫|禁|避免|免责|谢绝")  # 谢绝携带宠物: "no pets"
 # Clauses of an evidence sentence: the negation that counts is that of the clause saying what the statement says
 # ("会员满200元可免运费，非会员需满300元" affirms the members' offer).
 _CLAUSE = re.compile(r"[，,；;：:（）()]|\b(?:but|except)\b")

@@ -40,7 +40,7 @@ def _floor_for_ceiling(statement: str, sentences: list[str]) -> tuple[str, str, 
         theirs = [(bounds(s).get(value, set()), s) for s in sentences
                   if value in facts(s).numbers and any(found_in(t, words(s)) for t in statement_terms)
                   and not _range_end(value, s)]
-        if theirs and all(other and other != kinds for other, _ in theirs):
+        if theirs and all(other and kinds.isdisjoint(other) for other, _ in theirs):
             shown = f"{value:g}"
             return "bound", f"{next(iter(kinds))} {shown}", f"{next(iter(theirs[0][0]))} {shown}", theirs[0][1]
     return None

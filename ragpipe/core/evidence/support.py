@@ -17,6 +17,7 @@ from ragpipe.core.evidence.agreement import BARE_REPLY
 from ragpipe.core.evidence.activities import as_evidence_names_it
 from ragpipe.core.evidence.antonyms import as_evidence_says
 from ragpipe.core.evidence.bound_words import as_evidence_bounds
+from ragpipe.core.evidence.excluded_bounds import as_evidence_floor
 from ragpipe.core.evidence.calibration import Calibration, load_calibration
 from ragpipe.core.evidence.denials import deny_supported
 from ragpipe.core.evidence.embeddings import Embedder
@@ -122,11 +123,12 @@ class OfflineVerifier:
         # A quantity the evidence writes in another unit or form ("14天" for "两周") is read as the evidence writes it,
         # and so is a word it says as "not" and its antonym ("closed" as "does not open"), a weekday (星期二 / 周二), an
         # activity it names by its noun ("take photos" as "photography", activities.py), minors as "under 18", a pair
-        # (两个人 / 双方, pairs.py), and an age limit ("18 or older" / "18 and over", bound_words.py).
+        # (两个人 / 双方, pairs.py), an age limit ("18 or older" / "18 and over", bound_words.py), and a ceiling on those
+        # turned away as the floor the evidence sets ("未满18岁的人不能…" / "须年满18周岁", excluded_bounds.py).
         joined = "\n".join(e for e in evidence if e)
-        rows, notes = self.features([as_evidence_bounds(as_evidence_names_pair(as_evidence_names_minors(as_evidence_says(as_evidence_names_it(in_evidence_terms(
+        rows, notes = self.features([as_evidence_floor(as_evidence_bounds(as_evidence_names_pair(as_evidence_names_minors(as_evidence_says(as_evidence_names_it(in_evidence_terms(
                                          as_evidence_spells(without_lead_in(s, every=True), joined), joined, question),
-                                         joined), joined), joined), joined), joined)
+                                         joined), joined), joined), joined), joined), joined)
                                      for s in statements], evidence,
                                     reference, question)
         probabilities = self.calibration.probability(rows)
