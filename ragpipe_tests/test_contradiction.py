@@ -7,7 +7,8 @@ from ragpipe.core.evidence.contradiction import answers_otherwise, confirms, con
 from ragpipe.core.evidence.durations import duration_conflict
 from ragpipe.core.evidence.substitutions import substituted
 from ragpipe.core.evidence.ended_states import ended_state
-from ragpipe.core.evidence.facts import counted, facts, lone_one
+from ragpipe.core.evidence.counts import lone_one
+from ragpipe.core.evidence.facts import counted, facts
 from ragpipe.core.evidence.zh_names import zh_makers
 
 

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ragpipe.core.evidence.bare_hours import bare_hours_as_written
-from ragpipe.core.evidence.facts import BOUND_BEFORE, TIMES, TIMES_VALUE, ZH_THINGS
+from ragpipe.core.evidence.facts import BOUND_BEFORE, EN_UNITS, TIMES, TIMES_VALUE, ZH_THINGS, times_said
 from ragpipe.core.evidence.frequencies import frequencies_as_written
 from ragpipe.core.evidence.quantities import EN_WORD, UNIT, _number, as_written_in
-from ragpipe.core.text import EN_STOPWORDS
+from ragpipe.core.text import EN_STOPWORDS, is_chinese
 
 # A count of things: a number right before what it counts ("three doses", "2 bedrooms", "两剂", "三个校区"), or how many
 # times ("twice", "3 times", "两次"). A generic measure word (个, 种, …) counts the noun after it; a specific one (剂, 间)
@@ -84,7 +84,7 @@ _ZH_ORDINAL = re.compile(rf"第(?P<num>\d+|[一二两三四五六七八九十]+)
 
 def ordinals_counted(statement: str, evidence: str) -> set[float]:
     """The statement's ordinals of a thing that the evidence counts at least so many of: "第一剂和第二剂" says
-    which of "两剂" it means, and the evidence need not state 1 or 2 (as facts.lone_one, for the "a" of "一天")."""
+    which of "两剂" it means, and the evidence need not state 1 or 2 (as lone_one, for the "a" of "一天")."""
     theirs = [c for c in counts(evidence) if not c.period and c.plain]
     return {value for m in _ZH_ORDINAL.finditer(statement) if (value := (_number(m.group("num")) or (0,))[0])
             and any(c.thing == m.group("measure") and c.value >= value for c in theirs)}
@@ -183,3 +183,27 @@ def rank_conflict(statement: str, sentences: list[str]) -> tuple[str, str, str, 
         if theirs and all(v != value for v, _, _ in theirs):
             return "number", written, theirs[0][1], theirs[0][2]
     return None
+
+
+# A lone 一 before a unit of time or count says "a" ("一天不超过4次": a day, as "每天" or "24小时内" say; "一只猫"), and so
+# before 条 / 节 / 期 ("一条船最多坐6人" / "每艘船限乘6人", "一节课两小时", "一期12节"), not 这一 / 同一 / 唯一 (one of a kind).
+_LONE_ONE = re.compile(rf"(?<![零〇一二两三四五六七八九十百千万亿\d第])(?:一(天|日|年|个?月|周|星期|次|个?小时|分钟|[{ZH_THINGS}])"
+                       r"|(?<![这那同唯统某哪])一([条节期]))")
+_ZH_AMOUNT = r"[\d零〇一二两三四五六七八九十百千万]+\s*"
+
+
+# What counts times in English evidence: "twice", "3 times", "once" (a rate's 1 then stands against it).
+_EN_COUNTS_TIMES = re.compile(r"\b(?:once|twice|thrice|(?:\d+|%s)\s+times)\b" % "|".join(EN_UNITS), re.I)
+
+
+def lone_one(statement: str, evidence: str) -> bool:
+    """Every 1 of a Chinese statement is a lone 一 before a unit ("一天", "一次") that the evidence
+    counts with no number, or says "each" of ("每次两粒" / "一次吃两粒"): then it says "a", not "one",
+    and the evidence need not state 1. So is the "once" of an English rate where the evidence counts no
+    times ("once a week" / "weekly"); against "twice a week" it is a count."""
+    if not is_chinese(statement):
+        return (bool(TIMES.search(statement)) and not re.search(r"(?<![\d.])1(?![\d.])|\bone\b", statement, re.I)
+                and 1.0 in times_said(statement) and not _EN_COUNTS_TIMES.search(evidence))
+    units = [m.group(1) or m.group(2) for m in _LONE_ONE.finditer(statement)]
+    return (bool(units) and not re.search(r"(?<![\d.])1(?![\d.])", statement)
+            and not any(re.search(_ZH_AMOUNT + re.escape(u), evidence) and "每" + u not in evidence for u in units))

@@ -177,7 +177,7 @@ TIMES = re.compile(r"\b(?:twice|thrice|once(?=\s+(?:(?:a|an|per|every|each)\s+(?
 TIMES_VALUE = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
 
 
-def _times(text: str) -> set[float]:
+def times_said(text: str) -> set[float]:
     return {TIMES_VALUE[m.group(0).lower()] for m in TIMES.finditer(text)}
 
 
@@ -185,7 +185,7 @@ def counted(text: str) -> set[float]:
     """Number words that count a unit or things ("a five-year warranty", "two weeks", "three doses", "twice a
     week"): numbers for sure."""
     things = [m.group(1) for m in _COUNTED_THINGS.finditer(text) if m.group(2).lower() not in _NOT_PLURAL]
-    return {float(en_value(w)) for w in [m.group(1) for m in _COUNTED.finditer(text)] + things} | _times(text)
+    return {float(en_value(w)) for w in [m.group(1) for m in _COUNTED.finditer(text)] + things} | times_said(text)
 
 
 def _month(token: str) -> int | None:
@@ -268,7 +268,7 @@ def facts(text: str) -> Facts:
         value = en_value(match.group(0))
         if value is not None:
             values.add(round(value, 6))
-    values |= _times(rest)
+    values |= times_said(rest)
     for match in ZH_NUMBER.finditer(rest):
         value = zh_value(match.group("pct") or match.group("num"))
         if value is not None:
@@ -388,27 +388,3 @@ def day_off(text: str) -> str:
     """The words that name a weekday on which the text's schedule is off, or ""."""
     found = _DAY_OFF.search(text)
     return found.group(0) if found else ""
-
-
-# A lone 一 before a unit of time or count says "a" ("一天不超过4次": a day, as "每天" or "24小时内" say; "一只猫"), and so
-# before 条 / 节 / 期 ("一条船最多坐6人" / "每艘船限乘6人", "一节课两小时", "一期12节"), not 这一 / 同一 / 唯一 (one of a kind).
-_LONE_ONE = re.compile(rf"(?<![零〇一二两三四五六七八九十百千万亿\d第])(?:一(天|日|年|个?月|周|星期|次|个?小时|分钟|[{ZH_THINGS}])"
-                       r"|(?<![这那同唯统某哪])一([条节期]))")
-_ZH_COUNT = r"[\d零〇一二两三四五六七八九十百千万]+\s*"
-
-
-# What counts times in English evidence: "twice", "3 times", "once" (a rate's 1 then stands against it).
-_EN_COUNTS_TIMES = re.compile(r"\b(?:once|twice|thrice|(?:\d+|%s)\s+times)\b" % "|".join(EN_UNITS), re.I)
-
-
-def lone_one(statement: str, evidence: str) -> bool:
-    """Every 1 of a Chinese statement is a lone 一 before a unit ("一天", "一次") that the evidence
-    counts with no number, or says "each" of ("每次两粒" / "一次吃两粒"): then it says "a", not "one",
-    and the evidence need not state 1. So is the "once" of an English rate where the evidence counts no
-    times ("once a week" / "weekly"); against "twice a week" it is a count."""
-    if not is_chinese(statement):
-        return (bool(TIMES.search(statement)) and not re.search(r"(?<![\d.])1(?![\d.])|\bone\b", statement, re.I)
-                and 1.0 in _times(statement) and not _EN_COUNTS_TIMES.search(evidence))
-    units = [m.group(1) or m.group(2) for m in _LONE_ONE.finditer(statement)]
-    return (bool(units) and not re.search(r"(?<![\d.])1(?![\d.])", statement)
-            and not any(re.search(_ZH_COUNT + re.escape(u), evidence) and "每" + u not in evidence for u in units))

@@ -23,9 +23,9 @@ from ragpipe.core.evidence.agreement import elliptical
 from ragpipe.core.evidence.clock_minutes import has_clock_minutes, hours_stated_otherwise, without_clock_minutes
 from ragpipe.core.evidence.comparisons import borne_differences
 from ragpipe.core.evidence.contradiction import borne_out, confirms, contradicted
-from ragpipe.core.evidence.counts import ordinals_counted
+from ragpipe.core.evidence.counts import lone_one, ordinals_counted
 from ragpipe.core.evidence.embeddings import Embedder
-from ragpipe.core.evidence.facts import BOUND_BEFORE, counted, facts, lone_one
+from ragpipe.core.evidence.facts import BOUND_BEFORE, counted, facts
 from ragpipe.core.evidence.invented import invented
 from ragpipe.core.evidence.quantities import quantities
 from ragpipe.core.evidence.sentences import CAMEL, evidence_sentences

@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 
 from ragpipe.core.evidence.agreement import found_in, name_in, shares_word, words
-from ragpipe.core.evidence.counts import ordinals_counted
+from ragpipe.core.evidence.counts import lone_one, ordinals_counted
 from ragpipe.core.evidence.facts import (PLACE_TITLE, TIMES, TIMES_VALUE, VALUE_CLAUSE, common_word, counted, facts,
-                                         fold, lone_one, negated)
+                                         fold, negated)
 from ragpipe.core.evidence.polarity import aligned_with, clauses_of, overlap, pronoun
 from ragpipe.core.evidence.quantities import written_numbers
 from ragpipe.core.evidence.zh_names import short_form, zh_surname
