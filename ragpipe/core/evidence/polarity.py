@@ -73,10 +73,12 @@ _MODALITY = [
 # of", "不含", "不在…范围内", "免责" leave out what "covers", "includes", "包含", "保障" hold in (negated forms first).
 _INCLUSION = [
     ("exclude", re.compile(r"\bexclu(?:de|ded|des|ding|sion)\b|\boutside\s+(?:[\w'’]+\s+){0,2}(?:scope|coverage)\b"
-                           r"|(?:\bnot|n['’]t)\s+(?:\w+\s+){0,2}(?:includ|cover|contain|part\s+of)", re.I)),
-    ("include", re.compile(r"\b(?:includ(?:e|es|ed|ing)|cover(?:s|ed)?|contain(?:s|ed)?|part\s+of)\b", re.I)),
-    ("exclude", re.compile(r"不(?:包括|包含|含|涵盖|覆盖|保障|承保)|不在[^，。；]{0,12}(?:范围|目录|之列)|除外|免责|未(?:包括|包含|纳入|列入)")),
-    ("include", re.compile(r"包括|包含|含(?![义量糊])|涵盖|覆盖|保障|承保|纳入|列入|在[^，。；]{0,12}范围")),
+                           r"|(?:\bnot|n['’]t)\s+(?:\w+\s+){0,2}(?:includ|cover|contain|part\s+of|extend\s+to|reimburs)", re.I)),
+    ("include", re.compile(r"\b(?:includ(?:e|es|ed|ing)|cover(?:s|ed)?|contain(?:s|ed)?|part\s+of|extends?\s+to|reimburs\w*)\b", re.I)),
+    # What a plan pays for it holds in: "可以报销" / "不予赔付", "不属于医保支付范围".
+    ("exclude", re.compile(r"不(?:包括|包含|含|涵盖|覆盖|保障|承保)|不(?:在|属于)[^，。；]{0,12}(?:范围|目录|之列)|除外|免责"
+                           r"|未(?:包括|包含|纳入|列入)|不(?:予|能|可)?(?:报销|赔付|理赔)")),
+    ("include", re.compile(r"包括|包含|含(?![义量糊])|涵盖|覆盖|保障|承保|纳入|列入|在[^，。；]{0,12}范围|报销|赔付|理赔")),
 ]
 _OPPOSITE = {"forbid": "permit", "permit": "forbid", "require": "exempt", "exempt": "require",
              "include": "exclude", "exclude": "include"}
@@ -301,8 +303,9 @@ def _modality_conflict(statement: str, stance: str, sentences: list[str],
     left aligns where both put it beside their modal words ("No reservation is needed." / "Reservations
     are required for all tables…"). Of ``_INCLUSION``: leaves out what it holds in ("The plan covers dental
     care." / "Dental care is excluded from the plan."), a negation said by a word."""
-    frame = [w for w in dict.fromkeys(words(_without_modality(statement, lexicon)))
-             if not pronoun(w) and w not in _DUTY_WORDS and (w not in _LOCATIVES or any(w in s for s in sentences))]
+    frame = [h for w in dict.fromkeys(words(_without_modality(statement, lexicon)))
+             if not pronoun(w) and w not in _DUTY_WORDS and (w not in _LOCATIVES or any(w in s for s in sentences))
+             for h in _halves(w, sentences)]
     if lexicon is _MODALITY and not is_chinese(statement) and any(_ADVICE.search(t) for t in (statement, *sentences)):
         frame = [w for w in frame if not _USE.fullmatch(w)] or frame
     if not frame or len(frame) < 2 and not _beside_modal(frame[0], statement, lexicon) or _ASKS.search(statement):
@@ -325,6 +328,13 @@ def _modality_conflict(statement: str, stance: str, sentences: list[str],
             return ("modality" if lexicon is _MODALITY else "negation", _said(statement, stance, lexicon),
                     _said(clause, _OPPOSITE[stance], lexicon), clause)
     return None
+
+
+def _halves(word: str, sentences: list[str]) -> list[str]:
+    """A Chinese word of four characters the evidence never writes whole but writes both halves of, as its halves: a
+    list before a head noun names each of its items with it ("绝育手术" in "绝育、洁牙等…手术"); else the word."""
+    whole = len(word) == 4 and not word.isascii() and not any(word in s for s in sentences)
+    return [word[:2], word[2:]] if whole and any(word[:2] in s and word[2:] in s for s in sentences) else [word]
 
 
 def _unruled(clause: str, sentence: str, lexicon=_MODALITY) -> str:

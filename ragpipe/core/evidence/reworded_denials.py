@@ -1,0 +1,17 @@
+"""A negation worded apart from the statement it opposes: "绝育手术可以报销" against "…手术不在赔付范围内", "穿鞋也能进场"
+against "禁止穿鞋进入". The polarity reader aligns a statement with the evidence clause that holds its words; a
+careful reader first takes the statement's verb for the evidence's where the two are interchangeable (报销 / 赔付,
+进场 / 进入, refunded / refundable: synonyms.py), then reads the two for polarity as written."""
+
+from __future__ import annotations
+
+from ragpipe.core.evidence.polarity import polarity_conflict
+from ragpipe.core.synonyms import reworded_as
+
+
+def reworded_denial(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
+    """The polarity reader's finding on the statement written in the evidence's words, with the statement as written;
+    None where no word of it needed rewording."""
+    reworded = reworded_as(statement, " ".join(sentences))
+    found = reworded != statement and polarity_conflict(reworded, sentences)
+    return (found[0], statement.strip(), *found[2:]) if found and found[0] != "antonym" else None

@@ -1,0 +1,38 @@
+"""A negation worded apart from the statement it opposes: the statement's verb read as the evidence's
+interchangeable one (reworded_denials.py, synonyms.reworded_as), what a plan pays for read as what it holds in
+(polarity._INCLUSION), and a list before a head noun naming each item with it (polarity._halves)."""
+
+import pytest
+
+from ragpipe.core.evidence.contradiction import contradiction
+from ragpipe.core.synonyms import reworded_as
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("绝育手术可以报销。", ["绝育、洁牙等预防性或选择性手术不在赔付范围内。"]),
+    ("牙齿美白可以用医保报销。", ["牙齿美白、正畸等美容类项目不属于医保支付范围。"]),
+    ("茶馆允许顾客自带茶叶。", ["本馆不接受客人自带茶叶，敬请谅解。"]),
+    ("Studio bookings can be refunded in full.", ["All studio bookings are final and non-refundable."]),
+    ("Parking is included in the coworking membership.", ["The membership does not extend to parking, which is billed separately."]),
+])
+def test_a_negation_worded_apart_from_its_statement_contradicts_it(statement, evidence):
+    found = contradiction(statement, evidence)
+    assert found is not None and found.kind in ("negation", "modality")
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("洁牙不能报销。", ["洁牙、美白等项目不在医保报销范围内。"]),
+    ("绝育手术可以报销。", ["绝育、洁牙等手术均在赔付范围内。"]),
+    ("住院伙食费可以报销。", ["住院伙食费可以按标准赔付。"]),
+    ("茶馆不允许顾客自带茶叶。", ["本馆不接受客人自带茶叶，敬请谅解。"]),
+    ("Studio bookings are non-refundable.", ["All studio bookings are final and cannot be refunded."]),
+    ("Physiotherapy is reimbursed under the plan.", ["The plan covers physiotherapy up to ten sessions a year."]),
+])
+def test_the_same_rule_in_other_words_is_no_conflict(statement, evidence):
+    assert contradiction(statement, evidence) is None
+
+
+def test_a_word_the_evidence_lacks_is_written_as_its_word_of_the_class():
+    assert reworded_as("学生买票不打折。", "学生凭学生证购票可享半价。") == "学生购票不打折。"
+    assert reworded_as("穿鞋也能进场。", "蹦床区禁止穿鞋进入。") == "穿鞋也能进入。"
+    assert reworded_as("购票需排队。", "购票请到窗口。") == "购票需排队。"  # the evidence has the word itself
