@@ -36,3 +36,12 @@ def test_a_word_the_evidence_lacks_is_written_as_its_word_of_the_class():
     assert reworded_as("学生买票不打折。", "学生凭学生证购票可享半价。") == "学生购票不打折。"
     assert reworded_as("穿鞋也能进场。", "蹦床区禁止穿鞋进入。") == "穿鞋也能进入。"
     assert reworded_as("购票需排队。", "购票请到窗口。") == "购票需排队。"  # the evidence has the word itself
+
+
+def test_an_opposite_modal_word_in_the_clause_the_rewording_aligns_contradicts():
+    found = contradiction("储物柜可以过夜存放个人物品。", ["储物柜仅限当日使用，闭馆后不得留存物品，否则统一清理。"])
+    assert found is not None and (found.kind, found.stated) == ("antonym", "可以")
+
+
+def test_the_same_prohibition_in_the_evidence_words_is_no_conflict():
+    assert contradiction("储物柜不能过夜存放个人物品。", ["储物柜仅限当日使用，闭馆后不得留存物品，否则统一清理。"]) is None

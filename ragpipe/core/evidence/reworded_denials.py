@@ -10,8 +10,8 @@ from ragpipe.core.synonyms import reworded_as
 
 
 def reworded_denial(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
-    """The polarity reader's finding on the statement written in the evidence's words, with the statement as written;
-    None where no word of it needed rewording."""
+    """The polarity reader's finding on the statement written in the evidence's words, with what the statement says
+    as written (its antonym word, or the whole statement); None where no word of it needed rewording."""
     reworded = reworded_as(statement, " ".join(sentences))
     found = reworded != statement and polarity_conflict(reworded, sentences)
-    return (found[0], statement.strip(), *found[2:]) if found and found[0] != "antonym" else None
+    return (found[0], found[1] if found[1] in statement else statement.strip(), *found[2:]) if found else None
