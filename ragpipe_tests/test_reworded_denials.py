@@ -45,3 +45,12 @@ def test_an_opposite_modal_word_in_the_clause_the_rewording_aligns_contradicts()
 
 def test_the_same_prohibition_in_the_evidence_words_is_no_conflict():
     assert contradiction("储物柜不能过夜存放个人物品。", ["储物柜仅限当日使用，闭馆后不得留存物品，否则统一清理。"]) is None
+
+
+def test_a_providers_refusal_forbids_what_the_statement_permits():
+    found = contradiction("预订录音棚后可以全额退款。", ["录音棚一经预订，费用概不退还。"])
+    assert found is not None and (found.kind, found.evidence) == ("modality", "概不")
+
+
+def test_a_rewording_that_aligns_only_the_subject_clause_is_no_denial():
+    assert contradiction("录音棚预订后不能退款。", ["录音棚一经预订，费用概不退还。"]) is None

@@ -71,7 +71,6 @@ drowsy drowsiness sleepy
 顾客 客人 宾客
 拍照 拍摄
 存放 留存
-携带 带入
 refunded refundable
 reimbursed covered
 """
@@ -89,14 +88,21 @@ def _interchangeable() -> dict[str, frozenset[str]]:
 
 def reworded_as(text: str, evidence: str) -> str:
     """The text with each lexicon word the evidence lacks written as the evidence's word of its class (买票 as 购票
-    where the evidence says 购票): the two then align word for word. Whole words only (a Chinese one of two
-    characters at least), so a word inside another is left alone."""
+    where the evidence says 购票): the two then align word for word."""
+    for ours, theirs in rewordings(text, evidence).items():
+        text = re.sub(_word(ours), theirs, text, flags=re.I)
+    return text
+
+
+def rewordings(text: str, evidence: str) -> dict[str, str]:
+    """Each lexicon word of the text the evidence lacks, and the evidence's word of its class. Whole words only (a
+    Chinese one of two characters at least), so a word inside another is left alone."""
+    found = {}
     for line in _INTERCHANGEABLE.strip().splitlines():
         members = line.split()
         theirs = next((w for w in members if _written(w, evidence)), None)
-        for ours in (w for w in members if theirs and w != theirs and _written(w, text) and not _written(w, evidence)):
-            text = re.sub(_word(ours), theirs, text, flags=re.I)
-    return text
+        found |= {ours: theirs for ours in members if theirs and ours != theirs and _written(ours, text) and not _written(ours, evidence)}
+    return found
 
 
 def _word(word: str) -> str:

@@ -64,7 +64,8 @@ _MODALITY = [
                           r"|\bfree\s+to\b|\b(?:has|have|had)\s+no\s+(?:\w+\s+)?effect\b|\bdoes\s+not\s+affect\b"
                           r"|\bharmless\b", re.I)),
     ("forbid", re.compile(r"严禁|禁止|禁[用食烟售行停入]|不得|不准|不许|不能|不可|不宜|切勿|请勿|谢绝|不(?:允许|准许|建议|推荐)"
-                          r"|(?<![可能])暂停")),  # a service suspended ("暂停办理") is not to be had
+                          r"|(?<![可能])暂停"  # a service suspended ("暂停办理") is not to be had
+                          r"|概不|不予")),  # a refusal of the provider's own ("概不退还", "不予受理") allows it to no one
     ("exempt", re.compile(r"无需|无须|毋须|不需要?|不必|不用|非必须|自愿|可选")),
     ("require", re.compile(r"必须|务必|应当|需要|须")),
     ("permit", re.compile(r"可以|允许|准许|能够|放心|(?:没有|无)(?:任何)?影响|不影响|无妨|无碍")),
