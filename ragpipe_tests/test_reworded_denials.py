@@ -54,3 +54,12 @@ def test_a_providers_refusal_forbids_what_the_statement_permits():
 
 def test_a_rewording_that_aligns_only_the_subject_clause_is_no_denial():
     assert contradiction("录音棚预订后不能退款。", ["录音棚一经预订，费用概不退还。"]) is None
+
+
+def test_a_replys_can_too_permits_what_the_evidence_forbids():
+    found = contradiction("穿鞋也能进场。", ["蹦床区禁止穿鞋进入，须穿防滑袜。"])
+    assert found is not None and (found.kind, found.stated) == ("modality", "也能")
+
+
+def test_a_replys_can_too_that_the_evidence_allows_is_no_conflict():
+    assert contradiction("老人和小孩都能参加。", ["活动不限年龄，老人和小孩均可参加。"]) is None

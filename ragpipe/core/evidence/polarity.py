@@ -68,7 +68,8 @@ _MODALITY = [
                           r"|概不|不予")),  # a refusal of the provider's own ("概不退还", "不予受理") allows it to no one
     ("exempt", re.compile(r"无需|无须|毋须|不需要?|不必|不用|非必须|自愿|可选")),
     ("require", re.compile(r"必须|务必|应当|需要|须")),
-    ("permit", re.compile(r"可以|允许|准许|能够|放心|(?:没有|无)(?:任何)?影响|不影响|无妨|无碍")),
+    # "也能", "都能": a reply's "can … too" permits ("穿鞋也能进场"); a bare 能 is as often ability ("能治疗").
+    ("permit", re.compile(r"可以|允许|准许|能够|放心|(?:没有|无)(?:任何)?影响|不影响|无妨|无碍|[也都]能")),
 ]
 # What a text holds in or leaves out, however worded: "is excluded from", "is not part of", "falls outside the scope
 # of", "不含", "不在…范围内", "免责" leave out what "covers", "includes", "包含", "保障" hold in (negated forms first).
