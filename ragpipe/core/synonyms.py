@@ -4,6 +4,7 @@ word (``as_evidence_words``). Tokens are ``text.content_tokens``'s."""
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from ragpipe.core.text import content_tokens
@@ -63,6 +64,15 @@ buy purchase
 meal food
 kid kids child children
 drowsy drowsiness sleepy
+报销 赔付 理赔
+买票 购票
+进场 入场 进入
+退款 退还 退费
+顾客 客人 宾客
+拍照 拍摄
+存放 留存
+refunded refundable
+reimbursed covered
 """
 
 
@@ -74,6 +84,33 @@ def _interchangeable() -> dict[str, frozenset[str]]:
         for member in members:
             classes[member] = classes.get(member, frozenset()) | members
     return classes
+
+
+def reworded_as(text: str, evidence: str) -> str:
+    """The text with each lexicon word the evidence lacks written as the evidence's word of its class (买票 as 购票
+    where the evidence says 购票): the two then align word for word."""
+    for ours, theirs in rewordings(text, evidence).items():
+        text = re.sub(_word(ours), theirs, text, flags=re.I)
+    return text
+
+
+def rewordings(text: str, evidence: str) -> dict[str, str]:
+    """Each lexicon word of the text the evidence lacks, and the evidence's word of its class. Whole words only (a
+    Chinese one of two characters at least), so a word inside another is left alone."""
+    found = {}
+    for line in _INTERCHANGEABLE.strip().splitlines():
+        members = line.split()
+        theirs = next((w for w in members if _written(w, evidence)), None)
+        found |= {ours: theirs for ours in members if theirs and ours != theirs and _written(ours, text) and not _written(ours, evidence)}
+    return found
+
+
+def _word(word: str) -> str:
+    return rf"\b{re.escape(word)}\b" if word.isascii() else re.escape(word) if len(word) >= 2 else r"(?!)"
+
+
+def _written(word: str, text: str) -> bool:
+    return bool(re.search(_word(word), text, re.I))
 
 
 def interchangeable(token: str) -> frozenset[str]:

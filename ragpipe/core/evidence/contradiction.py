@@ -41,6 +41,7 @@ from ragpipe.core.evidence.subjects import said_of_own_subject, subject_contrast
 from ragpipe.core.evidence.weekdays import weekday_reading
 from ragpipe.core.evidence.ranks import ranked_title
 from ragpipe.core.evidence.relative_times import before_after_conflict
+from ragpipe.core.evidence.reworded_denials import reworded_denial
 from ragpipe.core.evidence.roles import names_role, one_relation, relation_wording, swapped_roles
 from ragpipe.core.evidence.substitutions import substituted
 from ragpipe.core.evidence.use_rules import use_rule_conflict
@@ -271,7 +272,8 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
              or fee_conflict(statement, sentences)  # "不收任何费用" / "…取消的，需支付100元违约金": fees.py
              or outside_rule_conflict(statement, sentences)  # "bring clay from elsewhere" / "outside clay is not allowed"
              or accompaniment_conflict(statement, sentences)  # "alone" / "must be accompanied by an adult"
-             or waived_condition(statement, sentences))  # "even if you've made a claim" / "provided no claim has been made"
+             or waived_condition(statement, sentences)  # "even if you've made a claim" / "provided no claim has been made"
+             or reworded_denial(statement, sentences))  # "可以报销" / "不在赔付范围内": its verb in the evidence's word
     if found and found[0] == "antonym" and (one_relation(statement, found[3]) or order and found[3] in order[3]):
         found = None  # a converse ("lost to" / "won against", "shorter" / "longer"): the roles decide
     swapped = not found and swapped_roles(statement, sentences)

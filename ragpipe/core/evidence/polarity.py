@@ -64,19 +64,23 @@ _MODALITY = [
                           r"|\bfree\s+to\b|\b(?:has|have|had)\s+no\s+(?:\w+\s+)?effect\b|\bdoes\s+not\s+affect\b"
                           r"|\bharmless\b", re.I)),
     ("forbid", re.compile(r"严禁|禁止|禁[用食烟售行停入]|不得|不准|不许|不能|不可|不宜|切勿|请勿|谢绝|不(?:允许|准许|建议|推荐)"
-                          r"|(?<![可能])暂停")),  # a service suspended ("暂停办理") is not to be had
+                          r"|(?<![可能])暂停"  # a service suspended ("暂停办理") is not to be had
+                          r"|概不|不予")),  # a refusal of the provider's own ("概不退还", "不予受理") allows it to no one
     ("exempt", re.compile(r"无需|无须|毋须|不需要?|不必|不用|非必须|自愿|可选")),
     ("require", re.compile(r"必须|务必|应当|需要|须")),
-    ("permit", re.compile(r"可以|允许|准许|能够|放心|(?:没有|无)(?:任何)?影响|不影响|无妨|无碍")),
+    # "也能", "都能": a reply's "can … too" permits ("穿鞋也能进场"); a bare 能 is as often ability ("能治疗").
+    ("permit", re.compile(r"可以|允许|准许|能够|放心|(?:没有|无)(?:任何)?影响|不影响|无妨|无碍|[也都]能")),
 ]
 # What a text holds in or leaves out, however worded: "is excluded from", "is not part of", "falls outside the scope
 # of", "不含", "不在…范围内", "免责" leave out what "covers", "includes", "包含", "保障" hold in (negated forms first).
 _INCLUSION = [
     ("exclude", re.compile(r"\bexclu(?:de|ded|des|ding|sion)\b|\boutside\s+(?:[\w'’]+\s+){0,2}(?:scope|coverage)\b"
-                           r"|(?:\bnot|n['’]t)\s+(?:\w+\s+){0,2}(?:includ|cover|contain|part\s+of)", re.I)),
-    ("include", re.compile(r"\b(?:includ(?:e|es|ed|ing)|cover(?:s|ed)?|contain(?:s|ed)?|part\s+of)\b", re.I)),
-    ("exclude", re.compile(r"不(?:包括|包含|含|涵盖|覆盖|保障|承保)|不在[^，。；]{0,12}(?:范围|目录|之列)|除外|免责|未(?:包括|包含|纳入|列入)")),
-    ("include", re.compile(r"包括|包含|含(?![义量糊])|涵盖|覆盖|保障|承保|纳入|列入|在[^，。；]{0,12}范围")),
+                           r"|(?:\bnot|n['’]t)\s+(?:\w+\s+){0,2}(?:includ|cover|contain|part\s+of|extend\s+to|reimburs)", re.I)),
+    ("include", re.compile(r"\b(?:includ(?:e|es|ed|ing)|cover(?:s|ed)?|contain(?:s|ed)?|part\s+of|extends?\s+to|reimburs\w*)\b", re.I)),
+    # What a plan pays for it holds in: "可以报销" / "不予赔付", "不属于医保支付范围".
+    ("exclude", re.compile(r"不(?:包括|包含|含|涵盖|覆盖|保障|承保)|不(?:在|属于)[^，。；]{0,12}(?:范围|目录|之列)|除外|免责"
+                           r"|未(?:包括|包含|纳入|列入)|不(?:予|能|可)?(?:报销|赔付|理赔)")),
+    ("include", re.compile(r"包括|包含|含(?![义量糊])|涵盖|覆盖|保障|承保|纳入|列入|在[^，。；]{0,12}范围|报销|赔付|理赔")),
 ]
 _OPPOSITE = {"forbid": "permit", "permit": "forbid", "require": "exempt", "exempt": "require",
              "include": "exclude", "exclude": "include"}
@@ -301,8 +305,9 @@ def _modality_conflict(statement: str, stance: str, sentences: list[str],
     left aligns where both put it beside their modal words ("No reservation is needed." / "Reservations
     are required for all tables…"). Of ``_INCLUSION``: leaves out what it holds in ("The plan covers dental
     care." / "Dental care is excluded from the plan."), a negation said by a word."""
-    frame = [w for w in dict.fromkeys(words(_without_modality(statement, lexicon)))
-             if not pronoun(w) and w not in _DUTY_WORDS and (w not in _LOCATIVES or any(w in s for s in sentences))]
+    frame = [h for w in dict.fromkeys(words(_without_modality(statement, lexicon)))
+             if not pronoun(w) and w not in _DUTY_WORDS and (w not in _LOCATIVES or any(w in s for s in sentences))
+             for h in _halves(w, sentences)]
     if lexicon is _MODALITY and not is_chinese(statement) and any(_ADVICE.search(t) for t in (statement, *sentences)):
         frame = [w for w in frame if not _USE.fullmatch(w)] or frame
     if not frame or len(frame) < 2 and not _beside_modal(frame[0], statement, lexicon) or _ASKS.search(statement):
@@ -325,6 +330,13 @@ def _modality_conflict(statement: str, stance: str, sentences: list[str],
             return ("modality" if lexicon is _MODALITY else "negation", _said(statement, stance, lexicon),
                     _said(clause, _OPPOSITE[stance], lexicon), clause)
     return None
+
+
+def _halves(word: str, sentences: list[str]) -> list[str]:
+    """A Chinese word of four characters the evidence never writes whole but writes both halves of, as its halves: a
+    list before a head noun names each of its items with it ("绝育手术" in "绝育、洁牙等…手术"); else the word."""
+    whole = len(word) == 4 and not word.isascii() and not any(word in s for s in sentences)
+    return [word[:2], word[2:]] if whole and any(word[:2] in s and word[2:] in s for s in sentences) else [word]
 
 
 def _unruled(clause: str, sentence: str, lexicon=_MODALITY) -> str:
