@@ -15,6 +15,7 @@ from ragpipe.core.evidence.contradiction import contradiction
     ("Teenagers under 16 can book a climbing session on their own.",
      "Sessions are not booked for anyone under 16 unless a parent signs the waiver and stays."),
     ("未满16岁的学员可以独自报名攀岩课。", "未满16岁的学员除非有家长全程在场不予报名攀岩课。"),
+    ("10岁以下儿童可以自己进馆参观。", "10岁以下儿童须由成人陪同进馆。"),  # 自己 before a verb of going is alone
 ])
 def test_a_group_let_alone_where_the_evidence_requires_company_is_contradicted(statement, evidence):
     assert accompaniment_conflict(statement, [evidence]) is not None

@@ -19,6 +19,8 @@ PILLS = ["成人每次1片，每8小时1次，每日不超过3片。", "12岁以
     ("65岁以上的老人滑雪打八折。", SKI, "老人", "学生"),
     ("Adults are seen by Dr. Patel.", CLINIC, "Adults", "children"),
     ("儿童每8小时吃一片。", PILLS, "儿童", "成人"),  # the sentence's one group owns its clauses
+    # new and returning customers are two groups
+    ("新学员报名瑜伽课可享八折。", ["老学员报名瑜伽课可享八折优惠，新学员首期可享九五折。"], "新学员", "老学员"),
     # a sentence that opens with a pronoun speaks of the thing the one before names
     ("The eye exam is free for students.", ["An eye exam takes 30 minutes.", "It is free for seniors; others pay $40.",
                                             "Students get 10% off frames."], "students", "seniors"),

@@ -14,6 +14,8 @@ from ragpipe.core.synonyms import reworded_as
     ("茶馆允许顾客自带茶叶。", ["本馆不接受客人自带茶叶，敬请谅解。"]),
     ("Studio bookings can be refunded in full.", ["All studio bookings are final and non-refundable."]),
     ("Parking is included in the coworking membership.", ["The membership does not extend to parking, which is billed separately."]),
+    # a rule on a kind holds for each thing of it (one way: a dog is a pet)
+    ("可以带狗进店。", ["店内禁止携带宠物。"]),
 ])
 def test_a_negation_worded_apart_from_its_statement_contradicts_it(statement, evidence):
     found = contradiction(statement, evidence)

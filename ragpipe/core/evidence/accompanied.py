@@ -18,7 +18,8 @@ from ragpipe.core.text import numbers
 
 _ALONE = re.compile(r"\b(?:alone|on (?:their|his|her|your) own|by (?:themselves|himself|herself|yourself)|unaccompanied"
                     r"|unsupervised|without (?:an? )?(?:adults?|parents?|guardians?|supervision|grown-ups?))\b"
-                    r"|单独|独自|无需(?:家长|成人|大人|监护人)?陪同|不(?:需要?|用)(?:家长|成人|大人|监护人)?陪同", re.I)
+                    r"|单独|独自|无需(?:家长|成人|大人|监护人)?陪同|不(?:需要?|用)(?:家长|成人|大人|监护人)?陪同"
+                    r"|自己(?=进|入|去|来|参加|乘|坐|上|玩|游)|自行(?=进|入|前往|参加|乘|坐)", re.I)  # 自己进园: alone, not 自己带
 _ACCOMPANIED = re.compile(r"\b(?:must|need to|needs to|have to|has to|should|are required to|is required to)\s+be\s+"
                           r"(?:accompanied|supervised)\b|\bonly (?:with|when accompanied by) an? (?:adult|parent|guardian)\b"
                           r"|\bunless (?:accompanied by |with )?(?:an? |their |his |her )?(?:adult|parent|guardian)s?\b"

@@ -28,7 +28,9 @@ GROUP_CLASSES = (
     (r"disabled|disabilit", "残疾"),
     (r"pregnant", "孕妇"),
     (r"couple", "情侣|夫妻"),
-    (r"newcomer|new (?:customer|user|subscriber|client)|first[\s-]time", "新用户|新客户|新会员|首次"),
+    (r"newcomer|new (?:customer|user|subscriber|client|student)|first[\s-]time", "新用户|新客户|新会员|新学员|新顾客|首次"),
+    (r"returning (?:customer|user|client|student|member)|existing (?:customer|user|client|member)|repeat customer",
+     "老用户|老客户|老会员|老学员|老顾客"),
 )
 _AGED = {1, 2, 3}  # the classes by age: seniors, children, teens
 # An age bound names a group by age: "under 12", "aged 65 and over", "65岁以上", "身高1.2米以下".
