@@ -22,6 +22,11 @@ def test_a_short_claim_whose_predicate_the_evidence_never_states_is_invented(sta
     assert fires(statement, MUSEUM)
 
 
+def test_a_light_verb_shared_with_the_evidence_ties_no_claim_to_it():
+    evidence = ["Classes are capped at 12 students so that everyone gets their own station."]
+    assert fires("Later cancellations get class credit.", evidence, "What is the cancellation policy for classes?")
+
+
 @pytest.mark.parametrize("statement", ["门票免费。", "它是免费的。", "它可以防水。"])
 def test_a_short_chinese_claim_whose_words_the_evidence_never_holds_is_invented(statement):
     assert fires(statement, ZH_MUSEUM)

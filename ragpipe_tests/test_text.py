@@ -111,6 +111,12 @@ def test_a_four_letter_verb_in_s_meets_its_stem():
     assert content_tokens("less plus axis bias") == ("less", "plus", "axis", "bias")
 
 
+def test_a_word_in_ss_us_or_is_is_no_plural_and_meets_its_plural():
+    assert [stem(w) for w in ("class", "classes", "glass", "glasses", "campus", "campuses")] == \
+        ["class", "class", "glass", "glass", "campus", "campus"]
+    assert stem("analysis") == "analysis" and stem("pays") == "pay"
+
+
 def test_a_y_word_stemmed_or_inflected_gets_its_y_back():
     assert [y_spelled(stem(w)) for w in ("dried", "dries", "drying", "dry")] == ["dry"] * 4
     assert y_spelled(stem("applied")) == y_spelled(stem("apply")) == "apply"

@@ -307,6 +307,8 @@ def stem(word: str) -> str:
     if _SHORT_S.match(word):
         return word[:-1]
     for suffix in ("ies", "es", "s", "ing", "ed"):
+        if suffix == "s" and word.endswith(("ss", "us", "is")):
+            continue  # "class", "campus", "analysis" are no plurals: "class" stems as "classes" does
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
             return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
     return word

@@ -98,7 +98,7 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
     names = facts("\n".join(sentences)).names
     named = {t for n in said.names if name_in(n, names) for t in words(n)}
     informative = [w for w in own if not found_in(w, asked) and not (zh and w in question) and w not in named
-                   and not (possessed and frame_word(w))]
+                   and not (possessed and frame_word(w)) and not _LIGHT_VERB.match(w)]
     if len(informative) < (1 if short else 2):
         return False
     shared = set(fact_terms(said)) & set(fact_terms(facts(lowered)))
@@ -172,6 +172,8 @@ def _short_claim(statement: str, said_words: list[str]) -> bool:
 # "one" after a determiner (and an adjective) stands for a noun ("the first one is free", "each one"): it counts nothing.
 _PROP_ONE = re.compile(r"\b((?:the|this|that|each|every|which|any)\s+(?:[a-z]+\s+)?)one\b(?!\s+of\b)", re.I)
 _DEGREE = re.compile(r"^(?:很|非常|相当|极其|极为|挺|超级)$")
+# A light verb shared with the evidence ties no claim to it: "later cancellations get class credit" / "everyone gets a station".
+_LIGHT_VERB = re.compile(r"^(?:get|got|gotten)$")
 # A function word with its clitic ("it's", "that's", "there'") claims nothing.
 _CLITIC = re.compile(r"'\w*$")
 _BOUND_WORD = re.compile(r"(?:older|younger|over|under|above|below|以上|以下|以内)$", re.I)
