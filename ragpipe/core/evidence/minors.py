@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from ragpipe.core.evidence.wordings import in_evidence_wording
+
 _EN_MINORS = re.compile(r"\b(?:minors?|underage (?:guests|visitors|customers|people|persons|renters|children))\b", re.I)
 _ZH_MINORS = re.compile(r"未成年人?")
 # "anyone under 18", "guests under the age of 18", "renters younger than 18 years old".
@@ -21,11 +23,4 @@ def as_evidence_names_minors(statement: str, evidence: str) -> str:
     """The statement with its word for people under 18 written as the evidence writes it, where the evidence
     writes it otherwise and never the statement's way."""
     zh = bool(re.search(r"[\u4e00-\u9fff]", statement))
-    minors, under = (_ZH_MINORS, _ZH_UNDER_18) if zh else (_EN_MINORS, _EN_UNDER_18)
-    theirs = under.search(evidence)
-    if minors.search(statement) and theirs and not minors.search(evidence):
-        return minors.sub(theirs.group(0), statement, count=1)
-    theirs = minors.search(evidence)
-    if under.search(statement) and theirs and not under.search(evidence):
-        return under.sub(theirs.group(0), statement, count=1)
-    return statement
+    return in_evidence_wording(statement, evidence, *((_ZH_MINORS, _ZH_UNDER_18) if zh else (_EN_MINORS, _EN_UNDER_18)))

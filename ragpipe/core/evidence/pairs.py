@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from ragpipe.core.evidence.wordings import in_evidence_wording
+
 # 双方 ("both sides": 男女双方, 夫妻双方, 买卖双方) and 两个人 / 两人 / 二人 / 两位 / 两方 / 两口子 / 夫妻俩.
 _ZH_BOTH = re.compile(r"双方")
 _ZH_THE_TWO = re.compile(r"(?<![\d零〇一二两三四五六七八九十百千第])(?:两个人|[两二](?:人|位|方)|两口子)")
@@ -19,11 +21,4 @@ def as_evidence_names_pair(statement: str, evidence: str) -> str:
     """The statement with its word for a pair of people written as the evidence writes it, where the evidence writes
     the pair otherwise and never the statement's way."""
     zh = bool(re.search(r"[\u4e00-\u9fff]", statement))
-    both, the_two = (_ZH_BOTH, _ZH_THE_TWO) if zh else (_EN_BOTH, _EN_THE_TWO)
-    theirs = both.search(evidence)
-    if the_two.search(statement) and theirs and not the_two.search(evidence):
-        return the_two.sub(theirs.group(0), statement, count=1)
-    theirs = the_two.search(evidence)
-    if both.search(statement) and theirs and not both.search(evidence):
-        return both.sub(theirs.group(0), statement, count=1)
-    return statement
+    return in_evidence_wording(statement, evidence, *((_ZH_THE_TWO, _ZH_BOTH) if zh else (_EN_THE_TWO, _EN_BOTH)))
