@@ -253,6 +253,13 @@ def _toward(statement: str, sentence: str) -> tuple[str, str] | None:
     return None
 
 
+_CLAUSE_BREAK = re.compile(r"[,;:，；：]")
+# A passive without its agent: "the cast list has been released" / "Peacock released the cast list".
+_EN_BE_DONE = re.compile(r"\b(?:is|are|was|were|be|been|being)\s+(?:not\s+)?\w+(?:ed|en|wn)\b", re.I)
+# A copula that is no auxiliary: "Ottawa is Canada's capital" (not "kayaks are not rented").
+_PLAIN_COPULA = re.compile(r"\b(?:is|are|was|were)\s+(?:not\s+)?(?!\w+(?:ed|en|wn)\b)|是")
+
+
 def _transposed(statement: str, sentence: str) -> tuple[str, str] | None:
     """The sentence holds the statement's words in the same order but for two phrases that trade places
     around the same words ("The tenant must pay the landlord" against "The landlord must pay the tenant";
@@ -266,8 +273,8 @@ def _transposed(statement: str, sentence: str) -> tuple[str, str] | None:
     if passive[0] != passive[1]:
         return None
     # Within one clause of each: across a comma the words are another clause's ("…eight essential amino acids"
-    # is not "amino acids are essential, but adults need … eight").
-    # "A is B" says A and B are one, whichever stands first.
+    # is not "amino acids are essential, but adults need … eight"); a clause with a copula is left out ("A is B"
+    # says A and B are one, whichever stands first).
     for clause in (c for c in _CLAUSE_BREAK.split(statement) if not _PLAIN_COPULA.search(c)):
         ours = [w.rstrip("'’") for w in words(clause)]
         for part in (p for p in _CLAUSE_BREAK.split(sentence) if not _PLAIN_COPULA.search(p)):
@@ -281,13 +288,6 @@ def _transposed(statement: str, sentence: str) -> tuple[str, str] | None:
                     if sides := _traded(ours[head:len(ours) - tail], window[head:len(ours) - tail], turned):
                         return sides
     return None
-
-
-_CLAUSE_BREAK = re.compile(r"[,;:，；：]")
-# A passive without its agent: "the cast list has been released" / "Peacock released the cast list".
-_EN_BE_DONE = re.compile(r"\b(?:is|are|was|were|be|been|being)\s+(?:not\s+)?\w+(?:ed|en|wn)\b", re.I)
-# A copula that is no auxiliary: "Ottawa is Canada's capital" (not "kayaks are not rented").
-_PLAIN_COPULA = re.compile(r"\b(?:is|are|was|were)\s+(?:not\s+)?(?!\w+(?:ed|en|wn)\b)|是")
 
 
 def _traded(ours: list[str], theirs: list[str], turned: bool) -> tuple[str, str] | None:
