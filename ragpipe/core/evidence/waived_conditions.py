@@ -40,6 +40,6 @@ def waived_condition(statement: str, sentences: list[str]) -> tuple[str, str, st
         for granted in _ONLY_IF_NOT.finditer(sentence):
             if ours & _condition(sentence, granted):
                 end = _CLAUSE_END.search(sentence, granted.end())
-                return ("condition", statement[waived.start():].rstrip("。.") ,
+                return ("condition", statement[waived.start():].rstrip("。."),
                         sentence[granted.start():end.start() if end else len(sentence)], sentence)
     return None
