@@ -1,6 +1,6 @@
 """A negation worded apart from the statement it opposes: the statement's verb read as the evidence's
 interchangeable one (reworded_denials.py, synonyms.reworded_as), what a plan pays for read as what it holds in
-(polarity._INCLUSION), and a list before a head noun naming each item with it (polarity._halves)."""
+(stances.INCLUSION), and a list before a head noun naming each item with it (polarity._halves)."""
 
 import pytest
 

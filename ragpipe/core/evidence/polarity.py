@@ -17,6 +17,7 @@ from ragpipe.core.evidence.denied_inside import denied_inside
 from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.negated_words import plainly, prefixed, word_denied
 from ragpipe.core.evidence.object_antonyms import antonym_on_the_object
+from ragpipe.core.evidence.stances import INCLUSION, MODALITY, OPPOSITE
 from ragpipe.core.text import is_chinese
 
 # A clause restates a statement (but for its polarity) when this share of its words are the statement's.
@@ -42,48 +43,6 @@ DUTY = re.compile(r"\b(?:must|shall|required|obliged|obligated|ha(?:s|ve) to)\b|
 _DUTY_WORDS = frozenset({"requir", "require", "oblig", "obligat", "need", "必须", "务必", "须"})  # as words() gives them
 # A negation under a condition asserts nothing ("if you do not report income").
 _CONDITION = re.compile(r"\b(?:if|unless|when|whether)\b|如果|若|除非|假如", re.I)
-# What a text permits, forbids, requires or exempts from, however worded: "严禁" and "不得" both
-# forbid (neither is the other's negation), "may not" and "is prohibited" too. The negated forms
-# come first in each language: "not allowed" ("isn't allowed") forbids, "not required" exempts.
-_MODALITY = [
-    ("forbid", re.compile(r"^\s*(?:please\s+)?(?:do\s+not|don['’]t|never)\b"
-                          r"|\b(?:must|may|shall|should|can|could)\s+not\b|\b(?:mustn|shan|can|couldn)['’]?t\b|\bcannot\b"
-                          r"|(?:\b(?:not|never)|n['’]t)\s+(?:\w+\s+){0,2}(?:allowed|permitted|safe|recommended|advised|suitable)\b"
-                          r"|\b(?:prohibit\w*|forbid\w*|ban(?:s|ned|ning)?\b)"
-                          r"|\boff[\s-]limits\b|\bno\s+(?:\w+\s+){1,2}(?:is|are|was|were)\s+(?:allowed|permitted)\b",
-                          re.I)),
-    ("exempt", re.compile(r"\b(?:optional|voluntary)\b|(?:\bnot|n['’]t)\s+(?:required|mandatory|necessary|needed)\b|\bno\s+need\b"
-                          r"|\b(?:do|does|did)(?:\s+not|n['’]t)\s+(?:need|have)\s+to\b|\bneed(?:\s+not|n['’]t)\b"
-                          r"|\b(?:do|does|did)(?:\s+not|n['’]t)\s+(?:need|require)\b"
-                          r"|\bno\b(?=(\s+(?:\w+\s+){1,2}(?:is|are|was|were)\s+(?:needed|required|necessary))\b)", re.I)),
-    ("require", re.compile(r"\b(?:must|shall|required|mandatory|compulsory|obligatory)\b|\b(?:have|has|need|needs)\s+to\b"
-                           r"|\brequires?\b", re.I)),
-    # "may", not the month ("May 1937", "1 May", "in May"); harmless is allowed ("has no effect on", "没有影响").
-    ("permit", re.compile(r"(?<!\d\s)(?<!\bin\s)(?<!\bof\s)(?<!\bfrom\s)(?<!\bsince\s)(?<!\buntil\s)\bmay\b(?!\s+\d)"
-                          r"|\b(?:can|allowed|permitted|welcome|safely)\b|\b(?:is|are)\s+safe\b"
-                          r"|\bfree\s+to\b|\b(?:has|have|had)\s+no\s+(?:\w+\s+)?effect\b|\bdoes\s+not\s+affect\b"
-                          r"|\bharmless\b", re.I)),
-    ("forbid", re.compile(r"严禁|禁止|禁[用食烟售行停入]|不得|不准|不许|不能|不可|不宜|切勿|请勿|谢绝|不(?:允许|准许|建议|推荐)"
-                          r"|(?<![可能])暂停"  # a service suspended ("暂停办理") is not to be had
-                          r"|概不|不予")),  # a refusal of the provider's own ("概不退还", "不予受理") allows it to no one
-    ("exempt", re.compile(r"无需|无须|毋须|不需要?|不必|不用|非必须|自愿|可选")),
-    ("require", re.compile(r"必须|务必|应当|需要|须")),
-    # "也能", "都能": a reply's "can … too" permits ("穿鞋也能进场"); a bare 能 is as often ability ("能治疗").
-    ("permit", re.compile(r"可以|允许|准许|能够|放心|(?:没有|无)(?:任何)?影响|不影响|无妨|无碍|[也都]能")),
-]
-# What a text holds in or leaves out, however worded: "is excluded from", "is not part of", "falls outside the scope
-# of", "不含", "不在…范围内", "免责" leave out what "covers", "includes", "包含", "保障" hold in (negated forms first).
-_INCLUSION = [
-    ("exclude", re.compile(r"\bexclu(?:de|ded|des|ding|sion)\b|\boutside\s+(?:[\w'’]+\s+){0,2}(?:scope|coverage)\b"
-                           r"|(?:\bnot|n['’]t)\s+(?:\w+\s+){0,2}(?:includ|cover|contain|part\s+of|extend\s+to|reimburs)", re.I)),
-    ("include", re.compile(r"\b(?:includ(?:e|es|ed|ing)|cover(?:s|ed)?|contain(?:s|ed)?|part\s+of|extends?\s+to|reimburs\w*)\b", re.I)),
-    # What a plan pays for it holds in: "可以报销" / "不予赔付", "不属于医保支付范围".
-    ("exclude", re.compile(r"不(?:包括|包含|含|涵盖|覆盖|保障|承保)|不(?:在|属于)[^，。；]{0,12}(?:范围|目录|之列)|除外|免责"
-                           r"|未(?:包括|包含|纳入|列入)|不(?:予|能|可)?(?:报销|赔付|理赔)")),
-    ("include", re.compile(r"包括|包含|含(?![义量糊])|涵盖|覆盖|保障|承保|纳入|列入|在[^，。；]{0,12}范围|报销|赔付|理赔")),
-]
-_OPPOSITE = {"forbid": "permit", "permit": "forbid", "require": "exempt", "exempt": "require",
-             "include": "exclude", "exclude": "include"}
 # "can" and "cannot" say what is possible as often as what is allowed ("the latter can be made by
 # the body" / "essential amino acids cannot be made by the body"): they agree with a modal word, but
 # oppose only an explicit one ("Children under 12 can use it" / "must not be used by children"). So does
@@ -248,7 +207,7 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
         return denied_inside(statement, statement_terms, clauses)
     denies = _negates(statement)
     single = len(clauses_of(statement)) == 1
-    stance, held_in = modality(statement), modality(statement, _INCLUSION)
+    stance, held_in = modality(statement), modality(statement, INCLUSION)
     # An affirmative statement's predicate only is sought in the next clause: a negated one's negation may stand in a
     # part the evidence cuts otherwise ("students who have not found employment … should have their debts forgiven").
     aligned = _predicate_clauses(statement_terms, sentences, pairs, rest=not denies)
@@ -271,7 +230,7 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
         denied = word_denied(clause, statement, statement_terms, by_prefix)
         if (single and (len(statement_terms) >= 3 or _same_words(clause, sentence, statement_terms) or denied) and _negates(clause) != denies
                 and not (stance and modality(clause) == stance)  # "禁止带宠物进入" / "宠物不得进入": both forbid
-                and not (held_in and modality(clause, _INCLUSION) == held_in)  # "does not cover" / "is excluded"
+                and not (held_in and modality(clause, INCLUSION) == held_in)  # "does not cover" / "is excluded"
                 and not _CONDITION.search(clause) and not agreeing
                 and (_restates(clause, statement) or denies and _contained(clause, statement) or denied)):
             return "negation", statement.strip(), clause.strip(), clause
@@ -279,13 +238,13 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
             if (ours, theirs) not in agreeing:
                 return "antonym", ours, theirs, clause
     return ((stance and _modality_conflict(statement, stance, sentences))
-            or (held_in and _modality_conflict(statement, held_in, sentences, _INCLUSION))
+            or (held_in and _modality_conflict(statement, held_in, sentences, INCLUSION))
             or antonym_on_the_object(statement, statement_terms, of, pairs)
             or denied_inside(statement, statement_terms, clauses))
 
 
-def modality(text: str, lexicon=_MODALITY) -> str | None:
-    """"permit", "forbid", "require" or "exempt" (of ``_INCLUSION``: "include", "exclude") when every clause of
+def modality(text: str, lexicon=MODALITY) -> str | None:
+    """"permit", "forbid", "require" or "exempt" (of ``INCLUSION``: "include", "exclude") when every clause of
     the text that says one says the same (the first form found in a clause is its word), else None."""
     said = set()
     for clause in clauses_of(text):
@@ -298,17 +257,17 @@ def modality(text: str, lexicon=_MODALITY) -> str | None:
 
 
 def _modality_conflict(statement: str, stance: str, sentences: list[str],
-                       lexicon=_MODALITY) -> tuple[str, str, str, str] | None:
+                       lexicon=MODALITY) -> tuple[str, str, str, str] | None:
     """The evidence clause that speaks of what the statement speaks of forbids what it permits,
     or exempts from what it requires, or the other way round: "本品孕妇禁用" / "孕妇可以放心服用".
     The modal words are left out of the words that align the two: they are the difference. One word
     left aligns where both put it beside their modal words ("No reservation is needed." / "Reservations
-    are required for all tables…"). Of ``_INCLUSION``: leaves out what it holds in ("The plan covers dental
+    are required for all tables…"). Of ``INCLUSION``: leaves out what it holds in ("The plan covers dental
     care." / "Dental care is excluded from the plan."), a negation said by a word."""
     frame = [h for w in dict.fromkeys(words(_without_modality(statement, lexicon)))
              if not pronoun(w) and w not in _DUTY_WORDS and (w not in _LOCATIVES or any(w in s for s in sentences))
              for h in _halves(w, sentences)]
-    if lexicon is _MODALITY and not is_chinese(statement) and any(_ADVICE.search(t) for t in (statement, *sentences)):
+    if lexicon is MODALITY and not is_chinese(statement) and any(_ADVICE.search(t) for t in (statement, *sentences)):
         frame = [w for w in frame if not _USE.fullmatch(w)] or frame
     if not frame or len(frame) < 2 and not _beside_modal(frame[0], statement, lexicon) or _ASKS.search(statement):
         return None
@@ -325,10 +284,10 @@ def _modality_conflict(statement: str, stance: str, sentences: list[str],
     if best < enough or any(n >= enough and modality(c, lexicon) == stance for c, n in zip(clauses, held)):
         return None  # no clause speaks of it, or one says the same
     for clause, count in zip(clauses, held):
-        if (count == best and modality(clause, lexicon) == _OPPOSITE[stance] and not _CONDITION.search(clause)
+        if (count == best and modality(clause, lexicon) == OPPOSITE[stance] and not _CONDITION.search(clause)
                 and (_explicit(statement, lexicon) or _explicit(clause, lexicon))):
-            return ("modality" if lexicon is _MODALITY else "negation", _said(statement, stance, lexicon),
-                    _said(clause, _OPPOSITE[stance], lexicon), clause)
+            return ("modality" if lexicon is MODALITY else "negation", _said(statement, stance, lexicon),
+                    _said(clause, OPPOSITE[stance], lexicon), clause)
     return None
 
 
@@ -339,12 +298,12 @@ def _halves(word: str, sentences: list[str]) -> list[str]:
     return [word[:2], word[2:]] if whole and any(word[:2] in s and word[2:] in s for s in sentences) else [word]
 
 
-def _unruled(clause: str, sentence: str, lexicon=_MODALITY) -> str:
+def _unruled(clause: str, sentence: str, lexicon=MODALITY) -> str:
     """The clause with its sentence's clauses that say no modality of their own (where its subject may stand)."""
     return "，".join(c for c in clauses_of(sentence) if c == clause or modality(c, lexicon) is None)
 
 
-def _beside_modal(word: str, text: str, lexicon=_MODALITY) -> bool:
+def _beside_modal(word: str, text: str, lexicon=MODALITY) -> bool:
     """The text has the word among the two before its modal words or as the first after them."""
     found = next(filter(None, (pattern.search(text) for _, pattern in lexicon)), None)
     return bool(found) and found_in(word, words(text[:found.start()])[-2:] + words(text[found.end():])[:1])
@@ -357,12 +316,12 @@ def pronoun(word: str) -> bool:
     return (jieba.posseg.dt.word_tag_tab.get(word) or "").startswith("r")
 
 
-def _explicit(text: str, lexicon=_MODALITY) -> bool:
+def _explicit(text: str, lexicon=MODALITY) -> bool:
     """The text says its modality with a word other than "can" / "cannot"."""
     return modality(_ABILITY.sub(" ", text), lexicon) is not None
 
 
-def _held(frame: list[str], clause: str, lexicon=_MODALITY) -> int:
+def _held(frame: list[str], clause: str, lexicon=MODALITY) -> int:
     """How many of ``frame`` the clause holds. Chinese: as written anywhere in it, whichever
     way jieba cut it ("门店里" is cut 门 / 店里, "严禁吸烟" is one word; "骑" is in "骑行"), or as
     the verb a prohibition holds ("服用", "吃" in "孕妇禁用", "吸烟" in "禁烟"), or by the head character
@@ -374,7 +333,7 @@ def _held(frame: list[str], clause: str, lexicon=_MODALITY) -> int:
     return overlap(frame, words(clause))
 
 
-def _governed(clause: str, lexicon=_MODALITY) -> str:
+def _governed(clause: str, lexicon=MODALITY) -> str:
     """The first word after a Chinese clause's modal word ("明火" of "全年禁止明火"), or ""."""
     for _, pattern in lexicon:
         found = pattern.search(clause)
@@ -384,22 +343,22 @@ def _governed(clause: str, lexicon=_MODALITY) -> str:
     return ""
 
 
-def _objects(clause: str, lexicon=_MODALITY) -> set[str]:
+def _objects(clause: str, lexicon=MODALITY) -> set[str]:
     """What a Chinese clause's modal word governs: its first word after it, or, where the clause says what something
     holds in or leaves out, every word after it (a list: "包含10GB流量和无限通话")."""
-    if lexicon is _MODALITY:
+    if lexicon is MODALITY:
         return {_governed(clause, lexicon)}
     found = next((m for _, pattern in lexicon if (m := pattern.search(clause))), None)
     return set(words(clause[found.end():])) if found else set()
 
 
-def _without_modality(text: str, lexicon=_MODALITY) -> str:
+def _without_modality(text: str, lexicon=MODALITY) -> str:
     for _, pattern in lexicon:
         text = pattern.sub(" ", text)
     return text
 
 
-def _said(text: str, kind: str, lexicon=_MODALITY) -> str:
+def _said(text: str, kind: str, lexicon=MODALITY) -> str:
     """The words that say ``kind`` in ``text``, as written (with those a lookahead reads: "No … is needed")."""
     for name, pattern in lexicon:
         found = name == kind and pattern.search(text)
