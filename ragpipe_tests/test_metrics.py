@@ -1153,6 +1153,19 @@ def test_context_relevance_a_value_of_a_sibling_of_the_thing_asked_about_is_not_
     assert _relevant(kit, question, contexts) == relevant
 
 
+@pytest.mark.parametrize("question, context, other", [
+    # Go-kart tracks and trampoline parks stand on their own, as a cinema or a pool does: neither holds the other.
+    ("When does the go-kart track open on Saturdays?", "The cinema opens at 11 a.m. on Saturdays.", True),
+    ("What time does the trampoline park close?", "The swimming pool closes at 8 p.m.", True),
+    ("卡丁车场周六几点开门？", "电影院周六上午10点开始营业。", True),
+    ("蹦床馆几点关门？", "游泳馆晚上9点关门。", True),
+    ("When does the karting track open?", "The go-kart track opens at 10 a.m.", False),
+    ("蹦床馆几点关门？", "蹦床公园晚上9点关门。", False),
+])
+def test_a_go_kart_track_or_a_trampoline_park_is_a_place_of_its_own_kind(question, context, other):
+    from ragpipe.core.metrics.other_subject import speaks_of_other
+    assert speaks_of_other(question, context) == other
+
 
 def test_context_relevance_a_part_of_the_price_of_the_thing_asked_is_relevant(kit):
     # The second context names the thing priced ("mover" / "move") and gives a part of its price (0.25 alone).
