@@ -60,10 +60,11 @@ _ASKED_VALUES = {  # kind: (how a question asks it, how a context gives it), the
 }
 ASKED_VALUES = {kind: (re.compile(ask, re.I), re.compile(value, re.I)) for kind, (ask, value) in _ASKED_VALUES.items()}
 # "What time…?" / "几点…？" asks a time of day: a duration ("lends books for up to three weeks") or a date gives none. A
-# clock time does, and so do a part of the day it is told by, opening round the clock, and being closed that day.
+# clock time does, and so do a part of the day ("from mid-afternoon", 傍晚), opening round the clock, and being closed.
 _TIME_OF_DAY_ASKED = re.compile(r"(?<![哪这以下有])几点(?![注意建议要求内容])|\bwhat time\b(?! of\b)", re.I)
-_TIME_OF_DAY = re.compile(rf"{CLOCK_TIME.pattern}|\b(?:sunrise|sunset|dawn|dusk|24 hours|around the clock|closed)\b|"
-                          r"日出|日落|全天|24小时|闭馆|休息|不营业|不开放|\d{1,2}\s*时", re.I)
+_TIME_OF_DAY = re.compile(rf"{CLOCK_TIME.pattern}|\b(?:morning|afternoon|evening|night|midday|sunrise|sunset|dawn|dusk|"
+                          r"half past|quarter (?:past|to)|24 hours|around the clock|closed)\b|"
+                          r"上午|下午|中午|晚上|傍晚|凌晨|早上|夜间|日出|日落|全天|24小时|闭馆|休息|不营业|不开放|\d{1,2}\s*时", re.I)
 # A departure and an arrival time give a journey's duration ("leaves at 9:01 and arrives at 12:17", "7:00出发，11:29抵达").
 _HH_MM = re.compile(r"(?<![\d:])\d{1,2}:\d{2}(?![\d:])")
 _COUNT = re.compile(r"多少([枚名个位人家次支条只本部座项])")  # 多少枚金牌 is answered by 36枚
