@@ -1109,6 +1109,13 @@ def test_context_relevance_a_place_answers_a_where_question(kit):
     assert asked_value("面包店在哪里？")[1]("面包店的地址还没有公布。")
 
 
+def test_a_time_asked_after_a_possessive_is_a_time_question():
+    from ragpipe.core.metrics.asked_kinds import asked_value
+    kind, holds = asked_value("What are the library's opening hours?")
+    assert kind == "a time" and holds("Last entry is at 4:45 p.m.") and not holds("Members may borrow ten books.")
+    assert asked_value("What is the ferry's departure time?")[0] == "a time"
+
+
 def test_a_time_of_day_question_is_answered_by_a_clock_time_a_part_of_the_day_or_a_closed_day():
     from ragpipe.core.metrics.asked_kinds import asked_value
     kind, holds = asked_value("What time does the museum open on Mondays?")

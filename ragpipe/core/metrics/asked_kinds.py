@@ -55,7 +55,7 @@ _ASKED_VALUES = {  # kind: (how a question asks it, how a context gives it), the
     "a weight": (r"重量|多重|多沉|\bhow heavy\b|\bweigh",
                  r"\d\s*(?:克|千克|公斤|斤|磅|吨)|\d\s*(?:kg|g|mg|lbs?|pounds?|ounces?|oz|tons?)\b"),
     "a time": (r"什么时候|何时|哪一?年|几月|几号|哪一?天|几点|日期|截止|^\s*(?:by )?when\b|\bwhat (?:year|date|day|time)\b|"
-               r"\bwhat(?:'s| is| are) the (?:[\w-]+ )?(?:time|times|hours|date)\b|"  # "What is the check-in time …?"
+               r"\bwhat(?:'s| is| are) the (?:[\w-]+'s )?(?:[\w-]+ )?(?:time|times|hours|date)\b|"  # "… the farm's opening hours?"
                r"\bdeadline\b", f"{_WHEN}|{DURATION.pattern}"),
 }
 ASKED_VALUES = {kind: (re.compile(ask, re.I), re.compile(value, re.I)) for kind, (ask, value) in _ASKED_VALUES.items()}
