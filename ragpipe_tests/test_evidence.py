@@ -803,6 +803,21 @@ def test_a_chinese_share_with_a_verb_for_you_is_the_percentage_it_states():
     assert as_percent_in("每十名学生中有四名选择了线上课程", "比例为40%。") == "40%的学生选择了线上课程"
 
 
+def test_a_percentage_the_evidence_states_as_a_fraction_in_words_is_written_as_those_words():
+    from ragpipe.core.evidence.fractions import as_percent_in
+    assert as_percent_in("75% of the seats are kept for schools", "Three quarters of the seats are kept for schools.") \
+        == "Three quarters of the seats are kept for schools"
+    assert as_percent_in("75%的名额留给学校", "四分之三的名额留给学校团体。") == "四分之三的名额留给学校"
+    assert as_percent_in("70% of the seats are kept for schools", "Three quarters of the seats are kept for schools.") \
+        == "70% of the seats are kept for schools"  # another share stays as written
+
+
+def test_a_percentage_is_supported_by_the_same_fraction_in_words(verifier):
+    # Read alone, the evidence's "three" is a 3, which the statement's 75 contradicted.
+    assert probabilities(verifier, ["75% of the seats at public nights are reserved for school groups."],
+                         ["Three quarters of the seats at the observatory's public nights are reserved for school groups."])[0] >= 0.8
+
+
 @pytest.mark.parametrize("statement, evidence", [
     ("Taking photos in the museum shop is not permitted.", "Photography is forbidden in the museum shop."),
     ("仪式期间不允许拍照。", "仪式期间禁止摄影。"),

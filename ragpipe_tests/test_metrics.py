@@ -962,6 +962,10 @@ def test_context_relevance_the_days_a_place_opens_answer_whether_it_opens_on_one
     # "Where" asks a place: opening hours are another attribute ("at 7 a.m." and 在周末 put nothing anywhere).
     ("Where is the bakery?", "The bakery opens at 7 a.m. on weekdays and at 8 a.m. on Sundays.", "a place"),
     ("面包店在哪里？", "面包店每天早上7点开门，在周末营业到晚上十点。", "a place"),
+    # "What time" / 几点 asks a time of day: a period of validity gives none.
+    ("What time does the pottery workshop start on Saturdays?",
+     "Pottery workshop tickets are valid for three months after purchase.", "a time"),
+    ("游泳馆几点开门？", "游泳馆的月卡自开卡之日起30天内有效。", "a time"),
 ])
 def test_context_relevance_a_context_without_the_asked_kind_of_value_is_not_relevant(kit, question, context, kind):
     # On the same thing as the question, close in cosine, but it holds no value of the kind asked: another attribute of it.
@@ -1105,6 +1109,25 @@ def test_context_relevance_a_place_answers_a_where_question(kit):
     assert asked_value("面包店在哪里？")[1]("面包店的地址还没有公布。")
 
 
+def test_a_time_asked_after_a_possessive_is_a_time_question():
+    from ragpipe.core.metrics.asked_kinds import asked_value
+    kind, holds = asked_value("What are the library's opening hours?")
+    assert kind == "a time" and holds("Last entry is at 4:45 p.m.") and not holds("Members may borrow ten books.")
+    assert asked_value("What is the ferry's departure time?")[0] == "a time"
+
+
+def test_a_time_of_day_question_is_answered_by_a_clock_time_a_part_of_the_day_or_a_closed_day():
+    from ragpipe.core.metrics.asked_kinds import asked_value
+    kind, holds = asked_value("What time does the museum open on Mondays?")
+    assert kind == "a time" and holds("Doors open at 9:30.") and holds("The museum is closed on Mondays.")
+    assert holds("It opens at sunrise.") and holds("Check-in is from mid-afternoon.")
+    assert not holds("Annual passes are valid for 12 months.")
+    kind, holds = asked_value("游泳馆几点开门？")
+    assert holds("早上六点半开门。") and holds("周一闭馆。") and not holds("月卡30天内有效。")
+    # Not a time of day: the season of "what time of year", and 几点 as "which points".
+    assert asked_value("What time of year is best to visit Kyoto?")[1]("Most visitors come for about two weeks.")
+
+
 @pytest.mark.parametrize("question, context, relevant", [
     # A value of the kind asked, for another attribute of the same thing: its opening time for a cancellation
     # deadline, its car park free of charge for a ticket's price.
@@ -1136,6 +1159,20 @@ def test_context_relevance_a_value_of_another_attribute_is_not_the_one_asked(kit
 def test_context_relevance_a_value_of_a_sibling_of_the_thing_asked_about_is_not_relevant(kit, question, contexts,
                                                                                           relevant):
     assert _relevant(kit, question, contexts) == relevant
+
+
+@pytest.mark.parametrize("question, context, other", [
+    # Go-kart tracks and trampoline parks stand on their own, as a cinema or a pool does: neither holds the other.
+    ("When does the go-kart track open on Saturdays?", "The cinema opens at 11 a.m. on Saturdays.", True),
+    ("What time does the trampoline park close?", "The swimming pool closes at 8 p.m.", True),
+    ("卡丁车场周六几点开门？", "电影院周六上午10点开始营业。", True),
+    ("蹦床馆几点关门？", "游泳馆晚上9点关门。", True),
+    ("When does the karting track open?", "The go-kart track opens at 10 a.m.", False),
+    ("蹦床馆几点关门？", "蹦床公园晚上9点关门。", False),
+])
+def test_a_go_kart_track_or_a_trampoline_park_is_a_place_of_its_own_kind(question, context, other):
+    from ragpipe.core.metrics.other_subject import speaks_of_other
+    assert speaks_of_other(question, context) == other
 
 
 def test_context_relevance_a_part_of_the_price_of_the_thing_asked_is_relevant(kit):

@@ -1,8 +1,8 @@
 """Fractions in words as the percentages they are: "half" = "一半" = "半数" = 50%, "a quarter" = "四分之一" = 25%,
 "two thirds" = 67%, "三成" = 30%, and shares as counts of a whole: "three out of four" = "每四名考生中有三名" =
-75%, "one in five" = 20%. ``as_percent_in`` writes such a fraction as the percentage its evidence states,
-so that the readers of numbers downstream see one value where a person sees one; a fraction the evidence states
-otherwise stays as written."""
+75%, "one in five" = 20%. ``as_percent_in`` writes such a fraction as the percentage its evidence states, and a
+percentage as the fraction in words its evidence states ("75%" as "three quarters"), so that the readers of numbers
+downstream see one value where a person sees one; a fraction the evidence states otherwise stays as written."""
 
 from __future__ import annotations
 
@@ -63,9 +63,26 @@ def _percents(text: str) -> list[tuple[float, str]]:
             for m in _PERCENT.finditer(text)]
 
 
+def _fractions_as_percent_in(statement: str, evidence: str) -> str:
+    """The statement's percentages that the evidence states as a fraction in words written as those words ("75% of
+    the seats" as "three quarters of the seats", "75%的考生" as "四分之三的考生"): read alone, the evidence's "three"
+    is a 3 and no 75."""
+    theirs = [(100 * value, match.group(0)) for pattern in (_EN_FRACTION, _ZH_FRACTION)
+              for match in pattern.finditer(evidence) if (value := _fraction(match))]
+    if not theirs:
+        return statement
+
+    def written(match: re.Match) -> str:
+        value = float(match.group("digits")) if match.group("digits") else zh_value(match.group("zh")) or -1.0
+        return next((w for p, w in theirs if abs(p - value) <= 0.5), match.group(0))
+    return _PERCENT.sub(written, statement)
+
+
 def as_percent_in(statement: str, evidence: str) -> str:
     """The statement with each fraction in words the evidence states as a percentage written as that percentage
-    ("一半用户" as "50%用户" against "50%的用户"); a hedged one ("about a third") to within 2.5 points."""
+    ("一半用户" as "50%用户" against "50%的用户"); a hedged one ("about a third") to within 2.5 points. A percentage
+    the evidence states as a fraction in words is written as those words."""
+    statement = _fractions_as_percent_in(statement, evidence)
     theirs = _percents(evidence)
     if not theirs:
         return statement

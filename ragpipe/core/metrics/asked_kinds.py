@@ -55,10 +55,16 @@ _ASKED_VALUES = {  # kind: (how a question asks it, how a context gives it), the
     "a weight": (r"重量|多重|多沉|\bhow heavy\b|\bweigh",
                  r"\d\s*(?:克|千克|公斤|斤|磅|吨)|\d\s*(?:kg|g|mg|lbs?|pounds?|ounces?|oz|tons?)\b"),
     "a time": (r"什么时候|何时|哪一?年|几月|几号|哪一?天|几点|日期|截止|^\s*(?:by )?when\b|\bwhat (?:year|date|day|time)\b|"
-               r"\bwhat(?:'s| is| are) the (?:[\w-]+ )?(?:time|times|hours|date)\b|"  # "What is the check-in time …?"
+               r"\bwhat(?:'s| is| are) the (?:[\w-]+'s )?(?:[\w-]+ )?(?:time|times|hours|date)\b|"  # "… the farm's opening hours?"
                r"\bdeadline\b", f"{_WHEN}|{DURATION.pattern}"),
 }
 ASKED_VALUES = {kind: (re.compile(ask, re.I), re.compile(value, re.I)) for kind, (ask, value) in _ASKED_VALUES.items()}
+# "What time…?" / "几点…？" asks a time of day: a duration ("lends books for up to three weeks") or a date gives none. A
+# clock time does, and so do a part of the day ("from mid-afternoon", 傍晚), opening round the clock, and being closed.
+_TIME_OF_DAY_ASKED = re.compile(r"(?<![哪这以下有])几点(?![注意建议要求内容])|\bwhat time\b(?! of\b)", re.I)
+_TIME_OF_DAY = re.compile(rf"{CLOCK_TIME.pattern}|\b(?:morning|afternoon|evening|night|midday|sunrise|sunset|dawn|dusk|"
+                          r"half past|quarter (?:past|to)|24 hours|around the clock|closed)\b|"
+                          r"上午|下午|中午|晚上|傍晚|凌晨|早上|夜间|日出|日落|全天|24小时|闭馆|休息|不营业|不开放|\d{1,2}\s*时", re.I)
 # A departure and an arrival time give a journey's duration ("leaves at 9:01 and arrives at 12:17", "7:00出发，11:29抵达").
 _HH_MM = re.compile(r"(?<![\d:])\d{1,2}:\d{2}(?![\d:])")
 _COUNT = re.compile(r"多少([枚名个位人家次支条只本部座项])")  # 多少枚金牌 is answered by 36枚
@@ -84,6 +90,8 @@ def asked_value(question: str):
     if not asks_one_thing(question):  # two asks are left to the model: its contexts may answer different asks
         return None
     for kind, (ask, value) in ASKED_VALUES.items():
+        if ask.search(question) and kind == "a time" and _TIME_OF_DAY_ASKED.search(question):
+            return kind, lambda c: bool(_TIME_OF_DAY.search(c))
         if ask.search(question):
             # A date answers "when", and "how many years after" with its year.
             dated = kind in ("a duration", "a time")

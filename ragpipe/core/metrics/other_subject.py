@@ -35,14 +35,17 @@ _EN_PLACE_KINDS = {"pool": "pool", "library": "library", "gym": "gym", "aquarium
                    "rink": "ice rink", "alley": "bowling alley", "theatre": "theatre",
                    "theater": "theatre", "stadium": "stadium", "hardware": "hardware store", "locksmith": "locksmith",
                    "barber": "barber", "florist": "florist", "bookshop": "bookshop", "bookstore": "bookshop",
-                   "laundromat": "laundromat"}
+                   "laundromat": "laundromat", "go-kart": "go-kart track", "kart": "go-kart track",
+                   "karting": "go-kart track", "trampoline": "trampoline park"}
 # The same in Chinese, said as one word (溜冰场 / 保龄球馆: two places, though their last characters differ).
 _ZH_PLACE_KINDS = {"溜冰场": "ice rink", "滑冰场": "ice rink", "保龄球馆": "bowling alley", "游泳馆": "pool",
                    "游泳池": "pool", "图书馆": "library", "健身房": "gym", "健身馆": "gym", "电影院": "cinema",
                    "影院": "cinema", "剧院": "theatre", "博物馆": "museum", "水族馆": "aquarium", "动物园": "zoo",
                    "植物园": "botanical garden", "药店": "pharmacy", "药房": "pharmacy", "超市": "supermarket",
                    "面包店": "bakery", "五金店": "hardware store", "开锁店": "locksmith", "理发店": "barber",
-                   "花店": "florist", "书店": "bookshop", "洗衣店": "laundromat", "体育场": "stadium"}
+                   "花店": "florist", "书店": "bookshop", "洗衣店": "laundromat", "体育场": "stadium",
+                   "卡丁车场": "go-kart track", "卡丁车馆": "go-kart track", "蹦床馆": "trampoline park",
+                   "蹦床公园": "trampoline park"}
 _MODEL_CODE = re.compile(r"(?=.*[a-z])(?=.*\d)[a-z0-9-]+")
 # A bare model number has at most three digits (a year has four), and after a month it is a day.
 _MODEL_NUMBER = re.compile(r"\d{1,3}")
