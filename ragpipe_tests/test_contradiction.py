@@ -781,6 +781,9 @@ def test_a_day_off_against_a_schedule_held_every_day(statement, evidence, oppose
     ("便利店晚上11点关门。", "便利店营业时间为早上7:00-晚上11:00。"),
     ("The pool opens at 6 a.m.", "The pool is closed until 6 a.m. for cleaning."),  # a closure: its end is the opening
     ("图书馆中午12点关闭。", "图书馆每天12:00-13:00闭馆午休。"),
+    ("The studio closes at 7 p.m.", "The studio is open Tuesday to Sunday from 10 a.m. to 7 p.m. and is closed on Mondays."),
+    ("The pharmacy closes at 9 p.m.", "On weekdays the pharmacy opens at 8 a.m. and closes at 9 p.m."),
+    ("药店晚上9点关门。", "药店工作日早上8点开门，晚上9点关门，周日休息。"),
 ])
 
 
@@ -799,6 +802,11 @@ def test_a_start_or_an_end_that_is_the_ranges_own_end_is_no_contradiction(statem
     ("书法展3月20日开幕。", "书法展从3月2日开始，截止到3月20日。"),
     ("The pool opens at 7 a.m.", "The pool is open from 6 a.m. on weekdays."),
     ("The pool closes at 6 a.m.", "The pool is closed until 6 a.m. for cleaning."),
+    # "is open" holds the range, though the sentence closes on another day
+    ("The studio closes at 10 a.m.", "The studio is open Tuesday to Sunday from 10 a.m. to 7 p.m. and is closed on Mondays."),
+    # each end marked by its own verb
+    ("The pharmacy closes at 8 a.m.", "On weekdays the pharmacy opens at 8 a.m. and closes at 9 p.m."),
+    ("药店早上8点关门。", "药店工作日早上8点开门，晚上9点关门，周日休息。"),
 ])
 
 
