@@ -3,7 +3,7 @@ and stays quiet on the faithful rewording beside it."""
 
 import pytest
 
-from ragpipe.core.evidence.contradiction import answers_otherwise, confirms, contradicted, contradiction
+from ragpipe.core.evidence.contradiction import answers_otherwise, confirms, contradicted, contradiction, count_conflict
 from ragpipe.core.evidence.durations import duration_conflict
 from ragpipe.core.evidence.substitutions import substituted
 from ragpipe.core.evidence.ended_states import ended_state
@@ -1928,3 +1928,10 @@ def test_the_same_discount_or_another_things_is_no_conflict(statement, evidence)
 def test_buying_and_selling_are_antonyms(statement, evidence, stated):
     found = contradiction(statement, [evidence])
     assert found is not None and (found.kind, found.stated) == ("antonym", stated)
+
+
+def test_a_count_a_list_states_with_its_noun_left_to_the_member_before_is_no_other_count():
+    rooms = ["The small room seats 6 guests, the medium room 12 and the party room 25."]
+    assert count_conflict("The party room seats 25 guests.", rooms) is None
+    assert count_conflict("The party room seats 30 guests.", rooms)[0] == "number"
+    assert count_conflict("The course has four doses.", ["The course has two doses, four weeks apart."])[0] == "number"

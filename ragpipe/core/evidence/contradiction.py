@@ -24,7 +24,7 @@ from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.lists import list_conflict
 from ragpipe.core.evidence.limits import bound_conflict, range_confirms, range_ends
 from ragpipe.core.evidence.polarity import aligned_with, clauses_of, polarity_conflict
-from ragpipe.core.evidence.counts import counts, rank_conflict, same_thing
+from ragpipe.core.evidence.counts import counts, elided_count, rank_conflict, same_thing
 from ragpipe.core.evidence.denied_values import denied_value
 from ragpipe.core.evidence.discounts import discount_conflict
 from ragpipe.core.evidence.durations import duration_conflict
@@ -307,6 +307,6 @@ def count_conflict(statement: str, sentences: list[str]) -> tuple[str, str, str,
     for mine in (c for c in counts(statement) if c.plain):
         theirs = [(other, s) for s in sentences for other in counts(s) if same_thing(mine, other)]
         # Only plain counts, all of them another: "nearly 100 passengers" may be the statement's 100.
-        if theirs and all(other.plain and other.value != mine.value for other, _ in theirs):
+        if theirs and all(other.plain and other.value != mine.value and not elided_count(mine.value, s) for other, s in theirs):
             return "number", mine.written, theirs[0][0].written, theirs[0][1]
     return rank_conflict(statement, sentences)
