@@ -32,6 +32,7 @@ from ragpipe.core.evidence.ended_states import ended_state
 from ragpipe.core.evidence.event_dates import date_reading
 from ragpipe.core.evidence.extra_charges import charged_apart, included_after_all
 from ragpipe.core.evidence.fees import fee_conflict
+from ragpipe.core.evidence.forfeits import forfeit_conflict
 from ragpipe.core.evidence.outside_things import outside_rule, outside_rule_conflict
 from ragpipe.core.evidence.group_swaps import group_swap
 from ragpipe.core.evidence.intervals import interval_conflict
@@ -273,6 +274,7 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
              or outside_rule_conflict(statement, sentences)  # "bring clay from elsewhere" / "outside clay is not allowed"
              or accompaniment_conflict(statement, sentences)  # "alone" / "must be accompanied by an adult"
              or waived_condition(statement, sentences)  # "even if you've made a claim" / "provided no claim has been made"
+             or forfeit_conflict(statement, sentences)  # "refunded if you don't show up" / "who don't show up lose their deposit"
              or reworded_denial(statement, sentences))  # "可以报销" / "不在赔付范围内": its verb in the evidence's word
     if found and found[0] == "antonym" and (one_relation(statement, found[3]) or order and found[3] in order[3]):
         found = None  # a converse ("lost to" / "won against", "shorter" / "longer"): the roles decide
