@@ -1935,3 +1935,10 @@ def test_a_count_a_list_states_with_its_noun_left_to_the_member_before_is_no_oth
     assert count_conflict("The party room seats 25 guests.", rooms) is None
     assert count_conflict("The party room seats 30 guests.", rooms)[0] == "number"
     assert count_conflict("The course has four doses.", ["The course has two doses, four weeks apart."])[0] == "number"
+
+
+def test_a_quantifier_goes_with_its_side_in_a_swap_of_possessives():
+    taste = ["At the end of class, the instructor tastes every student's dish and gives feedback."]
+    found = contradiction("At the end of class, each student tastes the instructor's dish.", taste)
+    assert found is not None and found.kind == "roles"
+    assert contradiction("At the end of class, the instructor tastes each student's dish.", taste) is None
