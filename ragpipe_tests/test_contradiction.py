@@ -122,6 +122,19 @@ def test_the_same_manner_said_again_is_no_antonym():
 
 
 @pytest.mark.parametrize("statement, evidence", [
+    ("Store the wine in a warm place.", "Store wine bottles on their side in a cool, dark place."),
+    ("葡萄酒应存放在温暖的地方。", "葡萄酒应平放，存放在阴凉避光的地方。"),
+])
+def test_the_opposite_place_to_keep_a_thing_is_an_antonym(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "antonym"
+
+
+def test_the_same_place_to_keep_a_thing_is_no_antonym():
+    assert contradiction("Store the wine in a cool place.", ["Store wine bottles on their side in a cool, dark place."]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
     ("The International Astronomical Union still classifies Pluto as a planet.",
      "Since 2006 the International Astronomical Union has classified Pluto as a dwarf planet, no longer as a planet."),
     ("冥王星目前仍被归类为行星。", "2006年国际天文学联合会将冥王星重新归类为矮行星，它不再属于行星。"),
