@@ -3,7 +3,7 @@ and stays quiet on the faithful rewording beside it."""
 
 import pytest
 
-from ragpipe.core.evidence.contradiction import answers_otherwise, confirms, contradicted, contradiction
+from ragpipe.core.evidence.contradiction import answers_otherwise, confirms, contradicted, contradiction, count_conflict
 from ragpipe.core.evidence.durations import duration_conflict
 from ragpipe.core.evidence.substitutions import substituted
 from ragpipe.core.evidence.ended_states import ended_state
@@ -119,6 +119,19 @@ def test_the_opposite_manner_of_applying_or_packing_is_an_antonym(statement, evi
 
 def test_the_same_manner_said_again_is_no_antonym():
     assert contradiction("Brush the varnish on thinly.", ["Brush the varnish on thinly; thick coats wrinkle as they dry."]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("Store the wine in a warm place.", "Store wine bottles on their side in a cool, dark place."),
+    ("葡萄酒应存放在温暖的地方。", "葡萄酒应平放，存放在阴凉避光的地方。"),
+])
+def test_the_opposite_place_to_keep_a_thing_is_an_antonym(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "antonym"
+
+
+def test_the_same_place_to_keep_a_thing_is_no_antonym():
+    assert contradiction("Store the wine in a cool place.", ["Store wine bottles on their side in a cool, dark place."]) is None
 
 
 @pytest.mark.parametrize("statement, evidence", [
@@ -781,6 +794,9 @@ def test_a_day_off_against_a_schedule_held_every_day(statement, evidence, oppose
     ("便利店晚上11点关门。", "便利店营业时间为早上7:00-晚上11:00。"),
     ("The pool opens at 6 a.m.", "The pool is closed until 6 a.m. for cleaning."),  # a closure: its end is the opening
     ("图书馆中午12点关闭。", "图书馆每天12:00-13:00闭馆午休。"),
+    ("The studio closes at 7 p.m.", "The studio is open Tuesday to Sunday from 10 a.m. to 7 p.m. and is closed on Mondays."),
+    ("The pharmacy closes at 9 p.m.", "On weekdays the pharmacy opens at 8 a.m. and closes at 9 p.m."),
+    ("药店晚上9点关门。", "药店工作日早上8点开门，晚上9点关门，周日休息。"),
 ])
 
 
@@ -799,6 +815,11 @@ def test_a_start_or_an_end_that_is_the_ranges_own_end_is_no_contradiction(statem
     ("书法展3月20日开幕。", "书法展从3月2日开始，截止到3月20日。"),
     ("The pool opens at 7 a.m.", "The pool is open from 6 a.m. on weekdays."),
     ("The pool closes at 6 a.m.", "The pool is closed until 6 a.m. for cleaning."),
+    # "is open" holds the range, though the sentence closes on another day
+    ("The studio closes at 10 a.m.", "The studio is open Tuesday to Sunday from 10 a.m. to 7 p.m. and is closed on Mondays."),
+    # each end marked by its own verb
+    ("The pharmacy closes at 8 a.m.", "On weekdays the pharmacy opens at 8 a.m. and closes at 9 p.m."),
+    ("药店早上8点关门。", "药店工作日早上8点开门，晚上9点关门，周日休息。"),
 ])
 
 
@@ -1920,3 +1941,17 @@ def test_the_same_discount_or_another_things_is_no_conflict(statement, evidence)
 def test_buying_and_selling_are_antonyms(statement, evidence, stated):
     found = contradiction(statement, [evidence])
     assert found is not None and (found.kind, found.stated) == ("antonym", stated)
+
+
+def test_a_count_a_list_states_with_its_noun_left_to_the_member_before_is_no_other_count():
+    rooms = ["The small room seats 6 guests, the medium room 12 and the party room 25."]
+    assert count_conflict("The party room seats 25 guests.", rooms) is None
+    assert count_conflict("The party room seats 30 guests.", rooms)[0] == "number"
+    assert count_conflict("The course has four doses.", ["The course has two doses, four weeks apart."])[0] == "number"
+
+
+def test_a_quantifier_goes_with_its_side_in_a_swap_of_possessives():
+    taste = ["At the end of class, the instructor tastes every student's dish and gives feedback."]
+    found = contradiction("At the end of class, each student tastes the instructor's dish.", taste)
+    assert found is not None and found.kind == "roles"
+    assert contradiction("At the end of class, the instructor tastes each student's dish.", taste) is None

@@ -10,6 +10,7 @@ from ragpipe.core.text import split_sentences
     ("门票包含语音导览。", ["博物馆门票18元，含临时展览。", "语音导览需另外租用，每台5元。"]),
     ("Breakfast is included.", ["Breakfast is charged separately at $15 per person."]),
     ("The tour includes a picnic lunch.", ["A picnic lunch is available for an extra fee of $12."]),
+    ("The ticket includes an audio guide.", ["A museum ticket costs $18.", "The audio guide is rented separately for $5."]),
 ])
 def test_a_thing_said_included_that_the_evidence_charges_for_apart_is_contradicted(statement, evidence):
     assert charged_apart(statement, evidence) is not None
@@ -25,6 +26,7 @@ def test_a_thing_said_included_that_the_evidence_charges_for_apart_is_contradict
     # a charge denied is none
     ("A nail trim is included.", ["A bath and brush costs $35, and a nail trim is included at no extra charge."]),
     ("套餐包含拍照。", ["套餐含拍照，不另外收费。"]),
+    ("The ticket includes the temporary exhibition.", ["A museum ticket includes the temporary exhibition.", "The audio guide is rented separately for $5."]),
 ])
 def test_an_extra_charge_for_another_thing_or_a_denied_inclusion_is_no_contradiction(statement, evidence):
     assert charged_apart(statement, evidence) is None

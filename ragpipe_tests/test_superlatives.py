@@ -78,9 +78,18 @@ def test_a_later_member_of_a_list_counts_what_the_first_counts():
 def test_values_of_a_measure_the_statement_does_not_name_rank_nothing():
     scores = ["Southwest had the highest customer satisfaction score (86), followed by JetBlue (85), Delta (70), American (66) and United (63)."]
     assert ranked("JetBlue was the least generous of the five airlines.", scores) is None
-    assert ranked("The Basic plan offers the most data.", ["The Basic plan includes 5 GB, the Plus plan 20 GB and the Max plan 50 GB."]) is None
 
 
 def test_a_price_beside_a_word_of_time_is_still_read():
     found = ranked("The day pass is the most expensive ticket.", ["A single ride costs $3, a day pass costs $9 and a weekly pass costs $30."])
     assert found is not None and found[0] is False
+
+
+DATA = "The Basic plan includes 5 GB, the Plus plan 20 GB and the Max plan 50 GB."
+
+
+def test_the_most_of_a_thing_no_clause_names_is_read_in_the_one_unit_every_value_carries():
+    assert ranked("The Basic plan offers the most data.", [DATA])[0] is False
+    assert ranked("The Max plan offers the most data.", [DATA])[0] is True
+    # values in no one unit name no measure of the thing
+    assert ranked("The Basic plan has the most users.", ["The Basic plan costs $5, the Plus plan $9 and the Max plan $20."]) is None

@@ -27,6 +27,7 @@ ANTONYMS = [("increas", "decreas"), ("increas", "reduc"), ("rais", "lower"), ("r
             ("提前", "推迟"), ("提前", "延后"), ("提早", "推迟"),  # a time moved earlier or later
             ("quick", "slow"), ("rapid", "slow"), ("快速", "缓慢"), ("快速", "慢慢"), ("迅速", "缓慢"),
             ("晒干", "阴干"),  # drying in the sun or in the shade
+            ("warm", "cool"), ("温暖", "阴凉"), ("温暖", "凉爽"),  # where a thing is kept
             ("thinly", "thickly"), ("loosely", "tightly"), ("lightly", "heavily"), ("薄薄", "厚厚"),  # how a thing is applied or packed
             # a change said with a phrasal verb ("premiums go down" / "premiums increase"), a comparative
             ("go up", "go down"), ("goes up", "goes down"), ("went up", "went down"), ("increas", "go down"),

@@ -24,7 +24,7 @@ from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.lists import list_conflict
 from ragpipe.core.evidence.limits import bound_conflict, range_confirms, range_ends
 from ragpipe.core.evidence.polarity import aligned_with, clauses_of, polarity_conflict
-from ragpipe.core.evidence.counts import counts, rank_conflict, same_thing
+from ragpipe.core.evidence.counts import counts, elided_count, rank_conflict, same_thing
 from ragpipe.core.evidence.denied_values import denied_value
 from ragpipe.core.evidence.discounts import discount_conflict
 from ragpipe.core.evidence.durations import duration_conflict
@@ -32,6 +32,7 @@ from ragpipe.core.evidence.ended_states import ended_state
 from ragpipe.core.evidence.event_dates import date_reading
 from ragpipe.core.evidence.extra_charges import charged_apart, included_after_all
 from ragpipe.core.evidence.fees import fee_conflict
+from ragpipe.core.evidence.forfeits import forfeit_conflict
 from ragpipe.core.evidence.outside_things import outside_rule, outside_rule_conflict
 from ragpipe.core.evidence.group_swaps import group_swap
 from ragpipe.core.evidence.intervals import interval_conflict
@@ -273,6 +274,7 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
              or outside_rule_conflict(statement, sentences)  # "bring clay from elsewhere" / "outside clay is not allowed"
              or accompaniment_conflict(statement, sentences)  # "alone" / "must be accompanied by an adult"
              or waived_condition(statement, sentences)  # "even if you've made a claim" / "provided no claim has been made"
+             or forfeit_conflict(statement, sentences)  # "refunded if you don't show up" / "who don't show up lose their deposit"
              or reworded_denial(statement, sentences))  # "可以报销" / "不在赔付范围内": its verb in the evidence's word
     if found and found[0] == "antonym" and (one_relation(statement, found[3]) or order and found[3] in order[3]):
         found = None  # a converse ("lost to" / "won against", "shorter" / "longer"): the roles decide
@@ -307,6 +309,6 @@ def count_conflict(statement: str, sentences: list[str]) -> tuple[str, str, str,
     for mine in (c for c in counts(statement) if c.plain):
         theirs = [(other, s) for s in sentences for other in counts(s) if same_thing(mine, other)]
         # Only plain counts, all of them another: "nearly 100 passengers" may be the statement's 100.
-        if theirs and all(other.plain and other.value != mine.value for other, _ in theirs):
+        if theirs and all(other.plain and other.value != mine.value and not elided_count(mine.value, s) for other, s in theirs):
             return "number", mine.written, theirs[0][0].written, theirs[0][1]
     return rank_conflict(statement, sentences)

@@ -72,6 +72,13 @@ def counts(text: str) -> tuple[Count, ...]:
     return tuple(out)
 
 
+def elided_count(value: float, sentence: str) -> bool:
+    """The sentence states the value bare at the end of a list's member, its noun left to the member before: 25 of
+    "The small room seats 6 guests, the medium room 12 and the party room 25." counts guests too."""
+    shown = {f"{value:g}", f"{value:,.0f}"} if value == int(value) else {f"{value:g}"}
+    return any(re.search(rf"(?<![\d.,$€£¥]){re.escape(n)}(?![\d.,]\d)\s*(?:[.,;)]|\band\b|$)", sentence) for n in shown)
+
+
 def same_thing(a: Count, b: Count) -> bool:
     """Two counts of one kind of thing in one period: "doses" / "dose", "classes" / "class", "两剂" / "三剂"."""
     short, long = sorted((a.thing, b.thing), key=len)

@@ -20,10 +20,10 @@ from ragpipe.core.evidence.provisions import offered_thing
 from ragpipe.core.text import is_chinese
 
 # Paid for apart: "需另外付费", "另行收费", "另收20元", "须另购", "额外收费", "单独收费", "自费"; "costs extra", "is charged
-# separately", "at an extra cost", "for an additional fee", "sold separately".
+# separately", "at an extra cost", "for an additional fee", "sold separately", "rented separately" (the 另外租用 of English).
 _ZH_APART = re.compile(r"另(?:外|行)?(?:付费|收费|收取|计费|购买|购票|租用|支付|缴费|付|收|购|租)|额外(?:收费|付费|收取|支付|计费)"
                        r"|单独(?:收费|付费|计费|购买)|自费")
-_EN_APART = re.compile(r"\b(?:costs?|charged|billed|paid|priced|sold|available)\s+(?:\w+\s+)?(?:extra|separately)\b"
+_EN_APART = re.compile(r"\b(?:costs?|charged|billed|paid|priced|sold|available|rented|hired|bought|purchased)\s+(?:\w+\s+)?(?:extra|separately)\b"
                        r"|\b(?:at|for)\s+an?\s+(?:extra|additional|separate)\s+(?:cost|charge|fee)\b|\bextra\s+charge\b", re.I)
 # A claim of inclusion ("is included", "includes", 包含, 含); "not included" opposes it already where clauses align.
 _INCLUDED = re.compile(r"\bincluded\b|\bincludes?\b|\bcomes? with\b|包含|包括|含有|(?<![不未])含|配有|附带|附赠", re.I)

@@ -89,6 +89,8 @@ _ENDS = re.compile(r"\b(?:clos(?:es|ed|ing)|end(?:s|ed)|finish(?:es|ed)?|conclud
                    r"|关门|闭馆|关闭|结束|截止|打烊|闭园|闭幕|停止|下班|收市", re.I)
 # What a closure says: "closed until 6 a.m.", "每天12:00-13:00闭馆午休".
 _CLOSED = re.compile(r"\bclosed\b|闭馆|闭园|关闭|休息|午休|停业|暂停", re.I)
+# Open as a state ("is open", "are open daily"): a range beside it is the opening's, whatever else the clause closes.
+_OPEN = re.compile(r"\b(?:is|are|stays?|remains?)\s+open\b", re.I)
 # A word right before a time that makes it one end: "from 10 a.m.", "open until 5 p.m.", "营业到晚上10点", "截至6月30日".
 _FROM = re.compile(r"(?:\b(?:from|since)|从|自)\s*$", re.I)
 _UNTIL = re.compile(r"(?:\b(?:until|till|through|to)|截至|截止(?:到|至)?|直到|到|至)\s*$", re.I)
@@ -116,13 +118,35 @@ def _ranges(sentence: str) -> list[tuple[tuple | None, tuple | None, str]]:
     # One end in each clause: "从12月1日开始，截止到12月31日", "open from 6 a.m."
     found += [(value, None, sentence[a:b]) if _FROM.search(sentence[:a]) else (None, value, sentence[a:b])
               for a, b, value in points if a not in paired and (_FROM.search(sentence[:a]) or _UNTIL.search(sentence[:a]))]
+    found += _verb_marked(sentence, points, paired)
     # A closure's range is the opening's turned round: "closed until 6 a.m." opens at 6, "12:00-13:00闭馆" closes at 12.
     return [(last, first, written) if _closure(sentence, written) else (first, last, written) for first, last, written in found]
 
 
+# Two times each marked by its verb, the second clause of the same subject: "opens at 8 a.m. and closes at 9 p.m.",
+# "早上8点开门，晚上9点关门".
+_EN_OPENS_AT = re.compile(r"\b(?:opens|starts|begins)\s+at\s*$", re.I)
+_EN_THEN_CLOSES_AT = re.compile(r"^\s*,?\s*(?:and\s+)?(?:closes|ends|finishes)\s+at\s*$", re.I)
+_ZH_OPENS_THEN = re.compile(r"^(?:开门|开始营业|开始|开馆|开放)[，,、]?$")
+_ZH_CLOSES = re.compile(r"^(?:关门|结束|打烊|闭馆|停止营业)")
+
+
+def _verb_marked(sentence: str, points: list, paired: set) -> list[tuple[tuple, tuple, str]]:
+    found = []
+    for (a, b, first), (c, d, last) in zip(points, points[1:]):
+        if a in paired or c in paired or first[0] != last[0]:
+            continue
+        between = sentence[b:c]
+        if (_EN_OPENS_AT.search(sentence[:a]) and _EN_THEN_CLOSES_AT.match(between)
+                or _ZH_OPENS_THEN.match(between) and _ZH_CLOSES.match(sentence[d:])):
+            found.append((first, last, sentence[a:d]))
+    return found
+
+
 def _closure(sentence: str, written: str) -> bool:
     clause = next((c for c in re.split(r"[,;，；。]", sentence) if written in c), sentence)
-    return bool(_CLOSED.search(clause)) and not _STARTS.search(clause)
+    # "is open … from 10 a.m. to 7 p.m. and is closed on Mondays": the range is the opening's, the closure a day's.
+    return bool(_CLOSED.search(clause)) and not _STARTS.search(clause) and not _OPEN.search(clause)
 
 
 def range_confirms(statement: str, question: str, sentences: list[str]) -> bool:

@@ -260,6 +260,11 @@ _EN_BE_DONE = re.compile(r"\b(?:is|are|was|were|be|been|being)\s+(?:not\s+)?\w+(
 _PLAIN_COPULA = re.compile(r"\b(?:is|are|was|were)\s+(?:not\s+)?(?!\w+(?:ed|en|wn)\b)|是")
 
 
+# A quantifier goes with its side wherever the side stands: "each student tastes the instructor's dish" swaps "the
+# instructor tastes every student's dish" ("each" is a stopword, "every" not).
+_QUANTIFIERS = frozenset({"every", "each", "all"})
+
+
 def _transposed(statement: str, sentence: str) -> tuple[str, str] | None:
     """The sentence holds the statement's words in the same order but for two phrases that trade places
     around the same words ("The tenant must pay the landlord" against "The landlord must pay the tenant";
@@ -276,9 +281,9 @@ def _transposed(statement: str, sentence: str) -> tuple[str, str] | None:
     # is not "amino acids are essential, but adults need … eight"); a clause with a copula is left out ("A is B"
     # says A and B are one, whichever stands first).
     for clause in (c for c in _CLAUSE_BREAK.split(statement) if not _PLAIN_COPULA.search(c)):
-        ours = [w.rstrip("'’") for w in words(clause)]
+        ours = [w.rstrip("'’") for w in words(clause) if w not in _QUANTIFIERS]
         for part in (p for p in _CLAUSE_BREAK.split(sentence) if not _PLAIN_COPULA.search(p)):
-            theirs = [w.rstrip("'’") for w in words(part)]
+            theirs = [w.rstrip("'’") for w in words(part) if w not in _QUANTIFIERS]
             turned = bool(re.search(r"\bof\b", clause + " " + part, re.I))
             for start in range(len(theirs) - len(ours) + 1) if len(ours) >= 3 else ():
                 window = theirs[start:start + len(ours)]

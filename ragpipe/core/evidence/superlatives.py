@@ -83,7 +83,9 @@ def _rank(own: set[str], attribute: str, sentence: str, reading, direction: int)
         clause_words = set(words(clause)) | {f"#{c}" for c in LABEL.findall(clause)}
         if len(values) == 1:
             valued.append((clause.strip(), clause_words, next(iter(values))))
-    valued = [v for i, v in enumerate(valued) if _names(attribute, valued[:i + 1])] if attribute else valued
+    if attribute:  # "the most data" of values all in GB: the unit measures what no clause names
+        named = [v for i, v in enumerate(valued) if _names(attribute, valued[:i + 1])]
+        valued = named or (valued if _one_unit([c for c, _, _ in valued]) else [])
     if len(valued) < 3 or len({dim for _, _, (dim, _) in valued}) != 1 or len({v for _, _, (_, v) in valued}) < len(valued):
         return None
     # Words no clause holds name no side: 人数 of "销售部人数最少" against "销售部有32人".
@@ -93,6 +95,15 @@ def _rank(own: set[str], attribute: str, sentence: str, reading, direction: int)
         return None
     extreme = max(valued, key=lambda v: direction * v[2][1])
     return extreme is named[0], "; ".join(c for c, _, _ in valued)
+
+
+# A unit written short after every value: "5 GB", "20 GB", "50 GB".
+_SHORT_UNIT = re.compile(r"\d\s*([A-Za-z]{1,3})\b")
+
+
+def _one_unit(clauses: list[str]) -> bool:
+    units = [_SHORT_UNIT.findall(c) for c in clauses]
+    return all(len(u) == 1 for u in units) and len({u[0].lower() for u in units}) == 1
 
 
 def _names(attribute: str, clauses: list) -> bool:
