@@ -12,6 +12,7 @@ from functools import lru_cache
 from ragpipe.core.evidence.bare_hours import bare_hours_as_written
 from ragpipe.core.evidence.facts import BOUND_BEFORE, EN_UNITS, TIMES, TIMES_VALUE, ZH_THINGS, times_said
 from ragpipe.core.evidence.frequencies import frequencies_as_written
+from ragpipe.core.evidence.hour_parts import hour_parts_as_written
 from ragpipe.core.evidence.quantities import EN_WORD, UNIT, _number, as_written_in
 from ragpipe.core.text import EN_STOPWORDS, is_chinese
 
@@ -138,12 +139,13 @@ def each_as_counted(statement: str, evidence: str) -> str:
 
 
 def in_evidence_terms(statement: str, evidence: str, question: str = "") -> str:
-    """The statement written as its evidence writes the same things: a bare hour as the evidence's ("at 5" as
+    """The statement written as its evidence writes the same things: a quarter of an hour as the evidence
+    writes it (``hour_parts``), a bare hour as the evidence's ("at 5" as
     "5 p.m.", ``bare_hours``), a rate as the evidence's ("once every year" as "annually", ``frequencies``), ordinals
     that list a count as that count ("第一剂和第二剂" as "两剂"), a count of one each as the evidence's ("每天两场" as
     "每天各一场"), a count as the evidence's ("two times" as "twice"), then quantities and dates as
     ``quantities.as_written_in`` rewrites them."""
-    statement = frequencies_as_written(bare_hours_as_written(statement, evidence), evidence)
+    statement = frequencies_as_written(bare_hours_as_written(hour_parts_as_written(statement, evidence), evidence), evidence)
     statement = each_as_counted(ordinals_as_counted(statement, evidence), evidence)
     return as_written_in(counts_as_counted(statement, evidence), evidence, question)
 
