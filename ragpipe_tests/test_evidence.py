@@ -829,3 +829,9 @@ def test_a_refusal_word_and_a_non_able_word_deny(text):
     # "不让带宠物" against "谢绝携带宠物", "cannot be refunded" against "non-refundable": both sides deny.
     from ragpipe.core.evidence.features import _negated
     assert _negated(text)
+
+
+def test_no_need_to_bring_ones_own_is_a_bare_reply_and_no_claim_to_check():
+    assert context_claims(["不用自己带", "营地会提供帐篷"]) == ["营地会提供帐篷"]
+    assert context_claims(["无需自备", "不需要带"]) == []
+    assert context_claims(["不用带身份证"]) == ["不用带身份证"]  # a thing named is a claim of its own
