@@ -22,8 +22,8 @@ _EN_NUMERAL = rf"\d+|(?:{'|'.join(sorted(EN_UNITS, key=len, reverse=True))})"
 _EN_SHARE = re.compile(rf"\b(?P<n>{_EN_NUMERAL})\s+(?:out\s+of|in|of\s+every)\s+(?P<m>{_EN_NUMERAL})\b"
                        r"(?!\s+(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b)", re.I)
 # A count of a whole the evidence states: "201 of the 300 members", "Of the 300 members, 201 voted".
-_EN_OF_WHOLE = re.compile(rf"\b(?P<n>\d+)\s+of\s+(?:the|all|its|their)\s+(?P<m>\d+)\b|"
-                          rf"\bof\s+(?:the|all|its|their)\s+(?P<m2>\d+)\s+[a-z]+(?:\s+[a-z]+)?,\s*(?P<n2>\d+)\b", re.I)
+_EN_OF_WHOLE = re.compile(r"\b(?P<n>\d+)\s+of\s+(?:the|all|its|their)\s+(?P<m>\d+)\b|"
+                          r"\bof\s+(?:the|all|its|their)\s+(?P<m2>\d+)\s+[a-z]+(?:\s+[a-z]+)?,\s*(?P<n2>\d+)\b", re.I)
 _MEASURE = "个名位人家户件只台所"
 # "每五个报名者中录取一个": a verb of one or two characters for 有, and then the count needs its measure word.
 _ZH_SHARE = re.compile(rf"每?(?P<m>\d+|[{ZH_NUMERAL}]+)(?P<mw>[{_MEASURE}])?(?P<noun>[\u4e00-\u9fff]{{0,4}}?)中(?:就|只)?"
