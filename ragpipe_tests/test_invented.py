@@ -410,3 +410,7 @@ def test_a_negated_modal_is_the_claims_polarity_not_a_word_it_invents():
 
 def test_a_negated_modal_the_evidence_holds_still_ties_the_claim_to_it():
     assert not fires("无需，直接到场即可", ["网球场无需预约，先到先得。"], "在球场打球需要预约吗？")
+
+
+def test_after_joins_a_claim_to_its_time_and_is_no_word_it_invents():
+    assert not fires("作品做好以后不能退", ["吹玻璃作品一经制作完成，概不退换。"], "吹玻璃作品能退吗？")
