@@ -844,3 +844,16 @@ def test_a_refusal_word_and_a_non_able_word_deny(text):
     # "不让带宠物" against "谢绝携带宠物", "cannot be refunded" against "non-refundable": both sides deny.
     from ragpipe.core.evidence.features import _negated
     assert _negated(text)
+
+
+def test_no_need_to_bring_ones_own_is_a_bare_reply_and_no_claim_to_check():
+    assert context_claims(["不用自己带", "营地会提供帐篷"]) == ["营地会提供帐篷"]
+    assert context_claims(["无需自备", "不需要带"]) == []
+    assert context_claims(["不用带身份证"]) == ["不用带身份证"]  # a thing named is a claim of its own
+
+
+def test_a_lone_one_before_a_measure_is_the_evidences_each():
+    assert in_evidence_terms("一节课一个半小时。", "陶艺体验课每节90分钟，含拉坯和上釉。") == "每节课90分钟。"
+    assert in_evidence_terms("围棋班一期12节课。", "围棋培训每期十二课时。") == "围棋班每期十二节课。"
+    assert in_evidence_terms("一节课两小时。", "课程共十节，周末上课。") == "一节课两小时。"  # the evidence says no 每节
+    assert in_evidence_terms("第十一节课停课。", "每节课45分钟。") == "第十一节课停课。"

@@ -29,3 +29,22 @@ def test_a_rate_is_written_as_the_evidence_writes_the_same_rate():
     assert frequencies_as_written("Locals keep to their daily routines.", "The band plays each night.") == \
         "Locals keep to their daily routines."
     assert frequencies_as_written("Replace it every two months.", "Quarterly.") == "Replace it every two months."
+
+
+@pytest.mark.parametrize("text, written", [
+    ("The chess club meets every other Thursday.", "every other Thursday"), ("It meets on alternate Thursdays.", "alternate Thursdays"),
+    ("Bins go out on alternate weeks.", "alternate weeks"), ("象棋社隔周六下午活动。", "隔周"), ("隔天换一次水。", "隔天"),
+])
+def test_every_other_period_or_weekday_is_half_its_rate(text, written):
+    assert [(f.per_year, f.written) for f in frequencies(text)] in ([(26.07, written)], [(182.5, written)])
+
+
+@pytest.mark.parametrize("text", ["It opens every Thursday.", "Students alternate between two rooms."])
+def test_a_weekday_alone_or_alternating_things_are_no_every_other_rate(text):
+    assert all(f.per_year != 26.07 for f in frequencies(text))
+
+
+def test_every_two_weeks_is_written_as_the_evidences_every_other_week():
+    assert frequencies_as_written("每两周活动一次。", "象棋社隔周六下午在活动室集中对弈。") == "隔周活动一次。"
+    assert frequencies_as_written("The club meets every other Thursday.", "It meets on alternate Thursdays.") == \
+        "The club meets alternate Thursdays."

@@ -398,3 +398,19 @@ def test_what_every_one_of_a_whole_does_as_the_evidence_says_is_not_invented(sta
 ])
 def test_every_does_reads_the_predicate_of_a_whole(statement, predicate):
     assert every_does(statement) == predicate
+
+
+def test_a_negated_modal_is_the_claims_polarity_not_a_word_it_invents():
+    evidence = ["演唱会门票一经售出，概不退换。"]
+    assert not fires("门票买了以后不能退", evidence, "演唱会门票可以退吗？")
+    assert not fires("定金交了就不可以退", ["宴会预订定金一经支付，概不退还。"], "定金可以退吗？")
+    # the words it claims beside the negator still count: a claim the evidence never states is invented
+    assert fires("门票不能转让给朋友使用", ["演唱会上午10点开始检票。"], "演唱会门票可以退吗？")
+
+
+def test_a_negated_modal_the_evidence_holds_still_ties_the_claim_to_it():
+    assert not fires("无需，直接到场即可", ["网球场无需预约，先到先得。"], "在球场打球需要预约吗？")
+
+
+def test_after_joins_a_claim_to_its_time_and_is_no_word_it_invents():
+    assert not fires("作品做好以后不能退", ["吹玻璃作品一经制作完成，概不退换。"], "吹玻璃作品能退吗？")

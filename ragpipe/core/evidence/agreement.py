@@ -121,8 +121,9 @@ def elliptical(statement: str) -> bool:
 
 # A bare reply ("Yes.", "不需要。") answers the question but says nothing a passage can support
 # by itself; the statements after it carry the content.
+# "不用自己带" answers "需要自带…吗？" as 不用 does: "no need to bring one", what no evidence words so.
 BARE_REPLY = re.compile(r"^\W*(?:yes|yeah|yep|no|nope|correct|incorrect|是的?|不是|对的?|不对|能|不能|可以的?|不可以|需要|不需要|"
-                        r"会的?|不会|有的?|没有|不行|不用|不必)\W*$", re.I)
+                        r"会的?|不会|有的?|没有|不行|不用|不必|(?:不用|不需要|无需|不必)(?:自己|自行)?(?:带|自带|自备))\W*$", re.I)
 _ASKING_MARKS = re.compile(r"[?？]|[吗呢](?=\W*$)|是否")
 
 

@@ -12,6 +12,7 @@ from functools import lru_cache
 from ragpipe.core.evidence.bare_hours import bare_hours_as_written
 from ragpipe.core.evidence.facts import BOUND_BEFORE, EN_UNITS, TIMES, TIMES_VALUE, ZH_THINGS, times_said
 from ragpipe.core.evidence.frequencies import frequencies_as_written
+from ragpipe.core.evidence.hour_parts import hour_parts_as_written
 from ragpipe.core.evidence.quantities import EN_WORD, UNIT, _number, as_written_in
 from ragpipe.core.text import EN_STOPWORDS, is_chinese
 
@@ -144,14 +145,25 @@ def each_as_counted(statement: str, evidence: str) -> str:
     return statement
 
 
+# A lone 一 before a measure says "each" where the evidence says 每 ("一节课90分钟" / "每节90分钟", "一期12节课" /
+# "每期十二课时"): not 这一 / 同一 / 唯一, nor a numeral's 一 ("十一节").
+_A_EACH = re.compile(r"(?<![零〇一二两三四五六七八九十百千万亿\d第这那同唯统某哪])一(?=([节期条场间份张]))")
+
+
+def each_as_written(statement: str, evidence: str) -> str:
+    """Each lone 一 before a measure written as 每 where the evidence writes 每 before that measure."""
+    return _A_EACH.sub(lambda m: "每" if "每" + m.group(1) in evidence else "一", statement)
+
+
 def in_evidence_terms(statement: str, evidence: str, question: str = "") -> str:
-    """The statement written as its evidence writes the same things: a bare hour as the evidence's ("at 5" as
+    """The statement written as its evidence writes the same things: a quarter of an hour as the evidence
+    writes it (``hour_parts``), a bare hour as the evidence's ("at 5" as
     "5 p.m.", ``bare_hours``), a rate as the evidence's ("once every year" as "annually", ``frequencies``), ordinals
-    that list a count as that count ("第一剂和第二剂" as "两剂"), a count of one each as the evidence's ("每天两场" as
+    that list a count as that count ("第一剂和第二剂" as "两剂"), a lone 一 as the evidence's 每 ("一节课" as "每节课"), a count of one each as the evidence's ("每天两场" as
     "每天各一场"), a count as the evidence's ("two times" as "twice"), then quantities and dates as
     ``quantities.as_written_in`` rewrites them."""
-    statement = frequencies_as_written(bare_hours_as_written(statement, evidence), evidence)
-    statement = each_as_counted(ordinals_as_counted(statement, evidence), evidence)
+    statement = frequencies_as_written(bare_hours_as_written(hour_parts_as_written(statement, evidence), evidence), evidence)
+    statement = each_as_counted(ordinals_as_counted(each_as_written(statement, evidence), evidence), evidence)
     return as_written_in(counts_as_counted(statement, evidence), evidence, question)
 
 

@@ -21,10 +21,13 @@ _ZH_FRACTION = re.compile(rf"(?P<den>[{ZH_NUMERAL}]+)分之(?P<num>[{ZH_NUMERAL}
 _EN_NUMERAL = rf"\d+|(?:{'|'.join(sorted(EN_UNITS, key=len, reverse=True))})"
 _EN_SHARE = re.compile(rf"\b(?P<n>{_EN_NUMERAL})\s+(?:out\s+of|in|of\s+every)\s+(?P<m>{_EN_NUMERAL})\b"
                        r"(?!\s+(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b)", re.I)
+# A count of a whole the evidence states: "201 of the 300 members", "Of the 300 members, 201 voted".
+_EN_OF_WHOLE = re.compile(r"\b(?P<n>\d+)\s+of\s+(?:the|all|its|their)\s+(?P<m>\d+)\b|"
+                          r"\bof\s+(?:the|all|its|their)\s+(?P<m2>\d+)\s+[a-z]+(?:\s+[a-z]+)?,\s*(?P<n2>\d+)\b", re.I)
 _MEASURE = "个名位人家户件只台所"
 # "每五个报名者中录取一个": a verb of one or two characters for 有, and then the count needs its measure word.
 _ZH_SHARE = re.compile(rf"每?(?P<m>\d+|[{ZH_NUMERAL}]+)(?P<mw>[{_MEASURE}])?(?P<noun>[\u4e00-\u9fff]{{0,4}}?)中(?:就|只)?"
-                       rf"(?:有(?P<n>\d+|[{ZH_NUMERAL}]+)[{_MEASURE}]?|(?P<verb>[\u4e00-\u9fff]{{1,2}}?)(?P<n2>\d+|[{ZH_NUMERAL}]+)[{_MEASURE}])")
+                       rf"[，,]?(?:有?(?P<n>\d+|[{ZH_NUMERAL}]+)[{_MEASURE}]?|(?P<verb>[\u4e00-\u9fff]{{1,2}}?)(?P<n2>\d+|[{ZH_NUMERAL}]+)[{_MEASURE}])")
 _PERCENT = re.compile(rf"(?P<digits>\d+(?:\.\d+)?)\s*(?:%|％|\s*percent\b|\s*per cent\b)|百分之(?P<zh>[{ZH_NUMERAL}点]+)", re.I)
 _HEDGE = re.compile(r"(?:about|around|roughly|nearly|almost|approximately|约|大约|近|将近|接近)\s*$", re.I)
 
@@ -78,12 +81,24 @@ def _fractions_as_percent_in(statement: str, evidence: str) -> str:
     return _PERCENT.sub(written, statement)
 
 
+def _shares(text: str) -> list[tuple[float, str]]:
+    """The counts of a whole a text states, as (percentage, the count written as "201 of 300" / "300中201")."""
+    found = []
+    for match in [*_EN_OF_WHOLE.finditer(text), *_ZH_SHARE.finditer(text)]:
+        n, m = match.group("n") or match.group("n2"), match.group("m") or match.group("m2")
+        value = _fraction(match) if match.re is _ZH_SHARE else int(n) / int(m) if 0 < int(n) < int(m) else None
+        if value:
+            found.append((100 * value, f"{m}中{n}" if match.re is _ZH_SHARE else f"{n} of {m}"))
+    return found
+
+
 def as_percent_in(statement: str, evidence: str) -> str:
     """The statement with each fraction in words the evidence states as a percentage written as that percentage
-    ("一半用户" as "50%用户" against "50%的用户"); a hedged one ("about a third") to within 2.5 points. A percentage
-    the evidence states as a fraction in words is written as those words."""
+    ("一半用户" as "50%用户" against "50%的用户"), or as a count of a whole written as that count ("two thirds of the
+    members" as "201 of 300 of the members" against "Of the 300 members, 201 voted"); a hedged one ("about a
+    third") to within 2.5 points. A percentage the evidence states as a fraction in words is written as those words."""
     statement = _fractions_as_percent_in(statement, evidence)
-    theirs = _percents(evidence)
+    theirs = _percents(evidence) + _shares(evidence)
     if not theirs:
         return statement
     out, last = [], 0
@@ -93,6 +108,6 @@ def as_percent_in(statement: str, evidence: str) -> str:
         slack = 2.5 if _HEDGE.search(statement[max(0, match.start() - 14):match.start()]) else 0.5
         written = value and match.start() >= last and next((w for p, w in theirs if abs(p - 100 * value) <= slack), None)
         if written:
-            out += [statement[last:match.start()], _as_share(match, written)]
+            out += [statement[last:match.start()], written if not written.endswith("%") else _as_share(match, written)]
             last = match.end()
     return "".join(out) + statement[last:] if out else statement

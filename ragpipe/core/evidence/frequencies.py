@@ -1,5 +1,5 @@
 """How often a thing is done, read as times a year: "annually", "once every year", "twice a year", "every six months",
-"quarterly", "every other week", "一年一次", "每半年", "每三个月一次", "一周两次". A rate the evidence writes in other words
+"quarterly", "every other week", "every other Thursday", "on alternate Thursdays", "隔周", "一年一次", "每半年", "每三个月一次", "一周两次". A rate the evidence writes in other words
 ("Replace it annually." for "once every year", "Every six months." for "twice a year") is the same rate, and the
 statement is read with the evidence's words for it."""
 
@@ -22,16 +22,22 @@ _EN_COUNT = rf"(?P<count>once|twice|thrice|(?:\d+|{EN_WORD})\s+times)"
 _EN_PERIOD = r"(?P<period>days?|nights?|weeks?|fortnights?|months?|quarters?|years?)"
 _ZH_NUM = r"\d+|[一二两三四五六七八九十]+"
 _ZH_PERIOD = r"个?(?P<zperiod>季度|星期|礼拜|[天日晚周月季年])"
+# "every other Thursday" is every other week, as "alternate Thursdays" and 隔周六 are ("every Thursday" is left to
+# the weekday readers: it is a rate with a day of its own).
+_EN_WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
 FREQUENCY = re.compile(
     # "twice a year", "3 times per week", "once every year"
     rf"\b{_EN_COUNT}\s+(?:a|an|per|every|each)\s+(?:(?P<every>\d+|{EN_WORD})\s+)?{_EN_PERIOD}\b|"
     # "every six months", "each year", "every other week"
     rf"\b(?:every|each)\s+(?:(?P<other>other)\s+|(?P<num>\d+|{EN_WORD})\s+)?(?P<period2>days?|nights?|weeks?|fortnights?|"
-    rf"months?|quarters?|years?)\b|"
+    rf"months?|quarters?|years?)\b|\b(?:every|each)\s+(?P<other2>other)\s+(?P<weekday>{_EN_WEEKDAY})\b|"
+    rf"\b(?P<alternate>alternate)\s+(?P<period3>days|nights|weeks|months|years|{_EN_WEEKDAY})\b|"
     rf"\b(?P<adverb>{'|'.join(sorted(_EN_ADVERBS, key=len, reverse=True))})\b|"
     # 每半年, 每三个月一次, 每周两次, 一年一次, 半年一次, 三个月一次, 一周两次 (每年 alone may be a date's: "每年3月")
     rf"(?:每隔?|(?<![\d一二两三四五六七八九十]))(?P<znum>{_ZH_NUM}|半)?{_ZH_PERIOD}(?P<zcount>{_ZH_NUM})次|"
-    rf"每隔?(?P<znum2>{_ZH_NUM}|半)个?(?P<zperiod2>季度|星期|礼拜|[天日周月年])|每个?(?P<zperiod3>季度)", re.I)
+    rf"每隔?(?P<znum2>{_ZH_NUM}|半)个?(?P<zperiod2>季度|星期|礼拜|[天日周月年])|每个?(?P<zperiod3>季度)|"
+    # 隔周 / 隔天 / 隔月: every other week, day, month (每隔 is read above, with its number)
+    rf"(?<!每)隔(?P<zalternate>[天日周月年])", re.I)
 
 
 @dataclass(frozen=True)
@@ -54,7 +60,8 @@ def _value(written: str | None, default: float = 1.0) -> float | None:
 
 
 def _en_days(period: str) -> float:
-    return _EN_DAYS[period.lower().rstrip("s")]
+    period = period.lower().rstrip("s")
+    return _EN_DAYS.get(period, 7)  # a weekday comes once a week
 
 
 @lru_cache(maxsize=16384)
@@ -70,6 +77,12 @@ def frequencies(text: str) -> tuple[Frequency, ...]:
         elif m["period2"]:
             every = 2.0 if m["other"] else _value(m["num"])
             rate = 365 / (every * _en_days(m["period2"])) if every else None
+        elif m["weekday"]:
+            rate = 365 / 14
+        elif m["alternate"]:
+            rate = 365 / (2 * _en_days(m["period3"]))
+        elif m["zalternate"]:
+            rate = 365 / (2 * _ZH_DAYS[m["zalternate"]])
         else:
             period = m["zperiod"] or m["zperiod2"] or m["zperiod3"]
             every = _value(m["znum"] or m["znum2"])

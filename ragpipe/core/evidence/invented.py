@@ -98,7 +98,8 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
     names = facts("\n".join(sentences)).names
     named = {t for n in said.names if name_in(n, names) for t in words(n)}
     informative = [w for w in own if not found_in(w, asked) and not (zh and w in question) and w not in named
-                   and not (possessed and frame_word(w)) and not _LIGHT_VERB.match(w)]
+                   and not (possessed and frame_word(w)) and not _LIGHT_VERB.match(w) and not _AFTER.match(w)
+                   and not (_NEGATOR.match(w) and missing([w]))]
     if len(informative) < (1 if short else 2):
         return False
     shared = set(fact_terms(said)) & set(fact_terms(facts(lowered)))
@@ -174,6 +175,12 @@ _PROP_ONE = re.compile(r"\b((?:the|this|that|each|every|which|any)\s+(?:[a-z]+\s
 _DEGREE = re.compile(r"^(?:很|非常|相当|极其|极为|挺|超级)$")
 # A light verb shared with the evidence ties no claim to it: "later cancellations get class credit" / "everyone gets a station".
 _LIGHT_VERB = re.compile(r"^(?:get|got|gotten)$")
+# "以后" / "之后" join a claim to its time ("买了以后不能退": once bought), as the stopwords "after" and "once" do.
+_AFTER = re.compile(r"^(?:以后|之后)$")
+# A negated modal ("不能", "不可以", "无需") the evidence does not hold is the claim's polarity, which the negation
+# readers check, not a word of what it claims (English "not", "no" are stopwords): "门票买了以后不能退" claims of the
+# asked 门票 and 退 only what "概不退换" says. One the evidence holds still ties the claim to it.
+_NEGATOR = re.compile(r"^(?:不能|不可以?|不让|不用|不必|无需|无须|不得|不准|不许|不会)$")
 # A function word with its clitic ("it's", "that's", "there'") claims nothing.
 _CLITIC = re.compile(r"'\w*$")
 _BOUND_WORD = re.compile(r"(?:older|younger|over|under|above|below|以上|以下|以内)$", re.I)

@@ -37,13 +37,29 @@ def _floor_for_ceiling(statement: str, sentences: list[str]) -> tuple[str, str, 
             continue
         # A range's end bounds the span between its ends, not the statement's value: "players aged 10 to 17 need
         # consent" neither bears out nor opposes "under 10"; the sentences beside it decide.
-        theirs = [(bounds(s).get(value, set()), s) for s in sentences
+        theirs = [(bounds(s).get(value, set()), s) for i, s in enumerate(sentences)
                   if value in facts(s).numbers and any(found_in(t, words(s)) for t in statement_terms)
-                  and not _range_end(value, s)]
+                  and not _range_end(value, s) and not _other_side(statement, " ".join(sentences[i:i + 2]))]
         if theirs and all(other and kinds.isdisjoint(other) for other, _ in theirs):
             shown = f"{value:g}"
             return "bound", f"{next(iter(kinds))} {shown}", f"{next(iter(theirs[0][0]))} {shown}", theirs[0][1]
     return None
+
+
+# What holds past a bound, said after it: "满300元可免收服务费；否则收取服务费15元", "…; otherwise shipping is $5".
+_OTHERWISE = re.compile(r"否则|不然|\botherwise\b|\bif not\b", re.I)
+
+
+def _other_side(statement: str, sentence: str) -> bool:
+    """The sentence (with the next) says what holds on both sides of its bound, and the statement speaks of the side past it (a word
+    or value only that side has: "不满300元要收15元服务费"), which the opposite bound fits."""
+    found = _OTHERWISE.search(sentence)  # in the sentence or the next one ("…满300元…。否则…")
+    if not found:
+        return False
+    before, after = sentence[:found.start()], sentence[found.end():]
+    past = [w for w in words(after) if not found_in(w, words(before))]
+    values = (facts(after).numbers - facts(before).numbers) & facts(statement).numbers
+    return bool(values) or any(found_in(t, past) or (not t.isascii() and t in w) for t in words(statement) for w in past)
 
 
 def _range_end(value: float, sentence: str) -> bool:
