@@ -677,6 +677,9 @@ def test_answer_relevancy_reads_the_reply_as_a_person_does(kit, question, answer
     ("最近的药店在哪里？", "最近的药店在人民路，往北走两个路口就到。", "place"),  # a place slot jieba tags no name in
     ("哪位医生看儿科？", "王医生。", "person"),  # a surname with a title names a person (jieba cuts 王 / 医生)
     ("哪位老师教英语？", "周老师教英语。", "person"),
+    # 周几 / 星期几 ask a weekday, not how many
+    ("画室周几休息？", "周三。", "time"),
+    ("健身房星期几闭馆？", "每周一闭馆。", "time"),
     # a yes or a no in the question's own words
     ("这家餐厅周一营业吗？", "周一不营业，周二到周日正常营业。", "yes/no"),
     ("Is the museum open on Mondays?", "It is not open on Mondays.", "yes/no"),
@@ -685,6 +688,33 @@ def test_answer_relevancy_a_reply_giving_the_asked_kind_is_direct(kit, question,
     result = REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=question, answer=answer), kit)
     assert result.details["asks"] == kind and result.details["gives_asked"] is True, result.details
     assert result.value >= 0.7, result.details
+
+
+@pytest.mark.parametrize("question, answer", [
+    # a control of the device asked about, in other words than the question's
+    ("How can I find my IP address on Windows?", "Type ipconfig in the command prompt."),
+    ("How do I mute the TV?", "Press the button with the crossed-out speaker on the remote."),
+    ("怎么强制关机？", "长按电源键十秒左右。"),
+    # a transaction of the service asked for
+    ("How do I hire a bike?", "Show your ID at the kiosk and pay a $30 deposit."),
+    ("How do I sign up for the yoga class?", "Fill in the form at the front desk and pay the first month's fee."),
+    ("怎么租自行车？", "扫码后在小程序里支付99元押金即可。"),
+    ("怎么报名游泳课？", "到前台填一张表，交首月学费。"),
+])
+def test_answer_relevancy_a_step_of_the_task_asked_is_direct(kit, question, answer):
+    """A control operated or a transaction made answers "How do I…" however few words it shares with it."""
+    result = REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=question, answer=answer), kit)
+    assert result.value >= 0.7, result.details
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("How do I reserve a tennis court?", "Press the power button for ten seconds."),  # a control, not a transaction
+    ("怎么重置路由器？", "在诊所的小程序里选择时间并支付定金即可。"),  # a transaction, not a control
+    ("怎么给手机截屏？", "先用抹布擦净链条，再每节滴一滴油。"),
+])
+def test_answer_relevancy_a_step_of_another_task_is_not_direct(kit, question, answer):
+    result = REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=question, answer=answer), kit)
+    assert result.value <= 0.3, result.details
 
 
 @pytest.mark.parametrize("question, answer", [
