@@ -273,6 +273,18 @@ def test_answer_and_factual_correctness_read_a_surname_as_the_person(kit, questi
 
 
 @pytest.mark.parametrize("question, answer, reference, correct", [
+    # a weekday written another way is the same day; another day is a wrong one
+    ("琴房每周哪天不开放？", "周四不开放，其余时间9点到21点开放。", "每周四不开放。", True),
+    ("琴房每周哪天不开放？", "礼拜四。", "星期四。", True),
+    ("琴房每周哪天不开放？", "周五不开放。", "每周四不开放。", False),
+    ("琴房每周哪天不开放？", "礼拜五。", "星期四。", False),
+    ("Which day is the darkroom closed?", "It is closed on Fridays.", "The darkroom is closed on Thursdays.", False),
+])
+def test_answer_and_factual_correctness_read_a_weekday_as_a_day(kit, question, answer, reference, correct):
+    assert_both_correctness_metrics(kit, question, answer, reference, correct)
+
+
+@pytest.mark.parametrize("question, answer, reference, correct", [
     # a bare Chinese reply that the names reader does not know is still the short form of the reference's name
     ("联合国哪个机构负责粮食安全事务？", "粮农组织。", "粮食及农业组织", True),
     ("哪个国际组织负责协调全球卫生事务？", "世卫组织。", "世界卫生组织", True),

@@ -118,7 +118,7 @@ METRIC = Metric(
                 "names the question's subject by a pronoun is read with the question: \"It ended in 1945.\" recalls "
                 "\"1945\" to \"When did World War II end?\", and a subjectless Chinese reply likewise: \"是雨果写的。\" recalls "
                 "\"《悲惨世界》的作者是维克多·雨果。\"); an "
-                "answer that puts another number, date or name in the "
+                "answer that puts another number, date, weekday or name in the "
                 "reference's place, that mirrors a bare reference read with its question with another word in its "
                 "place (\"大熊猫主要以鱼类为食\" for \"竹子\"), that takes the "
                 "other alternative of a choice question (\"饭前\" for \"饭后\"), that opens with the opposite yes or no, "
