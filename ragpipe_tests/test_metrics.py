@@ -289,6 +289,10 @@ def test_answer_and_factual_correctness_read_a_weekday_as_a_day(kit, question, a
     ("联合国哪个机构负责粮食安全事务？", "粮农组织。", "粮食及农业组织", True),
     ("哪个国际组织负责协调全球卫生事务？", "世卫组织。", "世界卫生组织", True),
     ("哪个国际组织负责协调全球卫生事务？", "世贸组织。", "世界卫生组织", False),
+    # a body named without its state's formal name is the body; another body is not
+    ("哪个部门主管全国的海关工作？", "海关总署。", "中华人民共和国海关总署", True),
+    ("哪个部门负责全国的外汇管理？", "国家外汇管理局。", "中华人民共和国国家外汇管理局", True),
+    ("哪个部门主管全国的海关工作？", "国家税务总局。", "中华人民共和国海关总署", False),
     # a reply that inserts a negation is no long form of the reference
     ("充电免费吗？", "商场充电不免费。", "商场充电免费。", False),
 ])

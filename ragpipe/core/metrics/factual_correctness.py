@@ -135,7 +135,8 @@ METRIC = Metric(
                 "first clause states the reference and adds detail the reference does not state counts as two claims, the "
                 "reply and its detail, where that reads better (\"Neil Armstrong, during the Apollo 11 mission in 1969.\": "
                 "2/3); acronyms "
-                "are read as the other text spells them out, a surname as the person a who-question asks for, an everyday "
+                "are read as the other text spells them out, a body as the other text names it without its state's formal name "
+                "(\"国家统计局\" for \"中华人民共和国国家统计局\"), a surname as the person a who-question asks for, an everyday "
                 "noun as its synonym of the reference; refusals and bare yes/no "
                 "references are decided as answer_correctness decides them."),
     reads=("answer", "ground_truth_answer"),
