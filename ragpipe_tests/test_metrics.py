@@ -292,6 +292,7 @@ def test_answer_and_factual_correctness_read_a_weekday_as_a_day(kit, question, a
     # a body named without its state's formal name is the body; another body is not
     ("哪个部门主管全国的海关工作？", "海关总署。", "中华人民共和国海关总署", True),
     ("哪个部门负责全国的外汇管理？", "国家外汇管理局。", "中华人民共和国国家外汇管理局", True),
+    ("哪个部门负责中国的外交事务？", "外交部。", "中华人民共和国外交部", True),  # three characters name a ministry
     ("哪个部门主管全国的海关工作？", "国家税务总局。", "中华人民共和国海关总署", False),
     # a reply that inserts a negation is no long form of the reference
     ("充电免费吗？", "商场充电不免费。", "商场充电免费。", False),

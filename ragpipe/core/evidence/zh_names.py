@@ -312,8 +312,8 @@ _FORMAL_STATE = re.compile(r"^[\u4e00-\u9fff]{1,6}?(?:人民共和国|共和国|
 
 
 def without_formal_state(text: str, other: str) -> str:
-    """The text less the formal state name it opens with, where the other text names the body that follows (four
-    characters at least: "统计局" alone is any country's)."""
+    """The text less the formal state name it opens with, where the other text names the body that follows (three
+    characters at least, as a short form: "司法部"; "国会" is too many bodies' name)."""
     opening = _FORMAL_STATE.match(text.strip())
     body = re.sub(r"[\W_]+$", "", text.strip()[opening.end():]) if opening else ""
-    return text.strip()[opening.end():] if len(body) >= 4 and body in other else text
+    return text.strip()[opening.end():] if len(body) >= 3 and body in other else text
