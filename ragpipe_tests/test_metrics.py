@@ -273,6 +273,18 @@ def test_answer_and_factual_correctness_read_a_surname_as_the_person(kit, questi
 
 
 @pytest.mark.parametrize("question, answer, reference, correct", [
+    # an instruction to "what should be done" is about the question's thing: read with it, it recalls the reference
+    ("How often should the carbon monoxide detector battery be changed?", "Swap the battery once every year.",
+     "Change it annually.", True),
+    ("How often should the kitchen extractor filter be washed?", "Rinse the filter once every month.", "Wash it monthly.", True),
+    ("How often should the kitchen extractor filter be washed?", "Rinse the filter once every year.", "Wash it monthly.", False),
+])
+def test_factual_correctness_reads_an_instruction_with_its_question(kit, question, answer, reference, correct):
+    value = score(kit, "factual_correctness", question=question, answer=answer, ground_truth_answer=reference).value
+    assert (value >= 0.5) == correct, value
+
+
+@pytest.mark.parametrize("question, answer, reference, correct", [
     # a weekday written another way is the same day; another day is a wrong one
     ("琴房每周哪天不开放？", "周四不开放，其余时间9点到21点开放。", "每周四不开放。", True),
     ("琴房每周哪天不开放？", "礼拜四。", "星期四。", True),
