@@ -273,10 +273,39 @@ def test_answer_and_factual_correctness_read_a_surname_as_the_person(kit, questi
 
 
 @pytest.mark.parametrize("question, answer, reference, correct", [
+    # an instruction to "what should be done" is about the question's thing: read with it, it recalls the reference
+    ("How often should the carbon monoxide detector battery be changed?", "Swap the battery once every year.",
+     "Change it annually.", True),
+    ("How often should the kitchen extractor filter be washed?", "Rinse the filter once every month.", "Wash it monthly.", True),
+    ("How often should the kitchen extractor filter be washed?", "Rinse the filter once every year.", "Wash it monthly.", False),
+])
+def test_factual_correctness_reads_an_instruction_with_its_question(kit, question, answer, reference, correct):
+    value = score(kit, "factual_correctness", question=question, answer=answer, ground_truth_answer=reference).value
+    assert (value >= 0.5) == correct, value
+
+
+@pytest.mark.parametrize("question, answer, reference, correct", [
+    # a weekday written another way is the same day; another day is a wrong one
+    ("琴房每周哪天不开放？", "周四不开放，其余时间9点到21点开放。", "每周四不开放。", True),
+    ("琴房每周哪天不开放？", "礼拜四。", "星期四。", True),
+    ("琴房每周哪天不开放？", "周五不开放。", "每周四不开放。", False),
+    ("琴房每周哪天不开放？", "礼拜五。", "星期四。", False),
+    ("Which day is the darkroom closed?", "It is closed on Fridays.", "The darkroom is closed on Thursdays.", False),
+])
+def test_answer_and_factual_correctness_read_a_weekday_as_a_day(kit, question, answer, reference, correct):
+    assert_both_correctness_metrics(kit, question, answer, reference, correct)
+
+
+@pytest.mark.parametrize("question, answer, reference, correct", [
     # a bare Chinese reply that the names reader does not know is still the short form of the reference's name
     ("联合国哪个机构负责粮食安全事务？", "粮农组织。", "粮食及农业组织", True),
     ("哪个国际组织负责协调全球卫生事务？", "世卫组织。", "世界卫生组织", True),
     ("哪个国际组织负责协调全球卫生事务？", "世贸组织。", "世界卫生组织", False),
+    # a body named without its state's formal name is the body; another body is not
+    ("哪个部门主管全国的海关工作？", "海关总署。", "中华人民共和国海关总署", True),
+    ("哪个部门负责全国的外汇管理？", "国家外汇管理局。", "中华人民共和国国家外汇管理局", True),
+    ("哪个部门负责中国的外交事务？", "外交部。", "中华人民共和国外交部", True),  # three characters name a ministry
+    ("哪个部门主管全国的海关工作？", "国家税务总局。", "中华人民共和国海关总署", False),
     # a reply that inserts a negation is no long form of the reference
     ("充电免费吗？", "商场充电不免费。", "商场充电免费。", False),
 ])
@@ -677,6 +706,9 @@ def test_answer_relevancy_reads_the_reply_as_a_person_does(kit, question, answer
     ("最近的药店在哪里？", "最近的药店在人民路，往北走两个路口就到。", "place"),  # a place slot jieba tags no name in
     ("哪位医生看儿科？", "王医生。", "person"),  # a surname with a title names a person (jieba cuts 王 / 医生)
     ("哪位老师教英语？", "周老师教英语。", "person"),
+    # 周几 / 星期几 ask a weekday, not how many
+    ("画室周几休息？", "周三。", "time"),
+    ("健身房星期几闭馆？", "每周一闭馆。", "time"),
     # a yes or a no in the question's own words
     ("这家餐厅周一营业吗？", "周一不营业，周二到周日正常营业。", "yes/no"),
     ("Is the museum open on Mondays?", "It is not open on Mondays.", "yes/no"),
@@ -685,6 +717,33 @@ def test_answer_relevancy_a_reply_giving_the_asked_kind_is_direct(kit, question,
     result = REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=question, answer=answer), kit)
     assert result.details["asks"] == kind and result.details["gives_asked"] is True, result.details
     assert result.value >= 0.7, result.details
+
+
+@pytest.mark.parametrize("question, answer", [
+    # a control of the device asked about, in other words than the question's
+    ("How can I find my IP address on Windows?", "Type ipconfig in the command prompt."),
+    ("How do I mute the TV?", "Press the button with the crossed-out speaker on the remote."),
+    ("怎么强制关机？", "长按电源键十秒左右。"),
+    # a transaction of the service asked for
+    ("How do I hire a bike?", "Show your ID at the kiosk and pay a $30 deposit."),
+    ("How do I sign up for the yoga class?", "Fill in the form at the front desk and pay the first month's fee."),
+    ("怎么租自行车？", "扫码后在小程序里支付99元押金即可。"),
+    ("怎么报名游泳课？", "到前台填一张表，交首月学费。"),
+])
+def test_answer_relevancy_a_step_of_the_task_asked_is_direct(kit, question, answer):
+    """A control operated or a transaction made answers "How do I…" however few words it shares with it."""
+    result = REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=question, answer=answer), kit)
+    assert result.value >= 0.7, result.details
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("How do I reserve a tennis court?", "Press the power button for ten seconds."),  # a control, not a transaction
+    ("怎么重置路由器？", "在诊所的小程序里选择时间并支付定金即可。"),  # a transaction, not a control
+    ("怎么给手机截屏？", "先用抹布擦净链条，再每节滴一滴油。"),
+])
+def test_answer_relevancy_a_step_of_another_task_is_not_direct(kit, question, answer):
+    result = REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=question, answer=answer), kit)
+    assert result.value <= 0.3, result.details
 
 
 @pytest.mark.parametrize("question, answer", [

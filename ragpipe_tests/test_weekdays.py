@@ -5,6 +5,7 @@ what the range says."""
 import pytest
 
 from ragpipe.core.evidence.contradiction import borne_out, contradicted
+from ragpipe.core.evidence.weekdays import one_zh_weekday_form, other_weekday
 
 OFFICE_EN = ["The office is open Monday to Friday, 9 a.m. to 5 p.m."]
 OFFICE_ZH = ["办公室周一至周五开放，时间为上午9点至下午5点。"]
@@ -166,3 +167,18 @@ def test_a_range_of_open_days_inside_the_evidences_range(statement, evidence):
 def test_a_day_another_opening_clause_names_is_open_beside_the_range(statement, evidence, holds):
     found = contradicted(statement, "药店几点营业？", [evidence])
     assert (found is None and borne_out(statement, "药店几点营业？", [evidence])) == holds, found
+
+
+@pytest.mark.parametrize("answer, reference, other", [
+    ("周三休息。", "每周二休息。", True),
+    ("Wednesday.", "Tuesday.", True),
+    ("周二休息，其他日子10点到19点营业。", "每周二休息。", False),   # the same day, with detail
+    ("It opens Tuesday to Sunday.", "It is closed on Mondays.", False),  # the other days, said open
+    ("每天。", "周一。", False),
+])
+def test_another_weekday_said_alike_is_another_day(answer, reference, other):
+    assert (other_weekday(answer, reference) is not None) == other
+
+
+def test_a_chinese_weekday_is_written_one_way():
+    assert one_zh_weekday_form("每周二、星期四和礼拜天休息，每周一次大扫除") == "周二、周四和周日休息，每周一次大扫除"

@@ -26,6 +26,15 @@ def names_a_weekday(text: str) -> bool:
     return bool(_ONE_DAY.search(text))
 
 
+# 每周二, 星期二, 礼拜天: the days 周二 and 周日 name (not 每周一次, once a week). jieba cuts 每周二 into 每周 / 二, so a
+# reference and an answer that write one day two ways share no word for it until both write it one way.
+_ZH_WEEKDAY = re.compile(r"(?:每个?)?(?:周|星期|礼拜)([一二三四五六日天])(?![次回遍趟个])")
+
+
+def one_zh_weekday_form(text: str) -> str:
+    return _ZH_WEEKDAY.sub(lambda m: "周" + m[1].replace("天", "日"), text)
+
+
 # The weekend: days of the week too, for whether a place opens on them ("狗狗洗澡店周末开门吗？").
 _WEEKEND = re.compile(r"\bweekends?\b|周末|双休日", re.I)
 
@@ -68,6 +77,19 @@ def named_days(text: str) -> set[int]:
         first, last = _day(found.group("first")), _day(found.group("last"))
         days |= {(first + i) % 7 for i in range((last - first) % 7 + 1)}
     return days
+
+
+def other_weekday(answer: str, reference: str) -> str | None:
+    """The answer names days of the week and the reference only others, both saying the same of them (closed, open,
+    or neither: a bare day): "周三休息" for "每周二休息", "Wednesday." for "Tuesday."; "closed on Mondays" for "open
+    Tuesday to Sunday" says one thing."""
+    said, expected = named_days(answer), named_days(reference)
+    if not said or not expected or said & expected or len(expected) == 7:
+        return None
+    sense = [(bool(_CLOSED.search(t)), bool(_OPEN.search(t))) for t in (answer, reference)]
+    if sense[0] != sense[1]:
+        return None
+    return f"{_ONE_DAY.search(normalize(answer)).group(0)} for {_ONE_DAY.search(normalize(reference)).group(0)}"
 
 
 # Clauses of a schedule sentence: "closed on Wednesdays and open every other day", "周日休息，周一至周六正常接诊".

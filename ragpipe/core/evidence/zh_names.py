@@ -304,3 +304,16 @@ def short_form(a: str, b: str) -> bool:
         return False
     rest = iter(long[1:])
     return len(long) - len(short) >= 2 and short[0] == long[0] and all(ch in rest for ch in short[1:])
+
+
+# A state's formal name before one of its bodies ("中华人民共和国国家统计局", "大韩民国外交部") is the body's legal name;
+# the body alone ("国家统计局") is its everyday name. A short name of the state ("美国国家统计局") names another body.
+_FORMAL_STATE = re.compile(r"^[\u4e00-\u9fff]{1,6}?(?:人民共和国|共和国|合众国|联邦|王国|民国)")
+
+
+def without_formal_state(text: str, other: str) -> str:
+    """The text less the formal state name it opens with, where the other text names the body that follows (three
+    characters at least, as a short form: "司法部"; "国会" is too many bodies' name)."""
+    opening = _FORMAL_STATE.match(text.strip())
+    body = re.sub(r"[\W_]+$", "", text.strip()[opening.end():]) if opening else ""
+    return text.strip()[opening.end():] if len(body) >= 3 and body in other else text

@@ -19,6 +19,8 @@ from ragpipe.core.evidence.features import language_of, normalized_cosine
 from ragpipe.core.evidence.sentences import evidence_sentences
 from ragpipe.core.evidence.refusals import says_unanswerable
 from ragpipe.core.evidence.support import claims, declines, without_lead_in
+from ragpipe.core.evidence.weekdays import one_zh_weekday_form, other_weekday
+from ragpipe.core.evidence.zh_names import without_formal_state
 from ragpipe.core.metrics.base import STATEMENT_JUDGE, Metric, MetricResult, Toolkit
 from ragpipe.core.metrics.reference_parts import list_items, listed, other_choice
 from ragpipe.core.schemas import EvalCase
@@ -137,8 +139,11 @@ def asserted(answer: str) -> str:
 def one_spelling(case: EvalCase) -> EvalCase:
     """The case with an acronym written as the other texts spell it out ("UK" as "United Kingdom"
     where the reference writes that, "WHO" in the question as the answer's "World Health
-    Organization"): one name, which must neither miss the reference's words nor conflict with them."""
-    answer, reference, question = case.answer or "", case.ground_truth_answer or "", case.question or ""
+    Organization"): one name, which must neither miss the reference's words nor conflict with them. A Chinese
+    weekday is written one way in all three ("周二" for "每周二", "星期二"), and a body named after its state's formal
+    name as the other text names it ("国家统计局" for "中华人民共和国国家统计局")."""
+    answer, reference, question = (one_zh_weekday_form(t or "") for t in (case.answer, case.ground_truth_answer, case.question))
+    answer, reference = without_formal_state(answer, reference), without_formal_state(reference, answer)  # 国家统计局
     answer = same_kind(full_name(answer, reference, question), reference)  # "Einstein" for "Albert Einstein" to "Who …?"
     return case.model_copy(update={"answer": spelled_out(answer, f"{reference} {question}"),
                                    "ground_truth_answer": spelled_out(reference, f"{answer} {question}"),
@@ -186,7 +191,7 @@ def conflicts(case: EvalCase, kit: Toolkit, found) -> list[str]:
     given, expected = _opening_reply(said, case.question), _opening_reply(case.ground_truth_answer, case.question)
     opposite = [f"{'yes' if given else 'no'} for {'yes' if expected else 'no'}"] \
         if None not in (given, expected) and given != expected else []
-    swapped = replaced_item(case)
+    swapped = replaced_item(case) or other_weekday(said, case.ground_truth_answer)  # "周三休息" for "每周二休息"
     denial = denied(said, case.ground_truth_answer, case.question, found)
     head = head_replaced(said, case.ground_truth_answer, case.question) or other_person(said, case.ground_truth_answer, case.question) \
         or named_in_another_role(said, case.ground_truth_answer, case.question, found.key_terms)  # "Buzz Aldrin was the first …"
@@ -314,8 +319,8 @@ METRIC = Metric(
                 "negation; an acronym is the name the other text spells out (\"UK\", \"United Kingdom\"), so is a Chinese "
                 "short form (\"国际乒联\", \"国际乒乓球联合会\"), a Chinese term written with the kind the question asks "
                 "for is the term (\"铁元素\" to \"…哪种元素？\": 铁), \"£50m\" is £50 million, a surname names the person a "
-                "who-question asks for (\"Einstein\" for \"Albert Einstein\", 雨果 for 维克多·雨果), and an everyday noun of "
-                "one kind is its synonym (\"skin condition\" for \"skin disease\"). An answer that puts another number, date or name in the reference's place (and states "
+                "who-question asks for (\"Einstein\" for \"Albert Einstein\", 雨果 for 维克多·雨果), an everyday noun of "
+                "one kind is its synonym (\"skin condition\" for \"skin disease\"), a body named without its state's formal name is the body (\"国家统计局\" for \"中华人民共和国国家统计局\"), and a Chinese weekday is one day however written (\"每周二\", \"星期二\", \"周二\"). An answer that names only other days of the week than the reference, saying the same of them (\"周三休息\" for \"每周二休息\", \"Wednesday.\" for \"Tuesday.\"), or that puts another number, date or name in the reference's place (and states "
                 "less than half of its key terms, or half with one name of a pair the reference lists replaced, or "
                 "keeps a word of the reference's name and replaces the rest: \"Davis Cup\" for \"Ryder Cup\"; a bare "
                 "reference's first name is its answer, what a comma adds qualifies it: \"Madrid, Spain\" for "

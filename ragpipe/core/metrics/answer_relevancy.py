@@ -13,13 +13,13 @@ from ragpipe.core.judged.prompts import ANSWER_ANALYSIS, ANSWER_RELEVANCY
 from ragpipe.core.metrics.answer_correctness import polarity
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.metrics.places_and_steps import (BESIDE_LANDMARK, LOCATIVE, a_time, bare_place, gives_route, instructs,
-                                                   may_name_place, named_places)
+                                                   may_name_place, named_places, task_step)
 from ragpipe.core.schemas import EvalCase
 from ragpipe.core.text import content_tokens, is_chinese, jieba_ready, pos_tags
 
 # "几" before a measure word asks how many ("几颗", "几本", "几辆"): any character but those that make
-# it another word (几乎, 几何) or ask a time (几月, 几号, 几点, 几时).
-_HOW_MANY = r"几(?![乎何月号日点时])[\u4e00-\u9fff]"
+# it another word (几乎, 几何) or ask a time (几月, 几号, 几点, 几时); after 周/星期/礼拜 it asks a weekday.
+_HOW_MANY = r"(?<![周期拜])几(?![乎何月号日点时])[\u4e00-\u9fff]"
 _ZH_NUMERAL = "零〇一二三四五六七八九十两百千万亿半"
 # What a question asks for, and whether an answer gives it: a question that asks for a
 # quantity, a duration, a time, a place, a person or a yes/no is answered directly by one.
@@ -29,7 +29,7 @@ ASKS = {
         rf"多少|{_HOW_MANY}|多大|多高|多远|多长|百分之几|最低|最高|上限|下限|比例|金额|额度|税率|利率|费率|"
         r"\bhow (?:much|many|old|large|big|high|tall|far|often)\b|\b(?:minimum|maximum|lowest|highest|"
         r"percentage|percent|proportion|amount|number of|rate|cost|price|fee|limit)\b", re.I),
-    "time": re.compile(r"什么时候|何时|哪一?年|几月|几号|几点|哪一?天|日期|截止|\bwhen\b|\bwhat (?:year|date|day|time)\b|"
+    "time": re.compile(r"什么时候|何时|哪一?年|几月|几号|几点|哪一?天|(?:周|星期|礼拜)几|日期|截止|\bwhen\b|\bwhat (?:year|date|day|time)\b|"
                        r"\bdeadline\b", re.I),
     "place": re.compile(r"哪里|哪儿|在哪|什么地方|哪个(?:国家|城市|省)|\bwhere\b", re.I),
     "person": re.compile(r"谁|哪位|\bwho(?:m|se)?\b", re.I),
@@ -158,6 +158,10 @@ _ZH_ECHO = re.compile(r"^(?:并?不|没有?|也|都|还|是)?(?P<predicate>[\u4e
 
 def _first_clause(text: str) -> str:
     return re.split(r"[,，;；:：。.!！?？]", text.strip(), maxsplit=1)[0].strip()
+
+
+def _first_sentence(text: str) -> str:
+    return re.split(r"(?<=[。！!；;])|(?<=\.)\s", text.strip(), maxsplit=1)[0].strip()
 
 
 def _short_reply(answer: str, question: str) -> bool:
@@ -307,14 +311,16 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     replied = (kind == "yes/no" and details["gives_asked"]
                or kind not in (None, "procedure") and opening != answer and elliptical(opening)
                and gives(kind, opening, case.question)
-               or gives_route(case.question, _first_clause(answer)))  # a leg of a journey: "坐地铁2号线到…"
+               or gives_route(case.question, _first_clause(answer))  # a leg of a journey: "坐地铁2号线到…"
+               or kind == "procedure" and task_step(case.question, _first_sentence(answer)))  # "Press Shift, Command and 3"
 
     def direct(t: float, statement: str) -> bool:
         # Any instruction is near any how-to question for e5 ("Turn off the tap…" to "How do I get to the
         # airport?"): one is direct only when already on topic or acting on a thing the question names.
         if kind == "procedure":
             return ((t >= 0.5 or bool(question_terms & set(content_tokens(statement)))) and gives(kind, statement)
-                    or gives_route(case.question, statement))  # a leg of a journey to "How do I get to…?"
+                    or gives_route(case.question, statement)  # a leg of a journey to "How do I get to…?"
+                    or task_step(case.question, statement))  # a control or a transaction of the task asked
         return t > 0 and (replied or gives(kind, statement, case.question))
 
     if kind is not None:  # a statement that gives the asked value about the question's topic is direct
@@ -341,7 +347,7 @@ METRIC = Metric(
                 "of the question's words and gives nothing it asks reaches 0.4 at most from closeness, a shared domain: "
                 "\"布洛芬应在饭后服用\" to \"药店周六几点关门？\"; so does one that gives no quantity, duration, time, place or person that a "
                 "question of one ask asks, whatever words it shares: another attribute of the same thing, \"The pharmacy offers free "
-                "flu shots in October.\" to \"Where is the pharmacy located?\", a month or weekday being no place), times 0.8 + 0.2 × the share of its statements on topic, times 0.6 when the question asks for a "
+                "flu shots in October.\" to \"Where is the pharmacy located?\", a month or weekday being no place; \"周几\" / \"星期几\" ask a weekday, not a count), times 0.8 + 0.2 × the share of its statements on topic, times 0.6 when the question asks for a "
                 "quantity, duration, time, place, person or yes/no and the answer gives none (a name the question "
                 "already holds is none given, a name in a place's slot (\"in London\", \"位于…\") gives no person, and a name in a sentence that "
                 "neither takes up the question's words nor puts anything somewhere gives no place: \"Ibuprofen should be "
@@ -353,7 +359,11 @@ METRIC = Metric(
                 "was asked (also a named thing for \"which river\", \"哪支球队\") is direct; so is an instruction (\"Run "
                 "git checkout…\", \"点击…\") to a how-to question (\"How do I…\", \"怎么…\") when it acts on a thing the "
                 "question names or is on topic already (a Chinese one may open with an adverb or a preposition's phrase, "
-                "\"轻轻按住…\", \"把…恢复…\", or close with \"即可\"); a leg of a journey (\"Take the Blue Line…\", \"坐地铁2号线…\", \"打车\") replies to a route question (\"How do I get to…\", \"怎么去…\") as a bare value does. A bare value, name or list "
+                "\"轻轻按住…\", \"把…恢复…\", or close with \"即可\"), or is a step of the kind of task asked whatever words it "
+                "shares: a control operated for a device or software (\"Type ls -a in the terminal.\" to \"How can I see hidden "
+                "files?\", \"长按背面的复位键\" to \"怎么重置路由器？\"), a transaction for a service booked, rented or applied for "
+                "(\"Pick a free slot on the website and pay the deposit.\", \"在小程序里选择时间并支付定金\"), which replies as a "
+                "bare value does; a leg of a journey (\"Take the Blue Line…\", \"坐地铁2号线…\", \"打车\") replies to a route question (\"How do I get to…\", \"怎么去…\") as a bare value does. A bare value, name or list "
                 "(\"20%。\", \"Canberra.\", \"黑色、白色、天蓝色。\", a date alone: \"On the third of February.\"; to \"Where…?\" a place phrase with no verb: \"At 12 Harbour Road, next to the ferry terminal.\") replies to the question itself: 1 when it is "
                 "what was asked (a date or clock time is no quantity: \"At 6 p.m.\" to \"How tall…?\"; \"How long is the trail?\" takes a "
                 "length, \"About 12 miles.\"), else 0.2; so "

@@ -5,6 +5,7 @@ from ragpipe.core.evidence.facts import negated
 from ragpipe.core.evidence.support import claims
 from ragpipe.core.evidence.zh_names import zh_dotted
 from ragpipe.core.metrics.answer_correctness import asserted, by_rule, conflicts, leading_reply, one_spelling, polarity
+from ragpipe.core.metrics.places_and_steps import instructs
 from ragpipe.core.metrics.base import STATEMENT_JUDGE, Metric, MetricResult, Toolkit
 from ragpipe.core.metrics.reference_parts import list_items, listed
 from ragpipe.core.schemas import EvalCase
@@ -13,6 +14,17 @@ from ragpipe.core.schemas import EvalCase
 # An answer whose subject is a pronoun for the question's ("It ended in 1945.", "他出生于1879年。"), or a
 # Chinese reply with none ("是雨果写的。" to "《悲惨世界》的作者是谁？").
 _PRONOUN_SUBJECT = re.compile(r"\W*(?:(?:it|he|she|they)\b|[它他她]|是(?!否))", re.I)
+
+
+# A question of what should be done to a thing ("How often should the battery be replaced?", "多久应该换一次滤网？")
+# is answered by an instruction whose object is that thing.
+_WHAT_TO_DO = re.compile(r"\b(?:should|must|ought to|need to)\b.*\bbe\s+[a-z]+(?:ed|en)\b|应该|应当|需要|要多久", re.I)
+
+
+def _refers_to_question(answer: str, question: str) -> bool:
+    """The answer's subject is the question's, by a pronoun or left out, or it is an instruction whose object is the
+    question's thing ("Swap the battery once every year." to "How often should the battery be replaced?")."""
+    return bool(_PRONOUN_SUBJECT.match(answer)) or bool(_WHAT_TO_DO.search(question)) and instructs(answer)
 
 
 def _claims(kit: Toolkit, text: str, question: str, items: bool = False) -> list[str]:
@@ -48,12 +60,12 @@ def claim_agreement(kit: Toolkit, case: EvalCase) -> dict:
         # damages the kidneys" restates most of "Which organ does hepatitis mainly damage: The liver".
         found = agreement(case.answer, case.ground_truth_answer, case.question)
         named = [bool(found.matched) or not found.key_terms] * len(recalled)
-        if found.key_terms and len(found.matched) == len(found.key_terms) and _PRONOUN_SUBJECT.match(case.answer) \
+        if found.key_terms and len(found.matched) == len(found.key_terms) and _refers_to_question(case.answer, case.question) \
                 and not negated(case.answer):
             # It states all of them and names the question's subject by a pronoun ("It ended in 1945." to "When
             # did World War II end?"): read with its question, whose words it refers to, not misses.
             recalled = kit.verify(reference_claims, [f"{question}\n{case.answer}"], question)
-    elif kit.llm is None and not elliptical(case.ground_truth_answer) and _PRONOUN_SUBJECT.match(case.answer) \
+    elif kit.llm is None and not elliptical(case.ground_truth_answer) and _refers_to_question(case.answer, case.question) \
             and not negated(case.answer) and _states_the_reference(case):
         # A sentence reference, and an answer whose subject is the question's: its words may be the answer's too.
         recalled = [max(alone, with_question, key=lambda v: v.score) for alone, with_question
@@ -117,8 +129,9 @@ METRIC = Metric(
                 "one of its key terms (\"Hepatitis mainly damages the kidneys\" recalls nothing of \"The liver\"; an answer that "
                 "names the question's subject by a pronoun is read with the question: \"It ended in 1945.\" recalls "
                 "\"1945\" to \"When did World War II end?\", and a subjectless Chinese reply likewise: \"是雨果写的。\" recalls "
-                "\"《悲惨世界》的作者是维克多·雨果。\"); an "
-                "answer that puts another number, date or name in the "
+                "\"《悲惨世界》的作者是维克多·雨果。\", and so is an instruction to a question of what should be done to a thing: \"Swap the "
+                "battery once every year.\" recalls \"Replace it annually.\" to \"How often should the battery be replaced?\"); an "
+                "answer that puts another number, date, weekday or name in the "
                 "reference's place, that mirrors a bare reference read with its question with another word in its "
                 "place (\"大熊猫主要以鱼类为食\" for \"竹子\"), that takes the "
                 "other alternative of a choice question (\"饭前\" for \"饭后\"), that opens with the opposite yes or no, "
@@ -135,7 +148,8 @@ METRIC = Metric(
                 "first clause states the reference and adds detail the reference does not state counts as two claims, the "
                 "reply and its detail, where that reads better (\"Neil Armstrong, during the Apollo 11 mission in 1969.\": "
                 "2/3); acronyms "
-                "are read as the other text spells them out, a surname as the person a who-question asks for, an everyday "
+                "are read as the other text spells them out, a body as the other text names it without its state's formal name "
+                "(\"国家统计局\" for \"中华人民共和国国家统计局\"), a surname as the person a who-question asks for, an everyday "
                 "noun as its synonym of the reference; refusals and bare yes/no "
                 "references are decided as answer_correctness decides them."),
     reads=("answer", "ground_truth_answer"),

@@ -149,3 +149,36 @@ def bare_place(text: str) -> bool:
     """A place phrase and nothing more: it opens with a locative word, names no time and (in English) has no verb."""
     return (bool(_AT_PLACE.search(text)) and not _TIME_PHRASE.search(text)
             and (is_chinese(text) or not _EN_VERB.search(text)))
+
+
+# Two kinds of task whose steps share few words with the question: e5 reads any instruction as near any how-to
+# question, so a step counts only where its own words belong to the task asked. Operating a device or software
+# ("How can I see hidden files?" / "Type ls -a in the terminal.", "怎么重置路由器？" / "长按背面的复位键十秒") is done
+# with its controls: keys, buttons, menus, commands, programs.
+DEVICE_ASKED = re.compile(r"\b(?:files?|folders?|mac(?:book)?|pc|laptop|computer|desktop|router|modem|wi-?fi|phone|"
+                          r"iphone|android|tablet|ipad|screen|keyboard|mouse|printer|browser|apps?|software|programs?|"
+                          r"terminal|windows|linux|bluetooth|tv|remote|screenshot)\b|路由器|光猫|手机|电脑|笔记本|平板|"
+                          r"文件|屏幕|键盘|鼠标|打印机|浏览器|软件|应用|程序|系统|蓝牙|电视|遥控器|截屏|截图|无线网|wifi|[开关死]机|重启", re.I)
+_CONTROLS = re.compile(r"\b(?:buttons?|keys?|shift|command|cmd|ctrl|control|alt|option|fn|esc|tab|terminal|settings|"
+                       r"menu|icon|programs?|apps?|startup|command line|switch|cable|port|plug)\b|键|按钮|开关|复位孔|"
+                       r"菜单|设置|图标|(?<!小)程序|软件|应用|命令|终端|插头|电源|指示灯", re.I)  # 小程序: a mini-app to book in
+# Device verbs instructs() may not read as a verb ("Uninstall programs…", "长按电源键…": jieba tags 长按 no verb).
+_DEVICE_VERB = re.compile(r"^\W*(?:(?:uninstall|reinstall|disable|enable|reboot|restart|unplug|toggle)\b|"
+                          r"长按|按住|按下|连按|点击|输入|卸载|禁用|启用|重启|拔掉|插上)", re.I)
+# Obtaining a service ("How do I book a pottery wheel session?" / "Pick a free slot on the studio's website and pay
+# the deposit online.", "怎么预约洗牙？" / "在小程序里选择时间并支付定金") is done by its transaction: a slot or a
+# date chosen, a form filled in, a deposit or a fee paid, an ID brought to a counter.
+SERVICE_ASKED = re.compile(r"\b(?:book|reserve|rent|hire|order|schedule|sign up|register|enrol|enroll|apply|arrange|"
+                           r"get (?:a|an|my|our|your))\b|预约|预订|预定|订[票房座位餐]|租|报名|办理|申请|登记|挂号", re.I)
+_TRANSACTION = re.compile(r"\b(?:slots?|dates?|deposit|fee|pay|payment|counter|desk|reception|form|id|website|online|"
+                          r"booking page|app)\b|时间|日期|定金|押金|订金|费用|支付|缴纳|付款|柜台|前台|窗口|表格?|身份证|"
+                          r"证件|小程序|公众号|官网|网站|登记", re.I)
+
+
+def task_step(question: str, statement: str) -> bool:
+    """Whether the question asks how to operate a device or obtain a service and the statement is an instruction
+    with a step of that kind: a control operated, or a transaction made."""
+    if not (instructs(statement) or _DEVICE_VERB.match(statement)):
+        return False
+    return bool(DEVICE_ASKED.search(question) and _CONTROLS.search(statement)
+                or SERVICE_ASKED.search(question) and _TRANSACTION.search(statement))
