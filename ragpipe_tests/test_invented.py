@@ -398,3 +398,10 @@ def test_what_every_one_of_a_whole_does_as_the_evidence_says_is_not_invented(sta
 ])
 def test_every_does_reads_the_predicate_of_a_whole(statement, predicate):
     assert every_does(statement) == predicate
+
+
+def test_a_stance_the_evidence_takes_in_other_words_is_no_invented_word():
+    evidence = ["探视时应避免携带生鲜食品进入养老院。"]
+    assert not fires("探视养老院时最好不要带生鲜食品。", evidence, "探视养老院能带生鲜食品吗？")
+    # The stance alone ties nothing: a claim the evidence never makes stays invented.
+    assert fires("探视养老院时最好不要带宠物狗和鲜花。", evidence, "探视养老院能带生鲜食品吗？")
