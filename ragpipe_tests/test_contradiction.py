@@ -1920,3 +1920,53 @@ def test_the_same_discount_or_another_things_is_no_conflict(statement, evidence)
 def test_buying_and_selling_are_antonyms(statement, evidence, stated):
     found = contradiction(statement, [evidence])
     assert found is not None and (found.kind, found.stated) == ("antonym", stated)
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("探视时可以带生鲜食品进养老院。", ["探视时应避免携带生鲜食品进入养老院。"]),
+    ("献血后可以立刻进行剧烈运动。", ["献血后24小时内应避免剧烈运动。"]),
+    ("Campers may light fires anywhere on the site.", ["Campers should avoid lighting fires outside the marked fire rings."]),
+])
+def test_advice_to_avoid_a_thing_forbids_it(statement, evidence):
+    found = contradiction(statement, evidence)
+    assert found is not None and found.kind == "modality"
+
+
+def test_advice_to_avoid_is_a_stance_but_a_purpose_to_avoid_is_none():
+    from ragpipe.core.evidence.polarity import modality
+    assert modality("献血后应避免剧烈运动。") == "forbid" and modality("探视时最好不要带生鲜食品。") == "forbid"
+    assert modality("You should avoid heavy exercise.") == "forbid"
+    assert modality("为避免拥堵，建议提前出发。") != "forbid" and modality("Arrive early to avoid queues.") != "forbid"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("咖啡厅周日不营业。", ["博物馆咖啡厅每天营业，周日也不例外，营业时间为上午10点至下午5点。"]),
+    ("充电站节假日不开放。", ["充电站全天开放，节假日也不例外。"]),
+    ("充电站节假日不开放。", ["充电站全天开放，节假日照常。"]),
+    ("The dive shop does not open on Sundays.", ["The dive shop opens daily, and Sunday is no exception."]),
+])
+def test_a_denial_of_what_the_evidence_names_as_no_exception_contradicts(statement, evidence):
+    found = contradiction(statement, evidence)
+    assert found is not None and found.kind == "negation"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("咖啡厅周日也营业。", ["博物馆咖啡厅每天营业，周日也不例外。"]),
+    ("充电站节假日照常开放。", ["充电站全天开放，节假日也不例外。"]),
+    ("咖啡厅周日不营业。", ["咖啡厅周末不营业，周日也不例外。"]),  # the evidence denies it as well
+    ("咖啡厅周一不营业。", ["博物馆咖啡厅每天营业，周日也不例外。"]),  # another day than the one named
+    ("The dive shop does not rent wetsuits on Sundays.", ["The dive shop opens daily, and Sunday is no exception."]),
+])
+def test_no_exception_is_no_conflict_where_the_statement_agrees_or_speaks_of_another_thing(statement, evidence):
+    from ragpipe.core.evidence.no_exceptions import no_exception_denied
+    assert no_exception_denied(statement, evidence) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("快递柜可以寄液体。", ["快递柜不支持寄送液体物品。"]),
+    ("医疗废物可以投放到回收站。", ["回收站不接收医疗废物和含石棉的建材。"]),
+])
+def test_a_provider_that_does_not_accept_a_thing_forbids_it(statement, evidence):
+    found = contradiction(statement, evidence)
+    assert found is not None and found.kind == "modality"
+    assert contradiction(statement.replace("可以", "不能"), evidence) is None

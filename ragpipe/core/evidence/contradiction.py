@@ -32,6 +32,7 @@ from ragpipe.core.evidence.ended_states import ended_state
 from ragpipe.core.evidence.event_dates import date_reading
 from ragpipe.core.evidence.extra_charges import charged_apart, included_after_all
 from ragpipe.core.evidence.fees import fee_conflict
+from ragpipe.core.evidence.no_exceptions import no_exception_denied
 from ragpipe.core.evidence.outside_things import outside_rule, outside_rule_conflict
 from ragpipe.core.evidence.group_swaps import group_swap
 from ragpipe.core.evidence.intervals import interval_conflict
@@ -250,6 +251,11 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
     # A difference the two values bear out ("比B型重0.3公斤" against 2.1 and 1.8 kg) is no other number.
     if found and not (found[0] == "number" and facts(found[1]).numbers & borne_differences(statement, sentences)):
         return Contradiction(*found)
+    # A thing the evidence names as no exception ("每天营业，周日也不例外") that the statement denies: the 不 of 不例外
+    # denies nothing, so it decides before the range's ends and the negation readers.
+    excepted = no_exception_denied(statement, sentences)
+    if excepted:
+        return Contradiction(*excepted)
     ends = range_ends(statement, sentences)  # the end of a range decides, either way: not "open" against "closes"
     if ends is not None:
         # Where it bears the time out, another opposition still counts: "Late check-out until 2 p.m. is free." against
