@@ -405,3 +405,9 @@ def test_a_stance_the_evidence_takes_in_other_words_is_no_invented_word():
     assert not fires("探视养老院时最好不要带生鲜食品。", evidence, "探视养老院能带生鲜食品吗？")
     # The stance alone ties nothing: a claim the evidence never makes stays invented.
     assert fires("探视养老院时最好不要带宠物狗和鲜花。", evidence, "探视养老院能带生鲜食品吗？")
+
+
+def test_a_stance_said_at_the_head_of_a_later_clause_raises_nothing():
+    # modality() reads clause by clause: "avoid" opens the second clause, not the statement.
+    evidence = ["Avoid rubbing wet hair with a towel."]
+    assert not fires("Pat the hair dry with a towel, avoid rubbing it as it can cause damage.", evidence)

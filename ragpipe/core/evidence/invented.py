@@ -149,8 +149,7 @@ def _stance_held(statement: str, sentences: Sequence[str]) -> str:
     stance = modality(statement)
     if stance is None or not any(modality(s) == stance for s in sentences):
         return ""
-    pattern = next(p for kind, p in MODALITY if kind == stance and p.search(statement))
-    return " ".join(m.group(0) for m in pattern.finditer(statement))
+    return " ".join(m.group(0) for kind, pattern in MODALITY if kind == stance for m in pattern.finditer(statement))
 
 
 def _unnamed(thing: tuple[str, ...], lowered: str, missing, zh: bool) -> bool:
