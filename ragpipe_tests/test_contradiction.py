@@ -1970,3 +1970,27 @@ def test_a_provider_that_does_not_accept_a_thing_forbids_it(statement, evidence)
     found = contradiction(statement, evidence)
     assert found is not None and found.kind == "modality"
     assert contradiction(statement.replace("可以", "不能"), evidence) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("学生买票不打折。", ["学生凭学生证购票可享半价。"]),
+    ("老年人乘坐地铁没有优惠。", ["65岁以上老人凭老年卡可免费乘坐地铁。"]),
+    ("Students do not get a discount on tickets.", ["Students with a valid ID can buy tickets at half price."]),
+])
+def test_a_benefit_denied_to_the_group_the_evidence_gives_it_contradicts(statement, evidence):
+    from ragpipe.core.evidence.denied_benefits import denied_benefit
+    found = denied_benefit(statement, evidence)
+    assert found is not None and found[0] == "negation"
+    assert contradiction(statement, evidence) is not None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("学生买票可以打五折。", ["学生凭学生证购票可享半价。"]),  # no denial
+    ("教师买票不打折。", ["学生凭学生证购票可享半价。"]),  # another group
+    ("非学生买票不打折。", ["学生凭学生证购票可享半价。"]),  # the group's complement
+    ("学生停车不打折。", ["学生凭学生证购票可享半价。"]),  # another act
+    ("学生周末买票不打折。", ["学生凭学生证购票可享半价，学生周末不打折。"]),  # the evidence denies it too
+])
+def test_no_denied_benefit_without_the_same_group_act_and_an_undenied_benefit(statement, evidence):
+    from ragpipe.core.evidence.denied_benefits import denied_benefit
+    assert denied_benefit(statement, evidence) is None
