@@ -411,3 +411,10 @@ def test_a_stance_said_at_the_head_of_a_later_clause_raises_nothing():
     # modality() reads clause by clause: "avoid" opens the second clause, not the statement.
     evidence = ["Avoid rubbing wet hair with a towel."]
     assert not fires("Pat the hair dry with a towel, avoid rubbing it as it can cause damage.", evidence)
+
+
+def test_a_gift_given_besides_that_the_evidence_never_names_is_invented():
+    evidence = ["普通自行车每天30元，电动自行车每天80元。", "租车需交押金200元，还车时退还。"]
+    assert fires("租车还送一瓶矿泉水。", evidence, "山地车租赁怎么收费？")
+    assert not fires("租车还送一瓶矿泉水。", [*evidence, "租车即赠送矿泉水一瓶。"], "山地车租赁怎么收费？")
+    assert offered_thing("下单后另送一张优惠券") and not offered_thing("下单后当天送达")
