@@ -1994,3 +1994,10 @@ def test_a_benefit_denied_to_the_group_the_evidence_gives_it_contradicts(stateme
 def test_no_denied_benefit_without_the_same_group_act_and_an_undenied_benefit(statement, evidence):
     from ragpipe.core.evidence.denied_benefits import denied_benefit
     assert denied_benefit(statement, evidence) is None
+
+
+def test_no_exception_denies_nothing():
+    # "也不例外" affirms: a statement that the thing is open too agrees with it.
+    assert contradiction("春节期间道馆照常开放。", ["道馆全年开放，春节期间也不例外。"]) is None
+    from ragpipe.core.evidence.facts import negated
+    assert not negated("春节期间也不例外") and negated("春节期间不开放")

@@ -2,9 +2,9 @@
 "咖啡厅每天营业，周日也不例外", "充电站节假日不开放。" against "充电站全天开放，节假日也照常", "The shop does not open on
 Sundays." against "The shop opens daily, and Sunday is no exception.".
 
-The 不 of "不例外" denies nothing, yet the negation readers count it: statement and evidence both say "not" and seem
-to agree. Here the named thing ties the two, and the rest of the evidence sentence (what holds for it too) must hold
-the statement's other words.
+The 不 of "不例外" denies nothing (facts.negated reads none), but the thing named is all that ties the two: the rest of
+the evidence sentence (what holds for it too) must hold the statement's other words, and the reading decides before a
+range of hours in the sentence does (contradiction.range_ends).
 """
 
 from __future__ import annotations
