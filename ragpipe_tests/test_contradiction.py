@@ -1955,3 +1955,84 @@ def test_a_quantifier_goes_with_its_side_in_a_swap_of_possessives():
     found = contradiction("At the end of class, each student tastes the instructor's dish.", taste)
     assert found is not None and found.kind == "roles"
     assert contradiction("At the end of class, the instructor tastes each student's dish.", taste) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("探视时可以带生鲜食品进养老院。", ["探视时应避免携带生鲜食品进入养老院。"]),
+    ("献血后可以立刻进行剧烈运动。", ["献血后24小时内应避免剧烈运动。"]),
+    ("Campers may light fires anywhere on the site.", ["Campers should avoid lighting fires outside the marked fire rings."]),
+])
+def test_advice_to_avoid_a_thing_forbids_it(statement, evidence):
+    found = contradiction(statement, evidence)
+    assert found is not None and found.kind == "modality"
+
+
+def test_advice_to_avoid_is_a_stance_but_a_purpose_to_avoid_is_none():
+    from ragpipe.core.evidence.polarity import modality
+    assert modality("献血后应避免剧烈运动。") == "forbid" and modality("探视时最好不要带生鲜食品。") == "forbid"
+    assert modality("You should avoid heavy exercise.") == "forbid"
+    assert modality("为避免拥堵，建议提前出发。") != "forbid" and modality("Arrive early to avoid queues.") != "forbid"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("咖啡厅周日不营业。", ["博物馆咖啡厅每天营业，周日也不例外，营业时间为上午10点至下午5点。"]),
+    ("充电站节假日不开放。", ["充电站全天开放，节假日也不例外。"]),
+    ("充电站节假日不开放。", ["充电站全天开放，节假日照常。"]),
+    ("The dive shop does not open on Sundays.", ["The dive shop opens daily, and Sunday is no exception."]),
+])
+def test_a_denial_of_what_the_evidence_names_as_no_exception_contradicts(statement, evidence):
+    found = contradiction(statement, evidence)
+    assert found is not None and found.kind == "negation"
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("咖啡厅周日也营业。", ["博物馆咖啡厅每天营业，周日也不例外。"]),
+    ("充电站节假日照常开放。", ["充电站全天开放，节假日也不例外。"]),
+    ("咖啡厅周日不营业。", ["咖啡厅周末不营业，周日也不例外。"]),  # the evidence denies it as well
+    ("咖啡厅周一不营业。", ["博物馆咖啡厅每天营业，周日也不例外。"]),  # another day than the one named
+    ("The dive shop does not rent wetsuits on Sundays.", ["The dive shop opens daily, and Sunday is no exception."]),
+])
+def test_no_exception_is_no_conflict_where_the_statement_agrees_or_speaks_of_another_thing(statement, evidence):
+    from ragpipe.core.evidence.no_exceptions import no_exception_denied
+    assert no_exception_denied(statement, evidence) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("快递柜可以寄液体。", ["快递柜不支持寄送液体物品。"]),
+    ("医疗废物可以投放到回收站。", ["回收站不接收医疗废物和含石棉的建材。"]),
+])
+def test_a_provider_that_does_not_accept_a_thing_forbids_it(statement, evidence):
+    found = contradiction(statement, evidence)
+    assert found is not None and found.kind == "modality"
+    assert contradiction(statement.replace("可以", "不能"), evidence) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("学生买票不打折。", ["学生凭学生证购票可享半价。"]),
+    ("老年人乘坐地铁没有优惠。", ["65岁以上老人凭老年卡可免费乘坐地铁。"]),
+    ("Students do not get a discount on tickets.", ["Students with a valid ID can buy tickets at half price."]),
+])
+def test_a_benefit_denied_to_the_group_the_evidence_gives_it_contradicts(statement, evidence):
+    from ragpipe.core.evidence.denied_benefits import denied_benefit
+    found = denied_benefit(statement, evidence)
+    assert found is not None and found[0] == "negation"
+    assert contradiction(statement, evidence) is not None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("学生买票可以打五折。", ["学生凭学生证购票可享半价。"]),  # no denial
+    ("教师买票不打折。", ["学生凭学生证购票可享半价。"]),  # another group
+    ("非学生买票不打折。", ["学生凭学生证购票可享半价。"]),  # the group's complement
+    ("学生停车不打折。", ["学生凭学生证购票可享半价。"]),  # another act
+    ("学生周末买票不打折。", ["学生凭学生证购票可享半价，学生周末不打折。"]),  # the evidence denies it too
+])
+def test_no_denied_benefit_without_the_same_group_act_and_an_undenied_benefit(statement, evidence):
+    from ragpipe.core.evidence.denied_benefits import denied_benefit
+    assert denied_benefit(statement, evidence) is None
+
+
+def test_no_exception_denies_nothing():
+    # "也不例外" affirms: a statement that the thing is open too agrees with it.
+    assert contradiction("春节期间道馆照常开放。", ["道馆全年开放，春节期间也不例外。"]) is None
+    from ragpipe.core.evidence.facts import negated
+    assert not negated("春节期间也不例外") and negated("春节期间不开放")

@@ -36,3 +36,11 @@ def test_a_hyphenated_word_of_the_rule_holds_its_parts():
     found = fee_conflict("Cancelling on the same day is free of charge.",
                          ["Same-day cancellations are charged 50% of the service price."])
     assert found is not None and found[3].startswith("Same-day")
+
+
+def test_a_fee_left_to_the_payer_is_a_charge():
+    found = fee_conflict("养老院每年为老人免费体检一次。", ["养老院的体检每年一次，费用由入住老人自理。"])
+    assert found is not None and found[0] == "antonym"
+    assert fee_conflict("机场接送服务免费。", ["机场接送服务需自费。"]) is not None
+    # 自理 of caring for oneself charges nothing.
+    assert fee_conflict("生活能自理的老人免费体检一次。", ["生活能自理的老人每年体检一次。"]) is None

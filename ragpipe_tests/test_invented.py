@@ -414,3 +414,23 @@ def test_a_negated_modal_the_evidence_holds_still_ties_the_claim_to_it():
 
 def test_after_joins_a_claim_to_its_time_and_is_no_word_it_invents():
     assert not fires("作品做好以后不能退", ["吹玻璃作品一经制作完成，概不退换。"], "吹玻璃作品能退吗？")
+
+
+def test_a_stance_the_evidence_takes_in_other_words_is_no_invented_word():
+    evidence = ["探视时应避免携带生鲜食品进入养老院。"]
+    assert not fires("探视养老院时最好不要带生鲜食品。", evidence, "探视养老院能带生鲜食品吗？")
+    # The stance alone ties nothing: a claim the evidence never makes stays invented.
+    assert fires("探视养老院时最好不要带宠物狗和鲜花。", evidence, "探视养老院能带生鲜食品吗？")
+
+
+def test_a_stance_said_at_the_head_of_a_later_clause_raises_nothing():
+    # modality() reads clause by clause: "avoid" opens the second clause, not the statement.
+    evidence = ["Avoid rubbing wet hair with a towel."]
+    assert not fires("Pat the hair dry with a towel, avoid rubbing it as it can cause damage.", evidence)
+
+
+def test_a_gift_given_besides_that_the_evidence_never_names_is_invented():
+    evidence = ["普通自行车每天30元，电动自行车每天80元。", "租车需交押金200元，还车时退还。"]
+    assert fires("租车还送一瓶矿泉水。", evidence, "山地车租赁怎么收费？")
+    assert not fires("租车还送一瓶矿泉水。", [*evidence, "租车即赠送矿泉水一瓶。"], "山地车租赁怎么收费？")
+    assert offered_thing("下单后另送一张优惠券") and not offered_thing("下单后当天送达")

@@ -42,3 +42,9 @@ def test_the_same_span_on_the_other_side_of_the_same_event_contradicts(statement
 ])
 def test_no_conflict_without_the_same_span_of_the_same_event_on_the_other_side(statement, evidence):
     assert before_after_conflict(statement, [evidence]) is None
+
+
+def test_two_words_of_one_stance_are_one_polarity_on_either_side_of_an_event():
+    # 应避免 says no "not", 不宜 does; both forbid drinking, four hours on either side of the donation.
+    found = before_after_conflict("献血后4小时内应避免饮酒。", ["献血前4小时内不宜饮酒，献血后当天避免剧烈运动。"])
+    assert found is not None and found[0] == "antonym"

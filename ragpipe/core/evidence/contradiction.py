@@ -25,6 +25,7 @@ from ragpipe.core.evidence.lists import list_conflict
 from ragpipe.core.evidence.limits import bound_conflict, range_confirms, range_ends
 from ragpipe.core.evidence.polarity import aligned_with, clauses_of, polarity_conflict
 from ragpipe.core.evidence.counts import counts, elided_count, rank_conflict, same_thing
+from ragpipe.core.evidence.denied_benefits import denied_benefit
 from ragpipe.core.evidence.denied_values import denied_value
 from ragpipe.core.evidence.discounts import discount_conflict
 from ragpipe.core.evidence.durations import duration_conflict
@@ -33,6 +34,7 @@ from ragpipe.core.evidence.event_dates import date_reading
 from ragpipe.core.evidence.extra_charges import charged_apart, included_after_all
 from ragpipe.core.evidence.fees import fee_conflict
 from ragpipe.core.evidence.forfeits import forfeit_conflict
+from ragpipe.core.evidence.no_exceptions import no_exception_denied
 from ragpipe.core.evidence.outside_things import outside_rule, outside_rule_conflict
 from ragpipe.core.evidence.group_swaps import group_swap
 from ragpipe.core.evidence.intervals import interval_conflict
@@ -251,6 +253,11 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
     # A difference the two values bear out ("比B型重0.3公斤" against 2.1 and 1.8 kg) is no other number.
     if found and not (found[0] == "number" and facts(found[1]).numbers & borne_differences(statement, sentences)):
         return Contradiction(*found)
+    # A thing the evidence names as no exception ("每天营业，周日也不例外") that the statement denies: the 不 of 不例外
+    # denies nothing, so it decides before the range's ends and the negation readers.
+    excepted = no_exception_denied(statement, sentences)
+    if excepted:
+        return Contradiction(*excepted)
     ends = range_ends(statement, sentences)  # the end of a range decides, either way: not "open" against "closes"
     if ends is not None:
         # Where it bears the time out, another opposition still counts: "Late check-out until 2 p.m. is free." against
@@ -275,7 +282,8 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
              or accompaniment_conflict(statement, sentences)  # "alone" / "must be accompanied by an adult"
              or waived_condition(statement, sentences)  # "even if you've made a claim" / "provided no claim has been made"
              or forfeit_conflict(statement, sentences)  # "refunded if you don't show up" / "who don't show up lose their deposit"
-             or reworded_denial(statement, sentences))  # "可以报销" / "不在赔付范围内": its verb in the evidence's word
+             or reworded_denial(statement, sentences)  # "可以报销" / "不在赔付范围内": its verb in the evidence's word
+             or denied_benefit(statement, sentences))  # "学生买票不打折" / "学生凭学生证购票可享半价"
     if found and found[0] == "antonym" and (one_relation(statement, found[3]) or order and found[3] in order[3]):
         found = None  # a converse ("lost to" / "won against", "shorter" / "longer"): the roles decide
     swapped = not found and swapped_roles(statement, sentences)

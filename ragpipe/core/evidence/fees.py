@@ -17,7 +17,9 @@ from ragpipe.core.evidence.antonyms import free_worded, negated_at, stems_in
 from ragpipe.core.evidence.limits import bounded_alike
 
 # A fee the rule charges, said by its verb and its noun where no sum of money is stated ("收取定金的30%作为手续费").
-_ZH_CHARGED = re.compile(r"(?<![不免无])(?:收取|支付|缴纳|另付|另收|扣除?)[^，。；]{0,10}(?:费|违约金|罚金|定金|押金)")
+# A fee left to the payer is charged too ("费用由入住老人自理", "需自费"); not 生活自理 (caring for oneself).
+_ZH_CHARGED = re.compile(r"(?<![不免无])(?:收取|支付|缴纳|另付|另收|扣除?)[^，。；]{0,10}(?:费|违约金|罚金|定金|押金)"
+                         r"|费[^，。；]{0,8}(?:自理|自付)|(?<![不免无])自费")
 _FREE = {"free", "免费"}
 _CHARGED = {"charg", "收费", "pay", "付费"}
 # The words that say free of charge, not what is free.

@@ -14,8 +14,10 @@ from ragpipe.core.evidence.agreement import BARE_REPLY, fact_terms, found_in, na
 from ragpipe.core.evidence.asked_things import unnamed_asked_thing
 from ragpipe.core.evidence.facts import bounds, facts, negated
 from ragpipe.core.evidence.group_benefits import unnamed_group_benefit
+from ragpipe.core.evidence.polarity import modality
 from ragpipe.core.evidence.possessions import each_has, every_does, frame_word
 from ragpipe.core.evidence.provisions import asks_offer, offered_thing, place_words, says_included
+from ragpipe.core.evidence.stances import MODALITY
 from ragpipe.core.synonyms import interchangeable
 from ragpipe.core.text import EN_STOPWORDS, added_clause, is_chinese, joined_object, normalize
 
@@ -42,15 +44,19 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
     # The words that bound a value are the value's, not a claim's: "18 or older", "younger than 12", "12岁以上".
     # (Not a hedge's: "approximately", "around" beside a value are as often an invented claim's only other word.)
     # Nor are a degree adverb's ("它很安静" claims 安静 of it, as "它安静" does), nor "it's", "that's".
-    said_words = [w for w in dict.fromkeys(words(statement)) if not fact_terms(facts(w)) and not w.isdigit()
-                  and not (_BOUND_WORD.match(w) and bounds(statement)) and not _DEGREE.match(w)
-                  and _CLITIC.sub("", w) not in EN_STOPWORDS]
-    own = [w for w in said_words if len(w) > 1]
     held = words(lowered)
 
     def missing(terms: list[str]) -> list[str]:
         return [w for w in terms if not (interchangeable(w) & all_tokens or (zh and w in lowered)
                                          or found_in(w, held))]
+
+    # Nor are the words of a stance the evidence takes in words of its own ("最好不要带" / "应避免携带"): the stance
+    # readers (polarity.py) judge it, and what it is taken on is the claim.
+    stance = _stance_held(statement, sentences)
+    said_words = [w for w in dict.fromkeys(words(statement)) if not fact_terms(facts(w)) and not w.isdigit()
+                  and not (_BOUND_WORD.match(w) and bounds(statement)) and not _DEGREE.match(w)
+                  and _CLITIC.sub("", w) not in EN_STOPWORDS and not (stance and w in stance and missing([w]))]
+    own = [w for w in said_words if len(w) > 1]
 
     # A yes to a yes/no question claims the question's own thing ("Does it cause headaches?" - "Yes, headaches are a
     # common side effect."): named again, and never by the evidence, it is invented (asked_things).
@@ -136,6 +142,15 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
     # at least, is a claim of its own as much as none held ("学生还可免费多带一件" beside "每位乘客可免费托运一件").
     added = [w for w in informative if found_in(w, words(added_clause(statement)))]
     return len(missing(added)) >= 2 and 2 * len(missing(added)) >= len(added)
+
+
+def _stance_held(statement: str, sentences: Sequence[str]) -> str:
+    """The words in which the statement permits, forbids, requires or exempts (stances.MODALITY), where an evidence
+    sentence takes that stance too, however worded; else ""."""
+    stance = modality(statement)
+    if stance is None or not any(modality(s) == stance for s in sentences):
+        return ""
+    return " ".join(m.group(0) for kind, pattern in MODALITY if kind == stance for m in pattern.finditer(statement))
 
 
 def _unnamed(thing: tuple[str, ...], lowered: str, missing, zh: bool) -> bool:

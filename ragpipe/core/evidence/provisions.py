@@ -35,8 +35,10 @@ _EN_DETERMINER = re.compile(r"^(?:a|an|the|some|any|its|their|free|complimentary
 _PRONOUN = re.compile(r"^(?:it|this|that|they|these|those|which|everything|all|each|both)$", re.I)
 # What is denied is not offered ("they do not provide Wi-Fi", "There is no mention of …"): contradiction.py's business.
 _NEGATED = re.compile(r"\b(?:not|no|never|none|without)\b|n't\b|[不没未]|无(?!线)|并非")  # 无线 is wireless
-# 提供/含/包括/设有/颁发… and what follows up to the clause's end; "可(以)免费 + verb" offers the verb's act.
-_ZH_OFFERS = re.compile(r"(?:提供|包含|包括|含有|含|设有|配有|配备|附带|附赠|赠送|颁发|发放|可以免费|可免费)(?P<thing>[^，。；、！？,.;!?]+)")
+# 提供/含/包括/设有/颁发… and what follows up to the clause's end; "可(以)免费 + verb" offers the verb's act, and a gift
+# given besides ("租车还送一瓶矿泉水", "另送", "附送") its thing (not 送达 / 送货, a delivery).
+_ZH_OFFERS = re.compile(r"(?:提供|包含|包括|含有|含|设有|配有|配备|附带|附赠|赠送|颁发|发放|可以免费|可免费"
+                        r"|(?:还|另|再|加|附)送(?![达货到往]))(?P<thing>[^，。；、！？,.;!?]+)")
 
 
 # A question that asks what something offers or has: "What comes with the camera?", "Does the apartment have a

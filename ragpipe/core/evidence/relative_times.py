@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ragpipe.core.evidence.agreement import found_in, words
 from ragpipe.core.evidence.facts import negated
-from ragpipe.core.evidence.polarity import clauses_of
+from ragpipe.core.evidence.polarity import clauses_of, modality
 from ragpipe.core.evidence.quantities import quantities, same
 
 # English: the span, then its side of the event, then the event ("7 days before the course starts").
@@ -53,7 +53,9 @@ def before_after_conflict(statement: str, sentences: Sequence[str]) -> tuple[str
             continue  # the evidence gives the span on the statement's side too
         # A negation on one side only may say what the other side says ("not after" / "before"); and the clause must
         # say something of what the statement says: "Doors close 15 minutes after the class starts" is no time to arrive.
-        opposed = [(t, s) for t, c, s in related if negated(c) == negated(clause) and _said_of(clause, ours, c)]
+        # Two words of one stance are one polarity, though only one says "not" ("应避免饮酒" / "不宜饮酒").
+        opposed = [(t, s) for t, c, s in related if (negated(c) == negated(clause) or modality(c) == modality(clause) is not None)
+                   and _said_of(clause, ours, c)]
         if opposed:
             return "antonym", ours.written, opposed[0][0].written, opposed[0][1]
     return None

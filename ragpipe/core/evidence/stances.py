@@ -11,7 +11,9 @@ MODALITY = [
                           r"|\b(?:must|may|shall|should|can|could)\s+not\b|\b(?:mustn|shan|can|couldn)['’]?t\b|\bcannot\b"
                           r"|(?:\b(?:not|never)|n['’]t)\s+(?:\w+\s+){0,2}(?:allowed|permitted|safe|recommended|advised|suitable)\b"
                           r"|\b(?:prohibit\w*|forbid\w*|ban(?:s|ned|ning)?\b)"
-                          r"|\boff[\s-]limits\b|\bno\s+(?:\w+\s+){1,2}(?:is|are|was|were)\s+(?:allowed|permitted)\b",
+                          r"|\boff[\s-]limits\b|\bno\s+(?:\w+\s+){1,2}(?:is|are|was|were)\s+(?:allowed|permitted)\b"
+                          # Advice to avoid a thing forbids it ("should avoid lighting fires"), not a purpose ("to avoid queues").
+                          r"|\b(?:should|must|please|best\s+to)\s+avoid\b|^\s*avoid\b",
                           re.I)),
     ("exempt", re.compile(r"\b(?:optional|voluntary)\b|(?:\bnot|n['’]t)\s+(?:required|mandatory|necessary|needed)\b|\bno\s+need\b"
                           r"|\b(?:do|does|did)(?:\s+not|n['’]t)\s+(?:need|have)\s+to\b|\bneed(?:\s+not|n['’]t)\b"
@@ -26,7 +28,10 @@ MODALITY = [
                           r"|\bharmless\b", re.I)),
     ("forbid", re.compile(r"严禁|禁止|禁[用食烟售行停入]|不得|不准|不许|不能|不可|不宜|切勿|请勿|谢绝|不(?:允许|准许|建议|推荐)"
                           r"|(?<![可能])暂停"  # a service suspended ("暂停办理") is not to be had
-                          r"|概不|不予")),  # a refusal of the provider's own ("概不退还", "不予受理") allows it to no one
+                          r"|概不|不予|不(?:支持|接收|接受|受理)"  # a refusal of the provider's own ("概不退还", "不予受理",
+                          # "不接收医疗废物") allows it to no one
+                          # Advice to avoid or not to do a thing forbids it ("应避免剧烈运动", "最好不要带"), not a purpose ("以避免拥堵").
+                          r"|(?:应当?|应该|须|需要?|请|尽量|务必|最好)避免|(?:请|最好|千万|切记|一定)不要")),
     ("exempt", re.compile(r"无需|无须|毋须|不需要?|不必|不用|非必须|自愿|可选")),
     ("require", re.compile(r"必须|务必|应当|需要|须")),
     # "也能", "都能": a reply's "can … too" permits ("穿鞋也能进场"); a bare 能 is as often ability ("能治疗").

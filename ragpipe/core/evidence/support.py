@@ -19,6 +19,7 @@ from ragpipe.core.evidence.antonyms import as_evidence_says
 from ragpipe.core.evidence.bound_words import as_evidence_bounds
 from ragpipe.core.evidence.excluded_bounds import as_evidence_floor
 from ragpipe.core.evidence.calibration import Calibration, load_calibration
+from ragpipe.core.evidence.degree_words import as_evidence_degree
 from ragpipe.core.evidence.denials import deny_supported
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.minors import as_evidence_names_minors
@@ -26,6 +27,7 @@ from ragpipe.core.evidence.pairs import as_evidence_names_pair
 from ragpipe.core.evidence.features import POINTER, WINDOW, language_of, statement_features
 from ragpipe.core.evidence.counts import in_evidence_terms
 from ragpipe.core.evidence.refusals import is_refusal, only_lead_in
+from ragpipe.core.evidence.stance_words import as_evidence_stance
 from ragpipe.core.evidence.weekdays import as_evidence_spells
 from ragpipe.core.schemas import Verdict
 from ragpipe.core.text import SOURCE_LEAD_IN
@@ -124,11 +126,13 @@ class OfflineVerifier:
         # and so is a word it says as "not" and its antonym ("closed" as "does not open"), a weekday (星期二 / 周二), an
         # activity it names by its noun ("take photos" as "photography", activities.py), minors as "under 18", a pair
         # (两个人 / 双方, pairs.py), an age limit ("18 or older" / "18 and over", bound_words.py), and a ceiling on those
-        # turned away as the floor the evidence sets ("未满18岁的人不能…" / "须年满18周岁", excluded_bounds.py).
+        # turned away as the floor the evidence sets ("未满18岁的人不能…" / "须年满18周岁", excluded_bounds.py), and a
+        # gradable word with the evidence's degree word ("很短" as "较短" beside "较长", degree_words.py), and a stance
+        # in the evidence's word for it ("不能退" as "不予退" beside "不予退还", stance_words.py).
         joined = "\n".join(e for e in evidence if e)
-        rows, notes = self.features([as_evidence_floor(as_evidence_bounds(as_evidence_names_pair(as_evidence_names_minors(as_evidence_says(as_evidence_names_it(in_evidence_terms(
+        rows, notes = self.features([as_evidence_stance(as_evidence_degree(as_evidence_floor(as_evidence_bounds(as_evidence_names_pair(as_evidence_names_minors(as_evidence_says(as_evidence_names_it(in_evidence_terms(
                                          as_evidence_spells(without_lead_in(s, every=True), joined), joined, question),
-                                         joined), joined), joined), joined), joined), joined)
+                                         joined), joined), joined), joined), joined), joined), joined), joined)
                                      for s in statements], evidence,
                                     reference, question)
         probabilities = self.calibration.probability(rows)
