@@ -482,6 +482,13 @@ def test_a_value_written_in_two_clauses_fits_by_its_best_one():
     assert found is not None and (found.stated, found.evidence) == ("8", "6")
 
 
+def test_a_count_is_no_other_value_of_a_sum():
+    # "The course" opens the sentence, so it stands in the six's clause; a count of mornings is still no price.
+    evidence = ["The Learn-to-Row course runs over six Saturday mornings and costs $240, including boat hire."]
+    assert contradiction("The Learn-to-Row course costs $240, including boat hire.", evidence) is None
+    assert contradiction("The Learn-to-Row course costs $260, including boat hire.", evidence) is not None
+
+
 @pytest.mark.parametrize("statement, evidence, stated, other", [
     # A Chinese pronoun (这家 / 该) is no word the evidence must echo.
     ("这家公司由王磊创办。", "该公司由李娜于2010年创办，总部位于杭州。", "王磊", "李娜"),
