@@ -1927,3 +1927,12 @@ def test_the_same_discount_or_another_things_is_no_conflict(statement, evidence)
 def test_buying_and_selling_are_antonyms(statement, evidence, stated):
     found = contradiction(statement, [evidence])
     assert found is not None and (found.kind, found.stated) == ("antonym", stated)
+
+
+def test_a_rule_under_a_condition_contradicts_a_statement_under_the_same_condition():
+    rule = ["Boats must not go out when the red flag is flying on the boathouse."]
+    question = "Can we take a boat out when the red flag is up?"
+    found = contradicted("Yes, you may take boats out while the red flag is flying.", question, rule)
+    assert found is not None and found.kind == "modality"
+    assert contradicted("You may take boats out.", "Can we take a boat out?", rule) is None  # other days: not ruled
+    assert contradicted("You may not take boats out while the red flag is flying.", question, rule) is None

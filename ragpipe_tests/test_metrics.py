@@ -365,6 +365,9 @@ def test_factual_correctness_catches_another_noun_in_a_bare_references_place(kit
     ("店里接工业缝纫机吗？", "接，工业缝纫机也能修。", "不接。", False),
     ("店里接工业缝纫机吗？", "不接，只修家用缝纫机。", "不接。", True),
     ("店里接工业缝纫机吗？", "接，工业缝纫机也能修。", "接。", True),
+    # an age bound in other words, to a question that asks an age
+    ("How old do you have to be for the Learn-to-Row course?", "To join the course you have to be at least 18.",
+     "You must be 18 or older.", True),
 ])
 def test_answer_and_factual_correctness_read_names_items_and_replies(kit, question, answer, reference, correct):
     assert_both_correctness_metrics(kit, question, answer, reference, correct)

@@ -9,6 +9,7 @@ import numpy as np
 from ragpipe.core.evidence.agreement import (BARE_REPLY, agreement, elliptical, found_in, in_context, opening_reply,
                                              spelled_out, terms, worded, words)
 from ragpipe.core.evidence.answer_role import named_in_another_role
+from ragpipe.core.evidence.bound_words import as_evidence_bounds
 from ragpipe.core.evidence.calibration import Trees
 from ragpipe.core.evidence.correctness_row import (CLAUSE_END, CORRECTNESS_FEATURES, correctness_row, denied, full_name, head_replaced,
                                                    hedged, negates, opens_with, other_person, same_kind)
@@ -164,7 +165,8 @@ def one_spelling(case: EvalCase) -> EvalCase:
 def features(case: EvalCase, kit: Toolkit):
     """The model's feature row for an answer, and the agreement it reads."""
     case = one_spelling(case)
-    answer = asserted(case.answer)
+    # An age bound in the reference's words: "at least 18" says what "18 or older" says.
+    answer = as_evidence_bounds(asserted(case.answer), case.ground_truth_answer, case.question)
     found = agreement(answer, case.ground_truth_answer, case.question)
     # A closing "!" or "。" moves e5's cosine by as much as a paraphrase does: compared without.
     # (Numbers too: the typed facts compare them.)
