@@ -34,3 +34,10 @@ def test_bound_spans_say_where_each_bound_stands_and_bounds_reads_them():
     assert [(v, k, text[a:b].strip()) for v, k, a, b in bound_spans(text)] == [(18.0, "floor", "18 or older"),
                                                                                (3.0, "ceiling", "at most 3")]
     assert bounds(text) == {18.0: {"floor"}, 3.0: {"ceiling"}}
+
+
+def test_a_question_asking_an_age_makes_a_bare_bound_one_on_an_age():
+    reply = "To join the course you have to be at least 18."
+    assert as_evidence_bounds(reply, "You must be 18 or older.", "How old do you have to be for the course?") == (
+        "To join the course you have to be 18 or older.")
+    assert as_evidence_bounds(reply, "You must be 18 or older.") == reply  # no age word, no question: may be a count

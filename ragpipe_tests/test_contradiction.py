@@ -495,6 +495,13 @@ def test_a_value_written_in_two_clauses_fits_by_its_best_one():
     assert found is not None and (found.stated, found.evidence) == ("8", "6")
 
 
+def test_a_count_is_no_other_value_of_a_sum():
+    # "The course" opens the sentence, so it stands in the six's clause; a count of mornings is still no price.
+    evidence = ["The Learn-to-Row course runs over six Saturday mornings and costs $240, including boat hire."]
+    assert contradiction("The Learn-to-Row course costs $240, including boat hire.", evidence) is None
+    assert contradiction("The Learn-to-Row course costs $260, including boat hire.", evidence) is not None
+
+
 @pytest.mark.parametrize("statement, evidence, stated, other", [
     # A Chinese pronoun (这家 / 该) is no word the evidence must echo.
     ("这家公司由王磊创办。", "该公司由李娜于2010年创办，总部位于杭州。", "王磊", "李娜"),
@@ -2036,3 +2043,12 @@ def test_no_exception_denies_nothing():
     assert contradiction("春节期间道馆照常开放。", ["道馆全年开放，春节期间也不例外。"]) is None
     from ragpipe.core.evidence.facts import negated
     assert not negated("春节期间也不例外") and negated("春节期间不开放")
+
+
+def test_a_rule_under_a_condition_contradicts_a_statement_under_the_same_condition():
+    rule = ["Boats must not go out when the red flag is flying on the boathouse."]
+    question = "Can we take a boat out when the red flag is up?"
+    found = contradicted("Yes, you may take boats out while the red flag is flying.", question, rule)
+    assert found is not None and found.kind == "modality"
+    assert contradicted("You may take boats out.", "Can we take a boat out?", rule) is None  # other days: not ruled
+    assert contradicted("You may not take boats out while the red flag is flying.", question, rule) is None

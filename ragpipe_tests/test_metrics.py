@@ -387,6 +387,16 @@ def test_factual_correctness_catches_another_noun_in_a_bare_references_place(kit
     ("化学符号Fe代表哪种元素？", "Fe是铁元素的化学符号。", "铁", True),
     ("化学符号Fe代表哪种元素？", "Fe是钛元素的化学符号。", "铁", False),
     ("化学符号Fe代表哪种元素？", "Fe是铁路的化学符号。", "铁", False),
+    # two bare names of one kind (the question's 部门) that share no character are two things; a short form is one
+    ("砍伐古树名木要经过哪个部门审批？", "环保部门。", "园林部门。", False),
+    ("哪个机构发布了这份报告？", "中科院。", "中国科学院", True),
+    # a reference that is the yes/no question's own verb, said or denied alone, is a bare yes or no
+    ("店里接工业缝纫机吗？", "接，工业缝纫机也能修。", "不接。", False),
+    ("店里接工业缝纫机吗？", "不接，只修家用缝纫机。", "不接。", True),
+    ("店里接工业缝纫机吗？", "接，工业缝纫机也能修。", "接。", True),
+    # an age bound in other words, to a question that asks an age
+    ("How old do you have to be for the Learn-to-Row course?", "To join the course you have to be at least 18.",
+     "You must be 18 or older.", True),
 ])
 def test_answer_and_factual_correctness_read_names_items_and_replies(kit, question, answer, reference, correct):
     assert_both_correctness_metrics(kit, question, answer, reference, correct)

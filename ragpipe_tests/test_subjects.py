@@ -74,3 +74,21 @@ def test_no_contradiction_from_the_clause_about_another_thing_where_its_own_clau
 ])
 def test_the_clause_about_the_statement_s_own_thing_still_contradicts_it(statement, evidence):
     assert contradicted(statement, "Where do karts run?", evidence) is not None
+
+
+ROWING = ["The Learn-to-Row course runs over six Saturday mornings and costs $240, including boat hire.",
+          "It is open to adults aged 18 and over.", "The junior squad takes rowers aged 12 to 17."]
+
+
+def test_another_thing_s_value_against_the_value_of_the_same_kind_its_own_sentences_give():
+    # The course's age is in the sentence after the one naming it, which opens with "It".
+    assert subject_contrast("The Learn-to-Row course is for rowers aged 12 to 17.", ROWING)[0] == "number"
+
+
+@pytest.mark.parametrize("statement", [
+    "The Learn-to-Row course is for adults aged 18 and over.",  # its own value
+    "The junior squad is for rowers aged 12 to 17.",  # the other thing's own value
+    "The Learn-to-Row course costs $240.",
+])
+def test_no_value_conflict_where_the_statement_gives_its_own_thing_s_value(statement):
+    assert subject_contrast(statement, ROWING) is None

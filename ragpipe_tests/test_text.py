@@ -161,6 +161,12 @@ def test_a_lower_case_opening_is_no_added_clause():
     assert added_clause("并赠送一本教材") == "赠送一本教材"
 
 
+def test_a_while_of_an_ongoing_state_says_when_and_joins_no_clauses():
+    assert split_statements("You may take boats out while the red flag is flying.") == [
+        "You may take boats out while the red flag is flying"]
+    assert split_statements("Adults pay $10, while children get in free.") == ["Adults pay $10", "children get in free"]
+
+
 def test_a_numbers_own_and_joins_no_clauses():
     assert split_statements("The course lasts one and a half years.") == ["The course lasts one and a half years"]
     assert split_statements("The hotel has one hundred and twenty rooms and guests can book three large restaurants.") == [

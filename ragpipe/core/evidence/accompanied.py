@@ -16,18 +16,28 @@ from ragpipe.core.evidence.limits import bounded_alike
 from ragpipe.core.evidence.polarity import clauses_of, modality
 from ragpipe.core.text import numbers
 
-_ALONE = re.compile(r"\b(?:alone|on (?:their|his|her|your) own|by (?:themselves|himself|herself|yourself)|unaccompanied"
-                    r"|unsupervised|without (?:an? )?(?:adults?|parents?|guardians?|supervision|grown-ups?))\b"
-                    r"|单独|独自|无需(?:家长|成人|大人|监护人)?陪同|不(?:需要?|用)(?:家长|成人|大人|监护人)?陪同"
+# Who may keep company: a grown-up, or whoever supervises the activity ("a coach", 教练, 救生员).
+_COMPANION = (r"(?:adults?|parents?|guardians?|grown-ups?|supervisors?|instructors?|coach(?:es)?|teachers?|lifeguards?"
+              r"|guides?|(?:a )?member of staff|staff(?: members?)?)")
+_ZH_COMPANION = r"(?:家长|成人|大人|监护人|教练|老师|救生员|工作人员|导游|向导)"
+_ALONE = re.compile(rf"\b(?:alone|on (?:their|his|her|your) own|by (?:themselves|himself|herself|yourself)|unaccompanied"
+                    rf"|unsupervised|without (?:an? |the |their )?(?:{_COMPANION}|supervision))\b"
+                    rf"|单独|独自|无需{_ZH_COMPANION}?陪同|不(?:需要?|用){_ZH_COMPANION}?陪同|没有{_ZH_COMPANION}(?:在场|陪同)"
                     r"|自己(?=进|入|去|来|参加|乘|坐|上|玩|游)|自行(?=进|入|前往|参加|乘|坐)", re.I)  # 自己进园: alone, not 自己带
-_ACCOMPANIED = re.compile(r"\b(?:must|need to|needs to|have to|has to|should|are required to|is required to)\s+be\s+"
-                          r"(?:accompanied|supervised)\b|\bonly (?:with|when accompanied by) an? (?:adult|parent|guardian)\b"
-                          r"|\bunless (?:accompanied by |with )?(?:an? |their |his |her )?(?:adult|parent|guardian)s?\b"
-                          r"|(?:须|需|需要|必须|应)(?:由|有)?[\u4e00-\u9fff]{0,6}陪同|陪同(?:下)?方可|除非有?(?:家长|成人|大人|监护人)", re.I)
+_ACCOMPANIED = re.compile(rf"\b(?:must|need to|needs to|have to|has to|should|are required to|is required to)\s+be\s+"
+                          rf"(?:accompanied|supervised)\b|\bonly (?:with|when accompanied by) an? (?:adult|parent|guardian)\b"
+                          rf"|\bunless (?:accompanied by |with )?(?:an? |their |his |her )?(?:adult|parent|guardian)s?\b"
+                          # "may only go on the water when a coach is present", "only under the supervision of a lifeguard"
+                          rf"|\bonly\b[^,;.]{{0,40}}?\b(?:when|while|if)\s+(?:an? |the |their )?{_COMPANION}\s+(?:is|are)\s+"
+                          rf"(?:present|there|on duty|watching)\b|\bonly\b[^,;.]{{0,40}}?\b(?:in the presence of|under the "
+                          rf"supervision of)\b"
+                          rf"|(?:须|需|需要|必须|应)(?:由|有|在)?[\u4e00-\u9fff]{{0,6}}(?:陪同|在场)|(?:只有)?(?:在|由)?[\u4e00-\u9fff]{{0,6}}?(?:陪同|在场)(?:下|时|的情况下)?(?:方可|才能|才可以?)"
+                          rf"|除非有?{_ZH_COMPANION}", re.I)
 _CONDITION = re.compile(r"\b(?:if|unless|only|except)\b|如果|除非|只有|除外", re.I)
 # The words that say alone or in company, not who or what.
 _COMPANY_WORDS = re.compile(r"^(?:alone|own|unaccompan\w*|unsupervis\w*|without|adults?|parents?|guardians?|supervis\w*"
-                            r"|accompan\w*|must|need\w*|requir\w*|单独|独自|陪同|成人|大人|家长|监护人|可以|须|需|必须)$", re.I)
+                            r"|accompan\w*|must|need\w*|requir\w*|coach\w*|instruct\w*|teacher\w*|lifeguard\w*|present"
+                            r"|单独|独自|陪同|在场|成人|大人|家长|监护人|教练|老师|救生员|可以|须|需|必须)$", re.I)
 
 
 def accompaniment_conflict(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:

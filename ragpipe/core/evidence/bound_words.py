@@ -16,6 +16,7 @@ _AGE_AFTER = re.compile(r"\s*years?(?:\s+old|\s+of\s+age)\b", re.I)
 _NUMERAL = re.compile(r"[\d零〇一二两三四五六七八九十百千万亿]")
 _NUMERAL_RUN = re.compile(r"[\d.,零〇一二两三四五六七八九十百千万亿]+")
 _AGE = re.compile(r"周?岁|儿童|孩子|小孩|\bage[ds]?\b|\byears?\s+(?:old|of\s+age)\b|\b(?:older|younger|child(?:ren)?|kids?)\b", re.I)
+_ASKS_AGE = re.compile(r"\bhow old\b|\bwhat age\b|多大|几岁|多少岁|年龄", re.I)
 _AGE_REACH = 12  # characters on either side of a bound where its age word may stand ("aged 18 and over", "年满12周岁")
 
 
@@ -31,17 +32,18 @@ def _tight(span: str) -> bool:
     return len(_NUMERAL_RUN.findall(span)) == 1 and (not head or bool(BOUND_BEFORE.fullmatch(head)))
 
 
-def as_evidence_bounds(statement: str, evidence: str) -> str:
+def as_evidence_bounds(statement: str, evidence: str, question: str = "") -> str:
     """The statement with each bound on an age that the evidence puts on the same age, of the same kind, written as the
     evidence writes it ("Anyone 18 or older can join" as "Anyone 18 and over can join" beside "open to people aged 18
-    and over")."""
+    and over"). A question that asks an age makes the reply's bound one on an age ("at least 18" to "How old …?")."""
+    asks_age = bool(_ASKS_AGE.search(question))
     theirs: dict[tuple[float, str], str] = {}
     for value, kind, start, end in bound_spans(evidence):
         if _tight(evidence[start:end]) and _on_age(evidence, start, end):
             theirs.setdefault((value, kind), evidence[start:end].strip())
     for value, kind, start, end in sorted(bound_spans(statement), key=lambda span: -span[2]):
         mine, their = statement[start:end].rstrip(), theirs.get((value, kind))
-        if not their or their.lower() == mine.lower() or not _tight(mine) or not _on_age(statement, start, end):
+        if not their or their.lower() == mine.lower() or not _tight(mine) or not (asks_age or _on_age(statement, start, end)):
             continue
         end = start + len(mine)
         age = _AGE_AFTER.match(statement, end) if their[:1].isdigit() else None

@@ -17,6 +17,9 @@ from ragpipe.core.text import is_chinese, pos_tags
 _EN_SEPARATOR = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+", re.I)
 _ZH_SEPARATORS = {"、", "和", "及", "以及", "与", "或", "或者"}
 _CLAUSE_END = re.compile(r"[.;!?。；！？]")
+# A part after a comma that opens with a preposition is an adjunct, no member: "available 24 hours a day, with a $150
+# fee" lists nothing.
+_ADJUNCT = re.compile(r"\s*(?:with|for|at|in|on|by|from|to|of|via|including|except|without)\b", re.I)
 _LONGEST_MEMBER = 3  # words: "a USB cable", "延长退货期"; a longer part is a clause, not a list member
 
 
@@ -36,7 +39,7 @@ def _members(statement_clause: str, evidence_clause: str) -> tuple[list[tuple], 
     """Both clauses' members as word tuples (and the statement's as written), where both are lists under one frame: their first parts open with
     the same words (two at least) and differ, if at all, in the first member only."""
     ours, theirs = _chunks(statement_clause), _chunks(evidence_clause)
-    if len(ours) < 2 or len(theirs) < 2:
+    if len(ours) < 2 or len(theirs) < 2 or any(_ADJUNCT.match(c) for c in ours[1:] + theirs[1:]):
         return None
     first_ours, first_theirs = list(words(ours[0])), list(words(theirs[0]))
     frame = 0

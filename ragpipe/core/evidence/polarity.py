@@ -284,11 +284,21 @@ def _modality_conflict(statement: str, stance: str, sentences: list[str],
     if best < enough or any(n >= enough and modality(c, lexicon) == stance for c, n in zip(clauses, held)):
         return None  # no clause speaks of it, or one says the same
     for clause, count in zip(clauses, held):
-        if (count == best and modality(clause, lexicon) == OPPOSITE[stance] and not _CONDITION.search(clause)
+        if (count == best and modality(clause, lexicon) == OPPOSITE[stance] and not _condition_apart(clause, statement)
                 and (_explicit(statement, lexicon) or _explicit(clause, lexicon))):
             return ("modality" if lexicon is MODALITY else "negation", _said(statement, stance, lexicon),
                     _said(clause, OPPOSITE[stance], lexicon), clause)
     return None
+
+
+def _condition_apart(clause: str, statement: str) -> bool:
+    """The clause rules under a condition the statement does not state: "Boats must not go out when the red flag is
+    flying" says nothing of other days, but does of "You may take boats out while the red flag is flying"."""
+    condition = _CONDITION.search(clause)
+    if not condition:
+        return False
+    terms = words(clause[condition.end():])
+    return not terms or overlap(terms, words(statement)) < ALIGNED_SHARE * len(terms)
 
 
 def _halves(word: str, sentences: list[str]) -> list[str]:

@@ -343,6 +343,9 @@ def _closer_alternative(kind: str, value, said, frame: list[str], sentence: str)
     pool = {"name": found.names, "number": found.numbers, "year": found.years, "month": found.months}[kind]
     mine = {"name": said.names, "number": said.numbers, "year": said.years, "month": said.months}[kind]
     others = [v for v in pool if v not in mine and not (kind == "name" and (name_in(v, mine) or shares_word(v, [value])))]
+    if kind == "number":  # a sum and a count are two kinds: "runs over six Saturday mornings and costs $240"
+        ours = _money(value, sentence, text)
+        others = [v for v in others if None in (ours, theirs := _money(v, sentence, text)) or theirs == ours]
     spots = {(m.start(), v) for v in [value, *others] for m in re.finditer(_surface(kind, v, sentence), text)}
     if kind == "number":  # a number in words: "six times", "十讲", "twice"
         spots |= {(at, v) for v, _, at, _ in written_numbers(text) if v in [value, *others]}
@@ -364,6 +367,19 @@ def _closer_alternative(kind: str, value, said, frame: list[str], sentence: str)
         fit[v] = max(fit.get(v, (-1, -1)), (sum(t in held - elsewhere - topic for t in frame), overlap(frame, tuple(held))))
     best = max(others, key=lambda v: fit.get(v, (-1, -1)))
     return show(kind, best) if fit.get(best, (-1, -1)) > fit.get(value, (-1, -1)) else None
+
+
+_CURRENCY_BEFORE = re.compile(r"[$£€¥]\s*$")
+_CURRENCY_AFTER = re.compile(r"\s*(?:元|块钱|美元|英镑|欧元|(?:dollars?|pounds?|euros?|yuan|usd|rmb)\b)")
+
+
+def _money(value: float, sentence: str, text: str) -> bool | None:
+    """Whether the value stands in the folded sentence as a sum of money; None where it is not found written."""
+    spots = [(m.start(), m.end()) for m in re.finditer(_surface("number", value, sentence), text)]
+    spots += [(start, end) for v, _, start, end in written_numbers(text) if v == value]  # "six Saturday mornings"
+    if not spots:
+        return None
+    return any(_CURRENCY_BEFORE.search(text[:start]) or _CURRENCY_AFTER.match(text, end) for start, end in spots)
 
 
 def _surface(kind: str, value, sentence: str) -> str:

@@ -104,7 +104,7 @@ def subject_contrast(statement: str, sentences: Sequence[str]) -> tuple[str, str
     at, other = placed[chosen[0]]
     own = [(i, c) for i, c in placed if abs(i - at) <= 1 and _about(subject, c)]
     if len(own) != 1:
-        return None
+        return _value_of_another(claim, subject, other, sentences)
     i, clause = own[0]
     permission = all(_PERMISSION.search(text) for text in (claim, other, clause))
     if permission and _forbids(claim) == _forbids(other) != _forbids(clause):
@@ -128,3 +128,38 @@ def said_of_own_subject(statement: str, stated: str, evidence: str, where: str, 
     return bool(theirs) and all(thing(c) and not _about(subject, c) for c in theirs) and any(
         stated in c and _about(subject, c) for c in clauses)
 
+
+
+# A value and the word that frames it: the word before it ("aged 12", "costs $240", "每人 80元") or its unit after it.
+_FRAMED = re.compile(r"([^\W\d_]+)\s*[$£€¥]?\s*(\d+(?:[.,]\d+)?)|(\d+(?:[.,]\d+)?)\s*([^\W\d_]+)")
+
+
+def _frames(text: str) -> set[tuple[str, str]]:
+    found = set()  # a Chinese word runs into its neighbours: its two characters nearest the value
+    for before, value, number, after in _FRAMED.findall(text):
+        found.add((before[-2:] if is_chinese(before) else before.lower(), value) if value
+                  else (after[:2] if is_chinese(after) else after.lower(), number))
+    return found
+
+
+def _value_of_another(claim: str, subject: tuple[str, ...], other: str, sentences: Sequence[str]):
+    """("number", …) where the claim's values are another thing's (``other``, the clause it shares most with) and the
+    evidence about the claim's own thing, in a sentence naming it or the next one that opens with a pronoun for it,
+    frames the same kind of value (the same word before it, or the same unit) with another one: "The Learn-to-Row
+    course is for rowers aged 12 to 17." against "The Learn-to-Row course runs … It is open to adults aged 18 and
+    over." beside "The junior squad takes rowers aged 12 to 17."."""
+    ours = _frames(claim)
+    if not ours or not {v for _, v in ours} <= {v for _, v in _frames(other)}:
+        return None
+    for i, sentence in enumerate(sentences):
+        if not any(_about(subject, c) for c in _clauses(sentence)):
+            continue
+        told = sentence + (" " + sentences[i + 1] if i + 1 < len(sentences) and (
+            _EN_PRONOUN.match(sentences[i + 1]) or _ZH_PRONOUN.match(sentences[i + 1])) else "")
+        theirs = _frames(told)
+        if {v for _, v in ours} & {v for _, v in theirs}:
+            return None
+        clash = [(w, v) for w, v in theirs if any(w == mine for mine, _ in ours)]
+        if clash:
+            return "number", claim, f"{clash[0][0]} {clash[0][1]}", told
+    return None

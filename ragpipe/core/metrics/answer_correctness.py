@@ -9,6 +9,7 @@ import numpy as np
 from ragpipe.core.evidence.agreement import (BARE_REPLY, agreement, elliptical, found_in, in_context, opening_reply,
                                              spelled_out, terms, worded, words)
 from ragpipe.core.evidence.answer_role import named_in_another_role
+from ragpipe.core.evidence.bound_words import as_evidence_bounds
 from ragpipe.core.evidence.calibration import Trees
 from ragpipe.core.evidence.correctness_row import (CLAUSE_END, CORRECTNESS_FEATURES, correctness_row, denied, full_name, head_replaced,
                                                    hedged, negates, opens_with, other_person, same_kind)
@@ -24,6 +25,7 @@ from ragpipe.core.evidence.zh_names import without_formal_state
 from ragpipe.core.metrics.base import STATEMENT_JUDGE, Metric, MetricResult, Toolkit
 from ragpipe.core.metrics.reference_parts import list_items, listed, other_choice
 from ragpipe.core.schemas import EvalCase
+from ragpipe.core.text import is_chinese
 
 # An answer is judged wrong below this: the value is the probability that a person would
 # judge it correct, so 0.5 is where right and wrong are equally likely. Fixed a priori.
@@ -93,11 +95,26 @@ def by_rule(case: EvalCase, kit: Toolkit) -> MetricResult | None:
         return MetricResult(1.0, {"answer_declines": answer_declines, "reference_declines": reference_declines})
     if reference_declines or answer_declines:
         return MetricResult(0.0, {"answer_declines": answer_declines, "reference_declines": reference_declines})
+    expected = _reply_alone(case.ground_truth_answer, case.question)
     given = polarity(case.answer)
-    if BARE_REPLY.match(case.ground_truth_answer) and given is not None:  # else the model reads the answer
-        expected = polarity(case.ground_truth_answer)
+    if given is None and expected is not None and not BARE_REPLY.match(case.ground_truth_answer):
+        # Against "不接。", the question's verb opens the reply: "接，工业缝纫机也能修。" to "店里接工业缝纫机吗？". (A
+        # first clause in the question's words is no yes against "yes": "Pam Veasey is American, but …" to "…both …?")
+        given = _opening_reply(case.answer, case.question)
+    if expected is not None and given is not None:  # else the model reads the answer
         return MetricResult(float(given == expected), {"reference_polarity": expected, "answer_polarity": given})
     return None
+
+
+def _reply_alone(reference: str, question: str) -> bool | None:
+    """The yes or no of a reference that is only a reply: a bare one ("No.", "不可以。"), or the Chinese
+    yes/no question's own verb said or denied alone ("接。" / "不接。" to "店里接工业缝纫机吗？"); else None."""
+    if BARE_REPLY.match(reference):
+        return polarity(reference)
+    if not is_chinese(reference) or not _YES_NO_QUESTION.search(question or ""):
+        return None
+    verb = re.sub(r"^\W*(?:不|没有?)|\W+$", "", reference)
+    return not negated(reference) if re.fullmatch(r"\w{1,3}", verb) and verb in words(question) else None
 
 
 def _opening_reply(text: str, question: str) -> bool | None:
@@ -153,7 +170,8 @@ def one_spelling(case: EvalCase) -> EvalCase:
 def features(case: EvalCase, kit: Toolkit):
     """The model's feature row for an answer, and the agreement it reads."""
     case = one_spelling(case)
-    answer = asserted(case.answer)
+    # An age bound in the reference's words: "at least 18" says what "18 or older" says.
+    answer = as_evidence_bounds(asserted(case.answer), case.ground_truth_answer, case.question)
     found = agreement(answer, case.ground_truth_answer, case.question)
     # A closing "!" or "。" moves e5's cosine by as much as a paraphrase does: compared without.
     # (Numbers too: the typed facts compare them.)
@@ -183,7 +201,9 @@ def conflicts(case: EvalCase, kit: Toolkit, found) -> list[str]:
     if not found_conflicts and found.key_terms and not found.matched and found.answer_extra \
             and polarity(case.ground_truth_answer) is None and not _quotes(case.answer, found.answer_extra) \
             and (mirrors(said, in_context(case.question, case.ground_truth_answer))  # "由财政部征收" for "由税务机关征收"
-                 or elliptical(said) and mirrors(in_context(case.question, said), case.ground_truth_answer)):  # "土星。"
+                 or elliptical(said) and mirrors(in_context(case.question, said), case.ground_truth_answer)  # "土星。"
+                 or elliptical(said) and elliptical(case.ground_truth_answer)  # "环保部门。" for "园林部门。"
+                 and not set("".join(found.answer_extra)) & set("".join(found.key_terms))):
         found_conflicts.append(f"{', '.join(found.answer_extra[:3])} for {', '.join(found.key_terms[:3])}")
     chose = other_choice(case.question, case.ground_truth_answer, said)
     # Both open with a yes or no of their own ("不可以，经济舱不含…" against "可以，经济舱也能…"): the
