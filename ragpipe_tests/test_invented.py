@@ -406,6 +406,9 @@ def test_a_negated_modal_is_the_claims_polarity_not_a_word_it_invents():
     assert not fires("定金交了就不可以退", ["宴会预订定金一经支付，概不退还。"], "定金可以退吗？")
     # the words it claims beside the negator still count: a claim the evidence never states is invented
     assert fires("门票不能转让给朋友使用", ["演唱会上午10点开始检票。"], "演唱会门票可以退吗？")
+    # 不会 denies a fact, which the reply read with its question does not say: the denial is what the claim claims
+    assert fires("手相不会影响人的爱情是否美满", ["拥有什么样的手相的人更容易获得美满的爱情: 感情线长"],
+                 "拥有什么样的手相的人更容易获得美满的爱情？")
 
 
 def test_a_negated_modal_the_evidence_holds_still_ties_the_claim_to_it():

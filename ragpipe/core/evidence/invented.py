@@ -192,10 +192,11 @@ _DEGREE = re.compile(r"^(?:很|非常|相当|极其|极为|挺|超级)$")
 _LIGHT_VERB = re.compile(r"^(?:get|got|gotten)$")
 # "以后" / "之后" join a claim to its time ("买了以后不能退": once bought), as the stopwords "after" and "once" do.
 _AFTER = re.compile(r"^(?:以后|之后)$")
-# A negated modal ("不能", "不可以", "无需") the evidence does not hold is the claim's polarity, which the negation
-# readers check, not a word of what it claims (English "not", "no" are stopwords): "门票买了以后不能退" claims of the
-# asked 门票 and 退 only what "概不退换" says. One the evidence holds still ties the claim to it.
-_NEGATOR = re.compile(r"^(?:不能|不可以?|不让|不用|不必|无需|无须|不得|不准|不许|不会)$")
+# A negated modal of a rule ("不能", "不可以", "无需") the evidence does not hold is the claim's polarity, which the
+# negation readers check, not a word of what it claims (English "not", "no" are stopwords): "门票买了以后不能退"
+# claims of the asked 门票 and 退 only what "概不退换" says. One the evidence holds still ties the claim to it. Not 不会:
+# it denies a fact ("手相不会影响爱情"), and read against "感情线长" that denial is what the claim says.
+_NEGATOR = re.compile(r"^(?:不能|不可以?|不让|不用|不必|无需|无须|不得|不准|不许)$")
 # A function word with its clitic ("it's", "that's", "there'") claims nothing.
 _CLITIC = re.compile(r"'\w*$")
 _BOUND_WORD = re.compile(r"(?:older|younger|over|under|above|below|以上|以下|以内)$", re.I)
