@@ -363,7 +363,10 @@ METRIC = Metric(
                 "reference says the question cannot be answered. Both declining scores 1. Where the question asks "
                 f"for several things (\"which two\", \"哪3个\") and the answer states only some items of the reference's "
                 f"list, it scores at most {PARTIAL_CAP}. A bare yes/no reference "
-                "is matched on polarity (1 or 0). LLM mode: claim-level F1 of the judge's verdicts both ways. "
+                "(\"No.\", \"不可以。\", or the Chinese question's own verb said or denied alone: \"不接。\" to "
+                "\"店里接工业缝纫机吗？\") is matched on polarity (1 or 0). Two bare names of one kind that share no "
+                "character are two things (\"环保部门。\" for \"园林部门。\": 0), and an age bound is read in the "
+                "reference's words when the question asks an age (\"at least 18\" / \"18 or older\"). LLM mode: claim-level F1 of the judge's verdicts both ways. "
                 f"Below {ANSWER_CORRECTNESS_WRONG_THRESHOLD} the answer is judged wrong."),
     reads=("answer", "ground_truth_answer"),
     higher_is_better=True,
