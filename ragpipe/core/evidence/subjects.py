@@ -129,7 +129,6 @@ def said_of_own_subject(statement: str, stated: str, evidence: str, where: str, 
         stated in c and _about(subject, c) for c in clauses)
 
 
-
 # A value and the word that frames it: the word before it ("aged 12", "costs $240", "每人 80元") or its unit after it.
 _FRAMED = re.compile(r"([^\W\d_]+)\s*[$£€¥]?\s*(\d+(?:[.,]\d+)?)|(\d+(?:[.,]\d+)?)\s*([^\W\d_]+)")
 
