@@ -56,8 +56,7 @@ SOURCE_LEAD_IN = re.compile(
 # clause (", which is an autonomous region of Portugal") is not split.
 # After a comma, a hyphenated word ("check-in", "self-guided") is one word of the three that make
 # a clause; without one it would part "essential and non-essential amino acids".
-# A "while" before an ongoing state says when, as "when" does, and joins no clauses: "you may take boats out while the
-# red flag is flying" is one claim.
+# A "while" before an ongoing state says when and joins no clauses ("… out while the red flag is flying").
 _CONTRASTING_WHILE = r"while(?!\s+(?:[\w'-]+\s+){0,3}?(?:is|are|was|were)\s+\w+ing\b)"
 # A number's own "and" joins no clauses: "one and a half years", "one hundred and twenty rooms"; nor does that
 # of a bound ("aged 65 and over", "12 and under", "18 and older").

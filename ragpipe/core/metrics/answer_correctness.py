@@ -7,13 +7,14 @@ from pathlib import Path
 import numpy as np
 
 from ragpipe.core.evidence.agreement import (BARE_REPLY, agreement, elliptical, found_in, in_context, opening_reply,
-                                             spelled_out, terms, worded, words)
+                                             terms, worded, words)
 from ragpipe.core.evidence.answer_role import named_in_another_role
 from ragpipe.core.evidence.bound_words import as_evidence_bounds
 from ragpipe.core.evidence.calibration import Trees
 from ragpipe.core.evidence.correctness_row import (CLAUSE_END, CORRECTNESS_FEATURES, correctness_row, denied, full_name, head_replaced,
                                                    hedged, negates, opens_with, other_person, same_kind)
 from ragpipe.core.evidence.facts import negated
+from ragpipe.core.evidence.long_forms import spelled_out
 from ragpipe.core.evidence.counts import in_evidence_terms
 from ragpipe.core.evidence.contradiction import contradiction
 from ragpipe.core.evidence.features import language_of, normalized_cosine
