@@ -2010,7 +2010,8 @@ def test_no_exception_is_no_conflict_where_the_statement_agrees_or_speaks_of_ano
 ])
 def test_a_provider_that_does_not_accept_a_thing_forbids_it(statement, evidence):
     found = contradiction(statement, evidence)
-    assert found is not None and found.kind == "modality"
+    # a list the provider turns away denies each member too (lists.member_named): read as the negation first
+    assert found is not None and found.kind in ("modality", "negation")
     assert contradiction(statement.replace("可以", "不能"), evidence) is None
 
 
@@ -2052,3 +2053,21 @@ def test_a_rule_under_a_condition_contradicts_a_statement_under_the_same_conditi
     assert found is not None and found.kind == "modality"
     assert contradicted("You may take boats out.", "Can we take a boat out?", rule) is None  # other days: not ruled
     assert contradicted("You may not take boats out while the red flag is flying.", question, rule) is None
+
+
+# Blind batch 22a (round twenty-one): "一位" priced one person where the evidence says 每人, and 的 after a count had
+# become part of what it counts ("一个月的" against "3个月", not the "一个月租金" beside it).
+def test_one_person_is_each_person_and_de_ends_what_a_count_counts():
+    from ragpipe.core.evidence.counts import counts, each_as_written
+    assert each_as_written("1680元一位", "平日每人1680元") == "1680元每人"
+    assert each_as_written("只有一人", "每人限购两张") == "只有一人"
+    assert [c.thing for c in counts("押金是一个月的租金")] == ["个月"]
+    assert count_conflict("押金是一个月的租金", ["押金为一个月租金。", "本仓起租期为3个月。"]) is None
+    assert count_conflict("押金是两个月的租金", ["押金为一个月租金。", "本仓起租期为3个月。"]) is not None
+
+
+@pytest.mark.parametrize("statement, holds", [("风速低于每秒5米时会停飞。", False), ("风速超过每秒5米时会停飞。", True),
+                                              ("风速不超过每秒5米时可以飞行。", True)])
+def test_a_threshold_crossed_the_other_way_is_an_antonym(statement, holds):
+    found = contradiction(statement, ["地面风速超过每秒5米时停飞。", "风速不超过每秒5米时正常飞行。"])
+    assert (found is None) == holds, found

@@ -1,7 +1,7 @@
 import pytest
 
 from ragpipe.core.evidence.contradiction import contradiction
-from ragpipe.core.evidence.lists import list_conflict
+from ragpipe.core.evidence.lists import list_conflict, member_named
 
 MED = ["Take one tablet twice a day with food.", "Do not exceed four tablets in 24 hours.",
        "Common side effects include drowsiness and dry mouth."]
@@ -48,3 +48,27 @@ def test_the_kind_word_or_closing_words_a_member_shares_with_the_list_do_not_sta
 ])
 def test_a_member_that_is_no_name_keeps_its_head_word(statement, evidence):
     assert list_conflict(statement, evidence) is None
+
+
+# Blind batch 22a (round twenty-one): a negated clause with a list ("do not repair smartwatches or fitness trackers")
+# held too many words for "We repair smartwatches" to restate it, so the flipped negation passed at 0.945.
+@pytest.mark.parametrize("statement, evidence", [
+    ("We repair smartwatches.", "We do not repair smartwatches or fitness trackers; please contact the manufacturer."),
+    ("We repair fitness trackers.", "We do not repair smartwatches or fitness trackers."),
+    ("本店提供停车。", "本店不提供停车和餐饮。"),
+])
+def test_a_negated_list_denies_each_member_the_statement_names(statement, evidence):
+    found = contradiction(statement, [evidence])
+    assert found is not None and found.kind == "negation", found
+
+
+def test_member_named_keeps_the_named_member_and_leaves_other_clauses_whole():
+    assert member_named("We do not repair smartwatches or fitness trackers", ["repair", "smartwatch"]) == \
+        "We do not repair smartwatches"
+    assert member_named("本店不提供停车和餐饮", ["提供", "停车"]) == "本店不提供停车"
+    # no member named, or a part too long for a member: the clause as it is
+    assert member_named("We do not repair smartwatches or fitness trackers", ["sell", "batteries"]) == \
+        "We do not repair smartwatches or fitness trackers"
+    long = "We do not repair smartwatches, and we never open a sealed case for anyone"
+    assert member_named(long, ["repair", "smartwatch"]) == long
+    assert contradiction("We repair smartwatches.", ["We repair smartwatches and fitness trackers."]) is None

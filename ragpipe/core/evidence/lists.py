@@ -81,6 +81,19 @@ def _own_words(member: tuple, others: list[tuple], written: str) -> tuple:
     return member[:len(member) - longest]
 
 
+def member_named(clause: str, terms: list[str]) -> str:
+    """The clause less the list members after its first part that name none of ``terms``, where the first part names
+    one: "We do not repair smartwatches or fitness trackers" read against "We repair smartwatches" says what "We do not
+    repair smartwatches" says (不提供停车和餐饮 / 提供停车). A part too long for a member leaves the clause whole."""
+    chunks = _chunks(clause)
+    if len(chunks) < 2 or any(_ADJUNCT.match(c) or len(words(c)) > _LONGEST_MEMBER for c in chunks[1:]):
+        return clause
+    kept = [c for c in chunks[1:] if any(found_in(t, words(c)) for t in terms)]
+    if len(kept) == len(chunks) - 1 or not any(found_in(t, words(chunks[0])) for t in terms):
+        return clause
+    return " ".join([chunks[0], *kept]) if not is_chinese(clause) else "".join([chunks[0], *kept])
+
+
 def list_conflict(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
     """("name", the statement's part with the member it adds, the evidence's list, its sentence) where the statement lists under
     an evidence sentence's frame a member that sentence's list lacks and no evidence sentence states, beside one

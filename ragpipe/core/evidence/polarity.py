@@ -15,6 +15,7 @@ from ragpipe.core.evidence.antonyms import ANTONYMS, negated_at
 from ragpipe.core.evidence.antonyms import free_worded, stems_in as _stems_in
 from ragpipe.core.evidence.denied_inside import denied_inside
 from ragpipe.core.evidence.facts import facts, fold, negated
+from ragpipe.core.evidence.lists import member_named
 from ragpipe.core.evidence.negated_words import plainly, prefixed, word_denied
 from ragpipe.core.evidence.object_antonyms import antonym_on_the_object
 from ragpipe.core.evidence.stances import INCLUSION, MODALITY, OPPOSITE
@@ -150,15 +151,16 @@ def _contained(clause: str, statement: str) -> bool:
     return len(held) >= 3 and set(held) <= set(words(clause))  # the very words: a stem match ("produced" in "products") is too loose
 
 
-def _same_words(clause: str, sentence: str, statement_terms: list[str]) -> bool:
+def _same_words(clause: str, sentence: str, statement_terms: list[str], held: str | None = None) -> bool:
     """A short statement and a whole sentence that hold the very same words but the negation ("Parking
     is free." / "Parking is not free."): too few words to call a restatement by share, but no other
     reading. A clause of a longer sentence counts where no other clause of it negates or sets a condition ("Lockers
     are free; bring your own padlock."): one may negate another ("Neither the suspect nor the officer who were injured
-    has been named."), or limit it ("If you stay over 3 hours, the parking fee is $12.")."""
+    has been named."), or limit it ("If you stay over 3 hours, the parking fee is $12."). ``held``: the clause's words
+    that count (its list members the statement names, ``member_named``)."""
     alone = clause.strip() == sentence.strip() or not any(
         _negates(c) or _CONDITION.search(c) for c in clauses_of(sentence) if c != clause)
-    return alone and {t for t in words(clause) if not facts(t).negated} == set(statement_terms)
+    return alone and {t for t in words(held or clause) if not facts(t).negated} == set(statement_terms)
 
 
 # A cause says why, not whether: the 不 of "因收入证明不足被拒" ("turned down for want of proof of income") is no
@@ -228,11 +230,12 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
         agreeing = [pair for pair in opposed if (_negates(_uncaused(statement).replace(pair[0], " ")) or negated_at(statement, pair[0]))
                     != (_negates(_uncaused(clause).replace(pair[1], " ")) or negated_at(clause, pair[1]))]
         denied = word_denied(clause, statement, statement_terms, by_prefix)
-        if (single and (len(statement_terms) >= 3 or _same_words(clause, sentence, statement_terms) or denied) and _negates(clause) != denies
+        named = member_named(clause, statement_terms)  # of a list the clause negates, the member the statement names
+        if (single and (len(statement_terms) >= 3 or _same_words(clause, sentence, statement_terms, named) or denied) and _negates(clause) != denies
                 and not (stance and modality(clause) == stance)  # "禁止带宠物进入" / "宠物不得进入": both forbid
                 and not (held_in and modality(clause, INCLUSION) == held_in)  # "does not cover" / "is excluded"
                 and not _CONDITION.search(clause) and not agreeing
-                and (_restates(clause, statement) or denies and _contained(clause, statement) or denied)):
+                and (_restates(named, statement) or denies and _contained(clause, statement) or denied)):
             return "negation", statement.strip(), clause.strip(), clause
         for ours, theirs in opposed:
             if (ours, theirs) not in agreeing:
