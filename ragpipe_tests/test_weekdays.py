@@ -5,7 +5,7 @@ what the range says."""
 import pytest
 
 from ragpipe.core.evidence.contradiction import borne_out, contradicted
-from ragpipe.core.evidence.weekdays import one_zh_weekday_form, other_weekday
+from ragpipe.core.evidence.weekdays import one_zh_weekday_form, open_days, other_weekday
 
 OFFICE_EN = ["The office is open Monday to Friday, 9 a.m. to 5 p.m."]
 OFFICE_ZH = ["办公室周一至周五开放，时间为上午9点至下午5点。"]
@@ -182,3 +182,22 @@ def test_another_weekday_said_alike_is_another_day(answer, reference, other):
 
 def test_a_chinese_weekday_is_written_one_way():
     assert one_zh_weekday_form("每周二、星期四和礼拜天休息，每周一次大扫除") == "周二、周四和周日休息，每周一次大扫除"
+
+
+# Blind batch 22a (round twenty-one): "every day" beside a closing day, "every day except Monday", and a subject the
+# question names where the evidence says "We" had left the schedule unread.
+@pytest.mark.parametrize("statement, question, evidence, holds", [
+    ("每周一休息。", "钟表店哪天休息？", ["本店营业时间为每天10:00-20:00，每周三店休。"], False),
+    ("每周三休息。", "钟表店哪天休息？", ["本店营业时间为每天10:00-20:00，每周三店休。"], True),
+    ("The shop is closed on Sundays.", "Which day is the watch shop closed?", ["We are open every day except Monday, 9:30 a.m. to 5:30 p.m."], False),
+    ("The shop is closed on Mondays.", "Which day is the watch shop closed?", ["We are open every day except Monday, 9:30 a.m. to 5:30 p.m."], True),
+])
+def test_every_day_but_the_closing_or_excepted_days(statement, question, evidence, holds):
+    found = contradicted(statement, question, evidence)
+    assert (found is None) == holds, found
+
+
+def test_every_day_in_an_opening_clause_opens_all_but_the_closing_day_and_in_a_closing_one_is_a_break():
+    assert open_days("本店营业时间为每天10:00-20:00，每周三店休。") == ({0, 1, 3, 4, 5, 6}, "周三", True)
+    assert open_days("除周一外每天营业。") == ({1, 2, 3, 4, 5, 6}, "周一", True)
+    assert open_days("每天12:00-13:00休息，周三店休。") is None

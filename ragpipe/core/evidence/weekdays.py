@@ -63,6 +63,9 @@ def _day(written: str) -> int:
     return _EN_DAYS.index(written[:3])
 
 
+# The days "every day" leaves out: "every day except Monday", "daily but Sundays", "除周一外".
+_EXCEPT = re.compile(rf"\b(?:except|but|other than|apart from)\s+(?:on\s+)?{_DAY}(?:\s*(?:,|and|or)\s*{_DAY})*"
+                     rf"|除(?:了)?{_DAY}(?:[、和及]{_DAY})*(?:以?外|之外)", re.I)
 # A sentence that holds every day holds the statement's too.
 _EVERY_DAY = re.compile(r"\b(?:daily|every ?day|each day|(?:7|seven) days a week)\b|每天|每日|天天|全年无休", re.I)
 
@@ -116,7 +119,13 @@ def open_days(sentence: str) -> tuple[set[int], str, bool] | None:
         also = [named_days(c) for c in clauses if found.group(0) not in c and _OPEN.search(c) and not _CLOSED.search(c)]
         return named_days(found.group(0)).union(*also), found.group(0), True
     closing = [m for c in clauses if _CLOSED.search(c) for m in _ONE_DAY.finditer(c) if not _HOLIDAY.search(c[:m.start()])]
-    if not closing or _EVERY_DAY.search(sentence):
+    # Every day but the days it excepts: "open every day except Monday", "除周一外每天营业".
+    excepted = [m for found in _EXCEPT.finditer(sentence) for m in _ONE_DAY.finditer(found.group(0))]
+    if excepted and not closing:
+        return set(range(7)) - {_day(m.group(0)) for m in excepted}, ", ".join(m.group(0) for m in excepted), True
+    # Every day in an opening clause, beside a closing day, opens the other days ("营业时间为每天10:00-20:00，每周三店休");
+    # in a closing clause it is a daily break ("每天12:00-13:00休息").
+    if not closing or any(_EVERY_DAY.search(c) for c in clauses if _CLOSED.search(c)):
         return None
     shown = ", ".join(m.group(0) for m in closing)
     closed = {_day(m.group(0)) for m in closing}
@@ -142,13 +151,17 @@ def _schedule(statement: str, question: str, sentences: list[str]) -> tuple[set[
     said = _said(statement)
     if said is None:
         return None
+    statement = one_zh_weekday_form(statement)  # jieba cuts 每周一 into 每周 / 一: no day word left to drop
     topic = [t for t in words(f"{statement} {question}") if not any(p.fullmatch(t) for p in (_ONE_DAY, _OPEN, _CLOSED))]
     schedules = [(sentence, days) for sentence in sentences if (days := open_days(sentence)) is not None]
     for sentence, days in schedules:
         if any(found_in(t, words(sentence)) for t in topic):
             return (*said, days, sentence)
-    # A bare answer names no subject ("每周二闭馆。"): it speaks of the evidence's one schedule, whatever that calls the place.
-    if len(schedules) == 1 and not [t for t in words(statement) if not any(p.fullmatch(t) for p in (_ONE_DAY, _OPEN, _CLOSED))]:
+    # A bare answer names no subject ("每周二闭馆。"), or the question's ("The shop is closed on Sundays" for "Which day
+    # is the watch shop closed?"): it speaks of the evidence's one schedule, whatever that calls the place ("We are…").
+    asked = words(question)
+    if len(schedules) == 1 and not [t for t in words(statement) if not any(p.fullmatch(t) for p in (_ONE_DAY, _OPEN, _CLOSED))
+                                    and not found_in(t, asked)]:
         return (*said, schedules[0][1], schedules[0][0])
     return None
 
