@@ -44,3 +44,19 @@ def test_a_thing_charged_apart_that_the_evidence_includes_is_contradicted():
     assert included_after_all("Towels cost extra", split_sentences("Towels are not included in the price.")) is None
     # Nor is a charge the statement denies.
     assert included_after_all("Wetsuits do not cost extra", surf) is None
+
+
+# Blind batch 22a (round twenty-one): the charge stood after "and is" (a second predicate of the thing) or in the
+# clause after a booking apart, and a reply's "Yes," hid the thing said included.
+@pytest.mark.parametrize("statement, evidence", [
+    ("Yes, insurance is included in the monthly rent.", "Contents insurance is compulsory and is charged separately at $8 per month."),
+    ("包含，租金里已经含了搬运服务。", "搬运服务需另行预约，每车次收费300元。"),
+])
+def test_a_charge_apart_said_later_in_the_sentence_opposes_included(statement, evidence):
+    found = charged_apart(statement, [evidence])
+    assert found and found[0] == "negation"
+
+
+def test_a_charge_for_another_thing_after_a_comma_is_no_charge_for_the_included_one():
+    assert charged_apart("Breakfast is included.", ["Breakfast is included, and parking is charged separately."]) is None
+    assert charged_apart("租金包含搬运服务。", ["搬运服务免费提供，停车另行收费。"]) is None

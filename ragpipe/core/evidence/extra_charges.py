@@ -40,12 +40,23 @@ def charged_apart(statement: str, sentences: list[str]) -> tuple[str, str, str, 
     head, zh = thing[-1], is_chinese(statement)
     apart = _ZH_APART if zh else _EN_APART
     for sentence in sentences:
-        for clause in clauses_of(sentence):
-            held = head in clause if zh else found_in(head, words(clause))
-            # A charge denied right before it is none: "at no extra charge", "不另外收费", "无需另外付费".
-            if held and any(not negated(clause[max(0, m.start() - 8):m.start()]) for m in apart.finditer(clause)):
-                return "negation", statement.strip(), clause.strip(), clause
+        charges = [*apart.finditer(sentence), *(_ZH_BOOKED_APART.finditer(sentence) if zh and _ZH_CHARGE.search(sentence) else ())]
+        for m in charges:
+            # The thing charged for is named before the charge in its clause, which may go on past "and" ("Contents
+            # insurance is compulsory and is charged separately"). A charge denied right before it is none: "at no
+            # extra charge", "不另外收费", "无需另外付费".
+            before = _CHARGE_CLAUSE.split(sentence[:m.start()])[-1]
+            held = head in before if zh else found_in(head, words(before))
+            if held and not negated(sentence[max(0, m.start() - 8):m.start()]):
+                return "negation", statement.strip(), sentence.strip(), sentence
     return None
+
+
+# Where the clause of a charge begins: a comma or a semicolon, not "and" (a second predicate of one subject).
+_CHARGE_CLAUSE = re.compile(r"[;；:：，。]|,\s*(?!and\b)|\bbut\b|但")
+# Booked apart, then charged: "搬运服务需另行预约，每车次收费300元".
+_ZH_BOOKED_APART = re.compile(r"(?:另行|另外|单独)(?:预约|预订|安排|办理|申请)")
+_ZH_CHARGE = re.compile(r"收费|付费|收取|\d+\s*元")
 
 
 # What a statement charges apart for: the thing before "cost(s) … extra", "is charged separately", "需另付", "另收".

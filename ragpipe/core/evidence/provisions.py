@@ -21,6 +21,8 @@ _EN_OFFERS = re.compile(r"\b(?:includes?|offers?|provides?|features?|contains?|c
                         r"(?=(?:an?|free|complimentary)\s)(?P<thing>[\w'-]+(?:\s+(?!(?:with|of|on|in|at|for|to|from|and|or|by|during|if|when|that|which|"
                         r"who|per|every|each|is|are|next|beside|near|opposite|behind|inside|outside)\b)[\w'-]+){0,3})", re.I)
 # A subject offered: "Wi-Fi is free on board", "Meals are included in first class".
+# A reply before the claim: "Yes, insurance is included".
+_EN_REPLY = re.compile(r"^\s*yes\s*[,.!]\s*", re.I)
 _EN_OFFERED = re.compile(r"^\s*(?:the\s+|a\s+|an\s+)?(?P<thing>[\w'-]+(?:\s+[\w'-]+){0,2}?)\s+(?:is|are)\s+(?:also\s+)?"
                          r"(?:free|included|available|provided|offered|complimentary)\b", re.I)
 # The object is one thing or a free one ("a rooftop restaurant", "free meals"): a bare plural or mass noun after the
@@ -118,7 +120,7 @@ def offered_thing(statement: str, asked: bool = False) -> tuple[str, ...]:
             return thing
         rest = re.sub(r"^(?:免费|的)+", "", written)  # jieba glues "免费餐" + "食": the thing is 餐食
         return (rest,) if len(rest) > 1 else ()
-    statement = _EN_AMOUNT.sub("", statement)
+    statement = _EN_REPLY.sub("", _EN_AMOUNT.sub("", statement))
     found = _EN_OFFERED.search(statement) or _EN_OFFERS.search(statement) or (_EN_HAS.search(statement) if asked else None)
     kept = [w for w in found.group("thing").split() if not _EN_DETERMINER.match(w)] if found else []
     # "a lively and enjoyable atmosphere": the phrase stops at "and", the noun that says what it is comes later
