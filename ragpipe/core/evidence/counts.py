@@ -22,7 +22,7 @@ from ragpipe.core.text import EN_STOPWORDS, is_chinese
 _EN_COUNT = re.compile(rf"(?<![\d.,])(?P<num>\d+(?:,\d{{3}})*|\b(?:{EN_WORD})(?:[\s-]+(?:and\s+)?(?:{EN_WORD}))*)\s+"
                        rf"(?:[a-z]+ing\s+)?(?P<noun>[a-z]{{3,}})\b", re.I)
 _GENERIC = "个种位名家项条"
-_ZH_COUNT = re.compile(rf"(?<![\d.第])(?P<num>\d+|[零〇一二两三四五六七八九十百千万]+)(?P<measure>[{_GENERIC}次{ZH_THINGS}])(?P<noun>[\u4e00-\u9fff]{{0,2}})")
+_ZH_COUNT = re.compile(rf"(?<![\d.第])(?P<num>\d+|[零〇一二两三四五六七八九十百千万]+)(?P<measure>[{_GENERIC}次{ZH_THINGS}])(?P<noun>(?:(?!的)[\u4e00-\u9fff]){{0,2}})")  # 的 ends the noun: "一个月的租金" counts 个月
 # What makes a count no plain one: a bound or a hedge before it ("at least two doses", "最多三次", "约两个"), a range
 # ("two to three doses", "2-3剂"), or a rate's period ("每次一片" counts per dose, "每日两片" per day).
 _RANGE_OR_HEDGE = re.compile(r"(?:-|–|~|\bto|\bor|至|到|或|\b(?:about|around|nearly|almost|roughly|approximately)|约|大约|近|多达)\s*$", re.I)
@@ -150,8 +150,17 @@ def each_as_counted(statement: str, evidence: str) -> str:
 _A_EACH = re.compile(r"(?<![零〇一二两三四五六七八九十百千万亿\d第这那同唯统某哪])一(?=([节期条场间份张]))")
 
 
+# A price for one person is a price per person: "1680元一位" / "每人1680元", "一人一张" / "每位一张".
+_A_PERSON = re.compile(r"(?<![零〇一二两三四五六七八九十百千万亿\d第这那同唯统某哪有只仅])一(?:个人|位|人|名)")
+_EACH_PERSON = re.compile(r"每(?:人|位|名)")
+
+
 def each_as_written(statement: str, evidence: str) -> str:
-    """Each lone 一 before a measure written as 每 where the evidence writes 每 before that measure."""
+    """Each lone 一 before a measure written as 每 where the evidence writes 每 before that measure, and one person as
+    the evidence's 每人 / 每位."""
+    person = _EACH_PERSON.search(evidence)
+    if person:
+        statement = _A_PERSON.sub(person.group(0), statement)
     return _A_EACH.sub(lambda m: "每" if "每" + m.group(1) in evidence else "一", statement)
 
 
