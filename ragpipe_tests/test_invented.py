@@ -219,8 +219,25 @@ def test_a_fitting_the_evidence_names_or_a_denied_one_is_not_invented(statement,
     assert not fires(statement, evidence, question)
 
 
+BALLOON = ["After landing, the crew packs the balloon away and passengers are driven back to the farm by minibus.",
+           "Every passenger receives a signed flight certificate."]
+ZH_BALLOON = ["落地后，地勤人员会开车把乘客送回起飞场。", "每位乘客可获得一份飞行证书。"]
+
+
+# Blind batch 22a (round twenty-one): what each one receives had been no fitting, so an invented gift passed at 0.885.
+@pytest.mark.parametrize("statement, evidence, invented_", [
+    ("After landing, everyone is served a glass of champagne.", BALLOON, True),
+    ("落地后每位乘客都会收到一张航拍照片。", ZH_BALLOON, True),
+    ("Every passenger receives a flight certificate.", BALLOON, False),
+    ("每位乘客都会获得飞行证书。", ZH_BALLOON, False),
+])
+def test_what_each_one_receives_is_read_as_what_each_has(statement, evidence, invented_):
+    assert fires(statement, evidence, "What happens after landing?") == invented_
+
+
 @pytest.mark.parametrize("statement, whole, thing", [
     ("Every room has a balcony.", ("room",), ("balcony",)),
+    ("After landing, everyone is served a glass of champagne.", ("everyone",), ("glass", "champagne")),
     ("每条球道都配有儿童护栏。", ("球道",), ("儿童", "护栏")),
     ("每个程序员都有自己喜欢的编程语言。", None, None),
     ("Every student has their own way of learning.", None, None),

@@ -39,6 +39,7 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
         return False  # a lead-in to a list ("To sew a zipper gusset, follow these steps:") asserts nothing
     if unnamed_group_benefit(statement, lowered):
         return True  # "A second bag is free for students." where no context names students
+    statement = _AGE_UNIT.sub(r"\1", statement)  # "8 years old" is the age 8: its unit claims nothing of its own
     zh = is_chinese(statement)
     said = facts(_PROP_ONE.sub(r"\1", statement))
     # The words that bound a value are the value's, not a claim's: "18 or older", "younger than 12", "12岁以上".
@@ -197,6 +198,7 @@ _AFTER = re.compile(r"^(?:以后|之后)$")
 # claims of the asked 门票 and 退 only what "概不退换" says. One the evidence holds still ties the claim to it. Not 不会:
 # it denies a fact ("手相不会影响爱情"), and read against "感情线长" that denial is what the claim says.
 _NEGATOR = re.compile(r"^(?:不能|不可以?|不让|不用|不必|无需|无须|不得|不准|不许)$")
+_AGE_UNIT = re.compile(r"(\d+)[\s-]*(?:years?|yrs?)[\s-]*old\b", re.I)
 # A function word with its clitic ("it's", "that's", "there'") claims nothing.
 _CLITIC = re.compile(r"'\w*$")
 _BOUND_WORD = re.compile(r"(?:older|younger|over|under|above|below|以上|以下|以内)$", re.I)

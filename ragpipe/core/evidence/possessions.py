@@ -16,13 +16,19 @@ from ragpipe.core.evidence.agreement import words
 
 # "Every room has a balcony", "All rooms come with a kettle", "Each desk is equipped with a lamp"; the thing stops at a
 # preposition or clause word ("a bumper option for kids": bumper option).
-_EN_EACH_HAS = re.compile(r"^\s*(?:every|each|all(?: (?:the|our|of the))?)\s+(?P<whole>[\w'-]+(?:\s+[\w'-]+)?)\s+"
-                          r"(?:has|have|comes? with|(?:is|are) equipped with)\s+(?:an?\s+)?(?!(?:its|their|his|her) own\b)"
-                          r"(?P<thing>[\w'-]+(?:\s+(?!(?:with|of|on|in|at|for|to|from|and|or|by|that|which|who)\b)[\w'-]+){0,2})",
+# What each one receives is had too ("Every passenger receives a certificate", "After landing, everyone is served a
+# glass of champagne", "落地后每位乘客都会收到一张照片"): a time before it says when.
+_EN_EACH_HAS = re.compile(r"^\s*(?:(?:after|before|at|on|once|during)\b[^,]{1,40},\s*)?"
+                          r"(?:(?:every|each|all(?: (?:the|our|of the))?)\s+(?P<whole>[\w'-]+(?:\s+[\w'-]+)?)|(?P<everyone>everyone|everybody))\s+"
+                          r"(?:has|have|comes? with|(?:is|are) equipped with|receives?|gets?|(?:is|are) (?:given|served|handed))\s+"
+                          r"(?:an?\s+)?(?!(?:its|their|his|her) own\b)"
+                          r"(?P<thing>[\w'-]+(?:\s+(?!(?:with|of|on|in|at|for|to|from|and|or|by|that|which|who)\b)[\w'-]+){0,2}"
+                          r"(?:\s+of\s+(?:the\s+)?[\w'-]+)?)",  # "a glass of champagne": the champagne is the thing too
                           re.I)
 # "每间客房都有阳台", "所有房间均配有浴缸", "每条球道都配有儿童护栏"; a count before the thing says how many ("一个").
 _ZH_EACH_HAS = re.compile(r"(?:每(?:一)?[个间位条台张辆家所座套]|所有|全部)(?P<whole>[\u4e00-\u9fff]{1,6}?)[都均也]?"
-                          r"(?:配有|带有|设有|配备|拥有|有)(?:[一两\d]+[个台张间套只把条块]?)?(?!自己)(?P<thing>[\u4e00-\u9fff]{2,8})")
+                          r"(?:配有|带有|设有|配备|拥有|有|会?(?:收到|获得|得到|领到|获赠))(?:[一两\d]+[个台张间套只把条块份]?)?(?!自己)"
+                          r"(?P<thing>[\u4e00-\u9fff]{2,8})")
 # The words that frame such a claim say nothing of its own: "每个房间都配有独立卫生间" asked "房间有独立卫生间吗？"
 # claims only what its question names.
 _FRAME_WORD = re.compile(r"^(?:每个|每间|每位|每条|每台|每一|所有|全部|配有|带有|设有|配备|拥有)$")
@@ -36,7 +42,7 @@ def each_has(statement: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     found = _EN_EACH_HAS.search(statement) or _ZH_EACH_HAS.search(statement)
     if not found:
         return None
-    whole, thing = words(found.group("whole")), words(found.group("thing"))
+    whole, thing = words(found.groupdict().get("whole") or found.group("everyone")), words(found.group("thing"))
     return (whole, thing) if whole and thing else None
 
 
