@@ -73,10 +73,10 @@ _NUMBER = re.compile(
 _ZH_CLOCK_UNIT = re.compile(r"(\d\s*(?:点(?!钟)|分(?![钟之])|秒(?!钟)))")
 # A duration's ceiling word is a word of its own: jieba reads "三天内能到" as 内能 "internal energy" + 到.
 _ZH_WITHIN = re.compile(r"(?<=[天日周期时钟月年])(之内|以内|内)(?=[\u4e00-\u9fff])(?!瓦)")  # not 日内瓦 (Geneva)
-# A word of approximation beside a value says what the bare value says (约30天, 大概30天左右, 30天上下, "around 4 hours",
+# A word of approximation beside a value says what the bare value says (约30天, 差不多30天, 30天上下, "around 4 hours",
 # "roughly 60 miles"), and a one-character verb before a value is a word of its own: jieba glues either to the
 # word before it ("充满电约需3小时": 电约; "充满电要3小时": 电要), so that two wordings of one value share no word.
-_ZH_ABOUT = re.compile(r"(?:大约|大概|约莫|(?<![预签节公条契婚邀相赴制特违履解隐])约(?=可|[需为有要]?[\s\d零一二两三四五六七八九十百千]))"
+_ZH_ABOUT = re.compile(r"(?:大约|大概|约莫|差不多|(?<![预签节公条契婚邀相赴制特违履解隐])约(?=可|[需为有要]?[\s\d零一二两三四五六七八九十百千]))"
                        r"(?=[\u4e00-\u9fff]{0,4}?\s*[\d零一二两三四五六七八九十百千])")
 _ZH_ABOUT_AFTER = re.compile(r"(?<=[\d零一二两三四五六七八九十百千万])([^\W\d]{0,3}?)(?:左右|上下)(?![\u4e00-\u9fff]{0,1}[楼层床铺班])")
 _ZH_VERB_BEFORE_VALUE = re.compile(r"(?<=[\u4e00-\u9fff])(?<![必急所只想主重还将快就不])(需|(?<!需)要)(?=\s*[\d零一二两三四五六七八九十百千])")
@@ -84,8 +84,9 @@ _EN_ABOUT = re.compile(r"\b(?:approximately|approx\.|roughly|around|about)\s+(?=
 # 为了, 除了, 到了 … are words of their own, not a verb with its 了.
 _NOT_VERB_BEFORE_LE = frozenset("为除到算罢极好完对")
 _DENIED_BY_PREFIX = re.compile(r"^(?:non|un)-([a-z]{4,})$")
-# The spoken 块钱 after an amount is the written 元: "每袋5块钱" says what "每袋5元" says.
+# The spoken 块钱 and 钟头 after an amount are the written 元 and 小时: "每袋5块钱" / "每袋5元", "一个钟头" / "1小时".
 _ZH_KUAI = re.compile(r"(?<=[\d零一二两三四五六七八九十百千万])\s*块钱")
+_ZH_ZHONGTOU = re.compile(r"(?<=[\d零一二两三四五六七八九十百千万半])\s*个?钟头")
 # A number is one word however it is grouped or its currency written: "$12,400" / "12400", "$25,000" /
 # "25000 dollars" (the sign is read as its word).
 _DIGIT_GROUP = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
@@ -342,7 +343,7 @@ def content_tokens(text: str) -> tuple[str, ...]:
     tokens: list[str] = []
     if _CJK.search(text):
         # A clock time ends at its unit: jieba reads "6点30分发船" as 分发 "distribute" + 船.
-        text = _ZH_KUAI.sub("元", _ZH_WITHIN.sub(r"\1 ", _ZH_CLOCK_UNIT.sub(r"\1 ", text)))
+        text = _ZH_ZHONGTOU.sub("小时", _ZH_KUAI.sub("元", _ZH_WITHIN.sub(r"\1 ", _ZH_CLOCK_UNIT.sub(r"\1 ", text))))
         text = _ZH_VERB_BEFORE_VALUE.sub(r" \1", _ZH_ABOUT_AFTER.sub(r"\1 ", _ZH_ABOUT.sub(" ", text)))
         for word in jieba_ready().lcut(text):
             word = word.strip()

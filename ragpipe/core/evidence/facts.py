@@ -75,7 +75,7 @@ _NUMBER_SIGN = re.compile(r"\bNo\.?\s*(?=\d)|\bno\.\s*(?=\d)")  # "a No. 1 hit",
 # Chinese negators, less the words that only contain one (不仅 "not only", 无论 "whatever",
 # 非常 "very", 未来 "future", 不敌 "lose to", 不正当竞争 "unfair competition", 不动产 "real estate",
 # 无理由退货 "no-questions-asked returns", 无人机 "drone", 不例外 "no exception": "周日也不例外" affirms, …).
-_ZH_NEGATION = re.compile(r"(?<![毫])(?:不|没|无|未|非|别|勿|莫)(?!仅|但|断|少|久|过|论|常|来|线|穷|数|比|同|管|光|妨|敌|正当|动产|锈|理由|人机|例外)"
+_ZH_NEGATION = re.compile(r"(?<![毫差])(?:不|没|无|未|非|别|勿|莫)(?!仅|但|断|少|久|过|论|常|来|线|穷|数|比|同|管|光|妨|敌|正当|动产|锈|理由|人机|例外)"
                           r"|毫无|并非")
 # Proper-noun tags of jieba: person, place, organisation, other proper noun.
 _ZH_NAME_FLAGS = {"nr", "nrfg", "nrt", "ns", "nt", "nz"}
