@@ -722,6 +722,9 @@ def test_answer_relevancy_reads_the_reply_as_a_person_does(kit, question, answer
     # a yes or a no in the question's own words
     ("这家餐厅周一营业吗？", "周一不营业，周二到周日正常营业。", "yes/no"),
     ("Is the museum open on Mondays?", "It is not open on Mondays.", "yes/no"),
+    # blind batch 22a (round twenty-one): few of the question's words repeated (0.667 before); "which day" asks a time
+    ("坐热气球几点集合？", "清晨6点在起飞场集合。", "time"),
+    ("Which day is the watch shop closed?", "It is closed on Mondays.", "time"),
 ])
 def test_answer_relevancy_a_reply_giving_the_asked_kind_is_direct(kit, question, answer, kind):
     result = REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=question, answer=answer), kit)
@@ -1473,3 +1476,18 @@ def test_semantic_similarity_leaves_out_a_sourcing_lead_in(kit):
 def test_context_relevance_a_titled_name_answers_who(kit, question, context):
     result = REGISTRY["context_relevance"].score(EvalCase(question_id="q", question=question, retrieved_contexts=[context]), kit)
     assert result.value == 1.0, result.details
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("换电池要多少钱？", "本店位于人民路88号，地铁2号线B出口旁。"),  # blind batch 22a: 1.0 before (88 read as the amount)
+    ("How much does a battery replacement cost?", "We are at 88 Main Street, next to Platform 2."),
+])
+def test_answer_relevancy_a_price_asked_is_not_given_by_a_house_number(kit, question, answer):
+    result = REGISTRY["answer_relevancy"].score(EvalCase(question_id="q", question=question, answer=answer), kit)
+    assert result.details["gives_asked"] is False and result.value <= 0.3, result.details
+
+
+def test_a_storage_unit_asks_no_capacity():
+    from ragpipe.core.metrics.asked_kinds import asked_value
+    assert asked_value("Can I keep food in my storage unit?") is None
+    assert asked_value("How much storage does the phone have?")[0] == "a capacity"

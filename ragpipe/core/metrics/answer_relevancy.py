@@ -29,7 +29,7 @@ ASKS = {
         rf"多少|{_HOW_MANY}|多大|多高|多远|多长|百分之几|最低|最高|上限|下限|比例|金额|额度|税率|利率|费率|"
         r"\bhow (?:much|many|old|large|big|high|tall|far|often)\b|\b(?:minimum|maximum|lowest|highest|"
         r"percentage|percent|proportion|amount|number of|rate|cost|price|fee|limit)\b", re.I),
-    "time": re.compile(r"什么时候|何时|哪一?年|几月|几号|几点|哪一?天|(?:周|星期|礼拜)几|日期|截止|\bwhen\b|\bwhat (?:year|date|day|time)\b|"
+    "time": re.compile(r"什么时候|何时|哪一?年|几月|几号|几点|哪一?天|(?:周|星期|礼拜)几|日期|截止|\bwhen\b|\b(?:what|which) (?:year|date|day|time)\b|"
                        r"\bdeadline\b", re.I),
     "place": re.compile(r"哪里|哪儿|在哪|什么地方|哪个(?:国家|城市|省)|\bwhere\b", re.I),
     "person": re.compile(r"谁|哪位|\bwho(?:m|se)?\b", re.I),
@@ -50,6 +50,17 @@ DURATION = re.compile(r"(?:\d|[零一二三四五六七八九十两半几])\s*(?
 # A time of day ("At 6 pm.", "10:30", "9 in the evening", "noon", "晚上九点") answers "What time…?" / "几点…？".
 CLOCK_TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\b|o['’]clock\b|in the (?:morning|afternoon|evening)\b|at night\b)|"
                         r"\b\d{1,2}:\d{2}\b|\b(?:noon|midnight)\b|(?:\d|[一二两三四五六七八九十])\s*点(?!心|赞|击)", re.I)
+# A price asked ("多少钱", "How much does it cost?") is given by an amount of money, or by being free; a house number or
+# a bus line gives none (also asked_kinds' "an amount of money" of a context).
+MONEY_ASKED = re.compile(r"多少钱|多少元|(?:价格|票价|费用|收费)(?:是|为)?多少|"
+                         r"\bhow much\b[^?]*\b(?:cost|charge|pay|fee|price|fare)|"
+                         r"\bwhat(?:'s| is| are)\s+the\s+(?:\w+\s+)?(?:cost|price|fee|fare)s?\b", re.I)
+MONEY = re.compile(r"[$€£¥]\s?\d|[\d零一二两三四五六七八九十百千]\s*(?:万|亿)?(?:元|块|欧元|美元|英镑|日元)|"
+                   r"\b(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|"
+                   r"fifty|hundred|thousand)\s*(?:euros?|dollars?|pounds?|bucks|yuan|cents?|usd|eur)\b|免费|\bfree\b|"
+                   # a charge given as a period's price: "the first night's stay", "首晚房费", "一个月的租金"
+                   r"\b(?:night|day|week|month|year)'s (?:stay|rent|rental|rate|fee|pay|salary|wages?)\b|"
+                   r"(?:首|[一二两三四五六七八九十\d]+个?)(?:晚|天|日|周|月|年)的?(?:房费|租金|房租|费用|工资|车费)", re.I)
 # Semantic closeness of question and answer, as a language-normalised e5 cosine: about 0 for
 # unrelated texts; from this much on an answer is fully on the question's topic.
 ON_TOPIC = 0.3
@@ -57,6 +68,7 @@ OFF_TOPIC = -0.05
 # The kinds of one value (not a yes or no, a named thing or a way, which an answer may give in other words).
 VALUE_KINDS = ("quantity", "duration", "time", "place", "person")
 DOMAIN_ONLY = 0.4  # the most an answer's topic reaches from closeness alone, below on topic (0.5)
+DIRECT = 0.8  # the least a statement reaches that gives the asked value about the question's topic
 
 
 # "How long is the trail?" asks a length as well as a time: "About 12 miles." gives it (多长 asks a quantity).
@@ -194,7 +206,8 @@ def gives(kind: str, answer: str, question: str = "") -> bool:
     amount = _when_left_out(answer)  # a date or a clock time is no amount: "At 6 p.m." to "How tall…?"
     return {"duration": lambda: bool(DURATION.search(answer)) or bool(_LENGTH_ASKED.search(question)) and any(
                 q.dimension == "length" for q in quantities(answer)),
-            "quantity": lambda: counted or bool(_NUMBER.search(amount) or facts(amount).numbers),
+            "quantity": lambda: bool(MONEY.search(answer)) if MONEY_ASKED.search(question) else
+            counted or bool(_NUMBER.search(amount) or facts(amount).numbers),
             "time": lambda: bool(said.years or said.months or DURATION.search(answer) or CLOCK_TIME.search(answer)
                                  or names_a_weekday(answer)
                                  or re.search(r"每年|每月|每周|今年|明年|\b(?:every|each)\s+(?:year|month|week)\b", answer, re.I)),
@@ -323,8 +336,9 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
                     or task_step(case.question, statement))  # a control or a transaction of the task asked
         return t > 0 and (replied or gives(kind, statement, case.question))
 
-    if kind is not None:  # a statement that gives the asked value about the question's topic is direct
-        topic = np.array([min(1.0, t + 0.5) if direct(t, s) else t for t, s in zip(topic, statements)])
+    if kind is not None:  # a statement that gives the asked value about the question's topic is direct, however few
+        # of the question's words it repeats ("清晨6点在起飞场集合。" to "坐热气球几点集合？")
+        topic = np.array([min(1.0, max(t + 0.5, DIRECT)) if direct(t, s) else t for t, s in zip(topic, statements)])
     on_topic = 1.0 if replied else max(min(coverage, DOMAIN_ONLY) if domain_only else coverage, float(topic.max()))
     focus = float((topic >= 0.5).mean())
     # "Which plan is cheaper?" may be answered without a proper name, "How do I apply?" without an
@@ -356,7 +370,9 @@ METRIC = Metric(
                 "such as \"Better not to\" / \"最好不要\" replies to a yes/no question, and so does "
                 "a first clause that says or denies its predicate in its words, \"周一不营业\", or a short-form reply, \"支持。\", "
                 "\"It does.\"). An answer on topic that gives what "
-                "was asked (also a named thing for \"which river\", \"哪支球队\") is direct; so is an instruction (\"Run "
+                "was asked (also a named thing for \"which river\", \"哪支球队\") is direct, on topic 0.8 at least however few of the "
+                "question's words it repeats (\"清晨6点在起飞场集合。\" to \"坐热气球几点集合？\"; a price asked is given by an amount "
+                "of money or by being free, not by a house number, and \"which day\" asks a time); so is an instruction (\"Run "
                 "git checkout…\", \"点击…\") to a how-to question (\"How do I…\", \"怎么…\") when it acts on a thing the "
                 "question names or is on topic already (a Chinese one may open with an adverb or a preposition's phrase, "
                 "\"轻轻按住…\", \"把…恢复…\", or close with \"即可\"), or is a step of the kind of task asked whatever words it "

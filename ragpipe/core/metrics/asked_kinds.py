@@ -8,7 +8,7 @@ import re
 from ragpipe.core.evidence.entities import EN_DEMONYMS
 from ragpipe.core.evidence.facts import facts
 from ragpipe.core.evidence.zh_names import zh_titled
-from ragpipe.core.metrics.answer_relevancy import CLOCK_TIME, DURATION, asks_one_thing
+from ragpipe.core.metrics.answer_relevancy import CLOCK_TIME, DURATION, MONEY, MONEY_ASKED, asks_one_thing
 from ragpipe.core.metrics.places_and_steps import PLACE_ASKED, gives_place, named_places
 from ragpipe.core.text import is_chinese, pos_tags
 
@@ -32,14 +32,7 @@ _LANGUAGES = (r"\b(?:english|french|spanish|portuguese|german|italian|dutch|russ
 _ASKED_VALUES = {  # kind: (how a question asks it, how a context gives it), the first that matches
     "a share": (r"税率|利率|费率|比例|百分之几|\bwhat (?:percentage|share|proportion|rate)\b|\bhow much of\b|\bpercent",
                 r"\d\s*(?:%|％|percent|个百分点)|百分之|[一二三四五六七八九]成|\bhalf\b|减半|全额|\bin full\b"),
-    "an amount of money": (r"多少钱|多少元|(?:价格|票价|费用|收费)(?:是|为)?多少|"
-                           r"\bhow much\b[^?]*\b(?:cost|charge|pay|fee|price|fare)|"
-                           r"\bwhat(?:'s| is| are)\s+the\s+(?:\w+\s+)?(?:cost|price|fee|fare)s?\b",
-                           r"[$€£¥]\s?\d|\d\s*(?:万|亿)?(?:元|块|欧元|美元|英镑|日元)|\b\d[\d,.]*\s*(?:euros?|dollars?|pounds?|yuan|"
-                           r"cents?|usd|eur)\b|免费|\bfree\b|"
-                           # a charge given as a period's price: "the first night's stay", "首晚房费", "一个月的租金"
-                           r"\b(?:night|day|week|month|year)'s (?:stay|rent|rental|rate|fee|pay|salary|wages?)\b|"
-                           r"(?:首|[一二两三四五六七八九十\d]+个?)(?:晚|天|日|周|月|年)的?(?:房费|租金|房租|费用|工资|车费)"),
+    "an amount of money": (MONEY_ASKED.pattern, MONEY.pattern),
     "a duration": (r"(?:期限|时限|有效期)(?:是|为)?多|\b(?:window|period)\b|多少天|几天|多久|多长时间|几个月|"
                    r"几年|几周|几小时|多少年|多少个月|\bhow long\b|\bhow far (?:ahead|in advance)\b|"
                    r"\bhow many (?:days|weeks|months|years|hours|minutes)\b", f"{DURATION.pattern}|{_LENGTH}"),
@@ -50,7 +43,8 @@ _ASKED_VALUES = {  # kind: (how a question asks it, how a context gives it), the
                    _LANGUAGES),
     "a length": (r"多高(?!的?温度)|多长(?!时间)|多远|多深|多宽|海拔|高度|长度|\bhow (?:tall|high|far|deep|wide)\b",
                  rf"{_LENGTH}|\d\s*(?:cm|mm|inch(?:es)?|厘米|毫米|英尺)|{DURATION.pattern}"),  # or "a 20-minute drive"
-    "a capacity": (r"容量|内存|存储空间|\b(?:capacity|storage|memory)\b",
+    # a "storage unit" or "storage fee" is no capacity asked
+    "a capacity": (r"容量|内存|存储空间|\b(?:capacity|memory)\b|\bstorage\b(?!\s+(?:units?|lockers?|rooms?|facilit\w+|box(?:es)?|fees?)\b)",
                    r"\d\s*(?:mah|毫安|wh|gb|tb|mb|升|毫升|ml|l|liters?|litres?)\b|\d\s*(?:毫安时|升|毫升)"),
     "a weight": (r"重量|多重|多沉|\bhow heavy\b|\bweigh",
                  r"\d\s*(?:克|千克|公斤|斤|磅|吨)|\d\s*(?:kg|g|mg|lbs?|pounds?|ounces?|oz|tons?)\b"),
