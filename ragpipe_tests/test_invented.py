@@ -454,3 +454,9 @@ def test_a_gift_given_besides_that_the_evidence_never_names_is_invented():
     assert fires("租车还送一瓶矿泉水。", evidence, "山地车租赁怎么收费？")
     assert not fires("租车还送一瓶矿泉水。", [*evidence, "租车即赠送矿泉水一瓶。"], "山地车租赁怎么收费？")
     assert offered_thing("下单后另送一张优惠券") and not offered_thing("下单后当天送达")
+
+
+def test_the_years_old_of_an_age_claims_nothing_of_its_own():
+    # Blind batch 22a (round twenty-one): a reference "8 years old." read against "The minimum age … is 8." was invented.
+    assert not fires("What is the minimum age for a balloon flight: 8 years old.", ["The minimum age for a balloon flight is 8."],
+                     "What is the minimum age for a balloon flight?")

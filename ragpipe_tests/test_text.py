@@ -320,3 +320,11 @@ def test_a_one_character_verb_before_a_value_stands_apart_and_other_words_keep_t
 def test_a_verbs_le_and_a_prefix_denied_word_share_words_with_their_plain_forms():
     assert "交" in content_tokens("定金交了以后不退") and "为了" in content_tokens("为了安全")
     assert "refund" in content_tokens("The booking deposit is non-refundable.")
+
+
+def test_chabuduo_is_a_word_of_approximation_and_zhongtou_an_hour():
+    # Blind batch 22a (round twenty-one): 差不多 had read as a negation (不多) and 钟头 as a word the reference lacks.
+    from ragpipe.core.evidence.facts import negated
+    assert not negated("差不多一个钟头。") and negated("人不多。")
+    assert "小时" in content_tokens("差不多一个钟头") and "差不多" not in content_tokens("差不多一个钟头")
+    assert content_tokens("两个钟头") == content_tokens("两小时")
