@@ -1275,6 +1275,22 @@ def test_context_relevance_an_item_opening_with_a_pronoun_goes_on_from_the_relev
     assert _relevant(kit, question, ["The Nimbus 5 e-reader has a waterproof body.", pronoun])[1] is False
 
 
+@pytest.mark.parametrize("question, rule", [
+    ("May I take photos inside the museum?", "Photography without flash is welcome in all galleries."),  # 0.43 alone
+    ("Can kids ride the go-karts?", "Drivers must be at least 12 years old and 140 cm tall."),  # 0.45
+    ("图书馆里能喝咖啡吗？", "阅览区内禁止饮食，饮水请到休息区。"),  # 0.44
+    ("游泳馆可以穿普通短裤下水吗？", "入池须穿着专业泳衣并佩戴泳帽。"),  # 0.52
+])
+def test_context_relevance_a_rule_answers_a_may_i_question_from_the_lower_cut(kit, question, rule):
+    # The rule names a wider thing than the one asked (galleries, drivers, 阅览区): it answers in other words.
+    assert _relevant(kit, question, [rule]) == [True]
+
+
+def test_context_relevance_a_rule_of_another_matter_does_not_answer_a_may_i_question(kit):
+    assert _relevant(kit, "May I take photos inside the museum?", ["Visitors must leave large bags in the cloakroom."]) == [False]
+    assert _relevant(kit, "图书馆里能喝咖啡吗？", ["借书须持有效读者证，每人限借五本。"]) == [False]
+
+
 def test_context_relevance_a_person_in_the_story_is_not_read_as_the_answer_to_who(kit):
     # 宋江 is a person, but a work's characters are not its author: "who" gets no lower cut (0.51 here).
     assert _relevant(kit, "《水浒传》的作者是谁？", ["《水浒传》讲述了宋江等一百零八位好汉聚义梁山的故事。"]) == [False]
