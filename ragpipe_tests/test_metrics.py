@@ -1291,6 +1291,17 @@ def test_context_relevance_a_rule_of_another_matter_does_not_answer_a_may_i_ques
     assert _relevant(kit, "图书馆里能喝咖啡吗？", ["借书须持有效读者证，每人限借五本。"]) == [False]
 
 
+@pytest.mark.parametrize("question, context, relevant", [
+    ("山谷露营地的押金是多少？", "入住帐篷需交押金300元，退房时检查无损坏后退还。", True),  # 0.45: an amount, the kind asked
+    ("驾校的保证金是多少？", "报名时需交保证金500元，拿证后退还。", True),  # 0.44
+    ("What is the late fine for a library DVD?", "Library DVDs can be borrowed for one week.", False),  # 0.68, no amount
+    ("How much is the deposit for the flat?", "Tenants pay a deposit equal to five weeks' rent.", True),
+])
+def test_context_relevance_a_sum_named_by_its_kind_asks_an_amount_of_money(kit, question, context, relevant):
+    # 押金是多少, "the late fine": a deposit, a fine, a fee asks its amount, as 多少钱 and "How much does … cost" do.
+    assert _relevant(kit, question, [context]) == [relevant]
+
+
 def test_context_relevance_a_person_in_the_story_is_not_read_as_the_answer_to_who(kit):
     # 宋江 is a person, but a work's characters are not its author: "who" gets no lower cut (0.51 here).
     assert _relevant(kit, "《水浒传》的作者是谁？", ["《水浒传》讲述了宋江等一百零八位好汉聚义梁山的故事。"]) == [False]

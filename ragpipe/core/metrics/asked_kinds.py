@@ -32,13 +32,17 @@ _LANGUAGES = (r"\b(?:english|french|spanish|portuguese|german|italian|dutch|russ
 _ASKED_VALUES = {  # kind: (how a question asks it, how a context gives it), the first that matches
     "a share": (r"税率|利率|费率|比例|百分之几|\bwhat (?:percentage|share|proportion|rate)\b|\bhow much of\b|\bpercent",
                 r"\d\s*(?:%|％|percent|个百分点)|百分之|[一二三四五六七八九]成|\bhalf\b|减半|全额|\bin full\b"),
-    "an amount of money": (r"多少钱|多少元|(?:价格|票价|费用|收费)(?:是|为)?多少|"
-                           r"\bhow much\b[^?]*\b(?:cost|charge|pay|fee|price|fare)|"
-                           r"\bwhat(?:'s| is| are)\s+the\s+(?:\w+\s+)?(?:cost|price|fee|fare)s?\b",
+    # A sum named by its kind asks its amount: 押金是多少, 学费多少, "How much is the deposit…?", "What is the rent…?"
+    "an amount of money": (r"多少钱|多少元|(?:价格|票价|费用|收费|押金|定金|订金|保证金|租金|房租|学费|罚款|罚金|工资|薪水|"
+                           r"[\u4e00-\u9fff]费)(?:是|为|要|需要|需|大概|一般|大约)?多少(?![天年月周个次人位小分岁克斤吨时])|"
+                           r"\bhow much\b[^?]*\b(?:cost|charge|pay|fee|price|fare|deposit|rent|tuition|fine|penalty|"
+                           r"premium|toll|salary|wage)|"
+                           r"\bwhat(?:'s| is| are)\s+the\s+(?:\w+\s+)?(?:cost|price|fee|fare|deposit|rent|tuition|fine|"
+                           r"penalty|premium|toll)s?\b",
                            r"[$€£¥]\s?\d|\d\s*(?:万|亿)?(?:元|块|欧元|美元|英镑|日元)|\b\d[\d,.]*\s*(?:euros?|dollars?|pounds?|yuan|"
                            r"cents?|usd|eur)\b|免费|\bfree\b|"
                            # a charge given as a period's price: "the first night's stay", "首晚房费", "一个月的租金"
-                           r"\b(?:night|day|week|month|year)'s (?:stay|rent|rental|rate|fee|pay|salary|wages?)\b|"
+                           r"\b(?:night|day|week|month|year)(?:'s|s') (?:stay|rent|rental|rate|fee|pay|salary|wages?)\b|"
                            r"(?:首|[一二两三四五六七八九十\d]+个?)(?:晚|天|日|周|月|年)的?(?:房费|租金|房租|费用|工资|车费)"),
     "a duration": (r"(?:期限|时限|有效期)(?:是|为)?多|\b(?:window|period)\b|多少天|几天|多久|多长时间|几个月|"
                    r"几年|几周|几小时|多少年|多少个月|\bhow long\b|\bhow far (?:ahead|in advance)\b|"

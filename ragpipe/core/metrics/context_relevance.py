@@ -179,7 +179,7 @@ METRIC = Metric(
                 f"its best sentence (of the {SENTENCE_SHORTLIST} sharing most of the question's words), also "
                 f"relative to the best retrieved context; relevant from {RELEVANCE_THRESHOLD}, or when the context "
                 f"holds at least {QUESTION_WORDS_NAMED:.0%} of the question's content words; not relevant when the "
-                "question asks one value (an amount of money, a share, an age, a length, a capacity, a weight, a duration, a "
+                "question asks one value (an amount of money, also asked by the sum's kind: 押金是多少, \"the late fine\"; a share, an age, a length, a capacity, a weight, a duration, a "
                 "time, a count, a language, a person, a place) and the context holds none of that kind (a time of day, asked by "
                 "\"What time…?\" or 几点, is held by a clock time, a part of the day, opening round the clock or a closed day, "
                 "not by a period or a date), or holds one but neither "
