@@ -10,6 +10,7 @@ from ragpipe.core.evidence.features import MAX_EMBED_CHARS
 from ragpipe.core.metrics.context_relevance import MAX_CONTEXT_CHARS, SENTENCE_SHORTLIST
 from ragpipe.core.metrics import REGISTRY, Toolkit
 from ragpipe.core.schemas import EvalCase
+from ragpipe.core.text import is_chinese
 
 QUESTION = "什么是 FHA 贷款的最低首付？"
 CONTEXT = "FHA 贷款允许最低 3.5% 的首付..."
@@ -1300,6 +1301,20 @@ def test_context_relevance_a_rule_of_another_matter_does_not_answer_a_may_i_ques
 def test_context_relevance_a_sum_named_by_its_kind_asks_an_amount_of_money(kit, question, context, relevant):
     # 押金是多少, "the late fine": a deposit, a fine, a fee asks its amount, as 多少钱 and "How much does … cost" do.
     assert _relevant(kit, question, [context]) == [relevant]
+
+
+@pytest.mark.parametrize("question, contexts", [
+    ("婚纱摄影套餐包括什么？", ["套餐含两套婚纱和一套礼服的拍摄。", "另外赠送精修照片三十张和一本相册。"]),
+    ("会员年卡包含什么？", ["年卡包含全年不限次入园。", "另外附赠两张停车券。"]),
+    ("What is included in the Harbour Cruise dinner ticket?", ["The ticket covers a three-course dinner on the upper deck.",
+                                                               "A glass of sparkling wine on arrival is also included."]),
+])
+def test_context_relevance_what_a_package_includes_is_a_list_each_chunk_gives_part_of(kit, question, contexts):
+    # The second chunk (a gift, one more thing covered) lay at 0.01-0.11 beside the first: read as an open question's
+    # further item, it is scored alone.
+    assert _relevant(kit, question, contexts) == [True, True]
+    assert _relevant(kit, question, [contexts[0], "公园东门正在维修，请走西门。" if is_chinese(question)
+                                     else "The ship's car park closes at midnight."])[1] is False
 
 
 def test_context_relevance_a_person_in_the_story_is_not_read_as_the_answer_to_who(kit):

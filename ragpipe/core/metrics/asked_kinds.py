@@ -79,6 +79,7 @@ _WHO = re.compile(r"谁|哪位|^\s*who\b", re.I)
 OPEN_ASK = re.compile(r"哪些|什么(?:条件|材料|好处|作用|影响|症状|要求|原因|后果|功能|手续|步骤|风险|副作用|证明|证件|资料|文件|"
                       r"优惠|福利|补贴|待遇|奖励)|"  # 有什么优惠: the discounts or aids, a list as "What are the benefits…"
                       r"注意什么|为什么|为何|原因|怎么办|如何|怎样|怎么(?!样)|需要(?:准备|带|提供|提交|出示)?什么|"
+                      r"(?:包括|包含|含)什么|\bwhat(?:'s| is| are) included\b|"  # what a package holds: a list
                       r"[二三四五六七八九十]大[\u4e00-\u9fff]|"  # 四大发明: a list named by its count
                       r"^\s*what (?:are|were) the\b|\bwhat does .+ include\b|"
                       r"\bwhat (?:should|can|must) (?:i|you|we)\b|\bwhat do (?:i|you|we) need\b|"
@@ -121,11 +122,11 @@ _ITEMS = {  # kind: (how a question asks it, how a context gives one)
                       r"\b(?:must|need(?:s|ed)?|required?|requires|bring|provide|submit|show|present|ask(?:s|ed)? for|"
                       r"expect(?:s|ed)?|has to|have to|only if|at least|eligible|fees?|payable|pay)\b|须|需|必须|应当|要求|"
                       r"提供|提交|携带|出示|年满|具有|具备|持有|凭|缴纳|交纳|支付"),
-    "a feature": (r"\b(?:features?|functions?|include|includes|come with|comes with|offer|offers)\b|功能|(?<!副)作用|用途|特点|包括哪些|包含哪些",
+    "a feature": (r"\b(?:features?|functions?|include|includes|come with|comes with|offer|offers)\b|\bincluded\b|功能|(?<!副)作用|用途|特点|(?:包括|包含|含)(?:哪些|什么)",
                   r"\b(?:can|lets?|allows?|includes?|offers?|comes? with|gets?|provides?|supports?|features?|"
                   # what a device does or holds: "tracks heart rate", "built-in GPS"
-                  r"built[- ]in|tracks?|monitors?|measures?|records?|detects?|displays?|plays?)\b|"
-                  r"可以|能|可|支持|包括|包含|提供|带有|配备|具有|内置|自带|配有|还有"),
+                  r"built[- ]in|tracks?|monitors?|measures?|records?|detects?|displays?|plays?|covers?|included)\b|"
+                  r"可以|能|可|支持|包括|包含|提供|带有|配备|具有|内置|自带|配有|还有|含|赠送|附赠|附送"),  # 赠送: a package's gift
     # A rule: what may, must or must not be done ("What are the confetti rules?", 有哪些规定).
     "a rule": (r"\b(?:rules?|regulations?|policy|policies|restrictions?|dos and don'?ts)\b|规定|规则|规矩|须知|守则|限制",
                r"\b(?:must|may|cannot|can't|not (?:allowed|permitted)|allowed|permitted|prohibited|banned|forbidden|welcome|"

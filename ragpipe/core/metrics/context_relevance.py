@@ -199,7 +199,7 @@ METRIC = Metric(
                 "kind, of those that stand on their own: the library for the pool, 保龄球馆 for 溜冰场). A context that gives the days "
                 "something opens or closes counts from 0.40 for a question whether it opens on a day of the week or the weekend "
                 "(\"本馆每周一闭馆…\" for 陶艺馆周一营业吗？). "
-                "The contexts of an open question (a list, causes, a way) are each scored as if retrieved alone. A "
+                "The contexts of an open question (a list, causes, a way, what a package includes: 包括什么, \"What's included…\") are each scored as if retrieved alone. A "
                 "context holding the kind of answer asked (a value of the asked kind; an item of the kind an open "
                 "question lists: a requirement, a rule, a feature, a symptom, a benefit, a cause, in Chinese an action; a rule, for a "
                 "yes-or-no question whether one may do something: \"Can I bring my dog…?\", 可以…吗, 适合…吗, \"Is … refundable?\") counts from "
