@@ -1308,6 +1308,8 @@ def test_context_relevance_a_sum_named_by_its_kind_asks_an_amount_of_money(kit, 
     ("会员年卡包含什么？", ["年卡包含全年不限次入园。", "另外附赠两张停车券。"]),
     ("What is included in the Harbour Cruise dinner ticket?", ["The ticket covers a three-course dinner on the upper deck.",
                                                                "A glass of sparkling wine on arrival is also included."]),
+    ("What's included in the cooking class?", ["Each class includes all ingredients and a printed recipe card.",
+                                               "Aprons and knives are supplied by the school."]),  # supplied, provided
 ])
 def test_context_relevance_what_a_package_includes_is_a_list_each_chunk_gives_part_of(kit, question, contexts):
     # The second chunk (a gift, one more thing covered) lay at 0.01-0.11 beside the first: read as an open question's

@@ -123,7 +123,7 @@ _ITEMS = {  # kind: (how a question asks it, how a context gives one)
                       r"expect(?:s|ed)?|has to|have to|only if|at least|eligible|fees?|payable|pay)\b|须|需|必须|应当|要求|"
                       r"提供|提交|携带|出示|年满|具有|具备|持有|凭|缴纳|交纳|支付"),
     "a feature": (r"\b(?:features?|functions?|include|includes|come with|comes with|offer|offers)\b|\bincluded\b|功能|(?<!副)作用|用途|特点|(?:包括|包含|含)(?:哪些|什么)",
-                  r"\b(?:can|lets?|allows?|includes?|offers?|comes? with|gets?|provides?|supports?|features?|"
+                  r"\b(?:can|lets?|allows?|includes?|offers?|comes? with|gets?|provide[sd]?|supplie[sd]|supply|supports?|features?|"
                   # what a device does or holds: "tracks heart rate", "built-in GPS"
                   r"built[- ]in|tracks?|monitors?|measures?|records?|detects?|displays?|plays?|covers?|included)\b|"
                   r"可以|能|可|支持|包括|包含|提供|带有|配备|具有|内置|自带|配有|还有|含|赠送|附赠|附送"),  # 赠送: a package's gift
