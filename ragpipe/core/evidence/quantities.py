@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ragpipe.core.evidence.conversions import rounded_alike
 from ragpipe.core.evidence.fractions import as_percent_in
 from ragpipe.core.evidence.iso_dates import without_calendar_weekdays
 from ragpipe.core.evidence.units import DAY, MONTH_DAYS, SPELLINGS, UNIT
@@ -42,10 +43,12 @@ _NUM = (rf"{_DIGITS}"
 # "个" or "个半" between number and unit ("18个月", "四个半小时"), then the unit.
 # "and a half" before or after the unit ("one and a half hours", "an hour and a half") as 个半.
 _AND_A_HALF = r"\s+and\s+a\s+half\b"
+# A word that only stresses the amount may stand before the unit: "one full day", "two whole weeks", "三整天", "一整年".
+_WHOLE = r"(?:(?:full|whole|entire|complete|solid)\s+|整(?=[年月天日周个]))?"
 # Half of one unit: "half an hour" and "a half hour" are 30 minutes, "half a year" six months.
 _HALF_ONE = r"(?:\ba\s+)?\bhalf(?:\s+an?)?(?=[\s-]+(?:month|year|week|day|hour)\b)"
-_QUANTITY = re.compile(rf"(?P<first>(?P<halved>{_HALF_ONE})|{_NUM}|\ban?(?=\s+[a-z]+{_AND_A_HALF})|\b(?P<one>an?)(?=\s+(?:month|year|week|day|hour|fortnight)\b))(?:\s*(?:-|–|~|～|to|至|到)\s*(?P<second>{_NUM}))?"
-                       rf"(?P<half>个半|{_AND_A_HALF})?\s*-?\s*(?:个(?=小时|星期))?(?P<unit>{UNIT})(?P<half_after>{_AND_A_HALF})?", re.I)
+_QUANTITY = re.compile(rf"(?P<first>(?P<halved>{_HALF_ONE})|{_NUM}|\ban?(?=\s+[a-z]+{_AND_A_HALF})|\b(?P<one>an?)(?=\s+(?:(?:full|whole|entire)\s+)?(?:month|year|week|day|hour|fortnight)\b))(?:\s*(?:-|–|~|～|to|至|到)\s*(?P<second>{_NUM}))?"
+                       rf"(?P<half>个半|{_AND_A_HALF})?\s*-?\s*{_WHOLE}(?:个(?=小时|星期))?(?P<unit>{UNIT})(?P<half_after>{_AND_A_HALF})?", re.I)
 # Amounts of one dimension in falling units, side by side, add up: "2 hours and 15 minutes" is 135
 # minutes, "一年零三个月" 15 months, "1小时30分钟" 90 minutes.
 _COMPOUND_JOIN = re.compile(r"\s*(?:,?\s*and|,|零|又)?\s*$", re.I)
@@ -205,7 +208,7 @@ def _minutes(match: re.Match, text: str) -> float | None:
 
 def same(a: Quantity, b: Quantity) -> bool:
     """One quantity: the same amount of one dimension, or, where either is stated as
-    approximate, amounts that agree to the coarser one's last written digit."""
+    approximate, amounts that agree to the coarser one's last written digit, or one converted from the other."""
     if {a.dimension, b.dimension} == {"calendar", "time"}:
         months, days = (a.amount, b.amount / DAY) if a.dimension == "calendar" else (b.amount, a.amount / DAY)
         return MONTH_DAYS[0] * months <= days <= MONTH_DAYS[1] * months
@@ -216,7 +219,8 @@ def same(a: Quantity, b: Quantity) -> bool:
         return False
     if math.isclose(a.amount, b.amount, rel_tol=1e-9):
         return True
-    return (a.approximate or b.approximate) and abs(a.amount - b.amount) <= max(a.precision, b.precision) / 2 + 1e-9
+    approximate = a.approximate or b.approximate
+    return approximate and abs(a.amount - b.amount) <= max(a.precision, b.precision) / 2 + 1e-9 or rounded_alike(a, b)
 
 
 # A price right after "一年" / "一个月" / "一晚" makes it a rate: "年卡一年3000元" is "年卡每年3000元".
