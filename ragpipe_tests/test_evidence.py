@@ -795,6 +795,17 @@ def test_an_amount_converted_into_another_unit_agrees_to_its_rounding(one, other
     assert same(quantities(one)[0], quantities(other)[0]) is agree
 
 
+@pytest.mark.parametrize("statement, evidence, written", [
+    ("光速大约是每秒30万公里", "约每秒299792公里", "光速大约是每秒299792公里"),  # both hedged: the hedge stays
+    ("大约每小时350公里", "每小时348公里", "每小时348公里"),
+])
+def test_a_chinese_hedge_before_a_rate_s_period_hedges_the_amount(statement, evidence, written):
+    from ragpipe.core.evidence.quantities import quantities
+
+    assert quantities(statement)[0].approximate
+    assert as_written_in(statement, evidence) == written
+
+
 @pytest.mark.parametrize("text, seconds", [("valid for one full day", 86400), ("two whole weeks", 1209600),
                                            ("a full day", 86400), ("三整天", 259200)])
 def test_a_word_that_stresses_the_amount_leaves_the_quantity(text, seconds):

@@ -64,9 +64,10 @@ _RATE_BEFORE = re.compile(rf"(?:\d\S*|%|\b(?:once|twice|thrice|times|per|{EN_WOR
                           rf"|\b(?:(?:less|more|fewer|longer|shorter) than|over|under|at (?:least|most)|up to))\s*$", re.I)
 # A ceiling a Chinese duration carries after it: "7天之内", "七日内", "两周以内" say one thing.
 _WITHIN = re.compile(r"之内|以内|内")
-# A Chinese hedge may stand before the verb that states the value: "大约有240万人", "大概是三天".
-_APPROXIMATE = re.compile(r"(?:(?:约为?|大约|大概|将近|接近|(?<![最附临靠亲])近|差不多)[有是为]?|approximately|about|around|roughly|nearly|almost|"
-                          r"close to|some|~)\s*$", re.I)
+# A Chinese hedge may stand before the verb that states the value, "大约有240万人", "大概是三天", and before the period of
+# a rate, which Chinese writes first: "约每秒30万公里", "大约每小时80公里".
+_APPROXIMATE = re.compile(r"(?:(?:约为?|大约|大概|将近|接近|(?<![最附临靠亲])近|差不多)[有是为]?(?P<period>每(?:秒钟?|分钟|小时|天|日|周|月|年))?|"
+                          r"approximately|about|around|roughly|nearly|almost|close to|some|~)\s*$", re.I)
 _APPROXIMATE_AFTER = re.compile(r"\s*(?:左右|上下)")
 _COUNT_HEDGE_AFTER = re.compile(r"\s*([\u4e00-\u9fff]?)(?:左右|上下)")  # after a count's measure word
 _ZH_SCALE = {"万": 1e4, "亿": 1e8}
@@ -263,7 +264,7 @@ def as_written_in(statement: str, evidence: str, question: str = "") -> str:
             continue  # spelt alike ("two years", "two-year"): the readers agree already
         before, end = statement[last:mine.start], mine.end + (len(mine.within) if within else 0)
         if mine.approximate and not best.approximate:  # "约8849米" is what "8848.86米" states: no hedge left
-            before = _APPROXIMATE.sub("", before)
+            before = _APPROXIMATE.sub(lambda m: m.group("period") or "", before)  # a rate keeps its period
             after = _APPROXIMATE_AFTER.match(statement, end)
             end = after.end() if after else end
         out += [before, evidence[best.start:best.end] + (best.within if within else "")]
@@ -322,7 +323,7 @@ def _counts_as_written_in(statement: str, evidence: str, question: str) -> str:
         if value in asked or not best or _plain_digits(written) == _plain_digits(statement[start:end]):
             continue
         rounded = not math.isclose(best[0], value)  # the hedge goes with the rounding
-        start -= len(hedge.group(0)) if hedge and rounded else 0
+        start -= len(hedge.group(0)) - len(hedge.group("period") or "") if hedge and rounded else 0
         out += [statement[last:start], written] + ([after.group(1)] if after and rounded else [])
         last = after.end() if after and rounded else end
     return "".join(out) + statement[last:] if out else statement
