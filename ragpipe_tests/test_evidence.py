@@ -781,6 +781,39 @@ def test_an_imperial_amount_that_converts_is_the_same_quantity():
     assert same(quantities("16 ounces")[0], quantities("1 pound")[0])
 
 
+@pytest.mark.parametrize("one, other, agree", [
+    ("16 pounds", "7.26 kg", True), ("26.2 miles", "42.195 km", True), ("1,000 feet", "305 m", True),
+    ("6英尺", "1.83米", True), ("100 km", "62 miles", True),
+    ("16 pounds", "7 kg", False),  # a single figure where the other has more: another amount
+    ("1 mile", "2 km", False), ("25 hours", "1 day", False), ("2磅", "1公斤", False),
+])
+def test_an_amount_converted_into_another_unit_agrees_to_its_rounding(one, other, agree):
+    """A conversion is rounded in its new unit: the two agree to the last digit of either (not of a lone figure
+    beside more), within a twentieth."""
+    from ragpipe.core.evidence.quantities import quantities, same
+
+    assert same(quantities(one)[0], quantities(other)[0]) is agree
+
+
+@pytest.mark.parametrize("statement, evidence, written", [
+    ("光速大约是每秒30万公里", "约每秒299792公里", "光速大约是每秒299792公里"),  # both hedged: the hedge stays
+    ("大约每小时350公里", "每小时348公里", "每小时348公里"),
+])
+def test_a_chinese_hedge_before_a_rate_s_period_hedges_the_amount(statement, evidence, written):
+    from ragpipe.core.evidence.quantities import quantities
+
+    assert quantities(statement)[0].approximate
+    assert as_written_in(statement, evidence) == written
+
+
+@pytest.mark.parametrize("text, seconds", [("valid for one full day", 86400), ("two whole weeks", 1209600),
+                                           ("a full day", 86400), ("三整天", 259200)])
+def test_a_word_that_stresses_the_amount_leaves_the_quantity(text, seconds):
+    from ragpipe.core.evidence.quantities import quantities
+
+    assert [q.amount for q in quantities(text)] == [seconds]
+
+
 def test_age_bounds_written_after_or_before_the_value_are_bounds():
     from ragpipe.core.evidence.facts import bounds
     assert bounds("Membership is open to people aged 18 and over.") == {18.0: {"floor"}}
