@@ -15,6 +15,9 @@ from ragpipe.core.evidence.traded_sides import traded_sides
     ("客人需要提前一天给酒店打电话确认", "酒店会在入住前一天给客人打电话确认。"),
     ("球迷向裁判公开道歉", "赛后，裁判向球迷公开道歉。"),
     ("店员会帮顾客包装礼物", "顾客可以帮店员包装礼物。"),
+    # A quantifier on the evidence's side ("各队", "所有").
+    ("队员给裁判记分", "每局结束后，由裁判给各队队员记分。"),
+    ("病人给护士量体温", "每天早上护士会给所有病人量体温。"),
 ])
 def test_chinese_sides_of_a_preposition_traded_are_read_by_characters(statement, sentence):
     found = traded_sides(statement, [sentence])
@@ -35,6 +38,7 @@ def test_english_sides_traded_around_a_time_phrase_that_moved(statement, sentenc
 
 @pytest.mark.parametrize("statement, sentence", [
     ("导师要为学生写推荐信", "申请时，导师需为学生写两封推荐信。"),  # the same sides
+    ("导游为游客讲解", "导游会为每位游客讲解。"),
     ("护士每天替病人测量血压", "病人每天早上由护士替他测量血压。"),
     ("租客每月向房东交物业费", "物业费由房东每月向租客收取。"),  # a converse verb, not the same act
     ("这种药对儿童有效", "儿童对这种药过敏。"),

@@ -16,6 +16,8 @@ _ZH_TOWARD = "给为向对替帮"
 # What may stand between a side and the preposition without changing who acts: a modal, an adverb or a
 # time, up to eight characters ("老师会为学生录音", "甲方应向乙方支付", "酒店会在入住前一天给客人打电话").
 _ZH_BEFORE_TOWARD = "[^，。；：,;:！？!?\\s]{0,8}"
+# A quantifier on the side after the preposition leaves it the same side ("由裁判给各队队员记分", "为每位学生录音").
+_ZH_QUANTIFIER = "(?:各队|各位|各个|每位|每个|每名|所有|全体|全部|各|每|该|本)?"
 # 为 and 对 in words of their own say no side: "成为", "作为", "因为", "认为", "为期", "为止", "对于", "对比".
 _ZH_NOT_TOWARD = re.compile(r"[成作因认称以]为|为[期止主准何了]|对[于比照应称]|[相针面核绝反应]对|[交送借还嫁递]给|给予")
 _ZH_CLAUSE = re.compile(r"[，。；：！？,;:!?\s]")
@@ -37,7 +39,7 @@ def _zh_traded(statement: str, sentence: str) -> tuple[str, str] | None:
                     if set(left) & set(right):
                         continue
                     toward = lambda a, b: re.search(  # noqa: E731
-                        f"{re.escape(a)}{_ZH_BEFORE_TOWARD}{preposition}{re.escape(b)}", sentence)
+                        f"{re.escape(a)}{_ZH_BEFORE_TOWARD}{preposition}{_ZH_QUANTIFIER}{re.escape(b)}", sentence)
                     if toward(right, left + verb) and not toward(left, right):
                         return left, right
     return None
