@@ -2070,4 +2070,5 @@ def test_a_chinese_name_and_its_longer_form_are_one_name():
     assert not other_modifier("协和医院", "北京协和医院")
     assert not other_modifier("上海市图书馆", "上海图书馆")
     assert other_modifier("上海图书馆", "国家图书馆")
+    assert not other_modifier("种元素", "铁元素")  # 种 of the question's "哪种元素" is no name
     assert contradiction("该病人转到了协和医院", ["该病人已转至北京协和医院。"]) is None
