@@ -32,13 +32,13 @@ _ZH_CONDITION = re.compile(r"^(?:如果|假如|假若|倘若|若是?|要是|一�
 _ZH_CASE = re.compile(r"^(?:(?:周|星期)[一二三四五六日天](?:至|到|-|—)(?:周|星期)[一二三四五六日天]|周末|工作日|平日|平时|节假日|"
                       r"法定节假日|旺季|淡季|夜间|晚间|白天|寒暑假|寒假|暑假)[^，,0-9零一二两三四五六七八九十百千万]{1,12}$")
 _ZH_PRICED = re.compile(r"折|优惠|加收|上浮|减免|半价|免费")  # a price against the usual one, not a plain price
-# A lead clause of cause, setting or time with no predicate ("受台风影响，…", "由于大雾，…", "检修期间，…", "每节课结束时，…"):
-# the why, where or when of the next clause, no claim alone; read alone it is found in the evidence and dilutes the claim
-# that carries an error. A cause with a predicate ("因为他已经100岁了，…") is a claim; "因此，…" opens a consequence.
+# A lead clause of cause or setting with no predicate of its own ("受台风影响，…", "因设备检修原因，…", "由于大雾，…",
+# "在半决赛中，…", "检修期间，…"): the why or where of the next clause, no claim alone. Read alone it is found in the
+# evidence and dilutes the claim that carries an error. A cause with a predicate ("因为他已经100岁了，…") is a claim, and
+# "因此，…" opens a consequence.
 _ZH_LEAD = re.compile(r"^(?:受[^，,。；;]{1,12}(?:影响|冲击|限制|波及|干扰)"
                       r"|(?:因(?!此|而)|因为|由于|鉴于|迫于)(?:[^，,。；;]{1,12}(?:原因|缘故|之故|关系|影响)|[^，,。；;\d]{1,4})"
-                      r"|在[^，,。；;]{1,12}(?:中|上|里|期间|之际)|[^，,。；;]{1,10}期间"
-                      r"|[^，,。；;\d]{1,10}(?:(?<![小按准及临随暂有平定同限计])时|之[前后]|以[前后]|的时候))$")
+                      r"|在[^，,。；;]{1,12}(?:中|上|里|期间|之际)|[^，,。；;]{1,10}期间)$")
 # A clause that names who says or rules ("市场监管总局规定，…", "专家指出，…") introduces the next one: no claim alone.
 _ZH_SAYS = re.compile(r"(?:规定|表示|指出|认为|强调|称|说|提到|显示|宣布|介绍|报道|写道)$")
 # A lead-in that only names where the words come from: a preposition of source and any noun phrase
