@@ -890,3 +890,15 @@ def test_a_lone_one_before_a_measure_is_the_evidences_each():
     assert in_evidence_terms("围棋班一期12节课。", "围棋培训每期十二课时。") == "围棋班每期十二节课。"
     assert in_evidence_terms("一节课两小时。", "课程共十节，周末上课。") == "一节课两小时。"  # the evidence says no 每节
     assert in_evidence_terms("第十一节课停课。", "每节课45分钟。") == "第十一节课停课。"
+
+
+@pytest.mark.parametrize("text, negated", [
+    # Round twenty-one (i62-zhfaith): 告别厅 ("farewell hall") read as 别 ("don't") set negation_mismatch on a faithful price.
+    ("小型告别厅每场800元", False), ("他们分别是王老师和李老师", False), ("特别说明：门票含导览", False),
+    ("船上提供无线网络", False), ("内胆采用不锈钢", False), ("这家店的服务非常好", False),
+    ("别带宠物进店", True), ("展厅内禁止拍摄", True), ("不在报销范围内", True), ("毫无问题", True), ("并非如此", True),
+])
+def test_chinese_words_holding_a_negation_character_negate_nothing(text, negated):
+    from ragpipe.core.evidence.features import _negated
+
+    assert _negated(text) is negated
