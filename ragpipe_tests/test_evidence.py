@@ -751,6 +751,38 @@ def test_a_rate_adverb_is_its_unit(statement, evidence, word):
     assert word in as_evidence_words(content_tokens(statement), set(content_tokens(evidence)), [])
 
 
+@pytest.mark.parametrize("statement, evidence, word", [
+    ("Delivery takes two weeks.", "Orders are delivered within 14 days.", "deliver"),
+    ("The choir rehearses on Thursday evenings.", "Rehearsals take place every Thursday evening.", "rehearsal"),
+    ("Nail trimming is included.", "A nail trim is included.", "trim"),
+    ("38,000 people visited the orchard.", "The orchard welcomed 37,850 visitors.", "visitor"),
+    ("Groups need a reservation.", "Groups must reserve a slot.", "reserve"),
+])
+def test_a_word_of_the_evidences_words_family_is_its_word(statement, evidence, word):
+    """A noun, agent or verb of one family is the evidence's word (synonyms.family_member): delivery / delivered,
+    rehearses / rehearsals, visited / visitors, and the "evenings" whose stem is not "evening"'s."""
+    from ragpipe.core.synonyms import as_evidence_words
+    from ragpipe.core.text import content_tokens
+
+    held = set(content_tokens(evidence))
+    assert word in as_evidence_words(content_tokens(statement), held, [])
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The corner shop sells bread.", "The shop sells corn bread."),
+    ("The station is closed.", "The state museum is closed."),
+    ("Turn left at the signal.", "Sign in at the desk."),
+    ("The county fair opens at noon.", "Count the tickets at noon."),
+])
+def test_a_short_root_is_no_family(statement, evidence):
+    """A root of four letters before an agent, adjective or -ion ending is too often another word's start."""
+    from ragpipe.core.synonyms import as_evidence_words
+    from ragpipe.core.text import content_tokens
+
+    held = set(content_tokens(evidence))
+    assert as_evidence_words(content_tokens(statement), held, []) == content_tokens(statement)
+
+
 def test_a_comparison_the_values_bear_out_is_support_in_new_words_and_with_its_difference(verifier):
     # "price" and "lower" are the evidence's nowhere, and 0.3 / 7 are no number it states: the values bear them out.
     cheaper, heavier, more = verifier.verify(["The Pixel has a lower price than the Galaxy", "A型比B型重0.3公斤", "三班比五班多7人"],
