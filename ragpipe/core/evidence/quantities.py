@@ -44,8 +44,10 @@ _NUM = (rf"{_DIGITS}"
 _AND_A_HALF = r"\s+and\s+a\s+half\b"
 # Half of one unit: "half an hour" and "a half hour" are 30 minutes, "half a year" six months.
 _HALF_ONE = r"(?:\ba\s+)?\bhalf(?:\s+an?)?(?=[\s-]+(?:month|year|week|day|hour)\b)"
-_QUANTITY = re.compile(rf"(?P<first>(?P<halved>{_HALF_ONE})|{_NUM}|\ban?(?=\s+[a-z]+{_AND_A_HALF})|\b(?P<one>an?)(?=\s+(?:month|year|week|day|hour|fortnight)\b))(?:\s*(?:-|–|~|～|to|至|到)\s*(?P<second>{_NUM}))?"
-                       rf"(?P<half>个半|{_AND_A_HALF})?\s*-?\s*(?:个(?=小时|星期))?(?P<unit>{UNIT})(?P<half_after>{_AND_A_HALF})?", re.I)
+# "one full day", "a whole week", "two entire months": the adjective says the span is all of its unit, as the unit does.
+_WHOLE = r"(?:(?:full|whole|entire)\s+)?"
+_QUANTITY = re.compile(rf"(?P<first>(?P<halved>{_HALF_ONE})|{_NUM}|\ban?(?=\s+[a-z]+{_AND_A_HALF})|\b(?P<one>an?)(?=\s+{_WHOLE}(?:month|year|week|day|hour|fortnight)\b))(?:\s*(?:-|–|~|～|to|至|到)\s*(?P<second>{_NUM}))?"
+                       rf"(?P<half>个半|{_AND_A_HALF})?\s*-?\s*(?:个(?=小时|星期))?{_WHOLE}(?P<unit>{UNIT})(?P<half_after>{_AND_A_HALF})?", re.I)
 # Amounts of one dimension in falling units, side by side, add up: "2 hours and 15 minutes" is 135
 # minutes, "一年零三个月" 15 months, "1小时30分钟" 90 minutes.
 _COMPOUND_JOIN = re.compile(r"\s*(?:,?\s*and|,|零|又)?\s*$", re.I)
