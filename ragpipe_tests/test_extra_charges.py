@@ -62,3 +62,11 @@ def test_a_thing_included_at_no_cost_is_not_paid_for_apart():
     assert included_after_all("Paper and thread cost extra in the bookbinding workshop.", workshop)
     assert included_after_all("Helmets cost extra.", split_sentences("Helmets are provided free of charge; lockers cost £1."))
     assert included_after_all("Leather covers cost extra.", workshop) is None
+
+
+def test_a_fee_that_covers_a_thing_includes_it():
+    # "The course fee covers …", "at no extra charge" in a clause of its own; "leather covers" is a noun
+    course = split_sentences("The calligraphy course fee covers ink, brushes and rice paper at no extra charge.")
+    assert included_after_all("Ink and brushes cost extra on the calligraphy course.", course)
+    assert included_after_all("Guided tours cost extra.", split_sentences("The ticket price covers entry and guided tours."))
+    assert included_after_all("Leather covers cost extra.", split_sentences("Leather covers are charged at £12 each.")) is None

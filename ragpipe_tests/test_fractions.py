@@ -21,6 +21,8 @@ def test_another_fraction_is_written_as_its_percentage():
         "50% of the club's members hold a licence."
     assert as_percent_in("About a quarter of them backed it.", "Of the 150 members, 98 voted for it.") == \
         "About 25% of them backed it."
+    assert as_percent_in("A third of the rowing club's members are novices.", "Of the rowing club's 60 members, 45 are novices.") == \
+        "33.3% of the rowing club's members are novices."
 
 
 def test_a_fraction_near_a_share_the_evidence_states_stays_as_written():

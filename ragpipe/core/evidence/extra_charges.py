@@ -26,7 +26,9 @@ _ZH_APART = re.compile(r"另(?:外|行)?(?:付费|收费|收取|计费|购买|�
 _EN_APART = re.compile(r"\b(?:costs?|charged|billed|paid|priced|sold|available|rented|hired|bought|purchased)\s+(?:\w+\s+)?(?:extra|separately)\b"
                        r"|\b(?:at|for)\s+an?\s+(?:extra|additional|separate)\s+(?:cost|charge|fee)\b|\bextra\s+charge\b", re.I)
 # A claim of inclusion ("is included", "includes", 包含, 含); "not included" opposes it already where clauses align.
-_INCLUDED = re.compile(r"\bincluded\b|\bincludes?\b|\bcomes? with\b|包含|包括|含有|(?<![不未])含|配有|附带|附赠", re.I)
+# A fee that covers a thing includes it ("The course fee covers ink"; not the noun of "leather covers").
+_INCLUDED = re.compile(r"\bincluded\b|\bincludes?\b|\bcomes? with\b|\b(?:fees?|prices?|rates?|tickets?)\s+(?:also\s+)?covers?\b"
+                       r"|包含|包括|含有|(?<![不未])含|配有|附带|附赠", re.I)
 # What an English statement says is included, its article "the" too ("The ticket includes the audio guide"), where
 # provisions.offered_thing takes only "a" or "free" things.
 _EN_INCLUDES = re.compile(r"\b(?:includes?|comes? with)\s+(?:the\s+|a\s+|an\s+|free\s+)?(?P<thing>[\w'-]+(?:\s+(?!(?:with|of|on|in|at|"
@@ -85,6 +87,7 @@ def included_after_all(statement: str, sentences: list[str]) -> tuple[str, str, 
         for clause in clauses_of(sentence):
             held = head in clause if zh else found_in(head, words(clause))
             included = _INCLUDED.search(clause) or (not zh and _EN_NO_CHARGE.search(clause))
-            if held and included and not negated(_EN_NO_CHARGE.sub(" ", clause)) and not apart.search(clause):
+            charged = clause if zh else _EN_NO_CHARGE.sub(" ", clause)  # "at no extra charge" charges nothing
+            if held and included and not negated(charged) and not apart.search(charged):
                 return "negation", statement.strip(), clause.strip(), clause
     return None

@@ -22,9 +22,9 @@ _EN_NUMERAL = rf"\d+|(?:{'|'.join(sorted(EN_UNITS, key=len, reverse=True))})"
 _EN_SHARE = re.compile(rf"\b(?P<n>{_EN_NUMERAL})\s+(?:out\s+of|in|of\s+every)\s+(?P<m>{_EN_NUMERAL})\b"
                        r"(?!\s+(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b)", re.I)
 # A count of a whole the evidence states: "201 of the 300 members", "Of the 300 members, 201 voted".
-# "Of the club's 40 members, 10 …" too; "共有四十名成员，其中十人…".
-_EN_OF_WHOLE = re.compile(r"\b(?P<n>\d+)\s+of\s+(?:the|all|its|their)\s+(?:[a-z]+'s\s+)?(?P<m>\d+)\b|"
-                          r"\bof\s+(?:the|all|its|their)\s+(?:[a-z]+'s\s+)?(?P<m2>\d+)\s+[a-z]+(?:\s+[a-z]+)?,\s*(?P<n2>\d+)\b", re.I)
+# "Of the (rowing) club's 40 members, 10 …" too; "共有四十名成员，其中十人…".
+_EN_OF_WHOLE = re.compile(r"\b(?P<n>\d+)\s+of\s+(?:the|all|its|their)\s+(?:(?:[a-z]+\s+)?[a-z]+'s\s+)?(?P<m>\d+)\b|"
+                          r"\bof\s+(?:the|all|its|their)\s+(?:(?:[a-z]+\s+)?[a-z]+'s\s+)?(?P<m2>\d+)\s+[a-z]+(?:\s+[a-z]+)?,\s*(?P<n2>\d+)\b", re.I)
 _MEASURE = "个名位人家户件只台所"
 _ZH_OF_WHOLE = re.compile(rf"共(?:有|计)?(?P<m>\d+|[{ZH_NUMERAL}]+)[{_MEASURE}][\u4e00-\u9fff]{{0,6}}?[，,]\s*其中(?:有)?"
                           rf"(?P<n>\d+|[{ZH_NUMERAL}]+)[{_MEASURE}]")
