@@ -5,7 +5,7 @@ what the range says."""
 import pytest
 
 from ragpipe.core.evidence.contradiction import borne_out, contradicted
-from ragpipe.core.evidence.weekdays import one_zh_weekday_form, other_weekday
+from ragpipe.core.evidence.weekdays import one_zh_weekday_form, other_weekday, weekday_reading
 
 OFFICE_EN = ["The office is open Monday to Friday, 9 a.m. to 5 p.m."]
 OFFICE_ZH = ["办公室周一至周五开放，时间为上午9点至下午5点。"]
@@ -182,3 +182,25 @@ def test_another_weekday_said_alike_is_another_day(answer, reference, other):
 
 def test_a_chinese_weekday_is_written_one_way():
     assert one_zh_weekday_form("每周二、星期四和礼拜天休息，每周一次大扫除") == "周二、周四和周日休息，每周一次大扫除"
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    ("It's held on Sundays.", "When is the Knife Skills class?",
+     ["Our Knife Skills class runs on Saturdays from 10 a.m. to 1 p.m.", "The Pasta Basics course costs $240."]),
+    ("It runs on Sundays.", "When does the llama trek run?",
+     ["The llama trek runs on Saturdays.", "It does not run on Sundays because the farm is closed."]),
+    ("They meet on Tuesdays.", "When does the chess club meet?",
+     ["The chess club meets every Thursday evening.", "The book group meets on Tuesdays."]),
+    ("它周三举行。", "陶艺市集什么时候举行？", ["陶艺市集每周六举行。", "花卉市集每周三举行。"]),
+])
+def test_a_pronoun_subjects_day_is_read_against_the_questions_subject(statement, question, evidence):
+    """"It" names what the question asks of: its schedule on another day is the contradiction, and a sentence that
+    denies a day ("It does not run on Sundays") gives that day to nothing."""
+    assert weekday_reading(statement, question, evidence)[0] == "date"
+
+
+def test_a_pronoun_subjects_own_day_is_no_contradiction():
+    assert weekday_reading("They meet on Thursday evenings.", "When does the chess club meet?",
+                           ["The chess club meets every Thursday evening.", "The book group meets on Tuesdays."]) is None
+    assert weekday_reading("It runs on Saturdays.", "When does the llama trek run?",
+                           ["The llama trek runs on Saturdays.", "It does not run on Sundays."]) is None
