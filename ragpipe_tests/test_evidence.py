@@ -440,8 +440,8 @@ def test_a_count_of_one_each_of_a_list_is_as_many_as_the_list_names(statement, e
     ("三成员工参加了培训。", "公司百分之三十的员工参加了培训。", "百分之三十员工参加了培训。"),
     ("Two thirds of them agreed.", "67 percent agreed.", "67 percent of them agreed."),
     ("About a third of voters cast a ballot.", "Turnout was 35% of voters.", "About 35% of voters cast a ballot."),
-    # another share, an hour's half, a third not hedged against 35%: as written
-    ("A quarter of staff agreed.", "40% of staff agreed.", "A quarter of staff agreed."),
+    # another share is its percentage, a number the evidence lacks; an hour's half, a third near 35%: as written
+    ("A quarter of staff agreed.", "40% of staff agreed.", "25% of staff agreed."),
     ("It takes half an hour.", "50% of trips are late.", "It takes half an hour."),
     ("A third of voters cast a ballot.", "Turnout was 35% of voters.", "A third of voters cast a ballot."),
 ])
@@ -456,7 +456,7 @@ def test_a_fraction_in_words_is_the_percentage_the_evidence_states(statement, ev
     ("每五名员工中有四名参加了培训。", "员工培训参与率为80%。", "80%的员工参加了培训。"),
     ("每10人中有3人报名。", "报名率为30%。", "30%的人报名。"),
     # another share, or a count that is not a share of a whole ("3 in 10 minutes"), stays as written
-    ("One in four applicants were accepted.", "The acceptance rate was 40%.", "One in four applicants were accepted."),
+    ("One in four applicants were accepted.", "The acceptance rate was 40%.", "25% of applicants were accepted."),
     ("It finished 3 in 10 minutes.", "30% finished.", "It finished 3 in 10 minutes."),
 ])
 def test_a_share_written_as_a_count_of_a_whole_is_its_percentage(statement, evidence, written):
@@ -751,6 +751,38 @@ def test_a_rate_adverb_is_its_unit(statement, evidence, word):
     assert word in as_evidence_words(content_tokens(statement), set(content_tokens(evidence)), [])
 
 
+@pytest.mark.parametrize("statement, evidence, word", [
+    ("Delivery takes two weeks.", "Orders are delivered within 14 days.", "deliver"),
+    ("The choir rehearses on Thursday evenings.", "Rehearsals take place every Thursday evening.", "rehearsal"),
+    ("Nail trimming is included.", "A nail trim is included.", "trim"),
+    ("38,000 people visited the orchard.", "The orchard welcomed 37,850 visitors.", "visitor"),
+    ("Groups need a reservation.", "Groups must reserve a slot.", "reserve"),
+])
+def test_a_word_of_the_evidences_words_family_is_its_word(statement, evidence, word):
+    """A noun, agent or verb of one family is the evidence's word (synonyms.family_member): delivery / delivered,
+    rehearses / rehearsals, visited / visitors, and the "evenings" whose stem is not "evening"'s."""
+    from ragpipe.core.synonyms import as_evidence_words
+    from ragpipe.core.text import content_tokens
+
+    held = set(content_tokens(evidence))
+    assert word in as_evidence_words(content_tokens(statement), held, [])
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("The corner shop sells bread.", "The shop sells corn bread."),
+    ("The station is closed.", "The state museum is closed."),
+    ("Turn left at the signal.", "Sign in at the desk."),
+    ("The county fair opens at noon.", "Count the tickets at noon."),
+])
+def test_a_short_root_is_no_family(statement, evidence):
+    """A root of four letters before an agent, adjective or -ion ending is too often another word's start."""
+    from ragpipe.core.synonyms import as_evidence_words
+    from ragpipe.core.text import content_tokens
+
+    held = set(content_tokens(evidence))
+    assert as_evidence_words(content_tokens(statement), held, []) == content_tokens(statement)
+
+
 def test_a_comparison_the_values_bear_out_is_support_in_new_words_and_with_its_difference(verifier):
     # "price" and "lower" are the evidence's nowhere, and 0.3 / 7 are no number it states: the values bear them out.
     cheaper, heavier, more = verifier.verify(["The Pixel has a lower price than the Galaxy", "A型比B型重0.3公斤", "三班比五班多7人"],
@@ -779,6 +811,39 @@ def test_an_imperial_amount_that_converts_is_the_same_quantity():
     assert same(quantities("about 392 °F")[0], quantities("200 °C")[0])
     assert same(quantities("2.2 lb")[0], quantities("about 1 kg")[0])
     assert same(quantities("16 ounces")[0], quantities("1 pound")[0])
+
+
+@pytest.mark.parametrize("one, other, agree", [
+    ("16 pounds", "7.26 kg", True), ("26.2 miles", "42.195 km", True), ("1,000 feet", "305 m", True),
+    ("6英尺", "1.83米", True), ("100 km", "62 miles", True),
+    ("16 pounds", "7 kg", False),  # a single figure where the other has more: another amount
+    ("1 mile", "2 km", False), ("25 hours", "1 day", False), ("2磅", "1公斤", False),
+])
+def test_an_amount_converted_into_another_unit_agrees_to_its_rounding(one, other, agree):
+    """A conversion is rounded in its new unit: the two agree to the last digit of either (not of a lone figure
+    beside more), within a twentieth."""
+    from ragpipe.core.evidence.quantities import quantities, same
+
+    assert same(quantities(one)[0], quantities(other)[0]) is agree
+
+
+@pytest.mark.parametrize("statement, evidence, written", [
+    ("光速大约是每秒30万公里", "约每秒299792公里", "光速大约是每秒299792公里"),  # both hedged: the hedge stays
+    ("大约每小时350公里", "每小时348公里", "每小时348公里"),
+])
+def test_a_chinese_hedge_before_a_rate_s_period_hedges_the_amount(statement, evidence, written):
+    from ragpipe.core.evidence.quantities import quantities
+
+    assert quantities(statement)[0].approximate
+    assert as_written_in(statement, evidence) == written
+
+
+@pytest.mark.parametrize("text, seconds", [("valid for one full day", 86400), ("two whole weeks", 1209600),
+                                           ("a full day", 86400), ("三整天", 259200)])
+def test_a_word_that_stresses_the_amount_leaves_the_quantity(text, seconds):
+    from ragpipe.core.evidence.quantities import quantities
+
+    assert [q.amount for q in quantities(text)] == [seconds]
 
 
 def test_age_bounds_written_after_or_before_the_value_are_bounds():
@@ -857,3 +922,15 @@ def test_a_lone_one_before_a_measure_is_the_evidences_each():
     assert in_evidence_terms("围棋班一期12节课。", "围棋培训每期十二课时。") == "围棋班每期十二节课。"
     assert in_evidence_terms("一节课两小时。", "课程共十节，周末上课。") == "一节课两小时。"  # the evidence says no 每节
     assert in_evidence_terms("第十一节课停课。", "每节课45分钟。") == "第十一节课停课。"
+
+
+@pytest.mark.parametrize("text, negated", [
+    # Round twenty-one (i62-zhfaith): 告别厅 ("farewell hall") read as 别 ("don't") set negation_mismatch on a faithful price.
+    ("小型告别厅每场800元", False), ("他们分别是王老师和李老师", False), ("特别说明：门票含导览", False),
+    ("船上提供无线网络", False), ("内胆采用不锈钢", False), ("这家店的服务非常好", False),
+    ("别带宠物进店", True), ("展厅内禁止拍摄", True), ("不在报销范围内", True), ("毫无问题", True), ("并非如此", True),
+])
+def test_chinese_words_holding_a_negation_character_negate_nothing(text, negated):
+    from ragpipe.core.evidence.features import _negated
+
+    assert _negated(text) is negated

@@ -60,3 +60,29 @@ def test_a_charge_apart_said_later_in_the_sentence_opposes_included(statement, e
 def test_a_charge_for_another_thing_after_a_comma_is_no_charge_for_the_included_one():
     assert charged_apart("Breakfast is included.", ["Breakfast is included, and parking is charged separately."]) is None
     assert charged_apart("租金包含搬运服务。", ["搬运服务免费提供，停车另行收费。"]) is None
+
+
+def test_a_thing_the_statement_includes_with_the_is_checked():
+    # "includes the audio guide": the article "the" is no reason to leave the thing unread
+    assert charged_apart("The ticket includes the audio guide.", ["The audio guide is rented separately for $5."])
+    assert charged_apart("Yes, the spa day comes with the buffet lunch.",
+                         split_sentences("The spa day includes the pools; the buffet lunch is charged separately at £18."))
+    assert charged_apart("The package includes the ferry transfer.", ["The package includes the ferry transfer."]) is None
+    assert charged_apart("The ticket does not include the audio guide.", ["The audio guide is rented separately."]) is None
+
+
+def test_a_thing_included_at_no_cost_is_not_paid_for_apart():
+    # "at no additional cost", "free of charge": the "no" denies the charge, and the thing is included
+    workshop = split_sentences("The bookbinding workshop includes all paper and thread at no additional cost; "
+                               "leather covers are charged at £12 each.")
+    assert included_after_all("Paper and thread cost extra in the bookbinding workshop.", workshop)
+    assert included_after_all("Helmets cost extra.", split_sentences("Helmets are provided free of charge; lockers cost £1."))
+    assert included_after_all("Leather covers cost extra.", workshop) is None
+
+
+def test_a_fee_that_covers_a_thing_includes_it():
+    # "The course fee covers …", "at no extra charge" in a clause of its own; "leather covers" is a noun
+    course = split_sentences("The calligraphy course fee covers ink, brushes and rice paper at no extra charge.")
+    assert included_after_all("Ink and brushes cost extra on the calligraphy course.", course)
+    assert included_after_all("Guided tours cost extra.", split_sentences("The ticket price covers entry and guided tours."))
+    assert included_after_all("Leather covers cost extra.", split_sentences("Leather covers are charged at £12 each.")) is None

@@ -10,6 +10,7 @@ from ragpipe.core.evidence.features import MAX_EMBED_CHARS
 from ragpipe.core.metrics.context_relevance import MAX_CONTEXT_CHARS, SENTENCE_SHORTLIST
 from ragpipe.core.metrics import REGISTRY, Toolkit
 from ragpipe.core.schemas import EvalCase
+from ragpipe.core.text import is_chinese
 
 QUESTION = "什么是 FHA 贷款的最低首付？"
 CONTEXT = "FHA 贷款允许最低 3.5% 的首付..."
@@ -1276,6 +1277,49 @@ def test_context_relevance_an_item_opening_with_a_pronoun_goes_on_from_the_relev
     assert _relevant(kit, question, ["The Lumen 3 desk lamp has five brightness levels.", pronoun]) == [True, True]
     assert _relevant(kit, question, [pronoun]) == [False]
     assert _relevant(kit, question, ["The Nimbus 5 e-reader has a waterproof body.", pronoun])[1] is False
+
+
+@pytest.mark.parametrize("question, rule", [
+    ("May I take photos inside the museum?", "Photography without flash is welcome in all galleries."),  # 0.43 alone
+    ("Can kids ride the go-karts?", "Drivers must be at least 12 years old and 140 cm tall."),  # 0.45
+    ("图书馆里能喝咖啡吗？", "阅览区内禁止饮食，饮水请到休息区。"),  # 0.44
+    ("游泳馆可以穿普通短裤下水吗？", "入池须穿着专业泳衣并佩戴泳帽。"),  # 0.52
+])
+def test_context_relevance_a_rule_answers_a_may_i_question_from_the_lower_cut(kit, question, rule):
+    # The rule names a wider thing than the one asked (galleries, drivers, 阅览区): it answers in other words.
+    assert _relevant(kit, question, [rule]) == [True]
+
+
+def test_context_relevance_a_rule_of_another_matter_does_not_answer_a_may_i_question(kit):
+    assert _relevant(kit, "May I take photos inside the museum?", ["Visitors must leave large bags in the cloakroom."]) == [False]
+    assert _relevant(kit, "图书馆里能喝咖啡吗？", ["借书须持有效读者证，每人限借五本。"]) == [False]
+
+
+@pytest.mark.parametrize("question, context, relevant", [
+    ("山谷露营地的押金是多少？", "入住帐篷需交押金300元，退房时检查无损坏后退还。", True),  # 0.45: an amount, the kind asked
+    ("驾校的保证金是多少？", "报名时需交保证金500元，拿证后退还。", True),  # 0.44
+    ("What is the late fine for a library DVD?", "Library DVDs can be borrowed for one week.", False),  # 0.68, no amount
+    ("How much is the deposit for the flat?", "Tenants pay a deposit equal to five weeks' rent.", True),
+])
+def test_context_relevance_a_sum_named_by_its_kind_asks_an_amount_of_money(kit, question, context, relevant):
+    # 押金是多少, "the late fine": a deposit, a fine, a fee asks its amount, as 多少钱 and "How much does … cost" do.
+    assert _relevant(kit, question, [context]) == [relevant]
+
+
+@pytest.mark.parametrize("question, contexts", [
+    ("婚纱摄影套餐包括什么？", ["套餐含两套婚纱和一套礼服的拍摄。", "另外赠送精修照片三十张和一本相册。"]),
+    ("会员年卡包含什么？", ["年卡包含全年不限次入园。", "另外附赠两张停车券。"]),
+    ("What is included in the Harbour Cruise dinner ticket?", ["The ticket covers a three-course dinner on the upper deck.",
+                                                               "A glass of sparkling wine on arrival is also included."]),
+    ("What's included in the cooking class?", ["Each class includes all ingredients and a printed recipe card.",
+                                               "Aprons and knives are supplied by the school."]),  # supplied, provided
+])
+def test_context_relevance_what_a_package_includes_is_a_list_each_chunk_gives_part_of(kit, question, contexts):
+    # The second chunk (a gift, one more thing covered) lay at 0.01-0.11 beside the first: read as an open question's
+    # further item, it is scored alone.
+    assert _relevant(kit, question, contexts) == [True, True]
+    assert _relevant(kit, question, [contexts[0], "公园东门正在维修，请走西门。" if is_chinese(question)
+                                     else "The ship's car park closes at midnight."])[1] is False
 
 
 def test_context_relevance_a_person_in_the_story_is_not_read_as_the_answer_to_who(kit):

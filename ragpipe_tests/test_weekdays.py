@@ -6,6 +6,7 @@ import pytest
 
 from ragpipe.core.evidence.contradiction import borne_out, contradicted
 from ragpipe.core.evidence.weekdays import one_zh_weekday_form, open_days, other_weekday
+from ragpipe.core.evidence.weekdays import one_zh_weekday_form, other_weekday, weekday_reading
 
 OFFICE_EN = ["The office is open Monday to Friday, 9 a.m. to 5 p.m."]
 OFFICE_ZH = ["办公室周一至周五开放，时间为上午9点至下午5点。"]
@@ -201,3 +202,25 @@ def test_every_day_in_an_opening_clause_opens_all_but_the_closing_day_and_in_a_c
     assert open_days("本店营业时间为每天10:00-20:00，每周三店休。") == ({0, 1, 3, 4, 5, 6}, "周三", True)
     assert open_days("除周一外每天营业。") == ({1, 2, 3, 4, 5, 6}, "周一", True)
     assert open_days("每天12:00-13:00休息，周三店休。") is None
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    ("It's held on Sundays.", "When is the Knife Skills class?",
+     ["Our Knife Skills class runs on Saturdays from 10 a.m. to 1 p.m.", "The Pasta Basics course costs $240."]),
+    ("It runs on Sundays.", "When does the llama trek run?",
+     ["The llama trek runs on Saturdays.", "It does not run on Sundays because the farm is closed."]),
+    ("They meet on Tuesdays.", "When does the chess club meet?",
+     ["The chess club meets every Thursday evening.", "The book group meets on Tuesdays."]),
+    ("它周三举行。", "陶艺市集什么时候举行？", ["陶艺市集每周六举行。", "花卉市集每周三举行。"]),
+])
+def test_a_pronoun_subjects_day_is_read_against_the_questions_subject(statement, question, evidence):
+    """"It" names what the question asks of: its schedule on another day is the contradiction, and a sentence that
+    denies a day ("It does not run on Sundays") gives that day to nothing."""
+    assert weekday_reading(statement, question, evidence)[0] == "date"
+
+
+def test_a_pronoun_subjects_own_day_is_no_contradiction():
+    assert weekday_reading("They meet on Thursday evenings.", "When does the chess club meet?",
+                           ["The chess club meets every Thursday evening.", "The book group meets on Tuesdays."]) is None
+    assert weekday_reading("It runs on Saturdays.", "When does the llama trek run?",
+                           ["The llama trek runs on Saturdays.", "It does not run on Sundays."]) is None

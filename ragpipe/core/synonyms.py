@@ -129,9 +129,10 @@ def as_evidence_words(tokens: tuple[str, ...], held: set[str], zh_words: list[st
     def read(token: str) -> str:
         if token in held:
             return token
-        # A word the lexicon takes for one the evidence has; an English stem less its silent e ("smoke" / "smok").
+        # A word the lexicon takes for one the evidence has; an English stem less its silent e ("smoke" / "smok"); a word
+        # of the evidence's word's family ("delivery" / "delivered", "rehearses" / "rehearsals").
         alike = next((w for w in [*sorted(interchangeable(token)), token[:-1] if token.isascii() and token.endswith("e") else ""]
-                      if w in held), None)
+                      if w in held), None) or family_member(token, held)
         if alike or len(token) < 2 or token.isascii():
             return alike or token
         found = next((w for w in sorted(zh_words) if w in token or token in w), None)
@@ -146,6 +147,37 @@ def as_evidence_words(tokens: tuple[str, ...], held: set[str], zh_words: list[st
         if not pair_of_word:
             word = (token, out[-1]) if len(token) > 2 and out[-1] != token else ("", "")
     return tuple(out)
+
+
+# Endings that make a noun, an adjective or an agent of an English verb, longest first ("delivery", "rehearsal",
+# "collection", "acceptance", "visitor"), each with the shortest root it may leave: a shorter one is too often another
+# word's start ("corn" / "corner", "stat" / "station", "sign" / "signal"). Stems are content_tokens's: plurals and
+# -ing/-ed are cut already.
+_DERIVED = (("ation", 4), ("ment", 4), ("ance", 4), ("ence", 4), ("ery", 4), ("ion", 5), ("ing", 4), ("al", 5),
+            ("er", 5), ("or", 5), ("e", 4))
+
+
+@lru_cache(maxsize=65536)
+def family_root(token: str) -> str:
+    """An English stem less a derivational ending, its doubled last consonant single ("trimm" / "trim"): the root
+    the words of one family share. Other tokens are themselves."""
+    if not token.isascii() or not token.isalpha():
+        return token
+    if len(token) > 4 and token[-1] == token[-2] and token[-1] not in "aeiouls":
+        token = token[:-1]
+    for ending, shortest in _DERIVED:
+        if token.endswith(ending) and len(token) - len(ending) >= shortest:
+            return token[:-len(ending)]
+    return token
+
+
+def family_member(token: str, held) -> str | None:
+    """The evidence's word (of ``held``) of the token's family, where the token is English and the evidence lacks it:
+    "delivery" read as the evidence's "deliver", "evening" as "even" (the stem of "evening")."""
+    if not token.isascii() or len(token) < 4 or token in held:
+        return None
+    root = family_root(token)
+    return next((w for w in sorted(held) if w[:3] == token[:3] and w != token and family_root(w) == root), None)
 
 
 def shortened(word: str, present) -> str | None:

@@ -48,6 +48,7 @@ from ragpipe.core.evidence.relative_times import before_after_conflict
 from ragpipe.core.evidence.reworded_denials import reworded_denial
 from ragpipe.core.evidence.roles import names_role, one_relation, relation_wording, swapped_roles
 from ragpipe.core.evidence.substitutions import substituted
+from ragpipe.core.evidence.traded_sides import traded_sides
 from ragpipe.core.evidence.use_rules import use_rule_conflict
 from ragpipe.core.evidence.waived_conditions import waived_condition
 from ragpipe.core.evidence.slots import alternative, as_written, one_person, proper, read_as_evidence, show, slot_conflict
@@ -288,7 +289,7 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
              or denied_offer(statement, sentences))  # "不提供保修" / "享受6个月保修"
     if found and found[0] == "antonym" and (one_relation(statement, found[3]) or order and found[3] in order[3]):
         found = None  # a converse ("lost to" / "won against", "shorter" / "longer"): the roles decide
-    swapped = not found and swapped_roles(statement, sentences)
+    swapped = not found and (swapped_roles(statement, sentences) or traded_sides(statement, sentences))
     if swapped and order and swapped[2] == order[3]:
         swapped = None  # "B is shorter than A" swaps the sides of "A is longer than B" around its antonym
     found = found or (("roles", *swapped) if swapped else bound_conflict(statement, sentences) or ranked_title(statement, sentences))

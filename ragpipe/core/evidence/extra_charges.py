@@ -26,7 +26,16 @@ _ZH_APART = re.compile(r"另(?:外|行)?(?:付费|收费|收取|计费|购买|�
 _EN_APART = re.compile(r"\b(?:costs?|charged|billed|paid|priced|sold|available|rented|hired|bought|purchased)\s+(?:\w+\s+)?(?:extra|separately)\b"
                        r"|\b(?:at|for)\s+an?\s+(?:extra|additional|separate)\s+(?:cost|charge|fee)\b|\bextra\s+charge\b", re.I)
 # A claim of inclusion ("is included", "includes", 包含, 含); "not included" opposes it already where clauses align.
-_INCLUDED = re.compile(r"\bincluded\b|\bincludes?\b|\bcomes? with\b|包含|包括|含有|(?<![不未])含|配有|附带|附赠", re.I)
+# A fee that covers a thing includes it ("The course fee covers ink"; not the noun of "leather covers").
+_INCLUDED = re.compile(r"\bincluded\b|\bincludes?\b|\bcomes? with\b|\b(?:fees?|prices?|rates?|tickets?)\s+(?:also\s+)?covers?\b"
+                       r"|包含|包括|含有|(?<![不未])含|配有|附带|附赠", re.I)
+# What an English statement says is included, its article "the" too ("The ticket includes the audio guide"), where
+# provisions.offered_thing takes only "a" or "free" things.
+_EN_INCLUDES = re.compile(r"\b(?:includes?|comes? with)\s+(?:the\s+|a\s+|an\s+|free\s+)?(?P<thing>[\w'-]+(?:\s+(?!(?:with|of|on|in|at|"
+                          r"for|to|from|and|or|by|if|when|per|every|each)\b)[\w'-]+){0,2})", re.I)
+# Free of charge: a "no" that denies the charge, not the inclusion ("includes paper at no additional cost").
+_EN_NO_CHARGE = re.compile(r"\b(?:at|for)\s+no\s+(?:extra\s+|additional\s+|added\s+)?(?:cost|charge|fee)\b|\bfree\s+of\s+charge\b"
+                           r"|\bwithout\s+(?:any\s+)?(?:extra\s+|additional\s+)?(?:cost|charge|fee)\b", re.I)
 
 
 def charged_apart(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
@@ -34,7 +43,8 @@ def charged_apart(statement: str, sentences: list[str]) -> tuple[str, str, str, 
     statement, the clause, the clause), or None."""
     if not _INCLUDED.search(statement):
         return None
-    thing = offered_thing(statement)
+    included = None if is_chinese(statement) or negated(statement) else _EN_INCLUDES.search(statement)
+    thing = offered_thing(statement) or (words(included.group("thing")) if included else ())
     if not thing:
         return None
     head, zh = thing[-1], is_chinese(statement)
@@ -87,7 +97,8 @@ def included_after_all(statement: str, sentences: list[str]) -> tuple[str, str, 
     for sentence in sentences:
         for clause in clauses_of(sentence):
             held = head in clause if zh else found_in(head, words(clause))
-            included = _INCLUDED.search(clause)
-            if held and included and not negated(clause) and not apart.search(clause):
+            included = _INCLUDED.search(clause) or (not zh and _EN_NO_CHARGE.search(clause))
+            charged = clause if zh else _EN_NO_CHARGE.sub(" ", clause)  # "at no extra charge" charges nothing
+            if held and included and not negated(charged) and not apart.search(charged):
                 return "negation", statement.strip(), clause.strip(), clause
     return None

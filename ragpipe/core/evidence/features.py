@@ -86,7 +86,11 @@ _DENIED = re.compile(r"^(.*\S): no$")  # a structured line of a false flag, as _
 # A prohibition, advice to avoid or an exclusion denies as "not" does: "smoking is forbidden", "禁用", "is excluded", "免责".
 _EN_NEGATION = re.compile(r"\b(?:not|no|never|none|nobody|nothing|neither|nor|cannot|without|unable|lack|lacks|lacking|"
                           r"fails?|failed|forbidden|prohibited|banned|avoid|exclude[ds]?|non-?\w+able)\b|n't\b", re.I)  # non-refundable
-_ZH_NEGATION = re.compile(r"不|没|无|未|非|别|否|勿|莫|禁|避免|免责|谢绝")  # 谢绝携带宠物: "no pets"
+# A word that holds a negation's character but negates nothing is no negation: 告别厅 ("farewell hall"), 特别, 分别, 别墅;
+# 非常 ("very"), 无线, 不锈钢, 不仅, 未来 (facts._ZH_NEGATION leaves the same words out).
+_ZH_NEGATION = re.compile(r"(?<![毫])(?:不|没|无|未|非|否|勿|莫|禁)(?!仅|但|断|少|久|过|论|常|来|线|穷|数|比|同|管|光|妨|敌|正当|动产|锈|"
+                          r"理由|人机|例外)|(?<![告分区特类级性识个辨离鉴差派判道送惜诀久])别(?![墅致名称针号人的处])"
+                          r"|毫无|并非|避免|免责|谢绝")  # 谢绝携带宠物: "no pets"
 # Clauses of an evidence sentence: the negation that counts is that of the clause saying what the statement says
 # ("会员满200元可免运费，非会员需满300元" affirms the members' offer).
 _CLAUSE = re.compile(r"[，,；;：:（）()]|\b(?:but|except)\b")

@@ -22,13 +22,19 @@ _EN_NUMERAL = rf"\d+|(?:{'|'.join(sorted(EN_UNITS, key=len, reverse=True))})"
 _EN_SHARE = re.compile(rf"\b(?P<n>{_EN_NUMERAL})\s+(?:out\s+of|in|of\s+every)\s+(?P<m>{_EN_NUMERAL})\b"
                        r"(?!\s+(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b)", re.I)
 # A count of a whole the evidence states: "201 of the 300 members", "Of the 300 members, 201 voted".
-_EN_OF_WHOLE = re.compile(r"\b(?P<n>\d+)\s+of\s+(?:the|all|its|their)\s+(?P<m>\d+)\b|"
-                          r"\bof\s+(?:the|all|its|their)\s+(?P<m2>\d+)\s+[a-z]+(?:\s+[a-z]+)?,\s*(?P<n2>\d+)\b", re.I)
+# "Of the (rowing) club's 40 members, 10 …" too; "共有四十名成员，其中十人…".
+_EN_OF_WHOLE = re.compile(r"\b(?P<n>\d+)\s+of\s+(?:the|all|its|their)\s+(?:(?:[a-z]+\s+)?[a-z]+'s\s+)?(?P<m>\d+)\b|"
+                          r"\bof\s+(?:the|all|its|their)\s+(?:(?:[a-z]+\s+)?[a-z]+'s\s+)?(?P<m2>\d+)\s+[a-z]+(?:\s+[a-z]+)?,\s*(?P<n2>\d+)\b", re.I)
 _MEASURE = "个名位人家户件只台所"
+_ZH_OF_WHOLE = re.compile(rf"共(?:有|计)?(?P<m>\d+|[{ZH_NUMERAL}]+)[{_MEASURE}][\u4e00-\u9fff]{{0,6}}?[，,]\s*其中(?:有)?"
+                          rf"(?P<n>\d+|[{ZH_NUMERAL}]+)[{_MEASURE}]")
 # "每五个报名者中录取一个": a verb of one or two characters for 有, and then the count needs its measure word.
 _ZH_SHARE = re.compile(rf"每?(?P<m>\d+|[{ZH_NUMERAL}]+)(?P<mw>[{_MEASURE}])?(?P<noun>[\u4e00-\u9fff]{{0,4}}?)中(?:就|只)?"
                        rf"[，,]?(?:有?(?P<n>\d+|[{ZH_NUMERAL}]+)[{_MEASURE}]?|(?P<verb>[\u4e00-\u9fff]{{1,2}}?)(?P<n2>\d+|[{ZH_NUMERAL}]+)[{_MEASURE}])")
 _PERCENT = re.compile(rf"(?P<digits>\d+(?:\.\d+)?)\s*(?:%|％|\s*percent\b|\s*per cent\b)|百分之(?P<zh>[{ZH_NUMERAL}点]+)", re.I)
+# Points between a fraction and every share its evidence states for it to be another share: "one in three" of
+# "about 30%" is a reading, "half" of "10 of 40" is not.
+OTHER_SHARE = 5.0
 _HEDGE = re.compile(r"(?:about|around|roughly|nearly|almost|approximately|约|大约|近|将近|接近)\s*$", re.I)
 
 
@@ -84,11 +90,12 @@ def _fractions_as_percent_in(statement: str, evidence: str) -> str:
 def _shares(text: str) -> list[tuple[float, str]]:
     """The counts of a whole a text states, as (percentage, the count written as "201 of 300" / "300中201")."""
     found = []
-    for match in [*_EN_OF_WHOLE.finditer(text), *_ZH_SHARE.finditer(text)]:
+    for match in [*_EN_OF_WHOLE.finditer(text), *_ZH_SHARE.finditer(text), *_ZH_OF_WHOLE.finditer(text)]:
         n, m = match.group("n") or match.group("n2"), match.group("m") or match.group("m2")
-        value = _fraction(match) if match.re is _ZH_SHARE else int(n) / int(m) if 0 < int(n) < int(m) else None
+        value = _fraction(match) if match.re is _ZH_SHARE else (
+            _count(n) / _count(m) if _count(n) and _count(m) and _count(n) < _count(m) else None)
         if value:
-            found.append((100 * value, f"{m}中{n}" if match.re is _ZH_SHARE else f"{n} of {m}"))
+            found.append((100 * value, f"{n} of {m}" if match.re is _EN_OF_WHOLE else f"{m}中{n}"))
     return found
 
 
@@ -101,12 +108,19 @@ def as_percent_in(statement: str, evidence: str) -> str:
     theirs = _percents(evidence) + _shares(evidence)
     if not theirs:
         return statement
+    # Every share the evidence states, however written: a fraction clearly none of them (OTHER_SHARE points off each)
+    # is another share, and is written as its percentage ("half of the members" against "Of the 40 members, 10 …" as
+    # "50% of the members"), a number the evidence lacks.
+    stated = [p for p, _ in theirs] + [100 * value for pattern in (_EN_SHARE, _ZH_SHARE, _EN_FRACTION, _ZH_FRACTION)
+                                       for match in pattern.finditer(evidence) if (value := _fraction(match))]
     out, last = [], 0
     found = [m for pattern in (_EN_SHARE, _ZH_SHARE, _EN_FRACTION, _ZH_FRACTION) for m in pattern.finditer(statement)]
     for match in sorted(found, key=lambda m: m.start()):
         value = _fraction(match)
         slack = 2.5 if _HEDGE.search(statement[max(0, match.start() - 14):match.start()]) else 0.5
         written = value and match.start() >= last and next((w for p, w in theirs if abs(p - 100 * value) <= slack), None)
+        if value and match.start() >= last and not written and all(abs(p - 100 * value) > OTHER_SHARE for p in stated):
+            written = f"{100 * value:.3g}%"
         if written:
             out += [statement[last:match.start()], written if not written.endswith("%") else _as_share(match, written)]
             last = match.end()

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ragpipe.core.evidence.conversions import rounded_alike
 from ragpipe.core.evidence.fractions import as_percent_in
 from ragpipe.core.evidence.iso_dates import without_calendar_weekdays
 from ragpipe.core.evidence.units import DAY, MONTH_DAYS, SPELLINGS, UNIT
@@ -42,10 +43,12 @@ _NUM = (rf"{_DIGITS}"
 # "个" or "个半" between number and unit ("18个月", "四个半小时"), then the unit.
 # "and a half" before or after the unit ("one and a half hours", "an hour and a half") as 个半.
 _AND_A_HALF = r"\s+and\s+a\s+half\b"
+# A word that only stresses the amount may stand before the unit: "one full day", "two whole weeks", "三整天", "一整年".
+_WHOLE = r"(?:(?:full|whole|entire|complete|solid)\s+|整(?=[年月天日周个]))?"
 # Half of one unit: "half an hour" and "a half hour" are 30 minutes, "half a year" six months.
 _HALF_ONE = r"(?:\ba\s+)?\bhalf(?:\s+an?)?(?=[\s-]+(?:month|year|week|day|hour)\b)"
-_QUANTITY = re.compile(rf"(?P<first>(?P<halved>{_HALF_ONE})|{_NUM}|\ban?(?=\s+[a-z]+{_AND_A_HALF})|\b(?P<one>an?)(?=\s+(?:month|year|week|day|hour|fortnight)\b))(?:\s*(?:-|–|~|～|to|至|到)\s*(?P<second>{_NUM}))?"
-                       rf"(?P<half>个半|{_AND_A_HALF})?\s*-?\s*(?:个(?=小时|星期))?(?P<unit>{UNIT})(?P<half_after>{_AND_A_HALF})?", re.I)
+_QUANTITY = re.compile(rf"(?P<first>(?P<halved>{_HALF_ONE})|{_NUM}|\ban?(?=\s+[a-z]+{_AND_A_HALF})|\b(?P<one>an?)(?=\s+(?:(?:full|whole|entire)\s+)?(?:month|year|week|day|hour|fortnight)\b))(?:\s*(?:-|–|~|～|to|至|到)\s*(?P<second>{_NUM}))?"
+                       rf"(?P<half>个半|{_AND_A_HALF})?\s*-?\s*{_WHOLE}(?:个(?=小时|星期))?(?P<unit>{UNIT})(?P<half_after>{_AND_A_HALF})?", re.I)
 # Amounts of one dimension in falling units, side by side, add up: "2 hours and 15 minutes" is 135
 # minutes, "一年零三个月" 15 months, "1小时30分钟" 90 minutes.
 _COMPOUND_JOIN = re.compile(r"\s*(?:,?\s*and|,|零|又)?\s*$", re.I)
@@ -61,9 +64,10 @@ _RATE_BEFORE = re.compile(rf"(?:\d\S*|%|\b(?:once|twice|thrice|times|per|{EN_WOR
                           rf"|\b(?:(?:less|more|fewer|longer|shorter) than|over|under|at (?:least|most)|up to))\s*$", re.I)
 # A ceiling a Chinese duration carries after it: "7天之内", "七日内", "两周以内" say one thing.
 _WITHIN = re.compile(r"之内|以内|内")
-# A Chinese hedge may stand before the verb that states the value: "大约有240万人", "大概是三天".
-_APPROXIMATE = re.compile(r"(?:(?:约为?|大约|大概|将近|接近|(?<![最附临靠亲])近|差不多)[有是为]?|approximately|about|around|roughly|nearly|almost|"
-                          r"close to|some|~)\s*$", re.I)
+# A Chinese hedge may stand before the verb that states the value, "大约有240万人", "大概是三天", and before the period of
+# a rate, which Chinese writes first: "约每秒30万公里", "大约每小时80公里".
+_APPROXIMATE = re.compile(r"(?:(?:约为?|大约|大概|将近|接近|(?<![最附临靠亲])近|差不多)[有是为]?(?P<period>每(?:秒钟?|分钟|小时|天|日|周|月|年))?|"
+                          r"approximately|about|around|roughly|nearly|almost|close to|some|~)\s*$", re.I)
 _APPROXIMATE_AFTER = re.compile(r"\s*(?:左右|上下)")
 _COUNT_HEDGE_AFTER = re.compile(r"\s*([\u4e00-\u9fff]?)(?:左右|上下)")  # after a count's measure word
 _ZH_SCALE = {"万": 1e4, "亿": 1e8}
@@ -205,7 +209,7 @@ def _minutes(match: re.Match, text: str) -> float | None:
 
 def same(a: Quantity, b: Quantity) -> bool:
     """One quantity: the same amount of one dimension, or, where either is stated as
-    approximate, amounts that agree to the coarser one's last written digit."""
+    approximate, amounts that agree to the coarser one's last written digit, or one converted from the other."""
     if {a.dimension, b.dimension} == {"calendar", "time"}:
         months, days = (a.amount, b.amount / DAY) if a.dimension == "calendar" else (b.amount, a.amount / DAY)
         return MONTH_DAYS[0] * months <= days <= MONTH_DAYS[1] * months
@@ -216,7 +220,8 @@ def same(a: Quantity, b: Quantity) -> bool:
         return False
     if math.isclose(a.amount, b.amount, rel_tol=1e-9):
         return True
-    return (a.approximate or b.approximate) and abs(a.amount - b.amount) <= max(a.precision, b.precision) / 2 + 1e-9
+    approximate = a.approximate or b.approximate
+    return approximate and abs(a.amount - b.amount) <= max(a.precision, b.precision) / 2 + 1e-9 or rounded_alike(a, b)
 
 
 # A price right after "一年" / "一个月" / "一晚" makes it a rate: "年卡一年3000元" is "年卡每年3000元".
@@ -259,7 +264,7 @@ def as_written_in(statement: str, evidence: str, question: str = "") -> str:
             continue  # spelt alike ("two years", "two-year"): the readers agree already
         before, end = statement[last:mine.start], mine.end + (len(mine.within) if within else 0)
         if mine.approximate and not best.approximate:  # "约8849米" is what "8848.86米" states: no hedge left
-            before = _APPROXIMATE.sub("", before)
+            before = _APPROXIMATE.sub(lambda m: m.group("period") or "", before)  # a rate keeps its period
             after = _APPROXIMATE_AFTER.match(statement, end)
             end = after.end() if after else end
         out += [before, evidence[best.start:best.end] + (best.within if within else "")]
@@ -318,7 +323,7 @@ def _counts_as_written_in(statement: str, evidence: str, question: str) -> str:
         if value in asked or not best or _plain_digits(written) == _plain_digits(statement[start:end]):
             continue
         rounded = not math.isclose(best[0], value)  # the hedge goes with the rounding
-        start -= len(hedge.group(0)) if hedge and rounded else 0
+        start -= len(hedge.group(0)) - len(hedge.group("period") or "") if hedge and rounded else 0
         out += [statement[last:start], written] + ([after.group(1)] if after and rounded else [])
         last = after.end() if after and rounded else end
     return "".join(out) + statement[last:] if out else statement

@@ -13,7 +13,7 @@ from ragpipe.core.evidence.facts import (PLACE_TITLE, TIMES, TIMES_VALUE, VALUE_
                                          fold, negated)
 from ragpipe.core.evidence.polarity import aligned_with, clauses_of, overlap, pronoun
 from ragpipe.core.evidence.quantities import written_numbers
-from ragpipe.core.evidence.zh_names import short_form, zh_surname
+from ragpipe.core.evidence.zh_names import other_modifier, short_form, zh_surname
 from ragpipe.core.synonyms import as_evidence_words, interchangeable
 from ragpipe.core.text import is_chinese, jieba_ready, number_mentions, numbers
 
@@ -252,13 +252,14 @@ def _one_name(a: str, b: str) -> bool:
     """Two names may be one spelt two ways when they share a word ("Sunset Boulevard", "Sunset Blvd"),
     but not by a shared title ("Dr Chen", "Dr Alvarez"), nor by a shared head word after modifiers
     that differ ("Berlin Philharmonic", "Vienna Philharmonic"; "Harvard University", "Yale University"), nor
-    by a Chinese title ("王医生", "李医生": jieba keeps 李医生 one word, so no head word is seen to differ)."""
+    by a Chinese title ("王医生", "李医生": jieba keeps 李医生 one word, so no head word is seen to differ), nor by
+    Chinese modifiers with no character in common before one ending ("上海图书馆", "国家图书馆": zh_names.other_modifier)."""
     a, b = (PLACE_TITLE.sub("", _TITLE.sub("", zh_surname(n))) for n in (a, b))
     if not shares_word(a, [b]):
         return False
     head_a, head_b = words(a), words(b)
     return not (len(head_a) > 1 and len(head_b) > 1 and head_a[-1] == head_b[-1]
-                and not any(found_in(t, head_b[:-1]) for t in head_a[:-1]))
+                and not any(found_in(t, head_b[:-1]) for t in head_a[:-1]) or other_modifier(a, b))
 
 
 def _in_its_place(name: str, statement: str, other: str, sentence: str, before: int = 1, after: bool = False) -> bool:

@@ -166,10 +166,15 @@ def _schedule(statement: str, question: str, sentences: list[str]) -> tuple[set[
     return None
 
 
-def _other_day(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
+# A subject the statement leaves to the question: "It's held on Sundays." to "When is the Knife Skills class?".
+_PRONOUN_SUBJECT = re.compile(r"^\s*(?:it|it's|it’s|they|they're|they’re|this|these)\b|^\s*(?:它|它们)", re.I)
+
+
+def _other_day(statement: str, sentences: list[str], question: str = "") -> tuple[str, str, str, str] | None:
     """Days the statement gives something ("集市每周三举行", "The clinic is closed on Thursdays"), where an evidence
-    sentence on the same subject (it holds half the statement's other words, at most four) gives it other days and none
-    on that subject gives these: ("date", the statement's days, the sentence's, the sentence)."""
+    sentence on the same subject (it holds half the statement's other words, at most four, and the question's where the
+    statement's subject is a pronoun) gives it other days and none on that subject gives these: ("date", the
+    statement's days, the sentence's, the sentence). A sentence that denies ("It does not run on Sundays") gives none."""
     statement = normalize(statement)
     days = {_day(m.group(0)) for m in _ONE_DAY.finditer(statement)}
     if not days or _RANGE.search(statement) or negated(statement):
@@ -177,6 +182,9 @@ def _other_day(statement: str, sentences: list[str]) -> tuple[str, str, str, str
     topic = list(dict.fromkeys(words(EN_CLOCK_TIME.sub(" ", _ONE_DAY.sub(" ", statement)))))  # "1 p.m." is no topic word
     if len(topic) > 4:
         return None  # a schedule says when a thing happens in a few words; a long sentence's day may be its report's
+    if _PRONOUN_SUBJECT.match(statement) and question:
+        topic = list(dict.fromkeys([*topic, *words(_ONE_DAY.sub(" ", normalize(question)))]))
+        sentences = [s for s in sentences if not negated(s)]
     needed = max(1, (len(topic) + 1) // 2)
     on_topic = [s for s in map(normalize, sentences) if sum(found_in(t, words(_ONE_DAY.sub(" ", s))) for t in topic) >= needed]
     named = [(s, {_day(m.group(0)) for m in _ONE_DAY.finditer(s)}) for s in on_topic]
@@ -198,12 +206,12 @@ def weekday_reading(statement: str, question: str, sentences: list[str]) -> tupl
     to its days."""
     found = _schedule(statement, question, sentences)
     if found is None:
-        return _other_day(statement, sentences)
+        return _other_day(statement, sentences, question)
     days, opened, (open_on, shown, said_open), sentence = found
     if (days <= open_on) if opened else not days & open_on:
         return True if said_open or not opened else None  # "closed on Mondays" alone says nothing of Tuesdays
     # Closed on another day than the evidence's closing day reads as the other day it gives the same thing.
-    return _other_day(statement, sentences) or ("bound", _days_as_written(statement), shown, sentence)
+    return _other_day(statement, sentences, question) or ("bound", _days_as_written(statement), shown, sentence)
 
 
 def _days_as_written(statement: str) -> str:

@@ -317,3 +317,17 @@ def without_formal_state(text: str, other: str) -> str:
     opening = _FORMAL_STATE.match(text.strip())
     body = re.sub(r"[\W_]+$", "", text.strip()[opening.end():]) if opening else ""
     return text.strip()[opening.end():] if len(body) >= 3 and body in other else text
+
+
+def other_modifier(a: str, b: str) -> bool:
+    """Two Chinese names that end alike (two characters at least) after modifiers sharing no character: "上海图书馆" /
+    "国家图书馆", "首都博物馆" / "南京博物馆". jieba keeps each one word, so no head word is seen apart from its modifier.
+    A modifier on one name only ("协和医院" / "北京协和医院") may be its short form, and one of one character is no name
+    (种 of "哪种元素" / "铁元素")."""
+    if not (re.fullmatch(r"[\u4e00-\u9fff]+", a) and re.fullmatch(r"[\u4e00-\u9fff]+", b)):
+        return False
+    shared = 0
+    while shared < min(len(a), len(b)) and a[-1 - shared] == b[-1 - shared]:
+        shared += 1
+    first, second = a[:len(a) - shared], b[:len(b) - shared]
+    return shared >= 2 and len(first) >= 2 and len(second) >= 2 and not set(first) & set(second)

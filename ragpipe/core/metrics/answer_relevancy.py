@@ -11,6 +11,7 @@ from ragpipe.core.evidence.support import claims, context_claims, declines, with
 from ragpipe.core.evidence.weekdays import names_a_weekday
 from ragpipe.core.judged.prompts import ANSWER_ANALYSIS, ANSWER_RELEVANCY
 from ragpipe.core.metrics.answer_correctness import polarity
+from ragpipe.core.metrics.asked_actions import names_no_way
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.metrics.places_and_steps import (BESIDE_LANDMARK, LOCATIVE, a_time, bare_place, gives_route, instructs,
                                                    may_name_place, named_places, task_step)
@@ -52,14 +53,16 @@ CLOCK_TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\b|o['’]clock\b|in
                         r"\b\d{1,2}:\d{2}\b|\b(?:noon|midnight)\b|(?:\d|[一二两三四五六七八九十])\s*点(?!心|赞|击)", re.I)
 # A price asked ("多少钱", "How much does it cost?") is given by an amount of money, or by being free; a house number or
 # a bus line gives none (also asked_kinds' "an amount of money" of a context).
-MONEY_ASKED = re.compile(r"多少钱|多少元|(?:价格|票价|费用|收费)(?:是|为)?多少|"
-                         r"\bhow much\b[^?]*\b(?:cost|charge|pay|fee|price|fare)|"
-                         r"\bwhat(?:'s| is| are)\s+the\s+(?:\w+\s+)?(?:cost|price|fee|fare)s?\b", re.I)
-MONEY = re.compile(r"[$€£¥]\s?\d|[\d零一二两三四五六七八九十百千]\s*(?:万|亿)?(?:元|块|欧元|美元|英镑|日元)|"
+MONEY_ASKED = re.compile(r"多少钱|多少元|(?:价格|票价|费用|收费|押金|定金|订金|保证金|租金|房租|学费|罚款|罚金|工资|薪水|"
+                         r"[\u4e00-\u9fff]费)(?:是|为|要|需要|需|大概|一般|大约)?多少(?![天年月周个次人位小分岁克斤吨时])|"
+                         r"\bhow much\b[^?]*\b(?:cost|charge|pay|fee|price|fare|deposit|rent|tuition|fine|penalty|premium|toll|"
+                         r"salary|wage)|\bwhat(?:'s| is| are)\s+the\s+(?:\w+\s+)?(?:cost|price|fee|fare|deposit|rent|tuition|fine|"
+                         r"penalty|premium|toll)s?\b", re.I)  # a sum named by its kind: 押金是多少, "How much is the deposit?"
+MONEY = re.compile(r"[$€£¥]\s?\d|\d\s*(?:万|亿)?(?:元|块|欧元|美元|英镑|日元)|[零一二两三四五六七八九十百千]\s*(?:万|亿)?(?:元|块钱|欧元|美元|英镑|日元)|"
                    r"\b(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|"
                    r"fifty|hundred|thousand)\s*(?:euros?|dollars?|pounds?|bucks|yuan|cents?|usd|eur)\b|免费|\bfree\b|"
                    # a charge given as a period's price: "the first night's stay", "首晚房费", "一个月的租金"
-                   r"\b(?:night|day|week|month|year)'s (?:stay|rent|rental|rate|fee|pay|salary|wages?)\b|"
+                   r"\b(?:night|day|week|month|year)(?:'s|s') (?:stay|rent|rental|rate|fee|pay|salary|wages?)\b|"
                    r"(?:首|[一二两三四五六七八九十\d]+个?)(?:晚|天|日|周|月|年)的?(?:房费|租金|房租|费用|工资|车费)", re.I)
 # Semantic closeness of question and answer, as a language-normalised e5 cosine: about 0 for
 # unrelated texts; from this much on an answer is fully on the question's topic.
@@ -293,9 +296,11 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
         return MetricResult(0.0, {**details, "noncommittal": True, "evasive": True})
     if elliptical(answer) or _bare_list(answer) or _bare_date(answer) or kind == "place" and bare_place(answer):
         # A bare value, name or list replies to the question itself: direct when it is what was asked (a way
-        # asked may be a bare phrase too: "By train.", "坐地铁。").
+        # asked may be a bare phrase too: "By train.", "坐地铁。"; not one about the thing alone, "这款沙发采用头层牛皮").
         details["elliptical"] = True
-        return MetricResult(1.0 if kind in (None, "procedure") or details["gives_asked"] else 0.2, details)
+        wayless = (kind == "procedure" and names_no_way(case.question, answer, [answer])
+                   and _closeness(kit, case.question, [answer], [False]).max() < ON_TOPIC)
+        return MetricResult(1.0 if kind in (None, "procedure") and not wayless or details["gives_asked"] else 0.2, details)
     question_terms = set(content_tokens(case.question))
     # The question's names are its topic, not what it asks: a text that shares no other word with it
     # ("Kenya's currency…" to "Which vaccines … Kenya?") takes up none of its words.
@@ -311,7 +316,10 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     closeness = _closeness(kit, case.question, statements, [t > 0 for t in share])
     topic = np.maximum(np.clip((closeness - OFF_TOPIC) / (ON_TOPIC - OFF_TOPIC), 0.0, 1.0), share)
     one_value = kind in VALUE_KINDS and asks_one_thing(case.question)
-    domain_only = details["gives_asked"] is False and (coverage < 0.5 or one_value) and kind not in ("name", "procedure")
+    # A how-to answer about the thing alone, off the question for e5, gives no way (asked_actions.py).
+    wayless = kind == "procedure" and names_no_way(case.question, answer, statements) and closeness.max() < ON_TOPIC
+    domain_only = wayless or details["gives_asked"] is False and (coverage < 0.5 or one_value) and kind not in ("name",
+                                                                                                              "procedure")
     if domain_only:
         # Under half the question's words (its subject at most) and nothing it asks: e5 closeness then reads a
         # shared domain, not the question ("布洛芬应在饭后服用" to "药店周六几点关门？", "The store sells organic
@@ -345,7 +353,7 @@ def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
     # instruction ("Applications go through the portal."): a named thing or a way asked lifts a reply that
     # gives one and lowers none that does not.
     value = on_topic * (0.8 + 0.2 * focus) * (
-        0.6 if details["gives_asked"] is False and kind not in ("name", "procedure") else 1.0)
+        0.6 if wayless or details["gives_asked"] is False and kind not in ("name", "procedure") else 1.0)
     details.update(question_term_coverage=round(coverage, 4), closeness=round(float(closeness.max()), 4),
                    on_topic_statement_share=round(focus, 4))
     return MetricResult(float(value), details)
@@ -379,7 +387,9 @@ METRIC = Metric(
                 "shares: a control operated for a device or software (\"Type ls -a in the terminal.\" to \"How can I see hidden "
                 "files?\", \"长按背面的复位键\" to \"怎么重置路由器？\"), a transaction for a service booked, rented or applied for "
                 "(\"Pick a free slot on the website and pay the deposit.\", \"在小程序里选择时间并支付定金\"), which replies as a "
-                "bare value does; a leg of a journey (\"Take the Blue Line…\", \"坐地铁2号线…\", \"打车\") replies to a route question (\"How do I get to…\", \"怎么去…\") as a bare value does. A bare value, name or list "
+                "bare value does; a leg of a journey (\"Take the Blue Line…\", \"坐地铁2号线…\", \"打车\") replies to a route question (\"How do I get to…\", \"怎么去…\") as a bare value does; a how-to answer that neither instructs nor names the action asked or a means ("
+                "\"With…\", \"用…\") and is off the question for e5 speaks of the thing alone and is held as one that gives no asked "
+                "value: \"The bowline has been used by sailors since the 17th century.\" to \"How do I tie a bowline knot?\". A bare value, name or list "
                 "(\"20%。\", \"Canberra.\", \"黑色、白色、天蓝色。\", a date alone: \"On the third of February.\"; to \"Where…?\" a place phrase with no verb: \"At 12 Harbour Road, next to the ferry terminal.\") replies to the question itself: 1 when it is "
                 "what was asked (a date or clock time is no quantity: \"At 6 p.m.\" to \"How tall…?\"; \"How long is the trail?\" takes a "
                 "length, \"About 12 miles.\"), else 0.2; so "
