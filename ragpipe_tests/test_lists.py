@@ -72,3 +72,13 @@ def test_member_named_keeps_the_named_member_and_leaves_other_clauses_whole():
     long = "We do not repair smartwatches, and we never open a sealed case for anyone"
     assert member_named(long, ["repair", "smartwatch"]) == long
     assert contradiction("We repair smartwatches.", ["We repair smartwatches and fitness trackers."]) is None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    # an affirmative clause's "and" may join a second predicate, and a member's own "no" negates no list
+    ("Sexual violence is not limited to rape.", "Many people only think of sexual violence as rape and tend to overlook touching."),
+    ("The secretary signaled a willingness to forgive loans.",
+     "The secretary signaled a willingness to forgive loans of graduates who have crushing debt and no job prospects."),
+])
+def test_only_a_negated_clause_s_list_is_read_member_by_member(statement, evidence):
+    assert contradiction(statement, [evidence]) is None

@@ -230,8 +230,10 @@ def polarity_conflict(statement: str, sentences: list[str]) -> tuple[str, str, s
         agreeing = [pair for pair in opposed if (_negates(_uncaused(statement).replace(pair[0], " ")) or negated_at(statement, pair[0]))
                     != (_negates(_uncaused(clause).replace(pair[1], " ")) or negated_at(clause, pair[1]))]
         denied = word_denied(clause, statement, statement_terms, by_prefix)
-        named = member_named(clause, statement_terms)  # of a list the clause negates, the member the statement names
-        if (single and (len(statement_terms) >= 3 or _same_words(clause, sentence, statement_terms, named) or denied) and _negates(clause) != denies
+        # Of a list the clause negates, the member the statement names ("do not repair smartwatches or fitness trackers");
+        # an affirmative clause stays whole: its "and" may join a second predicate ("…as rape and tend to overlook touching").
+        named = member_named(clause, statement_terms) if _negates(clause) else clause
+        if (single and (len(statement_terms) >= 3 or _same_words(clause, sentence, statement_terms, named) or denied) and _negates(named) != denies
                 and not (stance and modality(clause) == stance)  # "禁止带宠物进入" / "宠物不得进入": both forbid
                 and not (held_in and modality(clause, INCLUSION) == held_in)  # "does not cover" / "is excluded"
                 and not _CONDITION.search(clause) and not agreeing
