@@ -934,3 +934,15 @@ def test_chinese_words_holding_a_negation_character_negate_nothing(text, negated
     from ragpipe.core.evidence.features import _negated
 
     assert _negated(text) is negated
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("Yes, you may eat and drink in the auditorium.", "Food and drink are not allowed in the auditorium."),
+    ("剧场里可以吃东西。", "剧场内禁止饮食。"),
+])
+def test_eating_and_drinking_is_what_food_and_drink_names(statement, evidence):
+    # Blind batch 22b (round twenty-one): the verbs and the rule's nouns shared no word.
+    from ragpipe.core.evidence.contradiction import contradiction
+    from ragpipe.core.evidence.activities import activity_worded
+    assert contradiction(statement, [evidence]) is not None
+    assert activity_worded("You may eat or drink here.") == "You may food and drink here."

@@ -64,3 +64,11 @@ def test_a_value_the_evidence_gives_men_said_of_women_is_a_group_swap(statement,
 ])
 def test_the_value_of_the_group_itself_is_no_group_swap(statement, evidence):
     assert group_swap(statement, [evidence]) is None
+
+
+# Blind batch 22b (round twenty-one, found after its blind scoring): two groups' prices in one clause joined by "and".
+@pytest.mark.parametrize("statement, swapped", [("Children's tickets cost $14.", True), ("Children's tickets cost $10.", False),
+                                                ("Adult tickets cost $14.", False)])
+def test_an_and_before_a_value_parts_two_groups_prices(statement, swapped):
+    found = group_swap(statement, ["Tickets cost $14 for adults and $10 for children; under-2s sitting on a lap go free."])
+    assert (found is not None) == swapped, found

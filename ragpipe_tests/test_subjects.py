@@ -92,3 +92,20 @@ def test_another_thing_s_value_against_the_value_of_the_same_kind_its_own_senten
 ])
 def test_no_value_conflict_where_the_statement_gives_its_own_thing_s_value(statement):
     assert subject_contrast(statement, ROWING) is None
+
+
+# Blind batch 22b (round twenty-one, found after its blind scoring): a place name taken from another thing's sentence, and
+# a clock time's colon had cut the rehearsals' clause before its place.
+REHEARSALS = ["Rehearsals take place every Thursday from 6 p.m. to 8:30 p.m. at Hallam Music School.",
+              "The winter concert is held in December at St. Anne's Hall; adult tickets cost $12."]
+
+
+@pytest.mark.parametrize("statement, contradicted_", [
+    ("Rehearsals are held at St. Anne's Hall.", True),
+    ("The winter concert is held at Hallam Music School.", True),
+    ("Rehearsals are held at Hallam Music School.", False),
+    ("The winter concert is held at St. Anne's Hall.", False),
+])
+def test_a_name_taken_from_another_thing_s_sentence(statement, contradicted_):
+    found = subject_contrast(statement, REHEARSALS)
+    assert (found is not None and found[0] == "name") == contradicted_, found

@@ -328,3 +328,9 @@ def test_chabuduo_is_a_word_of_approximation_and_zhongtou_an_hour():
     assert not negated("差不多一个钟头。") and negated("人不多。")
     assert "小时" in content_tokens("差不多一个钟头") and "差不多" not in content_tokens("差不多一个钟头")
     assert content_tokens("两个钟头") == content_tokens("两小时")
+
+
+def test_two_verbs_of_one_modal_and_one_place_are_one_statement():
+    # Blind batch 22b (round twenty-one): "you may eat" and "drink in the auditorium" were read apart.
+    assert split_statements("Yes, you may eat and drink in the auditorium.") == ["Yes, you may eat and drink in the auditorium"]
+    assert split_statements("You must register online and pay at the desk.") == ["You must register online", "pay at the desk"]

@@ -209,6 +209,10 @@ def joined_object(statement: str) -> str:
     return ""
 
 
+_MODAL_VERB = re.compile(r"\b(?:may|can|cannot|must|should|will|not|to)\s+[a-z]+\s*$", re.I)
+_SHARED_PLACE = re.compile(r"^[a-z]+\s+(?:in|at|on|inside|outside|during)\b", re.I)
+
+
 def _en_clauses(sentence: str) -> list[str]:
     """An English sentence cut at its connective clauses (_EN_CLAUSE), not at the "and" of a list's last member nor
     at one that joins a verb's two objects."""
@@ -223,6 +227,8 @@ def _en_clauses(sentence: str) -> list[str]:
         if cut.group(0).strip().lower() == "and" and "," not in cut.group(0) and start == 0 and _step(before) \
                 and _step(sentence[cut.end():]):
             continue
+        if cut.group(0).strip().lower() == "and" and _MODAL_VERB.search(before) and _SHARED_PLACE.match(sentence[cut.end():]):
+            continue  # two verbs of one modal and one place: "you may eat and drink in the auditorium"
         # A bare noun before "and" is the first member of the subject after it ("clay and glazes are not included"):
         # no clause of its own, it has no predicate.
         if cut.group(0).strip().lower() == "and" and "," not in cut.group(0) and len(before.split()) <= 2 \

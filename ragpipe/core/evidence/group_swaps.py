@@ -23,7 +23,8 @@ _CLASSES = (*GROUP_CLASSES, (r"adult", "成人|成年人"), (r"males?\b|m[ae]n\b
             (r"females?\b|wom[ae]n\b", "女性|女士|女子|女生"))
 # An English group is a word of its own, not part of a compound ("family-owned").
 _PATTERNS = [re.compile(rf"(?<!-)\b(?:{en})\w*+(?!-)|{zh}", re.I) for en, zh in _CLASSES]
-_CLAUSE = re.compile(r"[,，;；:：]")
+# "and" before a value opens the next group's part: "Tickets cost $14 for adults and $10 for children".
+_CLAUSE = re.compile(r"[,，;；:：]|\band\s+(?=[$£€¥]?\d)", re.I)
 # Benefit words, each read as what it gives: free, half price, 八折 (a number of tenths).
 _FREE = re.compile(r"\b(?:free|complimentary|no charge)\b|免费|免票", re.I)
 _HALF = re.compile(r"\bhalf[\s-]?(?:price|fare)?\b|半价|半票|(?<![\d.])五折", re.I)

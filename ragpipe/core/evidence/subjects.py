@@ -23,7 +23,7 @@ from ragpipe.core.text import is_chinese
 
 # The statement's own clause, and the evidence's clauses: a comma, a semicolon, or a contrasting conjunction
 # ("…, while e-bikes cost £35"); not "and", which joins the things of one subject ("rice and plastic confetti").
-_CLAUSES = re.compile(r"[,;:，；：]|\b(?:while|whereas|but)\b", re.I)
+_CLAUSES = re.compile(r"(?<!\d)[,:](?!\d)|[;，；：]|\b(?:while|whereas|but)\b", re.I)  # not "8:30", "1,200"
 _OPENING = re.compile(r"^\W*(?:(?:yes|no|sure)\b\W*)?(?:(?:and|but|while|whereas|although|though)\s+)?", re.I)
 # Where an English subject ends: an auxiliary or a verb that predicates of a thing (costs, opens, includes, …).
 _EN_PREDICATE = re.compile(
@@ -112,7 +112,16 @@ def subject_contrast(statement: str, sentences: Sequence[str]) -> tuple[str, str
     theirs, elsewhere = facts(clause).numbers, facts(other).numbers
     if claim_numbers and claim_numbers <= elsewhere and theirs and not claim_numbers & theirs:
         return "number", claim, clause, sentences[i]
+    # So for a name: "Rehearsals are held at St. Anne's Hall." where the rehearsals' clause names Hallam Music School and
+    # St. Anne's Hall is the winter concert's.
+    named, own_names = _names(claim), _names(clause)
+    if named and named <= _names(other) and own_names and not named & own_names:
+        return "name", claim, clause, sentences[i]
     return None
+
+
+def _names(text: str) -> set[str]:
+    return {n.lower() for n in facts(text).names}
 
 
 def said_of_own_subject(statement: str, stated: str, evidence: str, where: str, sentences: Sequence[str]) -> bool:
