@@ -109,3 +109,9 @@ REHEARSALS = ["Rehearsals take place every Thursday from 6 p.m. to 8:30 p.m. at 
 def test_a_name_taken_from_another_thing_s_sentence(statement, contradicted_):
     found = subject_contrast(statement, REHEARSALS)
     assert (found is not None and found[0] == "name") == contradicted_, found
+
+
+def test_a_clause_that_renames_the_thing_before_names_no_other_thing():
+    # Round twenty-one: the name reader above first took Robert Zimmerman for another thing's name (suite faithful/91).
+    evidence = ["The song was written by Bob Dylan, whose birth name is Robert Zimmerman."]
+    assert subject_contrast("The song was written by Robert Zimmerman.", evidence) is None

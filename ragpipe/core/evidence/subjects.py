@@ -114,10 +114,16 @@ def subject_contrast(statement: str, sentences: Sequence[str]) -> tuple[str, str
         return "number", claim, clause, sentences[i]
     # So for a name: "Rehearsals are held at St. Anne's Hall." where the rehearsals' clause names Hallam Music School and
     # St. Anne's Hall is the winter concert's.
+    # A clause that renames the thing of the clause before ("…by Bob Dylan, whose birth name is Robert Zimmerman") names
+    # no other thing.
     named, own_names = _names(claim), _names(clause)
-    if named and named <= _names(other) and own_names and not named & own_names:
+    if named and named <= _names(other) and own_names and not named & own_names and not _RENAMES.search(other):
         return "name", claim, clause, sentences[i]
     return None
+
+
+_RENAMES = re.compile(r"^\W*(?:whose|who|which|whom|where)\b|\b(?:birth|real|full|maiden|stage|pen) name\b|\bknown as\b|"
+                      r"\baka\b|原名|本名|又名|别名|也就是", re.I)
 
 
 def _names(text: str) -> set[str]:
