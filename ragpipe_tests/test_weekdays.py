@@ -224,3 +224,11 @@ def test_a_pronoun_subjects_own_day_is_no_contradiction():
                            ["The chess club meets every Thursday evening.", "The book group meets on Tuesdays."]) is None
     assert weekday_reading("It runs on Saturdays.", "When does the llama trek run?",
                            ["The llama trek runs on Saturdays.", "It does not run on Sundays."]) is None
+
+
+def test_open_as_usual_on_a_day_the_schedule_leaves_out():
+    # Blind batch 22b (round twenty-one, after its blind scoring): 正常 ("as usual") had read as the statement's subject.
+    evidence = ["本店营业时间为周二至周日上午10点至晚上7点，每周一店休。"]
+    found = contradicted("周一正常营业。", "周一店里开门吗？", evidence)
+    assert found is not None and found.kind == "bound"
+    assert contradicted("周二正常营业。", "周二店里开门吗？", evidence) is None

@@ -63,6 +63,7 @@ def _day(written: str) -> int:
     return _EN_DAYS.index(written[:3])
 
 
+_AS_USUAL = re.compile(r"正常|照常|照样|\b(?:as usual|as normal|normally)\b", re.I)
 # The days "every day" leaves out: "every day except Monday", "daily but Sundays", "除周一外".
 _EXCEPT = re.compile(rf"\b(?:except|but|other than|apart from)\s+(?:on\s+)?{_DAY}(?:\s*(?:,|and|or)\s*{_DAY})*"
                      rf"|除(?:了)?{_DAY}(?:[、和及]{_DAY})*(?:以?外|之外)", re.I)
@@ -151,7 +152,8 @@ def _schedule(statement: str, question: str, sentences: list[str]) -> tuple[set[
     said = _said(statement)
     if said is None:
         return None
-    statement = one_zh_weekday_form(statement)  # jieba cuts 每周一 into 每周 / 一: no day word left to drop
+    # jieba cuts 每周一 into 每周 / 一: no day word left to drop; "as usual" says nothing of the subject (周一正常营业)
+    statement = _AS_USUAL.sub("", one_zh_weekday_form(statement))
     topic = [t for t in words(f"{statement} {question}") if not any(p.fullmatch(t) for p in (_ONE_DAY, _OPEN, _CLOSED))]
     schedules = [(sentence, days) for sentence in sentences if (days := open_days(sentence)) is not None]
     for sentence, days in schedules:
