@@ -1535,3 +1535,15 @@ def test_a_storage_unit_asks_no_capacity():
     from ragpipe.core.metrics.asked_kinds import asked_value
     assert asked_value("Can I keep food in my storage unit?") is None
     assert asked_value("How much storage does the phone have?")[0] == "a capacity"
+
+
+def test_context_relevance_the_closing_days_of_the_place_asked_answer_when_it_is_open(kit):
+    # Blind batch 22b (round twenty-one, after its blind scoring): the closing days sat at 0.5 beside the opening hours.
+    case = EvalCase(question_id="q", question="When is the watch repair shop open?", retrieved_contexts=[
+        "Hartley Watch & Clock Repair is open Tuesday to Saturday, 9 a.m. to 5:30 p.m.",
+        "The shop is closed on Sundays, Mondays and public holidays."])
+    assert REGISTRY["context_relevance"].score(case, kit).value == 1.0
+    other = EvalCase(question_id="q", question="When is the watch repair shop open?", retrieved_contexts=[
+        "Hartley Watch & Clock Repair is open Tuesday to Saturday, 9 a.m. to 5:30 p.m.",
+        "The museum next door is closed on Mondays."])
+    assert REGISTRY["context_relevance"].score(other, kit).value == 0.5

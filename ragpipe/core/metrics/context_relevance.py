@@ -2,7 +2,7 @@ import re
 
 import numpy as np
 
-from ragpipe.core.evidence.agreement import words
+from ragpipe.core.evidence.agreement import found_in, words
 from ragpipe.core.evidence.event_dates import event_dates, event_kind, event_topic
 from ragpipe.core.evidence.polarity import overlap
 from ragpipe.core.evidence.features import MAX_EMBED_CHARS, shortlist
@@ -92,6 +92,24 @@ def gives_day_asked(question: str, context: str) -> bool:
     return bool(kind) and any(k == kind for k, _, _ in event_dates(context)) and (not topic or overlap(topic, words(context)) > 0)
 
 
+# A question that asks when a place is open, with no day of its own ("When is the shop open?", "图书馆什么时候开放？").
+_WHEN_OPEN = re.compile(r"\bwhen (?:is|are|does|do)\b.*\bopen\b|\bopening (?:hours|times|days)\b|什么时候(?:开门|营业|开放)|"
+                        r"(?:营业|开放)时间", re.I)
+
+
+def asks_when_open(question: str) -> bool:
+    return bool(_WHEN_OPEN.search(question)) and not speaks_of_opening_days(question)
+
+
+def names_the_place(question: str, context: str) -> bool:
+    """The context names the place the question asks of by its head word ("the shop" for "the watch repair shop")."""
+    place = [t for t in words(question) if t not in _SCHEDULE_WORDS]
+    return bool(place) and found_in(place[-1], words(context))
+
+
+_SCHEDULE_WORDS = {"open", "close", "hour", "time", "day", "week", "开门", "营业", "开放", "时间", "时候"}
+
+
 def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE_THRESHOLD,
            open_threshold: float = LOWER_THRESHOLD) -> list[tuple[bool, str]]:
     """Per context: relevant or not, and why."""
@@ -134,6 +152,10 @@ def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE
             # The start or the last day asked, in other words ("the application deadline" / "Applications must be
             # submitted by 2025-03-15"): the answer itself, however low its cosine beside a chunk that words it as asked.
             out.append((True, f"{why}; it gives the day asked"))
+        elif asks_when_open(case.question) and speaks_of_opening_days(context) and names_the_place(case.question, context):
+            # "When is the watch repair shop open?" - "The shop is closed on Sundays, Mondays and public holidays.": the
+            # days the place asked about closes are the answer itself, however low its cosine beside its opening hours.
+            out.append((True, f"{why}; it gives the days the place asked about opens or closes"))
         elif speaks_of_opening_days(case.question) and speaks_of_opening_days(context):
             # "陶艺馆周一营业吗？" - "本馆每周一闭馆，…": the days it opens or closes answer whether it opens on one.
             out.append((p >= lower, f"{why}; it gives the days it opens or closes"))
@@ -198,7 +220,9 @@ METRIC = Metric(
                 "same word naming a kind of plan, ticket, class or service (白金会员 / 青铜会员, 日语班 / 韩语班); or a place of another "
                 "kind, of those that stand on their own: the library for the pool, 保龄球馆 for 溜冰场). A context that gives the days "
                 "something opens or closes counts from 0.40 for a question whether it opens on a day of the week or the weekend "
-                "(\"本馆每周一闭馆…\" for 陶艺馆周一营业吗？). "
+                "(\"本馆每周一闭馆…\" for 陶艺馆周一营业吗？); for a question when a place is open, one that names the place by its "
+                "head word and gives the days it opens or closes is relevant (\"The shop is closed on Sundays…\" for \"When is the "
+                "watch repair shop open?\"). "
                 "The contexts of an open question (a list, causes, a way, what a package includes: 包括什么, \"What's included…\") are each scored as if retrieved alone. A "
                 "context holding the kind of answer asked (a value of the asked kind; an item of the kind an open "
                 "question lists: a requirement, a rule, a feature, a symptom, a benefit, a cause, in Chinese an action; a rule, for a "
