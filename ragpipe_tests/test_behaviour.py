@@ -23,9 +23,9 @@ REQUIRED_PASS_RATE = 0.95
 # Named gaps: a metric below the target, the pass rate it must not fall under, and why.
 KNOWN_GAPS = {
     # Every metric meets the target (95 % of its cases in each language) since 2026-11-27 round ten: no floor. At the
-    # end of round twenty (6,191 cases, every batch of the round and blind batch 21 appended) the lowest are
-    # context_relevance zh 95.3 % (222/233), context_recall en 95.4 % (167/175), context_relevance en 95.7 % (223/233)
-    # and faithfulness zh 95.7 % (1,337/1,397): one more failure breaks context_relevance zh or context_recall en.
+    # end of round twenty-one (6,600 cases, every batch of the round and blind batches 22a and 22b appended) the lowest
+    # are faithfulness zh 95.1 % (1,403/1,476), context_relevance en 95.3 % (242/254) and context_recall en 95.4 %
+    # (186/195): one more failure breaks any of the three.
     # Still failing there, among others (`ragpipe bench sanity` lists every one):
     # - one invented claim among three averages 0.72-0.76 against a 0.65 band written for one claim in two (with the
     #   0.3 cap no lower value is reachable); an invented yes that names the question's thing with a new word of its
@@ -48,8 +48,12 @@ KNOWN_GAPS = {
     #   ("fifteen-dollar entry fee" / "$15", 四分之三 / 75%) is supported but at 0.72-0.78, under the 0.8 band; and an
     #   unrelated context appended to a one-sentence context moves recall by 0.1-0.2 (the verifier's cos_margin; not in
     #   the suite, see docs/benchmarks.md);
-    # - correctness: "no need to wait at all" for "No waiting period is necessary", "one full day" for "24 hours" (1
-    #   read against 24), a short form whose characters the name does not hold in order (央行 / 中国人民银行);
+    # - correctness: "no need to wait at all" for "No waiting period is necessary", a short form whose characters the
+    #   name does not hold in order (央行 / 中国人民银行);
+    # - unseen phrasing (blind batches 22a and 22b, round twenty-one): a passive role swap ("The apprentice checks Tom
+    #   Hartley's work" against "…serviced by our apprentice is checked by … Tom Hartley"), a value another thing's
+    #   sentence gives in Chinese (市音乐厅 / 市文化宫), paraphrases held at 0.62-0.79 (起租期 / 最短要租, 开演15分钟之后就
+    #   不能再入场 / 演出开始15分钟后停止入场), a condition swapped inside a Chinese modifier (换过电池的手表 / 做过全面保养的手表);
     # - context_relevance: a context of another subject holding the kind of value asked (a gym's opening hour for
     #   "早餐几点供应？" at 0.50), a value question's second context at 0.07-0.08, 紫禁城 for 故宫;
     # - a denial in other words the verifier does not find the affirmative of at 0.8 (电子阅读器逾期不会收费 against
