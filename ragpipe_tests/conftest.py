@@ -20,9 +20,9 @@ warnings.filterwarnings("ignore", category=dg.BetaWarning)
 # follows the README adds bot configs, question files and labels to data/; the tests never
 # read data/ itself but a copy of these files (``sample_data``), so nothing a team adds
 # changes what they check. A file added to the sample is added here, but for
-# bots/refbot@v3.yaml: the README's run shows with it a version that passes the gate on one
-# dataset and regresses on the other, while the tests keep two versions and write the third
-# they need (a better or a worse one) themselves.
+# bots/refbot@v3.yaml: the README's run shows with it a version that regresses against the
+# baseline on one dataset and fails critical thresholds on the other, while the tests keep two
+# versions and write the third they need (a better or a worse one) themselves.
 SAMPLE_FILES = ("bots/refbot@v1.yaml", "bots/refbot@v2.yaml",
                 *(f"datasets/{dataset}/{part}" for dataset in ("policy_zh", "product_en")
                   for part in ("dataset.yaml", "docs/*", "graph/*", "questions/questions.jsonl")),
