@@ -113,9 +113,8 @@ def subject_contrast(statement: str, sentences: Sequence[str]) -> tuple[str, str
     if claim_numbers and claim_numbers <= elsewhere and theirs and not claim_numbers & theirs:
         return "number", claim, clause, sentences[i]
     # So for a name: "Rehearsals are held at St. Anne's Hall." where the rehearsals' clause names Hallam Music School and
-    # St. Anne's Hall is the winter concert's.
-    # A clause that renames the thing of the clause before ("…by Bob Dylan, whose birth name is Robert Zimmerman") names
-    # no other thing.
+    # St. Anne's Hall is the winter concert's; a clause that renames the thing before it ("…by Bob Dylan, whose birth
+    # name is Robert Zimmerman") names no other thing.
     named, own_names = _names(claim), _names(clause)
     if named and named <= _names(other) and own_names and not named & own_names and not _RENAMES.search(other):
         return "name", claim, clause, sentences[i]

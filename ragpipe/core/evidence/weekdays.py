@@ -63,6 +63,7 @@ def _day(written: str) -> int:
     return _EN_DAYS.index(written[:3])
 
 
+# "As usual" says how a place opens, not which place: 周一正常营业.
 _AS_USUAL = re.compile(r"正常|照常|照样|\b(?:as usual|as normal|normally)\b", re.I)
 # The days "every day" leaves out: "every day except Monday", "daily but Sundays", "除周一外".
 _EXCEPT = re.compile(rf"\b(?:except|but|other than|apart from)\s+(?:on\s+)?{_DAY}(?:\s*(?:,|and|or)\s*{_DAY})*"
