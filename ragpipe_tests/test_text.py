@@ -153,7 +153,7 @@ def test_after_a_comma_a_hyphenated_word_counts_toward_a_clause_of_its_own(sente
 
 
 def test_a_lower_case_opening_is_no_added_clause():
-    from ragpipe.core.text import added_clause
+    from ragpipe.core.evidence.added_clauses import added_clause
 
     # Short answers often open in lower case; only a kept connective or one within marks an added clause.
     assert added_clause("the band formed in the 1990s") == ""
@@ -197,7 +197,7 @@ def test_a_number_word_hyphenated_to_its_unit_and_a_light_verb_before_a_value():
 
 
 def test_a_short_item_joined_by_a_bare_and_at_the_end_is_added():
-    from ragpipe.core.text import added_clause
+    from ragpipe.core.evidence.added_clauses import added_clause
 
     assert added_clause("Membership includes access to the pool and free parking.") == "free parking."
     assert added_clause("The shop sells bread and cakes made on site every morning.") == ""  # a longer tail: no item
@@ -269,7 +269,7 @@ def test_a_chinese_lead_clause_of_cause_or_setting_is_no_claim_alone():
 
 
 def test_an_instruction_of_two_steps_is_one_statement_whose_second_step_is_added():
-    from ragpipe.core.text import added_clause
+    from ragpipe.core.evidence.added_clauses import added_clause
 
     # Round eighteen (i59-claims): cut there, one instruction counted as two and outweighed an invented claim beside it.
     assert split_statements("Eat a proper meal and drink about 500 ml of water beforehand.") == [

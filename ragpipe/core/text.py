@@ -173,7 +173,7 @@ _VERB_LESS = re.compile(rf"^(?!\w*(?:s|ed)\b)(?!(?:when|where|who|how|why|what|w
 # One instruction of two steps ("Eat a proper meal and drink about 500 ml of water", "Fill in the form and attend one
 # rehearsal"): a bare "and" between two verbs without a subject, each with its object (a determiner, possessive or
 # number after the verb, or after its particle), is one claim, as a person reads it; its second step alone is read
-# by added_clause. A verb here is a word that is neither a function word nor -s, -ed, -ly or a gerund's -ing (not
+# by added_clauses.py. A verb here is a word that is neither a function word nor -s, -ed, -ly or a gerund's -ing (not
 # "bring"): "Today the museum…", "Guests get a drink…", "Drying the towel…" open no step.
 _STEP = re.compile(r"(?P<verb>[a-z]+)(?<![^s]s)(?<!ed)(?<![a-z]{3}ing)(?<!ly)\s+(?:(?:in|out|up|off|on|down|back|over)\s+)?"
                    r"(?:a|an|the|your|their|his|her|its|some|about|one|two|three|\d)\b", re.I)
@@ -181,13 +181,14 @@ _STEP_LEAD = re.compile(r"^\W*(?:(?:please|then|first|next|also)\W+)*", re.I)
 _NO_VERB = frozenset("although though because since unless until whereas while however today tonight tomorrow yesterday".split())
 
 
-def _step(text: str) -> bool:
+def is_step(text: str) -> bool:
+    """The text opens with an instruction's verb ("Fill in…", "Press…")."""
     found = _STEP.match(text, _STEP_LEAD.match(text).end())
     return bool(found) and found.group("verb").lower() not in EN_STOPWORDS | _NO_VERB
 
 
 # The same in Chinese: an instruction its opening marks as one (请, 先, 首先, 把, 将) whose next clause adds a step with
-# 并 and a verb ("把衣物按颜色分开，并选择温水模式") is one claim; its second step alone is read by added_clause.
+# 并 and a verb ("把衣物按颜色分开，并选择温水模式") is one claim; its second step alone is read by added_clauses.py.
 _ZH_STEP = re.compile(r"^\W*(?:请|先|首先|把|将)")
 
 
@@ -224,8 +225,8 @@ def _en_clauses(sentence: str) -> list[str]:
             continue
         if cut.group(0).strip().lower() == "and" and _TAKES_THINGS.search(before) and _VERB_LESS.match(sentence[cut.end():]):
             continue
-        if cut.group(0).strip().lower() == "and" and "," not in cut.group(0) and start == 0 and _step(before) \
-                and _step(sentence[cut.end():]):
+        if cut.group(0).strip().lower() == "and" and "," not in cut.group(0) and start == 0 and is_step(before) \
+                and is_step(sentence[cut.end():]):
             continue
         if cut.group(0).strip().lower() == "and" and _MODAL_VERB.search(before) and _SHARED_PLACE.match(sentence[cut.end():]):
             continue  # two verbs of one modal and one place: "you may eat and drink in the auditorium"
@@ -237,36 +238,6 @@ def _en_clauses(sentence: str) -> list[str]:
         clauses.append(sentence[start:cut.start()])
         start = cut.end()
     return clauses + [sentence[start:]]
-
-
-# What a statement adds after its first clause: a clause the splitter cut from its sentence at an additive
-# connective it keeps ("并赠送…", "which can…"), or the part after one within it; a Chinese clause whose
-# "also" (还/也 before a modal or verb: "学生还可免费多带一件") adds it, whole. (A lower-case opening is no
-# sign of one: short English answers often start so, and read as added clauses they cost HaluEval 0.005 AUROC.)
-_ZH_ADDED = re.compile(r"(?:^|[，,])(?:并且|而且|并|且|还|另外|此外|同时|以及|另)")
-_ZH_ALSO = re.compile(r"^[^，,]{1,8}?(?:还|也)(?=[可能会有要需将])")
-# A lower-case item of one to three words joined by a bare "and" to a claim of four words or more is added too
-# ("…access to the pool and free parking"; not a name, "Stardust Resort and Casino", nor a short answer's list).
-# That one is sought only where no other sign is: it would cut "…functions, including growth and development,
-# metabolism, and reproductive processes" after its last "and".
-_EN_ADDED = re.compile(r"^which\s|,\s+(?:and also|and|plus|with|including|which)\s", re.I)
-_EN_ADDED_ITEM = re.compile(r"^(?:\S+\s+){4,}and\s(?=[a-z][\w-]*(?:\s[\w-]+){0,2}\W*$)")
-
-
-def added_clause(statement: str) -> str:
-    """What the statement adds to the clause before it, or "" when it adds to none."""
-    statement = statement.strip()
-    if is_chinese(statement) and _ZH_ALSO.match(statement):
-        return statement
-    found = (_ZH_ADDED.search(statement) if is_chinese(statement)
-             else _EN_ADDED.search(statement) or _EN_ADDED_ITEM.search(statement) or _second_step(statement))
-    return statement[found.end():] if found else ""
-
-
-def _second_step(statement: str) -> re.Match | None:
-    """The "and" before the second step of a two-step instruction the splitter keeps whole (_STEP)."""
-    return next((cut for cut in re.finditer(r"\s+and\s+", statement)
-                 if _step(statement[:cut.start()]) and _step(statement[cut.end():])), None)
 
 
 def _merge_short(pieces: list[str]) -> list[str]:

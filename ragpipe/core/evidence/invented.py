@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ragpipe.core.evidence.added_clauses import added_clause
 from ragpipe.core.evidence.agreement import BARE_REPLY, fact_terms, found_in, name_in, opening_reply, words
 from ragpipe.core.evidence.asked_things import unnamed_asked_thing
 from ragpipe.core.evidence.facts import bounds, facts, negated
@@ -19,7 +20,7 @@ from ragpipe.core.evidence.possessions import each_has, every_does, frame_word
 from ragpipe.core.evidence.provisions import asks_offer, offered_thing, place_words, says_included
 from ragpipe.core.evidence.stances import MODALITY
 from ragpipe.core.synonyms import interchangeable
-from ragpipe.core.text import EN_STOPWORDS, added_clause, is_chinese, joined_object, normalize
+from ragpipe.core.text import EN_STOPWORDS, is_chinese, joined_object, normalize
 
 
 def invented(statement: str, question: str, sentences: Sequence[str], lowered: str, all_tokens: set[str]) -> bool:

@@ -39,15 +39,14 @@ _NUM = (rf"{_DIGITS}"
         rf"|[零〇一二三四五六七八九十两百千万亿]+?"
         rf"|\b(?:{EN_WORD})(?:[\s-]+(?:and\s+)?(?:{EN_WORD}))*\b"
         rf"|(?<![零〇一二三四五六七八九十两百千万亿\d])半")
-# A number, optionally the start of a range that shares its unit ("2 to 8 °C", "1.5至1.7升"),
-# "个" or "个半" between number and unit ("18个月", "四个半小时"), then the unit.
-# "and a half" before or after the unit ("one and a half hours", "an hour and a half") as 个半.
+# A number, optionally the start of a range that shares its unit ("2 to 8 °C", "1.5至1.7升"), "个" or "个半" between
+# number and unit ("18个月", "四个半小时"), then the unit; "and a half" before or after the unit as 个半.
 _AND_A_HALF = r"\s+and\s+a\s+half\b"
 # A word that only stresses the amount may stand before the unit: "one full day", "two whole weeks", "三整天", "一整年".
 _WHOLE = r"(?:(?:full|whole|entire|complete|solid)\s+|整(?=[年月天日周个]))?"
 # Half of one unit: "half an hour" and "a half hour" are 30 minutes, "half a year" six months.
 _HALF_ONE = r"(?:\ba\s+)?\bhalf(?:\s+an?)?(?=[\s-]+(?:month|year|week|day|hour)\b)"
-_QUANTITY = re.compile(rf"(?P<first>(?P<halved>{_HALF_ONE})|{_NUM}|\ban?(?=\s+[a-z]+{_AND_A_HALF})|\b(?P<one>an?)(?=\s+(?:(?:full|whole|entire)\s+)?(?:month|year|week|day|hour|fortnight)\b))(?:\s*(?:-|–|~|～|to|至|到)\s*(?P<second>{_NUM}))?"
+_QUANTITY = re.compile(rf"(?P<first>(?P<halved>{_HALF_ONE})|{_NUM}|\ban?(?=\s+[a-z]+{_AND_A_HALF})|\b(?P<one>an?)(?=\s+{_WHOLE}(?:month|year|week|day|hour|fortnight)\b))(?:\s*(?:-|–|~|～|to|至|到)\s*(?P<second>{_NUM}))?"
                        rf"(?P<half>个半|{_AND_A_HALF})?\s*-?\s*{_WHOLE}(?:个(?=小时|星期))?(?P<unit>{UNIT})(?P<half_after>{_AND_A_HALF})?", re.I)
 # Amounts of one dimension in falling units, side by side, add up: "2 hours and 15 minutes" is 135
 # minutes, "一年零三个月" 15 months, "1小时30分钟" 90 minutes.
@@ -220,8 +219,8 @@ def same(a: Quantity, b: Quantity) -> bool:
         return False
     if math.isclose(a.amount, b.amount, rel_tol=1e-9):
         return True
-    approximate = a.approximate or b.approximate
-    return approximate and abs(a.amount - b.amount) <= max(a.precision, b.precision) / 2 + 1e-9 or rounded_alike(a, b)
+    return ((a.approximate or b.approximate) and abs(a.amount - b.amount) <= max(a.precision, b.precision) / 2 + 1e-9
+            or rounded_alike(a, b))
 
 
 # A price right after "一年" / "一个月" / "一晚" makes it a rate: "年卡一年3000元" is "年卡每年3000元".

@@ -13,6 +13,7 @@ from ragpipe.core.judged.prompts import ANSWER_ANALYSIS, ANSWER_RELEVANCY
 from ragpipe.core.metrics.answer_correctness import polarity
 from ragpipe.core.metrics.asked_actions import names_no_way
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
+from ragpipe.core.metrics.money import MONEY, MONEY_ASKED
 from ragpipe.core.metrics.places_and_steps import (BESIDE_LANDMARK, LOCATIVE, a_time, bare_place, gives_route, instructs,
                                                    may_name_place, named_places, task_step)
 from ragpipe.core.schemas import EvalCase
@@ -51,19 +52,6 @@ DURATION = re.compile(r"(?:\d|[零一二三四五六七八九十两半几])\s*(?
 # A time of day ("At 6 pm.", "10:30", "9 in the evening", "noon", "晚上九点") answers "What time…?" / "几点…？".
 CLOCK_TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\b|o['’]clock\b|in the (?:morning|afternoon|evening)\b|at night\b)|"
                         r"\b\d{1,2}:\d{2}\b|\b(?:noon|midnight)\b|(?:\d|[一二两三四五六七八九十])\s*点(?!心|赞|击)", re.I)
-# A price asked ("多少钱", "How much does it cost?") is given by an amount of money, or by being free; a house number or
-# a bus line gives none (also asked_kinds' "an amount of money" of a context).
-MONEY_ASKED = re.compile(r"多少钱|多少元|(?:价格|票价|费用|收费|押金|定金|订金|保证金|租金|房租|学费|罚款|罚金|工资|薪水|"
-                         r"[\u4e00-\u9fff]费)(?:是|为|要|需要|需|大概|一般|大约)?多少(?![天年月周个次人位小分岁克斤吨时])|"
-                         r"\bhow much\b[^?]*\b(?:cost|charge|pay|fee|price|fare|deposit|rent|tuition|fine|penalty|premium|toll|"
-                         r"salary|wage)|\bwhat(?:'s| is| are)\s+the\s+(?:\w+\s+)?(?:cost|price|fee|fare|deposit|rent|tuition|fine|"
-                         r"penalty|premium|toll)s?\b", re.I)  # a sum named by its kind: 押金是多少, "How much is the deposit?"
-MONEY = re.compile(r"[$€£¥]\s?\d|\d\s*(?:万|亿)?(?:元|块|欧元|美元|英镑|日元)|[零一二两三四五六七八九十百千]\s*(?:万|亿)?(?:元|块钱|欧元|美元|英镑|日元)|"
-                   r"\b(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|"
-                   r"fifty|hundred|thousand)\s*(?:euros?|dollars?|pounds?|bucks|yuan|cents?|usd|eur)\b|免费|\bfree\b|"
-                   # a charge given as a period's price: "the first night's stay", "首晚房费", "一个月的租金"
-                   r"\b(?:night|day|week|month|year)(?:'s|s') (?:stay|rent|rental|rate|fee|pay|salary|wages?)\b|"
-                   r"(?:首|[一二两三四五六七八九十\d]+个?)(?:晚|天|日|周|月|年)的?(?:房费|租金|房租|费用|工资|车费)", re.I)
 # Semantic closeness of question and answer, as a language-normalised e5 cosine: about 0 for
 # unrelated texts; from this much on an answer is fully on the question's topic.
 ON_TOPIC = 0.3
