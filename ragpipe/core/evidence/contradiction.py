@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from ragpipe.core.evidence.agreement import asked_as_said, fact_terms, found_in, in_context, name_in, opening_reply, words
 from ragpipe.core.evidence.accompanied import accompaniment_conflict
+from ragpipe.core.evidence.agents import other_doer
 from ragpipe.core.evidence.calendar_positions import calendar_place_conflict
 from ragpipe.core.evidence.comparisons import bears_out, borne_differences, compared
 from ragpipe.core.evidence.superlatives import ranked
@@ -289,7 +290,8 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
              or denied_offer(statement, sentences))  # "不提供保修" / "享受6个月保修"
     if found and found[0] == "antonym" and (one_relation(statement, found[3]) or order and found[3] in order[3]):
         found = None  # a converse ("lost to" / "won against", "shorter" / "longer"): the roles decide
-    swapped = not found and (swapped_roles(statement, sentences) or traded_sides(statement, sentences))
+    swapped = not found and (swapped_roles(statement, sentences) or traded_sides(statement, sentences)
+                             or other_doer(statement, sentences))  # "adjusted by the patient" / "only by the orthodontist"
     if swapped and order and swapped[2] == order[3]:
         swapped = None  # "B is shorter than A" swaps the sides of "A is longer than B" around its antonym
     found = found or (("roles", *swapped) if swapped else bound_conflict(statement, sentences) or ranked_title(statement, sentences))
