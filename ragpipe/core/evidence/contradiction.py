@@ -24,6 +24,7 @@ from ragpipe.core.evidence.superlatives import ranked
 from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.lists import list_conflict
 from ragpipe.core.evidence.limits import bound_conflict, range_confirms, range_ends
+from ragpipe.core.evidence.morpheme_denials import morpheme_denial
 from ragpipe.core.evidence.polarity import aligned_with, clauses_of, polarity_conflict
 from ragpipe.core.evidence.counts import counts, elided_count, rank_conflict, same_thing
 from ragpipe.core.evidence.denied_benefits import denied_benefit
@@ -286,6 +287,7 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
              or waived_condition(statement, sentences)  # "even if you've made a claim" / "provided no claim has been made"
              or forfeit_conflict(statement, sentences)  # "refunded if you don't show up" / "who don't show up lose their deposit"
              or reworded_denial(statement, sentences)  # "可以报销" / "不在赔付范围内": its verb in the evidence's word
+             or morpheme_denial(statement, sentences)  # "定金不能退" / "定金可全额退还": one morpheme, two words
              or denied_benefit(statement, sentences)  # "学生买票不打折" / "学生凭学生证购票可享半价"
              or denied_offer(statement, sentences))  # "不提供保修" / "享受6个月保修"
     if found and found[0] == "antonym" and (one_relation(statement, found[3]) or order and found[3] in order[3]):
