@@ -1,8 +1,8 @@
 """A Chinese verb denied on one side and affirmed on the other, where the two sides write the verb as different words
-that share a morpheme: "定金不能退" against "定金可全额退还", "会员卡可以退费" against "会员卡一经售出，余额概不退还",
+that open with the same morpheme: "定金不能退" against "定金可全额退还", "会员卡可以退费" against "会员卡一经售出，余额概不退还",
 "驾照体检费可以报销" against "驾照体检等个人项目不在报销范围内". The polarity reader aligns a statement with the clause
 that holds most of its words and compares whole words; here the verb is aligned by the character the two words share
-(退 / 退还 / 退费), the thing by a noun of the statement found in the same evidence sentence, and the polarity is read
+(退 / 退还 / 退费), the thing by a word of the statement's clause found in the same evidence sentence, and the polarity is read
 right before each verb, not anywhere in the clause (a condition's 未 or 不足 says nothing of the verb)."""
 
 from __future__ import annotations
