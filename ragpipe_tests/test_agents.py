@@ -53,6 +53,9 @@ def test_another_doer_of_the_same_act_contradicts(statement, sentence):
     ("Hawkeye, played by Jeremy Renner, sang on the show.", "The Avengers character (played by Jeremy Renner) sang."),
     # Another thing acted on: a statement released, a video released.
     ("A statement released by his wife criticised the US.", "Al Qaeda released a video of Weinstein in 2013."),
+    # A question names no doer: the reference read with its question ("Who directed …: Ang Lee").
+    ("The film Life of Pi was directed by Ang Lee.", "Who directed the film Life of Pi: ANG LEE"),
+    ("证书由故宫博物院出具。", "证书由谁出具：故宫博物院"),
     # A negated clause names no doer.
     ("The retainer is not adjusted by the patient.", "Retainers are adjusted only by the orthodontist."),
 ])

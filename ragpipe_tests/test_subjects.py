@@ -145,6 +145,8 @@ def test_a_value_or_a_place_of_another_thing(statement, evidence, kind):
 @pytest.mark.parametrize("statement, evidence", [
     ("社区义诊在街道卫生服务中心举行。", ["本周六社区义诊在街道卫生服务中心举行，周日的读书分享会在区图书馆举行。"]),
     ("晚宴在酒店宴会厅进行。", ["婚礼彩排安排在教堂进行，晚宴在酒店宴会厅进行。"]),
+    # A negated claim puts nothing anywhere.
+    ("没有哪位科学家曾在红岸基地工作", ["红岸基地在现实生活中并不存在，没有人在这里工作过。"]),
 ])
 def test_the_place_of_the_statement_s_own_thing_is_no_contrast(statement, evidence):
     assert subject_contrast(statement, evidence) is None

@@ -129,18 +129,22 @@ def _same_thing(one: str, other: str, doers: tuple[str, str], verb: str) -> bool
     return any(t not in left_out and not t.startswith(verb[:4]) and found_in(t, held) for t in words(one))
 
 
+# A question names no doer ("Who directed the film: Ang Lee", 由谁出具), nor does a clause that asks one.
+_ASKED = re.compile(r"\b(?:who|whom|whose|which|what)\b|[?？]|谁|哪|什么", re.I)
+
+
 def other_doer(statement: str, sentences: list[str]) -> tuple[str, str, str] | None:
     """The statement's doer of an act, the evidence's other doer of the same act on the same thing, and the evidence
     sentence; or None. Negated clauses are left out: "is not checked by the apprentice" names no doer."""
     chinese = is_chinese(statement)
     for clause in (_ZH_CLAUSES if chinese else _EN_CLAUSES).split(statement):
-        if not clause.strip() or negated(clause):
+        if not clause.strip() or negated(clause) or _ASKED.search(clause):
             continue
         for sentence in sentences:
             if is_chinese(sentence) != chinese:
                 continue
             for part in (_ZH_CLAUSES if chinese else _EN_CLAUSES).split(sentence):
-                if not part.strip() or negated(part):
+                if not part.strip() or negated(part) or _ASKED.search(part):
                     continue
                 found = _zh_doers(clause, part) if chinese else _en_doers(clause, part)
                 if found and not _named_also(*found, part) and not _named_also(found[1], found[0], clause):

@@ -47,12 +47,18 @@ def _polarity(text: str, at: int) -> bool | None:
     return None if _NEGATION.search(before) else False
 
 
+def _clause_at(sentence: str, at: int) -> str:
+    """The clause of ``sentence`` that holds the character at ``at``."""
+    start = sum(len(c) + 1 for c in _CLAUSE.split(sentence[:at])[:-1])
+    return _CLAUSE.split(sentence[start:])[0]
+
+
 def _aligned(clause: str, at: int, verb: str, sentence: str, other_at: int, other: str) -> bool:
     """The two verbs are one predicate of one thing: the statement's words before its verb that the evidence clause
     holds stand before the evidence's verb too ("今人抄古人" is not "古人无法抄袭今人" denied), and where both verbs
     take an object, the objects share a word ("不属于红茶" is not "属乌龙茶" denied)."""
-    start = sum(len(c) + 1 for c in _CLAUSE.split(sentence[:other_at])[:-1])
-    part, verb_at = _CLAUSE.split(sentence[start:])[0], other_at - start
+    part = _clause_at(sentence, other_at)
+    verb_at = other_at - sum(len(c) + 1 for c in _CLAUSE.split(sentence[:other_at])[:-1])
     if not all(part.find(w) < verb_at for w in words(clause[:at]) if len(w) >= 2 and w in part):
         return False
     ours, theirs = words(clause[at + len(verb):]), words(part[verb_at + len(other):])
@@ -71,12 +77,12 @@ def morpheme_denial(statement: str, sentences: list[str]) -> tuple[str, str, str
             things = [w for w in words(clause) if len(w) >= 2 and not set(w) & set(verb)]
             readings = [(sentence, other_at, other, _polarity(sentence, other_at))
                         for sentence in sentences if any(t in sentence for t in things)
-                        for other, other_at in _verbs(sentence) if other[0] == verb[0]]
+                        for other, other_at in _verbs(sentence) if other[0] == verb[0]
+                        and not _QUESTION.search(_clause_at(sentence, other_at))]
             # Every reading of the verb opposes the statement: none bears it out under another condition.
             if stated is None or not readings or any(denied is None or denied == stated for *_, denied in readings):
                 continue
             sentence, other_at, other, _ = readings[0]
             if _aligned(clause, at, verb, sentence, other_at, other):
-                start = sum(len(c) + 1 for c in _CLAUSE.split(sentence[:other_at])[:-1])
-                return "negation", clause.strip(), _CLAUSE.split(sentence[start:])[0], sentence
+                return "negation", clause.strip(), _clause_at(sentence, other_at), sentence
     return None

@@ -143,11 +143,11 @@ def _place_of_another(claim: str, subject: tuple[str, ...], placed: list[tuple[i
     thing, while the clause about its own thing names another place: "社区义诊在区图书馆举行" against "本周六社区义诊在
     街道卫生服务中心举行，周日的读书分享会在区图书馆举行"; "新年音乐会在市文化宫举行" against "…在市音乐厅举行，书画展在市文化宫展出"."""
     where = _place(claim)
-    if not where:
+    if not where or negated(claim):  # "没有哪位科学家曾在红岸基地工作" puts no one there
         return None
     for i, clause in placed:
         own = _place(clause)
-        if not own or where in clause or not _about(subject, clause):
+        if not own or where in clause or negated(clause) or not _about(subject, clause):
             continue
         if any(j == i and where in c and thing(c) and not _about(subject, c) for j, c in placed):
             return "name", claim, clause, sentences[i]
