@@ -38,6 +38,8 @@ def test_a_verb_denied_against_the_same_morpheme_affirmed(statement, sentence):
     # A question asserts nothing.
     ("押金能退吗：押金不予退还", "押金一经缴纳，不予退还。"),
     ("回收站哪天不开门：每周一闭站", "回收站每周二至周日开放，周一闭站。"),
+    # An only grants the verb to one part and denies it to the others.
+    ("标准会员不能下载。", "仅高级会员支持下载。"),
     # Nor does a question on the evidence's side.
     ("我无法感到激动", "哪件事最让你感到激动：出国旅行。"),
     # English is read elsewhere.

@@ -20,6 +20,8 @@ _DENIED = re.compile(r"(?:不|没|未|别|勿|禁止|严禁|谢绝|拒绝|不得
 _NEGATION = re.compile(r"不|没|未|别|勿|禁止|严禁|谢绝|拒绝|取消|停止|无法|无需")
 # A question asserts nothing: "押金能退吗", "回收站哪天不开门" read before its answer.
 _QUESTION = re.compile(r"[吗呢]\s*$|[?？]|哪|什么|谁|多少|怎么|如何|为什么|为何|是否|能否|可否")
+# A clause that grants the verb to one part only ("仅高级会员支持下载") denies it to the others: scope.py reads it.
+_ONLY = re.compile(r"仅|只有|只限|唯有|限于")
 # Verbs that carry no act of their own: modals, the copula, "have", "do".
 _LIGHT = frozenset({"可以", "能够", "需要", "应该", "必须", "允许", "进行", "是", "有", "没有", "会", "能", "可", "需",
                     "应", "要", "如", "得", "予", "在", "不在"})
@@ -78,7 +80,8 @@ def morpheme_denial(statement: str, sentences: list[str]) -> tuple[str, str, str
             readings = [(sentence, other_at, other, _polarity(sentence, other_at))
                         for sentence in sentences if any(t in sentence for t in things)
                         for other, other_at in _verbs(sentence) if other[0] == verb[0]
-                        and not _QUESTION.search(_clause_at(sentence, other_at))]
+                        and not _QUESTION.search(_clause_at(sentence, other_at))
+                        and not _ONLY.search(_clause_at(sentence, other_at))]
             # Every reading of the verb opposes the statement: none bears it out under another condition.
             if stated is None or not readings or any(denied is None or denied == stated for *_, denied in readings):
                 continue
