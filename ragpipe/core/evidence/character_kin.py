@@ -54,9 +54,10 @@ def _telling(character: str) -> bool:
 
 def kindred_word(token: str, evidence_words: list[str]) -> str | None:
     """The evidence's word (two characters or more) that shares a telling character with the Chinese ``token``,
-    where both or neither hold a negator and none of the characters that differ oppose; the first such word in sorted order. None for a word of
-    one character, an ASCII token, or no kin."""
-    if len(token) < 2 or token.isascii():
+    where both or neither hold a negator and none of the characters that differ oppose; the first such word in
+    sorted order. A word of one character has its kin in a word that contains it (取 / 可取, 看 / 观看). None for
+    an ASCII token, or no kin."""
+    if not token or token.isascii():
         return None
     opposed = _opposed_characters()
     for word in sorted(evidence_words):
