@@ -13,7 +13,7 @@ from ragpipe.core.evidence.features import FEATURES, statement_features
     ("连续", ["续航", "时间"], "续航"),      # the shared character in another place
     ("修缮", ["装修", "闭馆"], "装修"),
     ("退回来", ["退还", "押金"], "退还"),
-    ("看", ["观看", "设备"], "观看"),       # one character: the evidence's word that contains it
+    ("岁", ["周岁", "年满"], "周岁"),       # one character: the evidence's word that contains it
 ])
 def test_a_word_sharing_a_telling_character_is_read_as_the_evidence_word(token, evidence_words, kin):
     assert kindred_word(token, evidence_words) == kin
@@ -23,11 +23,11 @@ def test_a_word_sharing_a_telling_character_is_read_as_the_evidence_word(token, 
     ("上午", ["下午", "开放"]),    # 上 / 下 oppose (上调 / 下调 in antonyms.py): a swap
     ("最低", ["最高", "气温"]),    # 高 / 低 oppose
     ("免费", ["费用", "收取"]),    # a negator on one side only
-    ("人数", ["人员", "名单"]),    # 人 is in thousands of words: it links nothing
+    ("受到", ["达到", "效果"]),    # 到 is in common use: it links nothing
     ("三天", ["三年", "驾龄"]),    # a numeral is the number readers' to judge
     ("耳机", []),
     ("票", ["免票", "儿童"]),      # one character, but 免票 holds a negator
-    ("人", ["人员"]),             # one character, a common one
+    ("只", ["只有"]),             # one character, a common one
     ("renew", ["renewal"]),       # English has its word families (synonyms.py)
 ])
 def test_no_kin_through_a_swap_a_negator_a_common_character_or_a_numeral(token, evidence_words):

@@ -3,8 +3,9 @@ compound and changes the rest (续航 / 连续使用, 缴纳 / 缴费, 装修 / 
 Chinese word the evidence lacks is read as the evidence's word that shares such a character with it, so that the
 coverage features count it as held.
 
-A character is telling when few words of jieba's dictionary contain it (缴 is in 82, 续 in 209; 人 in 5,006,
-大 in 5,083): a common one links unrelated words. Never through a negator or a numeral (the readers of negation
+A character is telling when it is rare in use: the frequencies jieba's dictionary gives the words that contain
+it sum to little (缴 2,158, 续 35,361; 到 394,566, 能 250,405, 只 168,445): a common one links unrelated words
+(受到 / 达到, 能够 / 可能, 一只 / 只有). Never through a negator or a numeral (the readers of negation
 and of numbers judge those), nor where one word holds a negator and the other none (免费 / 费用), nor where the
 characters that differ oppose each other as in a pair of antonyms.py (上午 / 下午, 最高 / 最低, 室内 / 室外): that is a
 swap, not a paraphrase.
@@ -18,21 +19,20 @@ from ragpipe.core.evidence.antonyms import ANTONYMS
 from ragpipe.core.evidence.facts import ZH_NUMERAL
 from ragpipe.core.text import jieba_ready
 
-# A character in at most this many of jieba's dictionary words is telling enough to link two words
-# (费 879, 纳 962 pass; 用 1,347, 金 2,753, 上 2,396 do not).
-TELLING_CHARACTER_WORDS = 1000
+# A character whose words' frequencies in jieba's dictionary sum to at most this is telling enough to link two
+# words (费 39,553, 修 34,912 pass; 办 51,295, 指 75,952, 次 127,479 do not).
+TELLING_CHARACTER_USE = 40000
 _NEGATORS = set("不没无未非否勿莫禁别免")
 
 
 @lru_cache(maxsize=1)
-def _words_with() -> dict[str, int]:
-    """How many words of jieba's dictionary contain each character."""
-    counts: dict[str, int] = {}
+def _use() -> dict[str, int]:
+    """Each character's use: the sum of the frequencies of jieba's dictionary words that contain it."""
+    use: dict[str, int] = {}
     for word, frequency in jieba_ready().dt.FREQ.items():
-        if frequency:
-            for character in set(word):
-                counts[character] = counts.get(character, 0) + 1
-    return counts
+        for character in set(word):
+            use[character] = use.get(character, 0) + frequency
+    return use
 
 
 @lru_cache(maxsize=1)
@@ -49,13 +49,13 @@ def _opposed_characters() -> frozenset[frozenset[str]]:
 
 def _telling(character: str) -> bool:
     return (character not in _NEGATORS and character not in ZH_NUMERAL and not character.isascii()
-            and _words_with().get(character, 0) <= TELLING_CHARACTER_WORDS)
+            and _use().get(character, 0) <= TELLING_CHARACTER_USE)
 
 
 def kindred_word(token: str, evidence_words: list[str]) -> str | None:
     """The evidence's word (two characters or more) that shares a telling character with the Chinese ``token``,
     where both or neither hold a negator and none of the characters that differ oppose; the first such word in
-    sorted order. A word of one character has its kin in a word that contains it (取 / 可取, 看 / 观看). None for
+    sorted order. A word of one character has its kin in a word that contains it (岁 / 周岁, 课 / 开课). None for
     an ASCII token, or no kin."""
     if not token or token.isascii():
         return None
