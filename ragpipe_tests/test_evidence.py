@@ -338,7 +338,8 @@ def test_a_chinese_word_less_an_inner_character_is_the_evidence_word(verifier):
     """成年人 / 成人, 营业额 / 营额: a paraphrase drops a character; a person's name less one is another
     person (李小明 / 李明)."""
     rows, notes = verifier.features(["成年人门票120元"], ["成人票价120元，儿童票价60元。"])
-    assert rows[0][FEATURES.index("coverage")] == pytest.approx(0.75)  # 成年人 held (as 成人, its pairs too), 门票 not
+    # 成年人 held (as 成人, its pairs too), and 门票 as 票价 (the telling 票, character_kin.py)
+    assert rows[0][FEATURES.index("coverage")] == pytest.approx(1.0)
     assert notes[0]["novel_names"] == []
     _, notes = verifier.features(["李小明获得了冠军"], ["李明获得了冠军。"])
     assert notes[0]["novel_names"] == ["李小明"]

@@ -23,6 +23,7 @@ from ragpipe.core.evidence.agreement import elliptical
 from ragpipe.core.evidence.clock_minutes import has_clock_minutes, hours_stated_otherwise, without_clock_minutes
 from ragpipe.core.evidence.comparisons import borne_differences
 from ragpipe.core.evidence.contradiction import borne_out, confirms, contradicted
+from ragpipe.core.evidence.character_kin import kindred_word
 from ragpipe.core.evidence.counts import lone_one, ordinals_counted
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.facts import BOUND_BEFORE, counted, facts
@@ -172,6 +173,12 @@ def _names(statement: str, zh: bool) -> set[str]:
     return found
 
 
+def _with_kin(tokens: tuple[str, ...], held: set[str], zh_words: list[str], names) -> tuple[str, ...]:
+    """The statement's Chinese words the evidence lacks read as the evidence's kindred word (character_kin.py);
+    a name is not (李小明 is not 李明)."""
+    return tuple(t if t in held or t in names else kindred_word(t, zh_words) or t for t in tokens)
+
+
 def shortlist(queries: Sequence[set[str]], sentences: Sequence[set[str]], k: int = SHORTLIST) -> list[int]:
     """Indices (ascending) of the sentences that are, for some query, among the k sharing
     the most of its content words, each word weighted by its rarity among the sentences."""
@@ -277,8 +284,8 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
     rows = np.zeros((len(statements), len(FEATURES)))
     notes: list[dict] = []
     zh_words = [t for t in prepared.all_tokens if len(t) >= 2 and not t.isascii()]
-    statement_tokens = [as_evidence_words(content_tokens(s), prepared.all_tokens, zh_words, facts(s).names)
-                        for s in statements]
+    statement_tokens = [_with_kin(as_evidence_words(content_tokens(s), prepared.all_tokens, zh_words, facts(s).names),
+                                  prepared.all_tokens, zh_words, facts(s).names) for s in statements]
     given = set(content_tokens(question))
     if sentences:
         compared = shortlist([set(t) for t in statement_tokens], prepared.tokens)
