@@ -9,7 +9,7 @@ from ragpipe.core.evidence.entities import EN_DEMONYMS
 from ragpipe.core.evidence.facts import facts
 from ragpipe.core.evidence.zh_names import zh_titled
 from ragpipe.core.metrics.answer_relevancy import CLOCK_TIME, DURATION, asks_one_thing
-from ragpipe.core.metrics.money import MONEY, MONEY_ASKED
+from ragpipe.core.metrics.money import MONEY, MONEY_ASKED, without_rates
 from ragpipe.core.metrics.places_and_steps import PLACE_ASKED, gives_place, named_places
 from ragpipe.core.text import is_chinese, pos_tags
 
@@ -89,10 +89,13 @@ def asked_value(question: str):
         if ask.search(question) and kind == "a time" and _TIME_OF_DAY_ASKED.search(question):
             return kind, lambda c: bool(_TIME_OF_DAY.search(c))
         if ask.search(question):
-            # A date answers "when", and "how many years after" with its year.
+            # A date answers "when", and "how many years after" with its year. A price per period holds no period
+            # of its own ("$150 an hour" for how long a tattoo takes to heal).
             dated = kind in ("a duration", "a time")
             timed = kind == "a duration"
-            return kind, lambda c, value=value: bool(value.search(c) or (dated and (facts(c).years or facts(c).months))
+            untimed = without_rates if dated or kind == "a length" else str
+            return kind, lambda c, value=value: bool(value.search(c := untimed(c))
+                                                     or (dated and (facts(c).years or facts(c).months))
                                                      or (timed and len(_HH_MM.findall(c)) >= 2))
     if counted := _COUNT.search(question):
         return "a count", lambda c: bool(re.search(rf"[\d零〇一二三四五六七八九十两百千万]\s*{counted.group(1)}", c))
@@ -112,7 +115,7 @@ _ITEMS = {  # kind: (how a question asks it, how a context gives one)
                       r"条件|材料|证明|证件|资料|手续|要求|资格|需要(?:准备|带|提供|提交|出示)?(?:什么|哪些)",
                       r"\b(?:must|need(?:s|ed)?|required?|requires|bring|provide|submit|show|present|ask(?:s|ed)? for|"
                       r"expect(?:s|ed)?|has to|have to|only if|at least|eligible|fees?|payable|pay)\b|须|需|必须|应当|要求|"
-                      r"提供|提交|携带|出示|年满|具有|具备|持有|凭|缴纳|交纳|支付"),
+                      r"提供|提交|携带|出示|年满|具有|具备|持有|凭|缴纳|交纳|支付|至少|不少于|不低于"),  # a minimum, as "at least"
     "a feature": (r"\b(?:features?|functions?|include|includes|come with|comes with|offer|offers)\b|\bincluded\b|功能|(?<!副)作用|用途|特点|(?:包括|包含|含)(?:哪些|什么)",
                   r"\b(?:can|lets?|allows?|includes?|offers?|comes? with|gets?|provide[sd]?|supplie[sd]|supply|supports?|features?|"
                   # what a device does or holds: "tracks heart rate", "built-in GPS"
