@@ -123,8 +123,18 @@ def _statement_numbers(statement: str) -> set[float]:
     text = POINTER.sub(" ", re.sub(r"^\s*\d{1,2}[.)]\s+", "", statement))
     # Digits, and Chinese numerals before a unit ("六万元"); English number words are too often no number at all
     # ("one of the", "no one") to demand them of the evidence, but for those that count a unit ("lasts eight
-    # hours", as contradiction's slots read them), and a date's day however written ("十二月十五号", "May third").
-    return set(numbers(text)) | (set(facts(text).numbers) if is_chinese(text) else counted(text)) | {float(d) for _, d in facts(text).days}
+    # hours", as contradiction's slots read them), and a date's day and month however written ("十二月十五号", "May third",
+    # "starts in May", 五月开始: a month is a value the evidence must hold, as _values reads it there).
+    said, zh = facts(text), is_chinese(text)
+    months = said.months if zh or _EN_MONTH.search(text) else ()
+    return set(numbers(text)) | (set(said.numbers) if zh else counted(text)) | \
+        {float(d) for _, d in said.days} | {float(m) for m in months}
+
+
+# An English month is a month's name as written, capitalised: "may ride" and "March in step" are no months, and
+# neither is a "May I…?" that opens the text.
+_EN_MONTH = re.compile(r"\b(?:January|February|March|April|(?<!^)May|June|July|August|September|October|November|"
+                       r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b")
 
 
 def _clocks(text: str) -> set[float]:
