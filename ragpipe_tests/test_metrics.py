@@ -1187,6 +1187,17 @@ def test_context_relevance_another_thing_s_price_is_not_relevant(kit, question, 
     assert "another thing's price" in result.details["contexts"][0]["reason"]
 
 
+@pytest.mark.parametrize("question, contexts", [
+    # A waiver answers whether one must ("无需购票"), though it names a wider thing; a further limit goes on from the first.
+    ("看烟花需要买票吗？", ["海港烟花免费观看，无需购票。"]),
+    ("What are the limits on carry-on bags?", ["Each passenger may bring one carry-on bag.", "It must weigh under 7 kg."]),
+])
+def test_context_relevance_a_rule_answers_a_must_i_question_and_limits(kit, question, contexts):
+    result = REGISTRY["context_relevance"].score(EvalCase(question_id="q", question=question,
+                                                          retrieved_contexts=contexts), kit)
+    assert result.value == 1.0
+
+
 def test_context_relevance_a_place_answers_a_where_question(kit):
     assert _relevant(kit, "Where is the bakery?", ["The bakery is on Church Street, opposite the bank."]) == [True]
     assert _relevant(kit, "面包店在哪里？", ["面包店位于解放路88号，银行对面。"]) == [True]
