@@ -1198,6 +1198,19 @@ def test_context_relevance_a_rule_answers_a_must_i_question_and_limits(kit, ques
     assert result.value == 1.0
 
 
+@pytest.mark.parametrize("question, context", [
+    # The thing's hours, where its papers, features or symptoms are listed: another attribute of it.
+    ("餐车在市中心营业需要什么证件？", "市中心餐车的营业时间为上午十点到晚上九点。"),
+    ("这款手表有哪些功能？", "这款手表的专卖店每天上午十点开门。"),
+    ("What are the symptoms of heatstroke?", "Heatstroke is most common between 11 a.m. and 3 p.m. on hot days."),
+])
+def test_context_relevance_hours_are_no_item_of_a_list(kit, question, context):
+    result = REGISTRY["context_relevance"].score(EvalCase(question_id="q", question=question,
+                                                          retrieved_contexts=[context]), kit)
+    assert result.value == 0.0
+    assert "it gives hours" in result.details["contexts"][0]["reason"]
+
+
 def test_context_relevance_a_place_answers_a_where_question(kit):
     assert _relevant(kit, "Where is the bakery?", ["The bakery is on Church Street, opposite the bank."]) == [True]
     assert _relevant(kit, "面包店在哪里？", ["面包店位于解放路88号，银行对面。"]) == [True]

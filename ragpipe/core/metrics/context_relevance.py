@@ -9,6 +9,7 @@ from ragpipe.core.evidence.features import MAX_EMBED_CHARS, shortlist
 from ragpipe.core.evidence.sentences import evidence_sentences
 from ragpipe.core.evidence.weekdays import speaks_of_opening_days
 from ragpipe.core.judged.prompts import CONTEXT_RELEVANCE
+from ragpipe.core.metrics.answer_relevancy import CLOCK_TIME
 from ragpipe.core.metrics.asked_kinds import HISTORY, asked_item, asked_value, attribute_missing, is_open
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.metrics.other_subject import speaks_of_other
@@ -171,9 +172,17 @@ def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE
             # item ("布洛芬于1969年在英国首次上市" for 布洛芬有哪些副作用, "made in Shenzhen" for its features), however
             # many of the question's words it names. A cause may be an event.
             history = item and item[0] != "a cause" and HISTORY.search(context)
+            # Nor is a context that gives no item of the list but the hours of its thing ("市中心餐车的营业时间为上午十点到
+            # 晚上九点" for 需要什么证件): another attribute of it, a time of day, where a list of papers or features is asked.
+            hours = item and item[0] in _LISTS_WITHOUT_HOURS and CLOCK_TIME.search(context)
             out.append(((p >= (full if history else threshold) or named >= QUESTION_WORDS_NAMED)
-                        and not history, why))
+                        and not history and not hours,
+                        why + ("; it gives hours, not an item of the kind asked" if hours else "")))
     return out
+
+
+# The lists no time of day is an item of (a rule may be one: "Stallholders must set up before 9 a.m.").
+_LISTS_WITHOUT_HOURS = ("a requirement", "a feature", "a symptom", "a benefit")
 
 
 def _offline(case: EvalCase, kit: Toolkit) -> list[tuple[bool, str, float]]:
@@ -233,7 +242,8 @@ METRIC = Metric(
                 f"(in English a step of a how-to question, from {RELEVANCE_THRESHOLD}), further items count from "
                 f"{FURTHER_ITEM_THRESHOLD:.2f}, and so does an item whose chunk opens with a bare pronoun (\"It can store up to "
                 "8,000 books.\", 它还可以…) right after a relevant chunk: it goes on from that chunk. A context giving no item of a typed list (not causes) that tells the "
-                "thing's history or origin (a year, its maker, where it is made) is not relevant."),
+                "thing's history or origin (a year, its maker, where it is made) is not relevant, nor is one that gives only a time "
+                "of day where requirements, features, symptoms or benefits are listed (营业时间为上午十点… for 需要什么证件)."),
     reads=("question", "retrieved_contexts"),
     higher_is_better=True,
     nan_when="no retrieved contexts, or the bot failed",
