@@ -186,8 +186,8 @@ _PERMISSION_ASKED = re.compile(rf"^\W*(?:can|may|could) {_ASKER}\b[^?]*\?\s*$|"
                                r"^\W*(?:is|are) [^?]*\b(?:required|needed|necessary|compulsory|mandatory)\b[^?]*\?\s*$|"
                                r"(?:需要|必须)[^？?。]*吗\s*[？?]?\s*$|要不要|需不需要|用不用|是否(?:需要|必须)", re.I)
 _RULE_GIVEN = re.compile(_ITEMS["a rule"][1] + r"|\b(?:accepts?|accepted|refund\w*|returned|(?:not )?recommended|advised|"
-                         r"suitable|unsuitable|needed|necessary|need|needs|compulsory|mandatory|free)\b|"
-                         r"建议|谨慎|不要|勿|仅|只|适合|不宜|禁|须|需|不用|免", re.I)
+                         r"suitable|unsuitable|needed|necessary|need|needs|compulsory|mandatory)\b|"
+                         r"建议|谨慎|不要|勿|仅|只|适合|不宜|禁|须|需|不用", re.I)
 
 
 def asked_item(question: str):
