@@ -959,3 +959,11 @@ def test_a_month_the_evidence_lacks_is_a_novel_number(verifier):
     novel = FEATURES.index("novel_numbers")
     assert list(rows[:, novel]) == [1, 1, 1] and list(held[:, novel]) == [0, 0]
     assert verifier.features(["No one under 14 may sail alone."], ["Sailors under 14 must not sail alone."])[0][0, novel] == 0
+
+
+def test_a_month_the_question_names_is_no_claim_of_the_reply(verifier):
+    """"On which racecourse is the Welsh Grand National run each December?": a reply (or a reference) that says it runs
+    in December repeats the question's month, which evidence need not hold."""
+    rows, _ = verifier.features(["The Welsh Grand National is run each December at Chepstow."], ["Chepstow"],
+                                question="On which racecourse is the Welsh Grand National run each December?")
+    assert rows[0, FEATURES.index("novel_numbers")] == 0

@@ -131,6 +131,12 @@ def _statement_numbers(statement: str) -> set[float]:
         {float(d) for _, d in said.days} | {float(m) for m in months}
 
 
+def stated_months(text: str) -> set[float]:
+    """The months a text names (a question's month is its own, not a claim a reply must prove: "each December")."""
+    said = facts(text)
+    return {float(m) for m in said.months} if is_chinese(text) or _EN_MONTH.search(text) else set()
+
+
 # An English month is a month's name as written, capitalised: "may ride" and "March in step" are no months, and
 # neither is a "May I…?" that opens the text.
 _EN_MONTH = re.compile(r"\b(?:January|February|March|April|(?<!^)May|June|July|August|September|October|November|"
@@ -319,7 +325,8 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
                                       and (shortened(w, prepared.lowered) or w[:-1] in prepared.lowered)))
         # A count the question makes ("Which two metals …?") is the question's, not a claim a posed reply must prove.
         stated_numbers = (_statement_numbers(statement) - ({1.0} if lone_one(statement, prepared.lowered) else set())
-                          - ordinals_counted(statement, prepared.lowered) - counted(question) - borne_differences(statement, sentences))
+                          - ordinals_counted(statement, prepared.lowered) - counted(question) - borne_differences(statement, sentences)
+                          - stated_months(question))
         # A clock's minutes support only a clock time: "每30分钟一班" is not borne out by "5点30分发车".
         as_clock_only = stated_numbers - _values(without_clock_minutes(statement)) if has_clock_minutes(statement) else set()
         novel_numbers = sorted((stated_numbers - prepared.numbers) | (stated_numbers - as_clock_only - prepared.free_numbers)
