@@ -947,3 +947,24 @@ def test_eating_and_drinking_is_what_food_and_drink_names(statement, evidence):
     from ragpipe.core.evidence.activities import activity_worded
     assert contradiction(statement, [evidence]) is not None
     assert activity_worded("You may eat or drink here.") == "You may food and drink here."
+
+
+def test_a_month_the_evidence_lacks_is_a_novel_number(verifier):
+    """"starts in May" / 五月开始 state a month: evidence that never names it does not bear the claim out, evidence that
+    names it does; a modal "may" is no month."""
+    evidence = ["The sailing club has 40 boats and a clubhouse on the north shore.", "帆船俱乐部有四十艘船，会所在湖北岸。"]
+    rows, _ = verifier.features(["The sailing season starts in May.", "航季从五月开始。", "No one under 14 may sail alone."],
+                                evidence)
+    held, _ = verifier.features(["The sailing season starts in May.", "航季从五月开始。"],
+                                ["The season runs from May to October.", "航季为每年五月至十月。"])
+    novel = FEATURES.index("novel_numbers")
+    assert list(rows[:, novel]) == [1, 1, 1] and list(held[:, novel]) == [0, 0]
+    assert verifier.features(["No one under 14 may sail alone."], ["Sailors under 14 must not sail alone."])[0][0, novel] == 0
+
+
+def test_a_month_the_question_names_is_no_claim_of_the_reply(verifier):
+    """"On which racecourse is the Welsh Grand National run each December?": a reply (or a reference) that says it runs
+    in December repeats the question's month, which evidence need not hold."""
+    rows, _ = verifier.features(["The Welsh Grand National is run each December at Chepstow."], ["Chepstow"],
+                                question="On which racecourse is the Welsh Grand National run each December?")
+    assert rows[0, FEATURES.index("novel_numbers")] == 0

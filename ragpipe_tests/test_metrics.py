@@ -1039,6 +1039,9 @@ def test_context_relevance_the_days_a_place_opens_answer_whether_it_opens_on_one
     ("What time does the pottery workshop start on Saturdays?",
      "Pottery workshop tickets are valid for three months after purchase.", "a time"),
     ("游泳馆几点开门？", "游泳馆的月卡自开卡之日起30天内有效。", "a time"),
+    # A price per period holds no period of its own: an hourly rate tells nothing of how long a thing takes.
+    ("How long does a tattoo take to heal?", "The studio charges $150 an hour for custom tattoo work.", "a duration"),
+    ("这次徒步要走多久？", "向导费一天300元，含午餐。", "a duration"),
 ])
 def test_context_relevance_a_context_without_the_asked_kind_of_value_is_not_relevant(kit, question, context, kind):
     # On the same thing as the question, close in cosine, but it holds no value of the kind asked: another attribute of it.
@@ -1170,6 +1173,42 @@ def test_context_relevance_a_release_a_hindrance_or_a_rise_is_a_cause(kit, quest
 def test_context_relevance_a_further_item_of_a_list_counts_from_a_lower_cut_and_its_origin_does_not(
         kit, question, contexts, relevant):
     assert _relevant(kit, question, contexts) == relevant
+
+
+@pytest.mark.parametrize("question, context", [
+    # Another thing of the same place rented or sold for an amount, asked as "How much is a…" or "What does … cost".
+    ("How much is a cabin at the campground?", "Tent pitches at the campground go for $25 a night."),
+    ("What does a wedding cake cost at the bakery?", "Cupcake towers sell for $90 at the bakery."),
+])
+def test_context_relevance_another_thing_s_price_is_not_relevant(kit, question, context):
+    result = REGISTRY["context_relevance"].score(EvalCase(question_id="q", question=question,
+                                                          retrieved_contexts=[context]), kit)
+    assert result.value == 0.0
+    assert "another thing's price" in result.details["contexts"][0]["reason"]
+
+
+@pytest.mark.parametrize("question, contexts", [
+    # A waiver answers whether one must ("无需购票"), though it names a wider thing; a further limit goes on from the first.
+    ("看烟花需要买票吗？", ["海港烟花免费观看，无需购票。"]),
+    ("What are the limits on carry-on bags?", ["Each passenger may bring one carry-on bag.", "It must weigh under 7 kg."]),
+])
+def test_context_relevance_a_rule_answers_a_must_i_question_and_limits(kit, question, contexts):
+    result = REGISTRY["context_relevance"].score(EvalCase(question_id="q", question=question,
+                                                          retrieved_contexts=contexts), kit)
+    assert result.value == 1.0
+
+
+@pytest.mark.parametrize("question, context", [
+    # The thing's hours, where its papers, features or symptoms are listed: another attribute of it.
+    ("餐车在市中心营业需要什么证件？", "市中心餐车的营业时间为上午十点到晚上九点。"),
+    ("这款手表有哪些功能？", "这款手表的专卖店每天上午十点开门。"),
+    ("What are the symptoms of heatstroke?", "Heatstroke is most common between 11 a.m. and 3 p.m. on hot days."),
+])
+def test_context_relevance_hours_are_no_item_of_a_list(kit, question, context):
+    result = REGISTRY["context_relevance"].score(EvalCase(question_id="q", question=question,
+                                                          retrieved_contexts=[context]), kit)
+    assert result.value == 0.0
+    assert "it gives hours" in result.details["contexts"][0]["reason"]
 
 
 def test_context_relevance_a_place_answers_a_where_question(kit):

@@ -53,6 +53,12 @@ def test_a_context_that_names_another_fee_gives_that_fee(question, context, anot
     ("How much does a kayak rental cost?", "The first hour is $15.", False),
     ("How much does a kayak rental cost?", "Children are $8.", False),
     ("How much does a wedding cake cost at Sugar Loft?", "A three-tier wedding cake costs $450.", False),
+    # Rented, sold or priced at an amount: the thing is named before the place said of it.
+    ("How much does it cost to rent a locker at the marina?", "Dry storage units at the marina rent for $120 a month.",
+     True),
+    ("How much is a cabin at the campground?", "Tent pitches at the campground go for $25 a night.", True),
+    ("How much is a cabin at the campground?", "Lakeside cabins at the campground rent for $140 a night.", False),
+    ("How much is admission to the gallery?", "Admission to the gallery is priced at $12.", False),
     # A question that names no priced thing.
     ("How much?", "Wheel alignment costs $80 per car.", False),
 ])

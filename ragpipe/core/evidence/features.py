@@ -124,8 +124,24 @@ def _statement_numbers(statement: str) -> set[float]:
     text = POINTER.sub(" ", re.sub(r"^\s*\d{1,2}[.)]\s+", "", statement))
     # Digits, and Chinese numerals before a unit ("六万元"); English number words are too often no number at all
     # ("one of the", "no one") to demand them of the evidence, but for those that count a unit ("lasts eight
-    # hours", as contradiction's slots read them), and a date's day however written ("十二月十五号", "May third").
-    return set(numbers(text)) | (set(facts(text).numbers) if is_chinese(text) else counted(text)) | {float(d) for _, d in facts(text).days}
+    # hours", as contradiction's slots read them), and a date's day and month however written ("十二月十五号", "May third",
+    # "starts in May", 五月开始: a month is a value the evidence must hold, as _values reads it there).
+    said, zh = facts(text), is_chinese(text)
+    months = said.months if zh or _EN_MONTH.search(text) else ()
+    return set(numbers(text)) | (set(said.numbers) if zh else counted(text)) | \
+        {float(d) for _, d in said.days} | {float(m) for m in months}
+
+
+def stated_months(text: str) -> set[float]:
+    """The months a text names (a question's month is its own, not a claim a reply must prove: "each December")."""
+    said = facts(text)
+    return {float(m) for m in said.months} if is_chinese(text) or _EN_MONTH.search(text) else set()
+
+
+# An English month is a month's name as written, capitalised: "may ride" and "March in step" are no months, and
+# neither is a "May I…?" that opens the text.
+_EN_MONTH = re.compile(r"\b(?:January|February|March|April|(?<!^)May|June|July|August|September|October|November|"
+                       r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b")
 
 
 def _clocks(text: str) -> set[float]:
@@ -316,7 +332,8 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
                                       and (shortened(w, prepared.lowered) or w[:-1] in prepared.lowered)))
         # A count the question makes ("Which two metals …?") is the question's, not a claim a posed reply must prove.
         stated_numbers = (_statement_numbers(statement) - ({1.0} if lone_one(statement, prepared.lowered) else set())
-                          - ordinals_counted(statement, prepared.lowered) - counted(question) - borne_differences(statement, sentences))
+                          - ordinals_counted(statement, prepared.lowered) - counted(question) - borne_differences(statement, sentences)
+                          - stated_months(question))
         # A clock's minutes support only a clock time: "每30分钟一班" is not borne out by "5点30分发车".
         as_clock_only = stated_numbers - _values(without_clock_minutes(statement)) if has_clock_minutes(statement) else set()
         novel_numbers = sorted((stated_numbers - prepared.numbers) | (stated_numbers - as_clock_only - prepared.free_numbers)

@@ -9,7 +9,7 @@ from ragpipe.core.evidence.entities import EN_DEMONYMS
 from ragpipe.core.evidence.facts import facts
 from ragpipe.core.evidence.zh_names import zh_titled
 from ragpipe.core.metrics.answer_relevancy import CLOCK_TIME, DURATION, asks_one_thing
-from ragpipe.core.metrics.money import MONEY, MONEY_ASKED
+from ragpipe.core.metrics.money import MONEY, MONEY_ASKED, without_rates
 from ragpipe.core.metrics.places_and_steps import PLACE_ASKED, gives_place, named_places
 from ragpipe.core.text import is_chinese, pos_tags
 
@@ -89,10 +89,13 @@ def asked_value(question: str):
         if ask.search(question) and kind == "a time" and _TIME_OF_DAY_ASKED.search(question):
             return kind, lambda c: bool(_TIME_OF_DAY.search(c))
         if ask.search(question):
-            # A date answers "when", and "how many years after" with its year.
+            # A date answers "when", and "how many years after" with its year. A price per period holds no period
+            # of its own ("$150 an hour" for how long a tattoo takes to heal).
             dated = kind in ("a duration", "a time")
             timed = kind == "a duration"
-            return kind, lambda c, value=value: bool(value.search(c) or (dated and (facts(c).years or facts(c).months))
+            untimed = without_rates if dated or kind == "a length" else str
+            return kind, lambda c, value=value: bool(value.search(c := untimed(c))
+                                                     or (dated and (facts(c).years or facts(c).months))
                                                      or (timed and len(_HH_MM.findall(c)) >= 2))
     if counted := _COUNT.search(question):
         return "a count", lambda c: bool(re.search(rf"[\d零〇一二三四五六七八九十两百千万]\s*{counted.group(1)}", c))
@@ -112,14 +115,15 @@ _ITEMS = {  # kind: (how a question asks it, how a context gives one)
                       r"条件|材料|证明|证件|资料|手续|要求|资格|需要(?:准备|带|提供|提交|出示)?(?:什么|哪些)",
                       r"\b(?:must|need(?:s|ed)?|required?|requires|bring|provide|submit|show|present|ask(?:s|ed)? for|"
                       r"expect(?:s|ed)?|has to|have to|only if|at least|eligible|fees?|payable|pay)\b|须|需|必须|应当|要求|"
-                      r"提供|提交|携带|出示|年满|具有|具备|持有|凭|缴纳|交纳|支付"),
+                      r"提供|提交|携带|出示|年满|具有|具备|持有|凭|缴纳|交纳|支付|至少|不少于|不低于"),  # a minimum, as "at least"
     "a feature": (r"\b(?:features?|functions?|include|includes|come with|comes with|offer|offers)\b|\bincluded\b|功能|(?<!副)作用|用途|特点|(?:包括|包含|含)(?:哪些|什么)",
                   r"\b(?:can|lets?|allows?|includes?|offers?|comes? with|gets?|provide[sd]?|supplie[sd]|supply|supports?|features?|"
                   # what a device does or holds: "tracks heart rate", "built-in GPS"
                   r"built[- ]in|tracks?|monitors?|measures?|records?|detects?|displays?|plays?|covers?|included)\b|"
                   r"可以|能|可|支持|包括|包含|提供|带有|配备|具有|内置|自带|配有|还有|含|赠送|附赠|附送"),  # 赠送: a package's gift
     # A rule: what may, must or must not be done ("What are the confetti rules?", 有哪些规定).
-    "a rule": (r"\b(?:rules?|regulations?|policy|policies|restrictions?|dos and don'?ts)\b|规定|规则|规矩|须知|守则|限制",
+    "a rule": (r"\b(?:rules?|regulations?|policy|policies|restrictions?|limits|limitations?|dos and don'?ts)\b|"
+               r"规定|规则|规矩|须知|守则|限制",
                r"\b(?:must|may|cannot|can't|not (?:allowed|permitted)|allowed|permitted|prohibited|banned|forbidden|welcome|"
                r"only|asked to|required|please)\b|须|必须|禁止|严禁|不得|允许|可以|请|不准|只能|不可"),
     "a symptom": (r"\b(?:symptoms?|signs?|side effects?|adverse effects?)\b|症状|征兆|表现|副作用|不良反应",
@@ -170,14 +174,20 @@ HISTORY = re.compile(r"(?<!\d)(?:1[5-9]|20)\d{2}\s*年(?!龄|费|薪|息)|\b(?:i
 
 
 # A yes-or-no question whether one may do something ("Can I bring my dog into the sauna?", 汗蒸馆可以带小孩去吗？,
-# 适合带孩子去看吗？, "Is the deposit refundable?") is answered by a rule, often in other words than the question's
+# 适合带孩子去看吗？, "Is the deposit refundable?"), or must ("Do I need a ticket…?", 看烟花需要买票吗？, "Is a helmet
+# required?"), is answered by a rule, often in other words than the question's
 # ("Pets are not permitted anywhere in the spa.", 十二岁以下儿童须由成人陪同入场。): scored alone, such a rule lies at
 # 0.45-0.55, under the full threshold, since it names a wider thing (the spa, 儿童) than the one asked.
-_PERMISSION_ASKED = re.compile(r"^\W*(?:can|may|could) (?:i|we|you|one|kids|children|guests|visitors)\b[^?]*\?\s*$|"
+_ASKER = r"(?:i|we|you|one|kids|children|guests|visitors)"
+_PERMISSION_ASKED = re.compile(rf"^\W*(?:can|may|could) {_ASKER}\b[^?]*\?\s*$|"
                                r"^\W*(?:is|are) [^?]*\b(?:allowed|permitted|refundable|transferable|suitable|ok|okay)\b"
-                               r"[^?]*\?\s*$|(?:可以|能|允许|适合)[^？?。]*吗\s*[？?]?\s*$|可不可以|能不能|能否|可否|是否(?:可以|允许|能)", re.I)
+                               r"[^?]*\?\s*$|(?:可以|能|允许|适合)[^？?。]*吗\s*[？?]?\s*$|可不可以|能不能|能否|可否|是否(?:可以|允许|能)|"
+                               rf"^\W*(?:do|does|will) {_ASKER} (?:need|have) (?:to|a|an|any)\b[^?]*\?\s*$|"
+                               r"^\W*(?:is|are) [^?]*\b(?:required|needed|necessary|compulsory|mandatory)\b[^?]*\?\s*$|"
+                               r"(?:需要|必须)[^？?。]*吗\s*[？?]?\s*$|要不要|需不需要|用不用|是否(?:需要|必须)", re.I)
 _RULE_GIVEN = re.compile(_ITEMS["a rule"][1] + r"|\b(?:accepts?|accepted|refund\w*|returned|(?:not )?recommended|advised|"
-                         r"suitable|unsuitable)\b|建议|谨慎|不要|勿|仅|只|适合|不宜|禁|须", re.I)
+                         r"suitable|unsuitable|needed|necessary|need|needs|compulsory|mandatory)\b|"
+                         r"建议|谨慎|不要|勿|仅|只|适合|不宜|禁|须|需|不用", re.I)
 
 
 def asked_item(question: str):

@@ -9,6 +9,7 @@ from ragpipe.core.evidence.features import MAX_EMBED_CHARS, shortlist
 from ragpipe.core.evidence.sentences import evidence_sentences
 from ragpipe.core.evidence.weekdays import speaks_of_opening_days
 from ragpipe.core.judged.prompts import CONTEXT_RELEVANCE
+from ragpipe.core.metrics.answer_relevancy import CLOCK_TIME
 from ragpipe.core.metrics.asked_kinds import HISTORY, asked_item, asked_value, attribute_missing, is_open
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.metrics.other_subject import speaks_of_other
@@ -144,7 +145,7 @@ def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE
             out.append((True, f"{why}; it gives a price of the thing asked, or a part of it"))
         elif value and value[0] == "an amount of money" and gives_another_fee(case.question, context):
             out.append((False, f"{why}; its amount is another fee's (it names the fee, not the thing asked)"))
-        elif value and value[0] == "an amount of money" and prices_another_thing(case.question, context):
+        elif asks_price(case.question, value) and prices_another_thing(case.question, context):
             # Another thing of the same shop or place, priced ("a buttonhole costs $18" for a bridal bouquet): the
             # shop's name brings its cosine close, but the amount is not the one asked.
             out.append((False, f"{why}; its amount is another thing's price (it names that thing, not the one asked)"))
@@ -171,9 +172,17 @@ def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE
             # item ("布洛芬于1969年在英国首次上市" for 布洛芬有哪些副作用, "made in Shenzhen" for its features), however
             # many of the question's words it names. A cause may be an event.
             history = item and item[0] != "a cause" and HISTORY.search(context)
+            # Nor is a context that gives no item of the list but the hours of its thing ("市中心餐车的营业时间为上午十点到
+            # 晚上九点" for 需要什么证件): another attribute of it, a time of day, where a list of papers or features is asked.
+            hours = item and item[0] in _LISTS_WITHOUT_HOURS and CLOCK_TIME.search(context)
             out.append(((p >= (full if history else threshold) or named >= QUESTION_WORDS_NAMED)
-                        and not history, why))
+                        and not history and not hours,
+                        why + ("; it gives hours, not an item of the kind asked" if hours else "")))
     return out
+
+
+# The lists no time of day is an item of (a rule may be one: "Stallholders must set up before 9 a.m.").
+_LISTS_WITHOUT_HOURS = ("a requirement", "a feature", "a symptom", "a benefit")
 
 
 def _offline(case: EvalCase, kit: Toolkit) -> list[tuple[bool, str, float]]:
@@ -204,7 +213,7 @@ METRIC = Metric(
                 "question asks one value (an amount of money, also asked by the sum's kind: 押金是多少, \"the late fine\"; a share, an age, a length, a capacity, a weight, a duration, a "
                 "time, a count, a language, a person, a place) and the context holds none of that kind (a time of day, asked by "
                 "\"What time…?\" or 几点, is held by a clock time, a part of the day, opening round the clock or a closed day, "
-                "not by a period or a date), or holds one but neither "
+                "not by a period or a date; a price per period, \"$150 an hour\", 一天300元, holds no duration or time), or holds one but neither "
                 "the words of the attribute asked nor a word naming the kind (a shipping time for a return window); "
                 "relevant when a time question asks a start or a last day and the context gives that kind of day to "
                 "what it asks of, however worded (\"the application deadline\" / \"Applications must be submitted by "
@@ -212,8 +221,8 @@ METRIC = Metric(
                 "thing priced (\"Each additional mover adds $45 per hour to the local rate.\" for \"How much does a local move "
                 "cost?\"): its price or a part of it; not relevant when it names neither that thing nor the fee asked but a fee "
                 "of its own (违约金, \"a cancellation fee\" for what moving a piano costs), or, in English, says another "
-                "thing costs its amount (\"a buttonhole costs $18\" for a bridal bouquet's price; not a ticket, an admission or "
-                "a surcharge); not relevant when it speaks of a sibling of the thing asked about and never of "
+                "thing costs, rents, sells or goes for its amount (\"a buttonhole costs $18\" for a bridal bouquet's price, \"Tent "
+                "pitches go for $25 a night\" for \"How much is a cabin…?\"; not a ticket, an admission or a surcharge); not relevant when it speaks of a sibling of the thing asked about and never of "
                 "the thing (\"the Silver plan costs $20\" for \"How much is the Gold plan?\", 科技馆 for 水族馆: two names "
                 "before the same word naming a kind of place, plan or product, two model codes or numbers after the same name (\"Ultra 5\" / \"Ultra 7\"), two "
                 "Chinese names of places or bodies that end alike and share no other character, two Chinese names before the "
@@ -225,14 +234,16 @@ METRIC = Metric(
                 "watch repair shop open?\"). "
                 "The contexts of an open question (a list, causes, a way, what a package includes: 包括什么, \"What's included…\") are each scored as if retrieved alone. A "
                 "context holding the kind of answer asked (a value of the asked kind; an item of the kind an open "
-                "question lists: a requirement, a rule, a feature, a symptom, a benefit, a cause, in Chinese an action; a rule, for a "
-                "yes-or-no question whether one may do something: \"Can I bring my dog…?\", 可以…吗, 适合…吗, \"Is … refundable?\") counts from "
+                "question lists: a requirement (a minimum too: \"at least\", 至少), a rule, a feature, a symptom, a benefit, a cause, in Chinese an action; a rule, for a "
+                "yes-or-no question whether one may or must do something: \"Can I bring my dog…?\", 可以…吗, 适合…吗, \"Is … "
+                "refundable?\", \"Do I need a ticket…?\", 需要…吗, 要不要; limits are rules too) counts from "
                 f"{LOWER_THRESHOLD:.2f}, and so do a Chinese open question's other contexts once one reaches "
                 f"{RELEVANCE_THRESHOLD} (further items of the list). Once one context gives an item of the kind listed "
                 f"(in English a step of a how-to question, from {RELEVANCE_THRESHOLD}), further items count from "
                 f"{FURTHER_ITEM_THRESHOLD:.2f}, and so does an item whose chunk opens with a bare pronoun (\"It can store up to "
                 "8,000 books.\", 它还可以…) right after a relevant chunk: it goes on from that chunk. A context giving no item of a typed list (not causes) that tells the "
-                "thing's history or origin (a year, its maker, where it is made) is not relevant."),
+                "thing's history or origin (a year, its maker, where it is made) is not relevant, nor is one that gives only a time "
+                "of day where requirements, features, symptoms or benefits are listed (营业时间为上午十点… for 需要什么证件)."),
     reads=("question", "retrieved_contexts"),
     higher_is_better=True,
     nan_when="no retrieved contexts, or the bot failed",

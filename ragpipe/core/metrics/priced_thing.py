@@ -86,9 +86,12 @@ def gives_another_fee(question: str, context: str) -> bool:
     return any((said := set(content_tokens(m.group(1)))) and not said & asked for m in _EN_FEE.finditer(context))
 
 
-# "A buttonhole costs $18", "Table centrepieces cost $45 each": a thing said to cost an amount, its phrase
-# from the first determiner (or the sentence's start) up to the verb, cut at a preposition ("A day ticket for the run").
-_EN_PRICED = re.compile(r"(?:^|(?<=[.;!?]\s))([^.;!?]*?)\s+(?:costs?|is|are)\s+(?:only\s+|just\s+|about\s+|around\s+)?"
+# "A buttonhole costs $18", "Table centrepieces cost $45 each", "Tent pitches go for $25 a night": a thing said to cost
+# (rent, sell or go for, be priced at, start at) an amount, its phrase from the first determiner (or the sentence's
+# start) up to the verb, cut at a preposition ("A day ticket for the run").
+_EN_PRICED = re.compile(r"(?:^|(?<=[.;!?]\s))([^.;!?]*?)\s+(?:costs?|is|are|(?:rent|sell|go|hire|let)s?\s+for|"
+                        r"(?:is|are)\s+priced\s+at|(?:start|begin)s?\s+(?:at|from))\s+"
+                        r"(?:only\s+|just\s+|about\s+|around\s+)?"
                         r"(?:[$€£¥]\s?\d|\d[\d,.]*\s*(?:euros?|dollars?|pounds?|cents?)\b)", re.I)
 _EN_PREPOSITION = re.compile(r"\s+(?:of|for|at|in|on|to|with|from|per|by)\b.*", re.I)
 # Words for the price of entry or of the thing itself, whatever is priced: "Adult admission is $25" prices the museum
@@ -106,6 +109,11 @@ def _en_priced_phrases(context: str) -> list[list[str]]:
     phrases = []
     for m in _EN_PRICED.finditer(context):
         clause = m.group(1)
+        # The thing is named before any place or time said of it ("Dry storage units at the marina rent for…"), unless
+        # that is a word of the price or of entry ("The price of a kayak", "Admission to the gallery").
+        named = _EN_PREPOSITION.sub("", clause).lower().split()
+        if named and named[-1] not in _EN_ANY_THING and named[-1].rstrip("s") not in _EN_PRICE_WORDS:
+            clause = " ".join(named)
         determiner = _EN_DETERMINER.search(clause)
         words = _EN_PREPOSITION.sub("", clause[determiner.end():] if determiner else clause).lower().split()
         if words:

@@ -1,0 +1,21 @@
+import pytest
+
+from ragpipe.core.metrics.asked_kinds import asked_item
+
+
+@pytest.mark.parametrize("question, context", [
+    # A yes-or-no question whether one must do something is answered by a rule, a waiver too.
+    ("看烟花需要买票吗？", "海港烟花免费观看，无需购票。"),
+    ("进博物馆要不要带身份证？", "参观博物馆须出示有效证件。"),
+    ("Do I need a ticket for the harbour fireworks?", "No ticket is needed; the viewing areas are open to all."),
+    ("Is a helmet required on the rental e-scooters?", "Riders under 18 must wear a helmet."),
+    # Limits are rules.
+    ("What are the limits on carry-on bags?", "It must weigh under 7 kg."),
+])
+def test_a_must_i_question_or_limits_are_answered_by_a_rule(question, context):
+    kind, gives = asked_item(question)
+    assert kind == "a rule" and gives(context)
+
+
+def test_a_question_asking_a_value_is_no_must_i_question():
+    assert asked_item("What is the weight limit for carry-on bags?") is None
