@@ -115,3 +115,38 @@ def test_a_clause_that_renames_the_thing_before_names_no_other_thing():
     # Round twenty-one: the name reader above first took Robert Zimmerman for another thing's name (suite faithful/91).
     evidence = ["The song was written by Bob Dylan, whose birth name is Robert Zimmerman."]
     assert subject_contrast("The song was written by Robert Zimmerman.", evidence) is None
+
+
+@pytest.mark.parametrize("clause, words", [
+    # A word of a hyphenated compound is no predicate ("Open-", "Take-" are no "opens", "takes").
+    ("Open-water students can dive to 30 metres.", ("open-water", "student")),
+    ("Take-away orders cost 9 pounds.", ("take-away", "order")),
+    # 在 before a place ends a Chinese subject.
+    ("社区义诊在区图书馆举行", ("社区", "义诊")),
+])
+def test_the_thing_before_a_compound_or_a_place(clause, words):
+    assert thing(clause) == words
+
+
+@pytest.mark.parametrize("statement, evidence, kind", [
+    ("Open-water students can dive to 30 metres.",
+     ["Open-water students are limited to 18 metres; advanced divers may go to 30 metres."], "number"),
+    ("Take-away orders cost 12 pounds.", ["Dine-in orders cost 12 pounds, while take-away orders cost 9 pounds."], "number"),
+    # The place of another thing's clause (round twenty-two, i63-contra).
+    ("社区义诊在区图书馆举行。", ["本周六社区义诊在街道卫生服务中心举行，周日的读书分享会在区图书馆举行。"], "name"),
+    ("新年音乐会在市文化宫举行。", ["新年音乐会在市音乐厅举行，书画展在市文化宫展出。"], "name"),
+    ("毕业典礼在体育馆举行。", ["毕业典礼在学校礼堂举行；新生报到在体育馆办理。"], "name"),
+])
+def test_a_value_or_a_place_of_another_thing(statement, evidence, kind):
+    assert subject_contrast(statement, evidence)[0] == kind
+    assert contradicted(statement, "", evidence) is not None
+
+
+@pytest.mark.parametrize("statement, evidence", [
+    ("社区义诊在街道卫生服务中心举行。", ["本周六社区义诊在街道卫生服务中心举行，周日的读书分享会在区图书馆举行。"]),
+    ("晚宴在酒店宴会厅进行。", ["婚礼彩排安排在教堂进行，晚宴在酒店宴会厅进行。"]),
+    # A negated claim puts nothing anywhere.
+    ("没有哪位科学家曾在红岸基地工作", ["红岸基地在现实生活中并不存在，没有人在这里工作过。"]),
+])
+def test_the_place_of_the_statement_s_own_thing_is_no_contrast(statement, evidence):
+    assert subject_contrast(statement, evidence) is None

@@ -17,12 +17,14 @@ from functools import lru_cache
 
 from ragpipe.core.evidence.agreement import asked_as_said, fact_terms, found_in, in_context, name_in, opening_reply, words
 from ragpipe.core.evidence.accompanied import accompaniment_conflict
+from ragpipe.core.evidence.agents import other_doer
 from ragpipe.core.evidence.calendar_positions import calendar_place_conflict
 from ragpipe.core.evidence.comparisons import bears_out, borne_differences, compared
 from ragpipe.core.evidence.superlatives import ranked
 from ragpipe.core.evidence.facts import facts, fold, negated
 from ragpipe.core.evidence.lists import list_conflict
 from ragpipe.core.evidence.limits import bound_conflict, range_confirms, range_ends
+from ragpipe.core.evidence.morpheme_denials import morpheme_denial
 from ragpipe.core.evidence.polarity import aligned_with, clauses_of, polarity_conflict
 from ragpipe.core.evidence.counts import counts, elided_count, rank_conflict, same_thing
 from ragpipe.core.evidence.denied_benefits import denied_benefit
@@ -285,11 +287,13 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
              or waived_condition(statement, sentences)  # "even if you've made a claim" / "provided no claim has been made"
              or forfeit_conflict(statement, sentences)  # "refunded if you don't show up" / "who don't show up lose their deposit"
              or reworded_denial(statement, sentences)  # "可以报销" / "不在赔付范围内": its verb in the evidence's word
+             or morpheme_denial(statement, sentences)  # "定金不能退" / "定金可全额退还": one morpheme, two words
              or denied_benefit(statement, sentences)  # "学生买票不打折" / "学生凭学生证购票可享半价"
              or denied_offer(statement, sentences))  # "不提供保修" / "享受6个月保修"
     if found and found[0] == "antonym" and (one_relation(statement, found[3]) or order and found[3] in order[3]):
         found = None  # a converse ("lost to" / "won against", "shorter" / "longer"): the roles decide
-    swapped = not found and (swapped_roles(statement, sentences) or traded_sides(statement, sentences))
+    swapped = not found and (swapped_roles(statement, sentences) or traded_sides(statement, sentences)
+                             or other_doer(statement, sentences))  # "adjusted by the patient" / "only by the orthodontist"
     if swapped and order and swapped[2] == order[3]:
         swapped = None  # "B is shorter than A" swaps the sides of "A is longer than B" around its antonym
     found = found or (("roles", *swapped) if swapped else bound_conflict(statement, sentences) or ranked_title(statement, sentences))

@@ -26,13 +26,16 @@ from ragpipe.core.text import is_chinese
 _CLAUSES = re.compile(r"(?<!\d)[,:](?!\d)|[;，；：]|\b(?:while|whereas|but)\b", re.I)  # not "8:30", "1,200"
 _OPENING = re.compile(r"^\W*(?:(?:yes|no|sure)\b\W*)?(?:(?:and|but|while|whereas|although|though)\s+)?", re.I)
 # Where an English subject ends: an auxiliary or a verb that predicates of a thing (costs, opens, includes, …).
+# Not a word of a hyphenated compound: "Open-water students", "run-down cabins".
 _EN_PREDICATE = re.compile(
-    r"\b(?:can(?:not|'t)?|may|must|might|could|should|will|would|is|are|was|were|isn't|aren't|has|have|had|does|do"
+    r"(?<!-)\b(?:can(?:not|'t)?|may|must|might|could|should|will|would|is|are|was|were|isn't|aren't|has|have|had|does|do"
     r"|costs?|opens?|closes?|includes?|runs?|takes?|needs?|requires?|offers?|provides?|gets?|charges?|lasts?"
-    r"|starts?|begins?|comes?)\b", re.I)
+    r"|starts?|begins?|comes?)\b(?!-)", re.I)
 _EN_PRONOUN = re.compile(r"^\W*(?:it|they|this|that|these|those|there|you|we|he|she|i|one)\b", re.I)
 # Where a Chinese subject ends: a modal, a prohibition, a rate ("每小时") or a verb of offering.
-_ZH_PREDICATE = re.compile(r"可以|可|能|须|需|必须|不得|不能|不可|禁止|严禁|谢绝|一律|均|都|每|是|有|免费|提供|收取|享")
+# 在 or 于 before a place ends the subject too ("社区义诊在区图书馆举行"); not inside 现在, 存在, 正在, 位于, 对于, 关于.
+_ZH_PREDICATE = re.compile(r"可以|可|能|须|需|必须|不得|不能|不可|禁止|严禁|谢绝|一律|均|都|每|是|有|免费|提供|收取|享"
+                           r"|(?<![存现正实所自好])在|(?<![位对关由属等处至])于")
 # A place the statement stands in ("营地内", "在山庄里") is no subject: the thing follows the verb of use.
 _ZH_PLACE = re.compile(r"^(?:在)?[\u4e00-\u9fff]{1,6}[内里中上外]$")
 _ZH_USE = re.compile(r"^(?:用|使用|带|携带|放|燃放)")
@@ -94,6 +97,9 @@ def subject_contrast(statement: str, sentences: Sequence[str]) -> tuple[str, str
     placed = [(i, c) for i, s in enumerate(sentences) for c in _clauses(s)]
     if not placed:
         return None
+    moved = _place_of_another(claim, subject, placed, sentences)
+    if moved:
+        return moved
     shared = [sum(found_in(t, words(c)) for t in claim_words) + len(claim_numbers & facts(c).numbers) for _, c in placed]
     # The clause alignment by shared words would take, of those about another thing.
     others = [k for k, (_, c) in enumerate(placed) if thing(c) and not _about(subject, c)]
@@ -118,6 +124,33 @@ def subject_contrast(statement: str, sentences: Sequence[str]) -> tuple[str, str
     named, own_names = _names(claim), _names(clause)
     if named and named <= _names(other) and own_names and not named & own_names and not _RENAMES.search(other):
         return "name", claim, clause, sentences[i]
+    return None
+
+
+# A Chinese place phrase and the verb after it, to the clause's end: 在区图书馆举行.
+_ZH_PLACE_OF = re.compile(r"(?<![存现正实所自好])[在于]([\u4e00-\u9fff]{3,16})[。！]?$")
+
+
+def _place(clause: str) -> str:
+    """The place a Chinese clause puts its thing in, less the verb of two characters that ends it (在区图书馆举行:
+    区图书馆), or ""."""
+    found = _ZH_PLACE_OF.search(clause)
+    return found[1][:-2] if found and len(found[1]) >= 4 else ""
+
+
+def _place_of_another(claim: str, subject: tuple[str, ...], placed: list[tuple[int, str]], sentences: Sequence[str]):
+    """("name", …) where the claim puts its thing in the place a clause of the same evidence sentence gives another
+    thing, while the clause about its own thing names another place: "社区义诊在区图书馆举行" against "本周六社区义诊在
+    街道卫生服务中心举行，周日的读书分享会在区图书馆举行"; "新年音乐会在市文化宫举行" against "…在市音乐厅举行，书画展在市文化宫展出"."""
+    where = _place(claim)
+    if not where or negated(claim):  # "没有哪位科学家曾在红岸基地工作" puts no one there
+        return None
+    for i, clause in placed:
+        own = _place(clause)
+        if not own or where in clause or negated(clause) or not _about(subject, clause):
+            continue
+        if any(j == i and where in c and thing(c) and not _about(subject, c) for j, c in placed):
+            return "name", claim, clause, sentences[i]
     return None
 
 
