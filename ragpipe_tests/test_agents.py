@@ -61,3 +61,31 @@ def test_another_doer_of_the_same_act_contradicts(statement, sentence):
 ])
 def test_the_same_doer_or_no_doer_is_no_contradiction(statement, sentence):
     assert other_doer(statement, [sentence]) is None
+
+
+@pytest.mark.parametrize("statement, sentences, doers", [
+    # Both in the active voice: one act on one thing, two doers, after a lead clause or without a determiner.
+    ("If a tool is damaged through misuse, the library pays for the repair.",
+     ["If a tool is damaged through misuse, the borrower pays for the repair; normal wear and tear is on us."],
+     ("library", "borrower")),
+    ("Borrowers pay for lost keys.", ["The library pays for lost keys."], ("borrowers", "library")),
+    ("The guide will collect the tickets.", ["The driver collects the tickets at the door."], ("guide", "driver")),
+    ("Volunteers clean the enclosures every morning.", ["Keepers clean the enclosures every morning; volunteers feed the goats."],
+     ("volunteers", "keepers")),
+])
+def test_another_active_doer_of_one_act_contradicts(statement, sentences, doers):
+    assert other_doer(statement, sentences)[:2] == doers
+
+
+@pytest.mark.parametrize("statement, sentences", [
+    # The evidence gives the act to the statement's doer too, however the sentence is built.
+    ("Tendons connect muscles to bones.", ["ligaments connect bone to bone, tendons connect muscle to bone."]),
+    # An imperative, a fragment, a describing word or "has" is no doer and act.
+    ("Lay the quilt on the bed.", ["Trim the quilt on the bed."]),
+    ("offers outdoor seating and takeout", ["attributes Outdoor Seating: yes"]),
+    ("The main differences between the two deer are their ears.", ["The most noticeable differences between the deer are their ears."]),
+    ("The situation has led to an exodus from the city.", ["The recent fighting has driven refugees out of the city."]),
+    ("The restaurant is run by a friendly couple.", ["The couple who runs the place are so nice."]),
+])
+def test_an_act_the_evidence_also_gives_the_doer_or_no_act_is_no_contradiction(statement, sentences):
+    assert other_doer(statement, sentences) is None

@@ -558,15 +558,28 @@ def test_a_source_lead_in_is_no_claim():
     # Any source named after 根据/据/按照 or "according to", "as stated in", "as the … says" (a class, no list of nouns).
     assert without_lead_in("按照租赁合同，押金为两个月房租。") == "押金为两个月房租。"
     assert without_lead_in("据物业通知，周六停水。") == "周六停水。"
-    assert without_lead_in("As the warranty card says, repairs are free.") == "repairs are free."
-    assert without_lead_in("As stated in the lease, pets are not allowed.") == "pets are not allowed."
-    assert without_lead_in("According to the city website, the pool opens in June.") == "the pool opens in June."
+    assert without_lead_in("As the warranty card says, repairs are free.") == "Repairs are free."
+    assert without_lead_in("As stated in the lease, pets are not allowed.") == "Pets are not allowed."
+    assert without_lead_in("According to the city website, the pool opens in June.") == "The pool opens in June."
     # One opening after another: a lead-in, then a bare reply.
-    assert without_lead_in("According to the documents, no, it was turned down in March.", every=True) == "it was turned down in March."
-    assert without_lead_in("According to the documents, no, it was turned down in March.") == "no, it was turned down in March."
+    assert without_lead_in("According to the documents, no, it was turned down in March.", every=True) == "It was turned down in March."
+    assert without_lead_in("According to the documents, no, it was turned down in March.") == "No, it was turned down in March."
     # A citation of an article or a titled work is a claim that can be wrong, and an opening that is no source stays.
     assert without_lead_in("根据《劳动法》第36条，每日工作不超过8小时。") == "根据《劳动法》第36条，每日工作不超过8小时。"
     assert without_lead_in("As expected, prices rose in May.") == "As expected, prices rose in May."
+
+
+def test_a_lead_in_changes_no_score(verifier):
+    # What follows the lead-in opens as the sentence it is: the embedder reads case, and "tools go back…" had
+    # scored 0.81 where "Tools go back…" scored 0.94 (a brand's inner capital stays: "iPhone").
+    from ragpipe.core.evidence.support import without_lead_in
+
+    evidence = ["Members park in the north lot. Please do not park on the street.", "The gym opens at 6 a.m."]
+    plain, = verifier.verify(["Members park in the north lot, not on the street."], evidence, question="Where do members park?")
+    led, = verifier.verify(["Based on the club's rules, members park in the north lot, not on the street."], evidence,
+                           question="Where do members park?")
+    assert led.score == plain.score
+    assert without_lead_in("According to the manual, iPhone cases are sold separately.") == "iPhone cases are sold separately."
 
 
 def test_an_added_clause_that_reuses_a_word_of_the_evidence_is_invented(verifier):

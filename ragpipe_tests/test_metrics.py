@@ -154,6 +154,9 @@ def test_answer_correctness_same_fact_and_wrong_number(kit):
     # a reference that bounds a value answers the question: it rejects no premise, so declining is wrong
     ("女性献血体重要求多少？", "抱歉，资料里没有找到相关信息。", "不低于45公斤。", False),
     ("How much salt may I add?", "Sorry, I can't tell from the documents.", "No more than 5 g.", False),
+    # a place phrase is a bare value: read with its question, another place is wrong and the same place right
+    ("Where should borrowed tools be returned?", "Drop them in the book return box.", "To the front desk.", False),
+    ("Where should borrowed tools be returned?", "Bring them back to the front desk.", "To the front desk.", True),
 ])
 def test_answer_and_factual_correctness_read_the_reference_as_a_person(kit, question, answer, reference, correct):
     assert_both_correctness_metrics(kit, question, answer, reference, correct)

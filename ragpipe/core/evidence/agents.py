@@ -3,11 +3,12 @@ thing. "The retainer is adjusted by the patient" against "Retainers are adjusted
 apprentice checks the work" against "…is checked by master watchmaker Tom Hartley"; 婚纱由新娘自行清洗 against
 婚纱归还后由店里统一干洗; 证书由故宫博物院出具 against 证书由南京博物院出具.
 
-The doer is read from the clause's structure, not from names: in English the side after a participle's "by", or the
-words before an active verb that opens the clause; in Chinese the side after 由 or 被, up to the verb. roles.py
-reads swaps between two named sides of one relation; here the statement's doer need not appear in the evidence at
-all, and the thing acted on (the retainer, the dress) is what ties the two clauses. contradiction.py reads it as
-swapped roles."""
+The doer is read from the clause's structure, not from names: in English the side after a participle's "by", the
+words before an active verb that opens the clause, or, where both clauses are active ("the library pays for the
+repair" / "the borrower pays for the repair"), the subject its present-tense verb agrees with; in Chinese the side
+after 由 or 被, up to the verb. roles.py reads swaps between two named sides of one relation; here the statement's
+doer need not appear in the evidence at all, and the thing acted on (the retainer, the dress) is what ties the two
+clauses. contradiction.py reads it as swapped roles."""
 
 from __future__ import annotations
 
@@ -84,6 +85,45 @@ def _en_active(clause: str, verb: str) -> tuple[str, str] | None:
     return None
 
 
+# An English subject opens a clause or follows its lead clause ("If …, the library pays"), mostly after a determiner.
+_EN_SUBJECT = re.compile(r"(?:^\W*|,\s+)(?P<det>(?:the|our|your|their|each|every|a|an)\s+)?(?=[a-z])", re.I)
+_EN_AUXILIARY = re.compile(r"^(?:will|must|should|always|usually|then|also|only)$", re.I)
+# A describing word before a noun is no doer ("the main differences", "the latest offensive"); "has" and function
+# words are no act.
+_EN_NOT_NOUN = re.compile(r"^(?:main|major|key|most|least|latest|recent|first|last|next|other|same|new|old|best|worst|"
+                          r"only|primary|whole|entire|\w+(?:est|ous|ful|ive|al|ic|able|ible))$")
+_EN_NOT_ACT = {"has", "have", "had", "does", "do", "did", "the", "and", "for", "with", "from", "into", "onto", "than", "then",
+               "when", "where", "about", "also", "this", "that", "these", "those", "there", "their", "its", "his", "her"}
+_EN_RELATIVE = {"who", "which", "that", "whose", "whom"}
+
+
+def _en_subjects(clause: str) -> list[tuple[str, str, str]]:
+    """(verb stem, doer, what follows the verb) of each subject and present-tense verb of an English clause that agree
+    in number: one or two nouns after a determiner, then a singular doer's verb in -s or a plural doer's bare verb
+    ("the library pays", "borrowers pay", "our technicians will treat"). An imperative, "to set the …" or "type of
+    work" has no doer."""
+    found = []
+    for match in _EN_SUBJECT.finditer(clause):
+        tokens = re.findall(r"[A-Za-z'-]+|[^\sA-Za-z'-]+", clause[match.end():])
+        tokens[:1] = [w.lower() for w in tokens[:1]]  # "Borrowers pay …"
+        for size in (1, 2) if match["det"] else (1,):  # without a determiner, one plural noun: "Borrowers pay …"
+            if len(tokens) <= size + 1 or not all(re.fullmatch(r"[a-z]+", w) and w not in _EN_MODALS | _EN_RELATIVE | _EN_NOT_ACT
+                                                   for w in tokens[:size]) or _EN_NOT_NOUN.match(tokens[size - 1]):
+                break
+            doer, k = " ".join(tokens[:size]), size
+            auxiliary = _EN_AUXILIARY.match(tokens[k]) is not None  # "the guide will collect": any verb form agrees
+            k += auxiliary
+            verb = tokens[k].lower() if k < len(tokens) else ""
+            plural = doer.endswith("s") and not doer.endswith("ss")
+            if not match["det"] and (not plural or match.start() or not clause.lstrip()[:1].isupper()):
+                break  # "offers outdoor seating" (a fragment) is no doer and act
+            if re.fullmatch(r"[a-z]{3,}", verb) and verb not in _EN_MODALS | _EN_NOT_ACT \
+                    and (auxiliary or verb.endswith("s") != plural) and tokens[k + 1:]:
+                found.append((_en_verb(verb), doer, " ".join(tokens[k + 1:])))
+                break
+    return found
+
+
 def _zh_readings(clause: str) -> list[tuple[str, str, str]]:
     """(verb, doer, the clause's text before the doer) of a Chinese clause: the doer after 由 or 被, one to three
     words up to its verb (the first verb after them, manner words skipped)."""
@@ -149,7 +189,33 @@ def other_doer(statement: str, sentences: list[str]) -> tuple[str, str, str] | N
                 found = _zh_doers(clause, part) if chinese else _en_doers(clause, part)
                 if found and not _named_also(*found, part) and not _named_also(found[1], found[0], clause):
                     return (*found, sentence)
+        if not chinese:
+            found = _en_active_doers(clause, [s for s in sentences if not is_chinese(s)])
+            if found:
+                return found
     return None
+
+
+def _en_active_doers(clause: str, sentences: list[str]) -> tuple[str, str, str] | None:
+    """Both in the active voice: one act on one thing, two doers ("If a tool is damaged, the library pays for the
+    repair" / "…, the borrower pays for the repair"), where no evidence clause gives the act to the statement's doer."""
+    readings = [(reading, s) for s in sentences for part in _EN_CLAUSES.split(s) if not negated(part)
+                for reading in _en_subjects(part)]
+    for verb, stated, thing in _en_subjects(clause):
+        done = [(said, sentence) for (other_verb, said, other_thing), sentence in readings
+                if other_verb == verb and words(said) and _same_thing(thing, other_thing, (stated, said), verb)]
+        if words(stated) and done and all(_en_other_doer(stated, said) for said, _ in done) \
+                and not any(_does(stated, verb, sentence) for sentence in sentences):
+            return stated, done[0][0], done[0][1]
+    return None
+
+
+def _does(doer: str, verb: str, sentence: str) -> bool:
+    """The sentence has the doer before the verb, a few words apart, however it is built ("…, tendons connect
+    muscle to bone"): it gives the act to the statement's doer too."""
+    tokens = [_en_verb(t) for t in re.findall(r"[a-z]+", sentence.lower())]
+    heads = {_en_verb(w) for w in doer.split()}
+    return any(t in heads and verb in tokens[k + 1:k + 4] for k, t in enumerate(tokens))
 
 
 # What follows a name to give another name of the same one: "Mark Twain, the pen name of Samuel Clemens".

@@ -105,6 +105,8 @@ def found_in(term: str, others) -> bool:
 
 
 _BOUND = re.compile(r"^\W*(?:no|not) (?:more|less|fewer|later|earlier) than\s+", re.I)
+# A place or time phrase is a value too: "To the front desk." answers "Where…?" as "The front desk." does.
+_LEADING_PREPOSITION = re.compile(r"^\W*(?:to|at|in|on|by|from|into|onto|inside|behind|near|under|after|before|until)\s+(?:the|a|an)?\s*", re.I)
 
 
 def elliptical(statement: str) -> bool:
@@ -115,7 +117,7 @@ def elliptical(statement: str) -> bool:
         return len(re.sub(r"[\W_]", "", statement)) <= 8 and len(tokens) <= 3
     # A spelled number is a value, as its digits are ("Roughly eight hours." as "Roughly 8 hours."); "no more
     # than" is part of the value, as "at most" is ("No more than three.").
-    statement = _BOUND.sub("", statement)
+    statement = _LEADING_PREPOSITION.sub("", _BOUND.sub("", statement))
     return len(statement.split()) <= 3 and len([t for t in terms(statement) if t not in _NUMBER_TERMS]) <= 2
 
 

@@ -73,7 +73,15 @@ def without_lead_in(statement: str, every: bool = False) -> str:
     lead_in = only_lead_in(opening) or bool(SOURCE_LEAD_IN.match(opening))
     if len(parts) < 2 or not parts[1].strip() or not lead_in:
         return statement
-    return without_lead_in(parts[1].strip(), every) if every else parts[1].strip()
+    rest = _sentence_case(parts[1].strip())
+    return without_lead_in(rest, every) if every else rest
+
+
+def _sentence_case(text: str) -> str:
+    """What followed a lead-in, opening as the sentence it now is: the embedder reads case, and "tools go back…"
+    sits further from its evidence than "Tools go back…" (not "iPhone": a word with a capital inside keeps it)."""
+    first = re.match(r"[A-Za-z]+", text)
+    return text[0].upper() + text[1:] if first and first.group().islower() else text
 
 
 def declines(statements: Sequence[str]) -> bool:
