@@ -2091,3 +2091,18 @@ def test_a_chinese_name_and_its_longer_form_are_one_name():
     assert other_modifier("上海图书馆", "国家图书馆")
     assert not other_modifier("种元素", "铁元素")  # 种 of the question's "哪种元素" is no name
     assert contradiction("该病人转到了协和医院", ["该病人已转至北京协和医院。"]) is None
+
+
+@pytest.mark.parametrize("answer, question, sentences, denied", [
+    # A pronoun stands for the question's thing: the permission is read against the evidence's prohibition of it.
+    ("Yes, you can wash it yourself before you bring it back.", "Can I wash the costume myself before returning it?",
+     ["Please do not wash or dry-clean the costumes yourself."], True),
+    ("Yes, you can take them home.", "Can I take the reference books home?",
+     ["Reference books may not be taken out of the library."], True),
+    # What the evidence allows, or a pronoun that is no claim of the asked act, stays.
+    ("Yes, you can take them home.", "Can I take the novels home?", ["Novels may be borrowed for three weeks."], False),
+    ("No, please leave it to us; the wardrobe team cleans it.", "Can I wash the costume myself before returning it?",
+     ["Please do not wash or dry-clean the costumes yourself."], False),
+])
+def test_a_pronoun_is_read_as_the_questions_thing(answer, question, sentences, denied):
+    assert (contradicted(answer, question, sentences) is not None) == denied

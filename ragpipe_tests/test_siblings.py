@@ -42,3 +42,9 @@ def test_what_the_evidence_says_of_the_statements_own_thing_is_no_swap():
     assert sibling_swap("Linksys routers use 192.168.1.1, D-Link", split_sentences(
         "Linksys routers, for example, use 192.168.1.1 for their internal IP address. "
         "D-Link and Netgear routers typically use 192.168.0.1.")) is None
+    # Its own thing's value in the sibling's wording: the numbers decide whose clause it speaks of.
+    framing = split_sentences("Standard framing takes 10 working days. Express framing, ready in 3 working days, costs an extra 25%.")
+    assert sibling_swap("Standard framing is ready in 10 working days", framing) is None
+    assert sibling_swap("Standard framing is ready in 3 working days", framing)
+    assert sibling_swap("Regular delivery arrives within 5 business days", split_sentences(
+        "Regular delivery takes 5 business days. Priority delivery, arriving within 2 business days, costs $9 more.")) is None

@@ -197,9 +197,29 @@ def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Con
     # ("Standard pitches come with an electric hook-up"), of which the evidence says something else.
     sibling = None if found else sibling_swap(claim, clean)
     found = found or (Contradiction(*sibling) if sibling else None)
+    # A pronoun stands for the question's thing: "Yes, you can wash it yourself" to "Can I wash the costume myself…?"
+    # against "Please do not wash or dry-clean the costumes yourself."
+    named = None if found else _pronoun_named(claim, question)
+    said = contradiction(named, sentences) if named else None
+    found = found or (said if said and said.kind == "negation" else None)
     # An opening yes asserts the question too: "可以，…" to "这个药可以和酒一起吃吗？" against "…期间禁止饮酒".
     asserted = found is None and reply and not negated(reply[0]) and asked_as_said(question)
     return contradiction(asserted, sentences, slots=False) if asserted else found
+
+
+_PRONOUN = re.compile(r"\b(?:it|them)\b")
+_ASKED_THING = re.compile(r"\b(?:the|a|an|my|our|your)\s+([a-z-]+(?:\s+[a-z-]+)?)", re.I)
+_AFTER_THING = re.compile(r"\s+(?:myself|yourself|ourselves|before|after|without|with|on|at|in|into|for|to|if|when|by|back|"
+                          r"out|off|up|home)\b.*", re.I)
+
+
+def _pronoun_named(claim: str, question: str) -> str | None:
+    """An English claim with its first "it" or "them" read as the thing its question names ("the costume" of "Can I
+    wash the costume myself…?"), or None where either has none."""
+    asked = _ASKED_THING.search(question)
+    if is_chinese(claim) or not asked or not _PRONOUN.search(claim):
+        return None
+    return _PRONOUN.sub(f"the {_AFTER_THING.sub('', asked[1])}", claim, count=1)
 
 
 # A clause that leans on another ("while …", "whether …", "stating …") is no claim to read alone.

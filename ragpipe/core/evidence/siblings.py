@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 
 from ragpipe.core.evidence.agreement import found_in, words
+from ragpipe.core.evidence.facts import facts
 from ragpipe.core.text import is_chinese
 
 # The clauses a sentence holds about two things: cut at a semicolon or a contrasting conjunction ("…, while e-bikes
@@ -73,12 +74,19 @@ def sibling_swap(statement: str, sentences: Sequence[str]) -> tuple[str, str, st
         # Any clause about the statement's own thing that says as much of it as the sibling's does bears it out.
         if not own or any(_ALIKE.search(c) for _, _, c in own):
             continue
-        for j, other_terms, _ in others:
+        for j, other_terms, other in others:
             in_other = [t for t in told if found_in(t, other_terms)]
             if len(in_other) < max(2, 2 * len(told) / 3):
                 continue
             if all(sum(found_in(t, terms) for t in told) < len(in_other) for _, terms, _ in own):
-                near = [(i, c) for i, _, c in own if abs(i - j) <= 1]
+                near = [(i, c) for i, _, c in own if abs(i - j) <= 1 and not _values_own(statement, c, other)]
                 if near:
                     return "subject", statement, near[0][1], sentences[near[0][0]]
     return None
+
+
+def _values_own(statement: str, own: str, other: str) -> bool:
+    """The statement's numbers are those its own thing's clause gives, and not the sibling's: "Standard framing is
+    ready in ten working days" says of standard framing its 10 days, though "ready in" is express framing's wording."""
+    numbers = facts(statement).numbers
+    return bool(numbers) and numbers <= facts(own).numbers and not numbers <= facts(other).numbers
