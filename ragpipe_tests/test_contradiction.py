@@ -1523,6 +1523,10 @@ def test_a_never_is_not_rewritten_as_a_waiver():
      "Nail trimming free extra."),
     ("买钱包不要钱包装。", "钱包免费包装。", "买钱包不要钱包装。"),   # 钱包 is a wallet, no money
     ("停车不要钱。", "停车费每小时5元。", "停车不要钱。"),            # the evidence says no "free" to read it as
+    # Blind batch 23a (round twenty-two): the seller's side of it, 不收钱, had read as a negation of 免费.
+    ("白蚁上门检查不收钱。", "白蚁检查免费；如需防治，按面积每平方米15元起收费。", "白蚁上门检查免费。"),
+    ("会员停车一分钱都不收。", "会员停车免费；非会员每小时5元。", "会员停车免费。"),
+    ("新生入学体检分文不收。", "新生入学体检免费，复查需自费80元。", "新生入学体检免费。"),
 ])
 def test_an_everyday_costs_nothing_is_read_as_the_evidences_free(statement, evidence, said):
     from ragpipe.core.evidence.antonyms import as_evidence_says

@@ -232,3 +232,34 @@ def test_open_as_usual_on_a_day_the_schedule_leaves_out():
     found = contradicted("周一正常营业。", "周一店里开门吗？", evidence)
     assert found is not None and found.kind == "bound"
     assert contradicted("周二正常营业。", "周二店里开门吗？", evidence) is None
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    # Blind batch 23b (round twenty-two): the 不 of 不营业 had read as the statement's subject.
+    ("周二店休，不营业。", "戏服店周二开门吗？", ["营业时间为周二至周日上午9点到晚上8点，周一店休。"]),
+    ("博物馆周三闭馆，不开放。", "博物馆周三开放吗？", ["开放时间为周二至周日9:00-17:00，周一闭馆。"]),
+    ("周五不开门。", "周五开门吗？", ["本店周一至周五营业，周末休息。"]),
+])
+def test_closed_on_a_day_the_range_opens_with_a_negated_open_word(statement, question, evidence):
+    found = contradicted(statement, question, evidence)
+    assert found is not None and found.kind == "bound"
+
+
+def test_closed_on_a_day_the_range_leaves_out_with_a_negated_open_word():
+    assert weekday_reading("周一不营业。", "周一营业吗？", ["营业时间为周二至周日上午10点到晚上9点。"]) is True
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    # Blind batch 23b: the hours of a Chinese schedule had counted as its topic words (more than four: no reading).
+    ("每周五晚上7点到8点可以视频通话。", "家长什么时候能和孩子视频？",
+     ["营员不得携带手机，家长可在每周三晚上7点到8点与孩子视频通话。", "营地每晚21:30熄灯。"]),
+    ("每周二下午3点到5点上瑜伽课。", "瑜伽课什么时候上？", ["瑜伽课安排在每周四下午3点到5点，地点在二楼。"]),
+    ("每周六上午9:00-11:00收旧衣服。", "什么时候收旧衣服？", ["旧衣服每周日上午9:00-11:00回收。"]),
+])
+def test_another_weekday_beside_chinese_hours(statement, question, evidence):
+    assert weekday_reading(statement, question, evidence)[0] == "date"
+
+
+def test_the_same_weekday_beside_chinese_hours_is_no_contradiction():
+    assert weekday_reading("每周四下午3点到5点上瑜伽课。", "瑜伽课什么时候上？",
+                           ["瑜伽课安排在每周四下午3点到5点，地点在二楼。"]) is None

@@ -75,8 +75,9 @@ _NO_COST = re.compile(r"\bat no (?:extra |additional )?(?:cost|charge)\b|\bno ch
 # The 不 of 从不 / 从来不 / 永不 says "never", not "no charge": "这张信用卡从不收取年费" claims more than "免年费" (scope.py reads
 # it against an "otherwise").
 _NOT_NEVER = "(?<!从来)(?<![从永决绝])"
-# 不要钱 / 不用花钱 / 不花一分钱 are the everyday 免费.
-_ZH_NO_MONEY = r"不(?:要|用|需要?)(?:花|付|掏)?钱(?![包庄币])|不(?:用|需要?)?花(?:一分)?钱(?![包庄币])"
+# 不要钱 / 不用花钱 / 不花一分钱, and the seller's side 不收钱 / 分文不收 / 一分钱都不收, are the everyday 免费.
+_ZH_NO_MONEY = (r"不(?:要|用|需要?)(?:花|付|掏)?钱(?![包庄币])|不(?:用|需要?)?花(?:一分)?钱(?![包庄币])"
+                r"|不(?:会|再)?收(?:一分)?钱(?![包庄币])|分文不(?:收|取)|一分钱(?:都|也)?不(?:收|要)")
 _ZH_FREE = re.compile(_NOT_NEVER + r"不(?:会|再)?(?:收|收取|需|用)(?:任何)?费用?|无需付费|无(?:需|须)?收费|(?<![以避])免(?:收|收取)?(?=[\u4e00-\u9fff]{1,3}费)"
                       r"|" + _ZH_NO_MONEY)
 _EVERYDAY_FREE = {True: re.compile(_NOT_NEVER + _ZH_NO_MONEY), False: _NO_COST}

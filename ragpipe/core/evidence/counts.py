@@ -65,7 +65,8 @@ def counts(text: str) -> tuple[Count, ...]:
     for value, thing, match in found:
         before, after = _CLAUSE_END.split(text[:match.start()])[-1], _CLAUSE_END.split(text[match.end():])[0]
         plain = not (_RANGE_OR_HEDGE.search(before) or BOUND_BEFORE.search(before))
-        clause = before + match.group(0) + after
+        # The period is another word of its clause: the count's own 一次 / 一天 is no "per time" ("可续借一次").
+        clause = before + "|" + after
         period = _PERIOD_ZH.search(clause) or _PERIOD_EN.search(clause)
         written = (period.group(1) or period.group(2) or "").lower() if period else ""
         shown = match.group(0) if thing[0].isascii() or thing[0] in _GENERIC else match.group("num") + thing

@@ -19,6 +19,21 @@ def discount_worded(text: str) -> str:
 
 
 _ZH_DIGITS = "〇一二三四五六七八九"
+
+
+def as_evidence_discount(statement: str, evidence: str) -> str:
+    """A priced discount written as the evidence writes the same one: "9折" as its "九折", "八五折" as its "85折"
+    (one value, two spellings that share no word or character); another value stays as written, a claim of its own."""
+    theirs = {round(_paid(m), 4): m.group(0) for m in _ZH_RATE.finditer(evidence)}
+
+    def spelled(match: re.Match) -> str:
+        rate = _ZH_RATE.search(match.group(0))
+        their = theirs.get(round(_paid(rate), 4), rate.group(0))
+        if their == rate.group(0):
+            return match.group(0)  # spelled alike: its 打 stays ("打九折" beside "可享受九折优惠")
+        return ("" if their == "半价" else match.group(0)[:rate.start()]) + their  # "打五折" is "半价", not "打半价"
+
+    return _ZH.sub(spelled, statement) if theirs else statement
 _ZH_CLAUSE = re.compile(r"[，,；;。！？!?]")
 # Characters that tie no clause to a topic: particles, copulas and the words of a discount itself.
 _ZH_LIGHT = set("的了是在可享受打有和与及或也都就为优惠折扣价")

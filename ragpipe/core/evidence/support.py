@@ -21,6 +21,7 @@ from ragpipe.core.evidence.excluded_bounds import as_evidence_floor
 from ragpipe.core.evidence.calibration import Calibration, load_calibration
 from ragpipe.core.evidence.degree_words import as_evidence_degree
 from ragpipe.core.evidence.denials import deny_supported
+from ragpipe.core.evidence.discounts import as_evidence_discount
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.minors import as_evidence_names_minors
 from ragpipe.core.evidence.pairs import as_evidence_names_pair
@@ -131,15 +132,15 @@ class OfflineVerifier:
         if not any(e and e.strip() for e in evidence):
             return [Verdict(s, False, 0.0, "", REASONS[language_of(s)]["no_evidence"]) for s in statements]
         # A quantity the evidence writes in another unit or form ("14天" for "两周") is read as the evidence writes it,
-        # and so is a word it says as "not" and its antonym ("closed" as "does not open"), a weekday (星期二 / 周二), an
-        # activity it names by its noun ("take photos" as "photography", activities.py), minors as "under 18", a pair
+        # and so is a word it says as "not" and its antonym ("closed" as "does not open"), a weekday (星期二 / 周二), a
+        # discount (9折 / 九折, discounts.py), an activity it names by its noun ("take photos" as "photography", activities.py), minors as "under 18", a pair
         # (两个人 / 双方, pairs.py), an age limit ("18 or older" / "18 and over", bound_words.py), and a ceiling on those
         # turned away as the floor the evidence sets ("未满18岁的人不能…" / "须年满18周岁", excluded_bounds.py), and a
         # gradable word with the evidence's degree word ("很短" as "较短" beside "较长", degree_words.py), and a stance
         # in the evidence's word for it ("不能退" as "不予退" beside "不予退还", stance_words.py).
         joined = "\n".join(e for e in evidence if e)
         rows, notes = self.features([as_evidence_stance(as_evidence_degree(as_evidence_floor(as_evidence_bounds(as_evidence_names_pair(as_evidence_names_minors(as_evidence_says(as_evidence_names_it(in_evidence_terms(
-                                         as_evidence_spells(without_lead_in(s, every=True), joined), joined, question),
+                                         as_evidence_discount(as_evidence_spells(without_lead_in(s, every=True), joined), joined), joined, question),
                                          joined), joined), joined), joined), joined), joined), joined), joined)
                                      for s in statements], evidence,
                                     reference, question)

@@ -9,7 +9,7 @@ import re
 
 from ragpipe.core.evidence.agreement import found_in, words
 from ragpipe.core.evidence.facts import negated
-from ragpipe.core.clocks import EN_CLOCK_TIME
+from ragpipe.core.clocks import DAY_PART, EN_CLOCK_TIME
 from ragpipe.core.text import normalize
 
 _EN_DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
@@ -147,6 +147,13 @@ def _said(statement: str) -> tuple[set[int], bool] | None:
     return days, not closed
 
 
+# A negation particle belongs to the closing word jieba cut it from (不营业 as 不 / 营业), not to the subject.
+_NEGATION_WORD = re.compile(r"[不没未]|没有")
+# A Chinese time of day or span of hours ("晚上7点到8点", "9:00-17:00"): when, like the day, not what.
+_ZH_HOUR = r"(?:\d{1,2}|[零一二两三四五六七八九十]{1,3})点(?:半|\d{1,2}分?)?|\d{1,2}[:：]\d{2}"
+_ZH_CLOCK_SPAN = re.compile(rf"(?:{DAY_PART})?\s*(?:{_ZH_HOUR})(?:\s*(?:到|至|-|—|~|～)\s*(?:{DAY_PART})?\s*(?:{_ZH_HOUR}))?")
+
+
 def _schedule(statement: str, question: str, sentences: list[str]) -> tuple[set[int], bool, tuple[set[int], str, bool], str] | None:
     """The statement's days and state, and the open days of the evidence sentence on its subject (a word of the
     statement or its question that is no day or schedule word)."""
@@ -155,7 +162,7 @@ def _schedule(statement: str, question: str, sentences: list[str]) -> tuple[set[
         return None
     # jieba cuts 每周一 into 每周 / 一: no day word left to drop; "as usual" says nothing of the subject (周一正常营业)
     statement = _AS_USUAL.sub("", one_zh_weekday_form(statement))
-    topic = [t for t in words(f"{statement} {question}") if not any(p.fullmatch(t) for p in (_ONE_DAY, _OPEN, _CLOSED))]
+    topic = [t for t in words(f"{statement} {question}") if not any(p.fullmatch(t) for p in (_ONE_DAY, _OPEN, _CLOSED, _NEGATION_WORD))]
     schedules = [(sentence, days) for sentence in sentences if (days := open_days(sentence)) is not None]
     for sentence, days in schedules:
         if any(found_in(t, words(sentence)) for t in topic):
@@ -163,7 +170,7 @@ def _schedule(statement: str, question: str, sentences: list[str]) -> tuple[set[
     # A bare answer names no subject ("每周二闭馆。"), or the question's ("The shop is closed on Sundays" for "Which day
     # is the watch shop closed?"): it speaks of the evidence's one schedule, whatever that calls the place ("We are…").
     asked = words(question)
-    if len(schedules) == 1 and not [t for t in words(statement) if not any(p.fullmatch(t) for p in (_ONE_DAY, _OPEN, _CLOSED))
+    if len(schedules) == 1 and not [t for t in words(statement) if not any(p.fullmatch(t) for p in (_ONE_DAY, _OPEN, _CLOSED, _NEGATION_WORD))
                                     and not found_in(t, asked)]:
         return (*said, schedules[0][1], schedules[0][0])
     return None
@@ -182,7 +189,8 @@ def _other_day(statement: str, sentences: list[str], question: str = "") -> tupl
     days = {_day(m.group(0)) for m in _ONE_DAY.finditer(statement)}
     if not days or _RANGE.search(statement) or negated(statement):
         return None
-    topic = list(dict.fromkeys(words(EN_CLOCK_TIME.sub(" ", _ONE_DAY.sub(" ", statement)))))  # "1 p.m." is no topic word
+    # "1 p.m.", "晚上7点到8点" are no topic words
+    topic = list(dict.fromkeys(words(_ZH_CLOCK_SPAN.sub(" ", EN_CLOCK_TIME.sub(" ", _ONE_DAY.sub(" ", statement))))))
     if len(topic) > 4:
         return None  # a schedule says when a thing happens in a few words; a long sentence's day may be its report's
     if _PRONOUN_SUBJECT.match(statement) and question:
