@@ -2122,3 +2122,14 @@ def test_a_predicate_said_of_a_subject_the_evidence_never_names_is_contradicted(
                            ["Inception was released in the United States in 2010."]) is None
     assert swapped_subject("Additionally, there are plans for an all-winners season.",
                            ["A report revealed that producers are working on plans for an all-winners season."]) is None
+
+
+@pytest.mark.parametrize("statement, sentence", [
+    ("Pirate Cove is the harder of the two courses.", "Pirate Cove, our 9-hole course, is the easier of the two."),
+    ("The express bus is cheaper.", "The express bus is more expensive than the local bus."),
+    ("The north beach is the busiest in August.", "The north beach is the quietest in August."),
+    ("这条路线较短。", "这条路线较长。"),
+])
+def test_gradable_opposites_compared_contradict(statement, sentence):
+    found = contradiction(statement, [sentence])
+    assert found is not None and found.kind == "antonym"
