@@ -2110,3 +2110,30 @@ def test_a_chinese_name_and_its_longer_form_are_one_name():
 ])
 def test_a_pronoun_is_read_as_the_questions_thing(answer, question, sentences, denied):
     assert (contradicted(answer, question, sentences) is not None) == denied
+
+
+def test_a_predicate_said_of_a_subject_the_evidence_never_names_is_contradicted():
+    from ragpipe.core.evidence.subject_swaps import swapped_subject
+
+    discounts = ["Schools and amateur dramatic societies get 15% off orders of ten or more costumes."]
+    assert contradicted("Professional theatre companies get 15% off orders of ten or more costumes.",
+                        "Who gets a discount on big orders?", discounts)
+    assert swapped_subject("Local residents park free in the north car park.",
+                           ["Hotel guests park free in the north car park; visitors pay $5."])[1:3] == ("local residents", "hotel guests")
+    # The evidence's own subject, a thing named again ("The film"), or an opening that is no subject: no swap.
+    assert swapped_subject("Schools get 15% off orders of ten or more costumes.", discounts) is None
+    assert swapped_subject("The film was released in the United States in 2010.",
+                           ["Inception was released in the United States in 2010."]) is None
+    assert swapped_subject("Additionally, there are plans for an all-winners season.",
+                           ["A report revealed that producers are working on plans for an all-winners season."]) is None
+
+
+@pytest.mark.parametrize("statement, sentence", [
+    ("Pirate Cove is the harder of the two courses.", "Pirate Cove, our 9-hole course, is the easier of the two."),
+    ("The express bus is cheaper.", "The express bus is more expensive than the local bus."),
+    ("The north beach is the busiest in August.", "The north beach is the quietest in August."),
+    ("这条路线较短。", "这条路线较长。"),
+])
+def test_gradable_opposites_compared_contradict(statement, sentence):
+    found = contradiction(statement, [sentence])
+    assert found is not None and found.kind == "antonym"

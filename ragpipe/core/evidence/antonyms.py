@@ -65,6 +65,32 @@ ANTONYMS = [("increas", "decreas"), ("increas", "reduc"), ("rais", "lower"), ("r
             ("线上", "线下"), ("indoor", "outdoor"), ("室内", "室外"), ("室内", "户外"), ("获批", "驳回"), ("获批", "被拒"), ("获批", "拒绝"), ("批准", "被拒"),
             # an attempt's outcome: "succeeded in" is never the successor's "succeeded" ("succeeded Dr Lind")
             ("succeeded in", "failed to"), ("succeeds in", "fails to"), ("succeed in", "fail to")]
+# Gradable opposites, compared: "the easier of the two" / "the harder of the two", "cheaper" / "more expensive". The
+# bare adjectives are no antonym stems ("hard" starts "hardware", "light" is also a noun); their comparative and
+# superlative forms are made by English's rules.
+_GRADABLE = [("easy", "hard"), ("cheap", "expensive"), ("near", "far"), ("old", "new"), ("old", "young"), ("big", "small"),
+             ("large", "small"), ("heavy", "light"), ("strong", "weak"), ("warm", "cold"), ("wide", "narrow"),
+             ("busy", "quiet"), ("safe", "dangerous"), ("thick", "thin"), ("deep", "shallow"), ("high", "low"),
+             ("long", "short"), ("fast", "slow"), ("close", "far"), ("hot", "cold"), ("loud", "quiet")]
+
+
+def _compared(word: str, superlative: bool) -> str:
+    """An adjective's comparative or superlative: easier / easiest, bigger / biggest, later, more expensive."""
+    if len(word) > 6 or word.endswith(("ous", "ive", "ful")):
+        return ("most " if superlative else "more ") + word
+    if word == "far":
+        return "farthest" if superlative else "farther"
+    end = "est" if superlative else "er"
+    if word.endswith("y"):
+        return word[:-1] + "i" + end
+    if word.endswith("e"):
+        return word + end[1:]
+    if re.fullmatch(r"[^aeiou]*[aeiou][bdgmnpt]", word):  # one vowel before one consonant: big / bigger
+        return word + word[-1] + end
+    return word + end
+
+
+ANTONYMS += sorted({(_compared(a, s), _compared(b, s)) for a, b in _GRADABLE for s in (False, True)} - set(ANTONYMS))
 _STEMS = sorted({w for pair in ANTONYMS for w in pair})
 # 通过 that ends its clause is a verdict ("申请通过了": approved, the 获批 of 被拒), not "by way of" ("通过网上申请").
 _ZH_VERDICT = re.compile(r"通过了?(?=[。，！；,.!;]|$)")

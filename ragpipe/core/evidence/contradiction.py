@@ -43,6 +43,7 @@ from ragpipe.core.evidence.group_swaps import group_swap
 from ragpipe.core.evidence.intervals import interval_conflict
 from ragpipe.core.evidence.scope import scope_conflict
 from ragpipe.core.evidence.siblings import sibling_swap
+from ragpipe.core.evidence.subject_swaps import swapped_subject
 from ragpipe.core.evidence.subjects import said_of_own_subject, subject_contrast
 from ragpipe.core.evidence.weekdays import weekday_reading
 from ragpipe.core.evidence.ranks import ranked_title
@@ -181,7 +182,7 @@ def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Con
     found = found or (Contradiction(*scoped) if scoped else None)
     # A benefit, price or rule given to one group of people that the evidence gives another ("Seniors get 20% off" /
     # "Students get 20% off…").
-    swapped = None if found else group_swap(claim, clean)
+    swapped = None if found else group_swap(claim, clean) or swapped_subject(claim, clean)  # or a subject never named
     found = found or (Contradiction(*swapped) if swapped else None)
     # A time set against a timetable that names no subject: the question's words are its topic ("closes at 9 a.m." to
     # "When is the museum open?" against "Opening hours: 9:00-17:00."), as for limits.range_confirms.
