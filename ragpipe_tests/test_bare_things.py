@@ -20,7 +20,7 @@ def test_a_noun_phrase_names_only_a_thing(statement):
 
 @pytest.mark.parametrize("statement, question", [
     ("A refund is possible.", "What is the refund policy?"), ("The museum can open late.", "What are the hours?"),
-    ("它很便宜", "它有什么好处？"), ("营地每晚21:30熄灯", "营地有什么规定？"),
+    ("它很便宜", "它有什么好处？"), ("营地每晚21:30熄灯", "营地有什么规定？"), ("而不是白嘉轩", "主角是哪个人物？"),
     ("成年人门票120元。", "门票多少钱？"), ("全部商品包邮。", "本店所有商品都包邮吗？"), ("A packed lunch.", "Is lunch provided?")])
 def test_a_claim_with_a_predicate_or_a_value_or_no_what_question_is_more_than_a_thing(statement, question):
     assert not names_only_a_thing(statement, question)

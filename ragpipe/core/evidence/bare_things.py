@@ -14,8 +14,10 @@ from ragpipe.core.text import is_chinese, pos_tags
 _EN_THING = re.compile(r"^\W*(?:a|an|some|one|two|three|a pair of|your|their|his|her|its)\s+"
                        r"(?!.*\b(?:is|are|was|were|be|been|has|have|had|can|could|will|would|must|may|might|should|"
                        r"do|does|did|to|not)\b)[a-z][\w'-]*(?:\s+[\w'-]+){0,3}\W*$", re.I)
-# jieba's tags of a Chinese noun phrase's words: nouns, numerals and measure words, adjectives, "和", "的".
-_ZH_THING_TAGS = ("n", "m", "q", "a", "b", "c", "uj")
+# jieba's tags of a Chinese noun phrase's words: nouns, numerals and measure words, adjectives, "的", and a conjunction
+# that joins two things (not "而不是白嘉轩", a denial).
+_ZH_THING_TAGS = ("n", "m", "q", "a", "b", "uj")
+_ZH_JOINS_THINGS = {"和", "与", "及", "以及", "或", "或者", "跟"}
 _ZH_MAX_CHARS = 12
 _ASKS_WHAT_THING = re.compile(r"什么|哪些|哪[个种样件]|\bwhat\b|\bwhich\b", re.I)
 
@@ -27,6 +29,6 @@ def names_only_a_thing(statement: str, question: str) -> bool:
         return False
     if not is_chinese(text):
         return bool(_EN_THING.match(text))
-    tags = [flag for _, flag in pos_tags(text)]
-    return 0 < len(text) <= _ZH_MAX_CHARS and all(f.startswith(_ZH_THING_TAGS) for f in tags) and \
-        any(f.startswith("n") for f in tags)
+    tagged = pos_tags(text)
+    return 0 < len(text) <= _ZH_MAX_CHARS and any(f.startswith("n") for _, f in tagged) and \
+        all(f.startswith(_ZH_THING_TAGS) or w in _ZH_JOINS_THINGS for w, f in tagged)
