@@ -20,10 +20,14 @@ def permitted_act(question: str) -> str:
     match = _EN_ASKS_LEAVE.search(question)
     if match:
         verb, after = match.group(1).lower(), match.group(2).lower()
+        if verb == "be":  # "Can I be considered a resident?" asks what one counts as, not leave to act
+            return ""
         return after if verb in _EN_LIGHT and after else "" if verb in _EN_LIGHT else verb
     match = _ZH_ASKS_LEAVE.search(question)
-    if match:  # the tail's first word of two characters or more (续租, 转让, 宠物 of 带宠物进店)
-        return next((w for w, _ in pos_tags(match.group("tail")) if len(w) >= 2), "")
+    if match:  # the tail's first word, when it names an act of itself (续租, 转让, 延期; not 算 of 能算华侨吗, which
+        # asks what one counts as, nor 被 of 能被认定为…)
+        first = next(iter(pos_tags(match.group("tail"))), None)
+        return first.word if first and len(first.word) >= 2 else ""
     return ""
 
 
