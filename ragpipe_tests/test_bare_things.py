@@ -49,3 +49,7 @@ def test_a_thing_the_evidence_or_the_question_names_is_not_invented(statement, e
                                       "Adults and children must wear helmets.", "Cats and dogs are welcome."])
 def test_an_opening_plural_before_and_is_part_of_the_subject_not_a_statement(sentence):
     assert len(split_statements(sentence)) == 1
+
+
+def test_an_opening_plural_before_and_a_phrase_with_no_verb_is_split_as_before():
+    assert split_statements("Symbols and trivia of Rome") == ["Symbols", "trivia of Rome"]

@@ -236,9 +236,11 @@ def _en_clauses(sentence: str) -> list[str]:
         # A bare noun before "and" is the first member of the subject after it ("clay and glazes are not included"):
         # no clause of its own, it has no predicate.
         # So is a sentence's opening plural ("Residents and pets must stay out…"), which _VERB_LESS takes for a verb's -s:
-        # a verb that opens a sentence has no subject.
+        # a verb that opens a sentence has no subject. Not before a phrase with no verb ("Symbols and trivia of Rome"):
+        # there is no clause for it to be the subject of.
         if cut.group(0).strip().lower() == "and" and "," not in cut.group(0) and len(before.split()) <= 2 \
-                and (_VERB_LESS.match(before.strip()) or start == 0 and _OPENING_PLURAL.fullmatch(before.strip())):
+                and (_VERB_LESS.match(before.strip()) or start == 0 and _OPENING_PLURAL.fullmatch(before.strip())
+                     and not _VERB_LESS.match(sentence[cut.end():])):
             continue
         clauses.append(sentence[start:cut.start()])
         start = cut.end()
