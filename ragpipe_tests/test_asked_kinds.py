@@ -1,5 +1,6 @@
 import pytest
 
+from ragpipe.core.metrics.answer_relevancy import asked, gives
 from ragpipe.core.metrics.asked_kinds import asked_item
 
 
@@ -19,3 +20,9 @@ def test_a_must_i_question_or_limits_are_answered_by_a_rule(question, context):
 
 def test_a_question_asking_a_value_is_no_must_i_question():
     assert asked_item("What is the weight limit for carry-on bags?") is None
+
+
+@pytest.mark.parametrize("question", ["What are the costume shop's opening hours?", "What are the clinic's business hours?",
+                                      "博物馆的开放时间是？", "健身房营业时间是什么？"])
+def test_a_schedule_asked_by_its_name_asks_a_time(question):
+    assert asked(question) == "time" and gives("time", "Tuesday to Saturday, 10 a.m. to 6 p.m.", question)

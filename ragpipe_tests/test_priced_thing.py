@@ -64,3 +64,23 @@ def test_a_context_that_names_another_fee_gives_that_fee(question, context, anot
 ])
 def test_a_context_that_prices_another_thing_gives_that_thing_s_price(question, context, another):
     assert prices_another_thing(question, context) == another
+
+
+@pytest.mark.parametrize("question, head", [
+    # No determiner: a service or a plural, between the asking verb and "cost".
+    ("How much does termite treatment cost?", "treatment"),
+    ("What do guitar lessons cost?", "lessons"),
+    ("How much will gutter cleaning run?", "cleaning"),
+    ("How much does it cost?", ""),
+])
+def test_a_thing_priced_without_a_determiner_is_read(question, head):
+    assert priced_thing_head(question) == head
+
+
+@pytest.mark.parametrize("question, context", [
+    ("How much does termite treatment cost?", "Wasp nest removal costs $120. Bees are never killed."),
+    ("What do guitar lessons cost?", "Drum kits rent for $40 a month."),
+    ("How much does carpet cleaning cost?", "Window washing costs $80 for a three-bedroom house."),
+])
+def test_another_things_price_answers_no_determiner_less_price_question(question, context):
+    assert prices_another_thing(question, context)

@@ -214,6 +214,9 @@ _MODAL_VERB = re.compile(r"\b(?:may|can|cannot|must|should|will|not|to)\s+[a-z]+
 _SHARED_PLACE = re.compile(r"^[a-z]+\s+(?:in|at|on|inside|outside|during)\b", re.I)
 
 
+_OPENING_PLURAL = re.compile(r"[A-Z][a-z]+[^s\W]s")
+
+
 def _en_clauses(sentence: str) -> list[str]:
     """An English sentence cut at its connective clauses (_EN_CLAUSE), not at the "and" of a list's last member nor
     at one that joins a verb's two objects."""
@@ -232,8 +235,12 @@ def _en_clauses(sentence: str) -> list[str]:
             continue  # two verbs of one modal and one place: "you may eat and drink in the auditorium"
         # A bare noun before "and" is the first member of the subject after it ("clay and glazes are not included"):
         # no clause of its own, it has no predicate.
+        # So is a sentence's opening plural ("Residents and pets must stay out…"), which _VERB_LESS takes for a verb's -s:
+        # a verb that opens a sentence has no subject. Not before a phrase with no verb ("Symbols and trivia of Rome"):
+        # there is no clause for it to be the subject of.
         if cut.group(0).strip().lower() == "and" and "," not in cut.group(0) and len(before.split()) <= 2 \
-                and _VERB_LESS.match(before.strip()):
+                and (_VERB_LESS.match(before.strip()) or start == 0 and _OPENING_PLURAL.fullmatch(before.strip())
+                     and not _VERB_LESS.match(sentence[cut.end():])):
             continue
         clauses.append(sentence[start:cut.start()])
         start = cut.end()

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from ragpipe.core.evidence.added_clauses import added_clause
 from ragpipe.core.evidence.agreement import BARE_REPLY, fact_terms, found_in, name_in, opening_reply, words
 from ragpipe.core.evidence.asked_things import unnamed_asked_thing
+from ragpipe.core.evidence.bare_things import names_only_a_thing
 from ragpipe.core.evidence.facts import bounds, facts, negated
 from ragpipe.core.evidence.group_benefits import unnamed_group_benefit
 from ragpipe.core.evidence.polarity import modality
@@ -94,6 +95,11 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
     # keeps such an "and"): one the evidence never names is invented, as it would be alone.
     joined = joined_object(statement)
     if joined and _unnamed(offered_thing(f"It includes {joined}"), lowered, missing, zh):
+        return True
+    # A statement that only names a thing ("A packed lunch.", "防晒霜") claims that thing: one none of whose words the
+    # evidence holds, nor the question names, is invented, one word as much as two (bare_things.py).
+    if names_only_a_thing(statement, question) and \
+            _unnamed(tuple(w for w in own if not found_in(w, words(question))), lowered, missing, zh):
         return True
     short = _short_claim(statement, said_words) and not fact_terms(said)  # "停车场22:00关闭" states a value
     # A Chinese claim's single characters make it a claim (煮/前/浸泡/让/米饭/发/黏), not evidence of one; an

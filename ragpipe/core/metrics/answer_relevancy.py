@@ -32,7 +32,8 @@ ASKS = {
         r"\bhow (?:much|many|old|large|big|high|tall|far|often)\b|\b(?:minimum|maximum|lowest|highest|"
         r"percentage|percent|proportion|amount|number of|rate|cost|price|fee|limit)\b", re.I),
     "time": re.compile(r"什么时候|何时|哪一?年|几月|几号|几点|哪一?天|(?:周|星期|礼拜)几|日期|截止|\bwhen\b|\b(?:what|which) (?:year|date|day|time)\b|"
-                       r"\bdeadline\b", re.I),
+                       r"\bdeadline\b|"  # a schedule asked by its name ("What are the opening hours?", 营业时间是？)
+                       r"\b(?:opening|business|office|visiting|trading) (?:hours|times)\b|(?:营业|开放|开门|办公)时间", re.I),
     "place": re.compile(r"哪里|哪儿|在哪|什么地方|哪个(?:国家|城市|省)|\bwhere\b", re.I),
     "person": re.compile(r"谁|哪位|\bwho(?:m|se)?\b", re.I),
     "yes/no": re.compile(r"吗\W*$|是否|能否|可否|有没有|是不是|会不会|能不能|可不可以|^\W*(?:is|are|was|were|do|does|"
@@ -49,9 +50,10 @@ _NUMBER = re.compile(r"\d|百分之|[零〇一二三四五六七八九十两百�
 DURATION = re.compile(r"(?:\d|[零一二三四五六七八九十两半几])\s*(?:个)?(?:工作日|年|月|天|日|周|星期|小时|分钟|秒)|"
                        r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|several|a few)[\s-]+"
                        r"(?:[a-z]+\s+)?(?:years?|months?|weeks?|days?|hours?|minutes?|seconds?)\b", re.I)  # "15 business days"
-# A time of day ("At 6 pm.", "10:30", "9 in the evening", "noon", "晚上九点") answers "What time…?" / "几点…？".
+# A time of day ("At 6 pm.", "10:30", "9 in the evening", "noon", "晚上九点") answers "What time…?" / "几点…？". An
+# "hh:mm" is one between Chinese characters too ("每晚21:30熄灯"), where no word boundary stands.
 CLOCK_TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\b|o['’]clock\b|in the (?:morning|afternoon|evening)\b|at night\b)|"
-                        r"\b\d{1,2}:\d{2}\b|\b(?:noon|midnight)\b|(?:\d|[一二两三四五六七八九十])\s*点(?!心|赞|击)", re.I)
+                        r"(?<![\d:.])\d{1,2}:\d{2}(?![\d:])|\b(?:noon|midnight)\b|(?:\d|[一二两三四五六七八九十])\s*点(?!心|赞|击)", re.I)
 # Semantic closeness of question and answer, as a language-normalised e5 cosine: about 0 for
 # unrelated texts; from this much on an answer is fully on the question's topic.
 ON_TOPIC = 0.3
@@ -368,7 +370,8 @@ METRIC = Metric(
                 "\"It does.\"). An answer on topic that gives what "
                 "was asked (also a named thing for \"which river\", \"哪支球队\") is direct, on topic 0.8 at least however few of the "
                 "question's words it repeats (\"清晨6点在起飞场集合。\" to \"坐热气球几点集合？\"; a price asked is given by an amount "
-                "of money or by being free, not by a house number, and \"which day\" asks a time); so is an instruction (\"Run "
+                "of money or by being free, not by a house number, and \"which day\" asks a time, as "
+                "\"the opening hours\" and 营业时间 do); so is an instruction (\"Run "
                 "git checkout…\", \"点击…\") to a how-to question (\"How do I…\", \"怎么…\") when it acts on a thing the "
                 "question names or is on topic already (a Chinese one may open with an adverb or a preposition's phrase, "
                 "\"轻轻按住…\", \"把…恢复…\", or close with \"即可\"), or is a step of the kind of task asked whatever words it "

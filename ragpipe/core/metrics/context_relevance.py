@@ -13,6 +13,7 @@ from ragpipe.core.metrics.answer_relevancy import CLOCK_TIME
 from ragpipe.core.metrics.asked_kinds import HISTORY, asked_item, asked_value, attribute_missing, is_open
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.metrics.other_subject import speaks_of_other
+from ragpipe.core.metrics.permitted_acts import names_permitted_act
 from ragpipe.core.metrics.priced_thing import (asks_price, gives_another_fee, gives_money, names_priced_thing,
                                                prices_another_thing)
 from ragpipe.core.schemas import EvalCase
@@ -160,6 +161,10 @@ def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE
         elif speaks_of_opening_days(case.question) and speaks_of_opening_days(context):
             # "陶艺馆周一营业吗？" - "本馆每周一闭馆，…": the days it opens or closes answer whether it opens on one.
             out.append((p >= lower, f"{why}; it gives the days it opens or closes"))
+        elif item and item[0] == "a rule" and item[1](context) and names_permitted_act(case.question, context):
+            # "戏服可以续租吗？" - "续租请在租期结束前一天到店或打电话办理。": a rule or a way of doing the act asked leave for
+            # answers whether one may, however low its cosine beside the chunk worded as asked (permitted_acts.py).
+            out.append((True, f"{why}; it gives a rule or a way of the act the question asks leave for"))
         elif (typed := value or item) and typed[1](context) and typed[0] not in ("a person", "a place"):
             # The context holds the kind of answer asked: on the question's topic (the lower cut) it answers it.
             # An item of the list after a relevant chunk, opening with a pronoun, is that chunk's thing's next item.
@@ -237,7 +242,8 @@ METRIC = Metric(
                 "question lists: a requirement (a minimum too: \"at least\", 至少), a rule, a feature, a symptom, a benefit, a cause, in Chinese an action; a rule, for a "
                 "yes-or-no question whether one may or must do something: \"Can I bring my dog…?\", 可以…吗, 适合…吗, \"Is … "
                 "refundable?\", \"Do I need a ticket…?\", 需要…吗, 要不要; limits are rules too) counts from "
-                f"{LOWER_THRESHOLD:.2f}, and so do a Chinese open question's other contexts once one reaches "
+                f"{LOWER_THRESHOLD:.2f} (one that names the act a may-I question asks leave for and gives a rule or a way of "
+                "doing it at any probability: \"续租请在租期结束前一天到店或打电话办理。\" for 戏服可以续租吗？), and so do a Chinese open question's other contexts once one reaches "
                 f"{RELEVANCE_THRESHOLD} (further items of the list). Once one context gives an item of the kind listed "
                 f"(in English a step of a how-to question, from {RELEVANCE_THRESHOLD}), further items count from "
                 f"{FURTHER_ITEM_THRESHOLD:.2f}, and so does an item whose chunk opens with a bare pronoun (\"It can store up to "

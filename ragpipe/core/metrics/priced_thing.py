@@ -54,7 +54,15 @@ def priced_thing_head(question: str) -> str:
         words = _EN_PHRASE_END.sub("", _EN_PHRASE.match(question, determiner.end()).group()).split()
         if words and words[-1].lower() not in _EN_PRICE_WORDS:
             return words[-1].lower()
-    return ""
+    bare = _EN_BARE_PRICED.search(question)
+    words = _EN_PHRASE_END.sub("", bare.group(1)).split() if bare else []
+    return words[-1].lower() if words and words[-1].lower() not in _EN_PRICE_WORDS else ""
+
+
+# A thing priced without a determiner, a service or a plural ("How much does termite treatment cost?", "What do guitar
+# lessons cost?", "How much will gutter cleaning run?"): the words between the asking verb and "cost".
+_EN_BARE_PRICED = re.compile(r"\b(?:how much|what)\s+(?:does|do|did|will|would)\s+((?!(?:it|they|this|that|these|those|"
+                             r"i|we|you)\b)[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?)\s+(?:cost|run|charge)\b", re.I)
 
 
 def names_priced_thing(question: str, context: str) -> bool:
