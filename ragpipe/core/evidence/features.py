@@ -126,10 +126,9 @@ def _statement_numbers(statement: str) -> set[float]:
     # ("one of the", "no one") to demand them of the evidence, but for those that count a unit ("lasts eight
     # hours", as contradiction's slots read them), and a date's day and month however written ("十二月十五号", "May third",
     # "starts in May", 五月开始: a month is a value the evidence must hold, as _values reads it there).
-    said, zh = facts(text), is_chinese(text)
-    months = said.months if zh or _EN_MONTH.search(text) else ()
-    return set(numbers(text)) | (set(said.numbers) if zh else counted(text)) | \
-        {float(d) for _, d in said.days} | {float(m) for m in months}
+    said = facts(text)
+    return set(numbers(text)) | (set(said.numbers) if is_chinese(text) else counted(text)) | \
+        {float(d) for _, d in said.days} | stated_months(text)
 
 
 def stated_months(text: str) -> set[float]:
