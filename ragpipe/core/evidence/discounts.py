@@ -34,6 +34,8 @@ def as_evidence_discount(statement: str, evidence: str) -> str:
         return ("" if their == "半价" else match.group(0)[:rate.start()]) + their  # "打五折" is "半价", not "打半价"
 
     return _ZH.sub(spelled, statement) if theirs else statement
+
+
 _ZH_CLAUSE = re.compile(r"[，,；;。！？!?]")
 # Characters that tie no clause to a topic: particles, copulas and the words of a discount itself.
 _ZH_LIGHT = set("的了是在可享受打有和与及或也都就为优惠折扣价")

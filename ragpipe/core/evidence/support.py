@@ -133,8 +133,8 @@ class OfflineVerifier:
             return [Verdict(s, False, 0.0, "", REASONS[language_of(s)]["no_evidence"]) for s in statements]
         # A quantity the evidence writes in another unit or form ("14天" for "两周") is read as the evidence writes it,
         # and so is a word it says as "not" and its antonym ("closed" as "does not open"), a weekday (星期二 / 周二), a
-        # discount (9折 / 九折, discounts.py), an activity it names by its noun ("take photos" as "photography", activities.py), minors as "under 18", a pair
-        # (两个人 / 双方, pairs.py), an age limit ("18 or older" / "18 and over", bound_words.py), and a ceiling on those
+        # discount (9折 / 九折, discounts.py), an activity it names by its noun ("take photos" as "photography",
+        # activities.py), minors as "under 18", a pair (两个人 / 双方, pairs.py), an age limit ("18 or older" / "18 and over", bound_words.py), and a ceiling on those
         # turned away as the floor the evidence sets ("未满18岁的人不能…" / "须年满18周岁", excluded_bounds.py), and a
         # gradable word with the evidence's degree word ("很短" as "较短" beside "较长", degree_words.py), and a stance
         # in the evidence's word for it ("不能退" as "不予退" beside "不予退还", stance_words.py).
