@@ -1083,10 +1083,12 @@ def test_context_relevance_scores_each_context_of_an_open_question_as_if_alone(k
     assert scores([first, second])[1] == scores([second])[0]
 
 
+def _context_relevance(kit, question, contexts):
+    return REGISTRY["context_relevance"].score(EvalCase(question_id="q", question=question, retrieved_contexts=contexts), kit)
+
+
 def _relevant(kit, question, contexts):
-    result = REGISTRY["context_relevance"].score(EvalCase(question_id="q", question=question,
-                                                          retrieved_contexts=contexts), kit)
-    return [c["relevant"] for c in result.details["contexts"]]
+    return [c["relevant"] for c in _context_relevance(kit, question, contexts).details["contexts"]]
 
 
 def test_context_relevance_further_items_of_a_chinese_open_question_count_from_a_lower_cut(kit):
@@ -1184,8 +1186,7 @@ def test_context_relevance_a_further_item_of_a_list_counts_from_a_lower_cut_and_
     ("What does a wedding cake cost at the bakery?", "Cupcake towers sell for $90 at the bakery."),
 ])
 def test_context_relevance_another_thing_s_price_is_not_relevant(kit, question, context):
-    result = REGISTRY["context_relevance"].score(EvalCase(question_id="q", question=question,
-                                                          retrieved_contexts=[context]), kit)
+    result = _context_relevance(kit, question, [context])
     assert result.value == 0.0
     assert "another thing's price" in result.details["contexts"][0]["reason"]
 
@@ -1196,8 +1197,7 @@ def test_context_relevance_another_thing_s_price_is_not_relevant(kit, question, 
     ("What are the limits on carry-on bags?", ["Each passenger may bring one carry-on bag.", "It must weigh under 7 kg."]),
 ])
 def test_context_relevance_a_rule_answers_a_must_i_question_and_limits(kit, question, contexts):
-    result = REGISTRY["context_relevance"].score(EvalCase(question_id="q", question=question,
-                                                          retrieved_contexts=contexts), kit)
+    result = _context_relevance(kit, question, contexts)
     assert result.value == 1.0
 
 
@@ -1208,8 +1208,7 @@ def test_context_relevance_a_rule_answers_a_must_i_question_and_limits(kit, ques
     ("What are the symptoms of heatstroke?", "Heatstroke is most common between 11 a.m. and 3 p.m. on hot days."),
 ])
 def test_context_relevance_hours_are_no_item_of_a_list(kit, question, context):
-    result = REGISTRY["context_relevance"].score(EvalCase(question_id="q", question=question,
-                                                          retrieved_contexts=[context]), kit)
+    result = _context_relevance(kit, question, [context])
     assert result.value == 0.0
     assert "it gives hours" in result.details["contexts"][0]["reason"]
 
