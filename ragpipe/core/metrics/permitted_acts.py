@@ -5,14 +5,14 @@ how, however far its cosine lies below a chunk worded as asked (context_relevanc
 
 import re
 
-from ragpipe.core.text import content_tokens, pos_tags
+from ragpipe.core.metrics.priced_thing import named_in
+from ragpipe.core.text import pos_tags
 
 _EN_ASKS_LEAVE = re.compile(r"^\W*(?:can|may|could) (?:i|we|you|one|guests|members|customers|visitors)\s+"
                             r"(?:still\s+|also\s+)?([a-z]+)(?:\s+(?:a|an|the|my|our|your|this|that|some|any))?\s*([a-z]*)", re.I)
 # A verb that says little by itself ("bring a dog", "get a refund"): its object names the act.
 _EN_LIGHT = {"get", "make", "have", "do", "take", "keep", "put", "set", "give", "go", "use", "bring", "pay", "come"}
 _ZH_ASKS_LEAVE = re.compile(r"(?:可以|能否|可否|能不能|可不可以|允许|能)(?P<tail>[\u4e00-\u9fff]{2,8}?)(?:吗|么|[？?]|$)")
-_SAME_WORD_LETTERS = 5  # "renew" / "renewals", "cancel" / "cancellations"
 
 
 def permitted_act(question: str) -> str:
@@ -32,10 +32,4 @@ def permitted_act(question: str) -> str:
 
 
 def names_permitted_act(question: str, context: str) -> bool:
-    act = permitted_act(question)
-    if not act:
-        return False
-    if not act.isascii():
-        return act in context
-    stem = content_tokens(act)
-    return bool(stem) and any(w.startswith(stem[0][:_SAME_WORD_LETTERS]) for w in content_tokens(context))
+    return named_in(permitted_act(question), context)

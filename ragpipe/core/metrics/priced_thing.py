@@ -66,12 +66,17 @@ _EN_BARE_PRICED = re.compile(r"\b(?:how much|what)\s+(?:does|do|did|will|would)\
 
 
 def names_priced_thing(question: str, context: str) -> bool:
-    head = priced_thing_head(question)
-    if not head:
+    return named_in(priced_thing_head(question), context)
+
+
+def named_in(word: str, context: str) -> bool:
+    """The context names the word: a Chinese word as written, an English one by its first letters ("renew" /
+    "renewals", "cabin" / "cabins")."""
+    if not word:
         return False
-    if not head.isascii():
-        return head in context
-    stem = content_tokens(head)
+    if not word.isascii():
+        return word in context
+    stem = content_tokens(word)
     return bool(stem) and any(w.startswith(stem[0][:_SAME_WORD_LETTERS]) for w in content_tokens(context))
 
 
