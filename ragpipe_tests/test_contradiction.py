@@ -474,6 +474,14 @@ def test_an_opening_yes_asserts_what_the_question_asks():
     assert contradicted("No, you can't.", question, denied) is None  # a no agrees
 
 
+def test_an_opening_yes_means_the_evidence_clause_its_claim_restates():
+    # Blind batch 24b (round twenty-three): the yes had asserted "deliver the castle for free" against the castle's price.
+    question = "Do you deliver the bouncy castle for free?"
+    evidence = ["Delivery is free within 10 miles; beyond that we charge $2 per mile.", "The bouncy castle costs $150 for the day."]
+    assert contradicted("Yes, delivery is free within 10 miles.", question, evidence) is None
+    assert contradicted("Yes, it is.", question, evidence) is not None  # a bare yes still asserts the question
+
+
 def test_a_chinese_pronoun_is_no_word_to_align_a_negation_with():
     found = contradiction("这家酒店有室内游泳池。", ["本酒店没有游泳池。"])  # 这家 / 本 point at the hotel
     assert found is not None and found.kind == "negation"
@@ -1402,6 +1410,8 @@ def test_negation_said_by_a_word(statement, question, evidence):
     ("The deposit is refundable.", "", "The deposit is refundable within 14 days."),
     ("押金概不退还。", "", "押金一经支付概不退还。"),
     ("The plan offers unlimited data.", "", "The plan includes unlimited data and calls."),
+    # Blind batch 24a (round twenty-three): "need non-marking" had read as "need not marking", a duty denied.
+    ("You need non-marking indoor shoes on court.", "", "Non-marking indoor shoes are required on court."),
     ("Tenants pay less rent unless they renew early.", "", "Tenants who renew early pay less rent."),
 ])
 

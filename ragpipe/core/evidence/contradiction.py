@@ -203,9 +203,17 @@ def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Con
     named = None if found else _pronoun_named(claim, question)
     said = contradiction(named, sentences) if named else None
     found = found or (said if said and said.kind == "negation" else None)
-    # An opening yes asserts the question too: "可以，…" to "这个药可以和酒一起吃吗？" against "…期间禁止饮酒".
-    asserted = found is None and reply and not negated(reply[0]) and asked_as_said(question)
+    # An opening yes asserts the question too: "可以，…" to "这个药可以和酒一起吃吗？" against "…期间禁止饮酒". Not where
+    # the claim after it is an evidence clause's own words: the yes means that clause ("Yes, delivery is free within 10
+    # miles" to "Do you deliver the castle for free?"), not a neighbour on the castle's price.
+    asserted = found is None and reply and not negated(reply[0]) and not _clause_said(claim, clean) and asked_as_said(question)
     return contradiction(asserted, sentences, slots=False) if asserted else found
+
+
+def _clause_said(claim: str, sentences: Sequence[str]) -> bool:
+    """Some evidence clause holds every word of the claim, two at least."""
+    said = set(words(claim))
+    return len(said) >= 2 and any(said <= set(words(c)) for s in sentences for c in clauses_of(s))
 
 
 _PRONOUN = re.compile(r"\b(?:it|them)\b")

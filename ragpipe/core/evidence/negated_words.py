@@ -20,8 +20,10 @@ def prefixed(texts: list[str]) -> set[str]:
 
 def plainly(text: str, others: list[str]) -> str:
     """The text with each word negated by its prefix said as "not" and the word, where the others have the
-    word itself (a word they lack stays as written: "unlimited" alone is no negation of anything)."""
-    held = {w for other in others for w in re.findall(r"[a-z]+", fold(other))}
+    word itself (a word they lack stays as written: "unlimited" alone is no negation of anything). A word the others
+    hold only under its prefix too is the same word on both sides ("you need non-marking shoes" / "Non-marking shoes
+    are required"), no denial."""
+    held = {w for other in others for w in re.findall(r"[a-z]+", fold(_PREFIXED.sub(" ", other)))}
     return _PREFIXED.sub(lambda m: f"not {m.group(1) or m.group(2)}" if (m.group(1) or m.group(2)).lower() in held
                          else m.group(0), text) if held else text
 
