@@ -24,6 +24,10 @@ def fires(statement, evidence, question):
     ("会头痛吗？", "头痛是常见不良反应。", ZH_LABEL),           # the splitter has cut off "会，"
     ("Do you have wetsuits?", "Yes, wetsuits are included with every rental.", KAYAKS),
     ("密室逃脱提供饮料吗？", "每人送一瓶饮料。", ESCAPE),
+    # Blind batch 24a (round twenty-three): half the reply's other words (馆内) are the evidence's, the rest new.
+    ("馆里有空调吗？", "有，馆内全场都开空调。", ["本馆营业时间为每天早上8点到晚上10点。", "馆内设有淋浴间，供客人免费使用。"]),
+    ("Do the rooms have air conditioning?", "Yes, all rooms have quiet air conditioning.",
+     ["All rooms have a private bathroom.", "Breakfast is served from 7 a.m."]),
 ])
 def test_an_affirmed_asked_thing_the_evidence_never_names_is_invented(question, statement, evidence):
     assert fires(statement, evidence, question)
@@ -42,6 +46,7 @@ def test_an_affirmed_asked_thing_the_evidence_never_names_is_invented(question, 
     ("Does the museum charge for entry?", "Entry to the museum is free of charge.",          # its museum is held
      ["Admission to the museum is free for all visitors."]),
     ("所有员工都有体检吗？", "所有员工每年都有一次免费体检。", ["公司为全体员工每年提供一次免费体检。"]),
+    ("这个药孩子能吃吗？", "12岁以下的儿童不能服用这个药。", ["本品12岁以下儿童禁用。"]),  # 这个 points, names no thing
 ])
 def test_a_named_denied_or_explained_thing_or_another_question_is_not(question, statement, evidence):
     assert not fires(statement, evidence, question)

@@ -17,9 +17,10 @@ from ragpipe.core.evidence.facts import facts, negated
 _EN_YES_NO = re.compile(r"^\W*(?:do|does|did|is|are|was|were|can|could|will|would|should|has|have|may|must)\b[^?]*\?\s*$", re.I)
 _ZH_YES_NO = re.compile(r"吗\s*[？?]?\s*$|是否|(\w)不\1")
 _ZH_VALUE_ASKED = re.compile(r"什么|哪|谁|多少|几|怎么|如何|为什么")
-# The auxiliary and the addressee of the question are no thing asked of.
+# The auxiliary, the addressee and a pointing word of the question are no thing asked of.
 _NOT_A_THING = re.compile(r"^(?:do|doe|does|did|is|are|was|were|can|could|will|would|should|has|have|may|must|you|your|i|my|we"
-                          r"|our|it|its|they|there|any|会|能|可以|是|有|要|需要|我|你|您|它|他|她|我们|你们)$", re.I)
+                          r"|our|it|its|they|there|any|this|that|these|those|会|能|可以|是|有|要|需要|我|你|您|它|他|她|我们|你们"
+                          r"|这|那|这个|那个|这些|那些|该|此)$", re.I)
 
 # A reason or a consequence ("因为爷爷已经100岁了", "so it is safe") explains a reply; it does not give one.
 _GROUNDS = re.compile(r"^\W*(?:因为|由于|所以|因此|但是?|而且?|如果|because|since|so|but|therefore|if)(?![a-z])", re.I)
@@ -59,9 +60,10 @@ def unnamed_asked_thing(statement: str, question: str, lowered: str,
     named_again = [w for w in asked if found_in(w, said) or not w.isascii() and w in claim]
     unnamed = [w for w in missing(named_again) if w.isascii() or w[-1] not in lowered]
     # What the reply says of the thing is the evidence's ("…are a common side effect", "…是常见不良反应"): the thing
-    # alone is new. A reply whose other words the evidence lacks too speaks of something else, or of nothing it has.
+    # alone is new. A reply most of whose other words the evidence lacks too speaks of something else, or of nothing
+    # it has; one where half of them are the evidence's ("馆内全场都开空调": 馆内) places the thing in what it speaks of.
     rest = [w for w in said if len(w) > 1 and w not in named_again and not _NOT_A_THING.match(w)
             and not BARE_REPLY.match(w) and not fact_terms(facts(w))]
-    if not unnamed or unnamed != named_again or not rest or missing(rest):
+    if not unnamed or unnamed != named_again or not rest or 2 * len(missing(rest)) > len(rest):
         return []
     return unnamed
