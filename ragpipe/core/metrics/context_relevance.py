@@ -229,7 +229,8 @@ METRIC = Metric(
                 f"relative to the best retrieved context; relevant from {RELEVANCE_THRESHOLD}, or when the context "
                 f"holds at least {QUESTION_WORDS_NAMED:.0%} of the question's content words; not relevant when the "
                 "question asks one value (an amount of money, also asked by the sum's kind: 押金是多少, \"the late fine\"; a share, an age, a length, a capacity, a weight, a duration, a "
-                "time, a count, a language, a person, a place) and the context holds none of that kind (a time of day, asked by "
+                "time, a count, a language, a person, a place) and the context holds none of that kind (a duration may be "
+                "in words: \"two and a half hours\", \"within a week\", \"half a day\"; a time of day, asked by "
                 "\"What time…?\" or 几点, is held by a clock time, a part of the day, opening round the clock or a closed day, "
                 "not by a period or a date; a price per period, \"$150 an hour\", 一天300元, holds no duration or time), or holds one but neither "
                 "the words of the attribute asked nor a word naming the kind (a shipping time for a return window); "
@@ -260,7 +261,10 @@ METRIC = Metric(
                 f"{RELEVANCE_THRESHOLD} (further items of the list). Once one context gives an item of the kind listed "
                 f"(in English a step of a how-to question, from {RELEVANCE_THRESHOLD}), further items count from "
                 f"{FURTHER_ITEM_THRESHOLD:.2f}, and so does an item whose chunk opens with a bare pronoun (\"It can store up to "
-                "8,000 books.\", 它还可以…) right after a relevant chunk: it goes on from that chunk. A context giving no item of a typed list (not causes) that tells the "
+                "8,000 books.\", 它还可以…) right after a relevant chunk: it goes on from that chunk. Beside a context that "
+                f"reaches {RELEVANCE_THRESHOLD}, one holding a further value of the kind asked that retrieved alone would reach "
+                "it too qualifies that answer and is relevant (\"Taxpayers who file Form 4868 get an automatic six-month "
+                "extension…\" beside \"…due on April 15\"). A context giving no item of a typed list (not causes) that tells the "
                 "thing's history or origin (a year, its maker, where it is made) is not relevant, nor is one that gives only a time "
                 "of day where requirements, features, symptoms or benefits are listed (营业时间为上午十点… for 需要什么证件)."),
     reads=("question", "retrieved_contexts"),
