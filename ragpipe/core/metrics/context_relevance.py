@@ -79,16 +79,13 @@ def relevance_features(case: EvalCase, kit: Toolkit) -> np.ndarray:
                             np.full(len(whole), float(is_chinese(case.question)))])
 
 
-def as_alone(features: np.ndarray) -> np.ndarray:
-    """The features of each context as if retrieved alone: none held against a closer one."""
+def as_read(case: EvalCase, features: np.ndarray) -> np.ndarray:
+    """The features the model reads: an open question's contexts each as if retrieved alone."""
+    if not is_open(case.question):
+        return features
     alone = features.copy()
     alone[:, 2:4] = 0
     return alone
-
-
-def as_read(case: EvalCase, features: np.ndarray) -> np.ndarray:
-    """The features the model reads: an open question's contexts each as if retrieved alone."""
-    return as_alone(features) if is_open(case.question) else features
 
 
 def gives_day_asked(question: str, context: str) -> bool:
@@ -116,11 +113,9 @@ _SCHEDULE_WORDS = {"open", "close", "hour", "time", "day", "week", "开门", "�
 
 
 def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE_THRESHOLD,
-           open_threshold: float = LOWER_THRESHOLD, alone: np.ndarray | None = None) -> list[tuple[bool, str]]:
-    """Per context: relevant or not, and why. `alone`: each context's probability as if retrieved alone."""
+           open_threshold: float = LOWER_THRESHOLD) -> list[tuple[bool, str]]:
+    """Per context: relevant or not, and why."""
     full = threshold
-    alone = probability if alone is None else alone
-    answered = probability >= full
     if is_open(case.question) and is_chinese(case.question) and (probability >= threshold).any():
         threshold = min(threshold, open_threshold)
     # A context that names most of what the question asks about is about it, however its
@@ -134,7 +129,7 @@ def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE
     listed = item and any(p >= first and item[1](c) for p, c in zip(probability, case.retrieved_contexts))
     lower = min(lower, FURTHER_ITEM_THRESHOLD) if listed else first
     out = []
-    for i, (p, context) in enumerate(zip(probability, case.retrieved_contexts)):
+    for p, context in zip(probability, case.retrieved_contexts):
         named = len(asked & set(words(context))) / len(asked) if asked else 0.0
         why = f"relevance {p:.2f}; {named:.0%} of the question's words"
         if speaks_of_other(case.question, context):
@@ -174,16 +169,9 @@ def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE
             # The context holds the kind of answer asked: on the question's topic (the lower cut) it answers it.
             # An item of the list after a relevant chunk, opening with a pronoun, is that chunk's thing's next item.
             goes_on = typed is item and bool(out) and out[-1][0] and bool(_GOES_ON.match(context))
-            # Beside a context that answers at the full threshold, one holding a further value of the kind asked that
-            # alone would reach it too qualifies that answer ("Taxpayers who file Form 4868 get an automatic six-month
-            # extension" beside "due on April 15"; "Drivers under 25 pay a surcharge" beside "at least 21"): the
-            # relative features hold it against the first as a rival, but both answer.
-            qualifies = not answered[i] and alone[i] >= full and any(answered)
             out.append((p >= (lower if typed is item else min(threshold, open_threshold)) or named >= QUESTION_WORDS_NAMED
-                        or goes_on or qualifies, f"{why}; it holds {typed[0]}, the kind asked"
-                        + ("; it goes on from the relevant chunk before it" if goes_on else "")
-                        + ("; alone it reaches the cut beside an answering context: it qualifies that answer"
-                           if qualifies else "")))
+                        or goes_on, f"{why}; it holds {typed[0]}, the kind asked"
+                        + ("; it goes on from the relevant chunk before it" if goes_on else "")))
         else:
             # A context that gives no item of a typed list and tells the thing's history or origin is not one more
             # item ("布洛芬于1969年在英国首次上市" for 布洛芬有哪些副作用, "made in Shenzhen" for its features), however
@@ -205,9 +193,8 @@ _LISTS_WITHOUT_HOURS = ("a requirement", "a feature", "a symptom", "a benefit")
 def _offline(case: EvalCase, kit: Toolkit) -> list[tuple[bool, str, float]]:
     features = relevance_features(case, kit)
     probability = 1 / (1 + np.exp(-(as_read(case, features) @ WEIGHTS + INTERCEPT)))
-    alone = 1 / (1 + np.exp(-(as_alone(features) @ WEIGHTS + INTERCEPT)))
     return [(ok, f"{why}; cosine to the question {w:.3f} (whole), {s:.3f} (best sentence)", float(p))
-            for (ok, why), p, (s, w) in zip(decide(case, probability, alone=alone), probability, features[:, :2])]
+            for (ok, why), p, (s, w) in zip(decide(case, probability), probability, features[:, :2])]
 
 
 def compute(case: EvalCase, kit: Toolkit) -> MetricResult:
@@ -261,10 +248,7 @@ METRIC = Metric(
                 f"{RELEVANCE_THRESHOLD} (further items of the list). Once one context gives an item of the kind listed "
                 f"(in English a step of a how-to question, from {RELEVANCE_THRESHOLD}), further items count from "
                 f"{FURTHER_ITEM_THRESHOLD:.2f}, and so does an item whose chunk opens with a bare pronoun (\"It can store up to "
-                "8,000 books.\", 它还可以…) right after a relevant chunk: it goes on from that chunk. Beside a context that "
-                f"reaches {RELEVANCE_THRESHOLD}, one holding a further value of the kind asked that retrieved alone would reach "
-                "it too qualifies that answer and is relevant (\"Taxpayers who file Form 4868 get an automatic six-month "
-                "extension…\" beside \"…due on April 15\"). A context giving no item of a typed list (not causes) that tells the "
+                "8,000 books.\", 它还可以…) right after a relevant chunk: it goes on from that chunk. A context giving no item of a typed list (not causes) that tells the "
                 "thing's history or origin (a year, its maker, where it is made) is not relevant, nor is one that gives only a time "
                 "of day where requirements, features, symptoms or benefits are listed (营业时间为上午十点… for 需要什么证件)."),
     reads=("question", "retrieved_contexts"),
