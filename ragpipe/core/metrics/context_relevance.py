@@ -225,7 +225,7 @@ METRIC = Metric(
                 "what it asks of, however worded (\"the application deadline\" / \"Applications must be submitted by "
                 "2025-03-15\"); relevant when a price question's context gives an amount of money and names the head of the "
                 "thing priced (\"Each additional mover adds $45 per hour to the local rate.\" for \"How much does a local move "
-                "cost?\"): its price or a part of it; not relevant when it names neither that thing nor the fee asked but a fee "
+                "cost?\"; a Chinese sum asked by its kind is the thing: 定金 of 翠湖山庄的定金是多少？, \"需先交定金2万元\"): its price or a part of it; not relevant when it names neither that thing nor the fee asked but a fee "
                 "of its own (违约金, \"a cancellation fee\" for what moving a piano costs), or, in English, says another "
                 "thing costs, rents, sells or goes for its amount (\"a buttonhole costs $18\" for a bridal bouquet's price, \"Tent "
                 "pitches go for $25 a night\" for \"How much is a cabin…?\"; not a ticket, an admission or a surcharge); not relevant when it speaks of a sibling of the thing asked about and never of "
