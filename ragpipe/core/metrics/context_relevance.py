@@ -180,14 +180,20 @@ def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE
             # Nor is a context that gives no item of the list but the hours of its thing ("市中心餐车的营业时间为上午十点到
             # 晚上九点" for 需要什么证件): another attribute of it, a time of day, where a list of papers or features is asked.
             hours = item and item[0] in _LISTS_WITHOUT_HOURS and CLOCK_TIME.search(context)
+            # Nor is one that gives its price ("这款空气净化器在京东售价1999元" for 有哪些功能): what it costs is no
+            # feature, symptom or benefit of it (a fee may be a requirement, and a thing given free is a benefit).
+            priced = item and item[0] in _LISTS_WITHOUT_PRICES and gives_money(_FREE.sub(" ", context))
             out.append(((p >= (full if history else threshold) or named >= QUESTION_WORDS_NAMED)
-                        and not history and not hours,
-                        why + ("; it gives hours, not an item of the kind asked" if hours else "")))
+                        and not history and not hours and not priced,
+                        why + ("; it gives hours, not an item of the kind asked" if hours else "")
+                        + ("; it gives a price, not an item of the kind asked" if priced else "")))
     return out
 
 
 # The lists no time of day is an item of (a rule may be one: "Stallholders must set up before 9 a.m.").
 _LISTS_WITHOUT_HOURS = ("a requirement", "a feature", "a symptom", "a benefit")
+_LISTS_WITHOUT_PRICES = ("a feature", "a symptom", "a benefit")
+_FREE = re.compile(r"免费|\bfree\b", re.I)
 
 
 def _offline(case: EvalCase, kit: Toolkit) -> list[tuple[bool, str, float]]:
@@ -250,7 +256,8 @@ METRIC = Metric(
                 f"{FURTHER_ITEM_THRESHOLD:.2f}, and so does an item whose chunk opens with a bare pronoun (\"It can store up to "
                 "8,000 books.\", 它还可以…) right after a relevant chunk: it goes on from that chunk. A context giving no item of a typed list (not causes) that tells the "
                 "thing's history or origin (a year, its maker, where it is made) is not relevant, nor is one that gives only a time "
-                "of day where requirements, features, symptoms or benefits are listed (营业时间为上午十点… for 需要什么证件)."),
+                "of day where requirements, features, symptoms or benefits are listed (营业时间为上午十点… for 需要什么证件), or "
+                "a price (not a thing given free) where features, symptoms or benefits are listed (在京东售价1999元 for 有哪些功能)."),
     reads=("question", "retrieved_contexts"),
     higher_is_better=True,
     nan_when="no retrieved contexts, or the bot failed",
