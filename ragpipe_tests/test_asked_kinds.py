@@ -1,7 +1,7 @@
 import pytest
 
 from ragpipe.core.metrics.answer_relevancy import asked, gives
-from ragpipe.core.metrics.asked_kinds import asked_item
+from ragpipe.core.metrics.asked_kinds import asked_item, asked_value
 
 
 @pytest.mark.parametrize("question, context", [
@@ -26,3 +26,19 @@ def test_a_question_asking_a_value_is_no_must_i_question():
                                       "博物馆的开放时间是？", "健身房营业时间是什么？"])
 def test_a_schedule_asked_by_its_name_asks_a_time(question):
     assert asked(question) == "time" and gives("time", "Tuesday to Saturday, 10 a.m. to 6 p.m.", question)
+
+
+@pytest.mark.parametrize("context", [
+    "The beginner mixology workshop runs for two and a half hours, tastings included.",
+    "The crossing takes about an hour and a half in calm weather.",
+    "Most repairs are finished within a week.", "Allow half a day for the full tour.",
+])
+def test_a_duration_in_words_with_an_article_or_a_half_answers_how_long(context):
+    kind, gives = asked_value("How long is the class?")
+    assert kind == "a duration" and gives(context)
+
+
+@pytest.mark.parametrize("context", ["The ferry sails twice a week.", "Guests get three meals a day.",
+                                     "A day pass costs $20."])
+def test_a_frequency_or_a_day_pass_is_no_duration(context):
+    assert not asked_value("How long is the class?")[1](context)

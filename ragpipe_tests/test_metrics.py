@@ -1213,6 +1213,20 @@ def test_context_relevance_hours_are_no_item_of_a_list(kit, question, context):
     assert "it gives hours" in result.details["contexts"][0]["reason"]
 
 
+@pytest.mark.parametrize("question, contexts, relevant", [
+    # The thing's price, where its features, symptoms or benefits are listed: what it costs is no item of the list.
+    ("这款空气净化器有哪些功能？", ["这款空气净化器可以过滤PM2.5和花粉。", "这款空气净化器在京东售价1999元。"], [True, False]),
+    ("What are the features of the Trailmaster 2 tent?", ["The Trailmaster 2 sets up in under five minutes.",
+                                                          "The Trailmaster 2 tent retails for $249 at outdoor stores."],
+     [True, False]),
+    ("布洛芬有哪些副作用？", ["布洛芬可能引起胃部不适。", "布洛芬缓释胶囊每盒售价15元。"], [True, False]),
+])
+def test_context_relevance_a_price_is_no_item_of_a_feature_list(kit, question, contexts, relevant):
+    result = _context_relevance(kit, question, contexts)
+    assert [c["relevant"] for c in result.details["contexts"]] == relevant
+    assert "it gives a price" in result.details["contexts"][1]["reason"]
+
+
 def test_context_relevance_a_place_answers_a_where_question(kit):
     assert _relevant(kit, "Where is the bakery?", ["The bakery is on Church Street, opposite the bank."]) == [True]
     assert _relevant(kit, "面包店在哪里？", ["面包店位于解放路88号，银行对面。"]) == [True]

@@ -84,3 +84,19 @@ def test_a_thing_priced_without_a_determiner_is_read(question, head):
 ])
 def test_another_things_price_answers_no_determiner_less_price_question(question, context):
     assert prices_another_thing(question, context)
+
+
+@pytest.mark.parametrize("question, head, context", [
+    # A Chinese sum asked by its kind: the kind is the thing priced, and a context naming it gives its amount.
+    ("翠湖山庄的定金是多少？", "定金", "预订婚期需先交定金2万元，定金不予退还。"),
+    ("这家健身房的押金是多少？", "押金", "办理年卡时需缴纳押金300元，退卡时无息退还。"),
+    ("驾校学费大概多少？", "学费", "C1手动挡学费4800元，包含理论课和全部练车课时。"),
+    ("装修保证金需要多少？", "保证金", "业主装修前须向物业缴纳装修保证金5000元。"),
+])
+def test_a_chinese_sum_asked_by_its_kind_is_the_thing_priced(question, head, context):
+    assert priced_thing_head(question) == head and names_priced_thing(question, context)
+
+
+def test_a_sum_asked_by_its_kind_is_not_named_by_another_sum():
+    assert not names_priced_thing("租车押金大概多少？", "月租金2000元，水电另计。")
+    assert priced_thing_head("贷款利率是多少？") == ""  # a rate, no sum

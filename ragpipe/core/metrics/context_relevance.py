@@ -180,14 +180,20 @@ def decide(case: EvalCase, probability: np.ndarray, threshold: float = RELEVANCE
             # Nor is a context that gives no item of the list but the hours of its thing ("市中心餐车的营业时间为上午十点到
             # 晚上九点" for 需要什么证件): another attribute of it, a time of day, where a list of papers or features is asked.
             hours = item and item[0] in _LISTS_WITHOUT_HOURS and CLOCK_TIME.search(context)
+            # Nor is one that gives its price ("这款空气净化器在京东售价1999元" for 有哪些功能): what it costs is no
+            # feature, symptom or benefit of it (a fee may be a requirement, and a thing given free is a benefit).
+            priced = item and item[0] in _LISTS_WITHOUT_PRICES and gives_money(_FREE.sub(" ", context))
             out.append(((p >= (full if history else threshold) or named >= QUESTION_WORDS_NAMED)
-                        and not history and not hours,
-                        why + ("; it gives hours, not an item of the kind asked" if hours else "")))
+                        and not history and not hours and not priced,
+                        why + ("; it gives hours, not an item of the kind asked" if hours else "")
+                        + ("; it gives a price, not an item of the kind asked" if priced else "")))
     return out
 
 
 # The lists no time of day is an item of (a rule may be one: "Stallholders must set up before 9 a.m.").
 _LISTS_WITHOUT_HOURS = ("a requirement", "a feature", "a symptom", "a benefit")
+_LISTS_WITHOUT_PRICES = ("a feature", "a symptom", "a benefit")
+_FREE = re.compile(r"免费|\bfree\b", re.I)
 
 
 def _offline(case: EvalCase, kit: Toolkit) -> list[tuple[bool, str, float]]:
@@ -216,7 +222,8 @@ METRIC = Metric(
                 f"relative to the best retrieved context; relevant from {RELEVANCE_THRESHOLD}, or when the context "
                 f"holds at least {QUESTION_WORDS_NAMED:.0%} of the question's content words; not relevant when the "
                 "question asks one value (an amount of money, also asked by the sum's kind: 押金是多少, \"the late fine\"; a share, an age, a length, a capacity, a weight, a duration, a "
-                "time, a count, a language, a person, a place) and the context holds none of that kind (a time of day, asked by "
+                "time, a count, a language, a person, a place) and the context holds none of that kind (a duration may be "
+                "in words: \"two and a half hours\", \"within a week\", \"half a day\"; a time of day, asked by "
                 "\"What time…?\" or 几点, is held by a clock time, a part of the day, opening round the clock or a closed day, "
                 "not by a period or a date; a price per period, \"$150 an hour\", 一天300元, holds no duration or time), or holds one but neither "
                 "the words of the attribute asked nor a word naming the kind (a shipping time for a return window); "
@@ -224,7 +231,7 @@ METRIC = Metric(
                 "what it asks of, however worded (\"the application deadline\" / \"Applications must be submitted by "
                 "2025-03-15\"); relevant when a price question's context gives an amount of money and names the head of the "
                 "thing priced (\"Each additional mover adds $45 per hour to the local rate.\" for \"How much does a local move "
-                "cost?\"): its price or a part of it; not relevant when it names neither that thing nor the fee asked but a fee "
+                "cost?\"; a Chinese sum asked by its kind is the thing: 定金 of 翠湖山庄的定金是多少？, \"需先交定金2万元\"): its price or a part of it; not relevant when it names neither that thing nor the fee asked but a fee "
                 "of its own (违约金, \"a cancellation fee\" for what moving a piano costs), or, in English, says another "
                 "thing costs, rents, sells or goes for its amount (\"a buttonhole costs $18\" for a bridal bouquet's price, \"Tent "
                 "pitches go for $25 a night\" for \"How much is a cabin…?\"; not a ticket, an admission or a surcharge); not relevant when it speaks of a sibling of the thing asked about and never of "
@@ -249,7 +256,8 @@ METRIC = Metric(
                 f"{FURTHER_ITEM_THRESHOLD:.2f}, and so does an item whose chunk opens with a bare pronoun (\"It can store up to "
                 "8,000 books.\", 它还可以…) right after a relevant chunk: it goes on from that chunk. A context giving no item of a typed list (not causes) that tells the "
                 "thing's history or origin (a year, its maker, where it is made) is not relevant, nor is one that gives only a time "
-                "of day where requirements, features, symptoms or benefits are listed (营业时间为上午十点… for 需要什么证件)."),
+                "of day where requirements, features, symptoms or benefits are listed (营业时间为上午十点… for 需要什么证件), or "
+                "a price (not a thing given free) where features, symptoms or benefits are listed (在京东售价1999元 for 有哪些功能)."),
     reads=("question", "retrieved_contexts"),
     higher_is_better=True,
     nan_when="no retrieved contexts, or the bot failed",

@@ -28,6 +28,9 @@ _EN_PHRASE_END = re.compile(r"\s+(?:of|for|at|in|on|to|with|from|per|by|cost|cos
 _EN_PRICE_WORDS = {"price", "cost", "fee", "charge", "rate", "amount", "total"}
 # Where a Chinese question's priced thing ends: the words asking its price.
 _ZH_PRICE_ASK = re.compile(r"(?:要|需要|大概|一般)?(?:多少钱|多少元|怎么收费|如何收费|收费|价格|费用|票价|售价|贵不贵)")
+# Or a sum asked by its kind, the kind being the thing priced (定金 of 翠湖山庄的定金是多少？, 停车费 of 停车费要多少？): a
+# context that names it and gives an amount gives it ("预订婚期需先交定金2万元").
+_ZH_SUM_ASK = re.compile(r"(?<=[金费租款])(?:是|为|要|需要|需|大概|一般|大约)?多少(?![天年月周个次人位小分岁克斤吨时])")
 # jieba's tags of a word that can head a priced thing: nouns, verbs of a service (搬运), set phrases (近视眼镜).
 _ZH_HEAD_TAGS = ("n", "v", "l")
 _ZH_NOT_HEADS = {"要", "需要", "是", "有"}
@@ -45,7 +48,7 @@ def gives_money(context: str) -> bool:
 
 def priced_thing_head(question: str) -> str:
     """The last word of the thing whose price the question asks, or "" where none is read."""
-    ask = _ZH_PRICE_ASK.search(question)
+    ask = _ZH_PRICE_ASK.search(question) or _ZH_SUM_ASK.search(question)
     if ask:
         heads = [w for w, flag in pos_tags(question[:ask.start()])
                  if flag.startswith(_ZH_HEAD_TAGS) and len(w) >= 2 and w not in _ZH_NOT_HEADS]
