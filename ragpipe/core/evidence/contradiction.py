@@ -52,6 +52,7 @@ from ragpipe.core.evidence.reworded_denials import reworded_denial
 from ragpipe.core.evidence.roles import names_role, one_relation, relation_wording, swapped_roles
 from ragpipe.core.evidence.substitutions import substituted
 from ragpipe.core.evidence.traded_sides import traded_sides
+from ragpipe.core.evidence.transfers import swapped_transfer
 from ragpipe.core.evidence.use_rules import use_rule_conflict
 from ragpipe.core.evidence.waived_conditions import waived_condition
 from ragpipe.core.evidence.slots import alternative, as_written, one_person, proper, read_as_evidence, show, slot_conflict
@@ -314,6 +315,7 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
     if found and found[0] == "antonym" and (one_relation(statement, found[3]) or order and found[3] in order[3]):
         found = None  # a converse ("lost to" / "won against", "shorter" / "longer"): the roles decide
     swapped = not found and (swapped_roles(statement, sentences) or traded_sides(statement, sentences)
+                             or swapped_transfer(statement, sentences)  # "顾客赔给本店" / "由本店赔偿给顾客"
                              or other_doer(statement, sentences))  # "adjusted by the patient" / "only by the orthodontist"
     if swapped and order and swapped[2] == order[3]:
         swapped = None  # "B is shorter than A" swaps the sides of "A is longer than B" around its antonym
