@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from ragpipe.core.evidence.agreement import asked_as_said, fact_terms, found_in, in_context, name_in, opening_reply, words
 from ragpipe.core.evidence.accompanied import accompaniment_conflict
+from ragpipe.core.evidence.as_usual import usual_part_stopped
 from ragpipe.core.evidence.agents import other_doer
 from ragpipe.core.evidence.calendar_positions import calendar_place_conflict
 from ragpipe.core.evidence.comparisons import bears_out, borne_differences, compared
@@ -180,6 +181,9 @@ def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Con
     found = found or (Contradiction(*dated) if dated and dated is not True else None)
     # A claim wider than its evidence ("All employees…" / "Only full-time employees…"); the question may carry the limit.
     scoped = None if found else scope_conflict(claim, question, clean)
+    # Or a change said of the whole, or of the part the evidence keeps going ("室内外球场全部关闭" / "室外球场关闭，室内球场
+    # 照常开放").
+    scoped = scoped or (None if found else usual_part_stopped(claim, clean))
     found = found or (Contradiction(*scoped) if scoped else None)
     # A benefit, price or rule given to one group of people that the evidence gives another ("Seniors get 20% off" /
     # "Students get 20% off…").
