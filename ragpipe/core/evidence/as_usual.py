@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from ragpipe.core.evidence.agreement import words
+from ragpipe.core.evidence.antonyms import ANTONYMS
 from ragpipe.core.evidence.polarity import clauses_of
 from ragpipe.core.text import is_chinese, pos_tags
 
@@ -66,15 +67,36 @@ def _said_of_usual_part(part: str, held: set[str], changed: tuple[str, ...], own
     without naming the changed clause's own part."""
     k = len(changed)
     change: list[str] = []
-    while k and (changed[k - 1] in held or _WHOLE_WORD.fullmatch(changed[k - 1])) and changed[k - 1] not in usual_words \
-            and not _names_part(changed[k - 1], change, tags):
+    # The verb both clauses share is part of the change ("器械区停止开放" / "泳池正常开放": 停止开放); a noun they share
+    # ends it ("室外球场关闭" / "室内球场照常开放").
+    while k and (changed[k - 1] in held or _WHOLE_WORD.fullmatch(changed[k - 1])) \
+            and not _names_part(changed[k - 1], change, tags) and (tags is not None or changed[k - 1] not in usual_words):
         k -= 1
         change.append(changed[k])
-    if not any(w in held and not _WHOLE_WORD.fullmatch(w) for w in change):
+    if not any(w in held and w not in usual_words and not _WHOLE_WORD.fullmatch(w) for w in change):
         return False
-    # The changed clause's part: its words before the change, as far back as the other clause names its own part.
-    before = changed[:k][::-1][:len(own)]
-    parts = [w for w in before if w not in usual_words]
-    if not parts or all(w in held for w in parts):
+    # The two parts are the words of each clause that stand against each other: 室外 / 室内, 一楼 / 二楼, 地面 / 地下,
+    # outdoor / indoor.
+    # A time or a setting ("期间", "春节") is no part, whatever character it shares ("期间" / "包间").
+    pairs = [(ours, theirs) for ours in changed[:k] if ours not in usual_words
+             for theirs in own if theirs not in changed and _parallel(ours, theirs, tags)]
+    if any(ours in held for ours, _ in pairs):
         return False  # the statement names the changed part itself ("户外项目全部暂停")
-    return bool(_WHOLE.search(part)) or any(w in held for w in own if w not in changed)
+    # The part that goes on, named with the change ("室内温泉池也暂停使用" / "露天温泉池…暂停使用，室内温泉池正常开放"),
+    # though no word of the changed clause stands against its name (露天 / 室内).
+    named = [w for w in own if w not in changed and w in held and (tags is None or tags.get(w, "n")[0] not in "tf")]
+    return bool(pairs and _WHOLE.search(part)) or bool(named)
+
+
+_OPPOSED = {*ANTONYMS, *((b, a) for a, b in ANTONYMS)}
+_BARE = set("的之其该本此各")  # characters two parts may share without being parts of one kind
+
+
+def _parallel(ours: str, theirs: str, tags: dict[str, str] | None) -> bool:
+    """Two parts of one kind: antonyms, or Chinese words that share a character (一楼 / 二楼, 东门 / 西门) and name no
+    time or setting, English words that share four letters running (outdoor / indoor, northbound / southbound)."""
+    if (ours, theirs) in _OPPOSED:
+        return True
+    if tags is not None:
+        return tags.get(ours, "n")[0] not in "tf" and bool((set(ours) & set(theirs)) - _BARE)
+    return any(ours[i:i + 4] in theirs for i in range(len(ours) - 3))
