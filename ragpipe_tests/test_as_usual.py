@@ -40,6 +40,9 @@ def test_a_change_said_of_the_whole_or_of_the_part_kept_going_is_contradicted(st
     ("During the heat advisory the outdoor pool is closed.", POOLS),
     ("高温天气下，所有户外工地全部停工。", WORKS),  # 户外 names the changed part (室内 / 户外 are antonyms)
     ("罢工期间地铁停运。", "罢工期间地铁全线停运，公交正常运营。"),
+    # A word both parts share ("lot") names neither.
+    ("During the snowstorm the east lot is closed, but the west lot stays open.",
+     "During the snowstorm, the east parking lot is closed; the west lot remains open for staff and visitors."),
 ])
 def test_the_changed_part_itself_is_no_contradiction(statement, sentence):
     assert usual_part_stopped(statement, [sentence]) is None

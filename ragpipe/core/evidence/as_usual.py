@@ -38,7 +38,11 @@ def usual_part_stopped(statement: str, sentences: list[str]) -> tuple[str, str, 
             own = words(_part_going_on(usual))  # "室内9洞荧光球场", "the indoor pool"
             for changed in (c for j, c in clauses if abs(i - j) <= 1 and c is not usual and not _USUAL.search(c)):
                 tags = {w: flag for w, flag in pos_tags(changed)} if is_chinese(changed) else None
-                if _said_of_usual_part(part, held, words(changed), own, set(words(usual)), tags):
+                # The part that goes on is named by its own words, not by those the other clauses share ("lot" of
+                # "the east parking lot is closed; the west lot remains open").
+                others = {w for j, c in clauses if abs(i - j) <= 1 and c is not usual for w in words(c)}
+                if _said_of_usual_part(part, held, words(changed), tuple(w for w in own if w not in others),
+                                       set(words(usual)), tags):
                     return "scope", part.strip(), usual.strip(), sentences[i]
     return None
 
