@@ -268,6 +268,17 @@ def test_a_chinese_lead_clause_of_cause_or_setting_is_no_claim_alone():
     assert split_statements("因此门票价格上涨两成，年卡价格保持不变。") == ["因此门票价格上涨两成", "年卡价格保持不变"]
 
 
+def test_a_chinese_lead_clause_of_time_or_of_a_condition_after_its_topic_is_no_claim_alone():
+    # Round twenty-three (i64-contrazh): "每局结束后" and "戏服如有破损", found in the evidence, halved a swapped claim.
+    assert split_statements("每局结束后，队员给裁判记分。") == ["每局结束后，队员给裁判记分"]
+    assert split_statements("每节课结束时，学生为老师录音。") == ["每节课结束时，学生为老师录音"]
+    assert split_statements("戏服如有破损，本店会按修复费用赔偿给租客。") == ["戏服如有破损，本店会按修复费用赔偿给租客"]
+    assert split_statements("手表如果丢了，本店按发票价赔偿。") == ["手表如果丢了，本店按发票价赔偿"]
+    # A duration, a rank and the 如 of 例如 open no lead clause.
+    assert split_statements("全程需要两个小时，门票50元。") == ["全程需要两个小时", "门票50元"]
+    assert split_statements("例如需要办理退票手续，请前往人工窗口。") == ["例如需要办理退票手续", "请前往人工窗口"]
+
+
 def test_an_instruction_of_two_steps_is_one_statement_whose_second_step_is_added():
     from ragpipe.core.evidence.added_clauses import added_clause
 

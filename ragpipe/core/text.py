@@ -25,7 +25,9 @@ _MIN_CLAUSE_TOKENS = 3
 _ZH_WIDENS = re.compile(r"^\s*(?:不限|无论|不论|不管)")
 # A condition ("没有电梯的话，…", "如需取消，…", "只要…，…") or a concession ("即使已经理赔过，…也…") sets the case
 # the next clause speaks of: no claim alone.
-_ZH_CONDITION = re.compile(r"^(?:如果|假如|假若|倘若|若是?|要是|一旦|只要|如需|如有|即使|即便|哪怕|就算)|的话$")
+# The condition may follow a short topic it is said of ("戏服如有破损，…", "手表如果丢了，…"); not the 如 of 例如, nor 主要是.
+_ZH_CONDITION = re.compile(r"^(?:如果|假如|假若|倘若|若是?|要是|一旦|只要|如需|如有|即使|即便|哪怕|就算)|的话$"
+                           r"|^[^，,。；;]{1,6}?(?:如果|假如|倘若|(?<![主需重只])要是|一旦|(?<!例)如(?:需|有)|即使|即便|哪怕)")
 # A time or a case and what is done then, with no value of its own ("周一至周四办婚礼", "周末入住", "平日预订"), before a
 # clause that prices it otherwise than usual ("，场地费打七折", "，房费上浮20%", "，可免费停车"): the case of that price,
 # no claim alone.
@@ -38,7 +40,11 @@ _ZH_PRICED = re.compile(r"折|优惠|加收|上浮|减免|半价|免费")  # a p
 # "因此，…" opens a consequence.
 _ZH_LEAD = re.compile(r"^(?:受[^，,。；;]{1,12}(?:影响|冲击|限制|波及|干扰)"
                       r"|(?:因(?!此|而)|因为|由于|鉴于|迫于)(?:[^，,。；;]{1,12}(?:原因|缘故|之故|关系|影响)|[^，,。；;\d]{1,4})"
-                      r"|在[^，,。；;]{1,12}(?:中|上|里|期间|之际)|[^，,。；;]{1,10}期间)$")
+                      r"|在[^，,。；;]{1,12}(?:中|上|里|期间|之际)|[^，,。；;]{1,10}期间"
+                      # The time of a recurring event ("每局结束后，…", "每节课结束时，…"); not 小时 (a duration is a claim),
+                      # nor a clause that counts. A single event's time ("归还房车以后，…") is left apart: merged, the
+                      # faithful paraphrase after it read as a looser one.
+                      r"|每[^，,。；;\d零一二两三四五六七八九十百千万半几]{1,9}(?:后|(?<!小)时|的时候))$")
 # A clause that names who says or rules ("市场监管总局规定，…", "专家指出，…") introduces the next one: no claim alone.
 _ZH_SAYS = re.compile(r"(?:规定|表示|指出|认为|强调|称|说|提到|显示|宣布|介绍|报道|写道)$")
 # A lead-in that only names where the words come from: a preposition of source and any noun phrase

@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from ragpipe.core.evidence.agreement import asked_as_said, fact_terms, found_in, in_context, name_in, opening_reply, words
 from ragpipe.core.evidence.accompanied import accompaniment_conflict
+from ragpipe.core.evidence.as_usual import usual_part_stopped
 from ragpipe.core.evidence.agents import other_doer
 from ragpipe.core.evidence.calendar_positions import calendar_place_conflict
 from ragpipe.core.evidence.comparisons import bears_out, borne_differences, compared
@@ -52,6 +53,7 @@ from ragpipe.core.evidence.reworded_denials import reworded_denial
 from ragpipe.core.evidence.roles import names_role, one_relation, relation_wording, swapped_roles
 from ragpipe.core.evidence.substitutions import substituted
 from ragpipe.core.evidence.traded_sides import traded_sides
+from ragpipe.core.evidence.transfers import swapped_transfer
 from ragpipe.core.evidence.use_rules import use_rule_conflict
 from ragpipe.core.evidence.waived_conditions import waived_condition
 from ragpipe.core.evidence.slots import alternative, as_written, one_person, proper, read_as_evidence, show, slot_conflict
@@ -179,6 +181,9 @@ def contradicted(statement: str, question: str, sentences: Sequence[str]) -> Con
     found = found or (Contradiction(*dated) if dated and dated is not True else None)
     # A claim wider than its evidence ("All employees…" / "Only full-time employees…"); the question may carry the limit.
     scoped = None if found else scope_conflict(claim, question, clean)
+    # Or a change said of the whole, or of the part the evidence keeps going ("室内外球场全部关闭" / "室外球场关闭，室内球场
+    # 照常开放").
+    scoped = scoped or (None if found else usual_part_stopped(claim, clean))
     found = found or (Contradiction(*scoped) if scoped else None)
     # A benefit, price or rule given to one group of people that the evidence gives another ("Seniors get 20% off" /
     # "Students get 20% off…").
@@ -322,6 +327,7 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
     if found and found[0] == "antonym" and (one_relation(statement, found[3]) or order and found[3] in order[3]):
         found = None  # a converse ("lost to" / "won against", "shorter" / "longer"): the roles decide
     swapped = not found and (swapped_roles(statement, sentences) or traded_sides(statement, sentences)
+                             or swapped_transfer(statement, sentences)  # "顾客赔给本店" / "由本店赔偿给顾客"
                              or other_doer(statement, sentences))  # "adjusted by the patient" / "only by the orthodontist"
     if swapped and order and swapped[2] == order[3]:
         swapped = None  # "B is shorter than A" swaps the sides of "A is longer than B" around its antonym
