@@ -263,3 +263,18 @@ def test_another_weekday_beside_chinese_hours(statement, question, evidence):
 def test_the_same_weekday_beside_chinese_hours_is_no_contradiction():
     assert weekday_reading("每周四下午3点到5点上瑜伽课。", "瑜伽课什么时候上？",
                            ["瑜伽课安排在每周四下午3点到5点，地点在二楼。"]) is None
+
+
+@pytest.mark.parametrize("statement, question, evidence, holds", [
+    # "every day except Monday" names six days, not seven
+    ("The cemetery is open every day except Monday.", "When is the cemetery open?",
+     ["The cemetery is open daily from 8 a.m. to 6 p.m. except on Mondays, when the grounds are closed."], True),
+    ("The pool is open daily except Tuesdays.", "When is the pool open?", ["The pool opens every day apart from Tuesday and Thursday."], False),
+    # a place closed by 闭 and its own character (闭园, 闭店), as 闭馆 is
+    ("墓园周一也开放。", "周一能去墓园吗？", ["墓园每天8:00至17:00开放，周一闭园维护。"], False),
+    ("花店周日营业。", "花店周日开吗？", ["花店每天营业，周日闭店。"], False),
+])
+def test_every_day_but_its_exceptions_and_closing_words_of_any_place(statement, question, evidence, holds):
+    found = weekday_reading(statement, question, evidence)
+    assert found is True if holds else isinstance(found, tuple) and found[0] == "bound"
+

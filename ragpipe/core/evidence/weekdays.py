@@ -48,7 +48,7 @@ def speaks_of_opening_days(text: str) -> bool:
 # What says a place is open, or closed, on a day.
 _OPEN = re.compile(r"\b(?:open(?:s|ed)?|opening hours|operates|available)\b|开放|营业|开门|开馆|办公|对外开放|开诊|接诊|出诊", re.I)
 _CLOSED = re.compile(r"\b(?:closed|shut|not open|does(?: not|n't) open|do(?: not|n't) open)\b"
-                     r"|闭馆|休馆|休息|店休|关门|停业|停诊|[不未](?:对外)?(?:开放|营业|开门|开馆|办公|开诊|接诊|出诊)", re.I)
+                     r"|闭(?:馆|园|店|站)|休馆|休息|店休|关门|停业|停诊|[不未](?:对外)?(?:开放|营业|开门|开馆|办公|开诊|接诊|出诊)", re.I)
 
 
 # A closing word denied ("is not closed on Mondays", 周一不闭馆): the negation reads it (polarity.py), not the days.
@@ -75,8 +75,8 @@ _EVERY_DAY = re.compile(r"\b(?:daily|every ?day|each day|(?:7|seven) days a week
 def named_days(text: str) -> set[int]:
     """Every day a text names: one by one, inside a range ("周一至周日": all seven) or as every day ("daily")."""
     text = normalize(text)
-    if _EVERY_DAY.search(text):
-        return set(range(7))
+    if _EVERY_DAY.search(text):  # but the days it excepts: "every day except Monday" names six
+        return set(range(7)) - {_day(m.group(0)) for found in _EXCEPT.finditer(text) for m in _ONE_DAY.finditer(found.group(0))}
     days = {_day(m.group(0)) for m in _ONE_DAY.finditer(text)}
     for found in _RANGE.finditer(text):
         first, last = _day(found.group("first")), _day(found.group("last"))
