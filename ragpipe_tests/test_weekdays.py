@@ -278,3 +278,16 @@ def test_every_day_but_its_exceptions_and_closing_words_of_any_place(statement, 
     found = weekday_reading(statement, question, evidence)
     assert found is True if holds else isinstance(found, tuple) and found[0] == "bound"
 
+
+@pytest.mark.parametrize("statement, question, evidence, holds", [
+    # a service runs on its days, and there is none of it on the others
+    ("There are no regular appointments on Saturdays.", "Which day has no appointments?",
+     ["Appointments run Monday to Saturday, 7 a.m. to 7 p.m."], False),
+    ("There are no yoga classes on Sundays.", "When are the yoga classes?", ["Yoga classes run Monday to Friday at 7 a.m."], True),
+    ("The ferry runs on Sundays.", "Does the ferry run on Sundays?", ["The ferry runs Monday to Saturday."], False),
+    ("Yoga classes run on Wednesdays.", "When are the yoga classes?", ["Yoga classes run Monday to Friday at 7 a.m."], True),
+])
+def test_a_service_that_runs_on_its_days_and_none_on_the_others(statement, question, evidence, holds):
+    found = weekday_reading(statement, question, evidence)
+    assert found is True if holds else isinstance(found, tuple) and found[0] == "bound"
+

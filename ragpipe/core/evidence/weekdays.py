@@ -45,9 +45,10 @@ def speaks_of_opening_days(text: str) -> bool:
     return (names_a_weekday(text) or bool(_WEEKEND.search(text))) and bool(_OPEN.search(text) or _CLOSED.search(text))
 
 
-# What says a place is open, or closed, on a day.
-_OPEN = re.compile(r"\b(?:open(?:s|ed)?|opening hours|operates|available)\b|开放|营业|开门|开馆|办公|对外开放|开诊|接诊|出诊", re.I)
-_CLOSED = re.compile(r"\b(?:closed|shut|not open|does(?: not|n't) open|do(?: not|n't) open)\b"
+# What says a place is open, or closed, on a day; a service runs on its days ("Appointments run Monday to Saturday"), and
+# there is none on the others ("There are no regular appointments on Saturdays", 周六不出诊).
+_OPEN = re.compile(r"\b(?:open(?:s|ed)?|opening hours|operates|available|runs?)\b|开放|营业|开门|开馆|办公|对外开放|开诊|接诊|出诊", re.I)
+_CLOSED = re.compile(rf"\b(?:closed|shut|not open|does(?: not|n't) open|do(?: not|n't) open|no\s+(?:[a-z-]+\s+){{0,3}}?on(?=\s+{_DAY}))\b"
                      r"|闭(?:馆|园|店|站)|休馆|休息|店休|关门|停业|停诊|[不未](?:对外)?(?:开放|营业|开门|开馆|办公|开诊|接诊|出诊)", re.I)
 
 
