@@ -35,6 +35,8 @@ def test_a_thing_said_included_that_the_evidence_charges_for_apart_is_contradict
     ("The ticket includes the temporary exhibition.", ["A museum ticket includes the temporary exhibition.", "The audio guide is rented separately for $5."]),
     # a price in the sentence before is another thing's
     ("Towels are free.", ["Towels are handed out at the desk. Lockers cost $2."]),
+    # the thing's word as the verb of another thing's price: helmets are hired, not "skate hire"
+    ("Skate hire is included in the ticket.", ["Skate hire is included in the ticket. Knee pads and helmets can be hired for £1.50 each."]),
     ("自习室的费用包含在会员费里。", ["会员每月50元，可免费使用自习室；彩色打印需另行收费，每页1元。"]),
 ])
 def test_an_extra_charge_for_another_thing_or_a_denied_inclusion_is_no_contradiction(statement, evidence):

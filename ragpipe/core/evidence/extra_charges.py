@@ -63,7 +63,10 @@ def charged_apart(statement: str, sentences: list[str]) -> tuple[str, str, str, 
             # 编程费"). A charge denied right before it is none: "at no extra charge", "不另外收费", "无需另外付费".
             before = _CHARGE_CLAUSE.split(sentence[:m.start()])[-1]
             after = _CHARGE_CLAUSE.split(sentence[m.end():])[0] if zh else ""
-            held = any(h in before or h in after for h in heads) if zh else any(found_in(h, words(before)) for h in heads)
+            # In English the thing is the clause's subject, not its verb ("Helmets can be hired for £1.50" charges for
+            # helmets, not for "skate hire").
+            subject = before if zh else _EN_PREDICATE.split(before, maxsplit=1)[0]
+            held = any(h in before or h in after for h in heads) if zh else any(found_in(h, words(subject)) for h in heads)
             if held and not negated(sentence[max(0, m.start() - 8):m.start()]):
                 return "negation", statement.strip(), sentence.strip(), sentence
     return None
@@ -79,6 +82,7 @@ _ZH_FEE_WORDS = frozenset({"费用", "价格", "价钱", "收费"})  # what the 
 # The subject's noun ends where what follows it begins: "a fringe trim between cuts", "one guest a month".
 _EN_SUBJECT_END = re.compile(r"\s+(?:between|with|for|per|in|on|at|from|to|by|of|after|before|during|a|an|the|each|every)\b.*",
                              re.I)
+_EN_PREDICATE = re.compile(r"\b(?:is|are|was|were|be|can|could|may|must|will|costs?)\b", re.I)
 _ACT_NOUN = re.compile(r"(?:al|ion|ment|ing|age)$")
 # A price charged for a thing: "can be rented for $5", "costs £2 each".
 _EN_PRICED = re.compile(r"\b(?:for|costs?|at)\s+(?:an?\s+|only\s+)?[$£€]\s?\d", re.I)
