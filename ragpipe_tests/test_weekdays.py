@@ -273,6 +273,8 @@ def test_the_same_weekday_beside_chinese_hours_is_no_contradiction():
     # a place closed by 闭 and its own character (闭园, 闭店), as 闭馆 is
     ("墓园周一也开放。", "周一能去墓园吗？", ["墓园每天8:00至17:00开放，周一闭园维护。"], False),
     ("花店周日营业。", "花店周日开吗？", ["花店每天营业，周日闭店。"], False),
+    # the exception's own closing word closes none of the days the statement names
+    ("墓园除周一闭园外，每天8:00至17:00开放。", "墓园什么时候开放？", ["墓园每天8:00至17:00开放，周一闭园维护。"], True),
 ])
 def test_every_day_but_its_exceptions_and_closing_words_of_any_place(statement, question, evidence, holds):
     found = weekday_reading(statement, question, evidence)

@@ -68,7 +68,7 @@ def _day(written: str) -> int:
 _AS_USUAL = re.compile(r"正常|照常|照样|\b(?:as usual|as normal|normally)\b", re.I)
 # The days "every day" leaves out: "every day except Monday", "daily but Sundays", "除周一外".
 _EXCEPT = re.compile(rf"\b(?:except|but|other than|apart from)\s+(?:on\s+)?{_DAY}(?:\s*(?:,|and|or)\s*{_DAY})*"
-                     rf"|除(?:了)?{_DAY}(?:[、和及]{_DAY})*(?:以?外|之外)", re.I)
+                     rf"|除(?:了)?{_DAY}(?:[、和及]{_DAY})*(?:[^，,。；;外]{{0,4}}?)(?:以?外|之外)", re.I)  # 除周一闭园外
 # A sentence that holds every day holds the statement's too.
 _EVERY_DAY = re.compile(r"\b(?:daily|every ?day|each day|(?:7|seven) days a week)\b|每天|每日|天天|全年无休", re.I)
 
@@ -142,7 +142,9 @@ def _said(statement: str) -> tuple[set[int], bool] | None:
     if _RANGE.search(statement) and len(_ONE_DAY.findall(statement)) > 2:
         return None
     days = named_days(statement)
-    closed, opened = bool(_CLOSED.search(statement)), bool(_OPEN.search(statement))
+    # The closing word of its exception ("除周一闭园外，每天开放") closes no day the statement names.
+    unexcepted = _EXCEPT.sub(" ", statement)
+    closed, opened = bool(_CLOSED.search(unexcepted)), bool(_OPEN.search(unexcepted))
     if not days or closed == opened and not closed or _NOT_CLOSED.search(statement):
         return None
     return days, not closed
