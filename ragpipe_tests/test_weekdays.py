@@ -293,3 +293,9 @@ def test_a_service_that_runs_on_its_days_and_none_on_the_others(statement, quest
     found = weekday_reading(statement, question, evidence)
     assert found is True if holds else isinstance(found, tuple) and found[0] == "bound"
 
+
+def test_every_day_with_no_day_named_repeats_the_schedule_s_own_every_day():
+    evidence = ["墓园每天8:00至17:00开放，周一闭园维护。"]
+    assert weekday_reading("每天8:00至17:00开放", "墓园什么时候开放？", evidence) is None
+    assert isinstance(weekday_reading("墓园周一也开放。", "周一能去墓园吗？", evidence), tuple)  # a day named is read
+

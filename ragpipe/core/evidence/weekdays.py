@@ -222,6 +222,10 @@ def weekday_reading(statement: str, question: str, sentences: list[str]) -> tupl
     if found is None:
         return _other_day(statement, sentences, question)
     days, opened, (open_on, shown, said_open), sentence = found
+    # "Every day" with no day named repeats the schedule's own "every day" beside its closing day ("每天8:00至17:00开放" /
+    # "墓园每天8:00至17:00开放，周一闭园维护"): the hours, not a day the schedule leaves out.
+    if opened and not _ONE_DAY.search(normalize(statement)) and _EVERY_DAY.search(normalize(sentence)):
+        return None
     if (days <= open_on) if opened else not days & open_on:
         return True if said_open or not opened else None  # "closed on Mondays" alone says nothing of Tuesdays
     # Closed on another day than the evidence's closing day reads as the other day it gives the same thing.
