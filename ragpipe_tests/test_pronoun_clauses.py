@@ -27,6 +27,9 @@ def test_a_clause_that_names_its_subject_by_a_pronoun_denies_the_statement(state
     ("Season tickets are valid for twelve months.",
      ["Season tickets are valid for twelve months, but they cannot be transferred to another person."]),
     ("Kayaks must be booked a day ahead.", ["Kayaks must be booked a day ahead; they cannot be reserved on the day."]),
+    # the pronoun's clause is about another subject than the statement's
+    ("The rooftop bar is open to under-18s.", ["The rooftop terrace is heated in winter. It is not open to under-18s."]),
+    ("The main differences between whitetail and mule deer", ["The mule deer's tail is black-tipped; the whitetail's is not."]),
     # "It is…" after a clause with no noun subject points at nothing
     ("Parking is free.", ["We are open daily. It is free to park."]),
 ])

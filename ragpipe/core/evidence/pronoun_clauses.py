@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from ragpipe.core.evidence.agreement import words
 from ragpipe.core.evidence.polarity import polarity_conflict
 
 # Clauses of one evidence sentence (or of several run together): a semicolon, a full stop, a comma before "but".
@@ -20,6 +21,11 @@ _SUBJECT = re.compile(r"^\s*(?:(?:the|all|our|your|these|those)\s+)?(?P<subject>
 _PRONOUN_OPENING = re.compile(r"^\s*(?:(?:but|and|however,?)\s+)?(?P<pronoun>they|it)\b", re.I)
 # A subject that is itself a pronoun or a dummy ("There are…", "It is…", "We…") points at nothing.
 _NO_SUBJECT = re.compile(r"^(?:it|they|there|we|you|i|this|that|he|she)\b", re.I)
+
+
+def _subject(clause: str) -> tuple[str, ...]:
+    found = _SUBJECT.match(clause)
+    return words(found.group("subject")) if found and not _NO_SUBJECT.match(found.group("subject")) else ()
 
 
 def resolved_clauses(sentences: list[str]) -> list[str]:
@@ -37,6 +43,8 @@ def resolved_clauses(sentences: list[str]) -> list[str]:
 def pronoun_denial(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
     """("negation" or "antonym", what the statement says, what the resolved clause says, the clause) where an evidence
     clause that names the statement's subject only by a pronoun says the opposite of the statement."""
-    clauses = resolved_clauses(sentences)
+    # Only a clause about the statement's own subject: "Wigs can be hired…" against "wigs are not hired…".
+    subject = _subject(statement)
+    clauses = [c for c in resolved_clauses(sentences) if subject and _subject(c) == subject]
     found = polarity_conflict(statement, clauses) if clauses else None
     return found if found and found[0] in ("negation", "antonym") else None
