@@ -282,6 +282,10 @@ def test_a_year_only_the_question_gives_is_no_date_conflict():
     ("The cantata was first sung by the Leipzig Choir in 1725.", "The cantata was first sung by the Dresden Choir in 1725."),
     # A subject swapped in a sentence that also counts something ("two" is a slot of its own).
     ("Venus has two moons.", "Neptune has many moons."),
+    # One head named for two things after "of": two institutions, though "Department" is shared.
+    ("Burning permits are issued by the Department of Health.",
+     "Permits for burning garden waste are issued by the Department of Agriculture; complaints go to the Department of Health."),
+    ("The exchange is run with the University of York.", "The exchange is run with the University of Leeds."),
 ])
 
 
@@ -302,6 +306,8 @@ def test_a_chinese_name_swap_where_jieba_cuts_the_verb_otherwise_shows_the_name_
     ("Click Options to pick a theme.", "In Firefox, pick a theme from the Add-ons Manager."),
     ("The concerto was first played by the Leipzig Choir.", "The concerto was first played by the Leipzig Choir "
                                                            "and its orchestra."),
+    # what the head is of shares a word: one body, named in short
+    ("The survey is funded by the Ministry of Education.", "The survey is funded by the Ministry of Science and Education."),
 ])
 
 

@@ -11,6 +11,12 @@ from ragpipe.core.text import split_sentences
     ("Breakfast is included.", ["Breakfast is charged separately at $15 per person."]),
     ("The tour includes a picnic lunch.", ["A picnic lunch is available for an extra fee of $12."]),
     ("The ticket includes an audio guide.", ["A museum ticket costs $18.", "The audio guide is rented separately for $5."]),
+    # the thing as the subject of "is included" / "is free" / "come free", charged apart or priced on its own
+    ("Replacing a broken string is included in the $120 tuning fee.",
+     ["Piano tuning costs $120 per visit. Minor repairs such as replacing a broken string cost extra."]),
+    ("Dry bags come free with every canoe rental.", ["Canoe rental includes paddles. Dry bags can be rented for $5 each."]),
+    ("Log removal is free.", ["We leave the wood chips on site free of charge. Taking the logs away costs extra."]),
+    ("芯片钥匙的编程费已包含在15元里。", ["配钥匙每把15元，防盗门芯片钥匙需另外收取30元编程费。"]),  # the thing before 包含在, charged after 收取
 ])
 def test_a_thing_said_included_that_the_evidence_charges_for_apart_is_contradicted(statement, evidence):
     assert charged_apart(statement, evidence) is not None
@@ -27,6 +33,11 @@ def test_a_thing_said_included_that_the_evidence_charges_for_apart_is_contradict
     ("A nail trim is included.", ["A bath and brush costs $35, and a nail trim is included at no extra charge."]),
     ("套餐包含拍照。", ["套餐含拍照，不另外收费。"]),
     ("The ticket includes the temporary exhibition.", ["A museum ticket includes the temporary exhibition.", "The audio guide is rented separately for $5."]),
+    # a price in the sentence before is another thing's
+    ("Towels are free.", ["Towels are handed out at the desk. Lockers cost $2."]),
+    # the thing's word as the verb of another thing's price: helmets are hired, not "skate hire"
+    ("Skate hire is included in the ticket.", ["Skate hire is included in the ticket. Knee pads and helmets can be hired for £1.50 each."]),
+    ("自习室的费用包含在会员费里。", ["会员每月50元，可免费使用自习室；彩色打印需另行收费，每页1元。"]),
 ])
 def test_an_extra_charge_for_another_thing_or_a_denied_inclusion_is_no_contradiction(statement, evidence):
     assert charged_apart(statement, evidence) is None

@@ -241,3 +241,28 @@ def test_all_of_a_whole_against_a_kind_of_it_named_before_its_noun(statement, qu
 ])
 def test_a_kind_the_statement_or_question_names_is_no_wider_claim(statement, question, evidence):
     assert contradicted(statement, question, evidence.split("|")) is None
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    # a subject set apart by age or by being named, against anyone
+    ("Anyone can borrow e-readers for two weeks.", "Who can borrow e-readers?",
+     "Library card holders over 16 can borrow e-readers for two weeks."),
+    ("Anyone can rent a canoe.", "Who can rent a canoe?", "Visitors over 14 can rent a canoe; younger children paddle with an adult."),
+    # "any" opening a subject claims all of it, the who-clause being part of the subject
+    ("Any adult who knows your child's name can collect them.", "Who can pick up my child?",
+     "Children can only be collected by a parent or by an adult named on the pick-up form."),
+    ("Any member can fire pots in the kiln.", "Who can use the kiln?",
+     "Members aged over 18 who have done the safety course can fire pots in the kiln."),
+])
+def test_anyone_or_any_subject_against_one_set_apart_by_age_or_by_name(statement, question, evidence):
+    found = contradicted(statement, question, [evidence])
+    assert found is not None and found.kind == "scope"
+
+
+@pytest.mark.parametrize("statement, question, evidence", [
+    ("Visitors over 14 can rent a canoe.", "Who can rent a canoe?", "Visitors over 14 can rent a canoe; younger children paddle with an adult."),
+    ("Any member can vote at the meeting.", "Who can vote at the meeting?", "Any member can vote at the annual meeting."),
+])
+def test_the_part_set_apart_by_age_or_any_said_alike_is_no_wider_claim(statement, question, evidence):
+    assert contradicted(statement, question, [evidence]) is None
+

@@ -263,3 +263,39 @@ def test_another_weekday_beside_chinese_hours(statement, question, evidence):
 def test_the_same_weekday_beside_chinese_hours_is_no_contradiction():
     assert weekday_reading("每周四下午3点到5点上瑜伽课。", "瑜伽课什么时候上？",
                            ["瑜伽课安排在每周四下午3点到5点，地点在二楼。"]) is None
+
+
+@pytest.mark.parametrize("statement, question, evidence, holds", [
+    # "every day except Monday" names six days, not seven
+    ("The cemetery is open every day except Monday.", "When is the cemetery open?",
+     ["The cemetery is open daily from 8 a.m. to 6 p.m. except on Mondays, when the grounds are closed."], True),
+    ("The pool is open daily except Tuesdays.", "When is the pool open?", ["The pool opens every day apart from Tuesday and Thursday."], False),
+    # a place closed by 闭 and its own character (闭园, 闭店), as 闭馆 is
+    ("墓园周一也开放。", "周一能去墓园吗？", ["墓园每天8:00至17:00开放，周一闭园维护。"], False),
+    ("花店周日营业。", "花店周日开吗？", ["花店每天营业，周日闭店。"], False),
+    # the exception's own closing word closes none of the days the statement names
+    ("墓园除周一闭园外，每天8:00至17:00开放。", "墓园什么时候开放？", ["墓园每天8:00至17:00开放，周一闭园维护。"], True),
+])
+def test_every_day_but_its_exceptions_and_closing_words_of_any_place(statement, question, evidence, holds):
+    found = weekday_reading(statement, question, evidence)
+    assert found is True if holds else isinstance(found, tuple) and found[0] == "bound"
+
+
+@pytest.mark.parametrize("statement, question, evidence, holds", [
+    # a service runs on its days, and there is none of it on the others
+    ("There are no regular appointments on Saturdays.", "Which day has no appointments?",
+     ["Appointments run Monday to Saturday, 7 a.m. to 7 p.m."], False),
+    ("There are no yoga classes on Sundays.", "When are the yoga classes?", ["Yoga classes run Monday to Friday at 7 a.m."], True),
+    ("The ferry runs on Sundays.", "Does the ferry run on Sundays?", ["The ferry runs Monday to Saturday."], False),
+    ("Yoga classes run on Wednesdays.", "When are the yoga classes?", ["Yoga classes run Monday to Friday at 7 a.m."], True),
+])
+def test_a_service_that_runs_on_its_days_and_none_on_the_others(statement, question, evidence, holds):
+    found = weekday_reading(statement, question, evidence)
+    assert found is True if holds else isinstance(found, tuple) and found[0] == "bound"
+
+
+def test_every_day_with_no_day_named_repeats_the_schedule_s_own_every_day():
+    evidence = ["墓园每天8:00至17:00开放，周一闭园维护。"]
+    assert weekday_reading("每天8:00至17:00开放", "墓园什么时候开放？", evidence) is None
+    assert isinstance(weekday_reading("墓园周一也开放。", "周一能去墓园吗？", evidence), tuple)  # a day named is read
+

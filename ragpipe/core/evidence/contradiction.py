@@ -27,6 +27,7 @@ from ragpipe.core.evidence.lists import list_conflict
 from ragpipe.core.evidence.limits import bound_conflict, range_confirms, range_ends
 from ragpipe.core.evidence.morpheme_denials import morpheme_denial
 from ragpipe.core.evidence.polarity import aligned_with, clauses_of, polarity_conflict
+from ragpipe.core.evidence.pronoun_clauses import pronoun_denial
 from ragpipe.core.evidence.counts import counts, elided_count, rank_conflict, same_thing
 from ragpipe.core.evidence.denied_benefits import denied_benefit
 from ragpipe.core.evidence.denied_offers import denied_offer
@@ -43,6 +44,7 @@ from ragpipe.core.evidence.outside_things import outside_rule, outside_rule_conf
 from ragpipe.core.evidence.group_swaps import group_swap
 from ragpipe.core.evidence.intervals import interval_conflict
 from ragpipe.core.evidence.scope import scope_conflict
+from ragpipe.core.evidence.self_done import done_by_another
 from ragpipe.core.evidence.siblings import sibling_swap
 from ragpipe.core.evidence.subject_swaps import swapped_subject
 from ragpipe.core.evidence.subjects import said_of_own_subject, subject_contrast
@@ -323,12 +325,14 @@ def _contradiction(statement: str, sentences: tuple[str, ...], slots: bool) -> C
              or reworded_denial(statement, sentences)  # "可以报销" / "不在赔付范围内": its verb in the evidence's word
              or morpheme_denial(statement, sentences)  # "定金不能退" / "定金可全额退还": one morpheme, two words
              or denied_benefit(statement, sentences)  # "学生买票不打折" / "学生凭学生证购票可享半价"
-             or denied_offer(statement, sentences))  # "不提供保修" / "享受6个月保修"
+             or denied_offer(statement, sentences)  # "不提供保修" / "享受6个月保修"
+             or pronoun_denial(statement, sentences))  # "Wigs can be hired on their own" / "…; they are not hired out on their own"
     if found and found[0] == "antonym" and (one_relation(statement, found[3]) or order and found[3] in order[3]):
         found = None  # a converse ("lost to" / "won against", "shorter" / "longer"): the roles decide
     swapped = not found and (swapped_roles(statement, sentences) or traded_sides(statement, sentences)
                              or swapped_transfer(statement, sentences)  # "顾客赔给本店" / "由本店赔偿给顾客"
-                             or other_doer(statement, sentences))  # "adjusted by the patient" / "only by the orthodontist"
+                             or other_doer(statement, sentences)  # "adjusted by the patient" / "only by the orthodontist"
+                             or done_by_another(statement, sentences))  # "open the door yourself" / "the locksmith opens the door"
     if swapped and order and swapped[2] == order[3]:
         swapped = None  # "B is shorter than A" swaps the sides of "A is longer than B" around its antonym
     found = found or (("roles", *swapped) if swapped else bound_conflict(statement, sentences) or ranked_title(statement, sentences))

@@ -39,31 +39,57 @@ _EN_NO_CHARGE = re.compile(r"\b(?:at|for)\s+no\s+(?:extra\s+|additional\s+|added
 
 
 def charged_apart(statement: str, sentences: list[str]) -> tuple[str, str, str, str] | None:
-    """The evidence clause that charges apart for the thing the statement says is included: ("negation", the
+    """The evidence clause that charges apart for the thing the statement says is included or free: ("negation", the
     statement, the clause, the clause), or None."""
-    if not _INCLUDED.search(statement):
+    zh = is_chinese(statement)
+    subject = None if zh or negated(statement) else _EN_FREE_SUBJECT.search(_EN_REPLY.sub("", statement))
+    if not _INCLUDED.search(statement) and not subject:
         return None
-    included = None if is_chinese(statement) or negated(statement) else _EN_INCLUDES.search(statement)
-    thing = offered_thing(statement) or (words(included.group("thing")) if included else ())
+    included = None if zh or negated(statement) else _EN_INCLUDES.search(statement)
+    inside = _ZH_INCLUDED_IN.search(statement) if zh else None  # "编程费已包含在15元里": the thing stands before
+    thing = tuple(w for w in words(statement[:inside.start()]) if len(w) > 1 and w not in _ZH_FEE_WORDS) if inside else offered_thing(statement) or (
+        words(included.group("thing")) if included else ()) or (words(_EN_SUBJECT_END.split(subject.group("thing"))[0]) if subject else ())
     if not thing:
         return None
-    head, zh = thing[-1], is_chinese(statement)
+    # An act named by its object ("log removal", "bag storage") is charged for by that object ("Taking the logs away").
+    heads = {thing[-1], thing[-2]} if len(thing) > 1 and _ACT_NOUN.search(thing[-1]) else {thing[-1]}
     apart = _ZH_APART if zh else _EN_APART
     for sentence in sentences:
-        charges = [*apart.finditer(sentence), *(_ZH_BOOKED_APART.finditer(sentence) if zh and _ZH_CHARGE.search(sentence) else ())]
+        charges = [*apart.finditer(sentence), *(_ZH_BOOKED_APART.finditer(sentence) if zh and _ZH_CHARGE.search(sentence) else ()),
+                   *(() if zh else _EN_PRICED.finditer(sentence))]
         for m in charges:
             # The thing charged for is named before the charge in its clause, which may go on past "and" ("Contents
-            # insurance is compulsory and is charged separately"). A charge denied right before it is none: "at no
-            # extra charge", "不另外收费", "无需另外付费".
+            # insurance is compulsory and is charged separately"); a Chinese charge may name it after ("需另外收取30元
+            # 编程费"). A charge denied right before it is none: "at no extra charge", "不另外收费", "无需另外付费".
             before = _CHARGE_CLAUSE.split(sentence[:m.start()])[-1]
-            held = head in before if zh else found_in(head, words(before))
+            after = _CHARGE_CLAUSE.split(sentence[m.end():])[0] if zh else ""
+            # In English the thing is the clause's subject, not its verb ("Helmets can be hired for £1.50" charges for
+            # helmets, not for "skate hire").
+            subject = before if zh else _EN_PREDICATE.split(before, maxsplit=1)[0]
+            held = any(h in before or h in after for h in heads) if zh else any(found_in(h, words(subject)) for h in heads)
             if held and not negated(sentence[max(0, m.start() - 8):m.start()]):
                 return "negation", statement.strip(), sentence.strip(), sentence
     return None
 
 
+# What an English statement says is included or free, as its subject: "Replacing a broken string is included in the
+# fee", "Dry bags come free with every rental", "Log removal is free (of charge)".
+_EN_REPLY = re.compile(r"^\s*(?:yes|yeah|sure|of course)\b[,.!]?\s*", re.I)
+_EN_FREE_SUBJECT = re.compile(r"^\s*(?:the\s+|a\s+|an\s+)?(?P<thing>[\w'-]+(?:\s+[\w'-]+){0,3}?)\s+(?:is|are|comes?)\s+(?:also\s+)?"
+                              r"(?:included\b|free\b)", re.I)
+_ZH_INCLUDED_IN = re.compile(r"(?:已|都|也|均|全部|已经)*(?:包含|包括|含)在")
+_ZH_FEE_WORDS = frozenset({"费用", "价格", "价钱", "收费"})  # what the thing costs, not the thing
+# The subject's noun ends where what follows it begins: "a fringe trim between cuts", "one guest a month".
+_EN_SUBJECT_END = re.compile(r"\s+(?:between|with|for|per|in|on|at|from|to|by|of|after|before|during|a|an|the|each|every)\b.*",
+                             re.I)
+_EN_PREDICATE = re.compile(r"\b(?:is|are|was|were|be|can|could|may|must|will|costs?)\b", re.I)
+_ACT_NOUN = re.compile(r"(?:al|ion|ment|ing|age)$")
+# A price charged for a thing: "can be rented for $5", "costs £2 each".
+_EN_PRICED = re.compile(r"\b(?:for|costs?|at)\s+(?:an?\s+|only\s+)?[$£€]\s?\d", re.I)
+
+
 # Where the clause of a charge begins: a comma or a semicolon, not "and" (a second predicate of one subject).
-_CHARGE_CLAUSE = re.compile(r"[;；:：，。]|,\s*(?!and\b)|\bbut\b|但")
+_CHARGE_CLAUSE = re.compile(r"[;；:：，。]|\.\s+|,\s*(?!and\b)|\bbut\b|但")
 # Booked apart, then charged: "搬运服务需另行预约，每车次收费300元".
 _ZH_BOOKED_APART = re.compile(r"(?:另行|另外|单独)(?:预约|预订|安排|办理|申请)")
 _ZH_CHARGE = re.compile(r"收费|付费|收取|\d+\s*元")

@@ -16,6 +16,8 @@ from ragpipe.core.text import is_chinese
 # ("you need not report any of it", "没有任何").
 _UNIVERSAL = re.compile(r"(?<!not )\b(?:all|every|everyone|everybody|always)\b(?! in all)(?<!at all)(?<!after all)"
                         r"|^\s*(?:anyone|anybody)\b(?= (?:can|may|is|are|will|gets?)\b)"
+                        # "Any adult (who knows the child) can…": "any" opening the subject of a modal claims all
+                        r"|^\s*any\s+[a-z-]+\b(?=(?:\s+who\b[^,;.]*?)?\s+(?:can|may|is|are|will|gets?)\b)"
                         r"|\bat all times\b|\bwithout exception\b"
                         r"|(?<![不并]是)(?<!并非)(?:所有|全部|全体|一律|总是|一直|每天|每日|天天|无一例外)"
                         r"|(?:每(?:个|位|名|一)|任何)[^，。,；;]{0,8}?[都均]", re.I)
@@ -243,7 +245,8 @@ def _modified(clause: str, head: tuple[str, ...], given: tuple[str, ...], said: 
 
 # A subject the evidence sets apart by what it holds or has done ("Members who have completed an orientation…",
 # "Students with a valid ID…", "持有预约码的游客…", "住店客人凭房卡…"), where the statement says it of anyone or all.
-_EN_CONDITIONED = re.compile(r"^\s*(?:the\s+|our\s+)?[A-Za-z-]+(?:\s+[A-Za-z-]+)?\s+(?:who|whose|with|holding|that have)\b", re.I)
+_EN_CONDITIONED = re.compile(r"^\s*(?:the\s+|our\s+)?[A-Za-z-]+(?:\s+[A-Za-z-]+){0,2}\s+(?:who|whose|with|holding|that have"
+                             r"|(?:aged\s+)?(?:over|under)\s+\d+|aged\s+\d+|named|listed|registered)\b", re.I)
 _ZH_CONDITIONED = re.compile(r"(?:持有|持|凭|完成|购买|预约|预订|注册|办理|参加|通过|出示|携带|报名)[^，。,；;的]{1,10}"
                              r"(?:的[\u4e00-\u9fff]{0,4}|(?=[可能须需]))")
 

@@ -259,7 +259,19 @@ def _one_name(a: str, b: str) -> bool:
         return False
     head_a, head_b = words(a), words(b)
     return not (len(head_a) > 1 and len(head_b) > 1 and head_a[-1] == head_b[-1]
-                and not any(found_in(t, head_b[:-1]) for t in head_a[:-1]) or other_modifier(a, b))
+                and not any(found_in(t, head_b[:-1]) for t in head_a[:-1]) or other_modifier(a, b) or _other_of(a, b))
+
+
+_OF = re.compile(r"\s+of\s+(?:the\s+)?", re.I)
+
+
+def _other_of(a: str, b: str) -> bool:
+    """One head named for two different things after "of": "Department of Health" / "Department of Agriculture",
+    "University of Leeds" / "University of York" (the head shared, what it is of sharing no word)."""
+    parts_a, parts_b = _OF.split(a, maxsplit=1), _OF.split(b, maxsplit=1)
+    if len(parts_a) < 2 or len(parts_b) < 2 or words(parts_a[0]) != words(parts_b[0]):
+        return False
+    return not any(found_in(t, words(parts_b[1])) for t in words(parts_a[1]))
 
 
 def _in_its_place(name: str, statement: str, other: str, sentence: str, before: int = 1, after: bool = False) -> bool:

@@ -45,10 +45,11 @@ def speaks_of_opening_days(text: str) -> bool:
     return (names_a_weekday(text) or bool(_WEEKEND.search(text))) and bool(_OPEN.search(text) or _CLOSED.search(text))
 
 
-# What says a place is open, or closed, on a day.
-_OPEN = re.compile(r"\b(?:open(?:s|ed)?|opening hours|operates|available)\b|开放|营业|开门|开馆|办公|对外开放|开诊|接诊|出诊", re.I)
-_CLOSED = re.compile(r"\b(?:closed|shut|not open|does(?: not|n't) open|do(?: not|n't) open)\b"
-                     r"|闭馆|休馆|休息|店休|关门|停业|停诊|[不未](?:对外)?(?:开放|营业|开门|开馆|办公|开诊|接诊|出诊)", re.I)
+# What says a place is open, or closed, on a day; a service runs on its days ("Appointments run Monday to Saturday"), and
+# there is none on the others ("There are no regular appointments on Saturdays", 周六不出诊).
+_OPEN = re.compile(r"\b(?:open(?:s|ed)?|opening hours|operates|available|runs?)\b|开放|营业|开门|开馆|办公|对外开放|开诊|接诊|出诊", re.I)
+_CLOSED = re.compile(rf"\b(?:closed|shut|not open|does(?: not|n't) open|do(?: not|n't) open|no\s+(?:[a-z-]+\s+){{0,3}}?on(?=\s+{_DAY}))\b"
+                     r"|闭(?:馆|园|店|站)|休馆|休息|店休|关门|停业|停诊|[不未](?:对外)?(?:开放|营业|开门|开馆|办公|开诊|接诊|出诊)", re.I)
 
 
 # A closing word denied ("is not closed on Mondays", 周一不闭馆): the negation reads it (polarity.py), not the days.
@@ -67,7 +68,7 @@ def _day(written: str) -> int:
 _AS_USUAL = re.compile(r"正常|照常|照样|\b(?:as usual|as normal|normally)\b", re.I)
 # The days "every day" leaves out: "every day except Monday", "daily but Sundays", "除周一外".
 _EXCEPT = re.compile(rf"\b(?:except|but|other than|apart from)\s+(?:on\s+)?{_DAY}(?:\s*(?:,|and|or)\s*{_DAY})*"
-                     rf"|除(?:了)?{_DAY}(?:[、和及]{_DAY})*(?:以?外|之外)", re.I)
+                     rf"|除(?:了)?{_DAY}(?:[、和及]{_DAY})*(?:[^，,。；;外]{{0,4}}?)(?:以?外|之外)", re.I)  # 除周一闭园外
 # A sentence that holds every day holds the statement's too.
 _EVERY_DAY = re.compile(r"\b(?:daily|every ?day|each day|(?:7|seven) days a week)\b|每天|每日|天天|全年无休", re.I)
 
@@ -75,8 +76,8 @@ _EVERY_DAY = re.compile(r"\b(?:daily|every ?day|each day|(?:7|seven) days a week
 def named_days(text: str) -> set[int]:
     """Every day a text names: one by one, inside a range ("周一至周日": all seven) or as every day ("daily")."""
     text = normalize(text)
-    if _EVERY_DAY.search(text):
-        return set(range(7))
+    if _EVERY_DAY.search(text):  # but the days it excepts: "every day except Monday" names six
+        return set(range(7)) - {_day(m.group(0)) for found in _EXCEPT.finditer(text) for m in _ONE_DAY.finditer(found.group(0))}
     days = {_day(m.group(0)) for m in _ONE_DAY.finditer(text)}
     for found in _RANGE.finditer(text):
         first, last = _day(found.group("first")), _day(found.group("last"))
@@ -141,7 +142,9 @@ def _said(statement: str) -> tuple[set[int], bool] | None:
     if _RANGE.search(statement) and len(_ONE_DAY.findall(statement)) > 2:
         return None
     days = named_days(statement)
-    closed, opened = bool(_CLOSED.search(statement)), bool(_OPEN.search(statement))
+    # The closing word of its exception ("除周一闭园外，每天开放") closes no day the statement names.
+    unexcepted = _EXCEPT.sub(" ", statement)
+    closed, opened = bool(_CLOSED.search(unexcepted)), bool(_OPEN.search(unexcepted))
     if not days or closed == opened and not closed or _NOT_CLOSED.search(statement):
         return None
     return days, not closed
@@ -219,6 +222,10 @@ def weekday_reading(statement: str, question: str, sentences: list[str]) -> tupl
     if found is None:
         return _other_day(statement, sentences, question)
     days, opened, (open_on, shown, said_open), sentence = found
+    # "Every day" with no day named repeats the schedule's own "every day" beside its closing day ("每天8:00至17:00开放" /
+    # "墓园每天8:00至17:00开放，周一闭园维护"): the hours, not a day the schedule leaves out.
+    if opened and not _ONE_DAY.search(normalize(statement)) and _EVERY_DAY.search(normalize(sentence)):
+        return None
     if (days <= open_on) if opened else not days & open_on:
         return True if said_open or not opened else None  # "closed on Mondays" alone says nothing of Tuesdays
     # Closed on another day than the evidence's closing day reads as the other day it gives the same thing.
