@@ -9,7 +9,7 @@ from ragpipe.core.evidence.frame_words import frame_word, held_in_pieces, withou
 from ragpipe.core.evidence.verb_compounds import compound_verb
 
 
-@pytest.mark.parametrize("token", ["并且", "座", "张"])  # a conjunction, measure words
+@pytest.mark.parametrize("token", ["座", "张", "着"])  # measure words, a particle
 def test_a_word_of_grammar_frames_the_claim(token):
     assert frame_word(token)
 
@@ -19,6 +19,8 @@ def test_a_word_of_grammar_frames_the_claim(token):
     ("之后", ""),                # 之前 / 之后 oppose (antonyms.py): a swap, not a frame
     ("城市", ""),                # a noun
     ("不再", ""),                # a negator
+    ("只有", ""),                # a conjunction: it limits the claim
+    ("除了", ""),                # a preposition: it names an exception
 ])
 def test_a_unit_an_antonym_a_noun_or_a_negator_is_no_frame(token, statement):
     assert not frame_word(token, statement)
@@ -34,9 +36,9 @@ def test_a_word_the_segmenter_guessed_is_held_by_its_pieces():
 
 
 def test_only_the_words_the_evidence_lacks_are_dropped():
-    tokens = ("并且", "支持", "城市")
+    tokens = ("座", "支持", "城市")
     assert without_frame_words(tokens, {"支持"}, ["支持"]) == ("支持", "城市")
-    assert without_frame_words(tokens, {"并且", "支持"}, ["支持"]) == tokens
+    assert without_frame_words(tokens, {"座", "支持"}, ["支持"]) == tokens
 
 
 @pytest.mark.parametrize("token, evidence_words, verb", [

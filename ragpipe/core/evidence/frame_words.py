@@ -1,9 +1,10 @@
 """Chinese words that frame a claim without making one, and words the segmenter made up: what a faithful Chinese
 paraphrase adds around the evidence's words, and no reason to doubt it.
 
-A paraphrase says the evidence's claim in its own sentence frame: a measure word (一条船, 这座城市), a conjunction
-(并且, 同时), a preposition or a particle. Those are grammar; where the evidence lacks one, the claim is not the less
-supported. Their class is the part of speech jieba's dictionary gives them, not a list of words.
+A paraphrase says the evidence's claim in its own sentence frame: a measure word (这座城市, 这张卡) or a particle
+(镇压着, 慢慢地). Those are grammar; where the evidence lacks one, the claim is not the less supported. Their class is
+the part of speech jieba's dictionary gives them, not a list of words. Conjunctions and prepositions are not: many
+condition or limit a claim (只有, 只要, 除了, 比).
 
 jieba also guesses a word its dictionary lacks from the characters around it, across the paraphrase's own word
 boundaries (这张卡 gives 张卡, 最多能取 gives 能取, 须在放学前接 gives 前接). Such a guess is read as the dictionary words
@@ -23,9 +24,8 @@ from ragpipe.core.evidence.antonyms import ANTONYMS
 from ragpipe.core.evidence.facts import ZH_NUMERAL
 from ragpipe.core.text import ZH_STOPWORDS, jieba_ready
 
-# Parts of speech of jieba's dictionary that are grammar, not content: measure words, conjunctions, prepositions,
-# particles (u, uj, ul, uz, ...).
-FRAME_TAGS = ("q", "c", "p", "u")
+# Parts of speech of jieba's dictionary that are grammar, not content: measure words and particles (u, uj, ul, uz, ...).
+FRAME_TAGS = ("q", "u")
 _NEGATORS = set("不没无未非否勿莫禁别免")
 
 
