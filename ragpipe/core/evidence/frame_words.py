@@ -1,15 +1,15 @@
 """Chinese words that frame a claim without making one, and words the segmenter made up: what a faithful Chinese
 paraphrase adds around the evidence's words, and no reason to doubt it.
 
-A paraphrase says the evidence's claim in its own sentence frame: a measure word (这座城市, 这张卡) or a particle
-(镇压着, 慢慢地). Those are grammar; where the evidence lacks one, the claim is not the less supported. Their class is
+A paraphrase says the evidence's claim in its own sentence frame: a measure word (这座城市) or a particle (镇压着,
+慢慢地). Those are grammar; where the evidence lacks one, the claim is not the less supported. Their class is
 the part of speech jieba's dictionary gives them, not a list of words. Conjunctions and prepositions are not: many
 condition or limit a claim (只有, 只要, 除了, 比).
 
 jieba also guesses a word its dictionary lacks from the characters around it, across the paraphrase's own word
-boundaries (这张卡 gives 张卡, 最多能取 gives 能取, 须在放学前接 gives 前接). Such a guess is read as the dictionary words
-it is made of; a character of it that the evidence has inside one of its words (取 in 取现, 卡 in 本卡) is held, and
-so is a piece that is a stopword or a frame word.
+boundaries (满电状态下能连续放 gives 下能, 这座城市 gives 这座). Such a guess is read as the dictionary words it is made
+of (下 + 能, 这 + 座); a character of it that the evidence has inside one of its words (取 in 取现) is held, and so is
+a piece that is a stopword or a frame word.
 
 Never a word with a negator's character (the polarity readers judge those), a numeral, a word of an antonym pair
 (之前 / 之后, 以上 / 以下: a swap, not a frame), a name, or an ASCII token.
@@ -42,6 +42,12 @@ def _tags() -> dict[str, str]:
     return jieba.posseg.dt.word_tag_tab
 
 
+def dictionary_tag(word: str) -> str:
+    """The part of speech jieba's dictionary gives a word ("" for a word it lacks): the word's own class, not
+    one read from a sentence."""
+    return _tags().get(word, "")
+
+
 def _plain(token: str) -> bool:
     """A Chinese token a frame reading may touch: no negator, numeral, antonym or ASCII."""
     return (bool(token) and not token.isascii() and not set(token) & _NEGATORS and not set(token) & set(ZH_NUMERAL)
@@ -51,7 +57,7 @@ def _plain(token: str) -> bool:
 def frame_word(token: str, statement: str = "") -> bool:
     """A Chinese word whose part of speech in jieba's dictionary is grammar (FRAME_TAGS); not a measure word the
     ``statement`` puts after a number: that is a unit (14天, 两周), a value the number readers judge."""
-    tag = _tags().get(token, "")
+    tag = dictionary_tag(token)
     if tag == "q" and re.search(rf"[\d{ZH_NUMERAL}]\s*{re.escape(token)}", statement):
         return False
     return _plain(token) and tag.startswith(FRAME_TAGS)

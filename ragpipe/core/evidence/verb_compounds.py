@@ -8,24 +8,14 @@ The part of speech is jieba's dictionary's; both sides must be verbs (用 the pr
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from ragpipe.core.evidence.facts import ZH_NUMERAL
-from ragpipe.core.text import jieba_ready
+from ragpipe.core.evidence.frame_words import dictionary_tag
 
 _NEGATORS = set("不没无未非否勿莫禁别免")
 
 
-@lru_cache(maxsize=1)
-def _tags() -> dict[str, str]:
-    import jieba.posseg
-
-    jieba_ready()
-    return jieba.posseg.dt.word_tag_tab
-
-
 def _verb(word: str) -> bool:
-    return _tags().get(word, "").startswith("v")
+    return dictionary_tag(word).startswith("v")
 
 
 def compound_verb(token: str, evidence_words: list[str]) -> str | None:
