@@ -73,10 +73,12 @@ def held_in_pieces(token: str, held: set[str], evidence_words: list[str]) -> boo
     word, or one character found inside one of the evidence's words (取 / 取现)."""
     if not _plain(token) or len(token) < 2 or not _guessed(token):
         return False
+    def held_piece(piece: str) -> bool:
+        inside = len(piece) == 1 and _plain(piece) and any(piece in w for w in evidence_words)
+        return piece in held or piece in ZH_STOPWORDS or frame_word(piece, token) or inside
+
     pieces = jieba_ready().lcut(token, HMM=False)
-    return len(pieces) > 1 and all(
-        p in held or p in ZH_STOPWORDS or frame_word(p, token) or (len(p) == 1 and _plain(p) and any(p in w for w in evidence_words))
-        for p in pieces)
+    return len(pieces) > 1 and all(held_piece(p) for p in pieces)
 
 
 def without_frame_words(tokens: tuple[str, ...], held: set[str], evidence_words: list[str], names=(),
