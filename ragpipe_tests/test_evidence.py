@@ -384,6 +384,9 @@ def test_a_chinese_word_less_an_inner_character_is_the_evidence_word(verifier):
     # a price "一年…元" is a rate, as the evidence's "每年…元"; a duration stays one ("保修一年")
     ("年卡一年3000元。", "年卡每年3000元。", "年卡每年3000元。"), ("月卡一个月300元", "月卡每月300元", "月卡每月300元"),
     ("保修一年", "每年保修一次", "保修一年"),
+    # and so is one said after its price ("40元一个月"), where the evidence writes that period with 每
+    ("高级会员40元一个月", "高级会员每月40元", "高级会员40元每月"), ("房间300元一晚", "每晚300元", "房间300元每晚"),
+    ("高级会员40元一个月", "高级会员每周40元", "高级会员40元一个月"),
     # an age is a number, no span of time to write in the evidence's minutes or hours
     ("Under-4s travel free and 4- to 15-year-olds pay half fare.", "Children aged 4 to 15 pay half fare. Trains run every 15 minutes.",
      "Under-4s travel free and 4- to 15-year-olds pay half fare."),

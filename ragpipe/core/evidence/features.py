@@ -24,9 +24,11 @@ from ragpipe.core.evidence.clock_minutes import has_clock_minutes, hours_stated_
 from ragpipe.core.evidence.comparisons import borne_differences
 from ragpipe.core.evidence.contradiction import borne_out, confirms, contradicted
 from ragpipe.core.evidence.character_kin import kindred_word
+from ragpipe.core.evidence.verb_compounds import compound_verb
 from ragpipe.core.evidence.counts import lone_one, ordinals_counted
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.facts import BOUND_BEFORE, counted, facts
+from ragpipe.core.evidence.frame_words import without_frame_words
 from ragpipe.core.evidence.invented import invented
 from ragpipe.core.evidence.quantities import quantities
 from ragpipe.core.evidence.sentences import CAMEL, evidence_sentences
@@ -189,9 +191,10 @@ def _names(statement: str, zh: bool) -> set[str]:
 
 
 def _with_kin(tokens: tuple[str, ...], held: set[str], zh_words: list[str], names) -> tuple[str, ...]:
-    """The statement's Chinese words the evidence lacks read as the evidence's kindred word (character_kin.py);
-    a name is not (李小明 is not 李明)."""
-    return tuple(t if t in held or t in names else kindred_word(t, zh_words) or t for t in tokens)
+    """The statement's Chinese words the evidence lacks read as the evidence's kindred word (character_kin.py), or
+    a one-character verb as the evidence's verb that holds it (verb_compounds.py); a name is not (李小明 is not 李明)."""
+    return tuple(t if t in held or t in names else kindred_word(t, zh_words) or compound_verb(t, zh_words) or t
+                 for t in tokens)
 
 
 def shortlist(queries: Sequence[set[str]], sentences: Sequence[set[str]], k: int = SHORTLIST) -> list[int]:
@@ -299,8 +302,11 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
     rows = np.zeros((len(statements), len(FEATURES)))
     notes: list[dict] = []
     zh_words = [t for t in prepared.all_tokens if len(t) >= 2 and not t.isascii()]
-    statement_tokens = [_with_kin(as_evidence_words(content_tokens(s), prepared.all_tokens, zh_words, facts(s).names),
-                                  prepared.all_tokens, zh_words, facts(s).names) for s in statements]
+    # A Chinese word that only frames the claim is no word the evidence must hold (frame_words.py).
+    statement_tokens = [without_frame_words(_with_kin(as_evidence_words(content_tokens(s), prepared.all_tokens, zh_words,
+                                                                        facts(s).names),
+                                                      prepared.all_tokens, zh_words, facts(s).names),
+                                            prepared.all_tokens, zh_words, facts(s).names, s) for s in statements]
     given = set(content_tokens(question))
     if sentences:
         compared = shortlist([set(t) for t in statement_tokens], prepared.tokens)

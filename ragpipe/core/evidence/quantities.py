@@ -223,13 +223,19 @@ def same(a: Quantity, b: Quantity) -> bool:
             or rounded_alike(a, b))
 
 
-# A price right after "一年" / "一个月" / "一晚" makes it a rate: "年卡一年3000元" is "年卡每年3000元".
-_ZH_RATE = re.compile(r"一个?(年|月|周|天|日|晚)(?=\s*(?:\d[\d,.]*|[零〇一二三四五六七八九十两百千万]+)\s*(?:元|块|美元|欧元|英镑))")
+# A price right after "一年" / "一个月" / "一晚", or right before it, makes it a rate: "年卡一年3000元" and "年卡3000元一年"
+# are "年卡每年3000元".
+_ZH_RATE = re.compile(r"一个?(年|月|周|天|日|晚)(?=\s*(?:\d[\d,.]*|[零〇一二三四五六七八九十两百千万]+)\s*(?:元|块|美元|欧元|英镑))"
+                      r"|(?<=[\d零〇一二三四五六七八九十两百千万][元块镑])\s*一个?(年|月|周|天|日|晚)")
 
 
 def _rates_as_written_in(statement: str, evidence: str) -> str:
-    """A rate "一年…元" written with 每 where the evidence writes it so: one thing said."""
-    return _ZH_RATE.sub(lambda m: "每" + m.group(1) if "每" + m.group(1) in evidence else m.group(0), statement)
+    """A rate "一年…元" or "…元一年" written with 每 where the evidence writes it so: one thing said."""
+    def per(match: re.Match) -> str:
+        period = match.group(1) or match.group(2)
+        return "每" + period if "每" + period in evidence else match.group(0)
+
+    return _ZH_RATE.sub(per, statement)
 
 
 def as_written_in(statement: str, evidence: str, question: str = "") -> str:
