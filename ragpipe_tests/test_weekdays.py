@@ -298,4 +298,7 @@ def test_every_day_with_no_day_named_repeats_the_schedule_s_own_every_day():
     evidence = ["墓园每天8:00至17:00开放，周一闭园维护。"]
     assert weekday_reading("每天8:00至17:00开放", "墓园什么时候开放？", evidence) is None
     assert isinstance(weekday_reading("墓园周一也开放。", "周一能去墓园吗？", evidence), tuple)  # a day named is read
+    # Blind batch 24b (round twenty-three): a schedule's "every day except Tuesday" leaves Tuesday out.
+    excepted = ["We are open every day except Tuesday, from 11 a.m. to 8 p.m."]
+    assert weekday_reading("The café is open every day from 11 a.m. to 8 p.m.", "When is it open?", excepted)[0] == "bound"
 

@@ -224,7 +224,9 @@ def weekday_reading(statement: str, question: str, sentences: list[str]) -> tupl
     days, opened, (open_on, shown, said_open), sentence = found
     # "Every day" with no day named repeats the schedule's own "every day" beside its closing day ("每天8:00至17:00开放" /
     # "墓园每天8:00至17:00开放，周一闭园维护"): the hours, not a day the schedule leaves out.
-    if opened and not _ONE_DAY.search(normalize(statement)) and _EVERY_DAY.search(normalize(sentence)):
+    # Not a schedule's "every day except Tuesday": there "every day" leaves the day out (it drops the exception).
+    if opened and not _ONE_DAY.search(normalize(statement)) and _EVERY_DAY.search(normalize(sentence)) \
+            and not _EXCEPT.search(normalize(sentence)):
         return None
     if (days <= open_on) if opened else not days & open_on:
         return True if said_open or not opened else None  # "closed on Mondays" alone says nothing of Tuesdays
