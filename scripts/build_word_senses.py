@@ -3,9 +3,9 @@
 usage: python scripts/build_word_senses.py /usr/share/wordnet   (Debian/Ubuntu: apt-get install wordnet-base)
 
 Each group lists the single English words that share one WordNet synset among the TOP_SENSES most frequent senses
-of every one of them ("begin start", "kid child", "supply provide"), counted in WordNet's sense-tagged corpus: a
-word's rare senses are left out, so "get" is no synonym of "begin" though one rare sense of it is, and so are words
-the corpus never tags (mostly names of species and terms of art). Names, days and months (capitalised lemmas), multi-word
+of every one of them and a quarter at least of its uses in WordNet's sense-tagged corpus ("begin start", "kid child",
+"supply provide"): a word's rare senses are left out, so "get" is no synonym of "begin", nor "dog" of "trail", though
+a rare sense of each is, and so are words the corpus never tags (mostly names of species and terms of art). Names, days and months (capitalised lemmas), multi-word
 lemmas and number words are left out: they are values and names, which the typed readers compare. The irregular
 forms of the kept words ("paid" / "pay", "began" / "begin") come with them.
 
@@ -21,7 +21,9 @@ from collections import defaultdict
 from pathlib import Path
 
 TOP_SENSES = 3
+MIN_SHARE = 0.25  # of all the word's tagged uses, any part of speech: "dog" the verb ("trail") is 5% of "dog"
 POS = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
+SS_TYPE = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "a"}  # a sense key's synset type (5: adjective satellite)
 OUT = Path(__file__).resolve().parent.parent / "ragpipe" / "core" / "word_senses.json"
 NOTICE = ("Derived from WordNet 3.0. WordNet 3.0 Copyright 2006 by Princeton University. All rights reserved. "
           "Permission to use, copy, modify and distribute this software and database and its documentation for any "
@@ -45,15 +47,23 @@ def build(folder: Path) -> dict:
             fields = line.split()
             count = int(fields[3], 16)
             lemmas[(p, fields[0])] = [re.sub(r"\(.*\)$", "", fields[4 + 2 * i]) for i in range(count)]
-    kept = defaultdict(set)  # synset -> the words for which it is a top sense
+    tags = defaultdict(int)  # (word, pos, sense number) -> times the corpus tags the word in that sense
+    for line in _lines(folder / "cntlist.rev"):
+        key, number, count = line.split()
+        word, kind = key.split("%")[0], SS_TYPE[key.split("%")[1][0]]
+        tags[(word, kind, int(number))] += int(count)
+    total = defaultdict(int)
+    for (word, _, _), count in tags.items():
+        total[word] += count
+    kept = defaultdict(set)  # synset -> the words for which it is a frequent sense
     for p, name in POS.items():
         for line in _lines(folder / f"index.{name}"):
             fields = line.split()
             word, pointers = fields[0], int(fields[3])
-            tagged = int(fields[5 + pointers])
-            for offset in fields[6 + pointers:][:min(TOP_SENSES, tagged)]:
+            for number, offset in enumerate(fields[6 + pointers:][:TOP_SENSES], start=1):
                 written = lemmas[(p, offset)]
-                if _WORD.match(word) and word in written and not any(re.search(r"\d", w) for w in written):
+                if _WORD.match(word) and word in written and not any(re.search(r"\d", w) for w in written) \
+                        and tags[(word, p, number)] >= MIN_SHARE * total[word] > 0:
                     kept[(p, offset)].add(word)
     groups = sorted({" ".join(sorted(words)) for words in kept.values() if len(words) >= 2})
     words = {w for g in groups for w in g.split()}

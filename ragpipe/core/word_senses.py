@@ -45,9 +45,11 @@ def _senses() -> dict[str, frozenset[int]]:
 
 
 def same_sense(token: str, held) -> str | None:
-    """The token of ``held`` (content tokens) that shares a frequent sense with the English ``token``, or None."""
+    """The token of ``held`` (content tokens) that shares a frequent sense with the English ``token``, or None.
+    Not a word inside the other: a compound names another thing than its head ("a repair workshop" beside "the
+    reuse shop"), though WordNet files "workshop" with "shop"."""
     senses = _senses()
     ours = senses.get(token)
     if not ours or not token.isascii():
         return None
-    return next((w for w in sorted(held) if w != token and ours & senses.get(w, frozenset())), None)
+    return next((w for w in sorted(held) if w not in token and token not in w and ours & senses.get(w, frozenset())), None)
