@@ -462,11 +462,6 @@ def test_the_years_old_of_an_age_claims_nothing_of_its_own():
                      "What is the minimum age for a balloon flight?")
 
 
-def test_a_word_sharing_a_frequent_sense_with_the_evidences_is_held():
-    evidence = ["The forging course is taught over two consecutive weekends, and all tools are provided."]
-    assert not fires("Tools are supplied.", evidence, "Do I need my own tools?")
-
-
 def test_a_bound_on_an_age_in_words_is_the_values_not_a_claims():
     evidence = ["The tower can be climbed by visitors aged eight and over."]
     assert not fires("Climbing is only permitted for children who are at least eight years old.", evidence,

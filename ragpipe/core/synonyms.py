@@ -8,7 +8,6 @@ import re
 from functools import lru_cache
 
 from ragpipe.core.text import content_tokens
-from ragpipe.core.word_senses import same_sense
 
 # Words a careful reader takes for one another in a claim, one class a line: the everyday and the
 # written word for one act or thing (吃 / 服用, 一天 / 每日, 付款 / 支付, twice / two), a product
@@ -131,10 +130,9 @@ def as_evidence_words(tokens: tuple[str, ...], held: set[str], zh_words: list[st
         if token in held:
             return token
         # A word the lexicon takes for one the evidence has; an English stem less its silent e ("smoke" / "smok"); a word
-        # of the evidence's word's family ("delivery" / "delivered", "rehearses" / "rehearsals"); an English word
-        # sharing a frequent sense with one of the evidence's ("begins" / "starts", word_senses.py).
+        # of the evidence's word's family ("delivery" / "delivered", "rehearses" / "rehearsals").
         alike = next((w for w in [*sorted(interchangeable(token)), token[:-1] if token.isascii() and token.endswith("e") else ""]
-                      if w in held), None) or family_member(token, held) or same_sense(token, held)
+                      if w in held), None) or family_member(token, held)
         if alike or len(token) < 2 or token.isascii():
             return alike or token
         found = next((w for w in sorted(zh_words) if w in token or token in w), None)

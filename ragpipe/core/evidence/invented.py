@@ -22,7 +22,6 @@ from ragpipe.core.evidence.provisions import asks_offer, offered_thing, place_wo
 from ragpipe.core.evidence.stances import MODALITY
 from ragpipe.core.synonyms import interchangeable
 from ragpipe.core.text import EN_STOPWORDS, is_chinese, joined_object, normalize
-from ragpipe.core.word_senses import same_sense
 
 
 def invented(statement: str, question: str, sentences: Sequence[str], lowered: str, all_tokens: set[str]) -> bool:
@@ -50,10 +49,9 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
     # Nor are a degree adverb's ("它很安静" claims 安静 of it, as "它安静" does), nor "it's", "that's".
     held = words(lowered)
 
-    # A word sharing a frequent sense with one of the evidence's is held: "supplied" rewords "provided" (word_senses.py).
     def missing(terms: list[str]) -> list[str]:
         return [w for w in terms if not (interchangeable(w) & all_tokens or (zh and w in lowered)
-                                         or found_in(w, held) or same_sense(w, all_tokens))]
+                                         or found_in(w, held))]
 
     # Nor are the words of a stance the evidence takes in words of its own ("最好不要带" / "应避免携带"): the stance
     # readers (polarity.py) judge it, and what it is taken on is the claim.
