@@ -921,6 +921,17 @@ def test_a_bound_worded_with_a_negator_denies_nothing(text, negated):
     assert _negated(text) is negated
 
 
+@pytest.mark.parametrize("text, negated", [
+    ("Payment is due no later than 2026-01-10.", False), ("Arrive not later than 9 a.m.", False),
+    ("Boarding starts no earlier than 30 minutes before departure.", False), ("报名费须不迟于3月1日缴纳。", False),
+    ("退款申请不晚于开课前一周提交。", False),
+    ("Payment is not accepted later than 2026-01-10.", True), ("逾期不予受理，最迟3月1日。", True),  # a denial beside a deadline
+])
+def test_a_deadline_worded_with_a_negator_denies_nothing(text, negated):
+    from ragpipe.core.evidence.features import _negated
+    assert _negated(text) is negated
+
+
 @pytest.mark.parametrize("text", ["本民宿谢绝携带宠物入住。", "The booking deposit is non-refundable.", "Tickets are non-transferable."])
 def test_a_refusal_word_and_a_non_able_word_deny(text):
     # "不让带宠物" against "谢绝携带宠物", "cannot be refunded" against "non-refundable": both sides deny.

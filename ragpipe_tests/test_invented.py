@@ -460,3 +460,9 @@ def test_the_years_old_of_an_age_claims_nothing_of_its_own():
     # Blind batch 22a (round twenty-one): a reference "8 years old." read against "The minimum age … is 8." was invented.
     assert not fires("What is the minimum age for a balloon flight: 8 years old.", ["The minimum age for a balloon flight is 8."],
                      "What is the minimum age for a balloon flight?")
+
+
+def test_a_bound_on_an_age_in_words_is_the_values_not_a_claims():
+    evidence = ["The tower can be climbed by visitors aged eight and over."]
+    assert not fires("Climbing is only permitted for children who are at least eight years old.", evidence,
+                     "Can my seven-year-old climb the tower?")

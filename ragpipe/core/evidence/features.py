@@ -161,10 +161,13 @@ def _outside_clocks_with_minutes(text: str) -> set[float]:
 # does, "does not exceed $50" what "capped at $50" does.
 _NEGATED_EXCEED = re.compile(r"\b(?:does not|do not|doesn't|don't|cannot|can't|must not|may not|should not|will not|won't)\s+"
                              r"(?=exceed)", re.I)
+# So does a deadline or a start worded so: "due no later than 10 January" says what "due by 10 January" does, 不迟于 / 不早于
+# what 之前 / 之后 do.
+_NEGATED_TIME_BOUND = re.compile(r"\bno[t]? (?:later|earlier|sooner) than\b|不(?:迟|晚|早)于", re.I)
 
 
 def _negated(text: str) -> bool:
-    text = BOUND_BEFORE.sub(" ", _NEGATED_EXCEED.sub(" ", text))
+    text = BOUND_BEFORE.sub(" ", _NEGATED_EXCEED.sub(" ", _NEGATED_TIME_BOUND.sub(" ", text)))
     return bool(_ZH_NEGATION.search(text) if is_chinese(text) else _EN_NEGATION.search(text))
 
 

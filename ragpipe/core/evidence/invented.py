@@ -14,7 +14,7 @@ from ragpipe.core.evidence.added_clauses import added_clause
 from ragpipe.core.evidence.agreement import BARE_REPLY, fact_terms, found_in, name_in, opening_reply, words
 from ragpipe.core.evidence.asked_things import unnamed_asked_thing
 from ragpipe.core.evidence.bare_things import names_only_a_thing
-from ragpipe.core.evidence.facts import bounds, facts, negated
+from ragpipe.core.evidence.facts import EN_UNITS, bounds, facts, negated
 from ragpipe.core.evidence.group_benefits import unnamed_group_benefit
 from ragpipe.core.evidence.polarity import modality
 from ragpipe.core.evidence.possessions import each_has, every_does, frame_word
@@ -44,7 +44,7 @@ def invented(statement: str, question: str, sentences: Sequence[str], lowered: s
     statement = _AGE_UNIT.sub(r"\1", statement)  # "8 years old" is the age 8: its unit claims nothing of its own
     zh = is_chinese(statement)
     said = facts(_PROP_ONE.sub(r"\1", statement))
-    # The words that bound a value are the value's, not a claim's: "18 or older", "younger than 12", "12岁以上".
+    # The words that bound a value are the value's, not a claim's: "18 or older", "younger than 12", "at least 8", "12岁以上".
     # (Not a hedge's: "approximately", "around" beside a value are as often an invented claim's only other word.)
     # Nor are a degree adverb's ("它很安静" claims 安静 of it, as "它安静" does), nor "it's", "that's".
     held = words(lowered)
@@ -205,10 +205,11 @@ _AFTER = re.compile(r"^(?:以后|之后)$")
 # claims of the asked 门票 and 退 only what "概不退换" says. One the evidence holds still ties the claim to it. Not 不会:
 # it denies a fact ("手相不会影响爱情"), and read against "感情线长" that denial is what the claim says.
 _NEGATOR = re.compile(r"^(?:不能|不可以?|不让|不用|不必|无需|无须|不得|不准|不许)$")
-_AGE_UNIT = re.compile(r"(\d+)[\s-]*(?:years?|yrs?)[\s-]*old\b", re.I)
+# An age in digits or words ("8 years old", "eight-year-old").
+_AGE_UNIT = re.compile(r"(\d+|\b(?:%s))[\s-]*(?:years?|yrs?)[\s-]*old\b" % "|".join(EN_UNITS), re.I)
 # A function word with its clitic ("it's", "that's", "there'") claims nothing.
 _CLITIC = re.compile(r"'\w*$")
-_BOUND_WORD = re.compile(r"(?:older|younger|over|under|above|below|以上|以下|以内)$", re.I)
+_BOUND_WORD = re.compile(r"(?:older|younger|over|under|above|below|least|most|以上|以下|以内)$", re.I)
 _VALUE_UNIT = re.compile(r"(\d+(?:[.,]\d+)*|[零〇一二两三四五六七八九十百千万亿]+)\s*-?\s*([a-z%]+|[^\W\d_])", re.I)
 
 
