@@ -16,6 +16,9 @@ from ragpipe.core.evidence.morpheme_denials import morpheme_denial
     ("停车场不收取停车费。", "地下停车场按小时收取停车费，每小时5元。"),
     ("健身卡可以转让给朋友。", "健身卡仅限本人使用，不得转让。"),
     ("电子书不能下载。", "电子书支持在线阅读和下载。"),
+    # Blind batch 24b (round twenty-three): the object put first, and a cancelling that is the condition, no negation.
+    ("定金一律不退。", "下单时需支付定金100元，活动前3天以上取消可退还定金。"),
+    ("押金不能退。", "退房时检查无损坏，即可退还押金。"),
 ])
 def test_a_verb_denied_against_the_same_morpheme_affirmed(statement, sentence):
     found = morpheme_denial(statement, [sentence])

@@ -332,6 +332,7 @@ def test_a_verbs_le_and_a_prefix_denied_word_share_words_with_their_plain_forms(
     assert "交" in content_tokens("定金交了以后不退") and "为了" in content_tokens("为了安全")
     # Blind batch 24b (round twenty-three): "把鞋脱掉" / "须脱鞋", "前得" / "前须" had shared no word.
     assert {"脱", "前"} <= set(content_tokens("进城堡前得把鞋脱掉")) and "前" in content_tokens("进入城堡前须脱鞋")
+    assert "起" in content_tokens("客人可以把猫咪抱起来玩")  # blind batch 24a: "抱起来" / "禁止抱起猫咪"
     assert "refund" in content_tokens("The booking deposit is non-refundable.")
 
 

@@ -344,9 +344,11 @@ def content_tokens(text: str) -> tuple[str, ...]:
                     tokens.append(stem(word))
                 continue
             # A verb's 了 or 掉 is no word: jieba keeps "交了", "脱掉" whole where the evidence says 交, 脱 ("交了以后不退" /
-            # "先交定金", "把鞋脱掉" / "须脱鞋"); nor is a modal jieba joins to a position word ("前得" / "前须": 前).
+            # "先交定金", "把鞋脱掉" / "须脱鞋"); nor is a modal jieba joins to a position word ("前得" / "前须": 前), nor
+            # the 来 of a direction ("把猫咪抱起来" / "禁止抱起猫咪": 起).
             if len(word) == 2 and (word[1] in "了掉" and word[0] not in _NOT_VERB_BEFORE_LE
-                                   or word[0] in "前后时内外" and word[1] in "得须需要应"):
+                                   or word[0] in "前后时内外" and word[1] in "得须需要应"
+                                   or word[1] == "来" and word[0] in "起下上出进回过"):  # "抱起来" / "抱起"
                 word = word[0]
             tokens.append(word)
             if len(word) > 2:

@@ -16,8 +16,9 @@ _CLAUSE = re.compile(r"[，。；;！？!?：:,]")
 # A denial right before the verb, through a modal or an adverb of manner: 不能退, 概不退还, 不予退还, 禁止拍摄, 不在报销….
 _DENIED = re.compile(r"(?:不|没|未|别|勿|禁止|严禁|谢绝|拒绝|不得|不能|不可|不予|概不|无法|不会|不用|不需|不在|无需)"
                      r"(?:可以|可|能|得|会|予|用|需|再|被|全额|随意|自行|一律)*$")
-# A negation anywhere before the verb, also one worded as an act of its own ("取消了对安卓7的支持").
-_NEGATION = re.compile(r"不|没|未|别|勿|禁止|严禁|谢绝|拒绝|取消|停止|无法|无需")
+# A negation anywhere before the verb, also one worded as an act of its own ("取消了对安卓7的支持"); not a cancelling
+# that is the condition of what follows ("取消可退还定金": cancel, and it is refunded).
+_NEGATION = re.compile(r"不|没|未|别|勿|禁止|严禁|谢绝|拒绝|(?:取消|停止)(?![可能须需后时的即])|无法|无需")
 # A question asserts nothing: "押金能退吗", "回收站哪天不开门" read before its answer.
 _QUESTION = re.compile(r"[吗呢]\s*$|[?？]|哪|什么|谁|多少|怎么|如何|为什么|为何|是否|能否|可否")
 # A clause that grants the verb to one part only ("仅高级会员支持下载") denies it to the others: scope.py reads it.
@@ -61,9 +62,12 @@ def _aligned(clause: str, at: int, verb: str, sentence: str, other_at: int, othe
     take an object, the objects share a word ("不属于红茶" is not "属乌龙茶" denied)."""
     part = _clause_at(sentence, other_at)
     verb_at = other_at - sum(len(c) + 1 for c in _CLAUSE.split(sentence[:other_at])[:-1])
-    if not all(part.find(w) < verb_at for w in words(clause[:at]) if len(w) >= 2 and w in part):
-        return False
     ours, theirs = words(clause[at + len(verb):]), words(part[verb_at + len(other):])
+    before = [w for w in words(clause[:at]) if len(w) >= 2 and w in part]
+    # A thing the statement names before its verb and nothing after it is its object put first ("定金一律不退" /
+    # "取消可退还定金"): no second party whose role could be swapped.
+    if not all(part.find(w) < verb_at for w in before) and (ours or not all(part.find(w) > verb_at for w in before)):
+        return False
     return not ours or not theirs or any(w in part[verb_at:] for w in ours)
 
 
