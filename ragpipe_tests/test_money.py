@@ -34,6 +34,13 @@ def test_what_does_it_cost_asks_an_amount_of_money():
     assert asked_value("What does a wedding cake cost at the bakery?")[0] == "an amount of money"
 
 
+def test_how_much_is_a_thing_asks_its_price_not_what_is_left():
+    # Blind batch 24a (round twenty-three): "How much is entry to the cat café?" had asked no kind of value.
+    assert asked_value("How much is entry to the cat café?")[0] == "an amount of money"
+    assert asked_value("How much are tickets on Tuesdays?")[0] == "an amount of money"
+    assert (asked_value("How much is left on my data plan?") or ("",))[0] != "an amount of money"
+
+
 @pytest.mark.parametrize("question, context", [
     ("报名合唱团有哪些要求？", "团员每月至少参加三次排练。"),
     ("加入登山队有什么要求？", "每年参加训练不少于十次。"),

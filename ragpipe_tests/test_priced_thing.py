@@ -23,6 +23,8 @@ def test_the_head_of_the_thing_whose_price_is_asked(question, head):
     # A fee of another thing, though it shares a modifier or the kind of service.
     ("What does a driving lesson cost?", "The driving test fee is $85.", False),
     ("钢琴搬运多少钱？", "搬家前24小时内取消的，需支付100元违约金。", False),
+    # A bare thing before what it is of: the entry is priced, whatever the place is called.
+    ("How much is entry to the cat café?", "Entry to Whisker Lounge is $15 per person for one hour.", True),
 ])
 def test_a_context_names_the_priced_thing_by_its_head(question, context, named):
     assert names_priced_thing(question, context) == named

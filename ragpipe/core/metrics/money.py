@@ -8,6 +8,8 @@ MONEY_ASKED = re.compile(r"多少钱|多少元|(?:价格|票价|费用|收费|�
                          r"[\u4e00-\u9fff]费)(?:是|为|要|需要|需|大概|一般|大约)?多少(?![天年月周个次人位小分岁克斤吨时])|"
                          r"\bhow much\b[^?]*\b(?:cost|charge|pay|fee|price|fare|deposit|rent|tuition|fine|penalty|premium|toll|"
                          r"salary|wage)|\bwhat (?:does|do|will|would) [^?]*\bcost\b|"  # "What does a cake cost?"
+                         # "How much is a day pass?", "How much are tickets?": a thing's price, not what is left or allowed
+                         r"\bhow much (?:is|are)\b(?! (?:left|needed|required|allowed|enough)\b)|"
                          r"\bwhat(?:'s| is| are)\s+the\s+(?:\w+\s+)?(?:cost|price|fee|fare|deposit|rent|tuition|fine|"
                          r"penalty|premium|toll)s?\b", re.I)  # a sum named by its kind: 押金是多少, "How much is the deposit?"
 MONEY = re.compile(r"[$€£¥]\s?\d|\d\s*(?:万|亿)?(?:元|块|欧元|美元|英镑|日元)|[零一二两三四五六七八九十百千]\s*(?:万|亿)?(?:元|块钱|欧元|美元|英镑|日元)|"

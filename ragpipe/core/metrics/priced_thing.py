@@ -68,8 +68,15 @@ _EN_BARE_PRICED = re.compile(r"\b(?:how much|what)\s+(?:does|do|did|will|would)\
                              r"i|we|you)\b)[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?)\s+(?:cost|run|charge)\b", re.I)
 
 
+# A bare thing before what it is of or for ("How much is entry to the cat café?"): the entry is priced, whatever the
+# place is called in the context ("Entry to Whisker Lounge is $15").
+_EN_BARE_OF = re.compile(r"\bhow much (?:is|are)\s+([a-z-]+)\s+(?:to|for|at|into|of|in)\b", re.I)
+
+
 def names_priced_thing(question: str, context: str) -> bool:
-    return named_in(priced_thing_head(question), context)
+    bare = _EN_BARE_OF.search(question)
+    return named_in(priced_thing_head(question), context) or bool(
+        bare and bare.group(1).lower() not in _EN_PRICE_WORDS | {"it", "this", "that"} and named_in(bare.group(1), context))
 
 
 def named_in(word: str, context: str) -> bool:
