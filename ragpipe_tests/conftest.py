@@ -83,7 +83,7 @@ SLOW = {
     "test_automation.py::test_backfill_prints_the_backfill_and_neither_code_server_logs_nor_warnings": "a code server started by `dagster job backfill`",
     "test_bench_perf.py": "the performance benchmark",
     "test_bench_quality.py": "the quality benchmark over the labelled files",
-    "test_behaviour.py::test_metric_passes_its_behavioural_cases": "the behavioural cases (6,960) scored offline",
+    "test_behaviour.py::test_metric_passes_its_behavioural_cases": "the behavioural cases (7,392) scored offline",
     "test_retrieval_judge.py": "the retrieval-judge benchmark over both datasets",
     "test_metrics_llm.py::test_llm_mode_through_dagster_reports_calls_and_reuses_the_cache": "two Dagster runs in LLM mode",
     "test_checks.py::test_passing_and_regressing_versions": "evaluations of several bot versions",

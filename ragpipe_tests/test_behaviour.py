@@ -22,10 +22,14 @@ MIN_PER_METRIC = 10
 REQUIRED_PASS_RATE = 0.95
 # Named gaps: a metric below the target, the pass rate it must not fall under, and why.
 KNOWN_GAPS = {
-    # Every metric meets the target (95 % of its cases in each language) since 2026-11-27 round ten: no floor. At the
-    # end of round twenty-two (6,960 cases, every batch of the round and blind batches 23a and 23b appended) the lowest
-    # are faithfulness zh 95.1 % (1,489/1,565) and context_relevance en 95.3 % (262/275): three more failures break the
-    # first, one the second.
+    # Every metric met the target (95 % of its cases in each language) from 2026-11-27 round ten to round twenty-two.
+    # Round twenty-three (2026-11-28) appended 432 cases (blind batches 24a and 24b, 235, and five helpers' held-out
+    # batches, 197) and lost none of the 6,960 before: 6,772 passed before and 6,790 now. With the new cases
+    # faithfulness zh is at 94.5 % (1,599/1,692; 95 % needs nine more): most of its new failures are Chinese
+    # contradictions of kinds no reader covers yet and paraphrases the support model holds under 0.8 (listed below and
+    # in docs/benchmarks.md). The floor (94 %) keeps it from falling further while the gap is open; faithfulness en is at
+    # 95.7 % (1,597/1,669). Next lowest: context_relevance en 95.3 % (281/295, no spare case).
+    "faithfulness": (0.94, "zh 94.5 % since round twenty-three's batches: Chinese contradictions and paraphrases"),
     # Still failing there, among others (`ragpipe bench sanity` lists every one):
     # - one invented claim among three averages 0.72-0.76 against a 0.65 band written for one claim in two (with the
     #   0.3 cap no lower value is reachable); an invented yes that names the question's thing with a new word of its

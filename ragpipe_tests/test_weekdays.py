@@ -5,8 +5,7 @@ what the range says."""
 import pytest
 
 from ragpipe.core.evidence.contradiction import borne_out, contradicted
-from ragpipe.core.evidence.weekdays import one_zh_weekday_form, open_days, other_weekday
-from ragpipe.core.evidence.weekdays import one_zh_weekday_form, other_weekday, weekday_reading
+from ragpipe.core.evidence.weekdays import one_zh_weekday_form, open_days, other_weekday, weekday_reading
 
 OFFICE_EN = ["The office is open Monday to Friday, 9 a.m. to 5 p.m."]
 OFFICE_ZH = ["办公室周一至周五开放，时间为上午9点至下午5点。"]
