@@ -1581,7 +1581,7 @@ def test_a_negated_word_is_read_as_the_antonym_the_evidence_states(statement, ev
     ("中国银行", "中国工商银行", False), ("高远", "何平", False),
 ])
 def test_a_chinese_short_form_names_what_its_long_name_names(short, long, same):
-    from ragpipe.core.evidence.slots import one_person
+    from ragpipe.core.evidence.same_names import one_person
 
     assert one_person(short, long, []) is same
 

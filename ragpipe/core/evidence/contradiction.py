@@ -58,7 +58,8 @@ from ragpipe.core.evidence.traded_sides import traded_sides
 from ragpipe.core.evidence.transfers import swapped_transfer
 from ragpipe.core.evidence.use_rules import use_rule_conflict
 from ragpipe.core.evidence.waived_conditions import waived_condition
-from ragpipe.core.evidence.slots import alternative, as_written, one_person, proper, read_as_evidence, show, slot_conflict
+from ragpipe.core.evidence.same_names import one_person
+from ragpipe.core.evidence.slots import alternative, as_written, proper, read_as_evidence, show, slot_conflict
 from ragpipe.core.text import is_chinese
 
 

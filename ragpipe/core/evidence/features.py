@@ -30,10 +30,11 @@ from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.facts import BOUND_BEFORE, counted, facts
 from ragpipe.core.evidence.frame_words import without_frame_words
 from ragpipe.core.evidence.invented import invented
-from ragpipe.core.evidence.quantities import quantities
 from ragpipe.core.evidence.sentences import CAMEL, evidence_sentences
+from ragpipe.core.evidence.stated_values import (clock_values, outside_clocks_with_minutes, stated_months,
+                                                 stated_values, statement_numbers)
 from ragpipe.core.synonyms import as_evidence_words, shortened
-from ragpipe.core.text import content_tokens, is_chinese, normalize, number_mentions, numbers
+from ragpipe.core.text import content_tokens, is_chinese, normalize, number_mentions
 
 # The cosine of unrelated same-domain sentences, per backend and language: the zero of
 # the language-normalized cosine features.
@@ -79,11 +80,6 @@ FEATURES = (
     "invented",        # a claim whose words beyond the question's are none in the evidence, nor its values (invented.py)
 )
 
-# A pointer to a passage or step, or the answer's own length ("in 42 words"): numbers
-# that assert nothing about the world.
-POINTER = re.compile(r"\b(?:passages?|documents?|sources?|contexts?|paragraphs?|steps?)\s*#?\d{1,2}\b"
-                      r"|(?:段落|文档|资料|来源|步骤)\s*\d{1,2}"
-                      r"|\b(?:in|within|under|of)\s+(?:about\s+)?\d{1,4}\s+words?\b|\d{1,4}\s*字(?:以内|以下|左右)", re.I)
 _HEADING = re.compile(r"^\s*#{1,6}\s")  # a Markdown heading: a title, never the evidence for a claim
 _DENIED = re.compile(r"^(.*\S): no$")  # a structured line of a false flag, as _readable words it
 # A prohibition, advice to avoid or an exclusion denies as "not" does: "smoking is forbidden", "禁用", "is excluded", "免责".
@@ -110,51 +106,6 @@ _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-zA-Z'’-]+|\b[A-Z]{2,}\b")
 
 def language_of(text: str) -> str:
     return "zh" if is_chinese(text) else "en"
-
-
-def _values(text: str) -> set[float]:
-    """Every number a text states, however written ("60000", "六万", "sixty thousand"), dates included:
-    what evidence can support a statement's number with."""
-    found = facts(text)
-    dates = {float(y) for y in found.years} | {float(m) for m in found.months} | {float(d) for _, d in found.days}
-    return set(numbers(text)) | set(found.numbers) | dates
-
-
-def _statement_numbers(statement: str) -> set[float]:
-    """Numbers the statement asserts: a leading enumeration label and a POINTER
-    ("(Passage 2)", "Step 6:", "文档2", "in 42 words") are not claims."""
-    text = POINTER.sub(" ", re.sub(r"^\s*\d{1,2}[.)]\s+", "", statement))
-    # Digits, and Chinese numerals before a unit ("六万元"); English number words are too often no number at all
-    # ("one of the", "no one") to demand them of the evidence, but for those that count a unit ("lasts eight
-    # hours", as contradiction's slots read them), and a date's day and month however written ("十二月十五号", "May third",
-    # "starts in May", 五月开始: a month is a value the evidence must hold, as _values reads it there).
-    said = facts(text)
-    return set(numbers(text)) | (set(said.numbers) if is_chinese(text) else counted(text)) | \
-        {float(d) for _, d in said.days} | stated_months(text)
-
-
-def stated_months(text: str) -> set[float]:
-    """The months a text names (a question's month is its own, not a claim a reply must prove: "each December")."""
-    said = facts(text)
-    return {float(m) for m in said.months} if is_chinese(text) or _EN_MONTH.search(text) else set()
-
-
-# An English month is a month's name as written, capitalised: "may ride" and "March in step" are no months, and
-# neither is a "May I…?" that opens the text.
-_EN_MONTH = re.compile(r"\b(?:January|February|March|April|(?<!^)May|June|July|August|September|October|November|"
-                       r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b")
-
-
-def _clocks(text: str) -> set[float]:
-    return {q.amount for q in quantities(text) if q.dimension == "clock"}
-
-
-def _outside_clocks_with_minutes(text: str) -> set[float]:
-    """The numbers a text states outside its times of day with minutes ("8:30 a.m.", "晚上8点40分")."""
-    spans = [(q.start, q.end) for q in quantities(text) if q.dimension == "clock" and q.amount % 60]
-    for start, end in sorted(spans, reverse=True):
-        text = text[:start] + " " + text[end:]
-    return _values(text) if spans else set()
 
 
 # A ceiling or a floor worded with a negator bounds a number, it denies nothing: "不超过150人" says what "限150人"
@@ -193,11 +144,16 @@ def _names(statement: str, zh: bool) -> set[str]:
     return found
 
 
-def _with_kin(tokens: tuple[str, ...], held: set[str], zh_words: list[str], names) -> tuple[str, ...]:
-    """The statement's Chinese words the evidence lacks read as the evidence's kindred word (character_kin.py), or
-    a one-character verb as the evidence's verb that holds it (verb_compounds.py); a name is not (李小明 is not 李明)."""
-    return tuple(t if t in held or t in names else kindred_word(t, zh_words) or compound_verb(t, zh_words) or t
-                 for t in tokens)
+def _read_as_evidence(statement: str, held: set[str], zh_words: list[str]) -> tuple[str, ...]:
+    """The statement's content words as the evidence writes them: a word of one family as the evidence's
+    (synonyms.as_evidence_words), a Chinese word the evidence lacks as its kindred word (character_kin.py) or a
+    one-character verb as the evidence's verb that holds it (verb_compounds.py), and a Chinese word that only frames
+    the claim left out (frame_words.py); a name stays as written (李小明 is not 李明)."""
+    names = facts(statement).names
+    tokens = as_evidence_words(content_tokens(statement), held, zh_words, names)
+    tokens = tuple(t if t in held or t in names else kindred_word(t, zh_words) or compound_verb(t, zh_words) or t
+                   for t in tokens)
+    return without_frame_words(tokens, held, zh_words, names, statement)
 
 
 def shortlist(queries: Sequence[set[str]], sentences: Sequence[set[str]], k: int = SHORTLIST) -> list[int]:
@@ -263,20 +219,20 @@ def prepare(evidence: Sequence[str]) -> _Prepared:
         windows.append(window)
     joined = "\n".join(evidence)
     flat = CAMEL.sub(" ", joined)
-    found_numbers = _values(joined)
+    found_numbers = stated_values(joined)
     return _Prepared(
         sentences=sentences,
         headings=[bool(_HEADING.match(s)) for s in sentences],
         passage_of=passage_of,
         tokens=tokens,
         sentence_lowered=[normalize(s).lower() for s in flat_sentences],
-        sentence_numbers=[_values(s) for s in sentences],
+        sentence_numbers=[stated_values(s) for s in sentences],
         window_tokens=windows,
         all_tokens=set().union(*tokens) if tokens else set(),
         numbers=found_numbers,
-        free_numbers=_values(without_clock_minutes(joined)) if has_clock_minutes(joined) else found_numbers,
-        clocks=_clocks(joined),
-        outside_clocks=_outside_clocks_with_minutes(joined),
+        free_numbers=stated_values(without_clock_minutes(joined)) if has_clock_minutes(joined) else found_numbers,
+        clocks=clock_values(joined),
+        outside_clocks=outside_clocks_with_minutes(joined),
         denied={key[-1]: name for name, key in ((m.group(1), content_tokens(CAMEL.sub(" ", m.group(1))))
                                                 for m in map(_DENIED.match, sentences) if m) if key},
         lowered=normalize(flat).lower(),
@@ -305,11 +261,7 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
     rows = np.zeros((len(statements), len(FEATURES)))
     notes: list[dict] = []
     zh_words = [t for t in prepared.all_tokens if len(t) >= 2 and not t.isascii()]
-    # A Chinese word that only frames the claim is no word the evidence must hold (frame_words.py).
-    statement_tokens = [without_frame_words(_with_kin(as_evidence_words(content_tokens(s), prepared.all_tokens, zh_words,
-                                                                        facts(s).names),
-                                                      prepared.all_tokens, zh_words, facts(s).names),
-                                            prepared.all_tokens, zh_words, facts(s).names, s) for s in statements]
+    statement_tokens = [_read_as_evidence(s, prepared.all_tokens, zh_words) for s in statements]
     given = set(content_tokens(question))
     if sentences:
         compared = shortlist([set(t) for t in statement_tokens], prepared.tokens)
@@ -339,13 +291,13 @@ def statement_features(embedder: Embedder, statements: Sequence[str], evidence: 
                              and not (zh and w not in facts(statement).names
                                       and (shortened(w, prepared.lowered) or w[:-1] in prepared.lowered)))
         # A count the question makes ("Which two metals …?") is the question's, not a claim a posed reply must prove.
-        stated_numbers = (_statement_numbers(statement) - ({1.0} if lone_one(statement, prepared.lowered) else set())
+        stated_numbers = (statement_numbers(statement) - ({1.0} if lone_one(statement, prepared.lowered) else set())
                           - ordinals_counted(statement, prepared.lowered) - counted(question) - borne_differences(statement, sentences)
                           - stated_months(question))
         # A clock's minutes support only a clock time: "每30分钟一班" is not borne out by "5点30分发车".
-        as_clock_only = stated_numbers - _values(without_clock_minutes(statement)) if has_clock_minutes(statement) else set()
+        as_clock_only = stated_numbers - stated_values(without_clock_minutes(statement)) if has_clock_minutes(statement) else set()
         novel_numbers = sorted((stated_numbers - prepared.numbers) | (stated_numbers - as_clock_only - prepared.free_numbers)
-                               | hours_stated_otherwise(_clocks(statement), prepared.clocks, prepared.outside_clocks))
+                               | hours_stated_otherwise(clock_values(statement), prepared.clocks, prepared.outside_clocks))
         # Names and numbers the evidence has, but never in one sentence, are often facts stitched into one claim.
         named = len(names) + len(stated_numbers)
         names_together = -1.0 if named < 2 else max(

@@ -13,7 +13,7 @@ from ragpipe.core.evidence.facts import (PLACE_TITLE, TIMES, TIMES_VALUE, VALUE_
                                          fold, negated)
 from ragpipe.core.evidence.polarity import aligned_with, clauses_of, overlap, pronoun
 from ragpipe.core.evidence.quantities import written_numbers
-from ragpipe.core.evidence.zh_names import other_modifier, short_form, zh_surname
+from ragpipe.core.evidence.same_names import TITLE, one_name, one_person
 from ragpipe.core.synonyms import as_evidence_words, interchangeable
 from ragpipe.core.text import is_chinese, jieba_ready, number_mentions, numbers
 
@@ -27,9 +27,6 @@ _UNNUMBERED = re.compile(r"^\s*\d{1,2}[.)]?\s+|\b(?:steps?|passages?|documents?|
 _NO_FACTS = facts("")
 # A hedge says how exact a number is, nothing of its slot: "航程大约45分钟" echoes "航程约25分钟".
 _HEDGE = re.compile(r"约为?|大约|大概|左右|上下|差不多|将近|接近|approximately|about|around|roughly|nearly|almost", re.I)
-# A title two names share says nothing of whether they are one: "Dr Chen" and "Dr Alvarez" are two
-# (and so are "Mount Fuji" and "Mount Aso": facts.PLACE_TITLE).
-_TITLE = re.compile(r"^(?:dr|mr|mrs|ms|prof|sir|st)\.?\s+")
 # A title before a name makes it a person's, though its words are in the dictionary ("Professor Li Ming", "Dr. Sun").
 _EN_PERSON_TITLES = r"(?:dr|mr|mrs|ms|prof|professor|dean|judge|president|director|sir|vice|principal|nurse|coach|captain|officer)"
 _PERSON_TITLE = re.compile(rf"\b{_EN_PERSON_TITLES}\.?\s+$")
@@ -97,7 +94,7 @@ def slot_conflict(statement: str, sentences: list[str], sentence_terms) -> tuple
         if kind == "name":
             found = [(_frames_name(value, other, said, frame, sentences[i]) if other else
                       _name_in_its_place(value, statement, said, sentences[i]), i) for other, i in found]
-        if kind == "name" and not (proper(value) or _TITLE.match(value) or _PERSON_TITLE.search(fold(statement).split(value)[0])):
+        if kind == "name" and not (proper(value) or TITLE.match(value) or _PERSON_TITLE.search(fold(statement).split(value)[0])):
             found = [(other, i) for other, i in found if not other or _in_its_place(value, statement, other, sentences[i])]
         for other, i in found:
             if other and not (kind == "name" and one_person(value, other, sentences)):
@@ -137,7 +134,7 @@ def _dated_alike(frame: list[str], sentences: list[str], sentence_terms) -> list
 def _frames_name(value: str, other: str, said, frame: list[str], sentence: str) -> str:
     """Of the sentence's other proper names, the one in the clause that holds most of the statement's
     words: "张择端" of "…画家张择端所作，现藏于北京故宫博物院", not the museum."""
-    names = [n for n in facts(sentence).names if proper(n) and not name_in(n, said.names) and not _one_name(n, value)]
+    names = [n for n in facts(sentence).names if proper(n) and not name_in(n, said.names) and not one_name(n, value)]
     held = {n: max((overlap(frame, words(c)) for c in clauses_of(sentence) if n in fold(c)), default=-1) for n in names}
     return max(names, key=lambda n: held[n]) if names else other
 
@@ -146,7 +143,7 @@ def _attached_elsewhere(value: str, said, frame: list[str], sentence: str) -> st
     """The other proper name of a Chinese sentence's clause that holds the statement's words (enough to speak of
     it, and more than the clause naming the value does): "公司总部位于苏州，在杭州设有分公司" puts 杭州 in the
     slot of a branch, 苏州 in that of the headquarters. None where there is none: the sentence states the value."""
-    parts, value = clauses_of(sentence), _TITLE.sub("", value)  # "Dr. Yang Fan" is named "Yang Fan" there
+    parts, value = clauses_of(sentence), TITLE.sub("", value)  # "Dr. Yang Fan" is named "Yang Fan" there
     if not is_chinese(sentence):  # "Coach Rivera teaches yoga and Coach Lin teaches boxing": two clauses, no comma
         parts = [p for c in parts for p in _AND_SUBJECT.split(c)]
     mine = max((overlap(frame, words(c)) for c in parts if value in fold(c)), default=None)
@@ -161,7 +158,7 @@ def _attached_elsewhere(value: str, said, frame: list[str], sentence: str) -> st
         if value not in fold(clause) and held > mine and held >= max(2, 0.6 * len(frame)):
             # A title makes a name of dictionary words a person's ("Coach Patel").
             others = [n for n in facts(clause).names if (proper(n) or re.match(rf"{_EN_PERSON_TITLES}\.?\s+\w", n))
-                      and not name_in(n, said.names) and not _one_name(n, value)]
+                      and not name_in(n, said.names) and not one_name(n, value)]
             if others:
                 return others[0]
     return None
@@ -181,7 +178,7 @@ def _name_in_its_place(name: str, statement: str, said, sentence: str) -> str:
     in Go" / "…is written in Rust and compiles…"), or between the same two as a proper one ("The Loire flows"
     / "The Seine flows"), or "": such a name is another only in the same place, and the place ties the sentence to the
     statement where a short statement echoes too little of it."""
-    return next((n for n in facts(sentence).names if not proper(n) and not name_in(n, said.names) and not _one_name(n, name)
+    return next((n for n in facts(sentence).names if not proper(n) and not name_in(n, said.names) and not one_name(n, name)
                  and (_in_its_place(name, statement, n, sentence, before=2) or proper(name) and _in_its_place(name, statement, n, sentence, 1, True))), "")
 
 
@@ -208,7 +205,7 @@ def _slot_name(value: str, statement: str, said, sentence: str, sentences: list[
         return ""
     # The agent of a passive ("acquired by", "written by") is whoever did it: a capitalised word there names
     # them, though it is a dictionary word ("Oracle", "Apple"); after another preposition it may name a button.
-    return next((n for n in facts(sentence).names if (proper(n) or slot[0] == "by") and not _one_name(n, value)
+    return next((n for n in facts(sentence).names if (proper(n) or slot[0] == "by") and not one_name(n, value)
                  and _in_slot(n, slot, fold(sentence))), "")
 
 
@@ -227,51 +224,6 @@ def _names_in_place(value: str, slot: tuple[str, str], statement: str, text: str
     return value in text and (_in_slot(value, slot, text) or any(
         value in c and not set(words(c.split(value)[0])) - set(words(statement))
         for c in VALUE_CLAUSE.split(text) if c))
-
-
-# Words between two names that make one the other's other name: one person, no swap.
-_ALIAS = re.compile(r"\b(?:pen|real|birth|stage|given|maiden) name\b|\b(?:born|nee|also known as|better known as|aka|"
-                    r"a\.k\.a\.|alias|pseudonym)\b|原名|本名|笔名|又名|别名|真名|化名|艺名")
-
-
-def one_person(a: str, b: str, sentences: list[str]) -> bool:
-    """An evidence sentence gives one name as the other's other name: "老舍原名舒庆春", "Mark Twain, the pen
-    name of Samuel Clemens", "Bob Dylan (born Robert Zimmerman)"; or one is the other's Chinese short form (珠峰)."""
-    a, b = fold(a), fold(b)
-    if short_form(a, b):
-        return True
-    for text in map(fold, sentences):
-        if a in text and b in text:
-            first, second = sorted([(text.index(a), a), (text.index(b), b)])
-            if _ALIAS.search(text[first[0] + len(first[1]):second[0]]):
-                return True
-    return False
-
-
-def _one_name(a: str, b: str) -> bool:
-    """Two names may be one spelt two ways when they share a word ("Sunset Boulevard", "Sunset Blvd"),
-    but not by a shared title ("Dr Chen", "Dr Alvarez"), nor by a shared head word after modifiers
-    that differ ("Berlin Philharmonic", "Vienna Philharmonic"; "Harvard University", "Yale University"), nor
-    by a Chinese title ("王医生", "李医生": jieba keeps 李医生 one word, so no head word is seen to differ), nor by
-    Chinese modifiers with no character in common before one ending ("上海图书馆", "国家图书馆": zh_names.other_modifier)."""
-    a, b = (PLACE_TITLE.sub("", _TITLE.sub("", zh_surname(n))) for n in (a, b))
-    if not shares_word(a, [b]):
-        return False
-    head_a, head_b = words(a), words(b)
-    return not (len(head_a) > 1 and len(head_b) > 1 and head_a[-1] == head_b[-1]
-                and not any(found_in(t, head_b[:-1]) for t in head_a[:-1]) or other_modifier(a, b) or _other_of(a, b))
-
-
-_OF = re.compile(r"\s+of\s+(?:the\s+)?", re.I)
-
-
-def _other_of(a: str, b: str) -> bool:
-    """One head named for two different things after "of": "Department of Health" / "Department of Agriculture",
-    "University of Leeds" / "University of York" (the head shared, what it is of sharing no word)."""
-    parts_a, parts_b = _OF.split(a, maxsplit=1), _OF.split(b, maxsplit=1)
-    if len(parts_a) < 2 or len(parts_b) < 2 or words(parts_a[0]) != words(parts_b[0]):
-        return False
-    return not any(found_in(t, words(parts_b[1])) for t in words(parts_a[1]))
 
 
 def _in_its_place(name: str, statement: str, other: str, sentence: str, before: int = 1, after: bool = False) -> bool:
@@ -332,7 +284,7 @@ def alternative(kind: str, value, said, found, sentence: str):
     if kind == "name":
         if name_in(value, found.names) or all(found_in(w, words(sentence)) for w in words(value) or (value,)):
             return None
-        others = [n for n in found.names if proper(n) and not name_in(n, said.names) and not _one_name(n, value)]
+        others = [n for n in found.names if proper(n) and not name_in(n, said.names) and not one_name(n, value)]
         return others[0] if others else ""
     pool = {"number": (found.numbers, said.numbers), "year": (found.years, said.years),
             "month": (found.months, said.months)}[kind]

@@ -25,7 +25,8 @@ from ragpipe.core.evidence.discounts import as_evidence_discount
 from ragpipe.core.evidence.embeddings import Embedder
 from ragpipe.core.evidence.minors import as_evidence_names_minors
 from ragpipe.core.evidence.pairs import as_evidence_names_pair
-from ragpipe.core.evidence.features import POINTER, WINDOW, language_of, statement_features
+from ragpipe.core.evidence.features import WINDOW, language_of, statement_features
+from ragpipe.core.evidence.stated_values import POINTER
 from ragpipe.core.evidence.counts import in_evidence_terms
 from ragpipe.core.evidence.refusals import is_refusal, only_lead_in
 from ragpipe.core.evidence.stance_words import as_evidence_stance

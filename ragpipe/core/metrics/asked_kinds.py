@@ -8,7 +8,8 @@ import re
 from ragpipe.core.evidence.entities import EN_DEMONYMS
 from ragpipe.core.evidence.facts import facts
 from ragpipe.core.evidence.zh_names import zh_titled
-from ragpipe.core.metrics.answer_relevancy import CLOCK_TIME, DURATION, asks_one_thing
+from ragpipe.core.metrics.answer_relevancy import asks_one_thing
+from ragpipe.core.metrics.time_values import CLOCK_TIME, DURATION
 from ragpipe.core.metrics.money import MONEY, MONEY_ASKED, without_rates
 from ragpipe.core.metrics.places_and_steps import PLACE_ASKED, gives_place, named_places
 from ragpipe.core.text import is_chinese, pos_tags

@@ -9,7 +9,7 @@ from ragpipe.core.evidence.features import MAX_EMBED_CHARS, shortlist
 from ragpipe.core.evidence.sentences import evidence_sentences
 from ragpipe.core.evidence.weekdays import speaks_of_opening_days
 from ragpipe.core.judged.prompts import CONTEXT_RELEVANCE
-from ragpipe.core.metrics.answer_relevancy import CLOCK_TIME
+from ragpipe.core.metrics.time_values import CLOCK_TIME
 from ragpipe.core.metrics.asked_kinds import HISTORY, asked_item, asked_value, attribute_missing, is_open
 from ragpipe.core.metrics.base import JudgeUse, Metric, MetricResult, Toolkit
 from ragpipe.core.metrics.other_subject import speaks_of_other
